@@ -1,0 +1,36 @@
+{
+  "targets": [
+    {
+      "target_name": "opencl_interop",
+      "sources": [
+        "native/addon.cc",
+        "native/loader.cc",
+        "native/errors.cc",
+        "native/callbacks.cc",
+        "native/platform.cc",
+        "native/device.cc",
+        "native/context.cc",
+        "native/queue.cc",
+        "native/memory.cc",
+        "native/sampler.cc",
+        "native/program.cc",
+        "native/kernel.cc",
+        "native/event.cc"
+      ],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions"],
+      "cflags_cc": ["-std=c++17"],
+      "conditions": [
+        ["OS=='linux'", {"libraries": ["-ldl"]}],
+        ["OS=='win'", {
+          "msvs_settings": {"VCCLCompilerTool": {"ExceptionHandling": 1, "AdditionalOptions": ["/std:c++17"]}}
+        }],
+        ["OS=='mac'", {
+          "xcode_settings": {"GCC_ENABLE_CPP_EXCEPTIONS": "YES", "CLANG_CXX_LANGUAGE_STANDARD": "c++17"}
+        }]
+      ]
+    }
+  ]
+}
