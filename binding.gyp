@@ -15,7 +15,8 @@
         "native/sampler.cc",
         "native/program.cc",
         "native/kernel.cc",
-        "native/event.cc"
+        "native/event.cc",
+        "native/extensions.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],

@@ -1,0 +1,181 @@
+// Shared pieces of the native layer: per-environment data, the error guard,
+// argument conversion, and the wrapped-handle base class.
+#pragma once
+
+#include <napi.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include "cl_api.h"
+
+namespace ocl {
+
+class CallbackHub;
+
+// One per Node environment (main thread or worker).
+struct AddonData {
+  Napi::FunctionReference makeClError;        // (status, call) => OpenCLError
+  Napi::FunctionReference makeMissingEntry;   // (name) => Error
+  Napi::FunctionReference makeReleasedError;  // (kind) => Error
+  std::unordered_map<const napi_type_tag*, Napi::FunctionReference> constructors;
+  std::shared_ptr<CallbackHub> hub;
+
+  static AddonData& Get(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }
+};
+
+// The loaded library's entry points; throws a JS error when nothing is loaded.
+const CoreApi& Api(Napi::Env env);
+// Same, but returns nullptr instead of throwing (used by release paths).
+const CoreApi* ApiOrNull();
+
+[[noreturn]] void ThrowClError(Napi::Env env, cl_int status, const char* call);
+[[noreturn]] void ThrowMissingEntryPoint(Napi::Env env, const char* name);
+[[noreturn]] void ThrowReleased(Napi::Env env, const char* kind);
+
+inline void Check(Napi::Env env, cl_int status, const char* call) {
+  if (status != CL_SUCCESS) ThrowClError(env, status, call);
+}
+
+// Resolves an entry point or throws a typed error naming it.
+#define OCL_FN(env, name) (Api(env).name ? Api(env).name : (ThrowMissingEntryPoint(env, #name), nullptr))
+
+// ---- argument conversion -------------------------------------------------
+
+uint64_t ToU64(const Napi::Value& v, const char* what);
+size_t ToSize(const Napi::Value& v, const char* what);
+void* ToPointer(const Napi::Value& v, const char* what);  // bigint address, 0n -> nullptr
+Napi::BigInt FromPointer(Napi::Env env, const void* p);
+
+struct HostView {
+  void* data = nullptr;
+  size_t length = 0;
+};
+// Accepts an ArrayBuffer or any ArrayBuffer view.
+HostView ToHostView(const Napi::Value& v, const char* what);
+// Copies raw bytes returned by an info query into a fresh Uint8Array.
+Napi::Uint8Array BytesToJs(Napi::Env env, const void* data, size_t size);
+
+// Runs a clGet*Info-style query twice (size, then data) and returns the bytes.
+template <typename Query>
+Napi::Value QueryBytes(Napi::Env env, const char* call, Query query) {
+  size_t size = 0;
+  Check(env, query(0, nullptr, &size), call);
+  std::vector<uint8_t> bytes(size);
+  Check(env, query(size, size ? bytes.data() : nullptr, nullptr), call);
+  return BytesToJs(env, bytes.data(), bytes.size());
+}
+
+// ---- wrapped handles -------------------------------------------------------
+
+// Base of every Native* class: owns one OpenCL handle, releases it once
+// (explicitly or when garbage-collected), and refuses use after release.
+// Derived supplies kTypeTag, kName and static void ReleaseHandle(T).
+template <typename Derived, typename T>
+class Handle : public Napi::ObjectWrap<Derived> {
+ public:
+  explicit Handle(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Derived>(info) {
+    info.This().As<Napi::Object>().TypeTag(&Derived::kTypeTag);
+    if (info.Length() >= 1 && info[0].IsExternal()) {
+      handle_ = static_cast<T>(info[0].As<Napi::External<void>>().Data());
+    }
+  }
+  ~Handle() override { Drop(); }
+
+  static Napi::Object Wrap(Napi::Env env, T handle) {
+    auto& ctor = AddonData::Get(env).constructors.at(&Derived::kTypeTag);
+    return ctor.New({Napi::External<void>::New(env, static_cast<void*>(handle))});
+  }
+
+  static Derived* FromValue(const Napi::Value& v, const char* what) {
+    Napi::Env env = v.Env();
+    if (!v.IsObject() || !v.As<Napi::Object>().CheckTypeTag(&Derived::kTypeTag)) {
+      throw Napi::TypeError::New(env, std::string(what) + " must be a " + Derived::kName);
+    }
+    return Derived::Unwrap(v.As<Napi::Object>());
+  }
+
+  static T From(const Napi::Value& v, const char* what) {
+    Derived* self = FromValue(v, what);
+    if (!self->handle_) ThrowReleased(v.Env(), Derived::kName);
+    return self->handle_;
+  }
+
+  static std::vector<T> FromArray(const Napi::Value& v, const char* what) {
+    std::vector<T> out;
+    if (v.IsUndefined() || v.IsNull()) return out;
+    if (!v.IsArray()) throw Napi::TypeError::New(v.Env(), std::string(what) + " must be an array");
+    auto array = v.As<Napi::Array>();
+    out.reserve(array.Length());
+    for (uint32_t i = 0; i < array.Length(); ++i) out.push_back(From(array.Get(i), what));
+    return out;
+  }
+
+  T handle() const { return handle_; }
+  // Derived classes hide this to drop what they hold besides the handle.
+  void BeforeRelease() {}
+
+ protected:
+  static std::vector<Napi::ClassPropertyDescriptor<Derived>> BaseMembers() {
+    return {
+        Napi::ObjectWrap<Derived>::InstanceMethod("release", &Handle::ReleaseMethod),
+        Napi::ObjectWrap<Derived>::InstanceAccessor("address", &Handle::AddressGetter, nullptr),
+    };
+  }
+
+  static void Register(Napi::Env env, Napi::Object exports, const char* name,
+                       std::vector<Napi::ClassPropertyDescriptor<Derived>> members) {
+    auto base = BaseMembers();
+    members.insert(members.end(), base.begin(), base.end());
+    Napi::Function ctor = Napi::ObjectWrap<Derived>::DefineClass(env, name, members);
+    AddonData::Get(env).constructors[&Derived::kTypeTag] = Napi::Persistent(ctor);
+    exports.Set(name, ctor);
+  }
+
+  T Checked(Napi::Env env) const {
+    if (!handle_) ThrowReleased(env, Derived::kName);
+    return handle_;
+  }
+
+  void Drop() {
+    if (handle_ && ApiOrNull()) Derived::ReleaseHandle(handle_);
+    handle_ = nullptr;
+  }
+
+ private:
+  Napi::Value ReleaseMethod(const Napi::CallbackInfo& info) {
+    static_cast<Derived*>(this)->BeforeRelease();
+    Drop();
+    return info.Env().Undefined();
+  }
+  Napi::Value AddressGetter(const Napi::CallbackInfo& info) { return FromPointer(info.Env(), handle_); }
+
+  T handle_ = nullptr;
+};
+
+// Wait lists arrive as arrays of NativeEvent (or undefined).
+std::vector<cl_event> ToWaitList(const Napi::Value& v);
+// Wraps the event an enqueue produced (ownership passes to JS).
+Napi::Value WrapEvent(Napi::Env env, cl_event event);
+// Three size_t values (origin / region) from a JS array of numbers.
+void ToTriple(const Napi::Value& v, const char* what, size_t out[3]);
+
+// Init functions, one per file.
+void InitLoader(Napi::Env env, Napi::Object exports);
+void InitCallbacks(Napi::Env env, Napi::Object exports);
+void InitPlatform(Napi::Env env, Napi::Object exports);
+void InitDevice(Napi::Env env, Napi::Object exports);
+void InitContext(Napi::Env env, Napi::Object exports);
+void InitQueue(Napi::Env env, Napi::Object exports);
+void InitMemory(Napi::Env env, Napi::Object exports);
+void InitSampler(Napi::Env env, Napi::Object exports);
+void InitProgram(Napi::Env env, Napi::Object exports);
+void InitKernel(Napi::Env env, Napi::Object exports);
+void InitEvent(Napi::Env env, Napi::Object exports);
+void InitExtensions(Napi::Env env, Napi::Object exports);
+
+}  // namespace ocl

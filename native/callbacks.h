@@ -1,0 +1,45 @@
+// Driver callbacks (event status, context errors) arrive on driver threads.
+// They reach JS only through one ThreadSafeFunction per environment.
+#pragma once
+
+#include <mutex>
+
+#include "addon.h"
+
+namespace ocl {
+
+class CallbackHub {
+ public:
+  // Work to run on the JS thread. Deleted on the thread that drops it when the
+  // environment is gone, so it must not own JS references.
+  struct Delivery {
+    virtual ~Delivery() = default;
+    virtual void Deliver(Napi::Env env, CallbackHub& hub) = 0;
+    bool keepsAlive = false;
+  };
+
+  static std::shared_ptr<CallbackHub> Create(Napi::Env env);
+
+  // Any thread. Takes ownership.
+  void Post(Delivery* delivery);
+  // JS thread: while a keep-alive delivery is pending the event loop stays alive.
+  void Hold(Napi::Env env);
+  // JS thread: context error listeners, keyed by id.
+  uint64_t AddListener(Napi::Function fn);
+  void RemoveListener(uint64_t id);
+  Napi::FunctionReference* Listener(uint64_t id);
+
+ private:
+  static void CallJs(Napi::Env env, Napi::Function, CallbackHub* hub, Delivery* delivery);
+  static void Close(void* hub);
+
+  using Tsfn = Napi::TypedThreadSafeFunction<CallbackHub, Delivery, CallJs>;
+  std::mutex mutex_;
+  bool open_ = true;
+  Tsfn tsfn_;
+  uint32_t holds_ = 0;
+  uint64_t nextListener_ = 1;
+  std::unordered_map<uint64_t, Napi::FunctionReference> listeners_;
+};
+
+}  // namespace ocl

@@ -1,0 +1,99 @@
+// Turns driver status codes and native-side misuse into the JS error classes
+// that lib/errors.ts defines and hands over at init.
+#include "addon.h"
+
+namespace ocl {
+
+namespace {
+[[noreturn]] void ThrowMade(Napi::Env env, Napi::FunctionReference& factory, std::initializer_list<napi_value> args,
+                            const std::string& fallback) {
+  if (factory.IsEmpty()) throw Napi::Error::New(env, fallback);
+  Napi::Value error = factory.Call(args);
+  throw Napi::Error(env, error);
+}
+}  // namespace
+
+void ThrowClError(Napi::Env env, cl_int status, const char* call) {
+  ThrowMade(env, AddonData::Get(env).makeClError,
+            {Napi::Number::New(env, status), Napi::String::New(env, call)},
+            std::string(call) + " failed with status " + std::to_string(status));
+}
+
+void ThrowMissingEntryPoint(Napi::Env env, const char* name) {
+  ThrowMade(env, AddonData::Get(env).makeMissingEntry, {Napi::String::New(env, name)},
+            std::string("the loaded OpenCL library has no ") + name);
+}
+
+void ThrowReleased(Napi::Env env, const char* kind) {
+  ThrowMade(env, AddonData::Get(env).makeReleasedError, {Napi::String::New(env, kind)},
+            std::string("this ") + kind + " was released");
+}
+
+uint64_t ToU64(const Napi::Value& v, const char* what) {
+  if (v.IsBigInt()) {
+    bool lossless = true;
+    uint64_t value = v.As<Napi::BigInt>().Uint64Value(&lossless);
+    if (!lossless) throw Napi::RangeError::New(v.Env(), std::string(what) + " does not fit in 64 bits");
+    return value;
+  }
+  if (v.IsNumber()) {
+    double d = v.As<Napi::Number>().DoubleValue();
+    if (!(d >= 0) || d > 9007199254740991.0 || d != static_cast<double>(static_cast<uint64_t>(d))) {
+      throw Napi::RangeError::New(v.Env(), std::string(what) + " must be a non-negative integer");
+    }
+    return static_cast<uint64_t>(d);
+  }
+  throw Napi::TypeError::New(v.Env(), std::string(what) + " must be a number or bigint");
+}
+
+size_t ToSize(const Napi::Value& v, const char* what) {
+  uint64_t value = ToU64(v, what);
+  if (value > SIZE_MAX) throw Napi::RangeError::New(v.Env(), std::string(what) + " is too large");
+  return static_cast<size_t>(value);
+}
+
+void* ToPointer(const Napi::Value& v, const char* what) {
+  if (v.IsUndefined() || v.IsNull()) return nullptr;
+  if (!v.IsBigInt()) throw Napi::TypeError::New(v.Env(), std::string(what) + " must be a bigint address");
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(ToU64(v, what)));
+}
+
+Napi::BigInt FromPointer(Napi::Env env, const void* p) {
+  return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)));
+}
+
+HostView ToHostView(const Napi::Value& v, const char* what) {
+  HostView view;
+  if (v.IsArrayBuffer()) {
+    auto buffer = v.As<Napi::ArrayBuffer>();
+    view.data = buffer.Data();
+    view.length = buffer.ByteLength();
+  } else if (v.IsTypedArray()) {
+    auto array = v.As<Napi::TypedArray>();
+    view.data = static_cast<uint8_t*>(array.ArrayBuffer().Data()) + array.ByteOffset();
+    view.length = array.ByteLength();
+  } else if (v.IsDataView()) {
+    auto dv = v.As<Napi::DataView>();
+    view.data = static_cast<uint8_t*>(dv.ArrayBuffer().Data()) + dv.ByteOffset();
+    view.length = dv.ByteLength();
+  } else {
+    throw Napi::TypeError::New(v.Env(), std::string(what) + " must be an ArrayBuffer or a typed array");
+  }
+  return view;
+}
+
+Napi::Uint8Array BytesToJs(Napi::Env env, const void* data, size_t size) {
+  auto array = Napi::Uint8Array::New(env, size);
+  if (size) std::memcpy(array.Data(), data, size);
+  return array;
+}
+
+void ToTriple(const Napi::Value& v, const char* what, size_t out[3]) {
+  if (!v.IsArray() || v.As<Napi::Array>().Length() != 3) {
+    throw Napi::TypeError::New(v.Env(), std::string(what) + " must be an array of three numbers");
+  }
+  auto array = v.As<Napi::Array>();
+  for (uint32_t i = 0; i < 3; ++i) out[i] = ToSize(array.Get(i), what);
+}
+
+}  // namespace ocl

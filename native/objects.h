@@ -1,0 +1,156 @@
+// The Native* classes, one per OpenCL object kind. Each is defined in its own
+// file (platform.cc, device.cc, ...).
+#pragma once
+
+#include "addon.h"
+
+namespace ocl {
+
+// Platforms and devices are not reference counted (root devices only).
+template <typename Derived, typename T>
+class Unowned : public Handle<Derived, T> {
+ public:
+  using Handle<Derived, T>::Handle;
+  static void ReleaseHandle(T) {}
+};
+
+class NativePlatform : public Unowned<NativePlatform, cl_platform_id> {
+ public:
+  using Unowned::Unowned;
+  static constexpr const char* kName = "NativePlatform";
+  static const napi_type_tag kTypeTag;
+  static void Init(Napi::Env env, Napi::Object exports);
+
+ private:
+  Napi::Value Info(const Napi::CallbackInfo& info);
+  Napi::Value Devices(const Napi::CallbackInfo& info);
+  Napi::Value ExtensionFunction(const Napi::CallbackInfo& info);
+};
+
+class NativeDevice : public Unowned<NativeDevice, cl_device_id> {
+ public:
+  using Unowned::Unowned;
+  static constexpr const char* kName = "NativeDevice";
+  static const napi_type_tag kTypeTag;
+  static void Init(Napi::Env env, Napi::Object exports);
+
+ private:
+  Napi::Value Info(const Napi::CallbackInfo& info);
+};
+
+class NativeContext : public Handle<NativeContext, cl_context> {
+ public:
+  explicit NativeContext(const Napi::CallbackInfo& info);
+  ~NativeContext() override;
+  static constexpr const char* kName = "NativeContext";
+  static const napi_type_tag kTypeTag;
+  static void Init(Napi::Env env, Napi::Object exports);
+  static void ReleaseHandle(cl_context h) { ApiOrNull()->clReleaseContext(h); }
+  void BeforeRelease();
+  uint64_t listener = 0;
+
+ private:
+  Napi::Value Info(const Napi::CallbackInfo& info);
+};
+
+class NativeQueue : public Handle<NativeQueue, cl_command_queue> {
+ public:
+  using Handle::Handle;
+  static constexpr const char* kName = "NativeQueue";
+  static const napi_type_tag kTypeTag;
+  static void Init(Napi::Env env, Napi::Object exports);
+  static void ReleaseHandle(cl_command_queue h) { ApiOrNull()->clReleaseCommandQueue(h); }
+
+ private:
+  Napi::Value Info(const Napi::CallbackInfo& info);
+  Napi::Value Flush(const Napi::CallbackInfo& info);
+  Napi::Value Finish(const Napi::CallbackInfo& info);
+};
+
+class NativeMem : public Handle<NativeMem, cl_mem> {
+ public:
+  using Handle::Handle;
+  static constexpr const char* kName = "NativeMem";
+  static const napi_type_tag kTypeTag;
+  static void Init(Napi::Env env, Napi::Object exports);
+  static void ReleaseHandle(cl_mem h) { ApiOrNull()->clReleaseMemObject(h); }
+
+  // Storage that must live as long as the cl_mem (e.g. a VASurfaceID the
+  // driver keeps a pointer to).
+  std::unique_ptr<uint8_t[]> ownedStorage;
+
+ private:
+  Napi::Value Info(const Napi::CallbackInfo& info);
+  Napi::Value ImageInfo(const Napi::CallbackInfo& info);
+};
+
+class NativeSampler : public Handle<NativeSampler, cl_sampler> {
+ public:
+  using Handle::Handle;
+  static constexpr const char* kName = "NativeSampler";
+  static const napi_type_tag kTypeTag;
+  static void Init(Napi::Env env, Napi::Object exports);
+  static void ReleaseHandle(cl_sampler h) { ApiOrNull()->clReleaseSampler(h); }
+
+ private:
+  Napi::Value Info(const Napi::CallbackInfo& info);
+};
+
+class NativeProgram : public Handle<NativeProgram, cl_program> {
+ public:
+  using Handle::Handle;
+  static constexpr const char* kName = "NativeProgram";
+  static const napi_type_tag kTypeTag;
+  static void Init(Napi::Env env, Napi::Object exports);
+  static void ReleaseHandle(cl_program h) { ApiOrNull()->clReleaseProgram(h); }
+
+ private:
+  Napi::Value Info(const Napi::CallbackInfo& info);
+  Napi::Value BuildInfo(const Napi::CallbackInfo& info);
+  Napi::Value Build(const Napi::CallbackInfo& info);
+};
+
+class NativeKernel : public Handle<NativeKernel, cl_kernel> {
+ public:
+  using Handle::Handle;
+  static constexpr const char* kName = "NativeKernel";
+  static const napi_type_tag kTypeTag;
+  static void Init(Napi::Env env, Napi::Object exports);
+  static void ReleaseHandle(cl_kernel h) { ApiOrNull()->clReleaseKernel(h); }
+
+ private:
+  Napi::Value Info(const Napi::CallbackInfo& info);
+  Napi::Value WorkGroupInfo(const Napi::CallbackInfo& info);
+  Napi::Value ArgInfo(const Napi::CallbackInfo& info);
+  Napi::Value SetArg(const Napi::CallbackInfo& info);
+  Napi::Value SetArgMem(const Napi::CallbackInfo& info);
+  Napi::Value SetArgSampler(const Napi::CallbackInfo& info);
+  Napi::Value SetArgLocal(const Napi::CallbackInfo& info);
+};
+
+class NativeEvent : public Handle<NativeEvent, cl_event> {
+ public:
+  using Handle::Handle;
+  static constexpr const char* kName = "NativeEvent";
+  static const napi_type_tag kTypeTag;
+  static void Init(Napi::Env env, Napi::Object exports);
+  static void ReleaseHandle(cl_event h) { ApiOrNull()->clReleaseEvent(h); }
+
+ private:
+  Napi::Value Info(const Napi::CallbackInfo& info);
+  Napi::Value ProfilingInfo(const Napi::CallbackInfo& info);
+  Napi::Value WhenStatus(const Napi::CallbackInfo& info);
+  Napi::Value SetUserStatus(const Napi::CallbackInfo& info);
+};
+
+// Enqueue helpers shared by every file that enqueues commands.
+struct Enqueue {
+  std::vector<cl_event> waitList;
+  cl_event event = nullptr;
+  explicit Enqueue(const Napi::Value& waitListValue) : waitList(ToWaitList(waitListValue)) {}
+  cl_uint count() const { return static_cast<cl_uint>(waitList.size()); }
+  const cl_event* list() const { return waitList.empty() ? nullptr : waitList.data(); }
+  Napi::Value Result(Napi::Env env) { return WrapEvent(env, event); }
+};
+
+}  // namespace ocl

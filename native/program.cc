@@ -1,0 +1,112 @@
+#include "objects.h"
+
+namespace ocl {
+
+const napi_type_tag NativeProgram::kTypeTag = {0x6f636c2d70726f67ULL, 0x72616d0000000007ULL};
+
+namespace {
+
+Napi::Value CreateProgramWithSource(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  cl_context context = NativeContext::From(info[0], "context");
+  std::string source = info[1].As<Napi::String>();
+  const char* text = source.c_str();
+  size_t length = source.size();
+  cl_int status = CL_SUCCESS;
+  cl_program program = OCL_FN(env, clCreateProgramWithSource)(context, 1, &text, &length, &status);
+  Check(env, status, "clCreateProgramWithSource");
+  return NativeProgram::Wrap(env, program);
+}
+
+// createProgramWithBuiltInKernels(context, devices, "name1;name2")
+Napi::Value CreateProgramWithBuiltInKernels(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  cl_context context = NativeContext::From(info[0], "context");
+  auto devices = NativeDevice::FromArray(info[1], "devices");
+  std::string names = info[2].As<Napi::String>();
+  cl_int status = CL_SUCCESS;
+  cl_program program = OCL_FN(env, clCreateProgramWithBuiltInKernels)(
+      context, static_cast<cl_uint>(devices.size()), devices.data(), names.c_str(), &status);
+  Check(env, status, "clCreateProgramWithBuiltInKernels");
+  return NativeProgram::Wrap(env, program);
+}
+
+// Compiling takes long; it runs on the libuv pool and settles with the status.
+class BuildWorker : public Napi::AsyncWorker {
+ public:
+  BuildWorker(Napi::Env env, Napi::Object owner, cl_program program, std::vector<cl_device_id> devices,
+              std::string options)
+      : Napi::AsyncWorker(env, "opencl-interop build"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        program_(program),
+        devices_(std::move(devices)),
+        options_(std::move(options)),
+        build_(Api(env).clBuildProgram) {
+    owner_ = Napi::Persistent(owner);
+  }
+  Napi::Promise Promise() { return deferred_.Promise(); }
+  void Execute() override {
+    status_ = build_(program_, static_cast<cl_uint>(devices_.size()), devices_.empty() ? nullptr : devices_.data(),
+                     options_.c_str(), nullptr, nullptr);
+  }
+  void OnOK() override { deferred_.Resolve(Napi::Number::New(Env(), status_)); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  Napi::ObjectReference owner_;  // keeps the program alive while it builds
+  cl_program program_;
+  std::vector<cl_device_id> devices_;
+  std::string options_;
+  decltype(CoreApi::clBuildProgram) build_;
+  cl_int status_ = CL_SUCCESS;
+};
+
+}  // namespace
+
+// build(devices, options) -> Promise<status>
+Napi::Value NativeProgram::Build(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  cl_program program = Checked(env);
+  auto devices = NativeDevice::FromArray(info[0], "devices");
+  std::string options = info[1].IsString() ? info[1].As<Napi::String>().Utf8Value() : "";
+  OCL_FN(env, clBuildProgram);
+  auto* worker = new BuildWorker(env, info.This().As<Napi::Object>(), program, std::move(devices), std::move(options));
+  Napi::Promise promise = worker->Promise();
+  worker->Queue();
+  return promise;
+}
+
+Napi::Value NativeProgram::Info(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  cl_program program = Checked(env);
+  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
+  auto fn = OCL_FN(env, clGetProgramInfo);
+  return QueryBytes(env, "clGetProgramInfo",
+                    [&](size_t size, void* out, size_t* sizeRet) { return fn(program, param, size, out, sizeRet); });
+}
+
+Napi::Value NativeProgram::BuildInfo(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  cl_program program = Checked(env);
+  cl_device_id device = NativeDevice::From(info[0], "device");
+  cl_uint param = static_cast<cl_uint>(ToU64(info[1], "param"));
+  auto fn = OCL_FN(env, clGetProgramBuildInfo);
+  return QueryBytes(env, "clGetProgramBuildInfo", [&](size_t size, void* out, size_t* sizeRet) {
+    return fn(program, device, param, size, out, sizeRet);
+  });
+}
+
+void NativeProgram::Init(Napi::Env env, Napi::Object exports) {
+  Register(env, exports, kName,
+           {InstanceMethod("info", &NativeProgram::Info), InstanceMethod("buildInfo", &NativeProgram::BuildInfo),
+            InstanceMethod("build", &NativeProgram::Build)});
+}
+
+void InitProgram(Napi::Env env, Napi::Object exports) {
+  NativeProgram::Init(env, exports);
+  exports.Set("createProgramWithSource", Napi::Function::New(env, CreateProgramWithSource, "createProgramWithSource"));
+  exports.Set("createProgramWithBuiltInKernels",
+              Napi::Function::New(env, CreateProgramWithBuiltInKernels, "createProgramWithBuiltInKernels"));
+}
+
+}  // namespace ocl

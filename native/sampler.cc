@@ -1,0 +1,52 @@
+#include "objects.h"
+
+namespace ocl {
+
+const napi_type_tag NativeSampler::kTypeTag = {0x6f636c2d73616d70ULL, 0x6c65720000000006ULL};
+
+namespace {
+
+// createSampler(context, normalized, addressing, filter, properties: bigint[] | null)
+// With properties, clCreateSamplerWithProperties (2.0+); lib/ picks.
+Napi::Value CreateSampler(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  cl_context context = NativeContext::From(info[0], "context");
+  cl_int status = CL_SUCCESS;
+  cl_sampler sampler = nullptr;
+  if (info[4].IsArray()) {
+    auto array = info[4].As<Napi::Array>();
+    std::vector<cl_sampler_properties> props;
+    for (uint32_t i = 0; i < array.Length(); ++i) props.push_back(ToU64(array.Get(i), "sampler property"));
+    props.push_back(0);
+    sampler = OCL_FN(env, clCreateSamplerWithProperties)(context, props.data(), &status);
+    Check(env, status, "clCreateSamplerWithProperties");
+  } else {
+    sampler = OCL_FN(env, clCreateSampler)(context, info[1].ToBoolean() ? 1 : 0,
+                                            static_cast<cl_uint>(ToU64(info[2], "addressing")),
+                                            static_cast<cl_uint>(ToU64(info[3], "filter")), &status);
+    Check(env, status, "clCreateSampler");
+  }
+  return NativeSampler::Wrap(env, sampler);
+}
+
+}  // namespace
+
+Napi::Value NativeSampler::Info(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  cl_sampler sampler = Checked(env);
+  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
+  auto fn = OCL_FN(env, clGetSamplerInfo);
+  return QueryBytes(env, "clGetSamplerInfo",
+                    [&](size_t size, void* out, size_t* sizeRet) { return fn(sampler, param, size, out, sizeRet); });
+}
+
+void NativeSampler::Init(Napi::Env env, Napi::Object exports) {
+  Register(env, exports, kName, {InstanceMethod("info", &NativeSampler::Info)});
+}
+
+void InitSampler(Napi::Env env, Napi::Object exports) {
+  NativeSampler::Init(env, exports);
+  exports.Set("createSampler", Napi::Function::New(env, CreateSampler, "createSampler"));
+}
+
+}  // namespace ocl
