@@ -334,6 +334,13 @@ Napi::Value EnqueueUnmap(const Napi::CallbackInfo& info) {
   return op.Result(env);
 }
 
+// detachArrayBuffer(mapped): used when a mapping cannot be unmapped (its
+// queue is gone), so no view can reach memory the driver may reuse.
+Napi::Value DetachArrayBuffer(const Napi::CallbackInfo& info) {
+  if (info[0].IsArrayBuffer() && !info[0].As<Napi::ArrayBuffer>().IsDetached()) info[0].As<Napi::ArrayBuffer>().Detach();
+  return info.Env().Undefined();
+}
+
 }  // namespace
 
 Napi::Value NativeMem::Info(const Napi::CallbackInfo& info) {
@@ -379,6 +386,7 @@ void InitMemory(Napi::Env env, Napi::Object exports) {
       {"enqueueMapBuffer", EnqueueMapBuffer},
       {"enqueueMapImage", EnqueueMapImage},
       {"enqueueUnmap", EnqueueUnmap},
+      {"detachArrayBuffer", DetachArrayBuffer},
   };
   for (const auto& [name, callback] : functions) exports.Set(name, Napi::Function::New(env, callback, name));
 }

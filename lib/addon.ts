@@ -1,0 +1,150 @@
+// The raw native addon and its types. Everything here is internal: the public
+// classes in this folder wrap it and do all validation and policy.
+import * as path from 'node:path';
+
+/** @internal */
+export interface NativeHandle {
+  release(): void;
+  readonly address: bigint;
+}
+/** @internal */
+export interface NativePlatform extends NativeHandle {
+  info(param: number): Uint8Array;
+  devices(type: bigint): NativeDevice[];
+  extensionFunction(name: string, legacy: boolean): bigint;
+}
+/** @internal */
+export interface NativeDevice extends NativeHandle {
+  info(param: number): Uint8Array;
+}
+/** @internal */
+export interface NativeContext extends NativeHandle {
+  info(param: number): Uint8Array;
+}
+/** @internal */
+export interface NativeQueue extends NativeHandle {
+  info(param: number): Uint8Array;
+  flush(): void;
+  finish(): void;
+}
+/** @internal */
+export interface NativeMem extends NativeHandle {
+  info(param: number): Uint8Array;
+  imageInfo(param: number): Uint8Array;
+}
+/** @internal */
+export interface NativeSampler extends NativeHandle {
+  info(param: number): Uint8Array;
+}
+/** @internal */
+export interface NativeProgram extends NativeHandle {
+  info(param: number): Uint8Array;
+  buildInfo(device: NativeDevice, param: number): Uint8Array;
+  build(devices: NativeDevice[], options: string): Promise<number>;
+}
+/** @internal */
+export interface NativeKernel extends NativeHandle {
+  info(param: number): Uint8Array;
+  workGroupInfo(device: NativeDevice | null, param: number): Uint8Array;
+  argInfo(index: number, param: number): Uint8Array;
+  setArg(index: number, bytes: ArrayBufferView): void;
+  setArgMem(index: number, mem: NativeMem | null): void;
+  setArgSampler(index: number, sampler: NativeSampler): void;
+  setArgLocal(index: number, size: number): void;
+}
+/** @internal */
+export interface NativeEvent extends NativeHandle {
+  info(param: number): Uint8Array;
+  profilingInfo(param: number): bigint;
+  whenStatus(status: number, keepAlive: boolean): Promise<number>;
+  setUserStatus(status: number): void;
+}
+
+type WaitList = NativeEvent[] | undefined;
+type Triple = [number, number, number];
+/** @internal */
+export interface ImageDescriptor {
+  type: number;
+  width: number;
+  height: number;
+  depth: number;
+  arraySize: number;
+  rowPitch: number;
+  slicePitch: number;
+  buffer?: NativeMem;
+  hostBytes: number;
+}
+/** @internal */
+export type LoadResult =
+  | { ok: true; path: string; entryPoints: string[] }
+  | { ok: false; attempts: { path: string; error: string }[] };
+
+/** @internal */
+export interface Addon {
+  setErrorFactories(factories: {
+    clError(status: number, call: string): Error;
+    missingEntryPoint(name: string): Error;
+    released(kind: string): Error;
+  }): void;
+  load(candidates: string[]): LoadResult;
+  loadedLibrary(): (LoadResult & { ok: true }) | null;
+  getPlatformIDs(): NativePlatform[];
+  createContext(properties: bigint[], devices: NativeDevice[], onError?: (message: string) => void): NativeContext;
+  createContextFromType(properties: bigint[], type: bigint, onError?: (message: string) => void): NativeContext;
+  createQueue(context: NativeContext, device: NativeDevice, properties: bigint[] | null, legacy: bigint): NativeQueue;
+  enqueueMarker(queue: NativeQueue, waitList: WaitList): NativeEvent;
+  enqueueBarrier(queue: NativeQueue, waitList: WaitList): NativeEvent;
+  createBuffer(context: NativeContext, flags: bigint, size: number, host?: ArrayBufferView | ArrayBuffer): NativeMem;
+  createSubBuffer(buffer: NativeMem, flags: bigint, origin: number, size: number): NativeMem;
+  createImage(
+    context: NativeContext,
+    flags: bigint,
+    format: [number, number],
+    desc: ImageDescriptor,
+    host?: ArrayBufferView | ArrayBuffer,
+  ): NativeMem;
+  supportedImageFormats(context: NativeContext, flags: bigint, imageType: number): Uint32Array;
+  enqueueReadBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | ArrayBuffer, waitList: WaitList): NativeEvent;
+  enqueueWriteBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | ArrayBuffer, waitList: WaitList): NativeEvent;
+  enqueueReadImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | ArrayBuffer, waitList: WaitList): NativeEvent;
+  enqueueWriteImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | ArrayBuffer, waitList: WaitList): NativeEvent;
+  enqueueCopyBuffer(q: NativeQueue, src: NativeMem, dst: NativeMem, srcOffset: number, dstOffset: number, size: number, waitList: WaitList): NativeEvent;
+  enqueueFillBuffer(q: NativeQueue, mem: NativeMem, pattern: ArrayBufferView, offset: number, size: number, waitList: WaitList): NativeEvent;
+  enqueueCopyImage(q: NativeQueue, src: NativeMem, dst: NativeMem, srcOrigin: Triple, dstOrigin: Triple, region: Triple, waitList: WaitList): NativeEvent;
+  enqueueFillImage(q: NativeQueue, image: NativeMem, color: ArrayBufferView, origin: Triple, region: Triple, waitList: WaitList): NativeEvent;
+  enqueueCopyImageToBuffer(q: NativeQueue, image: NativeMem, buffer: NativeMem, origin: Triple, region: Triple, dstOffset: number, waitList: WaitList): NativeEvent;
+  enqueueCopyBufferToImage(q: NativeQueue, buffer: NativeMem, image: NativeMem, srcOffset: number, origin: Triple, region: Triple, waitList: WaitList): NativeEvent;
+  enqueueMapBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, flags: bigint, offset: number, size: number, waitList: WaitList): { buffer: ArrayBuffer; event: NativeEvent };
+  enqueueMapImage(q: NativeQueue, image: NativeMem, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; event: NativeEvent; rowPitch: number; slicePitch: number };
+  detachArrayBuffer(mapped: ArrayBuffer): void;
+  enqueueUnmap(q: NativeQueue, mem: NativeMem, mapped: ArrayBuffer, waitList: WaitList): NativeEvent;
+  createSampler(context: NativeContext, normalized: boolean, addressing: number, filter: number, properties: bigint[] | null): NativeSampler;
+  createProgramWithSource(context: NativeContext, source: string): NativeProgram;
+  createProgramWithBuiltInKernels(context: NativeContext, devices: NativeDevice[], names: string): NativeProgram;
+  createKernel(program: NativeProgram, name: string): NativeKernel;
+  enqueueNDRange(q: NativeQueue, kernel: NativeKernel, offset: number[] | null, global: number[], local: number[] | null, waitList: WaitList): NativeEvent;
+  createUserEvent(context: NativeContext): NativeEvent;
+  waitForEvents(events: NativeEvent[]): void;
+}
+
+let addon: Addon | undefined;
+
+/** @internal Loads the compiled addon (a prebuild or a local build). */
+export function nativeAddon(): Addon {
+  if (addon) return addon;
+  const root = path.join(__dirname, '..');
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    addon = require('node-gyp-build')(root) as Addon;
+  } catch (cause) {
+    throw new Error(
+      `opencl-interop: the native addon could not be loaded for ${process.platform}-${process.arch} ` +
+        `(node ${process.versions.node}, N-API ${process.versions.napi}).\n` +
+        'Possible solutions:\n' +
+        '  - reinstall with `npm install --foreground-scripts` and read the build output;\n' +
+        '  - a source build needs Python 3 and a C++17 compiler (build-essential on Debian, Visual Studio Build Tools on Windows).',
+      { cause },
+    );
+  }
+  return addon;
+}

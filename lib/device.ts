@@ -1,0 +1,179 @@
+import type { NativeDevice } from './addon';
+import { CL } from './constants';
+import { decode, parseVersion } from './info';
+import type { Platform } from './platform';
+
+export type DeviceType = 'default' | 'cpu' | 'gpu' | 'accelerator' | 'custom' | 'all';
+
+const deviceTypeBits: Record<DeviceType, number> = {
+  default: CL.CL_DEVICE_TYPE_DEFAULT,
+  cpu: CL.CL_DEVICE_TYPE_CPU,
+  gpu: CL.CL_DEVICE_TYPE_GPU,
+  accelerator: CL.CL_DEVICE_TYPE_ACCELERATOR,
+  custom: CL.CL_DEVICE_TYPE_CUSTOM,
+  all: CL.CL_DEVICE_TYPE_ALL,
+};
+
+/** @internal */
+export function deviceTypeMask(type: DeviceType | bigint): bigint {
+  if (typeof type === 'bigint') return type;
+  const bits = deviceTypeBits[type];
+  if (bits === undefined) {
+    throw new TypeError(`device type must be one of ${Object.keys(deviceTypeBits).join(', ')}; got ${String(type)}`);
+  }
+  return BigInt(bits);
+}
+
+/** An OpenCL device. Root devices live as long as their platform. */
+export class Device {
+  /** @internal */
+  readonly native: NativeDevice;
+  readonly platform: Platform;
+
+  /** @internal */
+  constructor(native: NativeDevice, platform: Platform) {
+    this.native = native;
+    this.platform = platform;
+  }
+
+  /** The raw cl_device_id as a bigint. */
+  get address(): bigint {
+    return this.native.address;
+  }
+  /** Raw clGetDeviceInfo bytes for any parameter. */
+  info(param: number): Uint8Array {
+    return this.native.info(param);
+  }
+
+  #string(param: number): string {
+    return decode.string(this.native.info(param));
+  }
+  #uint(param: number): number {
+    return decode.uint(this.native.info(param));
+  }
+  #ulong(param: number): bigint {
+    return decode.ulong(this.native.info(param));
+  }
+  #size(param: number): number {
+    return decode.size(this.native.info(param));
+  }
+  #bool(param: number): boolean {
+    return decode.bool(this.native.info(param));
+  }
+
+  get name(): string {
+    return this.#string(CL.CL_DEVICE_NAME);
+  }
+  get vendor(): string {
+    return this.#string(CL.CL_DEVICE_VENDOR);
+  }
+  get version(): string {
+    return this.#string(CL.CL_DEVICE_VERSION);
+  }
+  get versionNumber(): { major: number; minor: number } {
+    return parseVersion(this.version);
+  }
+  get driverVersion(): string {
+    return this.#string(CL.CL_DRIVER_VERSION);
+  }
+  get openclCVersion(): string {
+    return this.#string(CL.CL_DEVICE_OPENCL_C_VERSION);
+  }
+  get profile(): string {
+    return this.#string(CL.CL_DEVICE_PROFILE);
+  }
+  get extensions(): string[] {
+    return decode.words(this.#string(CL.CL_DEVICE_EXTENSIONS));
+  }
+  /** Built-in kernel names (clCreateProgramWithBuiltInKernels). */
+  get builtInKernels(): string[] {
+    return decode.words(this.#string(CL.CL_DEVICE_BUILT_IN_KERNELS));
+  }
+  /** The type bitfield (CL_DEVICE_TYPE_*). */
+  get typeMask(): bigint {
+    return this.#ulong(CL.CL_DEVICE_TYPE);
+  }
+  /** The device's main type: 'gpu', 'cpu', 'accelerator', 'custom' or 'default'. */
+  get type(): Exclude<DeviceType, 'all'> {
+    const mask = this.typeMask;
+    for (const type of ['gpu', 'cpu', 'accelerator', 'custom'] as const) {
+      if (mask & BigInt(deviceTypeBits[type])) return type;
+    }
+    return 'default';
+  }
+  get vendorId(): number {
+    return this.#uint(CL.CL_DEVICE_VENDOR_ID);
+  }
+  get maxComputeUnits(): number {
+    return this.#uint(CL.CL_DEVICE_MAX_COMPUTE_UNITS);
+  }
+  get maxClockFrequency(): number {
+    return this.#uint(CL.CL_DEVICE_MAX_CLOCK_FREQUENCY);
+  }
+  get maxWorkGroupSize(): number {
+    return this.#size(CL.CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  }
+  get maxWorkItemSizes(): number[] {
+    return decode.sizes(this.native.info(CL.CL_DEVICE_MAX_WORK_ITEM_SIZES));
+  }
+  get globalMemSize(): bigint {
+    return this.#ulong(CL.CL_DEVICE_GLOBAL_MEM_SIZE);
+  }
+  get localMemSize(): bigint {
+    return this.#ulong(CL.CL_DEVICE_LOCAL_MEM_SIZE);
+  }
+  get maxMemAllocSize(): bigint {
+    return this.#ulong(CL.CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  }
+  get maxConstantBufferSize(): bigint {
+    return this.#ulong(CL.CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE);
+  }
+  get imageSupport(): boolean {
+    return this.#bool(CL.CL_DEVICE_IMAGE_SUPPORT);
+  }
+  /** Image size limits (0 when images are unsupported). */
+  get imageLimits(): { width2d: number; height2d: number; width3d: number; height3d: number; depth3d: number } {
+    return {
+      width2d: this.#size(CL.CL_DEVICE_IMAGE2D_MAX_WIDTH),
+      height2d: this.#size(CL.CL_DEVICE_IMAGE2D_MAX_HEIGHT),
+      width3d: this.#size(CL.CL_DEVICE_IMAGE3D_MAX_WIDTH),
+      height3d: this.#size(CL.CL_DEVICE_IMAGE3D_MAX_HEIGHT),
+      depth3d: this.#size(CL.CL_DEVICE_IMAGE3D_MAX_DEPTH),
+    };
+  }
+  get available(): boolean {
+    return this.#bool(CL.CL_DEVICE_AVAILABLE);
+  }
+  get compilerAvailable(): boolean {
+    return this.#bool(CL.CL_DEVICE_COMPILER_AVAILABLE);
+  }
+  get littleEndian(): boolean {
+    return this.#bool(CL.CL_DEVICE_ENDIAN_LITTLE);
+  }
+  get hostUnifiedMemory(): boolean {
+    return this.#bool(CL.CL_DEVICE_HOST_UNIFIED_MEMORY);
+  }
+  /** Profiling timer resolution in nanoseconds. */
+  get profilingTimerResolution(): number {
+    return this.#size(CL.CL_DEVICE_PROFILING_TIMER_RESOLUTION);
+  }
+  /** Queue properties the device supports on the host (CL_QUEUE_* bits). */
+  get queueProperties(): { outOfOrder: boolean; profiling: boolean } {
+    const bits = this.#ulong(CL.CL_DEVICE_QUEUE_PROPERTIES);
+    return {
+      outOfOrder: (bits & BigInt(CL.CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) !== 0n,
+      profiling: (bits & BigInt(CL.CL_QUEUE_PROFILING_ENABLE)) !== 0n,
+    };
+  }
+  /**
+   * CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: true when the device prefers the
+   * application to synchronize shared objects itself (OpenCL 1.2+).
+   */
+  get preferredInteropUserSync(): boolean {
+    return this.#bool(CL.CL_DEVICE_PREFERRED_INTEROP_USER_SYNC);
+  }
+
+  toString(): string {
+    return `${this.name} (${this.type}, ${this.version})`;
+  }
+}

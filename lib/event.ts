@@ -1,0 +1,160 @@
+import type { NativeEvent } from './addon';
+import { CL } from './constants';
+import { OpenCLError } from './errors';
+import { decode } from './info';
+import { ready } from './loader';
+import { Resource } from './resource';
+
+export type ExecutionStatus = 'queued' | 'submitted' | 'running' | 'complete';
+
+const statusCodes: Record<ExecutionStatus, number> = {
+  complete: CL.CL_COMPLETE,
+  running: CL.CL_RUNNING,
+  submitted: CL.CL_SUBMITTED,
+  queued: CL.CL_QUEUED,
+};
+
+function statusName(code: number): ExecutionStatus | number {
+  const entry = Object.entries(statusCodes).find(([, value]) => value === code);
+  return entry ? (entry[0] as ExecutionStatus) : code;
+}
+
+const commandTypeNames = new Map<number, string>(
+  Object.entries(CL)
+    .filter(([name]) => name.startsWith('CL_COMMAND_'))
+    .map(([name, value]) => [value, name]),
+);
+
+/** @internal Extensions add their command types (acquire/release) here. */
+export function registerCommandTypes(names: Record<string, number>): void {
+  for (const [name, value] of Object.entries(names)) {
+    const previous = commandTypeNames.get(value);
+    commandTypeNames.set(value, previous && previous !== name ? `${previous} | ${name}` : name);
+  }
+}
+
+export interface ProfilingInfo {
+  queued: bigint;
+  submitted: bigint;
+  start: bigint;
+  end: bigint;
+}
+
+/** A command's event. Every enqueue returns one. */
+export class Event extends Resource<NativeEvent> {
+  #completed?: Promise<void>;
+  #commandType?: number;
+
+  /** @internal */
+  constructor(native: NativeEvent) {
+    super(native);
+  }
+
+  get kind(): string {
+    return 'Event';
+  }
+
+  /** Raw clGetEventInfo bytes for any parameter. */
+  info(param: number): Uint8Array {
+    return this.native.info(param);
+  }
+
+  /** The execution status now: 'queued' .. 'complete', or the negative error code of a failed command. */
+  get status(): ExecutionStatus | number {
+    return statusName(decode.int(this.native.info(CL.CL_EVENT_COMMAND_EXECUTION_STATUS)));
+  }
+
+  /** The CL_COMMAND_* type of the command. */
+  get commandType(): number {
+    return (this.#commandType ??= decode.uint(this.native.info(CL.CL_EVENT_COMMAND_TYPE)));
+  }
+
+  /** The spec name of the command type, e.g. 'CL_COMMAND_NDRANGE_KERNEL'. */
+  get commandTypeName(): string {
+    return commandTypeNames.get(this.commandType) ?? `0x${this.commandType.toString(16)}`;
+  }
+
+  /** @internal Keeps the process alive until the command ends (user events do not). */
+  protected get keepsProcessAlive(): boolean {
+    return true;
+  }
+
+  /**
+   * Resolves with the status reported when the event reaches `status` (or
+   * fails), through clSetEventCallback: awaiting never blocks the event loop.
+   */
+  whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus | number> {
+    const code = statusCodes[status];
+    if (code === undefined) throw new TypeError(`status must be one of ${Object.keys(statusCodes).join(', ')}`);
+    return this.native.whenStatus(code, this.keepsProcessAlive).then(statusName);
+  }
+
+  /** Resolves when the command completes; rejects with an OpenCLError when it fails. */
+  get completed(): Promise<void> {
+    return (this.#completed ??= this.native.whenStatus(CL.CL_COMPLETE, this.keepsProcessAlive).then((status) => {
+      if (status < 0) throw new OpenCLError(status, 'event', `the ${this.#safeCommandName()} command failed`);
+    }));
+  }
+
+  #safeCommandName(): string {
+    try {
+      return this.commandTypeName;
+    } catch {
+      return 'enqueued';
+    }
+  }
+
+  /** Blocks until the command completes (clWaitForEvents). Prefer `await event.completed`. */
+  waitSync(): void {
+    ready().waitForEvents([this.native]);
+  }
+
+  /** Profiling timestamps in nanoseconds (the queue must have profiling enabled). */
+  get profiling(): ProfilingInfo {
+    const read = (param: number) => this.native.profilingInfo(param);
+    return {
+      queued: read(CL.CL_PROFILING_COMMAND_QUEUED),
+      submitted: read(CL.CL_PROFILING_COMMAND_SUBMIT),
+      start: read(CL.CL_PROFILING_COMMAND_START),
+      end: read(CL.CL_PROFILING_COMMAND_END),
+    };
+  }
+}
+
+/** An event the application completes itself (clCreateUserEvent). */
+export class UserEvent extends Event {
+  override get kind(): string {
+    return 'UserEvent';
+  }
+
+  protected override get keepsProcessAlive(): boolean {
+    return false;
+  }
+
+  /** Completes the event, or fails it with a negative error code. */
+  setStatus(status: 'complete' | number): void {
+    const code = status === 'complete' ? CL.CL_COMPLETE : status;
+    if (!Number.isInteger(code) || code > 0) {
+      throw new RangeError("status must be 'complete' or a negative error code");
+    }
+    this.native.setUserStatus(code);
+  }
+}
+
+/** Blocks until every event completes. */
+export function waitForEvents(events: readonly Event[]): void {
+  if (!Array.isArray(events) || !events.every((event) => event instanceof Event)) {
+    throw new TypeError('events must be an array of Event');
+  }
+  if (events.length) ready().waitForEvents(events.map((event) => event.native));
+}
+
+/** @internal Converts an options.waitFor list to native events, checking types. */
+export function nativeWaitList(waitFor: readonly Event[] | undefined): NativeEvent[] | undefined {
+  if (waitFor === undefined) return undefined;
+  if (!Array.isArray(waitFor)) throw new TypeError('waitFor must be an array of Event');
+  return waitFor.map((event, i) => {
+    if (!(event instanceof Event)) throw new TypeError(`waitFor[${i}] is not an Event`);
+    return event.native;
+  });
+}

@@ -1,0 +1,101 @@
+// Finds and loads the OpenCL library at run time. Importing this package never
+// fails because OpenCL is missing; the first call that needs it does, with an
+// OpenCLNotAvailableError that says what was tried and what to install.
+import { nativeAddon, type Addon } from './addon';
+import { OpenCLEntryPointError, OpenCLError, OpenCLNotAvailableError, OpenCLReleasedError } from './errors';
+
+/** The environment variable that names an OpenCL library to load instead of the system's loader. */
+export const LIBRARY_ENV = 'OPENCL_INTEROP_LIBRARY';
+
+export interface LoadOptions {
+  /**
+   * Path (or bare name) of the OpenCL library to load: an ICD loader, or a
+   * driver loaded directly. Defaults to $OPENCL_INTEROP_LIBRARY, then the
+   * system's ICD loader.
+   */
+  library?: string;
+}
+
+export interface LoadedLibrary {
+  /** What was loaded, as it was named. */
+  path: string;
+  /** The core entry points the library exports. */
+  entryPoints: readonly string[];
+}
+
+function defaultCandidates(): string[] {
+  switch (process.platform) {
+    case 'win32':
+      return ['OpenCL.dll'];
+    case 'darwin':
+      return ['/System/Library/Frameworks/OpenCL.framework/OpenCL'];
+    default:
+      return ['libOpenCL.so.1', 'libOpenCL.so'];
+  }
+}
+
+let factoriesSet = false;
+
+/** @internal The addon with its error factories installed. */
+export function addon(): Addon {
+  const native = nativeAddon();
+  if (!factoriesSet) {
+    native.setErrorFactories({
+      clError: (status, call) => new OpenCLError(status, call),
+      missingEntryPoint: (name) => new OpenCLEntryPointError(name),
+      released: (kind) => new OpenCLReleasedError(kind.replace(/^Native/, '')),
+    });
+    factoriesSet = true;
+  }
+  return native;
+}
+
+let loaded: LoadedLibrary | undefined;
+
+/**
+ * Loads OpenCL now. Optional: every call loads the default library on first
+ * use. Once a library is loaded it stays loaded for the life of the process;
+ * asking for a different one then throws.
+ */
+export function loadOpenCL(options: LoadOptions = {}): LoadedLibrary {
+  if (options.library !== undefined && (typeof options.library !== 'string' || options.library === '')) {
+    throw new TypeError('options.library must be a non-empty string');
+  }
+  const already = addon().loadedLibrary();
+  if (already) {
+    if (options.library !== undefined && options.library !== already.path) {
+      throw new Error(`OpenCL is already loaded from ${already.path}; it cannot be switched to ${options.library} in this process`);
+    }
+    loaded = { path: already.path, entryPoints: Object.freeze(already.entryPoints) };
+    return loaded;
+  }
+  const fromEnv = process.env[LIBRARY_ENV];
+  const candidates = options.library ? [options.library] : fromEnv ? [fromEnv] : defaultCandidates();
+  const result = addon().load(candidates);
+  if (!result.ok) {
+    const attempts = result.attempts.map((a) =>
+      fromEnv && !options.library ? { ...a, path: `${a.path} (from ${LIBRARY_ENV})` } : a,
+    );
+    throw new OpenCLNotAvailableError(attempts);
+  }
+  loaded = { path: result.path, entryPoints: Object.freeze(result.entryPoints) };
+  return loaded;
+}
+
+/** The library in use, or null when none is loaded yet. */
+export function loadedLibrary(): LoadedLibrary | null {
+  if (loaded) return loaded;
+  const already = addon().loadedLibrary();
+  return already ? (loaded = { path: already.path, entryPoints: Object.freeze(already.entryPoints) }) : null;
+}
+
+/** @internal Loads the default library if needed and returns the addon. */
+export function ready(): Addon {
+  if (!loaded) loadOpenCL();
+  return addon();
+}
+
+/** @internal Whether the loaded library exports an entry point. */
+export function hasEntryPoint(name: string): boolean {
+  return ready() !== undefined && loaded!.entryPoints.includes(name);
+}

@@ -1,0 +1,56 @@
+// Lifetime base of every OpenCL object wrapper: explicit, idempotent release,
+// `using` support, and a typed error on any use after release. The native
+// object's finalizer releases the handle if the wrapper is garbage-collected.
+import type { NativeHandle } from './addon';
+import { OpenCLReleasedError } from './errors';
+
+export abstract class Resource<N extends NativeHandle = NativeHandle> {
+  #native: N | null;
+
+  /** @internal */
+  constructor(native: N) {
+    this.#native = native;
+  }
+
+  /** The kind of object, for messages ("Context", "CLBuffer", ...). */
+  abstract get kind(): string;
+
+  /** True once release() has been called. */
+  get released(): boolean {
+    return this.#native === null;
+  }
+
+  /** @internal The native object; throws OpenCLReleasedError after release. */
+  get native(): N {
+    if (this.#native === null) throw new OpenCLReleasedError(this.kind);
+    return this.#native;
+  }
+
+  /** The raw OpenCL handle (cl_context, cl_mem, ...) as a bigint, for other native libraries. */
+  get address(): bigint {
+    return this.native.address;
+  }
+
+  /**
+   * Releases this object's reference to the OpenCL object. Idempotent and
+   * never throws. Objects the driver still needs (a buffer used by a queued
+   * kernel, a context with live children) stay alive inside the driver.
+   */
+  release(): void {
+    const native = this.#native;
+    if (native === null) return;
+    try {
+      this.beforeRelease();
+    } finally {
+      this.#native = null;
+      native.release();
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.release();
+  }
+
+  /** Hook for subclasses: runs once, just before the handle is released. Must not throw. */
+  protected beforeRelease(): void {}
+}
