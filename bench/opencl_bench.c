@@ -1,0 +1,309 @@
+/*
+ * opencl_bench_c: per-call cost of a few OpenCL call sequences, made
+ * straight from C. bench/run.mjs runs the same sequences through the Node
+ * package on the same platform and prints both side by side.
+ *
+ *   opencl_bench_c [--platform NAME] [--iterations N] [--repeats R]
+ *
+ * --platform (or env BENCH_PLATFORM): a substring of the platform name;
+ * default: the first platform. The first device of that platform is used.
+ * Prints one JSON object on stdout; errors go to stderr (exit status 1).
+ *
+ * Sequences (each run `repeats` times after a warm-up; the median is reported):
+ *   setarg_enqueue_ns       clSetKernelArg x2 + clEnqueueNDRangeKernel(event)
+ *                           + clReleaseEvent, N times, then clFinish
+ *   enqueue_wait_ns         clEnqueueNDRangeKernel(event) + clWaitForEvents
+ *                           + clReleaseEvent, N times
+ *   event_callback_ns       clEnqueueNDRangeKernel(event) + clSetEventCallback
+ *                           (CL_COMPLETE) + clFlush + wait on a condition
+ *                           variable for the callback + clReleaseEvent, N times
+ *   write_4k_blocking_ns    clEnqueueWriteBuffer(blocking, 4096 bytes, event)
+ *                           + clReleaseEvent, N times
+ */
+#define _POSIX_C_SOURCE 200809L
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+
+#include <CL/cl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Keep identical to KERNEL_SOURCE in bench/run.mjs (run.mjs checks it). */
+static const char kKernelSource[] =
+    "__kernel void tiny(__global float* data, float a) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  data[i] = data[i] * 0.5f + a;\n"
+    "}\n";
+
+enum { kGlobalSize = 64, kWriteBytes = 4096, kMaxRepeats = 99 };
+
+static void die(const char* what, cl_int status) {
+  fprintf(stderr, "opencl_bench_c: %s failed (%d)\n", what, (int)status);
+  exit(1);
+}
+#define CHECK(call)                          \
+  do {                                       \
+    cl_int status_ = (call);                 \
+    if (status_ != CL_SUCCESS) die(#call, status_); \
+  } while (0)
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+typedef struct {
+  cl_context context;
+  cl_command_queue queue;
+  cl_kernel kernel;
+  cl_mem buffer;
+  cl_mem write_target;
+  float host[kWriteBytes / sizeof(float)];
+} Bench;
+
+/* ---- the four sequences; each runs n iterations ---- */
+
+static void seq_setarg_enqueue(Bench* b, long n) {
+  const size_t global = kGlobalSize;
+  for (long i = 0; i < n; i++) {
+    float a = 1.5f;
+    cl_event ev;
+    CHECK(clSetKernelArg(b->kernel, 0, sizeof(cl_mem), &b->buffer));
+    CHECK(clSetKernelArg(b->kernel, 1, sizeof(float), &a));
+    CHECK(clEnqueueNDRangeKernel(b->queue, b->kernel, 1, NULL, &global, NULL, 0, NULL, &ev));
+    CHECK(clReleaseEvent(ev));
+  }
+  CHECK(clFinish(b->queue));
+}
+
+static void seq_enqueue_wait(Bench* b, long n) {
+  const size_t global = kGlobalSize;
+  for (long i = 0; i < n; i++) {
+    cl_event ev;
+    CHECK(clEnqueueNDRangeKernel(b->queue, b->kernel, 1, NULL, &global, NULL, 0, NULL, &ev));
+    CHECK(clWaitForEvents(1, &ev));
+    CHECK(clReleaseEvent(ev));
+  }
+}
+
+typedef struct {
+  pthread_mutex_t mutex;
+  pthread_cond_t cond;
+  int done;
+  cl_int status;
+} Signal;
+
+static void CL_CALLBACK on_complete(cl_event ev, cl_int status, void* user) {
+  (void)ev;
+  Signal* s = (Signal*)user;
+  pthread_mutex_lock(&s->mutex);
+  s->done = 1;
+  s->status = status;
+  pthread_cond_signal(&s->cond);
+  pthread_mutex_unlock(&s->mutex);
+}
+
+static void seq_event_callback(Bench* b, long n) {
+  const size_t global = kGlobalSize;
+  Signal s;
+  pthread_mutex_init(&s.mutex, NULL);
+  pthread_cond_init(&s.cond, NULL);
+  for (long i = 0; i < n; i++) {
+    cl_event ev;
+    s.done = 0;
+    CHECK(clEnqueueNDRangeKernel(b->queue, b->kernel, 1, NULL, &global, NULL, 0, NULL, &ev));
+    CHECK(clSetEventCallback(ev, CL_COMPLETE, on_complete, &s));
+    CHECK(clFlush(b->queue));
+    pthread_mutex_lock(&s.mutex);
+    while (!s.done) pthread_cond_wait(&s.cond, &s.mutex);
+    pthread_mutex_unlock(&s.mutex);
+    if (s.status < 0) die("kernel (event callback status)", s.status);
+    CHECK(clReleaseEvent(ev));
+  }
+  pthread_cond_destroy(&s.cond);
+  pthread_mutex_destroy(&s.mutex);
+}
+
+static void seq_write_4k(Bench* b, long n) {
+  for (long i = 0; i < n; i++) {
+    cl_event ev;
+    CHECK(clEnqueueWriteBuffer(b->queue, b->write_target, CL_TRUE, 0, kWriteBytes, b->host, 0, NULL, &ev));
+    CHECK(clReleaseEvent(ev));
+  }
+}
+
+/* ---- driver ---- */
+
+static int cmp_double(const void* x, const void* y) {
+  double a = *(const double*)x, c = *(const double*)y;
+  return (a > c) - (a < c);
+}
+
+typedef struct {
+  const char* key;
+  void (*run)(Bench*, long);
+} Sequence;
+
+static void json_string(const char* s) {
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') printf("\\%c", c);
+    else if (c < 0x20) printf("\\u%04x", c);
+    else putchar(c);
+  }
+  putchar('"');
+}
+
+static char* platform_string(cl_platform_id p, cl_platform_info what) {
+  size_t size = 0;
+  CHECK(clGetPlatformInfo(p, what, 0, NULL, &size));
+  char* s = calloc(size + 1, 1);
+  CHECK(clGetPlatformInfo(p, what, size, s, NULL));
+  return s;
+}
+
+static char* device_string(cl_device_id d, cl_device_info what) {
+  size_t size = 0;
+  CHECK(clGetDeviceInfo(d, what, 0, NULL, &size));
+  char* s = calloc(size + 1, 1);
+  CHECK(clGetDeviceInfo(d, what, size, s, NULL));
+  return s;
+}
+
+static void usage(void) {
+  fprintf(stderr, "usage: opencl_bench_c [--platform NAME] [--iterations N] [--repeats R]\n");
+  exit(2);
+}
+
+int main(int argc, char** argv) {
+  const char* want = getenv("BENCH_PLATFORM");
+  long iterations = 2000;
+  int repeats = 5;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--platform") && i + 1 < argc) want = argv[++i];
+    else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = strtol(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = (int)strtol(argv[++i], NULL, 10);
+    else usage();
+  }
+  if (iterations < 1 || repeats < 1 || repeats > kMaxRepeats) usage();
+  if (want && !*want) want = NULL;
+
+  cl_uint nplatforms = 0;
+  CHECK(clGetPlatformIDs(0, NULL, &nplatforms));
+  if (nplatforms == 0) die("clGetPlatformIDs (no platforms)", CL_INVALID_PLATFORM);
+  cl_platform_id* platforms = calloc(nplatforms, sizeof *platforms);
+  CHECK(clGetPlatformIDs(nplatforms, platforms, NULL));
+  cl_platform_id platform = NULL;
+  char* platform_name = NULL;
+  for (cl_uint i = 0; i < nplatforms && !platform; i++) {
+    char* name = platform_string(platforms[i], CL_PLATFORM_NAME);
+    if (!want || strstr(name, want)) {
+      platform = platforms[i];
+      platform_name = name;
+    } else {
+      free(name);
+    }
+  }
+  if (!platform) {
+    fprintf(stderr, "opencl_bench_c: no platform whose name contains \"%s\"\n", want);
+    return 1;
+  }
+
+  cl_device_id device;
+  CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
+  char* device_name = device_string(device, CL_DEVICE_NAME);
+  char* platform_version = platform_string(platform, CL_PLATFORM_VERSION);
+
+  Bench* b = calloc(1, sizeof *b);
+  cl_int err;
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
+  b->context = clCreateContext(props, 1, &device, NULL, NULL, &err);
+  CHECK(err);
+  b->queue = clCreateCommandQueue(b->context, device, 0, &err);
+  CHECK(err);
+  const char* src = kKernelSource;
+  cl_program program = clCreateProgramWithSource(b->context, 1, &src, NULL, &err);
+  CHECK(err);
+  err = clBuildProgram(program, 1, &device, "", NULL, NULL);
+  if (err != CL_SUCCESS) {
+    char log[8192] = {0};
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+    fprintf(stderr, "%s\n", log);
+    die("clBuildProgram", err);
+  }
+  b->kernel = clCreateKernel(program, "tiny", &err);
+  CHECK(err);
+  b->buffer = clCreateBuffer(b->context, CL_MEM_READ_WRITE, kGlobalSize * sizeof(float), NULL, &err);
+  CHECK(err);
+  b->write_target = clCreateBuffer(b->context, CL_MEM_READ_WRITE, kWriteBytes, NULL, &err);
+  CHECK(err);
+  for (size_t i = 0; i < kWriteBytes / sizeof(float); i++) b->host[i] = (float)i;
+  /* Sequences b and c enqueue without setting args: set them once here. */
+  float a = 1.5f;
+  CHECK(clSetKernelArg(b->kernel, 0, sizeof(cl_mem), &b->buffer));
+  CHECK(clSetKernelArg(b->kernel, 1, sizeof(float), &a));
+  CHECK(clFinish(b->queue));
+
+  const Sequence sequences[] = {
+      {"setarg_enqueue_ns", seq_setarg_enqueue},
+      {"enqueue_wait_ns", seq_enqueue_wait},
+      {"event_callback_ns", seq_event_callback},
+      {"write_4k_blocking_ns", seq_write_4k},
+  };
+  enum { kSequences = sizeof sequences / sizeof sequences[0] };
+  double samples[kSequences][kMaxRepeats];
+  double medians[kSequences];
+  long warmup = iterations / 10 < 50 ? 50 : iterations / 10;
+
+  for (int s = 0; s < kSequences; s++) {
+    sequences[s].run(b, warmup);
+    for (int r = 0; r < repeats; r++) {
+      uint64_t t0 = now_ns();
+      sequences[s].run(b, iterations);
+      samples[s][r] = (double)(now_ns() - t0) / (double)iterations;
+    }
+    double sorted[kMaxRepeats];
+    memcpy(sorted, samples[s], sizeof(double) * (size_t)repeats);
+    qsort(sorted, (size_t)repeats, sizeof(double), cmp_double);
+    medians[s] = repeats % 2 ? sorted[repeats / 2] : (sorted[repeats / 2 - 1] + sorted[repeats / 2]) / 2;
+  }
+
+  printf("{\"platform\": ");
+  json_string(platform_name);
+  printf(", \"platform_version\": ");
+  json_string(platform_version);
+  printf(", \"device\": ");
+  json_string(device_name);
+  printf(", \"iterations\": %ld, \"repeats\": %d, \"warmup\": %ld, \"kernel\": ", iterations, repeats, warmup);
+  json_string(kKernelSource);
+  printf(", \"results\": {");
+  for (int s = 0; s < kSequences; s++) printf("%s\"%s\": %.1f", s ? ", " : "", sequences[s].key, medians[s]);
+  printf("}, \"samples\": {");
+  for (int s = 0; s < kSequences; s++) {
+    printf("%s\"%s\": [", s ? ", " : "", sequences[s].key);
+    for (int r = 0; r < repeats; r++) printf("%s%.1f", r ? ", " : "", samples[s][r]);
+    printf("]");
+  }
+  printf("}}\n");
+
+  clReleaseMemObject(b->write_target);
+  clReleaseMemObject(b->buffer);
+  clReleaseKernel(b->kernel);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(b->queue);
+  clReleaseContext(b->context);
+  free(b);
+  free(platform_version);
+  free(device_name);
+  free(platform_name);
+  free(platforms);
+  return 0;
+}
