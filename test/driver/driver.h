@@ -1,0 +1,261 @@
+// driver.h - internal objects and state of the opencl-interop reference driver.
+#pragma once
+#include "cl_decls.h"
+#include "resources.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#if defined(_WIN32)
+#define REFDRV_EXPORT extern "C" __declspec(dllexport)
+#else
+#define REFDRV_EXPORT extern "C" __attribute__((visibility("default")))
+#endif
+#define CLAPI(ret) REFDRV_EXPORT ret CL_API_CALL
+
+CLAPI(cl_int) clIcdGetPlatformIDsKHR(cl_uint, cl_platform_id *, cl_uint *);
+
+namespace refdrv {
+
+enum class Kind : int { Platform, Device, Context, Queue, Mem, Event, Program, Kernel, Sampler, Count };
+
+// Which sharing extension created a cl_mem / which interop a context has.
+enum class Ext : int { None = 0, NvD3D9, KhrD3D10, IntelDX9, KhrDX9, IntelVA };
+
+struct RefObj {
+  const refdrv_icd_dispatch *dispatch;
+  Kind kind;
+  uint32_t refs;
+};
+
+}  // namespace refdrv
+
+struct _cl_platform_id : refdrv::RefObj {};
+struct _cl_device_id : refdrv::RefObj {};
+
+struct _cl_context : refdrv::RefObj {
+  std::vector<cl_context_properties> props;  // as given, incl. terminating 0
+  bool user_sync = false;
+  // Interop: the context property that named the device (0 = none) and the device.
+  cl_context_properties interop_prop = 0;
+  refdrv::IResource *interop_dev = nullptr;  // holds a reference (D3D devices)
+  void(CL_API_CALL *notify)(const char *, const void *, size_t, void *) = nullptr;
+  void *notify_data = nullptr;
+};
+
+struct EventCallback {
+  cl_int status;
+  void(CL_API_CALL *fn)(cl_event, cl_int, void *);
+  void *data;
+  bool fired;
+};
+
+struct _cl_command_queue : refdrv::RefObj {
+  cl_context ctx;
+  cl_command_queue_properties props;
+  std::vector<cl_queue_properties> prop_list;
+  cl_event last = nullptr;     // in-order: the previous command (internal ref)
+  cl_event barrier = nullptr;  // out-of-order: latest barrier/marker (internal ref)
+  std::vector<cl_event> outstanding;  // not yet finished (no extra ref)
+};
+
+struct _cl_event : refdrv::RefObj {
+  cl_context ctx;
+  cl_command_queue queue;  // NULL for user events; holds a reference
+  cl_command_type type;
+  cl_int status;
+  uint64_t t_queued = 0, t_submit = 0, t_start = 0, t_end = 0;
+  std::vector<EventCallback> callbacks;
+};
+
+struct MemDtorCallback {
+  void(CL_API_CALL *fn)(cl_mem, void *);
+  void *data;
+};
+
+struct _cl_mem : refdrv::RefObj {
+  cl_context ctx;
+  cl_mem_flags flags;
+  cl_mem_object_type type;
+  size_t size = 0;
+  uint8_t *data = nullptr;  // base of this object's bytes
+  std::unique_ptr<uint8_t[]> own;
+  void *host_ptr = nullptr;
+  cl_mem parent = nullptr;  // sub-buffer parent or image buffer (ref held)
+  size_t offset = 0;
+  uint32_t map_count = 0;
+  std::vector<MemDtorCallback> dtors;
+  // images
+  cl_image_format fmt{0, 0};
+  size_t width = 0, height = 0, depth = 0, array_size = 0, row_pitch = 0, slice_pitch = 0, elem = 0;
+  // interop
+  refdrv::Ext ext = refdrv::Ext::None;
+  refdrv::IResource *res = nullptr;  // holds a reference (D3D); VA surfaces too (simulation)
+  void *res_handle = nullptr;        // the pointer the application passed
+  uint32_t sub = 0, level = 0, face = 0, plane = 0;
+  void *shared_handle = nullptr;
+  cl_dx9_media_adapter_type_khr adapter_type = 0;
+  VASurfaceID va_id = 0;  // storage for CL_MEM_VA_API_MEDIA_SURFACE_INTEL
+  bool acquired = false;
+};
+
+struct _cl_sampler : refdrv::RefObj {
+  cl_context ctx;
+  cl_bool normalized;
+  cl_addressing_mode addressing;
+  cl_filter_mode filter;
+};
+
+namespace refdrv {
+struct BuiltinKernel;
+}
+
+struct _cl_program : refdrv::RefObj {
+  cl_context ctx;
+  std::string source;
+  bool builtin = false;
+  std::vector<const refdrv::BuiltinKernel *> kernels;  // built-in kernels
+  cl_build_status build_status = CL_BUILD_NONE;
+  std::string build_log, build_options;
+  uint32_t kernels_alive = 0;
+};
+
+struct KernelArg {
+  bool set = false;
+  cl_mem mem = nullptr;
+};
+
+struct _cl_kernel : refdrv::RefObj {
+  cl_program program;
+  const refdrv::BuiltinKernel *def;
+  std::vector<KernelArg> args;
+};
+
+namespace refdrv {
+
+// ---- built-in kernels ----
+enum class ArgKind { Buffer, Image };
+struct BuiltinArg {
+  ArgKind kind;
+  const char *type_name;
+  const char *name;
+  cl_kernel_arg_access_qualifier access;
+  cl_kernel_arg_type_qualifier type_qual;
+};
+struct BuiltinKernel {
+  const char *name;
+  std::vector<BuiltinArg> args;
+  // validate the arguments for a launch (called at enqueue, lock held)
+  cl_int (*validate)(const std::vector<cl_mem> &args, cl_uint dim, const size_t *off, const size_t *gsz);
+  // run the kernel over the global range (called on the worker, lock NOT held)
+  void (*run)(const std::vector<cl_mem> &args, cl_uint dim, const size_t *off, const size_t *gsz);
+};
+const std::vector<BuiltinKernel> &builtin_kernels();
+const BuiltinKernel *find_builtin(const std::string &name);
+
+// ---- global state ----
+struct Global {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::unordered_map<const void *, Kind> live;
+  size_t counts[int(Kind::Count)] = {};
+  struct Command {
+    cl_command_queue queue;
+    cl_event ev;
+    std::vector<cl_event> deps;
+    std::vector<cl_mem> mems;
+    std::function<cl_int()> work;
+  };
+  std::deque<Command *> pending;
+  std::deque<std::function<void()>> tasks;  // callbacks to run on the worker
+  bool worker_started = false;
+  size_t running = 0;
+};
+Global &G();
+
+// Lock for an API call; runs user callbacks deferred during the call after
+// unlocking (memory-object destructor callbacks).
+struct ApiLock {
+  std::unique_lock<std::mutex> lk;
+  ApiLock();
+  ~ApiLock();
+};
+void defer_call(std::function<void()> fn);
+void run_deferred();
+
+extern const refdrv_icd_dispatch *const kDispatch;
+extern _cl_platform_id g_platform;
+extern _cl_device_id g_device;
+
+template <class T>
+T *track(T *o, Kind k) {
+  o->dispatch = kDispatch;
+  o->kind = k;
+  o->refs = 1;
+  G().live[o] = k;
+  G().counts[int(k)]++;
+  return o;
+}
+bool is_live(const void *p, Kind k);
+inline bool valid_ctx(cl_context c) { return c && is_live(c, Kind::Context); }
+inline bool valid_queue(cl_command_queue q) { return q && is_live(q, Kind::Queue); }
+inline bool valid_mem(cl_mem m) { return m && is_live(m, Kind::Mem); }
+inline bool valid_event(cl_event e) { return e && is_live(e, Kind::Event); }
+inline bool valid_device(cl_device_id d) { return d == &g_device; }
+
+void retain_obj(RefObj *o);
+void release_obj(RefObj *o);  // destroys at 0 (lock held)
+
+uint64_t now_ns();
+
+// info helpers
+cl_int put_bytes(size_t sz, void *val, size_t *ret, const void *src, size_t n);
+template <class T>
+cl_int put(size_t sz, void *val, size_t *ret, const T &v) {
+  return put_bytes(sz, val, ret, &v, sizeof(T));
+}
+cl_int put_str(size_t sz, void *val, size_t *ret, const std::string &s);
+
+// image format helpers
+size_t channel_count(cl_channel_order o);
+size_t channel_size(cl_channel_type t);
+size_t pixel_size(const cl_image_format &f);
+bool format_supported(const cl_image_format &f);
+
+// mem helpers
+cl_mem new_mem(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type);
+cl_int check_wait_list(cl_context ctx, cl_uint n, const cl_event *list);
+// interop usage check: the error code if m (or its parent) is a shared object
+// that is not acquired, else CL_SUCCESS.
+cl_int check_acquired(cl_mem m);
+cl_int not_acquired_error(Ext e);
+
+// Enqueue a command (lock held). deps: explicit wait list. Returns the event
+// (internal reference owned by the command); if `event_out` is not NULL the
+// application gets its own reference.
+cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const cl_event *wait,
+                 std::vector<cl_mem> mems, std::function<cl_int()> work, cl_event *event_out,
+                 bool barrier = false);
+void wait_for(std::unique_lock<std::mutex> &lk, cl_event ev);
+void context_notify(cl_context ctx, const std::string &msg);
+
+// interop hooks used by core
+cl_int interop_context_props(cl_context ctx, const cl_context_properties *props);
+void interop_release_context(cl_context ctx);
+void interop_release_mem(cl_mem m);
+bool interop_mem_info(cl_mem m, cl_mem_info p, size_t sz, void *val, size_t *ret, cl_int *rc);
+bool interop_image_info(cl_mem m, cl_image_info p, size_t sz, void *val, size_t *ret, cl_int *rc);
+void *extension_function(const char *name);
+
+std::string error_name(cl_int e, Ext ext);
+
+}  // namespace refdrv
