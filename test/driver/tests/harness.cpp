@@ -256,3 +256,4 @@ void expect_use_fails(cl_command_queue q, cl_mem m, cl_int err) {
     cl.clReleaseMemObject(buffer);
   }
 }
+void *dlsym_driver(const char *name) { return dlsym(g_driver_handle, name); }

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 #include <vector>
+#include <algorithm>
 
 struct Api {
 #define REFDRV_T_PTR(ret, name, args) ret(CL_API_CALL *name) args = nullptr;
@@ -75,3 +76,4 @@ cl_command_type event_type(cl_event e);
 cl_int event_status(cl_event e);
 // run every core command that touches `m` and expect `err` from each
 void expect_use_fails(cl_command_queue q, cl_mem m, cl_int err);
+void *dlsym_driver(const char *name);
