@@ -58,6 +58,7 @@ export interface NativeEvent extends NativeHandle {
   profilingInfo(param: number): bigint;
   whenStatus(status: number, keepAlive: boolean): Promise<number>;
   setUserStatus(status: number): void;
+  holdDependent(event: NativeEvent): void;
 }
 
 type WaitList = NativeEvent[] | undefined;

@@ -128,6 +128,10 @@ export class Device {
   get maxConstantBufferSize(): bigint {
     return this.#ulong(CL.CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE);
   }
+  /** CL_DEVICE_MEM_BASE_ADDR_ALIGN in bits: sub-buffer origins must be multiples of it / 8. */
+  get memBaseAddrAlign(): number {
+    return this.#uint(CL.CL_DEVICE_MEM_BASE_ADDR_ALIGN);
+  }
   get imageSupport(): boolean {
     return this.#bool(CL.CL_DEVICE_IMAGE_SUPPORT);
   }

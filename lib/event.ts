@@ -92,7 +92,10 @@ export class Event extends Resource<NativeEvent> {
   /** Resolves when the command completes; rejects with an OpenCLError when it fails. */
   get completed(): Promise<void> {
     return (this.#completed ??= this.native.whenStatus(CL.CL_COMPLETE, this.keepsProcessAlive).then((status) => {
-      if (status < 0) throw new OpenCLError(status, 'event', `the ${this.#safeCommandName()} command failed`);
+      // Some drivers (PoCL) pass CL_COMPLETE to a callback registered after
+      // the event already failed; the event's own status is authoritative.
+      const final = status < 0 || this.released ? status : decode.int(this.native.info(CL.CL_EVENT_COMMAND_EXECUTION_STATUS));
+      if (final < 0) throw new OpenCLError(final, 'event', `the ${this.#safeCommandName()} command failed`);
     }));
   }
 
@@ -123,12 +126,38 @@ export class Event extends Resource<NativeEvent> {
 
 /** An event the application completes itself (clCreateUserEvent). */
 export class UserEvent extends Event {
+  #set = false;
+  /** Promises on this event not yet settled: once it is set they keep the process alive. */
+  readonly #waiting = new Set<Promise<unknown>>();
+
   override get kind(): string {
     return 'UserEvent';
   }
 
+  /** @internal Records a command that waits on this event (see holdDependent in native/event.cc). */
+  gate(dependent: Event): void {
+    if (!this.#set && !this.released) this.native.holdDependent(dependent.native);
+  }
+
   protected override get keepsProcessAlive(): boolean {
     return false;
+  }
+
+  override whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus | number> {
+    return this.#track(super.whenStatus(status));
+  }
+
+  override get completed(): Promise<void> {
+    return this.#track(super.completed);
+  }
+
+  #track<T>(promise: Promise<T>): Promise<T> {
+    if (!this.#set && !this.#waiting.has(promise)) {
+      this.#waiting.add(promise);
+      const forget = () => this.#waiting.delete(promise);
+      promise.then(forget, forget);
+    }
+    return promise;
   }
 
   /** Completes the event, or fails it with a negative error code. */
@@ -138,6 +167,13 @@ export class UserEvent extends Event {
       throw new RangeError("status must be 'complete' or a negative error code");
     }
     this.native.setUserStatus(code);
+    this.#set = true;
+    // An unset user event must not keep the process alive, but once set, the
+    // callbacks are on their way: wait for them as for any other command.
+    if (this.#waiting.size > 0) {
+      const keepAlive = setInterval(() => {}, 1 << 30);
+      Promise.allSettled([...this.#waiting]).then(() => clearInterval(keepAlive));
+    }
   }
 }
 
@@ -147,6 +183,12 @@ export function waitForEvents(events: readonly Event[]): void {
     throw new TypeError('events must be an array of Event');
   }
   if (events.length) ready().waitForEvents(events.map((event) => event.native));
+}
+
+/** @internal Links a new command's event to the unset user events it waits on. */
+export function gateOn(event: Event, waitFor: readonly Event[] | undefined): Event {
+  if (waitFor) for (const w of waitFor) if (w instanceof UserEvent) w.gate(event);
+  return event;
 }
 
 /** @internal Converts an options.waitFor list to native events, checking types. */

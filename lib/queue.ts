@@ -2,7 +2,7 @@ import type { NativeEvent, NativeQueue } from './addon';
 import { CL } from './constants';
 import type { Context } from './context';
 import type { Device } from './device';
-import { Event, nativeWaitList } from './event';
+import { Event, gateOn, nativeWaitList } from './event';
 import { decode } from './info';
 import { Kernel } from './kernel';
 import { CLBuffer, CLImage, Mapping, MemObject, checkCount } from './memory';
@@ -117,8 +117,8 @@ export class CommandQueue extends Resource<NativeQueue> {
     return this.#pinned.size;
   }
 
-  #event(native: NativeEvent): Event {
-    return new Event(native);
+  #event(native: NativeEvent, waitFor?: readonly Event[]): Event {
+    return gateOn(new Event(native), waitFor);
   }
 
   #pin(event: Event, host: HostMemory): void {
@@ -127,8 +127,9 @@ export class CommandQueue extends Resource<NativeQueue> {
     event.native.whenStatus(CL.CL_COMPLETE, true).then(unpin, unpin);
   }
 
-  #transfer(blocking: boolean | undefined, host: HostMemory, run: (blocking: boolean) => NativeEvent): Event {
-    const event = this.#event(run(blocking === true));
+  #transfer(options: TransferOptions, host: HostMemory, run: (blocking: boolean) => NativeEvent): Event {
+    const blocking = options.blocking;
+    const event = this.#event(run(blocking === true), options.waitFor);
     if (blocking !== true) this.#pin(event, host);
     return event;
   }
@@ -151,7 +152,10 @@ export class CommandQueue extends Resource<NativeQueue> {
     const local = check(options.localSize, 'localSize', 1);
     kernel.checkArgsForEnqueue();
     const waitList = nativeWaitList(options.waitFor);
-    return this.#event(this.context.addon.enqueueNDRange(this.native, kernel.native, offset, global, local, waitList));
+    return this.#event(
+      this.context.addon.enqueueNDRange(this.native, kernel.native, offset, global, local, waitList),
+      options.waitFor,
+    );
   }
 
   /** Copies bytes from a buffer into host memory. */
@@ -159,7 +163,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     expectMem(buffer, CLBuffer, 'buffer');
     const { offset, size } = this.#bufferRange(buffer, target, options, 'target');
     const waitList = nativeWaitList(options.waitFor);
-    return this.#transfer(options.blocking, target, (blocking) =>
+    return this.#transfer(options, target, (blocking) =>
       this.context.addon.enqueueReadBuffer(this.native, buffer.native, blocking, offset, size, target, waitList),
     );
   }
@@ -169,7 +173,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     expectMem(buffer, CLBuffer, 'buffer');
     const { offset, size } = this.#bufferRange(buffer, source, options, 'source');
     const waitList = nativeWaitList(options.waitFor);
-    return this.#transfer(options.blocking, source, (blocking) =>
+    return this.#transfer(options, source, (blocking) =>
       this.context.addon.enqueueWriteBuffer(this.native, buffer.native, blocking, offset, size, source, waitList),
     );
   }
@@ -204,6 +208,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const waitList = nativeWaitList(options.waitFor);
     return this.#event(
       this.context.addon.enqueueCopyBuffer(this.native, source.native, destination.native, srcOffset, dstOffset, size, waitList),
+      options.waitFor,
     );
   }
 
@@ -216,7 +221,8 @@ export class CommandQueue extends Resource<NativeQueue> {
     checkCount(offset, 'offset');
     checkCount(size, 'size', 1);
     const waitList = nativeWaitList(options.waitFor);
-    return this.#event(this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset, size, waitList));
+    return this.#event(
+this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset, size, waitList));
   }
 
   #imageRegion(image: CLImage, options: ImageRegionOptions): { origin: Triple; region: Triple } {
@@ -234,7 +240,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     byteLengthOf(target, 'target');
     const { origin, region } = this.#imageRegion(image, options);
     const waitList = nativeWaitList(options.waitFor);
-    return this.#transfer(options.blocking, target, (blocking) =>
+    return this.#transfer(options, target, (blocking) =>
       this.context.addon.enqueueReadImage(this.native, image.native, blocking, origin, region,
         options.rowPitch ?? 0, options.slicePitch ?? 0, target, waitList),
     );
@@ -246,7 +252,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     byteLengthOf(source, 'source');
     const { origin, region } = this.#imageRegion(image, options);
     const waitList = nativeWaitList(options.waitFor);
-    return this.#transfer(options.blocking, source, (blocking) =>
+    return this.#transfer(options, source, (blocking) =>
       this.context.addon.enqueueWriteImage(this.native, image.native, blocking, origin, region,
         options.rowPitch ?? 0, options.slicePitch ?? 0, source, waitList),
     );
@@ -262,6 +268,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const waitList = nativeWaitList(options.waitFor);
     return this.#event(
       this.context.addon.enqueueCopyImage(this.native, source.native, destination.native, srcOrigin, dstOrigin, region, waitList),
+      options.waitFor,
     );
   }
 
@@ -282,7 +289,8 @@ export class CommandQueue extends Resource<NativeQueue> {
         : new Float32Array(color);
     const { origin, region } = this.#imageRegion(image, options);
     const waitList = nativeWaitList(options.waitFor);
-    return this.#event(this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, region, waitList));
+    return this.#event(
+this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, region, waitList));
   }
 
   copyImageToBuffer(image: CLImage, buffer: CLBuffer, options: ImageRegionOptions & { dstOffset?: number } = {}): Event {
@@ -306,6 +314,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const waitList = nativeWaitList(options.waitFor);
     return this.#event(
       this.context.addon.enqueueCopyBufferToImage(this.native, buffer.native, image.native, srcOffset, origin, region, waitList),
+      options.waitFor,
     );
   }
 
@@ -318,7 +327,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     checkCount(size, 'size', 1);
     const waitList = nativeWaitList(options.waitFor);
     const result = this.context.addon.enqueueMapBuffer(this.native, buffer.native, blocking, flags, offset, size, waitList);
-    return this.#track(new Mapping(buffer, this, result.buffer, this.#event(result.event)));
+    return this.#track(new Mapping(buffer, this, result.buffer, this.#event(result.event, options.waitFor)));
   }
 
   #mapImage(image: CLImage, blocking: boolean, options: ImageRegionOptions & { access?: MapAccess }): Mapping {
@@ -327,7 +336,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const { origin, region } = this.#imageRegion(image, options);
     const waitList = nativeWaitList(options.waitFor);
     const result = this.context.addon.enqueueMapImage(this.native, image.native, blocking, flags, origin, region, waitList);
-    return this.#track(new Mapping(image, this, result.buffer, this.#event(result.event), result.rowPitch, result.slicePitch));
+    return this.#track(new Mapping(image, this, result.buffer, this.#event(result.event, options.waitFor), result.rowPitch, result.slicePitch));
   }
 
   #track(mapping: Mapping): Mapping {
@@ -367,16 +376,16 @@ export class CommandQueue extends Resource<NativeQueue> {
   /** @internal Used by Mapping.unmap. */
   unmapRaw(memory: MemObject, mapped: ArrayBuffer, waitFor: readonly Event[] | undefined): Event {
     const waitList = nativeWaitList(waitFor);
-    return this.#event(this.context.addon.enqueueUnmap(this.native, memory.native, mapped, waitList));
+    return this.#event(this.context.addon.enqueueUnmap(this.native, memory.native, mapped, waitList), waitFor);
   }
 
   /** A marker: completes when the listed events (or all earlier commands) complete. */
   enqueueMarker(options: EnqueueOptions = {}): Event {
-    return this.#event(this.context.addon.enqueueMarker(this.native, nativeWaitList(options.waitFor)));
+    return this.#event(this.context.addon.enqueueMarker(this.native, nativeWaitList(options.waitFor)), options.waitFor);
   }
   /** A barrier: later commands wait for the listed events (or all earlier commands). */
   enqueueBarrier(options: EnqueueOptions = {}): Event {
-    return this.#event(this.context.addon.enqueueBarrier(this.native, nativeWaitList(options.waitFor)));
+    return this.#event(this.context.addon.enqueueBarrier(this.native, nativeWaitList(options.waitFor)), options.waitFor);
   }
 
   flush(): void {

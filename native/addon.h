@@ -118,6 +118,7 @@ class Handle : public Napi::ObjectWrap<Derived> {
   T handle() const { return handle_; }
   // Derived classes hide this to drop what they hold besides the handle.
   void BeforeRelease() {}
+  void AfterRelease() {}
 
  protected:
   static std::vector<Napi::ClassPropertyDescriptor<Derived>> BaseMembers() {
@@ -150,6 +151,7 @@ class Handle : public Napi::ObjectWrap<Derived> {
   Napi::Value ReleaseMethod(const Napi::CallbackInfo& info) {
     static_cast<Derived*>(this)->BeforeRelease();
     Drop();
+    static_cast<Derived*>(this)->AfterRelease();
     return info.Env().Undefined();
   }
   Napi::Value AddressGetter(const Napi::CallbackInfo& info) { return FromPointer(info.Env(), handle_); }

@@ -34,7 +34,13 @@ void CallbackHub::CallJs(Napi::Env env, Napi::Function, CallbackHub* hub, Delive
   try {
     delivery->Deliver(env, *hub);
   } catch (const Napi::Error& error) {
-    error.ThrowAsJavaScriptException();
+    // Report a listener's exception as uncaught; during environment teardown
+    // JS cannot run at all, and nothing may escape into the driver's thread.
+    try {
+      error.ThrowAsJavaScriptException();
+    } catch (...) {
+    }
+  } catch (...) {
   }
 }
 

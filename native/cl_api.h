@@ -123,6 +123,7 @@ using ContextDestructorNotify = void(OCL_CALL*)(cl_context, void*);
   X(clWaitForEvents, cl_int, (cl_uint, const cl_event*))                                             \
   X(clGetEventInfo, cl_int, (cl_event, cl_uint, size_t, void*, size_t*))                             \
   X(clCreateUserEvent, cl_event, (cl_context, cl_int*))                                              \
+  X(clRetainEvent, cl_int, (cl_event))                                                               \
   X(clReleaseEvent, cl_int, (cl_event))                                                              \
   X(clSetUserEventStatus, cl_int, (cl_event, cl_int))                                                \
   X(clSetEventCallback, cl_int, (cl_event, cl_int, EventNotify, void*))                              \

@@ -28,7 +28,9 @@ Napi::Value CreateUserEvent(const Napi::CallbackInfo& info) {
   cl_int status = CL_SUCCESS;
   cl_event event = OCL_FN(env, clCreateUserEvent)(context, &status);
   Check(env, status, "clCreateUserEvent");
-  return NativeEvent::Wrap(env, event);
+  Napi::Object wrapped = NativeEvent::Wrap(env, event);
+  NativeEvent::Unwrap(wrapped)->pendingUser = true;
+  return wrapped;
 }
 
 // Blocking wait: the synchronous API only. Promises use callbacks instead.
@@ -98,14 +100,46 @@ Napi::Value NativeEvent::SetUserStatus(const Napi::CallbackInfo& info) {
   cl_event event = Checked(env);
   cl_int status = info[0].As<Napi::Number>().Int32Value();
   Check(env, OCL_FN(env, clSetUserEventStatus)(event, status), "clSetUserEventStatus");
+  pendingUser = false;
+  ReleaseDependents();
   return env.Undefined();
 }
+
+// holdDependent(event): keeps a waiting command's event until this user event
+// is set or released.
+Napi::Value NativeEvent::HoldDependent(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Checked(env);
+  cl_event dependent = NativeEvent::From(info[0], "event");
+  Check(env, OCL_FN(env, clRetainEvent)(dependent), "clRetainEvent");
+  dependents_.push_back(dependent);
+  return env.Undefined();
+}
+
+void NativeEvent::ReleaseDependents() {
+  const CoreApi* api = ApiOrNull();
+  for (cl_event dependent : dependents_) {
+    if (api) api->clReleaseEvent(dependent);
+  }
+  dependents_.clear();
+}
+
+constexpr cl_int kAbandonedUserEvent = -14;  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+
+void NativeEvent::BeforeRelease() {
+  const CoreApi* api = ApiOrNull();
+  if (pendingUser && handle() && api && api->clSetUserEventStatus) api->clSetUserEventStatus(handle(), kAbandonedUserEvent);
+  pendingUser = false;
+}
+
+void NativeEvent::AfterRelease() { ReleaseDependents(); }
 
 void NativeEvent::Init(Napi::Env env, Napi::Object exports) {
   Register(env, exports, kName,
            {InstanceMethod("info", &NativeEvent::Info), InstanceMethod("profilingInfo", &NativeEvent::ProfilingInfo),
             InstanceMethod("whenStatus", &NativeEvent::WhenStatus),
-            InstanceMethod("setUserStatus", &NativeEvent::SetUserStatus)});
+            InstanceMethod("setUserStatus", &NativeEvent::SetUserStatus),
+            InstanceMethod("holdDependent", &NativeEvent::HoldDependent)});
 }
 
 void InitEvent(Napi::Env env, Napi::Object exports) {

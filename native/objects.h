@@ -131,6 +131,17 @@ class NativeKernel : public Handle<NativeKernel, cl_kernel> {
 class NativeEvent : public Handle<NativeEvent, cl_event> {
  public:
   using Handle::Handle;
+  ~NativeEvent() override {
+    BeforeRelease();
+    Drop();
+    AfterRelease();
+  }
+  // Releasing a user event that was never set fails it first, so commands
+  // waiting on it end with an error instead of waiting forever, whatever the
+  // driver does with an unset user event on its last release.
+  void BeforeRelease();
+  void AfterRelease();
+  bool pendingUser = false;
   static constexpr const char* kName = "NativeEvent";
   static const napi_type_tag kTypeTag;
   static void Init(Napi::Env env, Napi::Object exports);
@@ -141,6 +152,13 @@ class NativeEvent : public Handle<NativeEvent, cl_event> {
   Napi::Value ProfilingInfo(const Napi::CallbackInfo& info);
   Napi::Value WhenStatus(const Napi::CallbackInfo& info);
   Napi::Value SetUserStatus(const Napi::CallbackInfo& info);
+  Napi::Value HoldDependent(const Napi::CallbackInfo& info);
+  void ReleaseDependents();
+
+  // Events of commands waiting on this (unset) user event. PoCL fails a user
+  // event on its last release and aborts if a waiting command's event is
+  // already gone, so they are released only after this event.
+  std::vector<cl_event> dependents_;
 };
 
 // Enqueue helpers shared by every file that enqueues commands.

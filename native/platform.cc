@@ -1,6 +1,15 @@
+#include <mutex>
+
 #include "objects.h"
 
 namespace ocl {
+
+namespace {
+// Drivers set themselves up on first enumeration, and not all of them do so
+// thread-safely (PoCL 3.1 reports CL_DEVICE_NOT_FOUND to a second worker
+// thread that enumerates at the same moment). Enumeration is rare: serialize it.
+std::mutex enumerationMutex;
+}  // namespace
 
 const napi_type_tag NativePlatform::kTypeTag = {0x6f636c2d706c6174ULL, 0x666f726d00000001ULL};
 
@@ -19,6 +28,7 @@ Napi::Value NativePlatform::Devices(const Napi::CallbackInfo& info) {
   cl_platform_id platform = Checked(env);
   cl_device_type type = ToU64(info[0], "type");
   auto fn = OCL_FN(env, clGetDeviceIDs);
+  std::lock_guard<std::mutex> lock(enumerationMutex);
   cl_uint count = 0;
   Check(env, fn(platform, type, 0, nullptr, &count), "clGetDeviceIDs");
   std::vector<cl_device_id> devices(count);
@@ -50,6 +60,7 @@ namespace {
 Napi::Value GetPlatformIDs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto fn = OCL_FN(env, clGetPlatformIDs);
+  std::lock_guard<std::mutex> lock(enumerationMutex);
   cl_uint count = 0;
   Check(env, fn(0, nullptr, &count), "clGetPlatformIDs");
   std::vector<cl_platform_id> platforms(count);

@@ -1,0 +1,219 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { OpenCLReleasedError, OpenCLStateError } from '../lib';
+import { poclSetup, runNode } from './helpers';
+
+const { context, queue, device } = poclSetup();
+afterAll(() => {
+  queue.release();
+  context.release();
+});
+
+const poclPrelude = `
+  const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+  if (!platform) throw new Error('no PoCL');
+  const device = platform.getDevices()[0];
+`;
+
+describe('release', () => {
+  it('is explicit and idempotent; any later use throws OpenCLReleasedError', () => {
+    const buffer = context.createBuffer(16);
+    expect(buffer.released).toBe(false);
+    buffer.release();
+    buffer.release();
+    expect(buffer.released).toBe(true);
+    expect(() => buffer.size).toThrow(OpenCLReleasedError);
+    expect(() => buffer.address).toThrow(OpenCLReleasedError);
+    expect(() => queue.writeBuffer(buffer, new Uint8Array(16))).toThrow(OpenCLReleasedError);
+    try {
+      buffer.info(0x1100);
+    } catch (error) {
+      expect(error).toBeInstanceOf(OpenCLReleasedError);
+      expect((error as OpenCLReleasedError).kind).toBe('CLBuffer');
+      expect((error as Error).message).toMatch(/CLBuffer has been released/);
+    }
+  });
+
+  it('works with `using` (Symbol.dispose)', () => {
+    let escaped;
+    {
+      using buffer = context.createBuffer(8);
+      using sampler = context.createSampler();
+      escaped = [buffer, sampler];
+      expect(buffer.released).toBe(false);
+    }
+    expect(escaped.every((o) => o.released)).toBe(true);
+  });
+
+  it('rejects a released queue, context, event, program and kernel with typed errors', async () => {
+    const ctx = (await import('../lib')).createContext({ devices: [device] });
+    const q = ctx.createQueue();
+    const event = q.enqueueMarker();
+    const program = ctx.createProgram('kernel void k(global int *p) { p[0] = 1; }');
+    await program.build();
+    const kernel = program.createKernel('k');
+    for (const obj of [event, kernel, program, q]) obj.release();
+    expect(() => event.status).toThrow(OpenCLReleasedError);
+    expect(() => kernel.setArg(0, null)).toThrow(OpenCLReleasedError);
+    expect(() => program.createKernel('k')).toThrow(OpenCLReleasedError);
+    expect(() => q.enqueueMarker()).toThrow(OpenCLReleasedError);
+    expect(() => queue.enqueueMarker({ waitFor: [event] })).toThrow(OpenCLReleasedError);
+    ctx.release();
+    expect(() => ctx.createBuffer(4)).toThrow(OpenCLReleasedError);
+  });
+
+  it('children keep their parents alive: a released context still serves its queue and buffers', async () => {
+    const ctx = (await import('../lib')).createContext({ devices: [device] });
+    const q = ctx.createQueue();
+    const buffer = ctx.createBuffer(new Uint8Array([1, 2, 3]));
+    ctx.release();
+    const out = new Uint8Array(3);
+    q.readBuffer(buffer, out, { blocking: true });
+    expect([...out]).toEqual([1, 2, 3]);
+    expect(buffer.context).toBe(ctx);
+    q.release();
+    buffer.release();
+  });
+
+  it('refuses to enqueue a kernel whose buffer argument was released', async () => {
+    const program = context.createProgram('kernel void k(global int *p) { p[0] = 1; }');
+    await program.build();
+    const kernel = program.createKernel('k');
+    const buffer = context.createBuffer(4);
+    kernel.setArg(0, buffer);
+    buffer.release();
+    expect(() => queue.enqueueKernel(kernel, 1)).toThrow(/CLBuffer \(kernel argument 0\) has been released/);
+  });
+
+  it('release of a buffer with a live mapping detaches the mapping first', async () => {
+    const buffer = context.createBuffer(8);
+    const mapping = await queue.mapBuffer(buffer);
+    const view = new Uint8Array(mapping.buffer);
+    buffer.release();
+    expect(mapping.mapped).toBe(false);
+    expect(view.length).toBe(0);
+    expect(() => mapping.bytes()).toThrow(OpenCLStateError);
+  });
+
+  it('release of a queue unmaps the mappings made through it', async () => {
+    const q = context.createQueue();
+    const buffer = context.createBuffer(8);
+    const mapping = q.mapBufferSync(buffer);
+    q.release();
+    expect(mapping.mapped).toBe(false);
+    expect(buffer.mapCount).toBe(0);
+    buffer.release();
+  });
+
+  it('defers releasing a program until its build finishes', async () => {
+    const program = context.createProgram('kernel void k(global int *p) { p[0] = 2; }');
+    const build = program.build();
+    expect(() => program.build()).toThrow(OpenCLStateError);
+    program.release();
+    expect(program.released).toBe(false);
+    await build;
+    expect(program.released).toBe(true);
+  });
+});
+
+describe('garbage collection, workers and exit (fresh processes)', () => {
+  it('collects unreferenced wrappers and releases their handles (--expose-gc)', () => {
+    const { status, stdout, stderr } = runNode(
+      `${poclPrelude}
+      const ctx = ocl.createContext({ devices: [device] });
+      const q = ctx.createQueue();
+      let refs = [];
+      (function make() {
+        for (let i = 0; i < 200; i++) {
+          const b = ctx.createBuffer(1024);
+          q.writeBuffer(b, new Uint8Array(1024), { blocking: true }).release();
+          refs.push(new WeakRef(b));
+        }
+      })();
+      (async () => {
+        let alive = refs.length;
+        // deref() keeps its target alive until the current job ends: check
+        // and collect in different jobs.
+        for (let i = 0; i < 10 && alive > 0; i++) {
+          await new Promise((r) => setTimeout(r, 10));
+          global.gc();
+          await new Promise((r) => setTimeout(r, 10));
+          alive = refs.filter((r) => r.deref()).length;
+        }
+        // The context's reference count falls as buffers (which hold it) die.
+        console.log(JSON.stringify({ alive, contextRefs: ctx.referenceCount }));
+      })();`,
+      { args: ['--expose-gc'] },
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.alive).toBe(0);
+    expect(result.contextRefs).toBeLessThan(10);
+  });
+
+  it('works in worker threads, each with its own environment, and exits cleanly', () => {
+    const { status, stdout, stderr } = runNode(`
+      const { Worker } = require('node:worker_threads');
+      const code = \`
+        const ocl = require(${JSON.stringify(require.resolve('../dist/index.js'))});
+        const { parentPort } = require('node:worker_threads');
+        const p = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+        const ctx = ocl.createContext({ devices: [p.getDevices()[0]] });
+        const q = ctx.createQueue();
+        const b = ctx.createBuffer(new Int32Array([41]));
+        const gate = ctx.createUserEvent();
+        q.enqueueMarker({ waitFor: [gate] }).completed.then(() => {
+          const out = new Int32Array(1);
+          q.readBuffer(b, out, { blocking: true });
+          parentPort.postMessage(out[0] + 1);
+        });
+        gate.setStatus('complete');
+      \`;
+      let done = 0;
+      for (let i = 0; i < 3; i++) {
+        const w = new Worker(code, { eval: true });
+        w.on('message', (m) => { console.log('worker', m); });
+        w.on('error', (e) => { console.error(e); process.exitCode = 1; });
+        w.on('exit', () => { if (++done === 3) console.log('all exited'); });
+      }`);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout.match(/worker 42/g)).toHaveLength(3);
+    expect(stdout).toContain('all exited');
+  });
+
+  it('exits cleanly with objects alive, callbacks pending and a worker terminated mid-flight', () => {
+    const { status, signal, stderr, stdout } = runNode(`${poclPrelude}
+      const ctx = ocl.createContext({ devices: [device], onError: () => {} });
+      const q = ctx.createQueue(device, { outOfOrder: true });
+      const gate = ctx.createUserEvent();
+      // A promise on a user event that never completes must not keep the process alive.
+      gate.completed.then(() => console.log('never'));
+      q.enqueueMarker({ waitFor: [gate] });
+      const b = ctx.createBuffer(64);
+      ctx.createQueue().mapBufferSync(b);
+      const { Worker } = require('node:worker_threads');
+      const w = new Worker(\`
+        const ocl = require(${JSON.stringify(require.resolve('../dist/index.js'))});
+        const p = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+        const ctx = ocl.createContext({ devices: [p.getDevices()[0]] });
+        const q = ctx.createQueue();
+        setInterval(() => { q.enqueueMarker().completed.then(() => {}); }, 1);
+      \`, { eval: true });
+      setTimeout(() => { w.terminate().then(() => console.log('terminated')); }, 100);`);
+    expect(signal).toBeNull();
+    expect(stderr).toBe('');
+    expect(stdout.trim()).toBe('terminated');
+    expect(status).toBe(0);
+  });
+
+  it('awaiting a command keeps the process alive until it completes', () => {
+    const { status, stdout } = runNode(`${poclPrelude}
+      const ctx = ocl.createContext({ devices: [device] });
+      const q = ctx.createQueue();
+      const b = ctx.createBuffer(4 << 20);
+      q.fillBuffer(b, new Uint8Array([9])).completed.then(() => console.log('filled'));`);
+    expect(status).toBe(0);
+    expect(stdout.trim()).toBe('filled');
+  });
+});

@@ -1,0 +1,17 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+// The reference driver's build writes a vendors folder listing it next to
+// PoCL; tests see both through the real ICD loader (ocl-icd).
+const vendors = resolve(__dirname, 'build/cmake/vendors');
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    env: existsSync(vendors) ? { OCL_ICD_VENDORS: vendors } : {},
+  },
+});
