@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// npx opencl-interop info [--json] [--library PATH]
+import { OpenCLNotAvailableError } from './errors';
+import { loadOpenCL } from './loader';
+import { formatReport, systemReport } from './report';
+
+const usage = `Usage: opencl-interop info [--json] [--library PATH]
+
+  info        list OpenCL platforms and devices, and for each of the five
+              sharing extensions whether it is advertised and how many of
+              its entry points resolve
+  --json      print the same as JSON
+  --library   load this OpenCL library (ICD loader or driver) instead of the
+              system's; $OPENCL_INTEROP_LIBRARY does the same`;
+
+function main(argv: string[]): number {
+  const args = [...argv];
+  const command = args.shift();
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(usage);
+    return 0;
+  }
+  if (command !== 'info') {
+    console.error(command ? `Unknown command: ${command}\n\n${usage}` : usage);
+    return 2;
+  }
+  let json = false;
+  let library: string | undefined;
+  while (args.length) {
+    const arg = args.shift()!;
+    if (arg === '--json') json = true;
+    else if (arg === '--library' && args.length) library = args.shift();
+    else {
+      console.error(`Unknown option: ${arg}\n\n${usage}`);
+      return 2;
+    }
+  }
+  try {
+    loadOpenCL(library ? { library } : {});
+    const report = systemReport();
+    console.log(json ? JSON.stringify(report, null, 2) : formatReport(report));
+    return 0;
+  } catch (error) {
+    if (json) console.log(JSON.stringify({ error: { name: (error as Error).name, message: (error as Error).message } }, null, 2));
+    else console.error((error as Error).message);
+    return error instanceof OpenCLNotAvailableError ? 3 : 1;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));
