@@ -361,9 +361,16 @@ Napi::Value NativeMem::ImageInfo(const Napi::CallbackInfo& info) {
                     [&](size_t size, void* out, size_t* sizeRet) { return fn(mem, param, size, out, sizeRet); });
 }
 
+// storageAddress: where the memory object's own storage lives (0n if none);
+// lets lib/ check a VASurfaceID* query against the storage it owns.
+Napi::Value NativeMem::StorageAddress(const Napi::CallbackInfo& info) {
+  return FromPointer(info.Env(), ownedStorage.get());
+}
+
 void NativeMem::Init(Napi::Env env, Napi::Object exports) {
   Register(env, exports, kName,
-           {InstanceMethod("info", &NativeMem::Info), InstanceMethod("imageInfo", &NativeMem::ImageInfo)});
+           {InstanceMethod("info", &NativeMem::Info), InstanceMethod("imageInfo", &NativeMem::ImageInfo),
+            InstanceAccessor("storageAddress", &NativeMem::StorageAddress, nullptr)});
 }
 
 void InitMemory(Napi::Env env, Napi::Object exports) {

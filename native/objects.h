@@ -82,6 +82,7 @@ class NativeMem : public Handle<NativeMem, cl_mem> {
  private:
   Napi::Value Info(const Napi::CallbackInfo& info);
   Napi::Value ImageInfo(const Napi::CallbackInfo& info);
+  Napi::Value StorageAddress(const Napi::CallbackInfo& info);
 };
 
 class NativeSampler : public Handle<NativeSampler, cl_sampler> {

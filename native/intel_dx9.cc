@@ -1,0 +1,53 @@
+// cl_intel_dx9_media_sharing: DX9 media surfaces (NV12 / YV12 planes) via Intel's entry points.
+#include "sharing.h"
+
+namespace ocl {
+namespace {
+
+using CreateSurfaceFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, void*, void*, cl_uint, cl_int*);
+
+enum Slot { kDeviceIds, kSurface, kAcquire, kRelease };
+
+class NativeIntelDX9Sharing : public SharingBase<NativeIntelDX9Sharing> {
+ public:
+  explicit NativeIntelDX9Sharing(const Napi::CallbackInfo& info)
+      : SharingBase(info, {"clGetDeviceIDsFromDX9INTEL", "clCreateFromDX9MediaSurfaceINTEL",
+                           "clEnqueueAcquireDX9ObjectsINTEL", "clEnqueueReleaseDX9ObjectsINTEL"}) {}
+
+  static void Init(Napi::Env env, Napi::Object exports) {
+    Register(env, exports, "NativeIntelDX9Sharing",
+             {InstanceMethod("deviceIds", &NativeIntelDX9Sharing::DeviceIds),
+              InstanceMethod("createFromMediaSurface", &NativeIntelDX9Sharing::CreateSurface),
+              InstanceMethod("acquire", &NativeIntelDX9Sharing::Acquire),
+              InstanceMethod("release", &NativeIntelDX9Sharing::Release)});
+  }
+
+ private:
+  // deviceIds(source, object: bigint, set)
+  Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return QueryDevices(env, "clGetDeviceIDsFromDX9INTEL", Entry<DeviceIdsFn>(env, kDeviceIds), platform(),
+                        UintArg(info[0], "source"), ToPointer(info[1], "DX9 object"), UintArg(info[2], "set"));
+  }
+  // createFromMediaSurface(context, flags, resource, sharedHandle, plane)
+  Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    auto fn = Entry<CreateSurfaceFn>(env, kSurface);
+    cl_int status = CL_SUCCESS;
+    cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
+                    ToPointer(info[3], "shared handle"), UintArg(info[4], "plane"), &status);
+    return WrapCreated(env, "clCreateFromDX9MediaSurfaceINTEL", mem, status);
+  }
+  Napi::Value Acquire(const Napi::CallbackInfo& info) {
+    return AcquireOrRelease(info, "clEnqueueAcquireDX9ObjectsINTEL", Entry<AcquireFn>(info.Env(), kAcquire));
+  }
+  Napi::Value Release(const Napi::CallbackInfo& info) {
+    return AcquireOrRelease(info, "clEnqueueReleaseDX9ObjectsINTEL", Entry<ReleaseMutableFn>(info.Env(), kRelease));
+  }
+};
+
+}  // namespace
+
+void InitIntelDX9(Napi::Env env, Napi::Object exports) { NativeIntelDX9Sharing::Init(env, exports); }
+
+}  // namespace ocl

@@ -1,0 +1,62 @@
+// cl_intel_va_api_media_sharing: VA-API video surfaces (NV12 planes).
+#include "sharing.h"
+
+namespace ocl {
+namespace {
+
+using VASurfaceID = uint32_t;
+using CreateSurfaceFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, VASurfaceID*, cl_uint, cl_int*);
+
+enum Slot { kDeviceIds, kSurface, kAcquire, kRelease };
+
+class NativeIntelVaApiSharing : public SharingBase<NativeIntelVaApiSharing> {
+ public:
+  explicit NativeIntelVaApiSharing(const Napi::CallbackInfo& info)
+      : SharingBase(info, {"clGetDeviceIDsFromVA_APIMediaAdapterINTEL", "clCreateFromVA_APIMediaSurfaceINTEL",
+                           "clEnqueueAcquireVA_APIMediaSurfacesINTEL", "clEnqueueReleaseVA_APIMediaSurfacesINTEL"}) {}
+
+  static void Init(Napi::Env env, Napi::Object exports) {
+    Register(env, exports, "NativeIntelVaApiSharing",
+             {InstanceMethod("deviceIds", &NativeIntelVaApiSharing::DeviceIds),
+              InstanceMethod("createFromSurface", &NativeIntelVaApiSharing::CreateSurface),
+              InstanceMethod("acquire", &NativeIntelVaApiSharing::Acquire),
+              InstanceMethod("release", &NativeIntelVaApiSharing::Release)});
+  }
+
+ private:
+  // deviceIds(source, display: bigint, set): the VADisplay itself is passed.
+  Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return QueryDevices(env, "clGetDeviceIDsFromVA_APIMediaAdapterINTEL", Entry<DeviceIdsFn>(env, kDeviceIds),
+                        platform(), UintArg(info[0], "source"), ToPointer(info[1], "VA display"),
+                        UintArg(info[2], "set"));
+  }
+  // createFromSurface(context, flags, surfaceId: number, plane). Drivers may
+  // keep the VASurfaceID* they are given, so the id lives in storage owned by
+  // the memory object for its whole life.
+  Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    auto fn = Entry<CreateSurfaceFn>(env, kSurface);
+    std::unique_ptr<uint8_t[]> storage(new uint8_t[sizeof(VASurfaceID)]);
+    VASurfaceID id = UintArg(info[2], "surface id");
+    std::memcpy(storage.get(), &id, sizeof(id));
+    cl_int status = CL_SUCCESS;
+    cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]),
+                    reinterpret_cast<VASurfaceID*>(storage.get()), UintArg(info[3], "plane"), &status);
+    Napi::Value wrapped = WrapCreated(env, "clCreateFromVA_APIMediaSurfaceINTEL", mem, status);
+    NativeMem::Unwrap(wrapped.As<Napi::Object>())->ownedStorage = std::move(storage);
+    return wrapped;
+  }
+  Napi::Value Acquire(const Napi::CallbackInfo& info) {
+    return AcquireOrRelease(info, "clEnqueueAcquireVA_APIMediaSurfacesINTEL", Entry<AcquireFn>(info.Env(), kAcquire));
+  }
+  Napi::Value Release(const Napi::CallbackInfo& info) {
+    return AcquireOrRelease(info, "clEnqueueReleaseVA_APIMediaSurfacesINTEL", Entry<AcquireFn>(info.Env(), kRelease));
+  }
+};
+
+}  // namespace
+
+void InitIntelVaApi(Napi::Env env, Napi::Object exports) { NativeIntelVaApiSharing::Init(env, exports); }
+
+}  // namespace ocl

@@ -1,0 +1,85 @@
+// cl_khr_dx9_media_sharing: DX9 media surfaces through arrays of KHR media adapters.
+#include "sharing.h"
+
+namespace ocl {
+namespace {
+
+using DeviceIdsFn = cl_int(OCL_CALL*)(cl_platform_id, cl_uint, cl_uint*, void*, cl_uint, cl_uint, cl_device_id*,
+                                      cl_uint*);
+using CreateSurfaceFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, cl_uint, void*, cl_uint, cl_int*);
+
+// cl_dx9_surface_info_khr
+struct SurfaceInfo {
+  void* resource;
+  void* sharedHandle;
+};
+
+enum Slot { kDeviceIds, kSurface, kAcquire, kRelease };
+
+class NativeKhrDX9MediaSharing : public SharingBase<NativeKhrDX9MediaSharing> {
+ public:
+  explicit NativeKhrDX9MediaSharing(const Napi::CallbackInfo& info)
+      : SharingBase(info, {"clGetDeviceIDsFromDX9MediaAdapterKHR", "clCreateFromDX9MediaSurfaceKHR",
+                           "clEnqueueAcquireDX9MediaSurfacesKHR", "clEnqueueReleaseDX9MediaSurfacesKHR"}) {}
+
+  static void Init(Napi::Env env, Napi::Object exports) {
+    Register(env, exports, "NativeKhrDX9MediaSharing",
+             {InstanceMethod("deviceIds", &NativeKhrDX9MediaSharing::DeviceIds),
+              InstanceMethod("createFromMediaSurface", &NativeKhrDX9MediaSharing::CreateSurface),
+              InstanceMethod("acquire", &NativeKhrDX9MediaSharing::Acquire),
+              InstanceMethod("release", &NativeKhrDX9MediaSharing::Release)});
+  }
+
+ private:
+  // deviceIds(adapterTypes: number[], adapters: bigint[], set)
+  Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    auto fn = Entry<DeviceIdsFn>(env, kDeviceIds);
+    if (!info[0].IsArray() || !info[1].IsArray() ||
+        info[0].As<Napi::Array>().Length() != info[1].As<Napi::Array>().Length()) {
+      throw Napi::TypeError::New(env, "adapter types and adapters must be arrays of the same length");
+    }
+    auto typesIn = info[0].As<Napi::Array>();
+    auto adaptersIn = info[1].As<Napi::Array>();
+    std::vector<cl_uint> types;
+    std::vector<void*> adapters;
+    for (uint32_t i = 0; i < typesIn.Length(); ++i) {
+      types.push_back(UintArg(typesIn.Get(i), "adapter type"));
+      adapters.push_back(ToPointer(adaptersIn.Get(i), "adapter"));
+    }
+    cl_uint set = UintArg(info[2], "set");
+    cl_uint n = static_cast<cl_uint>(types.size());
+    cl_uint* typesPtr = types.empty() ? nullptr : types.data();
+    void* adaptersPtr = adapters.empty() ? nullptr : adapters.data();
+    cl_uint count = 0;
+    const char* call = "clGetDeviceIDsFromDX9MediaAdapterKHR";
+    Check(env, fn(platform(), n, typesPtr, adaptersPtr, set, 0, nullptr, &count), call);
+    std::vector<cl_device_id> devices(count);
+    if (count) Check(env, fn(platform(), n, typesPtr, adaptersPtr, set, count, devices.data(), &count), call);
+    Napi::Array result = Napi::Array::New(env, count);
+    for (cl_uint i = 0; i < count; ++i) result.Set(i, NativeDevice::Wrap(env, devices[i]));
+    return result;
+  }
+  // createFromMediaSurface(context, flags, adapterType, resource, sharedHandle, plane)
+  Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    auto fn = Entry<CreateSurfaceFn>(env, kSurface);
+    SurfaceInfo surface{ToPointer(info[3], "resource"), ToPointer(info[4], "shared handle")};
+    cl_int status = CL_SUCCESS;
+    cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), UintArg(info[2], "adapter type"),
+                    &surface, UintArg(info[5], "plane"), &status);
+    return WrapCreated(env, "clCreateFromDX9MediaSurfaceKHR", mem, status);
+  }
+  Napi::Value Acquire(const Napi::CallbackInfo& info) {
+    return AcquireOrRelease(info, "clEnqueueAcquireDX9MediaSurfacesKHR", Entry<AcquireFn>(info.Env(), kAcquire));
+  }
+  Napi::Value Release(const Napi::CallbackInfo& info) {
+    return AcquireOrRelease(info, "clEnqueueReleaseDX9MediaSurfacesKHR", Entry<AcquireFn>(info.Env(), kRelease));
+  }
+};
+
+}  // namespace
+
+void InitKhrDX9Media(Napi::Env env, Napi::Object exports) { NativeKhrDX9MediaSharing::Init(env, exports); }
+
+}  // namespace ocl
