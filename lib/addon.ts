@@ -31,6 +31,8 @@ export interface NativeQueue extends NativeHandle {
 export interface NativeMem extends NativeHandle {
   info(param: number): Uint8Array;
   imageInfo(param: number): Uint8Array;
+  /** Address of storage the memory object owns (a VASurfaceID), 0n if none. */
+  readonly storageAddress: bigint;
 }
 /** @internal */
 export interface NativeSampler extends NativeHandle {
@@ -62,6 +64,47 @@ export interface NativeEvent extends NativeHandle {
 }
 
 type WaitList = NativeEvent[] | undefined;
+
+/** @internal Common to the five Native*Sharing classes (native/*sharing files). */
+export interface NativeSharingBase {
+  /** Entry points that did not resolve on the platform. */
+  readonly missing: string[];
+  acquire(queue: NativeQueue, mems: NativeMem[], waitList: WaitList): NativeEvent;
+  release(queue: NativeQueue, mems: NativeMem[], waitList: WaitList): NativeEvent;
+}
+/** @internal native/nv_d3d9.cc */
+export interface NativeNvD3D9Sharing extends NativeSharingBase {
+  deviceIds(source: number, object: bigint | string, set: number): NativeDevice[];
+  createFromVertexBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
+  createFromIndexBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
+  createFromSurface(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
+  createFromTexture(context: NativeContext, flags: bigint, resource: bigint, miplevel: number): NativeMem;
+  createFromCubeTexture(context: NativeContext, flags: bigint, resource: bigint, face: number, miplevel: number): NativeMem;
+  createFromVolumeTexture(context: NativeContext, flags: bigint, resource: bigint, miplevel: number): NativeMem;
+}
+/** @internal native/khr_d3d10.cc */
+export interface NativeKhrD3D10Sharing extends NativeSharingBase {
+  deviceIds(source: number, object: bigint, set: number): NativeDevice[];
+  createFromBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
+  createFromTexture2D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
+  createFromTexture3D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
+}
+/** @internal native/intel_dx9.cc */
+export interface NativeIntelDX9Sharing extends NativeSharingBase {
+  deviceIds(source: number, object: bigint, set: number): NativeDevice[];
+  createFromMediaSurface(context: NativeContext, flags: bigint, resource: bigint, sharedHandle: bigint, plane: number): NativeMem;
+}
+/** @internal native/khr_dx9_media.cc */
+export interface NativeKhrDX9MediaSharing extends NativeSharingBase {
+  deviceIds(adapterTypes: number[], adapters: bigint[], set: number): NativeDevice[];
+  createFromMediaSurface(context: NativeContext, flags: bigint, adapterType: number, resource: bigint, sharedHandle: bigint, plane: number): NativeMem;
+}
+/** @internal native/intel_va_api.cc */
+export interface NativeIntelVaApiSharing extends NativeSharingBase {
+  deviceIds(source: number, display: bigint, set: number): NativeDevice[];
+  createFromSurface(context: NativeContext, flags: bigint, surfaceId: number, plane: number): NativeMem;
+}
+type SharingConstructor<T> = new (platform: NativePlatform, legacy: boolean) => T;
 type Triple = [number, number, number];
 /** @internal */
 export interface ImageDescriptor {
@@ -126,6 +169,11 @@ export interface Addon {
   enqueueNDRange(q: NativeQueue, kernel: NativeKernel, offset: number[] | null, global: number[], local: number[] | null, waitList: WaitList): NativeEvent;
   createUserEvent(context: NativeContext): NativeEvent;
   waitForEvents(events: NativeEvent[]): void;
+  NativeNvD3D9Sharing: SharingConstructor<NativeNvD3D9Sharing>;
+  NativeKhrD3D10Sharing: SharingConstructor<NativeKhrD3D10Sharing>;
+  NativeIntelDX9Sharing: SharingConstructor<NativeIntelDX9Sharing>;
+  NativeKhrDX9MediaSharing: SharingConstructor<NativeKhrDX9MediaSharing>;
+  NativeIntelVaApiSharing: SharingConstructor<NativeIntelVaApiSharing>;
 }
 
 let addon: Addon | undefined;

@@ -71,9 +71,20 @@ function checkProperties(properties: unknown): ContextProperty[] {
   });
 }
 
+/** What a context was made for, when it was made by a sharing extension's createContext. */
+export interface ContextInterop {
+  extension: string;
+  /** The context property that names the interop device (e.g. CL_CONTEXT_VA_API_DISPLAY_INTEL). */
+  property: number;
+  /** The Direct3D device / adapter or VADisplay, as given. It must outlive the context. */
+  handle: bigint;
+}
+
 export class Context extends Resource<NativeContext> {
   readonly platform: Platform;
   #devices?: Device[];
+  /** Set when a sharing extension's createContext made this context. */
+  interop?: ContextInterop;
 
   /** @internal */
   constructor(native: NativeContext, platform: Platform) {
@@ -117,6 +128,11 @@ export class Context extends Resource<NativeContext> {
 
   get kind(): string {
     return 'Context';
+  }
+
+  /** The facade of the sharing extension this context was made for. */
+  get sharing(): import('./interop').SharingFacades[import('./interop/extensions').SharingExtension] {
+    return (require('./interop') as typeof import('./interop')).sharingOf(this);
   }
 
   /** @internal */

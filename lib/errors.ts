@@ -208,3 +208,23 @@ export class OpenCLReleasedError extends Error {
 export class OpenCLStateError extends Error {
   override name = 'OpenCLStateError';
 }
+
+/**
+ * A sharing extension is not available on a platform: not advertised by the
+ * platform or its devices, or some entry points do not resolve.
+ */
+export class OpenCLExtensionError extends Error {
+  override name = 'OpenCLExtensionError';
+  readonly extension: string;
+  readonly platform: string;
+  readonly missingEntryPoints: readonly string[];
+  constructor(extension: string, platform: string, reason: string, missingEntryPoints: string[] = []) {
+    super(
+      `${extension} is not available on platform "${platform}": ${reason}` +
+        (missingEntryPoints.length ? ` (unresolved entry points: ${missingEntryPoints.join(', ')})` : ''),
+    );
+    this.extension = extension;
+    this.platform = platform;
+    this.missingEntryPoints = missingEntryPoints;
+  }
+}

@@ -25,12 +25,19 @@ const commandTypeNames = new Map<number, string>(
     .map(([name, value]) => [value, name]),
 );
 
+// Extension command types; NV D3D9 and Intel DX9 share values, so an event
+// made by an extension is named by that extension first.
+const extensionCommandTypes = new Map<string, Map<number, string>>();
+
 /** @internal Extensions add their command types (acquire/release) here. */
-export function registerCommandTypes(names: Record<string, number>): void {
+export function registerCommandTypes(extension: string, names: Record<string, number>): void {
+  const own = new Map<number, string>();
   for (const [name, value] of Object.entries(names)) {
+    own.set(value, name);
     const previous = commandTypeNames.get(value);
-    commandTypeNames.set(value, previous && previous !== name ? `${previous} | ${name}` : name);
+    commandTypeNames.set(value, previous && !previous.split(' | ').includes(name) ? `${previous} | ${name}` : name);
   }
+  extensionCommandTypes.set(extension, own);
 }
 
 export interface ProfilingInfo {
@@ -44,6 +51,8 @@ export interface ProfilingInfo {
 export class Event extends Resource<NativeEvent> {
   #completed?: Promise<void>;
   #commandType?: number;
+  /** @internal The sharing extension whose entry point made this event, if any. */
+  extension?: string;
 
   /** @internal */
   constructor(native: NativeEvent) {
@@ -71,7 +80,9 @@ export class Event extends Resource<NativeEvent> {
 
   /** The spec name of the command type, e.g. 'CL_COMMAND_NDRANGE_KERNEL'. */
   get commandTypeName(): string {
-    return commandTypeNames.get(this.commandType) ?? `0x${this.commandType.toString(16)}`;
+    const type = this.commandType;
+    const own = this.extension ? extensionCommandTypes.get(this.extension)?.get(type) : undefined;
+    return own ?? commandTypeNames.get(type) ?? `0x${type.toString(16)}`;
   }
 
   /** @internal Keeps the process alive until the command ends (user events do not). */

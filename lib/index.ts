@@ -1,7 +1,7 @@
 // opencl-interop: OpenCL for Node.js with the Direct3D 9/10, DX9 media and
 // VA-API sharing extensions. See README.md.
 export { CL, type CLName } from './constants';
-export { Context, createContext, type ContextOptions, type ContextProperty, type BufferOptions, type ImageOptions, type ImageType } from './context';
+export { Context, createContext, type ContextInterop, type ContextOptions, type ContextProperty, type BufferOptions, type ImageOptions, type ImageType } from './context';
 export { Device, type DeviceType } from './device';
 export {
   OpenCLError,
@@ -11,6 +11,7 @@ export {
   OpenCLEntryPointError,
   OpenCLReleasedError,
   OpenCLStateError,
+  OpenCLExtensionError,
   errorName,
   type D3D9Family,
 } from './errors';
@@ -22,6 +23,7 @@ export { CLBuffer, CLImage, Mapping, MemObject, type Access } from './memory';
 export { Platform, getPlatforms, requirePlatforms } from './platform';
 export { Program, type BuildOptions } from './program';
 export {
+  AcquireScope,
   CommandQueue,
   type BufferTransferOptions,
   type EnqueueOptions,
@@ -34,3 +36,15 @@ export {
 } from './queue';
 export { Resource } from './resource';
 export { Sampler, type AddressingMode, type FilterMode, type SamplerOptions } from './sampler';
+
+// The sharing extensions.
+export { getSharing, sharingOf, type SharingFacades } from './interop';
+export { sharingExtensions, sharingExtensionNames, type SharingExtension } from './interop/extensions';
+export { SharingFacade, type CreateSharedOptions, type DeviceSet, type SharedContextOptions } from './interop/sharing';
+export { NvD3D9Sharing, type CubeFace, type D3D9DeviceSource, type NvD3D9ObjectInfo } from './interop/nv-d3d9';
+export { D3D10Sharing, type D3D10DeviceSource, type D3D10ObjectInfo } from './interop/d3d10';
+export { IntelDX9Sharing, type IntelDX9ImageInfo, type IntelDX9Source, type IntelDX9SurfaceOptions } from './interop/intel-dx9';
+export { KhrDX9MediaSharing, type KhrDX9ImageInfo, type KhrDX9SurfaceOptions, type MediaAdapter, type MediaAdapterType } from './interop/khr-dx9-media';
+export { VaApiSharing, type VaApiImageInfo } from './interop/va-api';
+export * from './interop/tokens';
+export * from './interop/formats';

@@ -187,10 +187,10 @@ export class Kernel extends Resource<NativeKernel> {
   }
 
   /** @internal Throws if an object argument was released or may not be used now. */
-  checkArgsForEnqueue(): void {
+  checkArgsForEnqueue(call: string): void {
     for (const [index, arg] of this.#objectArgs) {
       if (arg.released) throw new OpenCLReleasedError(`${arg.kind} (kernel argument ${index})`);
-      if (arg instanceof MemObject) arg.checkCommandUse(`kernel argument ${index}`);
+      if (arg instanceof MemObject) arg.checkCommandUse(`kernel argument ${index}`, call);
     }
   }
 

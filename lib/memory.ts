@@ -8,6 +8,15 @@ import { type ResolvedImageFormat, resolveImageFormat, type ChannelOrder, type C
 import type { CommandQueue } from './queue';
 import { Resource } from './resource';
 
+/** @internal What lib/interop attaches to a shared memory object. */
+export interface SharingState {
+  readonly extension: string;
+  /** e.g. "VA surface 7, plane 1". */
+  readonly description: string;
+  readonly acquired: boolean;
+  checkAcquired(call: string, what: string): void;
+}
+
 /** How kernels may access a memory object. */
 export type Access = 'read' | 'write' | 'read-write';
 
@@ -52,12 +61,39 @@ export class MemObject extends Resource<NativeMem> {
     return (this.#size ??= decode.size(this.native.info(CL.CL_MEM_SIZE)));
   }
 
+  /** @internal Set on objects created from a Direct3D / VA-API resource (lib/interop). */
+  sharing?: SharingState;
+
+  /** The sharing extension this object was created through, if any. */
+  get sharedWith(): string | undefined {
+    return this.sharing?.extension;
+  }
+
+  /** For a shared object: whether it is acquired by OpenCL now. */
+  get acquired(): boolean {
+    return this.sharing?.acquired ?? false;
+  }
+
   /**
    * @internal Called before a command uses this object; throws when it may
    * not be used now (released, or a shared object that is not acquired).
    */
-  checkCommandUse(what: string): void {
+  checkCommandUse(what: string, call = 'enqueue'): void {
     if (this.released) throw new OpenCLReleasedError(`${this.kind} (${what})`);
+    this.sharing?.checkAcquired(call, what);
+  }
+
+  /**
+   * Releases the object. A shared object that is still acquired is not
+   * released: that throws an OpenCLStateError (release it back first).
+   */
+  override release(): void {
+    if (!this.released && this.sharing?.acquired) {
+      throw new OpenCLStateError(
+        `${this.sharing.description} is still acquired by OpenCL: release it back (scope.release() or queue.enqueueReleaseShared()) before disposing it`,
+      );
+    }
+    super.release();
   }
   /** The CL_MEM_* flags it was created with. */
   get flags(): bigint {

@@ -83,6 +83,14 @@ export class Platform {
     return device;
   }
 
+  /**
+   * The facade of a sharing extension on this platform (see getSharing):
+   * platform.getSharing('cl_intel_va_api_media_sharing').createContext(display).
+   */
+  getSharing<K extends import('./interop/extensions').SharingExtension>(extension: K): import('./interop').SharingFacades[K] {
+    return (require('./interop') as typeof import('./interop')).getSharing(this, extension);
+  }
+
   /** True when the platform or any of its devices lists the extension. */
   supports(extension: string): boolean {
     if (this.extensions.includes(extension)) return true;

@@ -3,10 +3,48 @@ import { CL } from './constants';
 import type { Context } from './context';
 import type { Device } from './device';
 import { Event, gateOn, nativeWaitList } from './event';
+import { OpenCLStateError } from './errors';
 import { decode } from './info';
 import { Kernel } from './kernel';
 import { CLBuffer, CLImage, Mapping, MemObject, checkCount } from './memory';
 import { Resource } from './resource';
+import { enqueueShared } from './interop/sharing';
+
+/** Objects acquired by queue.acquire(); release() or dispose gives them back. */
+export class AcquireScope {
+  readonly queue: CommandQueue;
+  readonly objects: readonly MemObject[];
+  /** The acquire command's event (one marker when several extensions are involved). */
+  readonly event: Event;
+  #released = false;
+
+  /** @internal */
+  constructor(queue: CommandQueue, objects: readonly MemObject[], options: EnqueueOptions) {
+    this.queue = queue;
+    this.objects = Object.freeze([...objects]);
+    this.event = enqueueShared('acquire', queue, this.objects, options.waitFor);
+  }
+
+  /** True until release() (or dispose). */
+  get active(): boolean {
+    return !this.#released;
+  }
+
+  /** Enqueues the release of every object; later commands on the objects need a new acquire. */
+  release(options: EnqueueOptions = {}): Event {
+    if (this.#released) throw new OpenCLStateError('this acquire scope was already released');
+    const event = enqueueShared('release', this.queue, this.objects, options.waitFor);
+    this.#released = true;
+    return event;
+  }
+
+  /** Releases (if still active) and flushes; for `using scope = queue.acquire(...)`. */
+  [Symbol.dispose](): void {
+    if (this.#released) return;
+    this.release().release();
+    this.queue.flush();
+  }
+}
 
 type Triple = [number, number, number];
 type HostMemory = ArrayBufferView | ArrayBuffer;
@@ -74,9 +112,9 @@ function checkTriple(value: unknown, what: string, min: number): Triple {
   return value as Triple;
 }
 
-function expectMem<T extends MemObject>(value: unknown, type: abstract new (...args: never[]) => T, what: string): T {
+function expectMem<T extends MemObject>(value: unknown, type: abstract new (...args: never[]) => T, what: string, call: string): T {
   if (!(value instanceof type)) throw new TypeError(`${what} must be a ${type.name}`);
-  value.checkCommandUse(what);
+  value.checkCommandUse(what, call);
   return value;
 }
 
@@ -150,7 +188,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     };
     const offset = check(options.globalOffset, 'globalOffset', 0);
     const local = check(options.localSize, 'localSize', 1);
-    kernel.checkArgsForEnqueue();
+    kernel.checkArgsForEnqueue('clEnqueueNDRangeKernel');
     const waitList = nativeWaitList(options.waitFor);
     return this.#event(
       this.context.addon.enqueueNDRange(this.native, kernel.native, offset, global, local, waitList),
@@ -160,7 +198,7 @@ export class CommandQueue extends Resource<NativeQueue> {
 
   /** Copies bytes from a buffer into host memory. */
   readBuffer(buffer: CLBuffer, target: HostMemory, options: BufferTransferOptions = {}): Event {
-    expectMem(buffer, CLBuffer, 'buffer');
+    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueReadBuffer');
     const { offset, size } = this.#bufferRange(buffer, target, options, 'target');
     const waitList = nativeWaitList(options.waitFor);
     return this.#transfer(options, target, (blocking) =>
@@ -170,7 +208,7 @@ export class CommandQueue extends Resource<NativeQueue> {
 
   /** Copies bytes from host memory into a buffer. */
   writeBuffer(buffer: CLBuffer, source: HostMemory, options: BufferTransferOptions = {}): Event {
-    expectMem(buffer, CLBuffer, 'buffer');
+    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueWriteBuffer');
     const { offset, size } = this.#bufferRange(buffer, source, options, 'source');
     const waitList = nativeWaitList(options.waitFor);
     return this.#transfer(options, source, (blocking) =>
@@ -197,8 +235,8 @@ export class CommandQueue extends Resource<NativeQueue> {
     destination: CLBuffer,
     options: EnqueueOptions & { srcOffset?: number; dstOffset?: number; size?: number } = {},
   ): Event {
-    expectMem(source, CLBuffer, 'source');
-    expectMem(destination, CLBuffer, 'destination');
+    expectMem(source, CLBuffer, 'source', 'clEnqueueCopyBuffer');
+    expectMem(destination, CLBuffer, 'destination', 'clEnqueueCopyBuffer');
     const srcOffset = options.srcOffset ?? 0;
     const dstOffset = options.dstOffset ?? 0;
     const size = options.size ?? Math.min(source.size - srcOffset, destination.size - dstOffset);
@@ -214,7 +252,7 @@ export class CommandQueue extends Resource<NativeQueue> {
 
   /** Fills a buffer range with a repeated pattern (1, 2, 4, ... 128 bytes). */
   fillBuffer(buffer: CLBuffer, pattern: ArrayBufferView, options: EnqueueOptions & { offset?: number; size?: number } = {}): Event {
-    expectMem(buffer, CLBuffer, 'buffer');
+    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueFillBuffer');
     if (!ArrayBuffer.isView(pattern)) throw new TypeError('pattern must be a typed array');
     const offset = options.offset ?? 0;
     const size = options.size ?? buffer.size - offset;
@@ -236,7 +274,7 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
 
   /** Copies an image region into host memory (tightly packed unless pitches are given). */
   readImage(image: CLImage, target: HostMemory, options: ImageTransferOptions = {}): Event {
-    expectMem(image, CLImage, 'image');
+    expectMem(image, CLImage, 'image', 'clEnqueueReadImage');
     byteLengthOf(target, 'target');
     const { origin, region } = this.#imageRegion(image, options);
     const waitList = nativeWaitList(options.waitFor);
@@ -248,7 +286,7 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
 
   /** Copies host memory into an image region. */
   writeImage(image: CLImage, source: HostMemory, options: ImageTransferOptions = {}): Event {
-    expectMem(image, CLImage, 'image');
+    expectMem(image, CLImage, 'image', 'clEnqueueWriteImage');
     byteLengthOf(source, 'source');
     const { origin, region } = this.#imageRegion(image, options);
     const waitList = nativeWaitList(options.waitFor);
@@ -260,8 +298,8 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
 
   /** Copies a region between images of the same format. */
   copyImage(source: CLImage, destination: CLImage, options: EnqueueOptions & { srcOrigin?: Triple; dstOrigin?: Triple; region?: Triple } = {}): Event {
-    expectMem(source, CLImage, 'source');
-    expectMem(destination, CLImage, 'destination');
+    expectMem(source, CLImage, 'source', 'clEnqueueCopyImage');
+    expectMem(destination, CLImage, 'destination', 'clEnqueueCopyImage');
     const srcOrigin = options.srcOrigin ? checkTriple(options.srcOrigin, 'srcOrigin', 0) : ([0, 0, 0] as Triple);
     const dstOrigin = options.dstOrigin ? checkTriple(options.dstOrigin, 'dstOrigin', 0) : ([0, 0, 0] as Triple);
     const region = options.region ? checkTriple(options.region, 'region', 1) : source.region;
@@ -277,7 +315,7 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
    * formats, four signed or unsigned integers for integer formats.
    */
   fillImage(image: CLImage, color: readonly number[], options: ImageRegionOptions = {}): Event {
-    expectMem(image, CLImage, 'image');
+    expectMem(image, CLImage, 'image', 'clEnqueueFillImage');
     if (!Array.isArray(color) || color.length !== 4 || !color.every((c) => typeof c === 'number')) {
       throw new TypeError('color must be an array of four numbers');
     }
@@ -294,8 +332,8 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
   }
 
   copyImageToBuffer(image: CLImage, buffer: CLBuffer, options: ImageRegionOptions & { dstOffset?: number } = {}): Event {
-    expectMem(image, CLImage, 'image');
-    expectMem(buffer, CLBuffer, 'buffer');
+    expectMem(image, CLImage, 'image', 'clEnqueueCopyImageToBuffer');
+    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueCopyImageToBuffer');
     const { origin, region } = this.#imageRegion(image, options);
     const dstOffset = options.dstOffset ?? 0;
     checkCount(dstOffset, 'dstOffset');
@@ -306,8 +344,8 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
   }
 
   copyBufferToImage(buffer: CLBuffer, image: CLImage, options: ImageRegionOptions & { srcOffset?: number } = {}): Event {
-    expectMem(buffer, CLBuffer, 'buffer');
-    expectMem(image, CLImage, 'image');
+    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueCopyBufferToImage');
+    expectMem(image, CLImage, 'image', 'clEnqueueCopyBufferToImage');
     const { origin, region } = this.#imageRegion(image, options);
     const srcOffset = options.srcOffset ?? 0;
     checkCount(srcOffset, 'srcOffset');
@@ -319,7 +357,7 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
   }
 
   #mapBuffer(buffer: CLBuffer, blocking: boolean, options: EnqueueOptions & { access?: MapAccess; offset?: number; size?: number }): Mapping {
-    expectMem(buffer, CLBuffer, 'buffer');
+    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueMapBuffer');
     const flags = mapFlags(options.access);
     const offset = options.offset ?? 0;
     const size = options.size ?? buffer.size - offset;
@@ -331,7 +369,7 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
   }
 
   #mapImage(image: CLImage, blocking: boolean, options: ImageRegionOptions & { access?: MapAccess }): Mapping {
-    expectMem(image, CLImage, 'image');
+    expectMem(image, CLImage, 'image', 'clEnqueueMapImage');
     const flags = mapFlags(options.access);
     const { origin, region } = this.#imageRegion(image, options);
     const waitList = nativeWaitList(options.waitFor);
@@ -386,6 +424,55 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
   /** A barrier: later commands wait for the listed events (or all earlier commands). */
   enqueueBarrier(options: EnqueueOptions = {}): Event {
     return this.#event(this.context.addon.enqueueBarrier(this.native, nativeWaitList(options.waitFor)), options.waitFor);
+  }
+
+  /**
+   * Acquires objects created from Direct3D / VA-API resources for OpenCL,
+   * each through its own extension's entry point. Returns a scope whose
+   * release() (or [Symbol.dispose], so `using` works) gives them back.
+   */
+  acquire(objects: readonly MemObject[], options: EnqueueOptions = {}): AcquireScope {
+    return new AcquireScope(this, objects, options);
+  }
+
+  /**
+   * Acquires the objects, runs fn, and releases them even when fn throws or
+   * rejects. Resolves with fn's result once the release has completed, so
+   * Direct3D / VA-API may use the resources again.
+   */
+  async withAcquired<T>(
+    objects: readonly MemObject[],
+    fn: (scope: AcquireScope) => T | Promise<T>,
+    options: EnqueueOptions & { releaseWaitFor?: readonly Event[] } = {},
+  ): Promise<Awaited<T>> {
+    if (typeof fn !== 'function') throw new TypeError('fn must be a function');
+    const scope = this.acquire(objects, options);
+    let result: Awaited<T>;
+    try {
+      result = await fn(scope);
+    } finally {
+      if (scope.active) {
+        const released = scope.release({ waitFor: options.releaseWaitFor });
+        this.native.flush();
+        try {
+          await released.completed;
+        } finally {
+          released.release();
+          scope.event.release();
+        }
+      }
+    }
+    return result;
+  }
+
+  /** clEnqueueAcquire*: the lower-level form of acquire(). */
+  enqueueAcquireShared(objects: readonly MemObject[], options: EnqueueOptions = {}): Event {
+    return enqueueShared('acquire', this, objects, options.waitFor);
+  }
+
+  /** clEnqueueRelease*: gives acquired objects back to Direct3D / VA-API. */
+  enqueueReleaseShared(objects: readonly MemObject[], options: EnqueueOptions = {}): Event {
+    return enqueueShared('release', this, objects, options.waitFor);
   }
 
   flush(): void {

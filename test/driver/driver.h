@@ -104,7 +104,8 @@ struct _cl_mem : refdrv::RefObj {
   uint32_t sub = 0, level = 0, face = 0, plane = 0;
   void *shared_handle = nullptr;
   cl_dx9_media_adapter_type_khr adapter_type = 0;
-  VASurfaceID va_id = 0;  // storage for CL_MEM_VA_API_MEDIA_SURFACE_INTEL
+  VASurfaceID va_id = 0;              // the id at creation time
+  VASurfaceID *va_surface = nullptr;  // the application's pointer, returned by CL_MEM_VA_API_MEDIA_SURFACE_INTEL
   bool acquired = false;
 };
 

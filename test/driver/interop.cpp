@@ -167,6 +167,7 @@ struct SharedDesc {
   void *shared_handle = nullptr;
   cl_dx9_media_adapter_type_khr adapter_type = 0;
   VASurfaceID va_id = 0;
+  VASurfaceID *va_surface = nullptr;
   bool is_buffer = false, is_3d = false;
   cl_image_format fmt{0, 0};
 };
@@ -201,6 +202,7 @@ cl_mem make_shared(cl_context ctx, cl_mem_flags flags, const SharedDesc &d, cl_i
   m->shared_handle = d.shared_handle;
   m->adapter_type = d.adapter_type;
   m->va_id = d.va_id;
+  m->va_surface = d.va_surface;
   shared_mems()[key] = m;
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return m;
@@ -379,7 +381,8 @@ bool interop_mem_info(cl_mem m, cl_mem_info p, size_t sz, void *val, size_t *ret
       return true;
     }
     case CL_MEM_VA_API_MEDIA_SURFACE_INTEL: {
-      VASurfaceID *ptr = &m->va_id;
+      // "Returns the <surface> argument value specified when <memobj> was created."
+      VASurfaceID *ptr = m->va_surface;
       *rc = m->ext == Ext::IntelVA ? put(sz, val, ret, ptr) : CL_INVALID_VA_API_MEDIA_SURFACE_INTEL;
       return true;
     }
@@ -712,6 +715,7 @@ CLAPI(cl_mem) clCreateFromVA_APIMediaSurfaceINTEL(cl_context ctx, cl_mem_flags f
   d.plane = plane;
   d.key_plane = plane;
   d.va_id = *surface;
+  d.va_surface = surface;
   bool bad_plane;
   if (!media_plane(r->format(), plane, false, &d.fmt, &d.region, &bad_plane))
     FAIL(bad_plane ? CL_INVALID_VALUE : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);

@@ -131,7 +131,8 @@ TEST("va_api.9.X.5.mem_and_image_info") {
   cl_mem uv = cl.clCreateFromVA_APIMediaSurfaceINTEL(env.c, CL_MEM_READ_WRITE, &sid, 1, &e);
   VASurfaceID *p = nullptr;
   CHECK_OK(cl.clGetMemObjectInfo(uv, CL_MEM_VA_API_MEDIA_SURFACE_INTEL, sizeof p, &p, nullptr));
-  CHECK(p != nullptr && *p == id);
+  CHECK(p == &sid);  // the pointer the application passed, not a copy
+  CHECK_EQ(*p, id);
   cl_uint plane;
   CHECK_OK(cl.clGetImageInfo(uv, CL_IMAGE_VA_API_PLANE_INTEL, sizeof plane, &plane, nullptr));
   CHECK_EQ(plane, 1);

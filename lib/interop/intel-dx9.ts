@@ -1,0 +1,103 @@
+// cl_intel_dx9_media_sharing: DX9 media surfaces (NV12 / YV12 planes) with Intel's entry points.
+import type { NativeIntelDX9Sharing } from '../addon';
+import type { Context } from '../context';
+import type { Device } from '../device';
+import { decode } from '../info';
+import { ready } from '../loader';
+import type { CLImage } from '../memory';
+import type { Platform } from '../platform';
+import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import * as T from './tokens';
+
+/** The DX9 object whose devices are wanted: an IDirect3DDevice9, IDirect3DDevice9Ex or IDXVAHD_Device. */
+export type IntelDX9Source = { d3d9Device: bigint } | { d3d9ExDevice: bigint } | { dxvaDevice: bigint };
+
+export interface IntelDX9SurfaceOptions extends CreateSharedOptions {
+  /** The surface's shared HANDLE, if it has one (0n: none). */
+  sharedHandle?: bigint;
+}
+
+export interface IntelDX9ImageInfo {
+  /** CL_MEM_DX9_RESOURCE_INTEL */
+  resource: bigint;
+  /** CL_MEM_DX9_SHARED_HANDLE_INTEL */
+  sharedHandle: bigint;
+  /** CL_IMAGE_DX9_PLANE_INTEL */
+  plane: number;
+}
+
+const sources = [
+  ['d3d9Device', T.CL_D3D9_DEVICE_INTEL, T.CL_CONTEXT_D3D9_DEVICE_INTEL],
+  ['d3d9ExDevice', T.CL_D3D9EX_DEVICE_INTEL, T.CL_CONTEXT_D3D9EX_DEVICE_INTEL],
+  ['dxvaDevice', T.CL_DXVA_DEVICE_INTEL, T.CL_CONTEXT_DXVA_DEVICE_INTEL],
+] as const;
+
+function sourceOf(source: IntelDX9Source): { handle: bigint; token: number; property: number } {
+  const entry = sources.find(([key]) => source && typeof source === 'object' && key in source);
+  if (!entry) throw new TypeError('source must be { d3d9Device }, { d3d9ExDevice } or { dxvaDevice }');
+  const [key, token, property] = entry;
+  return { handle: SharingFacade.handle((source as Record<string, unknown>)[key], `source.${key}`), token, property };
+}
+
+/** cl_intel_dx9_media_sharing on one platform. */
+export class IntelDX9Sharing extends SharingFacade<NativeIntelDX9Sharing> {
+  /** @internal */
+  constructor(platform: Platform) {
+    super(
+      platform,
+      {
+        name: 'cl_intel_dx9_media_sharing',
+        acquireCall: 'clEnqueueAcquireDX9ObjectsINTEL',
+        releaseCall: 'clEnqueueReleaseDX9ObjectsINTEL',
+        alreadyAcquired: T.CL_DX9_RESOURCE_ALREADY_ACQUIRED_INTEL,
+        notAcquired: T.CL_DX9_RESOURCE_NOT_ACQUIRED_INTEL,
+        family: 'intel_dx9',
+        commandTypes: {
+          CL_COMMAND_ACQUIRE_DX9_OBJECTS_INTEL: T.CL_COMMAND_ACQUIRE_DX9_OBJECTS_INTEL,
+          CL_COMMAND_RELEASE_DX9_OBJECTS_INTEL: T.CL_COMMAND_RELEASE_DX9_OBJECTS_INTEL,
+        },
+      },
+      (legacy) => new (ready().NativeIntelDX9Sharing)(platform.native, legacy),
+    );
+  }
+
+  /** clGetDeviceIDsFromDX9INTEL */
+  getDevices(source: IntelDX9Source, set: DeviceSet = 'preferred'): Device[] {
+    const { handle, token } = sourceOf(source);
+    const bits = SharingFacade.setBits(set, T.CL_PREFERRED_DEVICES_FOR_DX9_INTEL, T.CL_ALL_DEVICES_FOR_DX9_INTEL);
+    return this.devicesFrom(() => this.native.deviceIds(token, handle, bits));
+  }
+
+  /** A context sharing with the DX9 device (CL_CONTEXT_D3D9_DEVICE_INTEL, _D3D9EX_ or _DXVA_). */
+  createContext(source: IntelDX9Source, options: SharedContextOptions = {}): Context {
+    const { handle, property } = sourceOf(source);
+    return this.makeContext(property, handle, options, () => {
+      const preferred = this.getDevices(source, 'preferred');
+      return preferred.length ? preferred : this.getDevices(source, 'all');
+    });
+  }
+
+  /**
+   * A 2D image over a plane of an IDirect3DSurface9 (clCreateFromDX9MediaSurfaceINTEL):
+   * NV12 planes 0 (Y) and 1 (UV); YV12 planes 0 (Y), 1 (V), 2 (U); other formats plane 0.
+   */
+  createFromSurface(context: Context, surface: bigint, plane: number, options: IntelDX9SurfaceOptions = {}): CLImage {
+    const r = SharingFacade.handle(surface, 'surface');
+    const p = SharingFacade.index(plane, 'plane');
+    const shared = options.sharedHandle ?? 0n;
+    if (typeof shared !== 'bigint') throw new TypeError('sharedHandle must be a bigint');
+    const flags = SharingFacade.flags(options);
+    return this.shared<CLImage>(context, `${r}:${p}`, `DX9 surface 0x${r.toString(16)} plane ${p}`, 'image', { resource: r, plane: p }, () =>
+      this.native.createFromMediaSurface(context.native, flags, r, shared, p),
+    );
+  }
+
+  imageInfo(image: CLImage): IntelDX9ImageInfo {
+    sharedRecord(image, this);
+    return {
+      resource: decode.pointer(image.info(T.CL_MEM_DX9_RESOURCE_INTEL)),
+      sharedHandle: decode.pointer(image.info(T.CL_MEM_DX9_SHARED_HANDLE_INTEL)),
+      plane: decode.uint(image.imageInfo(T.CL_IMAGE_DX9_PLANE_INTEL)),
+    };
+  }
+}

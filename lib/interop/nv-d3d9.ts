@@ -1,0 +1,140 @@
+// cl_nv_d3d9_sharing: Direct3D 9 vertex/index buffers, surfaces, textures, cube and volume textures.
+import type { NativeNvD3D9Sharing } from '../addon';
+import type { Context } from '../context';
+import type { Device } from '../device';
+import { decode } from '../info';
+import { ready } from '../loader';
+import type { CLBuffer, CLImage, MemObject } from '../memory';
+import type { Platform } from '../platform';
+import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import * as T from './tokens';
+
+/** Where to find the OpenCL devices: a Direct3D 9 device, or an adapter by name. */
+export type D3D9DeviceSource = { device: bigint } | { adapterName: string };
+
+/** A cube face (D3DCUBEMAP_FACES): 0 +X, 1 -X, 2 +Y, 3 -Y, 4 +Z, 5 -Z. */
+export type CubeFace = 0 | 1 | 2 | 3 | 4 | 5;
+
+export interface NvD3D9ObjectInfo {
+  /** CL_MEM_D3D9_RESOURCE_NV: the Direct3D 9 resource. */
+  resource: bigint;
+  /** CL_IMAGE_D3D9_FACE_NV (cube textures). */
+  face?: number;
+  /** CL_IMAGE_D3D9_LEVEL_NV (textures). */
+  level?: number;
+}
+
+/** cl_nv_d3d9_sharing on one platform. */
+export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
+  /** @internal */
+  constructor(platform: Platform) {
+    super(
+      platform,
+      {
+        name: 'cl_nv_d3d9_sharing',
+        acquireCall: 'clEnqueueAcquireD3D9ObjectsNV',
+        releaseCall: 'clEnqueueReleaseD3D9ObjectsNV',
+        alreadyAcquired: T.CL_D3D9_RESOURCE_ALREADY_ACQUIRED_NV,
+        notAcquired: T.CL_D3D9_RESOURCE_NOT_ACQUIRED_NV,
+        family: 'nv_d3d9',
+        commandTypes: {
+          CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV: T.CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV,
+          CL_COMMAND_RELEASE_D3D9_OBJECTS_NV: T.CL_COMMAND_RELEASE_D3D9_OBJECTS_NV,
+        },
+      },
+      (legacy) => new (ready().NativeNvD3D9Sharing)(platform.native, legacy),
+    );
+  }
+
+  /** clGetDeviceIDsFromD3D9NV: devices for a Direct3D 9 device or an adapter name. */
+  getDevices(source: D3D9DeviceSource, set: DeviceSet = 'preferred'): Device[] {
+    const bits = SharingFacade.setBits(set, T.CL_PREFERRED_DEVICES_FOR_D3D9_NV, T.CL_ALL_DEVICES_FOR_D3D9_NV);
+    if (source && typeof source === 'object' && 'adapterName' in source) {
+      if (typeof source.adapterName !== 'string' || source.adapterName === '') throw new TypeError('adapterName must be a non-empty string');
+      return this.devicesFrom(() => this.native.deviceIds(T.CL_D3D9_ADAPTER_NAME_NV, source.adapterName, bits));
+    }
+    const device = SharingFacade.handle((source as { device?: unknown })?.device, 'source.device');
+    return this.devicesFrom(() => this.native.deviceIds(T.CL_D3D9_DEVICE_NV, device, bits));
+  }
+
+  /** A context sharing with an IDirect3DDevice9 (CL_CONTEXT_D3D9_DEVICE_NV). */
+  createContext(device: bigint, options: SharedContextOptions = {}): Context {
+    const handle = SharingFacade.handle(device, 'device');
+    return this.makeContext(T.CL_CONTEXT_D3D9_DEVICE_NV, handle, options, () => {
+      const preferred = this.getDevices({ device: handle }, 'preferred');
+      return preferred.length ? preferred : this.getDevices({ device: handle }, 'all');
+    });
+  }
+
+  /** A buffer over an IDirect3DVertexBuffer9. */
+  createFromVertexBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
+    const r = SharingFacade.handle(resource, 'resource');
+    const flags = SharingFacade.flags(options);
+    return this.shared<CLBuffer>(context, `vb:${r}`, `D3D9 vertex buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, () =>
+      this.native.createFromVertexBuffer(context.native, flags, r),
+    );
+  }
+
+  /** A buffer over an IDirect3DIndexBuffer9. */
+  createFromIndexBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
+    const r = SharingFacade.handle(resource, 'resource');
+    const flags = SharingFacade.flags(options);
+    return this.shared<CLBuffer>(context, `ib:${r}`, `D3D9 index buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, () =>
+      this.native.createFromIndexBuffer(context.native, flags, r),
+    );
+  }
+
+  /** A 2D image over a stand-alone IDirect3DSurface9. */
+  createFromSurface(context: Context, resource: bigint, options?: CreateSharedOptions): CLImage {
+    const r = SharingFacade.handle(resource, 'resource');
+    const flags = SharingFacade.flags(options);
+    return this.shared<CLImage>(context, `s:${r}`, `D3D9 surface 0x${r.toString(16)}`, 'image', { resource: r }, () =>
+      this.native.createFromSurface(context.native, flags, r),
+    );
+  }
+
+  /** A 2D image over one mip level of an IDirect3DTexture9. */
+  createFromTexture(context: Context, resource: bigint, miplevel: number, options?: CreateSharedOptions): CLImage {
+    const r = SharingFacade.handle(resource, 'resource');
+    const level = SharingFacade.index(miplevel, 'miplevel');
+    const flags = SharingFacade.flags(options);
+    return this.shared<CLImage>(context, `t:${r}:${level}`, `D3D9 texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, () =>
+      this.native.createFromTexture(context.native, flags, r, level),
+    );
+  }
+
+  /** A 2D image over one face and mip level of an IDirect3DCubeTexture9. */
+  createFromCubeTexture(context: Context, resource: bigint, face: CubeFace, miplevel: number, options?: CreateSharedOptions): CLImage {
+    const r = SharingFacade.handle(resource, 'resource');
+    const f = SharingFacade.index(face, 'face');
+    const level = SharingFacade.index(miplevel, 'miplevel');
+    const flags = SharingFacade.flags(options);
+    return this.shared<CLImage>(
+      context,
+      `c:${r}:${f}:${level}`,
+      `D3D9 cube texture 0x${r.toString(16)} face ${f} level ${level}`,
+      'image',
+      { resource: r, face: f, level },
+      () => this.native.createFromCubeTexture(context.native, flags, r, f, level),
+    );
+  }
+
+  /** A 3D image over one mip level of an IDirect3DVolumeTexture9. */
+  createFromVolumeTexture(context: Context, resource: bigint, miplevel: number, options?: CreateSharedOptions): CLImage {
+    const r = SharingFacade.handle(resource, 'resource');
+    const level = SharingFacade.index(miplevel, 'miplevel');
+    const flags = SharingFacade.flags(options);
+    return this.shared<CLImage>(context, `v:${r}:${level}`, `D3D9 volume texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, () =>
+      this.native.createFromVolumeTexture(context.native, flags, r, level),
+    );
+  }
+
+  /** The extension's memory and image queries, decoded (face/level only where they apply). */
+  objectInfo(mem: MemObject): NvD3D9ObjectInfo {
+    const record = sharedRecord(mem, this);
+    const info: NvD3D9ObjectInfo = { resource: decode.pointer(mem.info(T.CL_MEM_D3D9_RESOURCE_NV)) };
+    if ('face' in record.details) info.face = decode.uint(mem.native.imageInfo(T.CL_IMAGE_D3D9_FACE_NV));
+    if ('level' in record.details) info.level = decode.uint(mem.native.imageInfo(T.CL_IMAGE_D3D9_LEVEL_NV));
+    return info;
+  }
+}

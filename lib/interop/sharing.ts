@@ -1,0 +1,273 @@
+// What the five sharing facades have in common: entry points resolved for one
+// platform (lazily, once), device lists, contexts made for the extension,
+// exactly one wrapper per (context, resource, subresource/plane), the
+// binding's own acquire state, and acquire/release grouped per extension.
+import type { NativeDevice, NativeMem, NativeSharingBase } from '../addon';
+import { Context, type ContextOptions } from '../context';
+import { Device } from '../device';
+import { type D3D9Family, OpenCLError, OpenCLExtensionError } from '../errors';
+import { Event, gateOn, nativeWaitList, registerCommandTypes } from '../event';
+import { ready } from '../loader';
+import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFlags } from '../memory';
+import type { Platform } from '../platform';
+import type { CommandQueue } from '../queue';
+import type { SharingExtension } from './extensions';
+import { sharingExtensions } from './extensions';
+
+/** Which devices a device query returns. */
+export type DeviceSet = 'preferred' | 'all';
+
+type NativeSharing = NativeSharingBase;
+
+export interface SharedContextOptions extends Omit<ContextOptions, 'platform' | 'properties' | 'deviceType'> {
+  /** Extra context properties besides the interop one. */
+  properties?: ContextOptions['properties'];
+}
+
+export interface CreateSharedOptions {
+  /** How kernels may access the object (default 'read-write'). */
+  access?: Access;
+}
+
+/** Error codes and entry point names of one extension, as data. */
+export interface ExtensionTraits {
+  name: SharingExtension;
+  acquireCall: string;
+  releaseCall: string;
+  alreadyAcquired: number;
+  notAcquired: number;
+  family?: D3D9Family;
+  commandTypes: Record<string, number>;
+}
+
+/** @internal The binding's record of one shared memory object. */
+export class SharedObject implements SharingState {
+  readonly extension: SharingExtension;
+  readonly description: string;
+  readonly facade: SharingFacade<NativeSharing>;
+  /** What it was created from: resource, plane, level, ... */
+  readonly details: Readonly<Record<string, number | bigint>>;
+  acquiredOn: CommandQueue | null = null;
+
+  constructor(facade: SharingFacade<NativeSharing>, description: string, details: Record<string, number | bigint>) {
+    this.facade = facade;
+    this.extension = facade.traits.name;
+    this.description = description;
+    this.details = Object.freeze({ ...details });
+  }
+
+  get acquired(): boolean {
+    return this.acquiredOn !== null;
+  }
+
+  checkAcquired(call: string, what: string): void {
+    if (this.acquiredOn) return;
+    const { notAcquired, family, acquireCall } = this.facade.traits;
+    throw new OpenCLError(
+      notAcquired,
+      call,
+      `${what}: ${this.description} is not acquired by OpenCL; acquire it first (queue.acquire(), ${acquireCall})`,
+      family,
+    );
+  }
+}
+
+/** @internal The record of a shared object, for a facade's info queries. */
+export function sharedRecord(mem: MemObject, facade: SharingFacade<NativeSharing>): SharedObject {
+  const state = mem.sharing;
+  if (!(state instanceof SharedObject) || state.facade !== facade) {
+    throw new TypeError(`this ${mem.kind} was not created through ${facade.name} on "${facade.platform.name}"`);
+  }
+  return state;
+}
+
+/** Base of the five facades. One facade per (platform, extension). */
+export abstract class SharingFacade<N extends NativeSharing> {
+  readonly platform: Platform;
+  /** @internal */
+  readonly native: N;
+  /** @internal */
+  readonly traits: ExtensionTraits;
+  readonly #objects = new Map<string, WeakRef<MemObject>>();
+
+  /** @internal */
+  constructor(platform: Platform, traits: ExtensionTraits, create: (legacy: boolean) => N) {
+    this.platform = platform;
+    this.traits = traits;
+    if (!platform.supports(traits.name)) {
+      throw new OpenCLExtensionError(traits.name, platform.name, 'neither the platform nor its devices advertise it');
+    }
+    const { major, minor } = platform.versionNumber;
+    this.native = create(major === 1 && minor < 2);
+    if (this.native.missing.length) {
+      throw new OpenCLExtensionError(traits.name, platform.name, 'advertised, but entry points are missing', [
+        ...this.native.missing,
+      ]);
+    }
+    registerCommandTypes(traits.name, traits.commandTypes);
+  }
+
+  /** The extension's name. */
+  get name(): SharingExtension {
+    return this.traits.name;
+  }
+
+  /** The extension's entry points (all of them resolve on this platform). */
+  get entryPoints(): readonly string[] {
+    return sharingExtensions[this.traits.name];
+  }
+
+  /** @internal CL_DEVICE_NOT_FOUND becomes an empty list. */
+  protected devicesFrom(query: () => NativeDevice[]): Device[] {
+    let natives: NativeDevice[];
+    try {
+      natives = query();
+    } catch (error) {
+      if (error instanceof OpenCLError && error.status === -1) return [];
+      throw error;
+    }
+    return natives.map((native) => this.platform.deviceFor(native));
+  }
+
+  /** @internal */
+  static setBits(set: DeviceSet | undefined, preferred: number, all: number): number {
+    if (set === undefined || set === 'preferred') return preferred;
+    if (set === 'all') return all;
+    throw new TypeError(`set must be 'preferred' or 'all'; got ${String(set)}`);
+  }
+
+  /**
+   * @internal A context for this extension: the interop property first, then
+   * CL_CONTEXT_INTEROP_USER_SYNC and any extra properties. Without devices,
+   * the preferred devices for the interop handle (else all of them).
+   */
+  protected makeContext(property: number, handle: bigint, options: SharedContextOptions, defaultDevices: () => Device[]): Context {
+    const devices = options.devices ?? defaultDevices();
+    if (devices.length === 0) {
+      throw new OpenCLError(-1, 'clCreateContext', `no device of "${this.platform.name}" can share with this ${this.traits.name} object`);
+    }
+    const context = Context.create({
+      ...options,
+      platform: this.platform,
+      devices,
+      properties: [[property, handle], ...(options.properties ?? [])],
+    });
+    context.interop = { extension: this.traits.name, property, handle };
+    return context;
+  }
+
+  /** @internal Validates a context for a create call. */
+  protected checkContext(context: Context): Context {
+    if (!(context instanceof Context)) throw new TypeError('context must be a Context');
+    if (context.platform !== this.platform) {
+      throw new TypeError(`the context belongs to "${context.platform.name}", not to this facade's platform "${this.platform.name}"`);
+    }
+    return context;
+  }
+
+  /**
+   * @internal Returns the live wrapper for `key` or creates one: a resource
+   * (and subresource / plane / face+level) has exactly one cl_mem per context.
+   */
+  protected shared<T extends MemObject>(
+    context: Context,
+    key: string,
+    description: string,
+    kind: 'image' | 'buffer',
+    details: Record<string, number | bigint>,
+    create: () => NativeMem,
+  ): T {
+    this.checkContext(context);
+    const fullKey = `${context.address}:${key}`;
+    const existing = this.#objects.get(fullKey)?.deref();
+    if (existing && !existing.released) return existing as T;
+    const native = create();
+    const mem = kind === 'image' ? new CLImage(native, context) : new CLBuffer(native, context);
+    mem.sharing = new SharedObject(this as SharingFacade<NativeSharing>, description, details);
+    this.#objects.set(fullKey, new WeakRef(mem));
+    return mem as unknown as T;
+  }
+
+  /** @internal Memory flags for a create call; only the three access modes are allowed. */
+  static flags(options: CreateSharedOptions | undefined): bigint {
+    if (options !== undefined && (typeof options !== 'object' || options === null)) throw new TypeError('options must be an object');
+    return accessFlags(options?.access);
+  }
+
+  /** @internal Checks an address argument (a native handle from another library). */
+  static handle(value: unknown, what: string): bigint {
+    if (typeof value !== 'bigint' || value <= 0n || value >= 2n ** 64n) {
+      throw new TypeError(`${what} must be a non-zero bigint address`);
+    }
+    return value;
+  }
+
+  /** @internal */
+  static index(value: unknown, what: string): number {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffffffff) {
+      throw new RangeError(`${what} must be an integer from 0 to 2^32-1; got ${String(value)}`);
+    }
+    return value;
+  }
+
+  /** @internal Enqueues this extension's acquire or release; enqueueShared validated the objects. */
+  enqueue(which: 'acquire' | 'release', queue: CommandQueue, mems: MemObject[], waitFor: readonly Event[] | undefined): Event {
+    const natives = mems.map((mem) => mem.native);
+    const waitList = nativeWaitList(waitFor);
+    const native = this.native[which](queue.native, natives, waitList);
+    for (const mem of mems) (mem.sharing as SharedObject).acquiredOn = which === 'acquire' ? queue : null;
+    const event = gateOn(new Event(native), waitFor);
+    event.extension = this.traits.name;
+    return event;
+  }
+}
+
+/** @internal Splits shared objects by facade, keeping the caller's order inside each group. */
+export function groupByFacade(mems: readonly MemObject[]): Map<SharingFacade<NativeSharing>, MemObject[]> {
+  if (!Array.isArray(mems) || mems.length === 0) throw new TypeError('expected a non-empty array of shared memory objects');
+  const groups = new Map<SharingFacade<NativeSharing>, MemObject[]>();
+  mems.forEach((mem, i) => {
+    if (!(mem instanceof MemObject)) throw new TypeError(`objects[${i}] is not a memory object`);
+    if (mem.released) mem.native; // throws OpenCLReleasedError
+    const state = mem.sharing;
+    if (!(state instanceof SharedObject)) {
+      throw new TypeError(`objects[${i}] (${mem.kind}) was not created from a Direct3D or VA-API resource`);
+    }
+    const group = groups.get(state.facade) ?? [];
+    if (group.includes(mem)) throw new TypeError(`objects[${i}] appears twice`);
+    group.push(mem);
+    groups.set(state.facade, group);
+  });
+  return groups;
+}
+
+/** @internal Runs acquire or release per extension; several events are joined by a marker. */
+export function enqueueShared(which: 'acquire' | 'release', queue: CommandQueue, mems: readonly MemObject[], waitFor?: readonly Event[]): Event {
+  const groups = groupByFacade(mems);
+  for (const mem of mems) {
+    if (mem.context !== queue.context && mem.context.address !== queue.context.address) {
+      throw new TypeError(`${(mem.sharing as SharedObject).description} belongs to another context than the queue`);
+    }
+  }
+  // Validate every group before enqueueing any, so nothing is half-done.
+  for (const [facade, group] of groups) {
+    for (const mem of group) {
+      const state = mem.sharing as SharedObject;
+      const { traits } = facade;
+      if (which === 'acquire' && state.acquiredOn) {
+        throw new OpenCLError(traits.alreadyAcquired, traits.acquireCall, `${state.description} is already acquired`, traits.family);
+      }
+      if (which === 'release' && !state.acquiredOn) {
+        throw new OpenCLError(traits.notAcquired, traits.releaseCall, `${state.description} is not acquired`, traits.family);
+      }
+      if (which === 'release' && state.acquiredOn!.context !== queue.context) {
+        throw new TypeError(`${state.description} was acquired through another context`);
+      }
+    }
+  }
+  const events = [...groups].map(([facade, group]) => facade.enqueue(which, queue, group, waitFor));
+  if (events.length === 1) return events[0]!;
+  const joined = gateOn(new Event(ready().enqueueMarker(queue.native, events.map((e) => e.native))), waitFor);
+  for (const event of events) event.release();
+  return joined;
+}

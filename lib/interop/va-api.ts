@@ -1,0 +1,94 @@
+// cl_intel_va_api_media_sharing: VA-API video surfaces (NV12: plane 0 = Y, plane 1 = UV).
+import type { NativeIntelVaApiSharing } from '../addon';
+import type { Context } from '../context';
+import type { Device } from '../device';
+import { decode } from '../info';
+import { ready } from '../loader';
+import { CLImage } from '../memory';
+import type { Platform } from '../platform';
+import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import * as T from './tokens';
+
+/** What CL_MEM_VA_API_MEDIA_SURFACE_INTEL and CL_IMAGE_VA_API_PLANE_INTEL report. */
+export interface VaApiImageInfo {
+  /** The VASurfaceID* the driver was given (storage owned by the memory object). */
+  surfacePointer: bigint;
+  /** The VASurfaceID stored there. */
+  surfaceId: number;
+  plane: number;
+}
+
+/** cl_intel_va_api_media_sharing on one platform. Get it with getSharing(platform, 'cl_intel_va_api_media_sharing'). */
+export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
+  /** @internal */
+  constructor(platform: Platform) {
+    super(
+      platform,
+      {
+        name: 'cl_intel_va_api_media_sharing',
+        acquireCall: 'clEnqueueAcquireVA_APIMediaSurfacesINTEL',
+        releaseCall: 'clEnqueueReleaseVA_APIMediaSurfacesINTEL',
+        alreadyAcquired: T.CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL,
+        notAcquired: T.CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL,
+        commandTypes: {
+          CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL: T.CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL,
+          CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL: T.CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL,
+        },
+      },
+      (legacy) => new (ready().NativeIntelVaApiSharing)(platform.native, legacy),
+    );
+  }
+
+  /** OpenCL devices that can share surfaces with a VADisplay (clGetDeviceIDsFromVA_APIMediaAdapterINTEL). */
+  getDevices(display: bigint, set: DeviceSet = 'preferred'): Device[] {
+    const handle = SharingFacade.handle(display, 'display');
+    const bits = SharingFacade.setBits(set, T.CL_PREFERRED_DEVICES_FOR_VA_API_INTEL, T.CL_ALL_DEVICES_FOR_VA_API_INTEL);
+    return this.devicesFrom(() => this.native.deviceIds(T.CL_VA_API_DISPLAY_INTEL, handle, bits));
+  }
+
+  /**
+   * A context that shares surfaces of `display` (CL_CONTEXT_VA_API_DISPLAY_INTEL).
+   * Default devices: the preferred ones, else all that can share. The display
+   * must outlive the context.
+   */
+  createContext(display: bigint, options: SharedContextOptions = {}): Context {
+    const handle = SharingFacade.handle(display, 'display');
+    return this.makeContext(T.CL_CONTEXT_VA_API_DISPLAY_INTEL, handle, options, () => {
+      const preferred = this.getDevices(handle, 'preferred');
+      return preferred.length ? preferred : this.getDevices(handle, 'all');
+    });
+  }
+
+  /**
+   * A 2D image over one plane of a VA surface (clCreateFromVA_APIMediaSurfaceINTEL).
+   * NV12: plane 0 is Y (CL_R, W x H), plane 1 is UV (CL_RG, W/2 x H/2).
+   * One image per (context, surface, plane): asking again returns the same one.
+   */
+  createFromSurface(context: Context, surfaceId: number, plane: number, options?: CreateSharedOptions): CLImage {
+    const id = SharingFacade.index(surfaceId, 'surfaceId');
+    const planeIndex = SharingFacade.index(plane, 'plane');
+    const flags = SharingFacade.flags(options);
+    return this.shared<CLImage>(context, `${id}:${planeIndex}`, `VA surface ${id} plane ${planeIndex}`, 'image', { surfaceId: id, plane: planeIndex }, () =>
+      this.native.createFromSurface(context.native, flags, id, planeIndex),
+    );
+  }
+
+  /** Both planes of an NV12 surface, [Y, UV]. */
+  createFromNV12Surface(context: Context, surfaceId: number, options?: CreateSharedOptions): [CLImage, CLImage] {
+    return [this.createFromSurface(context, surfaceId, 0, options), this.createFromSurface(context, surfaceId, 1, options)];
+  }
+
+  /** The extension's memory and image queries, decoded. */
+  imageInfo(image: CLImage): VaApiImageInfo {
+    const record = sharedRecord(image, this);
+    const surfacePointer = decode.pointer(image.info(T.CL_MEM_VA_API_MEDIA_SURFACE_INTEL));
+    const plane = decode.uint(image.imageInfo(T.CL_IMAGE_VA_API_PLANE_INTEL));
+    return { surfacePointer, surfaceId: record.details.surfaceId as number, plane };
+  }
+
+  /** @internal The address of the VASurfaceID storage the image owns (for tests and diagnostics). */
+  surfaceStorage(image: CLImage): bigint {
+    sharedRecord(image, this);
+    return image.native.storageAddress;
+  }
+}

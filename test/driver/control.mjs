@@ -1,0 +1,158 @@
+// JavaScript access to the reference driver's control API (refdriver_control.h)
+// through the koffi FFI: tests and examples use it to create simulated D3D9,
+// D3D10 and VA-API resources, read and write their bytes, and read reference
+// counts and live-object counts. Handles travel as bigint, like every native
+// handle in opencl-interop. Test equipment: not part of the npm package.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Where `npm run build:driver` puts the driver. */
+export const referenceDriverPath = resolve(
+  repoRoot,
+  'build/cmake/lib',
+  process.platform === 'win32' ? 'ocl_interop_refdriver.dll' : 'libocl_interop_refdriver.so',
+);
+/** The vendors folder that lists the reference driver next to the system's drivers. */
+export const referenceVendorsPath = resolve(repoRoot, 'build/cmake/vendors');
+
+const errors = { [-1]: 'REFDRV_E_INVALID_ARG', [-2]: 'REFDRV_E_BAD_HANDLE', [-3]: 'REFDRV_E_RANGE', [-4]: 'REFDRV_E_FORMAT', [-5]: 'REFDRV_E_UNKNOWN_KIND' };
+const deviceKinds = { d3d9: 0, d3d9ex: 1, dxva: 2 };
+
+/** Opens the control API of the reference driver (the same library the ICD loader loads). */
+export function openReferenceDriver(path = referenceDriverPath) {
+  if (!existsSync(path)) throw new Error(`The reference driver is not built (${path}): run npm run build:driver`);
+  const koffi = require('koffi');
+  const lib = koffi.load(path);
+  // void* parameters are declared as uint64_t: the same in the x86-64 ABIs, and they carry bigints.
+  const fn = (signature) => lib.func(signature);
+  const f = {
+    d3d9Adapter: fn('int refdrv_d3d9_create_adapter(const char *name, int has_cl_device, _Out_ uint64_t *out)'),
+    d3d9Device: fn('int refdrv_d3d9_create_device(uint64_t adapter, int kind, _Out_ uint64_t *out)'),
+    d3d9Surface: fn('int refdrv_d3d9_create_surface(uint64_t device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t pool, int shared, _Out_ uint64_t *out, _Out_ uint64_t *handle)'),
+    d3d9Texture: fn('int refdrv_d3d9_create_texture(uint64_t device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t levels, uint32_t pool, _Out_ uint64_t *out)'),
+    d3d9Cube: fn('int refdrv_d3d9_create_cube_texture(uint64_t device, uint32_t fmt, uint32_t edge, uint32_t levels, uint32_t pool, _Out_ uint64_t *out)'),
+    d3d9Volume: fn('int refdrv_d3d9_create_volume_texture(uint64_t device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t d, uint32_t levels, uint32_t pool, _Out_ uint64_t *out)'),
+    d3d9Vertex: fn('int refdrv_d3d9_create_vertex_buffer(uint64_t device, uint32_t size, uint32_t pool, _Out_ uint64_t *out)'),
+    d3d9Index: fn('int refdrv_d3d9_create_index_buffer(uint64_t device, uint32_t size, uint32_t fmt, uint32_t pool, _Out_ uint64_t *out)'),
+    d3d9Level: fn('int refdrv_d3d9_get_surface_level(uint64_t texture, uint32_t level, _Out_ uint64_t *out)'),
+    dxgiAdapter: fn('int refdrv_dxgi_create_adapter(const char *name, int has_cl_device, _Out_ uint64_t *out)'),
+    d3d10Device: fn('int refdrv_d3d10_create_device(uint64_t adapter, _Out_ uint64_t *out)'),
+    d3d10Buffer: fn('int refdrv_d3d10_create_buffer(uint64_t device, uint32_t size, uint32_t usage, _Out_ uint64_t *out)'),
+    d3d10Tex2D: fn('int refdrv_d3d10_create_texture2d(uint64_t device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array_size, uint32_t fmt, uint32_t usage, uint32_t samples, _Out_ uint64_t *out)'),
+    d3d10Tex3D: fn('int refdrv_d3d10_create_texture3d(uint64_t device, uint32_t w, uint32_t h, uint32_t d, uint32_t mips, uint32_t fmt, uint32_t usage, _Out_ uint64_t *out)'),
+    vaDisplay: fn('int refdrv_va_create_display(int has_cl_device, _Out_ uint64_t *out)'),
+    vaSurface: fn('int refdrv_va_create_surface(uint64_t display, uint32_t w, uint32_t h, _Out_ uint32_t *id, _Out_ uint64_t *out)'),
+    sharedHandle: fn('int refdrv_create_shared_handle(uint64_t resource, _Out_ uint64_t *out)'),
+    layout: fn('int refdrv_resource_layout(uint64_t resource, uint32_t sub, uint32_t plane, _Out_ uint64_t *w, _Out_ uint64_t *h, _Out_ uint64_t *d, _Out_ uint64_t *bpp, _Out_ uint64_t *row, _Out_ uint64_t *slice, _Out_ uint64_t *size)'),
+    read: fn('int refdrv_resource_read(uint64_t resource, uint32_t sub, uint32_t plane, int packed, _Out_ uint8_t *dst, uint64_t size)'),
+    write: fn('int refdrv_resource_write(uint64_t resource, uint32_t sub, uint32_t plane, int packed, const uint8_t *src, uint64_t size)'),
+    refcount: fn('int refdrv_refcount(uint64_t object, _Out_ uint32_t *count)'),
+    addRef: fn('int refdrv_add_ref(uint64_t object, _Out_ uint32_t *count)'),
+    release: fn('int refdrv_release(uint64_t object, _Out_ uint32_t *count)'),
+    objectType: fn('int refdrv_object_type(uint64_t object, _Out_ int *type)'),
+    live: fn('int refdrv_live_objects(const char *kind)'),
+    waitIdle: fn('int refdrv_wait_idle(uint32_t timeout_ms)'),
+  };
+
+  function check(status, what) {
+    if (status !== 0) throw new Error(`${what} failed: ${errors[status] ?? status}`);
+  }
+  function out(call, what, ...args) {
+    const result = [0];
+    check(call(...args, result), what);
+    return BigInt(result[0]);
+  }
+  const kindOf = (kind) => {
+    const value = deviceKinds[kind];
+    if (value === undefined) throw new TypeError(`kind must be one of ${Object.keys(deviceKinds).join(', ')}`);
+    return value;
+  };
+
+  return {
+    path,
+    d3d9CreateAdapter: (name, hasClDevice = true) => out(f.d3d9Adapter, 'd3d9CreateAdapter', name, hasClDevice ? 1 : 0),
+    /** kind: 'd3d9' (IDirect3DDevice9), 'd3d9ex' (IDirect3DDevice9Ex) or 'dxva' (IDXVAHD_Device). */
+    d3d9CreateDevice: (kind = 'd3d9', adapter = 0n) => out(f.d3d9Device, 'd3d9CreateDevice', adapter, kindOf(kind)),
+    d3d9CreateSurface(device, format, width, height, { pool = 0, shared = false } = {}) {
+      const surface = [0];
+      const handle = [0];
+      check(f.d3d9Surface(device, format, width, height, pool, shared ? 1 : 0, surface, handle), 'd3d9CreateSurface');
+      return { surface: BigInt(surface[0]), sharedHandle: BigInt(handle[0]) };
+    },
+    d3d9CreateTexture: (device, format, width, height, levels = 1, pool = 0) =>
+      out(f.d3d9Texture, 'd3d9CreateTexture', device, format, width, height, levels, pool),
+    d3d9CreateCubeTexture: (device, format, edge, levels = 1, pool = 0) =>
+      out(f.d3d9Cube, 'd3d9CreateCubeTexture', device, format, edge, levels, pool),
+    d3d9CreateVolumeTexture: (device, format, width, height, depth, levels = 1, pool = 0) =>
+      out(f.d3d9Volume, 'd3d9CreateVolumeTexture', device, format, width, height, depth, levels, pool),
+    d3d9CreateVertexBuffer: (device, size, pool = 0) => out(f.d3d9Vertex, 'd3d9CreateVertexBuffer', device, size, pool),
+    d3d9CreateIndexBuffer: (device, size, format = 101, pool = 0) =>
+      out(f.d3d9Index, 'd3d9CreateIndexBuffer', device, size, format, pool),
+    d3d9GetSurfaceLevel: (texture, level) => out(f.d3d9Level, 'd3d9GetSurfaceLevel', texture, level),
+    dxgiCreateAdapter: (name, hasClDevice = true) => out(f.dxgiAdapter, 'dxgiCreateAdapter', name, hasClDevice ? 1 : 0),
+    d3d10CreateDevice: (adapter = 0n) => out(f.d3d10Device, 'd3d10CreateDevice', adapter),
+    d3d10CreateBuffer: (device, size, usage = 0) => out(f.d3d10Buffer, 'd3d10CreateBuffer', device, size, usage),
+    d3d10CreateTexture2D: (device, { width, height, mipLevels = 1, arraySize = 1, format, usage = 0, sampleCount = 1 }) =>
+      out(f.d3d10Tex2D, 'd3d10CreateTexture2D', device, width, height, mipLevels, arraySize, format, usage, sampleCount),
+    d3d10CreateTexture3D: (device, { width, height, depth, mipLevels = 1, format, usage = 0 }) =>
+      out(f.d3d10Tex3D, 'd3d10CreateTexture3D', device, width, height, depth, mipLevels, format, usage),
+    vaCreateDisplay: (hasClDevice = true) => out(f.vaDisplay, 'vaCreateDisplay', hasClDevice ? 1 : 0),
+    /** An NV12 surface: { id: VASurfaceID, resource: handle for read/write/release }. */
+    vaCreateSurface(display, width, height) {
+      const id = [0];
+      const resource = [0];
+      check(f.vaSurface(display, width, height, id, resource), 'vaCreateSurface');
+      return { id: id[0], resource: BigInt(resource[0]) };
+    },
+    createSharedHandle: (resource) => out(f.sharedHandle, 'createSharedHandle', resource),
+    layout(resource, subresource = 0, plane = 0) {
+      const o = [[0], [0], [0], [0], [0], [0], [0]];
+      check(f.layout(resource, subresource, plane, ...o), 'layout');
+      const [width, height, depth, bytesPerPixel, rowPitch, slicePitch, size] = o.map((v) => Number(v[0]));
+      return { width, height, depth, bytesPerPixel, rowPitch, slicePitch, size };
+    },
+    /** The bytes of a subresource/plane, rows packed (packed=false: raw, with the row pitch). */
+    read(resource, subresource = 0, plane = 0, packed = true) {
+      const l = this.layout(resource, subresource, plane);
+      const size = packed ? l.width * l.bytesPerPixel * l.height * l.depth : l.size;
+      const bytes = new Uint8Array(size);
+      check(f.read(resource, subresource, plane, packed ? 1 : 0, bytes, size), 'read');
+      return bytes;
+    },
+    write(resource, subresource, plane, bytes, packed = true) {
+      check(f.write(resource, subresource, plane, packed ? 1 : 0, bytes, bytes.byteLength), 'write');
+    },
+    refcount(object) {
+      const count = [0];
+      check(f.refcount(object, count), 'refcount');
+      return count[0];
+    },
+    addRef(object) {
+      const count = [0];
+      check(f.addRef(object, count), 'addRef');
+      return count[0];
+    },
+    release(object) {
+      const count = [0];
+      check(f.release(object, count), 'release');
+      return count[0];
+    },
+    objectType(object) {
+      const type = [0];
+      check(f.objectType(object, type), 'objectType');
+      return type[0];
+    },
+    /** Live objects of a kind: context, command_queue, mem, event, program, kernel, sampler, cl, resource, all. */
+    liveObjects(kind) {
+      const n = f.live(kind);
+      if (n < 0) throw new Error(`liveObjects(${kind}) failed: ${errors[n] ?? n}`);
+      return n;
+    },
+    waitIdle: (timeoutMs = 10000) => check(f.waitIdle(timeoutMs), 'waitIdle'),
+  };
+}
