@@ -4,6 +4,8 @@ import { Device, type DeviceType, deviceTypeMask } from './device';
 import { UserEvent } from './event';
 import { type ImageFormat, elementSize, resolveImageFormat, type ResolvedImageFormat } from './formats';
 import { decode } from './info';
+import { type SharingFacades, sharingOf } from './interop';
+import type { SharingExtension } from './interop/extensions';
 import { hasEntryPoint, ready } from './loader';
 import { type Access, CLBuffer, CLImage, accessFlags, checkCount } from './memory';
 import { Platform, requirePlatforms } from './platform';
@@ -131,8 +133,8 @@ export class Context extends Resource<NativeContext> {
   }
 
   /** The facade of the sharing extension this context was made for. */
-  get sharing(): import('./interop').SharingFacades[import('./interop/extensions').SharingExtension] {
-    return (require('./interop') as typeof import('./interop')).sharingOf(this);
+  get sharing(): SharingFacades[SharingExtension] {
+    return sharingOf(this);
   }
 
   /** @internal */

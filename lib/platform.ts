@@ -3,6 +3,8 @@ import { CL } from './constants';
 import { Device, type DeviceType, deviceTypeMask } from './device';
 import { OpenCLError, OpenCLNoPlatformError } from './errors';
 import { decode, parseVersion } from './info';
+import { getSharing, type SharingFacades } from './interop';
+import type { SharingExtension } from './interop/extensions';
 import { loadedLibrary, ready } from './loader';
 
 const platformCache = new Map<bigint, Platform>();
@@ -87,8 +89,8 @@ export class Platform {
    * The facade of a sharing extension on this platform (see getSharing):
    * platform.getSharing('cl_intel_va_api_media_sharing').createContext(display).
    */
-  getSharing<K extends import('./interop/extensions').SharingExtension>(extension: K): import('./interop').SharingFacades[K] {
-    return (require('./interop') as typeof import('./interop')).getSharing(this, extension);
+  getSharing<K extends SharingExtension>(extension: K): SharingFacades[K] {
+    return getSharing(this, extension);
   }
 
   /** True when the platform or any of its devices lists the extension. */

@@ -1,0 +1,363 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AcquireScope,
+  CLImage,
+  CL_CONTEXT_VA_API_DISPLAY_INTEL,
+  OpenCLError,
+  OpenCLExtensionError,
+  OpenCLReleasedError,
+  OpenCLStateError,
+  VaApiSharing,
+  createContext,
+  getPlatforms,
+  getSharing,
+  predictSharedImage,
+  sharingExtensionNames,
+  type CommandQueue,
+  type Context,
+  type Platform,
+} from '../lib';
+// @ts-expect-error: plain JavaScript test equipment without types
+import { openReferenceDriver, referenceDriverPath } from './driver/control.mjs';
+import { pocl, runNode } from './helpers';
+
+const ref = openReferenceDriver();
+
+function referencePlatform(): Platform {
+  const platform = getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+  if (!platform) throw new Error('the reference driver is not listed: run npm run build:driver (vitest sets OCL_ICD_VENDORS)');
+  return platform;
+}
+
+/** BT.601 limited range, integer form, as the driver's nv12_to_rgba documents. */
+function nv12ToRgba(y: number, u: number, v: number): [number, number, number, number] {
+  const c = y - 16, d = u - 128, e = v - 128;
+  const clamp = (x: number) => Math.max(0, Math.min(255, x >> 8));
+  return [clamp(298 * c + 409 * e + 128), clamp(298 * c - 100 * d - 208 * e + 128), clamp(298 * c + 516 * d + 128), 255];
+}
+
+describe('cl_intel_va_api_media_sharing through the public API', () => {
+  let platform: Platform;
+  let va: VaApiSharing;
+  let display: bigint;
+  let context: Context;
+  let queue: CommandQueue;
+  let liveBefore: { mem: number; context: number };
+
+  beforeAll(() => {
+    platform = referencePlatform();
+    liveBefore = { mem: ref.liveObjects('mem'), context: ref.liveObjects('context') };
+    va = getSharing(platform, 'cl_intel_va_api_media_sharing');
+    display = ref.vaCreateDisplay(true);
+    context = va.createContext(display);
+    queue = context.createQueue();
+  });
+  afterAll(() => {
+    queue.release();
+    context.release();
+    ref.release(display);
+  });
+
+  it('resolves the facade lazily, once per platform, from the platform and the context', () => {
+    expect(va).toBeInstanceOf(VaApiSharing);
+    expect(platform.getSharing('cl_intel_va_api_media_sharing')).toBe(va);
+    expect(context.sharing).toBe(va);
+    expect(va.entryPoints).toHaveLength(4);
+    expect(va.platform).toBe(platform);
+  });
+
+  it('9.X.1: devices for a VA display, preferred and all; none for a display without a CL device', () => {
+    const preferred = va.getDevices(display, 'preferred');
+    expect(preferred.map((d) => d.name)).toEqual(['opencl-interop reference device']);
+    expect(va.getDevices(display, 'all')).toEqual(preferred);
+    const foreign = ref.vaCreateDisplay(false);
+    expect(va.getDevices(foreign)).toEqual([]); // CL_DEVICE_NOT_FOUND is an empty list
+    expect(() => va.createContext(foreign)).toThrow(OpenCLError);
+    ref.release(foreign);
+    expect(() => va.getDevices(0n)).toThrow(TypeError);
+    expect(() => va.getDevices(12 as never)).toThrow(TypeError);
+    expect(() => va.getDevices(display, 'some' as never)).toThrow(TypeError);
+  });
+
+  it('4.4 / table 4.5: the context records its VA display and interop user sync', () => {
+    expect(context.interop).toEqual({ extension: 'cl_intel_va_api_media_sharing', property: CL_CONTEXT_VA_API_DISPLAY_INTEL, handle: display });
+    expect(context.properties).toContainEqual([CL_CONTEXT_VA_API_DISPLAY_INTEL, display]);
+    expect(context.interopUserSync).toBe(false);
+    const synced = va.createContext(display, { interopUserSync: true });
+    expect(synced.interopUserSync).toBe(true);
+    synced.release();
+  });
+
+  it('9.X.4: NV12 planes become CL_R (W x H) and CL_RG (W/2 x H/2) images, as the format table predicts', () => {
+    const surface = ref.vaCreateSurface(display, 32, 16);
+    const [y, uv] = va.createFromNV12Surface(context, surface.id, { access: 'read' });
+    for (const [image, plane] of [[y, 0], [uv, 1]] as const) {
+      const predicted = predictSharedImage({ extension: 'cl_intel_va_api_media_sharing', width: 32, height: 16, plane });
+      expect(image).toBeInstanceOf(CLImage);
+      expect(image.format.order).toBe(predicted.format.order);
+      expect(image.format.type).toBe(predicted.format.type);
+      expect([image.width, image.height]).toEqual([predicted.width, predicted.height]);
+    }
+    expect(y.format).toMatchObject({ order: 'R', type: 'UNORM_INT8' });
+    expect(uv.format).toMatchObject({ order: 'RG', type: 'UNORM_INT8' });
+    expect(y.sharedWith).toBe('cl_intel_va_api_media_sharing');
+    y.release();
+    uv.release();
+    ref.release(surface.resource);
+  });
+
+  it('9.X.4: an invalid plane or surface is the driver\'s typed error; bad arguments never reach it', () => {
+    const surface = ref.vaCreateSurface(display, 8, 8);
+    expect(() => va.createFromSurface(context, surface.id, 2)).toThrow(expect.objectContaining({ code: 'CL_INVALID_VALUE', call: 'clCreateFromVA_APIMediaSurfaceINTEL' }));
+    expect(() => va.createFromSurface(context, 0x7fff, 0)).toThrow(expect.objectContaining({ code: 'CL_INVALID_VA_API_MEDIA_SURFACE_INTEL' }));
+    expect(() => va.createFromSurface(context, surface.id, 0, { access: 'rw' as never })).toThrow(TypeError);
+    expect(() => va.createFromSurface(context, surface.id, -1)).toThrow(RangeError);
+    expect(() => va.createFromSurface(context, 1.5, 0)).toThrow(RangeError);
+    expect(() => va.createFromSurface({} as never, surface.id, 0)).toThrow(TypeError);
+    ref.release(surface.resource);
+  });
+
+  it('exactly one cl_mem per (surface, plane): asking again returns the same image until it is released', () => {
+    const surface = ref.vaCreateSurface(display, 8, 8);
+    const before = ref.liveObjects('mem');
+    const y = va.createFromSurface(context, surface.id, 0);
+    expect(va.createFromSurface(context, surface.id, 0)).toBe(y);
+    expect(ref.liveObjects('mem')).toBe(before + 1);
+    y.release();
+    const again = va.createFromSurface(context, surface.id, 0);
+    expect(again).not.toBe(y);
+    again.release();
+    ref.release(surface.resource);
+  });
+
+  it('9.X.5: memory and image queries: the VASurfaceID* is storage the image owns, and the plane', () => {
+    const surface = ref.vaCreateSurface(display, 8, 8);
+    const uv = va.createFromSurface(context, surface.id, 1);
+    const info = va.imageInfo(uv);
+    expect(info.plane).toBe(1);
+    expect(info.surfaceId).toBe(surface.id);
+    expect(info.surfacePointer).toBe(va.surfaceStorage(uv)); // the driver kept our pointer; we keep the storage
+    expect(info.surfacePointer).not.toBe(0n);
+    const plain = context.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width: 4, height: 4 });
+    expect(() => va.imageInfo(plain)).toThrow(TypeError);
+    uv.release();
+    plain.release();
+    ref.release(surface.resource);
+  });
+
+  it('9.X.6: zero-copy: nv12_to_rgba reads the surface\'s own bytes; invert_image writes them', async () => {
+    const width = 16, height = 8;
+    const surface = ref.vaCreateSurface(display, width, height);
+    const luma = Uint8Array.from({ length: width * height }, (_, i) => 16 + ((i * 3) % 220));
+    const chroma = Uint8Array.from({ length: (width / 2) * (height / 2) * 2 }, (_, i) => (i % 2 ? 200 : 60));
+    ref.write(surface.resource, 0, 0, luma);
+    ref.write(surface.resource, 0, 1, chroma);
+    const [y, uv] = va.createFromNV12Surface(context, surface.id, { access: 'read-write' });
+    const rgba = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width, height, access: 'write' });
+    const program = context.createProgramWithBuiltInKernels(['nv12_to_rgba', 'invert_image']);
+    const convert = program.createKernel('nv12_to_rgba').setArgs(y, uv, rgba);
+    const invert = program.createKernel('invert_image').setArgs(y, y);
+    const pixels = new Uint8Array(width * height * 4);
+    await queue.withAcquired([y, uv], async (scope) => {
+      expect(scope).toBeInstanceOf(AcquireScope);
+      expect(scope.event.commandTypeName).toBe('CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL');
+      const converted = queue.enqueueKernel(convert, [width, height]);
+      await queue.readImage(rgba, pixels, { waitFor: [converted] }).completed;
+      await queue.enqueueKernel(invert, [width, height]).completed;
+    });
+    for (const [x, yy] of [[0, 0], [5, 3], [15, 7]]) {
+      const Y = luma[yy * width + x]!;
+      const c = ((yy >> 1) * (width / 2) + (x >> 1)) * 2;
+      expect([...pixels.subarray((yy * width + x) * 4, (yy * width + x) * 4 + 4)]).toEqual(nv12ToRgba(Y, chroma[c]!, chroma[c + 1]!));
+    }
+    // The kernel wrote the surface's bytes in place: VA sees them after release.
+    expect([...ref.read(surface.resource, 0, 0)]).toEqual([...luma].map((v) => 255 - v));
+    for (const o of [convert, invert, program, rgba, y, uv]) o.release();
+    ref.release(surface.resource);
+  });
+
+  describe('the binding keeps its own acquire state (same errors on every driver)', () => {
+    let surface: { id: number; resource: bigint };
+    let y: CLImage;
+    let uv: CLImage;
+    beforeAll(() => {
+      surface = ref.vaCreateSurface(display, 8, 8);
+      [y, uv] = va.createFromNV12Surface(context, surface.id);
+    });
+    afterAll(() => {
+      y.release();
+      uv.release();
+      ref.release(surface.resource);
+    });
+
+    it('9.X.6: a command on a surface that is not acquired fails with CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL', async () => {
+      expect(y.acquired).toBe(false);
+      const host = new Uint8Array(64);
+      try {
+        queue.readImage(y, host, { blocking: true });
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(OpenCLError);
+        expect(error).toMatchObject({ status: -1101, code: 'CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL', call: 'clEnqueueReadImage' });
+        expect((error as Error).message).toMatch(/VA surface \d+ plane 0 is not acquired/);
+      }
+      const program = context.createProgramWithBuiltInKernels(['copy_image']);
+      const kernel = program.createKernel('copy_image').setArgs(y, y);
+      expect(() => queue.enqueueKernel(kernel, [8, 8])).toThrow(/kernel argument 0: VA surface/);
+      kernel.release();
+      program.release();
+    });
+
+    it('9.X.6: acquiring twice fails with CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL; nothing is half-acquired', () => {
+      const scope = queue.acquire([y]);
+      expect(y.acquired).toBe(true);
+      expect(() => queue.acquire([uv, y])).toThrow(expect.objectContaining({ code: 'CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL', call: 'clEnqueueAcquireVA_APIMediaSurfacesINTEL' }));
+      expect(uv.acquired).toBe(false); // the whole call was refused before the driver
+      scope.release().waitSync();
+      expect(y.acquired).toBe(false);
+      expect(() => scope.release()).toThrow(OpenCLStateError);
+    });
+
+    it('9.X.6: releasing what is not acquired fails with CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL', () => {
+      expect(() => queue.enqueueReleaseShared([y])).toThrow(expect.objectContaining({ code: 'CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL', call: 'clEnqueueReleaseVA_APIMediaSurfacesINTEL' }));
+    });
+
+    it('disposing an acquired image is refused with a typed error naming it; nothing is lost', () => {
+      const scope = queue.acquire([y, uv]);
+      expect(() => y.release()).toThrow(OpenCLStateError);
+      expect(() => y.release()).toThrow(/VA surface \d+ plane 0 is still acquired/);
+      expect(y.released).toBe(false);
+      scope[Symbol.dispose]();
+      expect(y.acquired).toBe(false);
+      scope[Symbol.dispose](); // idempotent
+    });
+
+    it('`using` releases at the end of the block', () => {
+      {
+        using scope = queue.acquire([y, uv]);
+        expect(scope.active).toBe(true);
+        expect(uv.acquired).toBe(true);
+      }
+      expect(uv.acquired).toBe(false);
+    });
+
+    it('withAcquired releases when fn throws and when it rejects, and returns fn\'s value', async () => {
+      await expect(queue.withAcquired([y], () => { throw new Error('sync boom'); })).rejects.toThrow('sync boom');
+      expect(y.acquired).toBe(false);
+      await expect(queue.withAcquired([y], async () => { await Promise.resolve(); throw new Error('async boom'); })).rejects.toThrow('async boom');
+      expect(y.acquired).toBe(false);
+      await expect(queue.withAcquired([y, uv], () => 42)).resolves.toBe(42);
+      expect(y.acquired || uv.acquired).toBe(false);
+      await expect(queue.withAcquired([y], 'nope' as never)).rejects.toThrow(TypeError);
+    });
+
+    it('acquire and release take wait lists and return events; every object is checked first', async () => {
+      const gate = context.createUserEvent();
+      const acquired = queue.enqueueAcquireShared([y, uv], { waitFor: [gate] });
+      expect(['queued', 'submitted']).toContain(acquired.status);
+      gate.setStatus('complete');
+      await acquired.completed;
+      const released = queue.enqueueReleaseShared([y, uv], { waitFor: [acquired] });
+      expect(released.commandTypeName).toBe('CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL');
+      await released.completed;
+      const plain = context.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width: 4, height: 4 });
+      expect(() => queue.acquire([plain])).toThrow(/was not created from a Direct3D or VA-API resource/);
+      expect(() => queue.acquire([])).toThrow(TypeError);
+      expect(() => queue.acquire([y, y])).toThrow(/appears twice/);
+      plain.release();
+      const released2 = va.createFromSurface(context, ref.vaCreateSurface(display, 8, 8).id, 0);
+      released2.release();
+      expect(() => queue.acquire([released2])).toThrow(OpenCLReleasedError);
+    });
+  });
+
+  it('lifetimes: a cl_mem holds a reference on its surface; releases, GC and disposal give every reference back', async () => {
+    const surface = ref.vaCreateSurface(display, 8, 8);
+    const base = ref.refcount(surface.resource);
+    const y = va.createFromSurface(context, surface.id, 0);
+    expect(ref.refcount(surface.resource)).toBe(base + 1);
+    const uv = va.createFromSurface(context, surface.id, 1);
+    expect(ref.refcount(surface.resource)).toBe(base + 2);
+    y.release();
+    uv.release();
+    expect(ref.refcount(surface.resource)).toBe(base);
+    ref.release(surface.resource);
+  });
+});
+
+describe('lifetimes in a fresh process: after disposal and GC the driver has no live objects', () => {
+  it('every surface reference count is back and no cl object is left', () => {
+    const control = JSON.stringify(new URL('./driver/control.mjs', import.meta.url).href);
+    const { status, stdout, stderr } = runNode(
+      `
+      (async () => {
+        const { openReferenceDriver } = await import(${control});
+        const ref = openReferenceDriver();
+        const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+        const va = platform.getSharing('cl_intel_va_api_media_sharing');
+        const display = ref.vaCreateDisplay(true);
+        const surfaces = [0, 1, 2].map(() => ref.vaCreateSurface(display, 16, 16));
+        const counts = () => surfaces.map((s) => ref.refcount(s.resource));
+        const before = counts();
+        (function work() {
+          const context = va.createContext(display);
+          const queue = context.createQueue();
+          for (const s of surfaces) {
+            const [y, uv] = va.createFromNV12Surface(context, s.id);
+            const scope = queue.acquire([y, uv]);
+            scope.release().release();
+            scope.event.release();
+          }
+          queue.finishSync();
+          // Nothing released explicitly: the garbage collector must do it.
+        })();
+        for (let i = 0; i < 20 && ref.liveObjects('cl') > 0; i++) {
+          await new Promise((r) => setTimeout(r, 10));
+          global.gc();
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        ref.waitIdle();
+        console.log(JSON.stringify({ before, after: counts(), live: ref.liveObjects('cl') }));
+      })();`,
+      { args: ['--expose-gc'], env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS } },
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.live).toBe(0);
+    expect(result.after).toEqual(result.before);
+  });
+
+  it('the driver loaded directly by path (no ICD loader) serves the same API', () => {
+    const { status, stdout, stderr } = runNode(
+      `const [p] = ocl.getPlatforms(); console.log(p.name, p.supports('cl_intel_va_api_media_sharing'), p.getSharing('cl_intel_va_api_media_sharing').entryPoints.length);`,
+      { env: { OPENCL_INTEROP_LIBRARY: referenceDriverPath } },
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout.trim()).toBe('opencl-interop reference driver true 4');
+  });
+});
+
+describe('the unsupported path on a real driver (PoCL)', () => {
+  it.each(sharingExtensionNames)('%s: a typed error names the extension and the platform', (name) => {
+    const platform = pocl();
+    expect(platform.supports(name)).toBe(false);
+    try {
+      getSharing(platform, name);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(OpenCLExtensionError);
+      expect(error).toMatchObject({ extension: name, platform: 'Portable Computing Language' });
+      expect((error as Error).message).toMatch(/neither the platform nor its devices advertise it/);
+    }
+  });
+
+  it('an unknown extension name is a TypeError; a context not made for sharing has no facade', () => {
+    const platform = pocl();
+    expect(() => getSharing(platform, 'cl_khr_gl_sharing' as never)).toThrow(TypeError);
+    const context = createContext({ platform });
+    expect(() => context.sharing).toThrow(OpenCLExtensionError);
+    context.release();
+  });
+});
