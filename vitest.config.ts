@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 
 // The reference driver's build writes a vendors folder listing it next to
 // PoCL; tests see both through the real ICD loader (ocl-icd).
-const vendors = resolve(__dirname, 'build/cmake/vendors');
+const vendors = resolve(__dirname, 'cmake-build/vendors');
 
 export default defineConfig({
   test: {

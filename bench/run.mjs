@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Per-call cost of the same OpenCL call sequences made from C
-// (build/cmake/bench/opencl_bench_c) and through this package's public API,
+// (cmake-build/bench/opencl_bench_c) and through this package's public API,
 // on the same platform and device, in one run. See bench/README.md.
 //
 //   node bench/run.mjs [--platform NAME] [--iterations N] [--repeats R] [--json] [--c PATH]
@@ -90,7 +90,7 @@ function runC() {
   if (!existsSync(opts.c)) {
     if (!cMissingNoted) {
       note(`C benchmark not found at ${relative(process.cwd(), opts.c) || opts.c}; build it with:`);
-      note('  cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=Release && cmake --build build/cmake -j2 --target opencl_bench_c');
+      note('  cmake -S . -B cmake-build -DCMAKE_BUILD_TYPE=Release && cmake --build cmake-build -j2 --target opencl_bench_c');
       note('  (or `npm run bench`, which runs `npm run build:driver` first). Running the Node side only.');
       cMissingNoted = true;
     }

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, runNode } from './helpers';
 
-const driverPath = resolve(repoRoot, 'build/cmake/lib/libocl_interop_refdriver.so');
+const driverPath = resolve(repoRoot, 'cmake-build/lib/libocl_interop_refdriver.so');
 const emptyVendors = mkdtempSync(join(tmpdir(), 'no-vendors-'));
 const cli = resolve(repoRoot, 'dist/cli.js');
 
@@ -120,7 +120,7 @@ describe('CLI: npx opencl-interop info', () => {
   });
 
   it('--json is machine-readable and shows the reference driver resolving all 27 entry points', () => {
-    const vendors = resolve(repoRoot, 'build/cmake/vendors');
+    const vendors = resolve(repoRoot, 'cmake-build/vendors');
     const { status, stdout } = runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors });
     expect(status).toBe(0);
     const report = JSON.parse(stdout);

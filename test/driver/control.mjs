@@ -14,11 +14,11 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Where `npm run build:driver` puts the driver. */
 export const referenceDriverPath = resolve(
   repoRoot,
-  'build/cmake/lib',
+  'cmake-build/lib',
   process.platform === 'win32' ? 'ocl_interop_refdriver.dll' : 'libocl_interop_refdriver.so',
 );
 /** The vendors folder that lists the reference driver next to the system's drivers. */
-export const referenceVendorsPath = resolve(repoRoot, 'build/cmake/vendors');
+export const referenceVendorsPath = resolve(repoRoot, 'cmake-build/vendors');
 
 const errors = { [-1]: 'REFDRV_E_INVALID_ARG', [-2]: 'REFDRV_E_BAD_HANDLE', [-3]: 'REFDRV_E_RANGE', [-4]: 'REFDRV_E_FORMAT', [-5]: 'REFDRV_E_UNKNOWN_KIND' };
 const deviceKinds = { d3d9: 0, d3d9ex: 1, dxva: 2 };
