@@ -1,0 +1,73 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers';
+
+// npm run prebuilds, npm pack, then npm install of the tarball into fresh
+// folders, as a user's project would get it from the registry.
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const work = mkdtempSync(join(tmpdir(), 'opencl-interop-pack-'));
+let tarball = '';
+
+function npmIn(cwd: string, args: string[]) {
+  return spawnSync(npm, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } });
+}
+
+function freshProject(name: string, tgz: string) {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true }));
+  const install = npmIn(dir, ['install', '--prefer-offline', '--foreground-scripts', tgz]);
+  return { dir, install, pkg: join(dir, 'node_modules', 'opencl-interop') };
+}
+
+function probe(dir: string) {
+  return spawnSync(
+    process.execPath,
+    ['-e', "const o = require('opencl-interop'); console.log(o.getPlatforms().map((p) => p.name).join('|'), typeof o.VaApiSharing)"],
+    { cwd: dir, encoding: 'utf8' },
+  );
+}
+
+describe('the npm package', () => {
+  beforeAll(() => {
+    execFileSync(npm, ['run', 'prebuilds', '--silent'], { cwd: repoRoot, stdio: 'pipe' });
+    const packed = execFileSync(npm, ['pack', '--silent', '--pack-destination', work], { cwd: repoRoot, encoding: 'utf8' });
+    tarball = join(work, packed.trim().split('\n').pop()!);
+  }, 600_000);
+
+  it('ships dist, native sources, binding.gyp and the linux-x64 prebuild; not the reference driver or tests', () => {
+    const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
+    for (const file of ['package/dist/index.js', 'package/dist/index.mjs', 'package/dist/index.d.ts', 'package/dist/cli.js', 'package/binding.gyp', 'package/native/addon.cc', 'package/prebuilds/linux-x64/opencl-interop.node']) {
+      expect(listing).toContain(file);
+    }
+    expect(listing.some((f) => f.startsWith('package/test/'))).toBe(false);
+    expect(listing.some((f) => f.includes('refdriver'))).toBe(false);
+  });
+
+  it('installed into a fresh project, loads its prebuild without compiling', () => {
+    const { dir, install, pkg } = freshProject('uses-prebuild', tarball);
+    expect(install.status, install.stderr).toBe(0);
+    expect(existsSync(join(pkg, 'build'))).toBe(false);
+    const run = probe(dir);
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toMatch(/(^|\|)Portable Computing Language(\||\s).*function$/);
+    const cli = spawnSync(join(dir, 'node_modules', '.bin', 'opencl-interop'), ['info', '--json'], { encoding: 'utf8' });
+    expect(JSON.parse(cli.stdout).platforms.map((p: { name: string }) => p.name)).toContain('Portable Computing Language');
+  }, 300_000);
+
+  it('builds from source when no prebuild matches', () => {
+    const unpacked = join(work, 'unpacked');
+    mkdirSync(unpacked);
+    execFileSync('tar', ['-xzf', tarball, '-C', unpacked]);
+    execFileSync('rm', ['-rf', join(unpacked, 'package', 'prebuilds')]);
+    const noPrebuild = join(work, 'no-prebuild.tgz');
+    execFileSync('tar', ['-czf', noPrebuild, '-C', unpacked, 'package']);
+    const { dir, install, pkg } = freshProject('builds-from-source', noPrebuild);
+    expect(install.status, install.stderr).toBe(0);
+    expect(readdirSync(join(pkg, 'build', 'Release'))).toContain('opencl_interop.node');
+    expect(probe(dir).stdout.trim()).toMatch(/(^|\|)Portable Computing Language(\||\s).*function$/);
+  }, 600_000);
+});
