@@ -28,7 +28,7 @@ const accessBits: Record<Access, number> = {
 
 /** @internal CL_MEM_* bits for an access mode; anything else is a TypeError. */
 export function accessFlags(access: Access | undefined, fallback: Access = 'read-write'): bigint {
-  const bits = accessBits[access ?? fallback];
+  const bits = accessBits[access === undefined ? fallback : access];
   if (bits === undefined) {
     throw new TypeError(`access must be 'read', 'write' or 'read-write'; got ${String(access)}`);
   }
@@ -69,7 +69,7 @@ export class MemObject extends Resource<NativeMem> {
     return this.sharing?.extension;
   }
 
-  /** For a shared object: whether it is acquired by OpenCL now. */
+  /** For a shared object: whether it is acquired by OpenCL now (a sub-buffer: never itself). */
   get acquired(): boolean {
     return this.sharing?.acquired ?? false;
   }
@@ -141,7 +141,19 @@ export class CLBuffer extends MemObject {
     checkCount(origin, 'origin');
     checkCount(size, 'size', 1);
     const native = this.context.addon.createSubBuffer(this.native, flags, origin, size);
-    return new CLBuffer(native, this.context, this);
+    const sub = new CLBuffer(native, this.context, this);
+    const parent = this.sharing;
+    if (parent) {
+      // A region of a shared buffer may be used only while the buffer is
+      // acquired; it is acquired and released through the buffer itself.
+      sub.sharing = {
+        extension: parent.extension,
+        description: `a sub-buffer of ${parent.description}`,
+        acquired: false,
+        checkAcquired: (call, what) => parent.checkAcquired(call, `${what} (a sub-buffer)`),
+      };
+    }
+    return sub;
   }
 }
 

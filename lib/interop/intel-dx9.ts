@@ -2,24 +2,12 @@
 import type { NativeIntelDX9Sharing } from '../addon';
 import type { Context } from '../context';
 import type { Device } from '../device';
-import { OpenCLError } from '../errors';
 import { decode } from '../info';
 import { ready } from '../loader';
 import type { CLImage } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import * as T from './tokens';
-
-/**
- * clCreateContext's -1010 is named by the extension whose property made the
- * context: the entry point's name cannot tell the three D3D9 families apart.
- */
-function named(error: unknown): unknown {
-  if (error instanceof OpenCLError && error.status === -1010 && error.call === 'clCreateContext') {
-    return new OpenCLError(error.status, error.call, 'no device of the context can share with this interop device', 'intel_dx9');
-  }
-  return error;
-}
 
 /** The DX9 object whose devices are wanted: an IDirect3DDevice9, IDirect3DDevice9Ex or IDXVAHD_Device. */
 export type IntelDX9Source = { d3d9Device: bigint } | { d3d9ExDevice: bigint } | { dxvaDevice: bigint };
@@ -83,14 +71,10 @@ export class IntelDX9Sharing extends SharingFacade<NativeIntelDX9Sharing> {
   /** A context sharing with the DX9 device (CL_CONTEXT_D3D9_DEVICE_INTEL, _D3D9EX_ or _DXVA_). */
   createContext(source: IntelDX9Source, options: SharedContextOptions = {}): Context {
     const { handle, property } = sourceOf(source);
-    try {
-      return this.makeContext(property, handle, options, () => {
-        const preferred = this.getDevices(source, 'preferred');
-        return preferred.length ? preferred : this.getDevices(source, 'all');
-      });
-    } catch (error) {
-      throw named(error);
-    }
+    return this.makeContext(property, handle, options, () => {
+      const preferred = this.getDevices(source, 'preferred');
+      return preferred.length ? preferred : this.getDevices(source, 'all');
+    });
   }
 
   /**

@@ -2,24 +2,12 @@
 import type { NativeKhrDX9MediaSharing } from '../addon';
 import type { Context } from '../context';
 import type { Device } from '../device';
-import { OpenCLError } from '../errors';
 import { decode } from '../info';
 import { ready } from '../loader';
 import type { CLImage } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import * as T from './tokens';
-
-/**
- * clCreateContext's -1010 is named by the extension whose property made the
- * context: the entry point's name cannot tell the three D3D9 families apart.
- */
-function named(error: unknown): unknown {
-  if (error instanceof OpenCLError && error.status === -1010 && error.call === 'clCreateContext') {
-    return new OpenCLError(error.status, error.call, 'no device of the context can share with this interop device', 'khr_dx9_media');
-  }
-  return error;
-}
 
 /** The adapter kinds: D3D9 (IDirect3DDevice9*), D3D9EX (IDirect3DDevice9Ex*), DXVA (IDXVAHD_Device*). */
 export type MediaAdapterType = 'd3d9' | 'd3d9ex' | 'dxva';
@@ -89,14 +77,10 @@ export class KhrDX9MediaSharing extends SharingFacade<NativeKhrDX9MediaSharing> 
   createContext(adapter: MediaAdapter, options: SharedContextOptions = {}): Context {
     const { property } = adapterType(adapter?.type);
     const handle = SharingFacade.handle(adapter.adapter, 'adapter.adapter');
-    try {
-      return this.makeContext(property, handle, options, () => {
-        const preferred = this.getDevices([adapter], 'preferred');
-        return preferred.length ? preferred : this.getDevices([adapter], 'all');
-      });
-    } catch (error) {
-      throw named(error);
-    }
+    return this.makeContext(property, handle, options, () => {
+      const preferred = this.getDevices([adapter], 'preferred');
+      return preferred.length ? preferred : this.getDevices([adapter], 'all');
+    });
   }
 
   /**

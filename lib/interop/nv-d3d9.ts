@@ -2,24 +2,12 @@
 import type { NativeNvD3D9Sharing } from '../addon';
 import type { Context } from '../context';
 import type { Device } from '../device';
-import { OpenCLError } from '../errors';
 import { decode } from '../info';
 import { ready } from '../loader';
 import type { CLBuffer, CLImage, MemObject } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import * as T from './tokens';
-
-/**
- * clCreateContext's -1010 is named by the extension whose property made the
- * context: the entry point's name cannot tell the three D3D9 families apart.
- */
-function named(error: unknown): unknown {
-  if (error instanceof OpenCLError && error.status === -1010 && error.call === 'clCreateContext') {
-    return new OpenCLError(error.status, error.call, 'no device of the context can share with this interop device', 'nv_d3d9');
-  }
-  return error;
-}
 
 /** Where to find the OpenCL devices: a Direct3D 9 device, or an adapter by name. */
 export type D3D9DeviceSource = { device: bigint } | { adapterName: string };
@@ -72,14 +60,10 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   /** A context sharing with an IDirect3DDevice9 (CL_CONTEXT_D3D9_DEVICE_NV). */
   createContext(device: bigint, options: SharedContextOptions = {}): Context {
     const handle = SharingFacade.handle(device, 'device');
-    try {
-      return this.makeContext(T.CL_CONTEXT_D3D9_DEVICE_NV, handle, options, () => {
-        const preferred = this.getDevices({ device: handle }, 'preferred');
-        return preferred.length ? preferred : this.getDevices({ device: handle }, 'all');
-      });
-    } catch (error) {
-      throw named(error);
-    }
+    return this.makeContext(T.CL_CONTEXT_D3D9_DEVICE_NV, handle, options, () => {
+      const preferred = this.getDevices({ device: handle }, 'preferred');
+      return preferred.length ? preferred : this.getDevices({ device: handle }, 'all');
+    });
   }
 
   /** A buffer over an IDirect3DVertexBuffer9. */

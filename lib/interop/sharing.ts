@@ -146,12 +146,21 @@ export abstract class SharingFacade<N extends NativeSharing> {
     if (devices.length === 0) {
       throw new OpenCLError(-1, 'clCreateContext', `no device of "${this.platform.name}" can share with this ${this.traits.name} object`);
     }
-    const context = Context.create({
-      ...options,
-      platform: this.platform,
-      devices,
-      properties: [[property, handle], ...(options.properties ?? [])],
-    });
+    let context: Context;
+    try {
+      context = Context.create({
+        ...options,
+        platform: this.platform,
+        devices,
+        properties: [[property, handle], ...(options.properties ?? [])],
+      });
+    } catch (error) {
+      // clCreateContext's name cannot tell the D3D9 families' -1010 apart: the property can.
+      if (error instanceof OpenCLError && this.traits.family && error.status <= -1010 && error.status >= -1013) {
+        throw new OpenCLError(error.status, error.call, `the ${this.traits.name} device cannot be used with these OpenCL devices`, this.traits.family);
+      }
+      throw error;
+    }
     context.interop = { extension: this.traits.name, property, handle };
     return context;
   }
