@@ -1,12 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers';
 
-// npm run prebuilds, npm pack, then npm install of the tarball into fresh
-// folders, as a user's project would get it from the registry.
+// npm run prebuilds and npm pack in a staging copy of the package (never in
+// the repository: other test files load its addon meanwhile), then npm
+// install of the tarball into fresh folders, as a user's project would.
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const work = mkdtempSync(join(tmpdir(), 'opencl-interop-pack-'));
 let tarball = '';
@@ -33,8 +34,15 @@ function probe(dir: string) {
 
 describe('the npm package', () => {
   beforeAll(() => {
-    execFileSync(npm, ['run', 'prebuilds', '--silent'], { cwd: repoRoot, stdio: 'pipe' });
-    const packed = execFileSync(npm, ['pack', '--silent', '--pack-destination', work], { cwd: repoRoot, encoding: 'utf8' });
+    const staging = join(work, 'staging');
+    mkdirSync(staging);
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { files: string[] };
+    for (const entry of ['package.json', ...manifest.files]) {
+      if (existsSync(join(repoRoot, entry))) cpSync(join(repoRoot, entry), join(staging, entry), { recursive: true });
+    }
+    symlinkSync(join(repoRoot, 'node_modules'), join(staging, 'node_modules'), 'dir');
+    execFileSync(npm, ['run', 'prebuilds', '--silent'], { cwd: staging, stdio: 'pipe' });
+    const packed = execFileSync(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], { cwd: staging, encoding: 'utf8' });
     tarball = join(work, packed.trim().split('\n').pop()!);
   }, 600_000);
 

@@ -1,0 +1,140 @@
+// Core OpenCL and the "extension not supported" path, checked on any platform
+// chosen by name: how the project is proven on a real GPU driver (NVIDIA)
+// where vitest is not installed.
+//   node scripts/device-check.mjs "NVIDIA CUDA"
+import assert from 'node:assert/strict';
+import * as ocl from '../dist/index.js';
+
+const wanted = process.argv[2] ?? process.env.CHECK_PLATFORM ?? '';
+const platform = ocl.getPlatforms().find((p) => p.name.includes(wanted));
+if (!platform) {
+  console.error(`no platform matches "${wanted}": ${ocl.getPlatforms().map((p) => p.name).join(', ') || 'none'}`);
+  process.exit(2);
+}
+const device = platform.getDevices('gpu')[0] ?? platform.getDevices()[0];
+console.log(`platform: ${platform.name} (${platform.version}); device: ${device.name}, ${device.type}, ${device.maxComputeUnits} CUs, ${device.globalMemSize / 2n ** 20n} MiB; loader ${ocl.loadedLibrary().path}`);
+
+const results = [];
+async function check(name, fn) {
+  try {
+    await fn();
+    results.push(true);
+    console.log(`  ok   ${name}`);
+  } catch (error) {
+    results.push(false);
+    console.log(`  FAIL ${name}: ${error.stack ?? error}`);
+  }
+}
+
+const context = ocl.createContext({ devices: [device], onError: (m) => console.log(`  (driver says: ${m})`) });
+const queue = context.createQueue(device, { profiling: true });
+
+await check('device info types', () => {
+  assert.equal(typeof device.globalMemSize, 'bigint');
+  assert.ok(device.maxWorkGroupSize > 0);
+  assert.equal(device.maxWorkItemSizes.length >= 3, true);
+  assert.equal(typeof device.preferredInteropUserSync, 'boolean');
+  assert.ok(platform.extensions.includes('cl_khr_icd'));
+});
+
+await check('vector add (1M floats) with local size and profiling', async () => {
+  const program = context.createProgram('kernel void add(global const float *a, global const float *b, global float *c) { size_t i = get_global_id(0); c[i] = a[i] + b[i]; }');
+  await program.build();
+  const n = 1 << 20;
+  const a = Float32Array.from({ length: n }, (_, i) => i);
+  const A = context.createBuffer(a), B = context.createBuffer(a), C = context.createBuffer(n * 4);
+  const kernel = program.createKernel('add').setArgs(A, B, C);
+  const run = queue.enqueueKernel(kernel, n, { localSize: [256] });
+  const out = new Float32Array(n);
+  await queue.readBuffer(C, out, { waitFor: [run] }).completed;
+  assert.equal(out.findIndex((v, i) => v !== 2 * i), -1);
+  assert.ok(run.profiling.end >= run.profiling.start);
+});
+
+await check('every scalar and vector argument type', async () => {
+  const program = context.createProgram(`kernel void k(global long *out, char a, ushort b, int c, ulong d, float e, double f, int3 g) {
+    out[0] = a; out[1] = b; out[2] = c; out[3] = (long)d; out[4] = (long)(e * 2); out[5] = (long)(f * 4); out[6] = g.x + g.y + g.z; }`);
+  await program.build();
+  const out = context.createBuffer(7 * 8);
+  const kernel = program.createKernel('k').setArgs(out, ['char', -3], ['ushort', 65000], ['int', -7], ['ulong', 2n ** 40n], ['float', 1.5], ['double', 2.25], ['int3', [1, 2, 3]]);
+  queue.enqueueKernel(kernel, 1);
+  const host = new BigInt64Array(7);
+  queue.readBuffer(out, host, { blocking: true });
+  assert.deepEqual([...host], [-3n, 65000n, -7n, 2n ** 40n, 3n, 9n, 6n]);
+});
+
+await check('image kernel with a sampler (RGBA8 invert), copy and fill', async () => {
+  const w = 64, h = 32;
+  const pixels = Uint8Array.from({ length: w * h * 4 }, (_, i) => i & 0xff);
+  const src = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width: w, height: h, data: pixels });
+  const dst = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width: w, height: h });
+  const sampler = context.createSampler();
+  const program = context.createProgram(`kernel void inv(read_only image2d_t s, write_only image2d_t d, sampler_t sm) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1)); write_imagef(d, p, (float4)(1.0f) - read_imagef(s, sm, p)); }`);
+  await program.build();
+  const run = queue.enqueueKernel(program.createKernel('inv').setArgs(src, dst, sampler), [w, h]);
+  const out = new Uint8Array(pixels.length);
+  await queue.readImage(dst, out, { waitFor: [run] }).completed;
+  assert.deepEqual([...out.subarray(0, 8)], [...pixels.subarray(0, 8)].map((v) => 255 - v));
+  queue.fillImage(dst, [0, 1, 0, 1]);
+  queue.readImage(dst, out, { blocking: true });
+  assert.deepEqual([...out.subarray(0, 4)], [0, 255, 0, 255]);
+});
+
+await check('events: promises, user events, out-of-order queue with wait lists, markers', async () => {
+  const ooo = context.createQueue(device, { outOfOrder: device.queueProperties.outOfOrder });
+  const gate = context.createUserEvent();
+  const buf = context.createBuffer(4096);
+  const fill = ooo.fillBuffer(buf, new Uint8Array([7]), { waitFor: [gate] });
+  const marker = ooo.enqueueMarker({ waitFor: [fill] });
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  setTimeout(() => gate.setStatus('complete'), 20);
+  await marker.completed;
+  clearInterval(timer);
+  assert.ok(ticks > 0, 'the event loop kept running while waiting');
+  const out = new Uint8Array(4096);
+  ooo.readBuffer(buf, out, { blocking: true });
+  assert.equal(out[4095], 7);
+  await ooo.finish();
+});
+
+await check('map/unmap detaches the view', async () => {
+  const buf = context.createBuffer(new Uint32Array([1, 2, 3, 4]));
+  const mapping = await queue.mapBuffer(buf, { access: 'read-write' });
+  const view = new Uint32Array(mapping.buffer);
+  assert.equal(view[2], 3);
+  view[2] = 30;
+  await mapping.unmap().completed;
+  assert.equal(view.length, 0);
+  const out = new Uint32Array(4);
+  queue.readBuffer(buf, out, { blocking: true });
+  assert.equal(out[2], 30);
+});
+
+await check('a failing build carries the log', async () => {
+  await assert.rejects(context.createProgram('kernel void broken( {').build(), (e) => e instanceof ocl.OpenCLBuildError && e.log.length > 0);
+});
+
+await check('released objects throw OpenCLReleasedError', () => {
+  const b = context.createBuffer(16);
+  b.release();
+  b.release();
+  assert.throws(() => queue.writeBuffer(b, new Uint8Array(16)), ocl.OpenCLReleasedError);
+});
+
+for (const name of ocl.sharingExtensionNames) {
+  await check(`${name}: ${platform.supports(name) ? 'advertised' : 'not advertised -> OpenCLExtensionError'}`, () => {
+    if (platform.supports(name)) {
+      assert.equal(platform.getSharing(name).entryPoints.length, ocl.sharingExtensions[name].length);
+    } else {
+      assert.throws(() => platform.getSharing(name), (e) => e instanceof ocl.OpenCLExtensionError && e.platform === platform.name);
+    }
+  });
+}
+
+queue.release();
+context.release();
+const passed = results.filter(Boolean).length;
+console.log(`${passed} passed, ${results.length - passed} failed`);
+process.exitCode = results.every(Boolean) ? 0 : 1;
