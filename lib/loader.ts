@@ -52,6 +52,25 @@ export function addon(): Addon {
 
 let loaded: LoadedLibrary | undefined;
 
+const icdVariables = ['OCL_ICD_FILENAMES', 'OCL_ICD_VENDORS', 'OPENCL_LAYERS'] as const;
+
+/**
+ * @internal Runs fn and puts the ICD loader's environment variables back as
+ * they were. The Khronos loader (as shipped with CUDA) tokenizes the
+ * getenv() buffer of OCL_ICD_FILENAMES in place: afterwards the process
+ * environment, and every child process, sees only its first entry.
+ */
+export function preservingIcdEnvironment<T>(fn: () => T): T {
+  const saved = icdVariables.map((name) => [name, process.env[name]] as const);
+  try {
+    return fn();
+  } finally {
+    for (const [name, value] of saved) {
+      if (value !== undefined && process.env[name] !== value) process.env[name] = value;
+    }
+  }
+}
+
 /**
  * Loads OpenCL now. Optional: every call loads the default library on first
  * use. Once a library is loaded it stays loaded for the life of the process;
@@ -71,7 +90,7 @@ export function loadOpenCL(options: LoadOptions = {}): LoadedLibrary {
   }
   const fromEnv = process.env[LIBRARY_ENV];
   const candidates = options.library ? [options.library] : fromEnv ? [fromEnv] : defaultCandidates();
-  const result = addon().load(candidates);
+  const result = preservingIcdEnvironment(() => addon().load(candidates));
   if (!result.ok) {
     const attempts = result.attempts.map((a) =>
       fromEnv && !options.library ? { ...a, path: `${a.path} (from ${LIBRARY_ENV})` } : a,

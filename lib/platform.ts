@@ -5,7 +5,7 @@ import { OpenCLError, OpenCLNoPlatformError } from './errors';
 import { decode, parseVersion } from './info';
 import { getSharing, type SharingFacades } from './interop';
 import type { SharingExtension } from './interop/extensions';
-import { loadedLibrary, ready } from './loader';
+import { loadedLibrary, preservingIcdEnvironment, ready } from './loader';
 
 const platformCache = new Map<bigint, Platform>();
 
@@ -124,7 +124,7 @@ export function getPlatforms(): Platform[] {
   const native = ready();
   let natives;
   try {
-    natives = native.getPlatformIDs();
+    natives = preservingIcdEnvironment(() => native.getPlatformIDs());
   } catch (error) {
     // ocl-icd and the Khronos loader report "no driver" as CL_PLATFORM_NOT_FOUND_KHR.
     if (error instanceof OpenCLError && error.status === -1001) return [];

@@ -98,6 +98,18 @@ describe('loading OpenCL at run time', () => {
     expect(devices).toBe('1');
   });
 
+  it('keeps the ICD loader\'s environment as it was (the Khronos loader truncates OCL_ICD_FILENAMES in place)', () => {
+    const { status, stdout } = runNode(`
+      const { preservingIcdEnvironment } = require(${JSON.stringify(resolve(repoRoot, 'dist/loader.js'))});
+      preservingIcdEnvironment(() => { process.env.OCL_ICD_FILENAMES = 'a.so'; delete process.env.OCL_ICD_VENDORS; });
+      ocl.getPlatforms();
+      console.log(process.env.OCL_ICD_FILENAMES, process.env.OCL_ICD_VENDORS);`,
+      { env: { OCL_ICD_FILENAMES: 'a.so:b.so', OCL_ICD_VENDORS: '/etc/OpenCL/vendors' } },
+    );
+    expect(status).toBe(0);
+    expect(stdout.trim()).toBe('a.so:b.so /etc/OpenCL/vendors');
+  });
+
   it('is usable with require and with import', async () => {
     const esm = spawnSync(
       process.execPath,
