@@ -4,7 +4,7 @@
 // Test names cite the spec section they check (shared/specs/; the D3D10 and
 // KHR DX9 media sections are those of the OpenCL 1.2 extension spec, 9.9 and
 // 9.10, as the driver's own ctests name them).
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CL,
   CLBuffer,

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AcquireScope,
@@ -17,7 +19,6 @@ import {
   type Context,
   type Platform,
 } from '../lib';
-// @ts-expect-error: plain JavaScript test equipment without types
 import { openReferenceDriver, referenceDriverPath } from './driver/control.mjs';
 import { pocl, runNode } from './helpers';
 
@@ -42,11 +43,9 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
   let display: bigint;
   let context: Context;
   let queue: CommandQueue;
-  let liveBefore: { mem: number; context: number };
 
   beforeAll(() => {
     platform = referencePlatform();
-    liveBefore = { mem: ref.liveObjects('mem'), context: ref.liveObjects('context') };
     va = getSharing(platform, 'cl_intel_va_api_media_sharing');
     display = ref.vaCreateDisplay(true);
     context = va.createContext(display);
@@ -287,7 +286,7 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
 
 describe('lifetimes in a fresh process: after disposal and GC the driver has no live objects', () => {
   it('every surface reference count is back and no cl object is left', () => {
-    const control = JSON.stringify(new URL('./driver/control.mjs', import.meta.url).href);
+    const control = JSON.stringify(pathToFileURL(resolve(__dirname, 'driver/control.mjs')).href);
     const { status, stdout, stderr } = runNode(
       `
       (async () => {

@@ -1,0 +1,46 @@
+// Types of control.mjs (the reference driver's control API for tests and examples).
+
+export declare const referenceDriverPath: string;
+export declare const referenceVendorsPath: string;
+
+export interface ResourceLayout {
+  width: number;
+  height: number;
+  depth: number;
+  bytesPerPixel: number;
+  rowPitch: number;
+  slicePitch: number;
+  size: number;
+}
+
+export interface ReferenceDriver {
+  readonly path: string;
+  d3d9CreateAdapter(name: string, hasClDevice?: boolean): bigint;
+  d3d9CreateDevice(kind?: 'd3d9' | 'd3d9ex' | 'dxva', adapter?: bigint): bigint;
+  d3d9CreateSurface(device: bigint, format: number, width: number, height: number, options?: { pool?: number; shared?: boolean }): { surface: bigint; sharedHandle: bigint };
+  d3d9CreateTexture(device: bigint, format: number, width: number, height: number, levels?: number, pool?: number): bigint;
+  d3d9CreateCubeTexture(device: bigint, format: number, edge: number, levels?: number, pool?: number): bigint;
+  d3d9CreateVolumeTexture(device: bigint, format: number, width: number, height: number, depth: number, levels?: number, pool?: number): bigint;
+  d3d9CreateVertexBuffer(device: bigint, size: number, pool?: number): bigint;
+  d3d9CreateIndexBuffer(device: bigint, size: number, format?: number, pool?: number): bigint;
+  d3d9GetSurfaceLevel(texture: bigint, level: number): bigint;
+  dxgiCreateAdapter(name: string, hasClDevice?: boolean): bigint;
+  d3d10CreateDevice(adapter?: bigint): bigint;
+  d3d10CreateBuffer(device: bigint, size: number, usage?: number): bigint;
+  d3d10CreateTexture2D(device: bigint, desc: { width: number; height: number; mipLevels?: number; arraySize?: number; format: number; usage?: number; sampleCount?: number }): bigint;
+  d3d10CreateTexture3D(device: bigint, desc: { width: number; height: number; depth: number; mipLevels?: number; format: number; usage?: number }): bigint;
+  vaCreateDisplay(hasClDevice?: boolean): bigint;
+  vaCreateSurface(display: bigint, width: number, height: number): { id: number; resource: bigint };
+  createSharedHandle(resource: bigint): bigint;
+  layout(resource: bigint, subresource?: number, plane?: number): ResourceLayout;
+  read(resource: bigint, subresource?: number, plane?: number, packed?: boolean): Uint8Array;
+  write(resource: bigint, subresource: number, plane: number, bytes: Uint8Array, packed?: boolean): void;
+  refcount(object: bigint): number;
+  addRef(object: bigint): number;
+  release(object: bigint): number;
+  objectType(object: bigint): number;
+  liveObjects(kind: 'context' | 'command_queue' | 'mem' | 'event' | 'program' | 'kernel' | 'sampler' | 'cl' | 'resource' | 'all'): number;
+  waitIdle(timeoutMs?: number): void;
+}
+
+export declare function openReferenceDriver(path?: string): ReferenceDriver;
