@@ -7,16 +7,10 @@
 import { fileURLToPath } from 'node:url';
 import * as ocl from '../dist/index.js';
 import { openReferenceDriver } from '../test/driver/control.mjs';
+import { kernelProgram, invertImageSource } from './support/kernels.mjs';
 import { isReference, openOpenCL, platformFor, withOwned } from './support/opencl.mjs';
 
 const EXTENSION = 'cl_nv_d3d9_sharing';
-
-const invertSource = `
-  kernel void invert_image(read_only image2d_t src, write_only image2d_t dst) {
-    const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
-    int2 p = (int2)(get_global_id(0), get_global_id(1));
-    write_imagef(dst, p, (float4)(1.0f) - read_imagef(src, s, p));
-  }`;
 
 /** Inverts mip level `level` of an IDirect3DTexture9; returns the image's shape and the extension's queries. */
 export async function processTextureLevel({ platform, device, texture, level = 0 }) {
@@ -25,9 +19,7 @@ export async function processTextureLevel({ platform, device, texture, level = 0
     const context = own(d3d9.createContext(device));
     const queue = own(context.createQueue());
     const image = own(d3d9.createFromTexture(context, texture, level, { access: 'read-write' }));
-    const compiler = context.devices[0].compilerAvailable;
-    const program = own(compiler ? context.createProgram(invertSource) : context.createProgramWithBuiltInKernels(['invert_image']));
-    if (compiler) await program.build();
+    const program = own(await kernelProgram(context, invertImageSource, 'invert_image'));
     const copy = own(context.createImage({ format: image.format, width: image.width, height: image.height }));
     const kernel = own(program.createKernel('invert_image').setArgs(copy, image));
     await queue.withAcquired([image], async () => {

@@ -6,13 +6,14 @@
 import { fileURLToPath } from 'node:url';
 import * as ocl from '../dist/index.js';
 import { openReferenceDriver } from '../test/driver/control.mjs';
+import { kernelProgram } from './support/kernels.mjs';
 import { isReference, openOpenCL, platformFor, withOwned } from './support/opencl.mjs';
 import { writePng } from './support/png.mjs';
 
 const EXTENSION = 'cl_intel_va_api_media_sharing';
 
 // BT.601 limited range, the same integer formula as the reference driver's built-in kernel.
-const nv12ToRgbaSource = `
+export const nv12ToRgbaSource = `
   kernel void nv12_to_rgba(read_only image2d_t y, read_only image2d_t uv, write_only image2d_t rgba) {
     const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
     int2 p = (int2)(get_global_id(0), get_global_id(1));
@@ -34,11 +35,7 @@ export async function nv12ToRgba({ platform, display, surfaceId, width, height }
   return withOwned(async (own) => {
     const context = own(va.createContext(display));
     const queue = own(context.createQueue());
-    const device = context.devices[0];
-    const program = own(device.compilerAvailable
-      ? context.createProgram(nv12ToRgbaSource)
-      : context.createProgramWithBuiltInKernels(['nv12_to_rgba']));
-    if (device.compilerAvailable) await program.build();
+    const program = own(await kernelProgram(context, nv12ToRgbaSource, 'nv12_to_rgba'));
     const [y, uv] = va.createFromNV12Surface(context, surfaceId, { access: 'read' });
     const rgba = own(context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width, height, access: 'write' }));
     const kernel = own(program.createKernel('nv12_to_rgba').setArgs(y, uv, rgba));

@@ -70,6 +70,15 @@ Napi::Value QueryBytes(Napi::Env env, const char* call, Query query) {
   return BytesToJs(env, bytes.data(), bytes.size());
 }
 
+// info(param) of a handle: a clGet*Info entry point of the form
+// (handle, param, size, value, sizeRet), its bytes returned raw.
+template <typename T, typename Fn>
+Napi::Value InfoBytes(const Napi::CallbackInfo& info, T handle, Fn fn, const char* call) {
+  Napi::Env env = info.Env();
+  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
+  return QueryBytes(env, call, [&](size_t size, void* out, size_t* sizeRet) { return fn(handle, param, size, out, sizeRet); });
+}
+
 // ---- wrapped handles -------------------------------------------------------
 
 // Base of every Native* class: owns one OpenCL handle, releases it once

@@ -116,11 +116,7 @@ void NativeContext::BeforeRelease() {
 
 Napi::Value NativeContext::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_context context = Checked(env);
-  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
-  auto fn = OCL_FN(env, clGetContextInfo);
-  return QueryBytes(env, "clGetContextInfo",
-                    [&](size_t size, void* out, size_t* sizeRet) { return fn(context, param, size, out, sizeRet); });
+  return InfoBytes(info, Checked(env), OCL_FN(env, clGetContextInfo), "clGetContextInfo");
 }
 
 void NativeContext::Init(Napi::Env env, Napi::Object exports) {

@@ -53,11 +53,7 @@ Napi::Value WrapEvent(Napi::Env env, cl_event event) {
 
 Napi::Value NativeEvent::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_event event = Checked(env);
-  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
-  auto fn = OCL_FN(env, clGetEventInfo);
-  return QueryBytes(env, "clGetEventInfo",
-                    [&](size_t size, void* out, size_t* sizeRet) { return fn(event, param, size, out, sizeRet); });
+  return InfoBytes(info, Checked(env), OCL_FN(env, clGetEventInfo), "clGetEventInfo");
 }
 
 Napi::Value NativeEvent::ProfilingInfo(const Napi::CallbackInfo& info) {

@@ -89,11 +89,7 @@ Napi::Value NativeKernel::SetArgLocal(const Napi::CallbackInfo& info) {
 
 Napi::Value NativeKernel::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_kernel kernel = Checked(env);
-  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
-  auto fn = OCL_FN(env, clGetKernelInfo);
-  return QueryBytes(env, "clGetKernelInfo",
-                    [&](size_t size, void* out, size_t* sizeRet) { return fn(kernel, param, size, out, sizeRet); });
+  return InfoBytes(info, Checked(env), OCL_FN(env, clGetKernelInfo), "clGetKernelInfo");
 }
 
 // workGroupInfo(device | null, param)

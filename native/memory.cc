@@ -345,20 +345,12 @@ Napi::Value DetachArrayBuffer(const Napi::CallbackInfo& info) {
 
 Napi::Value NativeMem::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_mem mem = Checked(env);
-  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
-  auto fn = OCL_FN(env, clGetMemObjectInfo);
-  return QueryBytes(env, "clGetMemObjectInfo",
-                    [&](size_t size, void* out, size_t* sizeRet) { return fn(mem, param, size, out, sizeRet); });
+  return InfoBytes(info, Checked(env), OCL_FN(env, clGetMemObjectInfo), "clGetMemObjectInfo");
 }
 
 Napi::Value NativeMem::ImageInfo(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_mem mem = Checked(env);
-  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
-  auto fn = OCL_FN(env, clGetImageInfo);
-  return QueryBytes(env, "clGetImageInfo",
-                    [&](size_t size, void* out, size_t* sizeRet) { return fn(mem, param, size, out, sizeRet); });
+  return InfoBytes(info, Checked(env), OCL_FN(env, clGetImageInfo), "clGetImageInfo");
 }
 
 // storageAddress: where the memory object's own storage lives (0n if none);

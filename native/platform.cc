@@ -15,11 +15,7 @@ const napi_type_tag NativePlatform::kTypeTag = {0x6f636c2d706c6174ULL, 0x666f726
 
 Napi::Value NativePlatform::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_platform_id platform = Checked(env);
-  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
-  auto fn = OCL_FN(env, clGetPlatformInfo);
-  return QueryBytes(env, "clGetPlatformInfo",
-                    [&](size_t size, void* out, size_t* sizeRet) { return fn(platform, param, size, out, sizeRet); });
+  return InfoBytes(info, Checked(env), OCL_FN(env, clGetPlatformInfo), "clGetPlatformInfo");
 }
 
 // devices(type: bigint) -> NativeDevice[]; CL_DEVICE_NOT_FOUND surfaces as an error.

@@ -78,11 +78,7 @@ Napi::Value NativeProgram::Build(const Napi::CallbackInfo& info) {
 
 Napi::Value NativeProgram::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_program program = Checked(env);
-  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
-  auto fn = OCL_FN(env, clGetProgramInfo);
-  return QueryBytes(env, "clGetProgramInfo",
-                    [&](size_t size, void* out, size_t* sizeRet) { return fn(program, param, size, out, sizeRet); });
+  return InfoBytes(info, Checked(env), OCL_FN(env, clGetProgramInfo), "clGetProgramInfo");
 }
 
 Napi::Value NativeProgram::BuildInfo(const Napi::CallbackInfo& info) {

@@ -51,11 +51,7 @@ Napi::Value EnqueueBarrier(const Napi::CallbackInfo& info) {
 
 Napi::Value NativeQueue::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_command_queue queue = Checked(env);
-  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
-  auto fn = OCL_FN(env, clGetCommandQueueInfo);
-  return QueryBytes(env, "clGetCommandQueueInfo",
-                    [&](size_t size, void* out, size_t* sizeRet) { return fn(queue, param, size, out, sizeRet); });
+  return InfoBytes(info, Checked(env), OCL_FN(env, clGetCommandQueueInfo), "clGetCommandQueueInfo");
 }
 
 Napi::Value NativeQueue::Flush(const Napi::CallbackInfo& info) {

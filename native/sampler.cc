@@ -33,11 +33,7 @@ Napi::Value CreateSampler(const Napi::CallbackInfo& info) {
 
 Napi::Value NativeSampler::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_sampler sampler = Checked(env);
-  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
-  auto fn = OCL_FN(env, clGetSamplerInfo);
-  return QueryBytes(env, "clGetSamplerInfo",
-                    [&](size_t size, void* out, size_t* sizeRet) { return fn(sampler, param, size, out, sizeRet); });
+  return InfoBytes(info, Checked(env), OCL_FN(env, clGetSamplerInfo), "clGetSamplerInfo");
 }
 
 void NativeSampler::Init(Napi::Env env, Napi::Object exports) {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './helpers';
+import { poclSetup, repoRoot } from './helpers';
 
 // The examples pick their own platforms as a user's script would: without the
 // test run's OCL_ICD_VENDORS.
@@ -49,5 +49,27 @@ describe('examples and the demo, run as a user would', () => {
     expect(run('examples/d3d10-texture.mjs').stdout).toMatch(/bytes 0x30 -> 0xcf/);
     expect(run('examples/d3d9-texture.mjs').stdout).toMatch(/Inverted mip level 1 \(32x32, RGBA\/UNORM_INT8\).*bytes 0x10 -> 0xef; level 0 untouched: 0x0/);
     expect(run('examples/vector-add.mjs').stdout).toMatch(/1048576 additions on .*: correct/);
+  });
+});
+
+describe('the examples\' OpenCL C, for platforms with a compiler', () => {
+  it('invert_image matches the reference driver\'s built-in (255 - b per channel) and nv12_to_rgba compiles, on PoCL', async () => {
+    const { invertImageSource } = await import('../examples/support/kernels.mjs');
+    const { nv12ToRgbaSource } = await import('../examples/va-api-nv12-to-rgba.mjs');
+    const { context, queue } = poclSetup();
+    const nv12 = context.createProgram(nv12ToRgbaSource);
+    await nv12.build();
+    expect(nv12.kernelNames).toEqual(['nv12_to_rgba']);
+    const program = context.createProgram(invertImageSource);
+    await program.build();
+    const pixels = Uint8Array.from({ length: 8 * 4 * 4 }, (_, i) => (i * 13) & 0xff);
+    const src = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width: 8, height: 4, data: pixels });
+    const dst = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width: 8, height: 4 });
+    queue.enqueueKernel(program.createKernel('invert_image').setArgs(src, dst), [8, 4]);
+    const out = new Uint8Array(pixels.length);
+    queue.readImage(dst, out, { blocking: true });
+    expect([...out]).toEqual([...pixels].map((v) => 255 - v));
+    queue.release();
+    context.release();
   });
 });
