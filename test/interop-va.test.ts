@@ -270,6 +270,23 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
     });
   });
 
+  it('4.4: the driver\'s error-notify callback reaches JS (here: a surface passed as raw handle bytes, unacquired)', async () => {
+    const messages: string[] = [];
+    const noisy = va.createContext(display, { onError: (message) => messages.push(message) });
+    const q = noisy.createQueue();
+    const surface = ref.vaCreateSurface(display, 8, 8);
+    const y = va.createFromSurface(noisy, surface.id, 0);
+    const program = noisy.createProgramWithBuiltInKernels(['invert_image']);
+    // Raw bytes bypass the binding's own acquire check: the driver sees the unacquired surface.
+    const kernel = program.createKernel('invert_image').setArg(0, new BigUint64Array([y.address])).setArg(1, new BigUint64Array([y.address]));
+    expect(() => q.enqueueKernel(kernel, [8, 8])).toThrow(expect.objectContaining({ code: 'CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL', call: 'clEnqueueNDRangeKernel' }));
+    for (let i = 0; i < 50 && messages.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages[0]).toMatch(/acquire|VA/i);
+    for (const o of [kernel, program, y, q, noisy]) o.release();
+    ref.release(surface.resource);
+  });
+
   it('lifetimes: a cl_mem holds a reference on its surface; releases, GC and disposal give every reference back', async () => {
     const surface = ref.vaCreateSurface(display, 8, 8);
     const base = ref.refcount(surface.resource);
