@@ -123,6 +123,31 @@ await check('released objects throw OpenCLReleasedError', () => {
   assert.throws(() => queue.writeBuffer(b, new Uint8Array(16)), ocl.OpenCLReleasedError);
 });
 
+const hasRG = context.supportedImageFormats({ access: 'read', type: '2d' }).some((f) => f.order === 'RG' && f.type === 'UNORM_INT8');
+await check(`the VA example's nv12_to_rgba kernel on plain R + RG images ${hasRG ? 'matches BT.601' : 'compiles (no CL_RG images here)'}`, async () => {
+  const { nv12ToRgbaSource } = await import('../examples/va-api-nv12-to-rgba.mjs');
+  const program = context.createProgram(nv12ToRgbaSource);
+  await program.build();
+  if (!hasRG) return;
+  const w = 16, h = 8;
+  const luma = Uint8Array.from({ length: w * h }, (_, i) => 16 + ((i * 7) % 220));
+  const chroma = Uint8Array.from({ length: (w / 2) * (h / 2) * 2 }, (_, i) => (i * 37) & 0xff);
+  const y = context.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width: w, height: h, data: luma });
+  const uv = context.createImage({ format: { order: 'RG', type: 'UNORM_INT8' }, width: w / 2, height: h / 2, data: chroma });
+  const rgba = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width: w, height: h });
+  queue.enqueueKernel(program.createKernel('nv12_to_rgba').setArgs(y, uv, rgba), [w, h]);
+  const out = new Uint8Array(w * h * 4);
+  queue.readImage(rgba, out, { blocking: true });
+  const clamp = (x) => Math.max(0, Math.min(255, x >> 8));
+  for (let py = 0; py < h; py++) {
+    for (let px = 0; px < w; px++) {
+      const c = luma[py * w + px] - 16, k = ((py >> 1) * (w / 2) + (px >> 1)) * 2, d = chroma[k] - 128, e = chroma[k + 1] - 128;
+      const want = [clamp(298 * c + 409 * e + 128), clamp(298 * c - 100 * d - 208 * e + 128), clamp(298 * c + 516 * d + 128), 255];
+      assert.deepEqual([...out.subarray((py * w + px) * 4, (py * w + px) * 4 + 4)], want, `pixel ${px},${py}`);
+    }
+  }
+});
+
 for (const name of ocl.sharingExtensionNames) {
   await check(`${name}: ${platform.supports(name) ? 'advertised' : 'not advertised -> OpenCLExtensionError'}`, () => {
     if (platform.supports(name)) {
