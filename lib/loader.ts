@@ -116,5 +116,6 @@ export function ready(): Addon {
 
 /** @internal Whether the loaded library exports an entry point. */
 export function hasEntryPoint(name: string): boolean {
-  return ready() !== undefined && loaded!.entryPoints.includes(name);
+  ready();
+  return loaded!.entryPoints.includes(name);
 }

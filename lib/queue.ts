@@ -438,7 +438,8 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
   /**
    * Acquires the objects, runs fn, and releases them even when fn throws or
    * rejects. Resolves with fn's result once the release has completed, so
-   * Direct3D / VA-API may use the resources again.
+   * Direct3D / VA-API may use the resources again. The scope's events are
+   * released then too.
    */
   async withAcquired<T>(
     objects: readonly MemObject[],

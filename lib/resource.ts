@@ -47,13 +47,6 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
     }
   }
 
-  /** @internal Marks this wrapper released and hands over the native object without releasing it. */
-  protected detachNative(): N | null {
-    const native = this.#native;
-    this.#native = null;
-    return native;
-  }
-
   [Symbol.dispose](): void {
     this.release();
   }

@@ -5,7 +5,7 @@
 import type { NativeDevice, NativeMem, NativeSharingBase } from '../addon';
 import { Context, type ContextOptions } from '../context';
 import { Device } from '../device';
-import { type D3D9Family, OpenCLError, OpenCLExtensionError } from '../errors';
+import { type D3D9Family, OpenCLError, OpenCLExtensionError, OpenCLReleasedError } from '../errors';
 import { Event, gateOn, nativeWaitList, registerCommandTypes } from '../event';
 import { ready } from '../loader';
 import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFlags } from '../memory';
@@ -237,7 +237,7 @@ export function groupByFacade(mems: readonly MemObject[]): Map<SharingFacade<Nat
   const groups = new Map<SharingFacade<NativeSharing>, MemObject[]>();
   mems.forEach((mem, i) => {
     if (!(mem instanceof MemObject)) throw new TypeError(`objects[${i}] is not a memory object`);
-    if (mem.released) mem.native; // throws OpenCLReleasedError
+    if (mem.released) throw new OpenCLReleasedError(`${mem.kind} (objects[${i}])`);
     const state = mem.sharing;
     if (!(state instanceof SharedObject)) {
       throw new TypeError(`objects[${i}] (${mem.kind}) was not created from a Direct3D or VA-API resource`);
@@ -254,7 +254,7 @@ export function groupByFacade(mems: readonly MemObject[]): Map<SharingFacade<Nat
 export function enqueueShared(which: 'acquire' | 'release', queue: CommandQueue, mems: readonly MemObject[], waitFor?: readonly Event[]): Event {
   const groups = groupByFacade(mems);
   for (const mem of mems) {
-    if (mem.context !== queue.context && mem.context.address !== queue.context.address) {
+    if (mem.context !== queue.context) {
       throw new TypeError(`${(mem.sharing as SharedObject).description} belongs to another context than the queue`);
     }
   }
