@@ -1,50 +1,42 @@
-// The raw native addon and its types. Everything here is internal: the public
-// classes in this folder wrap it and do all validation and policy.
+// The raw native addon and its types. Not part of the public API (index.ts
+// does not export it): the public classes wrap it and do all validation and
+// policy. The types stay in the declarations because those classes name them.
 import * as path from 'node:path';
 
-/** @internal */
 export interface NativeHandle {
   release(): void;
   readonly address: bigint;
 }
-/** @internal */
 export interface NativePlatform extends NativeHandle {
   info(param: number): Uint8Array;
   devices(type: bigint): NativeDevice[];
   extensionFunction(name: string, legacy: boolean): bigint;
 }
-/** @internal */
 export interface NativeDevice extends NativeHandle {
   info(param: number): Uint8Array;
 }
-/** @internal */
 export interface NativeContext extends NativeHandle {
   info(param: number): Uint8Array;
 }
-/** @internal */
 export interface NativeQueue extends NativeHandle {
   info(param: number): Uint8Array;
   flush(): void;
   finish(): void;
 }
-/** @internal */
 export interface NativeMem extends NativeHandle {
   info(param: number): Uint8Array;
   imageInfo(param: number): Uint8Array;
   /** Address of storage the memory object owns (a VASurfaceID), 0n if none. */
   readonly storageAddress: bigint;
 }
-/** @internal */
 export interface NativeSampler extends NativeHandle {
   info(param: number): Uint8Array;
 }
-/** @internal */
 export interface NativeProgram extends NativeHandle {
   info(param: number): Uint8Array;
   buildInfo(device: NativeDevice, param: number): Uint8Array;
   build(devices: NativeDevice[], options: string): Promise<number>;
 }
-/** @internal */
 export interface NativeKernel extends NativeHandle {
   info(param: number): Uint8Array;
   workGroupInfo(device: NativeDevice | null, param: number): Uint8Array;
@@ -54,7 +46,6 @@ export interface NativeKernel extends NativeHandle {
   setArgSampler(index: number, sampler: NativeSampler): void;
   setArgLocal(index: number, size: number): void;
 }
-/** @internal */
 export interface NativeEvent extends NativeHandle {
   info(param: number): Uint8Array;
   profilingInfo(param: number): bigint;
@@ -65,14 +56,14 @@ export interface NativeEvent extends NativeHandle {
 
 type WaitList = NativeEvent[] | undefined;
 
-/** @internal Common to the five Native*Sharing classes (native/*sharing files). */
+/** Common to the five Native*Sharing classes (native/*sharing files). */
 export interface NativeSharingBase {
   /** Entry points that did not resolve on the platform. */
   readonly missing: string[];
   acquire(queue: NativeQueue, mems: NativeMem[], waitList: WaitList): NativeEvent;
   release(queue: NativeQueue, mems: NativeMem[], waitList: WaitList): NativeEvent;
 }
-/** @internal native/nv_d3d9.cc */
+/** native/nv_d3d9.cc */
 export interface NativeNvD3D9Sharing extends NativeSharingBase {
   deviceIds(source: number, object: bigint | string, set: number): NativeDevice[];
   createFromVertexBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
@@ -82,31 +73,30 @@ export interface NativeNvD3D9Sharing extends NativeSharingBase {
   createFromCubeTexture(context: NativeContext, flags: bigint, resource: bigint, face: number, miplevel: number): NativeMem;
   createFromVolumeTexture(context: NativeContext, flags: bigint, resource: bigint, miplevel: number): NativeMem;
 }
-/** @internal native/khr_d3d10.cc */
+/** native/khr_d3d10.cc */
 export interface NativeKhrD3D10Sharing extends NativeSharingBase {
   deviceIds(source: number, object: bigint, set: number): NativeDevice[];
   createFromBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
   createFromTexture2D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
   createFromTexture3D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
 }
-/** @internal native/intel_dx9.cc */
+/** native/intel_dx9.cc */
 export interface NativeIntelDX9Sharing extends NativeSharingBase {
   deviceIds(source: number, object: bigint, set: number): NativeDevice[];
   createFromMediaSurface(context: NativeContext, flags: bigint, resource: bigint, sharedHandle: bigint, plane: number): NativeMem;
 }
-/** @internal native/khr_dx9_media.cc */
+/** native/khr_dx9_media.cc */
 export interface NativeKhrDX9MediaSharing extends NativeSharingBase {
   deviceIds(adapterTypes: number[], adapters: bigint[], set: number): NativeDevice[];
   createFromMediaSurface(context: NativeContext, flags: bigint, adapterType: number, resource: bigint, sharedHandle: bigint, plane: number): NativeMem;
 }
-/** @internal native/intel_va_api.cc */
+/** native/intel_va_api.cc */
 export interface NativeIntelVaApiSharing extends NativeSharingBase {
   deviceIds(source: number, display: bigint, set: number): NativeDevice[];
   createFromSurface(context: NativeContext, flags: bigint, surfaceId: number, plane: number): NativeMem;
 }
 type SharingConstructor<T> = new (platform: NativePlatform, legacy: boolean) => T;
 type Triple = [number, number, number];
-/** @internal */
 export interface ImageDescriptor {
   type: number;
   width: number;
@@ -118,12 +108,10 @@ export interface ImageDescriptor {
   buffer?: NativeMem;
   hostBytes: number;
 }
-/** @internal */
 export type LoadResult =
   | { ok: true; path: string; entryPoints: string[] }
   | { ok: false; attempts: { path: string; error: string }[] };
 
-/** @internal */
 export interface Addon {
   setErrorFactories(factories: {
     clError(status: number, call: string): Error;

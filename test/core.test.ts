@@ -184,6 +184,29 @@ describe('vector add and kernel arguments', () => {
     expect(out[0]).toBe(42);
   });
 
+  it('passes build options to the compiler and reports argument info and build status', async () => {
+    const program = context.createProgram(`
+      kernel void fill(global int *out, const int base) { out[get_global_id(0)] = base + SCALE; }`);
+    await program.build({ options: '-DSCALE=7 -cl-kernel-arg-info' });
+    expect(program.buildStatus(device)).toBe(0);
+    expect(program.source).toMatch(/kernel void fill/);
+    const kernel = program.createKernel('fill');
+    expect(kernel.argInfo(0)).toMatchObject({ name: 'out', typeName: 'int*' });
+    expect(kernel.argInfo(1)).toMatchObject({ name: 'base', typeName: 'int' });
+    const out = context.createBuffer(16);
+    kernel.setArgs(out, ['int', 100]);
+    queue.enqueueKernel(kernel, 4).release();
+    const host = new Int32Array(4);
+    queue.readBuffer(out, host, { blocking: true });
+    expect([...host]).toEqual([107, 107, 107, 107]);
+    await expect(context.createProgram('kernel void k() {}').build({ options: '-cl-no-such-option' })).rejects.toMatchObject({
+      code: 'CL_INVALID_BUILD_OPTIONS',
+      call: 'clBuildProgram',
+    });
+    expect(() => program.build({ options: 5 as never })).toThrow(TypeError);
+    expect(() => program.build({ devices: ['x' as never] })).toThrow(TypeError);
+  });
+
   it('runs NDRanges with offsets and local sizes in 2D', async () => {
     const program = context.createProgram(`
       kernel void coords(global int *out, int width) {

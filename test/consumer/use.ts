@@ -1,0 +1,27 @@
+// A consumer's view: compiled against the published declarations (dist/*.d.ts)
+// with skipLibCheck off, so every declaration file the package ships must
+// stand on its own.
+import {
+  CL_CONTEXT_VA_API_DISPLAY_INTEL,
+  OpenCLError,
+  createContext,
+  getPlatforms,
+  predictSharedImage,
+  type CLImage,
+  type VaApiSharing,
+} from 'opencl-interop';
+
+export function consumer(): void {
+  const platform = getPlatforms()[0]!;
+  const va: VaApiSharing = platform.getSharing('cl_intel_va_api_media_sharing');
+  const context = createContext({ platform });
+  const queue = context.createQueue();
+  const image: CLImage = va.createFromSurface(context, 1, 0, { access: 'read' });
+  queue.acquire([image]).release();
+  const property: number = CL_CONTEXT_VA_API_DISPLAY_INTEL;
+  const error: OpenCLError = new OpenCLError(-30, 'clCreateBuffer');
+  predictSharedImage({ extension: 'cl_intel_va_api_media_sharing', width: 2, height: 2, plane: 0 });
+  // @ts-expect-error: internal members are not in the published declarations
+  void context.addon;
+  void [property, error];
+}
