@@ -292,7 +292,7 @@ export class Context extends Resource<NativeContext> {
 
   /** An event the application completes with setStatus(). */
   createUserEvent(): UserEvent {
-    return new UserEvent(this.addon.createUserEvent(this.native));
+    return new UserEvent(this.addon.createUserEvent(this.native), this);
   }
 }
 

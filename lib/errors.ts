@@ -228,3 +228,12 @@ export class OpenCLExtensionError extends Error {
     this.missingEntryPoints = missingEntryPoints;
   }
 }
+
+/**
+ * @internal Objects of two contexts met in one call. OpenCL says
+ * CL_INVALID_CONTEXT; across drivers the driver cannot even tell, so the
+ * binding checks before calling it.
+ */
+export function contextMismatch(call: string, what: string): OpenCLError {
+  return new OpenCLError(-34, call, `${what} belongs to another context`);
+}

@@ -1,6 +1,7 @@
 import type { NativeEvent } from './addon';
 import { CL } from './constants';
-import { OpenCLError } from './errors';
+import type { Context } from './context';
+import { OpenCLError, contextMismatch } from './errors';
 import { decode } from './info';
 import { ready } from './loader';
 import { Resource } from './resource';
@@ -54,9 +55,13 @@ export class Event extends Resource<NativeEvent> {
   /** @internal The sharing extension whose entry point made this event, if any. */
   extension?: string;
 
+  /** The context of the command (or of the user event). */
+  readonly context: Context;
+
   /** @internal */
-  constructor(native: NativeEvent) {
+  constructor(native: NativeEvent, context: Context) {
     super(native);
+    this.context = context;
   }
 
   get kind(): string {
@@ -188,11 +193,12 @@ export class UserEvent extends Event {
   }
 }
 
-/** Blocks until every event completes. */
+/** Blocks until every event completes (events of one context). */
 export function waitForEvents(events: readonly Event[]): void {
   if (!Array.isArray(events) || !events.every((event) => event instanceof Event)) {
     throw new TypeError('events must be an array of Event');
   }
+  if (events.some((event) => event.context !== events[0]!.context)) throw contextMismatch('clWaitForEvents', 'an event');
   if (events.length) ready().waitForEvents(events.map((event) => event.native));
 }
 
@@ -202,12 +208,14 @@ export function gateOn(event: Event, waitFor: readonly Event[] | undefined): Eve
   return event;
 }
 
-/** @internal Converts an options.waitFor list to native events, checking types. */
-export function nativeWaitList(waitFor: readonly Event[] | undefined): NativeEvent[] | undefined {
+/** @internal Converts an options.waitFor list to native events, checking types and context. */
+export function nativeWaitList(waitFor: readonly Event[] | undefined, context: Context): NativeEvent[] | undefined {
   if (waitFor === undefined) return undefined;
   if (!Array.isArray(waitFor)) throw new TypeError('waitFor must be an array of Event');
   return waitFor.map((event, i) => {
     if (!(event instanceof Event)) throw new TypeError(`waitFor[${i}] is not an Event`);
-    return event.native;
+    const native = event.native; // a released event throws OpenCLReleasedError first
+    if (event.context !== context) throw contextMismatch('enqueue', `waitFor[${i}]`);
+    return native;
   });
 }

@@ -1,7 +1,7 @@
 import type { NativeKernel } from './addon';
 import { CL } from './constants';
 import type { Device } from './device';
-import { OpenCLReleasedError } from './errors';
+import { OpenCLReleasedError, contextMismatch } from './errors';
 import { decode } from './info';
 import { MemObject } from './memory';
 import type { Program } from './program';
@@ -158,6 +158,9 @@ export class Kernel extends Resource<NativeKernel> {
       throw new RangeError(`argument index ${index} is out of range: ${this.name} takes ${this.numArgs} argument(s)`);
     }
     const native = this.native;
+    if ((value instanceof MemObject || value instanceof Sampler) && value.context !== this.program.context) {
+      throw contextMismatch('clSetKernelArg', `argument ${index} (${value.kind})`);
+    }
     if (value instanceof MemObject) {
       native.setArgMem(index, value.native);
       this.#objectArgs.set(index, value);
@@ -195,6 +198,7 @@ export class Kernel extends Resource<NativeKernel> {
   }
 
   workGroupInfo(device: Device = this.program.context.devices[0]!): WorkGroupInfo {
+    this.program.checkDevice(device, 'clGetKernelWorkGroupInfo');
     const read = (param: number) => this.native.workGroupInfo(device.native, param);
     return {
       workGroupSize: decode.size(read(CL.CL_KERNEL_WORK_GROUP_SIZE)),

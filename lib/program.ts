@@ -2,7 +2,7 @@ import type { NativeProgram } from './addon';
 import { CL } from './constants';
 import type { Context } from './context';
 import type { Device } from './device';
-import { OpenCLBuildError, OpenCLStateError } from './errors';
+import { OpenCLBuildError, OpenCLStateError, contextMismatch } from './errors';
 import { decode } from './info';
 import { Kernel } from './kernel';
 import { Resource } from './resource';
@@ -42,12 +42,21 @@ export class Program extends Resource<NativeProgram> {
     return decode.string(this.native.info(CL.CL_PROGRAM_SOURCE));
   }
 
+  /** @internal Per-device queries take devices of the program's context only. */
+  checkDevice(device: Device, call: string): void {
+    if (!this.context.devices.includes(device)) {
+      throw device instanceof Object ? contextMismatch(call, 'the device') : new TypeError('device must be a Device');
+    }
+  }
+
   /** CL_BUILD_SUCCESS (0), CL_BUILD_NONE (-1), CL_BUILD_ERROR (-2) or CL_BUILD_IN_PROGRESS (-3). */
   buildStatus(device: Device = this.context.devices[0]!): number {
+    this.checkDevice(device, 'clGetProgramBuildInfo');
     return decode.int(this.native.buildInfo(device.native, CL.CL_PROGRAM_BUILD_STATUS));
   }
 
   buildLog(device: Device = this.context.devices[0]!): string {
+    this.checkDevice(device, 'clGetProgramBuildInfo');
     return decode.string(this.native.buildInfo(device.native, CL.CL_PROGRAM_BUILD_LOG)).trim();
   }
 

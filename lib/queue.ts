@@ -3,7 +3,7 @@ import { CL } from './constants';
 import type { Context } from './context';
 import type { Device } from './device';
 import { Event, gateOn, nativeWaitList } from './event';
-import { OpenCLStateError } from './errors';
+import { OpenCLStateError, contextMismatch } from './errors';
 import { decode } from './info';
 import { Kernel } from './kernel';
 import { CLBuffer, CLImage, Mapping, MemObject, checkCount } from './memory';
@@ -112,9 +112,16 @@ function checkTriple(value: unknown, what: string, min: number): Triple {
   return value as Triple;
 }
 
-function expectMem<T extends MemObject>(value: unknown, type: abstract new (...args: never[]) => T, what: string, call: string): T {
+function expectMem<T extends MemObject>(
+  queue: CommandQueue,
+  value: unknown,
+  type: abstract new (...args: never[]) => T,
+  what: string,
+  call: string,
+): T {
   if (!(value instanceof type)) throw new TypeError(`${what} must be a ${type.name}`);
   value.checkCommandUse(what, call);
+  if (value.context !== queue.context) throw contextMismatch(call, `the ${what}`);
   return value;
 }
 
@@ -156,7 +163,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   }
 
   #event(native: NativeEvent, waitFor?: readonly Event[]): Event {
-    return gateOn(new Event(native), waitFor);
+    return gateOn(new Event(native, this.context), waitFor);
   }
 
   #pin(event: Event, host: HostMemory): void {
@@ -175,6 +182,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   /** Runs a kernel over an NDRange of 1 to 3 dimensions. */
   enqueueKernel(kernel: Kernel, globalSize: number | readonly number[], options: KernelRunOptions = {}): Event {
     if (!(kernel instanceof Kernel)) throw new TypeError('kernel must be a Kernel');
+    if (kernel.program.context !== this.context) throw contextMismatch('clEnqueueNDRangeKernel', 'the kernel');
     const global = typeof globalSize === 'number' ? [globalSize] : [...globalSize];
     if (global.length < 1 || global.length > 3) throw new RangeError('globalSize must have 1 to 3 dimensions');
     global.forEach((v, i) => checkCount(v, `globalSize[${i}]`, 1));
@@ -189,7 +197,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const offset = check(options.globalOffset, 'globalOffset', 0);
     const local = check(options.localSize, 'localSize', 1);
     kernel.checkArgsForEnqueue('clEnqueueNDRangeKernel');
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     return this.#event(
       this.context.addon.enqueueNDRange(this.native, kernel.native, offset, global, local, waitList),
       options.waitFor,
@@ -198,9 +206,9 @@ export class CommandQueue extends Resource<NativeQueue> {
 
   /** Copies bytes from a buffer into host memory. */
   readBuffer(buffer: CLBuffer, target: HostMemory, options: BufferTransferOptions = {}): Event {
-    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueReadBuffer');
+    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueReadBuffer');
     const { offset, size } = this.#bufferRange(buffer, target, options, 'target');
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     return this.#transfer(options, target, (blocking) =>
       this.context.addon.enqueueReadBuffer(this.native, buffer.native, blocking, offset, size, target, waitList),
     );
@@ -208,9 +216,9 @@ export class CommandQueue extends Resource<NativeQueue> {
 
   /** Copies bytes from host memory into a buffer. */
   writeBuffer(buffer: CLBuffer, source: HostMemory, options: BufferTransferOptions = {}): Event {
-    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueWriteBuffer');
+    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueWriteBuffer');
     const { offset, size } = this.#bufferRange(buffer, source, options, 'source');
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     return this.#transfer(options, source, (blocking) =>
       this.context.addon.enqueueWriteBuffer(this.native, buffer.native, blocking, offset, size, source, waitList),
     );
@@ -235,15 +243,15 @@ export class CommandQueue extends Resource<NativeQueue> {
     destination: CLBuffer,
     options: EnqueueOptions & { srcOffset?: number; dstOffset?: number; size?: number } = {},
   ): Event {
-    expectMem(source, CLBuffer, 'source', 'clEnqueueCopyBuffer');
-    expectMem(destination, CLBuffer, 'destination', 'clEnqueueCopyBuffer');
+    expectMem(this, source, CLBuffer, 'source', 'clEnqueueCopyBuffer');
+    expectMem(this, destination, CLBuffer, 'destination', 'clEnqueueCopyBuffer');
     const srcOffset = options.srcOffset ?? 0;
     const dstOffset = options.dstOffset ?? 0;
     const size = options.size ?? Math.min(source.size - srcOffset, destination.size - dstOffset);
     checkCount(srcOffset, 'srcOffset');
     checkCount(dstOffset, 'dstOffset');
     checkCount(size, 'size', 1);
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     return this.#event(
       this.context.addon.enqueueCopyBuffer(this.native, source.native, destination.native, srcOffset, dstOffset, size, waitList),
       options.waitFor,
@@ -252,13 +260,13 @@ export class CommandQueue extends Resource<NativeQueue> {
 
   /** Fills a buffer range with a repeated pattern (1, 2, 4, ... 128 bytes). */
   fillBuffer(buffer: CLBuffer, pattern: ArrayBufferView, options: EnqueueOptions & { offset?: number; size?: number } = {}): Event {
-    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueFillBuffer');
+    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueFillBuffer');
     if (!ArrayBuffer.isView(pattern)) throw new TypeError('pattern must be a typed array');
     const offset = options.offset ?? 0;
     const size = options.size ?? buffer.size - offset;
     checkCount(offset, 'offset');
     checkCount(size, 'size', 1);
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     return this.#event(
 this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset, size, waitList));
   }
@@ -274,10 +282,10 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
 
   /** Copies an image region into host memory (tightly packed unless pitches are given). */
   readImage(image: CLImage, target: HostMemory, options: ImageTransferOptions = {}): Event {
-    expectMem(image, CLImage, 'image', 'clEnqueueReadImage');
+    expectMem(this, image, CLImage, 'image', 'clEnqueueReadImage');
     byteLengthOf(target, 'target');
     const { origin, region } = this.#imageRegion(image, options);
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     return this.#transfer(options, target, (blocking) =>
       this.context.addon.enqueueReadImage(this.native, image.native, blocking, origin, region,
         options.rowPitch ?? 0, options.slicePitch ?? 0, target, waitList),
@@ -286,10 +294,10 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
 
   /** Copies host memory into an image region. */
   writeImage(image: CLImage, source: HostMemory, options: ImageTransferOptions = {}): Event {
-    expectMem(image, CLImage, 'image', 'clEnqueueWriteImage');
+    expectMem(this, image, CLImage, 'image', 'clEnqueueWriteImage');
     byteLengthOf(source, 'source');
     const { origin, region } = this.#imageRegion(image, options);
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     return this.#transfer(options, source, (blocking) =>
       this.context.addon.enqueueWriteImage(this.native, image.native, blocking, origin, region,
         options.rowPitch ?? 0, options.slicePitch ?? 0, source, waitList),
@@ -298,12 +306,12 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
 
   /** Copies a region between images of the same format. */
   copyImage(source: CLImage, destination: CLImage, options: EnqueueOptions & { srcOrigin?: Triple; dstOrigin?: Triple; region?: Triple } = {}): Event {
-    expectMem(source, CLImage, 'source', 'clEnqueueCopyImage');
-    expectMem(destination, CLImage, 'destination', 'clEnqueueCopyImage');
+    expectMem(this, source, CLImage, 'source', 'clEnqueueCopyImage');
+    expectMem(this, destination, CLImage, 'destination', 'clEnqueueCopyImage');
     const srcOrigin = options.srcOrigin ? checkTriple(options.srcOrigin, 'srcOrigin', 0) : ([0, 0, 0] as Triple);
     const dstOrigin = options.dstOrigin ? checkTriple(options.dstOrigin, 'dstOrigin', 0) : ([0, 0, 0] as Triple);
     const region = options.region ? checkTriple(options.region, 'region', 1) : source.region;
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     return this.#event(
       this.context.addon.enqueueCopyImage(this.native, source.native, destination.native, srcOrigin, dstOrigin, region, waitList),
       options.waitFor,
@@ -315,7 +323,7 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
    * formats, four signed or unsigned integers for integer formats.
    */
   fillImage(image: CLImage, color: readonly number[], options: ImageRegionOptions = {}): Event {
-    expectMem(image, CLImage, 'image', 'clEnqueueFillImage');
+    expectMem(this, image, CLImage, 'image', 'clEnqueueFillImage');
     if (!Array.isArray(color) || color.length !== 4 || !color.every((c) => typeof c === 'number')) {
       throw new TypeError('color must be an array of four numbers');
     }
@@ -326,30 +334,30 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
         ? new Uint32Array(color)
         : new Float32Array(color);
     const { origin, region } = this.#imageRegion(image, options);
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     return this.#event(
 this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, region, waitList));
   }
 
   copyImageToBuffer(image: CLImage, buffer: CLBuffer, options: ImageRegionOptions & { dstOffset?: number } = {}): Event {
-    expectMem(image, CLImage, 'image', 'clEnqueueCopyImageToBuffer');
-    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueCopyImageToBuffer');
+    expectMem(this, image, CLImage, 'image', 'clEnqueueCopyImageToBuffer');
+    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueCopyImageToBuffer');
     const { origin, region } = this.#imageRegion(image, options);
     const dstOffset = options.dstOffset ?? 0;
     checkCount(dstOffset, 'dstOffset');
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     return this.#event(
       this.context.addon.enqueueCopyImageToBuffer(this.native, image.native, buffer.native, origin, region, dstOffset, waitList),
     );
   }
 
   copyBufferToImage(buffer: CLBuffer, image: CLImage, options: ImageRegionOptions & { srcOffset?: number } = {}): Event {
-    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueCopyBufferToImage');
-    expectMem(image, CLImage, 'image', 'clEnqueueCopyBufferToImage');
+    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueCopyBufferToImage');
+    expectMem(this, image, CLImage, 'image', 'clEnqueueCopyBufferToImage');
     const { origin, region } = this.#imageRegion(image, options);
     const srcOffset = options.srcOffset ?? 0;
     checkCount(srcOffset, 'srcOffset');
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     return this.#event(
       this.context.addon.enqueueCopyBufferToImage(this.native, buffer.native, image.native, srcOffset, origin, region, waitList),
       options.waitFor,
@@ -357,22 +365,22 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
   }
 
   #mapBuffer(buffer: CLBuffer, blocking: boolean, options: EnqueueOptions & { access?: MapAccess; offset?: number; size?: number }): Mapping {
-    expectMem(buffer, CLBuffer, 'buffer', 'clEnqueueMapBuffer');
+    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueMapBuffer');
     const flags = mapFlags(options.access);
     const offset = options.offset ?? 0;
     const size = options.size ?? buffer.size - offset;
     checkCount(offset, 'offset');
     checkCount(size, 'size', 1);
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     const result = this.context.addon.enqueueMapBuffer(this.native, buffer.native, blocking, flags, offset, size, waitList);
     return this.#track(new Mapping(buffer, this, result.buffer, this.#event(result.event, options.waitFor)));
   }
 
   #mapImage(image: CLImage, blocking: boolean, options: ImageRegionOptions & { access?: MapAccess }): Mapping {
-    expectMem(image, CLImage, 'image', 'clEnqueueMapImage');
+    expectMem(this, image, CLImage, 'image', 'clEnqueueMapImage');
     const flags = mapFlags(options.access);
     const { origin, region } = this.#imageRegion(image, options);
-    const waitList = nativeWaitList(options.waitFor);
+    const waitList = nativeWaitList(options.waitFor, this.context);
     const result = this.context.addon.enqueueMapImage(this.native, image.native, blocking, flags, origin, region, waitList);
     return this.#track(new Mapping(image, this, result.buffer, this.#event(result.event, options.waitFor), result.rowPitch, result.slicePitch));
   }
@@ -413,17 +421,17 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
 
   /** @internal Used by Mapping.unmap. */
   unmapRaw(memory: MemObject, mapped: ArrayBuffer, waitFor: readonly Event[] | undefined): Event {
-    const waitList = nativeWaitList(waitFor);
+    const waitList = nativeWaitList(waitFor, this.context);
     return this.#event(this.context.addon.enqueueUnmap(this.native, memory.native, mapped, waitList), waitFor);
   }
 
   /** A marker: completes when the listed events (or all earlier commands) complete. */
   enqueueMarker(options: EnqueueOptions = {}): Event {
-    return this.#event(this.context.addon.enqueueMarker(this.native, nativeWaitList(options.waitFor)), options.waitFor);
+    return this.#event(this.context.addon.enqueueMarker(this.native, nativeWaitList(options.waitFor, this.context)), options.waitFor);
   }
   /** A barrier: later commands wait for the listed events (or all earlier commands). */
   enqueueBarrier(options: EnqueueOptions = {}): Event {
-    return this.#event(this.context.addon.enqueueBarrier(this.native, nativeWaitList(options.waitFor)), options.waitFor);
+    return this.#event(this.context.addon.enqueueBarrier(this.native, nativeWaitList(options.waitFor, this.context)), options.waitFor);
   }
 
   /**

@@ -217,3 +217,35 @@ describe('garbage collection, workers and exit (fresh processes)', () => {
     expect(stdout.trim()).toBe('filled');
   });
 });
+
+describe('objects of different contexts never meet in one call (across drivers that would crash the driver)', () => {
+  it('kernels, buffers, images, samplers, events and devices of another context: CL_INVALID_CONTEXT before the driver', async () => {
+    const { createContext, getPlatforms, waitForEvents, OpenCLError } = await import('../lib');
+    const other = getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+    if (!other) throw new Error('the reference driver is not listed (vitest sets OCL_ICD_VENDORS)');
+    const foreign = createContext({ platform: other });
+    const foreignQueue = foreign.createQueue();
+    const program = context.createProgram('kernel void k(global int *p) { p[0] = 1; }');
+    await program.build();
+    const kernel = program.createKernel('k');
+    const buffer = context.createBuffer(4);
+    const foreignBuffer = foreign.createBuffer(4);
+    const foreignImage = foreign.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width: 4, height: 4 });
+    const foreignEvent = foreign.createUserEvent();
+    const invalidContext = expect.objectContaining({ code: 'CL_INVALID_CONTEXT' });
+    expect(() => foreignQueue.enqueueKernel(kernel.setArg(0, buffer), 1)).toThrow(expect.objectContaining({ code: 'CL_INVALID_CONTEXT', call: 'clEnqueueNDRangeKernel' }));
+    expect(() => kernel.setArg(0, foreignBuffer)).toThrow(expect.objectContaining({ code: 'CL_INVALID_CONTEXT', call: 'clSetKernelArg' }));
+    expect(() => kernel.setArg(0, foreign.createSampler())).toThrow(invalidContext);
+    expect(() => queue.writeBuffer(foreignBuffer, new Uint8Array(4))).toThrow(expect.objectContaining({ code: 'CL_INVALID_CONTEXT', call: 'clEnqueueWriteBuffer' }));
+    expect(() => queue.copyBuffer(buffer, foreignBuffer)).toThrow(invalidContext);
+    expect(() => queue.readImage(foreignImage, new Uint8Array(16))).toThrow(invalidContext);
+    expect(() => queue.enqueueMarker({ waitFor: [foreignEvent] })).toThrow(invalidContext);
+    expect(() => waitForEvents([queue.enqueueMarker(), foreignEvent])).toThrow(invalidContext);
+    expect(() => program.buildLog(other.getDevices()[0]!)).toThrow(invalidContext);
+    expect(() => kernel.workGroupInfo(other.getDevices()[0]!)).toThrow(invalidContext);
+    expect(() => context.createQueue(other.getDevices()[0]!)).toThrow(TypeError);
+    expect(OpenCLError).toBeDefined();
+    foreignEvent.setStatus('complete');
+    for (const o of [foreignEvent, foreignImage, foreignBuffer, buffer, kernel, program, foreignQueue, foreign]) o.release();
+  });
+});

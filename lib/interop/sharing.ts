@@ -222,10 +222,10 @@ export abstract class SharingFacade<N extends NativeSharing> {
   /** @internal Enqueues this extension's acquire or release; enqueueShared validated the objects. */
   enqueue(which: 'acquire' | 'release', queue: CommandQueue, mems: MemObject[], waitFor: readonly Event[] | undefined): Event {
     const natives = mems.map((mem) => mem.native);
-    const waitList = nativeWaitList(waitFor);
+    const waitList = nativeWaitList(waitFor, queue.context);
     const native = this.native[which](queue.native, natives, waitList);
     for (const mem of mems) (mem.sharing as SharedObject).acquiredOn = which === 'acquire' ? queue : null;
-    const event = gateOn(new Event(native), waitFor);
+    const event = gateOn(new Event(native, queue.context), waitFor);
     event.extension = this.traits.name;
     return event;
   }
@@ -276,7 +276,7 @@ export function enqueueShared(which: 'acquire' | 'release', queue: CommandQueue,
   }
   const events = [...groups].map(([facade, group]) => facade.enqueue(which, queue, group, waitFor));
   if (events.length === 1) return events[0]!;
-  const joined = gateOn(new Event(ready().enqueueMarker(queue.native, events.map((e) => e.native))), waitFor);
+  const joined = gateOn(new Event(ready().enqueueMarker(queue.native, events.map((e) => e.native)), queue.context), waitFor);
   for (const event of events) event.release();
   return joined;
 }
