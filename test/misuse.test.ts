@@ -26,6 +26,9 @@ function fuzz(seed: number, steps: number) {
       const va = refp.getSharing('cl_intel_va_api_media_sharing');
       const display = ref.vaCreateDisplay(true);
       const surfaces = [0, 1].map(() => ref.vaCreateSurface(display, 16, 16));
+      const nv = refp.getSharing('cl_nv_d3d9_sharing');
+      const d3d9 = ref.d3d9CreateDevice('d3d9');
+      const textures = [0, 1].map(() => ref.d3d9CreateTexture(d3d9, 21, 16, 16, 2));
       const pool = { contexts: [], queues: [], buffers: [], images: [], shared: [], kernels: [], events: [], mappings: [], scopes: [] };
       const garbage = () => pick([undefined, null, 0, -1, 1.5, 2 ** 40, NaN, 'x', 0n, -5n, 2n ** 70n, {}, [], [1, 2], () => 1, new Uint8Array(3), Symbol('s')]);
       const any = () => pick([...Object.values(pool).flat(), garbage(), garbage()]);
@@ -34,12 +37,13 @@ function fuzz(seed: number, steps: number) {
       const settle = () => { for (const e of pool.events) if (e instanceof ocl.UserEvent) try { e.setStatus('complete'); } catch {} };
       const program = (ctx) => ctx.platform === refp ? ctx.createProgramWithBuiltInKernels(['copy_buffer', 'invert_image']) : null;
       const ops = [
-        () => pool.contexts.push(rand(2) ? ocl.createContext({ platform: pocl }) : va.createContext(display)),
+        () => pool.contexts.push(pick([() => ocl.createContext({ platform: pocl }), () => va.createContext(display), () => nv.createContext(d3d9)])()),
         () => pool.contexts.push(ocl.createContext(garbage())),
         () => pool.queues.push(pick(pool.contexts).createQueue(undefined, { outOfOrder: !!rand(2), profiling: !!rand(2) })),
         () => pool.buffers.push(pick(pool.contexts).createBuffer(pick([64, 256, garbage()]))),
         () => pool.images.push(pick(pool.contexts).createImage({ format: { order: pick(['R', 'RGBA', 'RG', garbage()]), type: 'UNORM_INT8' }, width: pick([8, 16, garbage()]), height: 8 })),
         () => pool.shared.push(va.createFromSurface(pick(pool.contexts), pick(surfaces).id, pick([0, 1, 2, garbage()]), { access: pick(['read', 'write', 'read-write', garbage()]) })),
+        () => pool.shared.push(nv.createFromTexture(pick(pool.contexts), pick(textures), pick([0, 1, 2, garbage()]), { access: pick(['read', 'read-write', garbage()]) })),
         () => { const p = program(pick(pool.contexts)); if (p) pool.kernels.push(p.createKernel(pick(['copy_buffer', 'invert_image', garbage()]))); },
         () => pick(pool.kernels).setArg(rand(3), any(), pick([undefined, 'int', 'float4', garbage()])),
         () => pool.events.push(pick(pool.queues).enqueueKernel(pick(pool.kernels), pick([[16, 16], 64, garbage()]), { waitFor: rand(3) ? undefined : [any()] })),
