@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile as execFileCallback, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,18 +10,27 @@ import { repoRoot } from './helpers';
 // the repository: other test files load its addon meanwhile), then npm
 // install of the tarball into fresh folders, as a user's project would.
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+// Long steps run asynchronously: a blocked worker misses vitest's RPC deadlines.
+const execFile = promisify(execFileCallback);
 const work = mkdtempSync(join(tmpdir(), 'opencl-interop-pack-'));
 let tarball = '';
+let staging = '';
 
-function npmIn(cwd: string, args: string[]) {
-  return spawnSync(npm, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } });
+async function npmIn(cwd: string, args: string[]) {
+  try {
+    const { stdout, stderr } = await execFile(npm, args, { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' }, maxBuffer: 64 << 20 });
+    return { status: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { status: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? String(error) };
+  }
 }
 
-function freshProject(name: string, tgz: string) {
+async function freshProject(name: string, tgz: string) {
   const dir = join(work, name);
   mkdirSync(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true }));
-  const install = npmIn(dir, ['install', '--prefer-offline', '--foreground-scripts', tgz]);
+  const install = await npmIn(dir, ['install', '--prefer-offline', '--foreground-scripts', tgz]);
   return { dir, install, pkg: join(dir, 'node_modules', 'opencl-interop') };
 }
 
@@ -33,16 +43,16 @@ function probe(dir: string) {
 }
 
 describe('the npm package', () => {
-  beforeAll(() => {
-    const staging = join(work, 'staging');
+  beforeAll(async () => {
+    staging = join(work, 'staging');
     mkdirSync(staging);
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { files: string[] };
     for (const entry of ['package.json', ...manifest.files]) {
       if (existsSync(join(repoRoot, entry))) cpSync(join(repoRoot, entry), join(staging, entry), { recursive: true });
     }
     symlinkSync(join(repoRoot, 'node_modules'), join(staging, 'node_modules'), 'dir');
-    execFileSync(npm, ['run', 'prebuilds', '--silent'], { cwd: staging, stdio: 'pipe' });
-    const packed = execFileSync(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], { cwd: staging, encoding: 'utf8' });
+    await execFile(npm, ['run', 'prebuilds', '--silent'], { cwd: staging, maxBuffer: 64 << 20 });
+    const { stdout: packed } = await execFile(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], { cwd: staging });
     tarball = join(work, packed.trim().split('\n').pop()!);
   }, 600_000);
 
@@ -55,8 +65,8 @@ describe('the npm package', () => {
     expect(listing.some((f) => f.includes('refdriver'))).toBe(false);
   });
 
-  it('installed into a fresh project, loads its prebuild without compiling', () => {
-    const { dir, install, pkg } = freshProject('uses-prebuild', tarball);
+  it('installed into a fresh project, loads its prebuild without compiling', async () => {
+    const { dir, install, pkg } = await freshProject('uses-prebuild', tarball);
     expect(install.status, install.stderr).toBe(0);
     expect(existsSync(join(pkg, 'build'))).toBe(false);
     const run = probe(dir);
@@ -66,14 +76,27 @@ describe('the npm package', () => {
     expect(JSON.parse(cli.stdout).platforms.map((p: { name: string }) => p.name)).toContain('Portable Computing Language');
   }, 300_000);
 
-  it('builds from source when no prebuild matches', () => {
+  it('CMakeLists.txt (cmake-js) builds the same addon as binding.gyp', async () => {
+    await execFile(npm, ['run', 'build:cmake', '--silent'], { cwd: staging, maxBuffer: 64 << 20 });
+    const built = join(staging, 'build', 'Release', 'opencl_interop.node');
+    expect(existsSync(built)).toBe(true);
+    const run = spawnSync(
+      process.execPath,
+      ['-e', `const a = require(${JSON.stringify(built)}); console.log(['load', 'getPlatformIDs', 'NativeIntelVaApiSharing', 'NativeNvD3D9Sharing'].every((k) => k in a))`],
+      { encoding: 'utf8' },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('true');
+  }, 600_000);
+
+  it('builds from source when no prebuild matches', async () => {
     const unpacked = join(work, 'unpacked');
     mkdirSync(unpacked);
     execFileSync('tar', ['-xzf', tarball, '-C', unpacked]);
     execFileSync('rm', ['-rf', join(unpacked, 'package', 'prebuilds')]);
     const noPrebuild = join(work, 'no-prebuild.tgz');
     execFileSync('tar', ['-czf', noPrebuild, '-C', unpacked, 'package']);
-    const { dir, install, pkg } = freshProject('builds-from-source', noPrebuild);
+    const { dir, install, pkg } = await freshProject('builds-from-source', noPrebuild);
     expect(install.status, install.stderr).toBe(0);
     expect(readdirSync(join(pkg, 'build', 'Release'))).toContain('opencl_interop.node');
     expect(probe(dir).stdout.trim()).toMatch(/(^|\|)Portable Computing Language(\||\s).*function$/);
