@@ -32,6 +32,11 @@ void* OpenLibrary(const std::string& path, std::string& error) {
 void* FindSymbol(void* library, const char* name) {
   return reinterpret_cast<void*>(GetProcAddress(static_cast<HMODULE>(library), name));
 }
+void PinThisModule() {
+  HMODULE self = nullptr;
+  GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN,
+                     reinterpret_cast<LPCWSTR>(&PinThisModule), &self);
+}
 #else
 void* OpenLibrary(const std::string& path, std::string& error) {
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -42,6 +47,11 @@ void* OpenLibrary(const std::string& path, std::string& error) {
   return library;
 }
 void* FindSymbol(void* library, const char* name) { return dlsym(library, name); }
+void PinThisModule() {
+  Dl_info self{};
+  if (dladdr(reinterpret_cast<void*>(&PinThisModule), &self) && self.dli_fname)
+    dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
 #endif
 
 Napi::Array EntryPointNames(Napi::Env env) {
@@ -114,6 +124,11 @@ const CoreApi& Api(Napi::Env env) {
 }
 
 void InitLoader(Napi::Env env, Napi::Object exports) {
+  // Node unloads an addon when the last worker that loaded it exits, but the
+  // driver's threads keep our event and error callbacks (and the loaded
+  // library stays process-wide), so this module must never be unmapped.
+  static std::once_flag pinned;
+  std::call_once(pinned, PinThisModule);
   exports.Set("load", Napi::Function::New(env, Load, "load"));
   exports.Set("loadedLibrary", Napi::Function::New(env, LoadedLibrary, "loadedLibrary"));
 }

@@ -9,7 +9,7 @@ command -v "$cxx" >/dev/null || { echo "$cxx not found: apt-get install g++-ming
 addon_api=$(node -p "require('node-addon-api').include_dir")
 headers=node_modules/node-api-headers/include
 for source in native/*.cc; do
-  "$cxx" -std=c++17 -fsyntax-only -Wall -Werror -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_ADDON_API_DISABLE_DEPRECATED \
+  "$cxx" -std=c++17 -fsyntax-only -Wall -Werror -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS -DNODE_ADDON_API_DISABLE_DEPRECATED \
     -I"$headers" -I"$addon_api" "$source"
 done
 echo "native/*.cc compile for win32-x64 (mingw-w64, $("$cxx" -dumpversion))"
