@@ -65,6 +65,9 @@ struct cl_buffer_region {
 
 constexpr cl_int CL_SUCCESS = 0;
 constexpr cl_int CL_COMPLETE = 0;
+constexpr cl_int CL_QUEUED = 0x3;
+constexpr cl_int CL_INVALID_OPERATION = -59;
+constexpr cl_uint CL_EVENT_COMMAND_EXECUTION_STATUS = 0x11D3;
 constexpr cl_uint CL_BUFFER_CREATE_TYPE_REGION = 0x1220;
 
 using ContextNotify = void(OCL_CALL*)(const char*, const void*, size_t, void*);

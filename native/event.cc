@@ -1,3 +1,8 @@
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <thread>
+
 #include "callbacks.h"
 #include "objects.h"
 
@@ -21,6 +26,72 @@ void OCL_CALL OnEventStatus(cl_event, cl_int status, void* user) {
   std::shared_ptr<CallbackHub> hub = std::move(delivery->hub);
   hub->Post(delivery);
 }
+
+// For drivers without event callbacks (OpenCL 1.0, such as Wine's opencl.dll,
+// which answers clSetEventCallback with CL_INVALID_OPERATION): one thread per
+// process polls the watched events and delivers as the callback would.
+class StatusPoller {
+ public:
+  static StatusPoller& Instance() {
+    static auto* poller = new StatusPoller();  // never destroyed: its thread may outlive static teardown
+    return *poller;
+  }
+
+  // Takes a reference on the event and ownership of the delivery.
+  void Watch(const CoreApi& api, cl_event event, cl_int execStatus, EventStatusDelivery* delivery) {
+    api.clRetainEvent(event);
+    std::lock_guard<std::mutex> lock(mutex_);
+    incoming_.push_back({event, execStatus, delivery});
+    if (!started_) {
+      started_ = true;
+      std::thread([this] { Run(); }).detach();
+    }
+    wake_.notify_one();
+  }
+
+ private:
+  struct Watched {
+    cl_event event;
+    cl_int execStatus;
+    EventStatusDelivery* delivery;
+  };
+
+  void Run() {
+    std::vector<Watched> watched;
+    auto pause = std::chrono::microseconds(20);
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (watched.empty()) wake_.wait(lock, [this] { return !incoming_.empty(); });
+        else wake_.wait_for(lock, pause, [this] { return !incoming_.empty(); });
+        if (!incoming_.empty()) pause = std::chrono::microseconds(20);
+        watched.insert(watched.end(), incoming_.begin(), incoming_.end());
+        incoming_.clear();
+      }
+      const CoreApi* api = ApiOrNull();
+      bool progressed = false;
+      for (auto it = watched.begin(); it != watched.end();) {
+        cl_int status = CL_QUEUED;
+        cl_int queried = api->clGetEventInfo(it->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
+        if (queried != CL_SUCCESS) status = queried;
+        if (status > it->execStatus) {
+          ++it;
+          continue;
+        }
+        OnEventStatus(it->event, status, it->delivery);
+        api->clReleaseEvent(it->event);
+        it = watched.erase(it);
+        progressed = true;
+      }
+      pause = progressed ? std::chrono::microseconds(20) : std::min(pause * 2, std::chrono::microseconds(2000));
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<Watched> incoming_;
+  bool started_ = false;
+};
 
 Napi::Value CreateUserEvent(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -73,7 +144,7 @@ Napi::Value NativeEvent::WhenStatus(const Napi::CallbackInfo& info) {
   cl_event event = Checked(env);
   cl_int execStatus = info[0].As<Napi::Number>().Int32Value();
   bool keepAlive = info[1].ToBoolean();
-  auto fn = OCL_FN(env, clSetEventCallback);
+  const CoreApi& api = Api(env);
   AddonData& data = AddonData::Get(env);
   auto* delivery = new EventStatusDelivery(env);
   delivery->hub = data.hub;
@@ -81,7 +152,12 @@ Napi::Value NativeEvent::WhenStatus(const Napi::CallbackInfo& info) {
   Napi::Promise promise = delivery->deferred.Promise();
   // Counted before the call: some drivers invoke the callback synchronously.
   if (keepAlive) data.hub->Hold(env);
-  cl_int status = fn(event, execStatus, OnEventStatus, delivery);
+  cl_int status = api.clSetEventCallback ? api.clSetEventCallback(event, execStatus, OnEventStatus, delivery)
+                                         : CL_INVALID_OPERATION;
+  if (status == CL_INVALID_OPERATION) {
+    StatusPoller::Instance().Watch(api, event, execStatus, delivery);
+    return promise;
+  }
   if (status != CL_SUCCESS) {
     // The callback was not registered, so the delivery is still ours.
     delivery->status = status;

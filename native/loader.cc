@@ -26,6 +26,7 @@ void* OpenLibrary(const std::string& path, std::string& error) {
     FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, GetLastError(), 0,
                    buffer, sizeof(buffer), nullptr);
     error = buffer;
+    while (!error.empty() && (error.back() == '\n' || error.back() == '\r' || error.back() == ' ')) error.pop_back();
   }
   return module;
 }

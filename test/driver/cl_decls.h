@@ -111,7 +111,9 @@ typedef struct _cl_buffer_region {
 /* ---- Windows / VA types, opaque here ---- */
 typedef unsigned int UINT;
 typedef void *HANDLE;
+#if !defined(DIRECT3D_VERSION) /* the Windows SDK's d3d9.h declares the enum */
 typedef cl_uint D3DCUBEMAP_FACES;
+#endif
 typedef struct IDirect3DDevice9 IDirect3DDevice9;
 typedef struct IDirect3DResource9 IDirect3DResource9;
 typedef struct IDirect3DVertexBuffer9 IDirect3DVertexBuffer9;

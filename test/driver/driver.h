@@ -102,6 +102,7 @@ struct _cl_mem : refdrv::RefObj {
   refdrv::IResource *res = nullptr;  // holds a reference (D3D); VA surfaces too (simulation)
   void *res_handle = nullptr;        // the pointer the application passed
   uint32_t sub = 0, level = 0, face = 0, plane = 0;
+  uint32_t region = 0;  // memory-order plane of the resource (IResource::view)
   void *shared_handle = nullptr;
   cl_dx9_media_adapter_type_khr adapter_type = 0;
   VASurfaceID va_id = 0;              // the id at creation time

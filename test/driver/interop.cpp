@@ -66,6 +66,13 @@ IResource *res_of(const void *h, ResType t) {
   return (r && r->type() == t) ? r : nullptr;
 }
 
+// the resource was created on the context's interop device (for a DXVA
+// device: on the Direct3D 9 device it runs on)
+bool on_device(const IResource *r, const IResource *dev) {
+  const IResource *o = r ? r->owner() : nullptr;
+  return o && dev && (o == dev || o == dev->underlying_device());
+}
+
 // exactly one cl_mem per (resource, subresource, plane)
 std::map<std::tuple<const IResource *, uint32_t, uint32_t>, cl_mem> &shared_mems() {
   static auto *m = new std::map<std::tuple<const IResource *, uint32_t, uint32_t>, cl_mem>();
@@ -196,6 +203,7 @@ cl_mem make_shared(cl_context ctx, cl_mem_flags flags, const SharedDesc &d, cl_i
   d.res->AddRef();
   m->res_handle = d.handle;
   m->sub = d.sub;
+  m->region = d.region;
   m->level = d.level;
   m->face = d.face;
   m->plane = d.plane;
@@ -264,7 +272,17 @@ cl_int acquire_release(const Family &f, bool acquire, cl_command_queue q, cl_uin
     if (!acquire && (!v[i]->acquired || dup)) return f.not_acquired;
   }
   for (auto m : v) m->acquired = acquire;
-  enqueue(q, acquire ? f.acquire_cmd : f.release_cmd, nw, wl, v, nullptr, ev);
+  // Contents move when the command executes (after the commands it waits
+  // for): acquire copies resource -> storage, release storage -> resource.
+  // Zero-copy resources (the simulation) do nothing here.
+  std::function<cl_int()> work = [v, acquire]() -> cl_int {
+    for (cl_mem m : v) {
+      bool ok = acquire ? m->res->pull(m->sub, m->region) : m->res->push(m->sub, m->region);
+      if (!ok) return CL_OUT_OF_RESOURCES;
+    }
+    return CL_SUCCESS;
+  };
+  enqueue(q, acquire ? f.acquire_cmd : f.release_cmd, nw, wl, v, std::move(work), ev);
   return CL_SUCCESS;
 }
 
@@ -472,8 +490,10 @@ static cl_mem nv_create(cl_context ctx, cl_mem_flags flags, const void *resource
   cl_int rc = front_checks(ctx, flags);
   if (rc) FAIL(rc);
   IResource *r = res_of(resource, want);
-  if (!r || r->pool() != 0 || !r->standalone()) FAIL(CL_INVALID_D3D9_RESOURCE_NV);
-  if (!ctx_has(ctx, Ext::NvD3D9) || r->owner() != ctx->interop_dev) FAIL(CL_INVALID_D3D9_RESOURCE_NV);
+  // (a multisampled D3D9 surface has no CPU path in Direct3D 9: treated like
+  // the D3D10 spec's multisample rule)
+  if (!r || r->pool() != 0 || !r->standalone() || r->sample_count() > 1) FAIL(CL_INVALID_D3D9_RESOURCE_NV);
+  if (!ctx_has(ctx, Ext::NvD3D9) || !on_device(r, ctx->interop_dev)) FAIL(CL_INVALID_D3D9_RESOURCE_NV);
   if (has_face && face > 5) FAIL(CL_INVALID_VALUE);
   if (level >= r->mip_levels()) FAIL(CL_INVALID_VALUE);
   SharedDesc d;
@@ -545,7 +565,7 @@ static cl_mem d3d10_create(cl_context ctx, cl_mem_flags flags, const void *resou
   if (rc) FAIL(rc);
   IResource *r = res_of(resource, want);
   if (!r || r->usage() == 1 /* D3D10_USAGE_IMMUTABLE */ || r->sample_count() > 1) FAIL(CL_INVALID_D3D10_RESOURCE_KHR);
-  if (!ctx_has(ctx, Ext::KhrD3D10) || r->owner() != ctx->interop_dev) FAIL(CL_INVALID_D3D10_RESOURCE_KHR);
+  if (!ctx_has(ctx, Ext::KhrD3D10) || !on_device(r, ctx->interop_dev)) FAIL(CL_INVALID_D3D10_RESOURCE_KHR);
   SharedDesc d;
   d.ext = Ext::KhrD3D10;
   d.res = r;
@@ -602,12 +622,12 @@ static cl_mem media_create(Ext ext, cl_context ctx, cl_mem_flags flags, const vo
                            cl_uint plane, cl_dx9_media_adapter_type_khr atype, cl_int *errcode_ret) {
   const Family &f = family(ext);
   IResource *r = res_of(resource, ResType::D3D9Surface);
-  if (!r || r->pool() != 0 || !r->standalone()) FAIL(f.invalid_resource);
+  if (!r || r->pool() != 0 || !r->standalone() || r->sample_count() > 1) FAIL(f.invalid_resource);
   if (ext == Ext::KhrDX9 && !r->valid_shared_handle(shared)) FAIL(f.invalid_resource);
-  if (!ctx_has(ctx, ext) || r->owner() != ctx->interop_dev) FAIL(f.invalid_resource);
+  if (!ctx_has(ctx, ext) || !on_device(r, ctx->interop_dev)) FAIL(f.invalid_resource);
   if (ext == Ext::KhrDX9) {
     // the resource must belong to an adapter of adapter_type
-    int k = r->owner()->device_kind();
+    int k = ctx->interop_dev->device_kind();
     bool ok = (atype == CL_ADAPTER_D3D9_KHR && (k == kD3D9 || k == kD3D9Ex)) ||
               (atype == CL_ADAPTER_D3D9EX_KHR && k == kD3D9Ex) || (atype == CL_ADAPTER_DXVA_KHR && k == kDXVA);
     if (!ok) FAIL(f.invalid_resource);

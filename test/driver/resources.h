@@ -76,6 +76,19 @@ class IResource {
   virtual bool view(uint32_t sub, uint32_t region, SubresourceView *out) const = 0;
   virtual uint32_t num_subresources() const { return 1; }
   virtual uint32_t num_regions() const { return 1; }
+  // Content sharing. The bytes view() returns are the cl_mem's storage. A
+  // resource whose bytes live elsewhere (a real Direct3D object) copies them
+  // in at acquire (pull: resource -> view) and out at release (push: view ->
+  // resource); both run on the driver's worker thread when the acquire /
+  // release command executes, without the driver lock. false = the copy
+  // failed (the command's event gets an error status). The simulation is
+  // zero-copy: both are no-ops.
+  virtual bool pull(uint32_t sub, uint32_t region) { (void)sub; (void)region; return true; }
+  virtual bool push(uint32_t sub, uint32_t region) { (void)sub; (void)region; return true; }
+  // A DXVA device (IDXVAHD_Device / IDirect3DDeviceManager9) stands for the
+  // Direct3D 9 device it runs on: resources created on that device belong to
+  // it. nullptr for everything else.
+  virtual IResource *underlying_device() const { return nullptr; }
 };
 
 class IResourceHost {
@@ -90,6 +103,10 @@ class IResourceHost {
 };
 
 IResourceHost &resource_host();
+// The simulated host (sim_resources.cpp). On Linux resource_host() is this
+// one; the Windows build's host (d3d_resources_win.cpp) answers for the
+// simulation's handles first and treats any other pointer as a COM object.
+IResourceHost &sim_resource_host();
 
 // D3DFORMAT / DXGI helpers shared by the simulation and the driver.
 constexpr uint32_t fourcc(char a, char b, char c, char d) {

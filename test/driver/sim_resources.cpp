@@ -4,6 +4,7 @@
 #include "refdriver_control.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 
@@ -225,10 +226,14 @@ class SimHost final : public IResourceHost {
 
 }  // namespace
 
-IResourceHost &resource_host() {
+IResourceHost &sim_resource_host() {
   static SimHost *h = new SimHost();
   return *h;
 }
+
+#if !defined(REFDRV_D3D_HOST)
+IResourceHost &resource_host() { return sim_resource_host(); }
+#endif
 
 }  // namespace refdrv
 

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds the win32-x64 addon and reference driver (scripts/windows/build.sh)
+# and runs the Windows suites in the official Windows node.exe under Wine,
+# with an X server (Xvfb) so Direct3D 9Ex and 10 devices can be created:
+#   test/windows/core.test.mjs   core OpenCL through OpenCL.dll (Wine's, forwarding to PoCL)
+#   test/windows/d3d.test.mjs    the Direct3D sharing extensions with real D3D objects,
+#                                on the reference driver's DLL loaded by path
+#   refdrv_d3d_tests.exe         the reference driver's own C++ checks with real D3D objects
+# Needs (Debian): wine64 xvfb mingw-w64 cmake, plus PoCL for the core suite.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+
+bash scripts/windows/build.sh || exit 1
+
+wine=$(command -v wine64 || command -v wine || echo /usr/lib/wine/wine64)
+[ -x "$wine" ] || { echo "Wine is not installed (apt-get install wine64)" >&2; exit 1; }
+wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver)
+export WINEPREFIX=${WINEPREFIX:-$root/.cache/win32/prefix}
+export WINEDEBUG=${WINEDEBUG:--all}
+# No Mono or Gecko installers: nothing here needs .NET or a browser engine.
+export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}
+logs=build-win32/logs
+mkdir -p "$logs"
+"$wineserver" -k 2>/dev/null
+# One X server for every run: Wine's desktop process outlives a program by a
+# few seconds and keeps the display it started with: the X server must exist
+# before the first Wine program (else Direct3DCreate9Ex: D3DERR_NOTAVAILABLE).
+display=90
+while [ -e "/tmp/.X$display-lock" ] || [ -e "/tmp/.X11-unix/X$display" ]; do display=$((display + 1)); done
+Xvfb ":$display" -screen 0 1024x768x24 -nolisten tcp > "$logs/xvfb.log" 2>&1 &
+xvfb_pid=$!
+trap '"$wineserver" -k 2>/dev/null; kill $xvfb_pid 2>/dev/null' EXIT
+export DISPLAY=":$display"
+for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
+
+if [ ! -f "$WINEPREFIX/.opencl-interop-win10" ]; then
+  "$wine" winecfg -v win10 > /dev/null 2>&1   # Node refuses Windows 7, Wine's default
+  touch "$WINEPREFIX/.opencl-interop-win10"
+fi
+
+node_exe=.cache/win32/node/node.exe
+windows_path() { "$wine" winepath -w "$1" 2>/dev/null | tr -d '\r'; }
+driver_dll=$(windows_path "$root/build-win32/driver/ocl_interop_refdriver.dll")
+
+failed=0
+# Under Wine, a Windows program's stdout must be a file, not a pipe.
+run() {
+  local name=$1
+  shift
+  "$@" > "$logs/$name.log" 2>&1
+  local status=$?
+  cat "$logs/$name.log"
+  echo "== $name: exit $status"
+  [ $status -eq 0 ] || failed=1
+}
+
+run core env -u OPENCL_INTEROP_LIBRARY "$wine" "$node_exe" --test-reporter=spec test/windows/core.test.mjs
+run d3d env OPENCL_INTEROP_LIBRARY="$driver_dll" "$wine" "$node_exe" --test-reporter=spec test/windows/d3d.test.mjs
+if [ -f build-win32/driver/refdrv_d3d_tests.exe ]; then
+  run refdrv_d3d_tests "$wine" build-win32/driver/refdrv_d3d_tests.exe "$driver_dll"
+fi
+"$wineserver" -w 2>/dev/null || true
+
+if [ $failed -ne 0 ]; then
+  echo "Windows suites under Wine: FAILED (logs in $logs/)"
+  exit 1
+fi
+echo "Windows suites under Wine: all passed"
