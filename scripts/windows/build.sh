@@ -32,7 +32,7 @@ fi
 headers=node_modules/node-api-headers
 x86_64-w64-mingw32-dlltool -d "$headers/def/node_api.def" -D node.exe -l "$out/libnode_api.a"
 
-flags=(-std=c++17 -O2 -shared -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS
+flags=(-std=c++17 -O2 -shared -Wall -Werror -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS
   -DNODE_ADDON_API_DISABLE_DEPRECATED -I node_modules/node-addon-api -I "$headers/include"
   -static -static-libgcc -static-libstdc++)
 

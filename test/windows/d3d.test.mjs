@@ -12,8 +12,9 @@ import { after, describe, test } from 'node:test';
 import { ocl, d3d, owner } from './support.mjs';
 
 const { D3DFMT, DXGI_FORMAT, OpenCLError } = ocl;
-const NV12 = D3DFMT.D3DFMT_NV12;
-const YV12 = D3DFMT.D3DFMT_YV12;
+const NV12 = D3DFMT.NV12;
+const YV12 = D3DFMT.YV12;
+const D3DFMT_INDEX16 = 101;
 const POOL_DEFAULT = 0;
 const USAGE_DYNAMIC = 0x200;
 const D3D10_BIND_VERTEX_BUFFER = 0x1;
@@ -88,7 +89,8 @@ describe('cl_nv_d3d9_sharing with a real IDirect3DDevice9Ex', () => {
       const image = own(nv.createFromSurface(context, surface, { access: 'read-write' }));
       assert.equal(d3d.refCount(surface), start[1] + 1, 'clCreateFromD3D9SurfaceNV holds a reference on the surface');
       assert.deepEqual([image.width, image.height], [16, 8]);
-      assert.deepEqual(image.format, { order: 'CL_BGRA', type: 'CL_UNORM_INT8' });
+      // The NV table (9.13.4) maps A8R8G8B8 to CL_RGBA, unlike the Intel and KHR tables (CL_BGRA).
+      assert.deepEqual([image.format.order, image.format.type], ['RGBA', 'UNORM_INT8']);
       assert.equal(nv.objectInfo(image).resource, surface);
       const seen = new Uint8Array(16 * 8 * 4);
       await queue.withAcquired([image], async () => {
@@ -154,7 +156,7 @@ describe('cl_nv_d3d9_sharing with a real IDirect3DDevice9Ex', () => {
 
   test('9.13.3: vertex and index buffers as OpenCL buffers', async () => {
     const vertices = keep(d3d.d3d9VertexBuffer(device9, 256, 0, POOL_DEFAULT));
-    const indices = keep(d3d.d3d9IndexBuffer(device9, 128, 0, D3DFMT.D3DFMT_INDEX16, POOL_DEFAULT));
+    const indices = keep(d3d.d3d9IndexBuffer(device9, 128, 0, D3DFMT_INDEX16, POOL_DEFAULT));
     const start = counts([vertices, indices]);
     d3d.d3d9Access(vertices, 0, pattern(256, 6));
     d3d.d3d9Access(indices, 0, pattern(128, 7));
@@ -254,7 +256,7 @@ describe('cl_khr_d3d10_sharing with a real ID3D10Device', () => {
       const context = own(d3d10.createContext(device10));
       const queue = own(context.createQueue());
       const image = own(d3d10.createFromTexture2D(context, texture, sub));
-      assert.deepEqual(image.format, { order: 'CL_RGBA', type: 'CL_UNORM_INT8' });
+      assert.deepEqual([image.format.order, image.format.type], ['RGBA', 'UNORM_INT8']);
       assert.deepEqual(d3d10.objectInfo(image), { resource: texture, subresource: sub });
       const program = own(context.createProgramWithBuiltInKernels(['invert_image']));
       const copy = own(context.createImage({ format: image.format, width: 16, height: 16 }));
@@ -321,8 +323,8 @@ describe('cl_intel_dx9_media_sharing with real D3D9Ex and DXVA devices', () => {
       const queue = own(context.createQueue());
       const luma = own(intel.createFromSurface(context, surface, 0, { access: 'read-write' }));
       const chroma = own(intel.createFromSurface(context, surface, 1, { access: 'read-write' }));
-      assert.deepEqual([luma.width, luma.height, luma.format.order], [16, 8, 'CL_R']);
-      assert.deepEqual([chroma.width, chroma.height, chroma.format.order], [8, 4, 'CL_RG']);
+      assert.deepEqual([luma.width, luma.height, luma.format.order, luma.format.type], [16, 8, 'R', 'UNORM_INT8']);
+      assert.deepEqual([chroma.width, chroma.height, chroma.format.order, chroma.format.type], [8, 4, 'RG', 'UNORM_INT8']);
       assert.deepEqual(intel.imageInfo(chroma), { resource: surface, sharedHandle: 0n, plane: 1 });
       const seenY = new Uint8Array(16 * 8);
       const seenUV = new Uint8Array(16 * 4);
