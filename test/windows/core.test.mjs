@@ -5,19 +5,18 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, test } from 'node:test';
-import { ocl, owner } from './support.mjs';
+import { ocl, owner, packagePath } from './support.mjs';
 
-const packagePath = fileURLToPath(new URL('../../build-win32/package/', import.meta.url));
-const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+// PoCL under Wine; on Windows itself, the first platform OpenCL.dll lists.
+const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language') ?? ocl.getPlatforms()[0];
 
 describe('OpenCL.dll on Windows', () => {
-  test('the prebuild is the win32-x64 one and OpenCL.dll is found by the default search', () => {
+  test('the win32-x64 addon loads and OpenCL.dll is found by the default search', () => {
     assert.equal(process.platform, 'win32');
     assert.match(ocl.loadedLibrary().path, /^opencl\.dll$/i);
-    assert.ok(platform, `PoCL is not among ${ocl.getPlatforms().map((p) => p.name).join(', ')}`);
+    assert.ok(platform, 'OpenCL.dll lists no platform');
   });
 
   test('a kernel adds two vectors; awaiting its event does not block the event loop', async () => {
@@ -74,7 +73,8 @@ describe('OpenCL.dll on Windows', () => {
       buffer.release();
       assert.throws(() => buffer.size, ocl.OpenCLReleasedError);
       for (const name of ['cl_nv_d3d9_sharing', 'cl_khr_d3d10_sharing', 'cl_intel_dx9_media_sharing', 'cl_khr_dx9_media_sharing']) {
-        assert.throws(() => platform.getSharing(name), ocl.OpenCLExtensionError, name);
+        if (platform.extensions.includes(name)) assert.equal(platform.getSharing(name).name, name);
+        else assert.throws(() => platform.getSharing(name), ocl.OpenCLExtensionError, name);
       }
     });
   });
@@ -82,7 +82,7 @@ describe('OpenCL.dll on Windows', () => {
   test('a worker thread uses OpenCL and is terminated mid-flight; the process goes on', async () => {
     const worker = new Worker(
       `const ocl = require(${JSON.stringify(packagePath)});
-       const p = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+       const p = ocl.getPlatforms().find((p) => p.name === ${JSON.stringify(platform.name)});
        const ctx = ocl.createContext({ devices: [p.getDevices()[0]] });
        const q = ctx.createQueue();
        require('node:worker_threads').parentPort.postMessage('ready');
