@@ -51,7 +51,7 @@ rm -rf "$out/package/dist" "$out/package/node_modules"
 cp -r dist package.json "$out/package/"
 mkdir -p "$out/package/node_modules" && cp -r node_modules/node-gyp-build "$out/package/node_modules/"
 
-$cxx "${flags[@]}" test/windows/d3d_helper.cc "$out/libnode_api.a" -o "$out/d3d_helper.node" -ld3d9 -ld3d10 -ldxva2 -ldxguid -luuid -s
+$cxx "${flags[@]}" test/windows/d3d_helper.cc "$out/libnode_api.a" -o "$out/d3d_helper.node" -ld3d9 -ld3d10 -ldxgi -ldxva2 -ldxguid -luuid -s
 
 cmake -S test/driver -B "$out/driver-build" -DCMAKE_TOOLCHAIN_FILE="$root/test/driver/cmake/mingw-w64-x86_64.cmake" \
   -DCMAKE_BUILD_TYPE=Release > "$out/driver-configure.log"

@@ -63,10 +63,12 @@ suite() {
   run "$name" env "$@" "$wine" "$node_exe" --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$logs/$name.tap" "$file"
   status=$?
-  # At exit Wine stops the process's threads with SIGQUIT. PoCL's worker
-  # threads are not Wine threads; when the signal lands on one of them the
-  # process ends with status 131 after everything has run. Only then, with a
-  # complete TAP summary and no failures, is that exit a pass.
+  # Once PoCL has compiled a program in the process, about half the exits
+  # under Wine end in SIGQUIT (status 131) after everything has run: Wine
+  # stops a process's threads with SIGQUIT, and the threads PoCL starts on
+  # the host side are not Wine's. (A script that only creates a context
+  # never does; one that builds a kernel does, in 3 of 6 runs.) Only that
+  # status, with a complete TAP summary and no failures, counts as a pass.
   if [ $status -eq 131 ] && grep -q '^# fail 0$' "$logs/$name.tap" && grep -Eq '^# pass [1-9]' "$logs/$name.tap"; then
     echo "== $name: status 131 came from Wine's process teardown after all tests passed"
     status=0

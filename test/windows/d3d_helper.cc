@@ -7,6 +7,7 @@
 #include <windows.h>
 #include <d3d9.h>
 #include <d3d10.h>
+#include <dxgi.h>
 #include <dxva2api.h>
 #include <napi.h>
 
@@ -380,6 +381,19 @@ Napi::Value D3D10Device(const Napi::CallbackInfo& info) {
   return Address(info.Env(), device);
 }
 
+// dxgiAdapter(device): the IDXGIAdapter an ID3D10Device runs on.
+Napi::Value DxgiAdapter(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto* device = Pointer<ID3D10Device>(info[0]);
+  IDXGIDevice* dxgi = nullptr;
+  Check(env, device->QueryInterface(IID_IDXGIDevice, reinterpret_cast<void**>(&dxgi)), "QueryInterface(IDXGIDevice)");
+  IDXGIAdapter* adapter = nullptr;
+  HRESULT hr = dxgi->GetAdapter(&adapter);
+  dxgi->Release();
+  Check(env, hr, "IDXGIDevice::GetAdapter");
+  return Address(env, adapter);
+}
+
 // d3d10Buffer(device, size, usage, bindFlags, cpuAccess)
 Napi::Value D3D10Buffer(const Napi::CallbackInfo& info) {
   auto* device = Pointer<ID3D10Device>(info[0]);
@@ -575,6 +589,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("d3d9IndexBuffer", Napi::Function::New(env, D3D9IndexBuffer));
   exports.Set("d3d9Access", Napi::Function::New(env, D3D9Access));
   exports.Set("d3d10Device", Napi::Function::New(env, D3D10Device));
+  exports.Set("dxgiAdapter", Napi::Function::New(env, DxgiAdapter));
   exports.Set("d3d10Buffer", Napi::Function::New(env, D3D10Buffer));
   exports.Set("d3d10Texture2D", Napi::Function::New(env, D3D10Texture2D));
   exports.Set("d3d10Texture3D", Napi::Function::New(env, D3D10Texture3D));
