@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Event, OpenCLError, UserEvent, waitForEvents, type Kernel } from '../lib';
-import { poclSetup } from './helpers';
+import { poclSetup, runNode } from './helpers';
 
 const { context, queue: inOrder } = poclSetup({ profiling: true });
 const outOfOrder = context.createQueue(undefined, { outOfOrder: true, profiling: true });
@@ -144,5 +144,41 @@ describe('events', () => {
     const blocking = inOrder.writeBuffer(buffer, new Uint8Array(1024), { blocking: true });
     expect(inOrder.pendingTransfers).toBe(before);
     expect(blocking.status).toBe('complete');
+  });
+});
+
+describe('drivers without clSetEventCallback (OpenCL 1.0, such as Wine\'s opencl.dll)', () => {
+  it('promises still settle: the status is polled on a helper thread; nothing else keeps the process alive', () => {
+    // The reference driver answers clSetEventCallback with CL_INVALID_OPERATION here.
+    const { status, stderr, stdout } = runNode(
+      `
+      const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+      const context = ocl.createContext({ devices: platform.getDevices() });
+      const queue = context.createQueue(undefined, { outOfOrder: true });
+      const buffer = context.createBuffer(4);
+      (async () => {
+        const gate = context.createUserEvent();
+        const write = queue.writeBuffer(buffer, new Int32Array([7]), { waitFor: [gate] });
+        let ticks = 0;
+        const timer = setInterval(() => ticks++, 1);
+        const settled = write.completed.then(() => 'done');
+        const early = await Promise.race([settled, new Promise((r) => setTimeout(() => r('pending'), 30))]);
+        gate.setStatus('complete');
+        const late = await settled;
+        clearInterval(timer);
+        const failing = context.createUserEvent();
+        const marker = queue.enqueueMarker({ waitFor: [failing] });
+        failing.setStatus(-5);
+        const failed = await marker.completed.then(() => 'resolved', (e) => e.constructor.name);
+        const running = await queue.enqueueMarker().whenStatus('running');
+        // Never set: its promise must not keep the process alive.
+        context.createUserEvent().completed.then(() => console.log('never'));
+        console.log(JSON.stringify({ early, late, ticked: ticks > 0, failed, running }));
+      })();`,
+      { env: { REFDRV_NO_EVENT_CALLBACKS: '1' } },
+    );
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ early: 'pending', late: 'done', ticked: true, failed: 'OpenCLError', running: expect.stringMatching(/running|complete/) });
   });
 });

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 
 namespace refdrv {
 
@@ -1426,6 +1427,13 @@ CLAPI(cl_int) clGetEventProfilingInfo(cl_event e, cl_profiling_info name, size_t
 
 CLAPI(cl_int) clSetEventCallback(cl_event e, cl_int type, void(CL_API_CALL *fn)(cl_event, cl_int, void *),
                                  void *data) {
+  // REFDRV_NO_EVENT_CALLBACKS=1 models an OpenCL 1.0 implementation (Wine's
+  // opencl.dll answers this way), for testing clients' fallbacks.
+  static const bool no_callbacks = [] {
+    const char *v = std::getenv("REFDRV_NO_EVENT_CALLBACKS");
+    return v && *v && std::string(v) != "0";
+  }();
+  if (no_callbacks) return CL_INVALID_OPERATION;
   ApiLock L;
   if (!valid_event(e)) return CL_INVALID_EVENT;
   if (!fn || (type != CL_COMPLETE && type != CL_SUBMITTED && type != CL_RUNNING)) return CL_INVALID_VALUE;
