@@ -31,6 +31,7 @@
       "conditions": [
         ["OS=='linux'", {"libraries": ["-ldl"]}],
         ["OS=='win'", {
+          "defines": ["_HAS_EXCEPTIONS=1"],
           "msvs_settings": {"VCCLCompilerTool": {"ExceptionHandling": 1, "AdditionalOptions": ["/std:c++17"]}}
         }],
         ["OS=='mac'", {

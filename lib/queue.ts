@@ -507,10 +507,10 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
   protected override beforeRelease(): void {
     if (this.mappings.size === 0) return;
     for (const mapping of [...this.mappings]) mapping.abandon();
-    // Nobody holds those unmap events, so no other queue could wait for them:
-    // finish here, and the memory is unmapped by the time release() returns.
+    // Submitted, not awaited: a command on this queue may wait for a user
+    // event that only this thread can set.
     try {
-      this.native.finish();
+      this.native.flush();
     } catch {
       // A failing queue has nothing left to unmap with; release it regardless.
     }

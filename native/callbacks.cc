@@ -23,6 +23,11 @@ void CallbackHub::Post(Delivery* delivery) {
   if (!open_ || tsfn_.NonBlockingCall(delivery) != napi_ok) delete delivery;
 }
 
+bool CallbackHub::IsOpen() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return open_;
+}
+
 void CallbackHub::Hold(Napi::Env env) {
   if (holds_++ == 0) tsfn_.Ref(env);
 }

@@ -22,6 +22,8 @@ class CallbackHub {
 
   // Any thread. Takes ownership.
   void Post(Delivery* delivery);
+  // Any thread: false once the environment is being torn down.
+  bool IsOpen();
   // JS thread: while a keep-alive delivery is pending the event loop stays alive.
   void Hold(Napi::Env env);
   // JS thread: context error listeners, keyed by id.

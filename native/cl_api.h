@@ -65,7 +65,11 @@ struct cl_buffer_region {
 
 constexpr cl_int CL_SUCCESS = 0;
 constexpr cl_int CL_COMPLETE = 0;
+constexpr cl_int CL_RUNNING = 0x1;
+constexpr cl_int CL_SUBMITTED = 0x2;
 constexpr cl_int CL_QUEUED = 0x3;
+constexpr cl_int CL_OUT_OF_HOST_MEMORY = -6;
+constexpr cl_int CL_INVALID_VALUE = -30;
 constexpr cl_int CL_INVALID_OPERATION = -59;
 constexpr cl_uint CL_EVENT_COMMAND_EXECUTION_STATUS = 0x11D3;
 constexpr cl_uint CL_BUFFER_CREATE_TYPE_REGION = 0x1220;

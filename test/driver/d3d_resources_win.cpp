@@ -117,8 +117,27 @@ HMODULE module_of(const void *p) {
   return m;
 }
 
-// Could p be a COM interface pointer? (A CL object's dispatch table, or any
-// other object of this DLL, is not one.)
+// The objects the sharing extensions take come from the Direct3D runtimes
+// (and Wine's): their methods live in one of these modules. Anything else,
+// such as another driver's cl_mem or a C++ object of the application, is not
+// called into.
+bool in_direct3d_runtime(const void *code) {
+  HMODULE m = module_of(code);
+  wchar_t path[MAX_PATH];
+  DWORD n = m ? GetModuleFileNameW(m, path, MAX_PATH) : 0;
+  if (n == 0 || n >= MAX_PATH) return false;
+  const wchar_t *base = path + n;
+  while (base > path && base[-1] != L'\\' && base[-1] != L'/') --base;
+  static const wchar_t *const kRuntimes[] = {
+      L"d3d9.dll",      L"d3d9on12.dll", L"d3d10.dll",        L"d3d10_1.dll",      L"d3d10core.dll",
+      L"d3d10warp.dll", L"d3d11.dll",    L"d3d11on12.dll",    L"d3d10sdklayers.dll", L"d3d11sdklayers.dll",
+      L"dxgi.dll",      L"dxva2.dll",    L"wined3d.dll"};
+  for (const wchar_t *runtime : kRuntimes)
+    if (_wcsicmp(base, runtime) == 0) return true;
+  return false;
+}
+
+// Could p be a COM interface pointer of a Direct3D runtime?
 bool plausible_com(const void *p) {
   if (!p || reinterpret_cast<uintptr_t>(p) % sizeof(void *)) return false;
   if (!readable(p, sizeof(void *), false)) return false;
@@ -127,9 +146,7 @@ bool plausible_com(const void *p) {
   if (!readable(vtbl, 3 * sizeof(void *), false)) return false;
   for (int i = 0; i < 3; i++)
     if (!vtbl[i] || !readable(vtbl[i], 1, true)) return false;
-  static const HMODULE self = module_of(reinterpret_cast<const void *>(&plausible_com));
-  if (module_of(vtbl) == self || module_of(vtbl[0]) == self) return false;
-  return true;
+  return in_direct3d_runtime(vtbl[0]);
 }
 
 // the IUnknown identity of a COM object (no reference kept)
@@ -398,7 +415,9 @@ void ComResource::identify() {
     HANDLE h = nullptr;
     if (SUCCEEDED(mgr->OpenDeviceHandle(&h))) {
       IDirect3DDevice9 *dev = nullptr;
-      if (SUCCEEDED(mgr->LockDevice(h, &dev, TRUE)) && dev) {
+      // Never blocks: while the application holds the device locked, the
+      // manager names no device and its surfaces are refused.
+      if (SUCCEEDED(mgr->LockDevice(h, &dev, FALSE)) && dev) {
         under_ = host_->wrap_iface(dev);
         dev->Release();
         mgr->UnlockDevice(h, FALSE);

@@ -277,6 +277,7 @@ cl_int acquire_release(const Family &f, bool acquire, cl_command_queue q, cl_uin
   // Zero-copy resources (the simulation) do nothing here.
   std::function<cl_int()> work = [v, acquire]() -> cl_int {
     for (cl_mem m : v) {
+      if (!acquire && (m->flags & CL_MEM_READ_ONLY)) continue;  // nothing OpenCL could have changed
       bool ok = acquire ? m->res->pull(m->sub, m->region) : m->res->push(m->sub, m->region);
       if (!ok) return CL_OUT_OF_RESOURCES;
     }

@@ -11,11 +11,24 @@
 #include <dxva2api.h>
 #include <napi.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
 namespace {
+
+// Releases a COM reference when the scope ends, thrown out of or not.
+template <typename T>
+struct Released {
+  T* pointer = nullptr;
+  ~Released() {
+    if (pointer) pointer->Release();
+  }
+  T** operator&() { return &pointer; }
+  T* operator->() const { return pointer; }
+  operator T*() const { return pointer; }
+};
 
 uint64_t AddressOf(const void* pointer) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)); }
 
@@ -252,38 +265,29 @@ void SurfaceAccess(Napi::Env env, IDirect3DSurface9* surface, uint8_t* bytes, si
   Check(env, surface->GetDesc(&desc), "IDirect3DSurface9::GetDesc");
   Layout layout = SurfaceLayout(env, desc.Format, desc.Width, desc.Height);
   if (size != layout.Size()) throw Napi::RangeError::New(env, "expected " + std::to_string(layout.Size()) + " bytes");
-  IDirect3DSurface9* target = surface;
-  IDirect3DSurface9* staging = nullptr;
-  IDirect3DDevice9* device = nullptr;
-  D3DLOCKED_RECT locked;
   bool lockable = desc.Pool != D3DPOOL_DEFAULT || !(desc.Usage & (D3DUSAGE_RENDERTARGET | D3DUSAGE_DEPTHSTENCIL));
   if (desc.Pool == D3DPOOL_DEFAULT && desc.Usage == 0) {
-    IDirect3DBaseTexture9* owner = nullptr;  // a DEFAULT-pool texture level without DYNAMIC cannot be locked
-    if (SUCCEEDED(surface->GetContainer(IID_IDirect3DBaseTexture9, reinterpret_cast<void**>(&owner)))) {
-      lockable = false;
-      owner->Release();
-    }
+    Released<IDirect3DBaseTexture9> owner;  // a DEFAULT-pool texture level without DYNAMIC cannot be locked
+    if (SUCCEEDED(surface->GetContainer(IID_IDirect3DBaseTexture9, reinterpret_cast<void**>(&owner)))) lockable = false;
   }
+  IDirect3DSurface9* target = surface;
+  Released<IDirect3DSurface9> staging;
+  Released<IDirect3DDevice9> device;
   if (!lockable) {
     Check(env, surface->GetDevice(&device), "IDirect3DSurface9::GetDevice");
-    HRESULT hr = device->CreateOffscreenPlainSurface(desc.Width, desc.Height, desc.Format, D3DPOOL_SYSTEMMEM, &staging, nullptr);
-    if (FAILED(hr)) device->Release();
-    Check(env, hr, "CreateOffscreenPlainSurface(SYSTEMMEM)");
+    Check(env, device->CreateOffscreenPlainSurface(desc.Width, desc.Height, desc.Format, D3DPOOL_SYSTEMMEM, &staging, nullptr),
+          "CreateOffscreenPlainSurface(SYSTEMMEM)");
     if (!write) Check(env, device->GetRenderTargetData(surface, staging), "IDirect3DDevice9::GetRenderTargetData");
     target = staging;
   }
+  D3DLOCKED_RECT locked;
   Check(env, target->LockRect(&locked, nullptr, write ? 0 : D3DLOCK_READONLY), "IDirect3DSurface9::LockRect");
   if (write)
     CopyRows(static_cast<uint8_t*>(locked.pBits), locked.Pitch, bytes, layout.rowBytes, layout.rowBytes, layout.rows);
   else
     CopyRows(bytes, layout.rowBytes, static_cast<uint8_t*>(locked.pBits), locked.Pitch, layout.rowBytes, layout.rows);
   target->UnlockRect();
-  if (staging) {
-    HRESULT hr = write ? device->UpdateSurface(staging, nullptr, surface, nullptr) : S_OK;
-    staging->Release();
-    device->Release();
-    Check(env, hr, "IDirect3DDevice9::UpdateSurface");
-  }
+  if (staging && write) Check(env, device->UpdateSurface(staging, nullptr, surface, nullptr), "IDirect3DDevice9::UpdateSurface");
 }
 
 // d3d9Access(resource, sub, bytes?): writes bytes when given, else returns the contents (tightly packed).
@@ -294,36 +298,26 @@ Napi::Value D3D9Access(const Napi::CallbackInfo& info) {
   bool write = info[2].IsTypedArray();
   Napi::Uint8Array given = write ? info[2].As<Napi::Uint8Array>() : Napi::Uint8Array();
 
-  if (IDirect3DSurface9* surface = SurfaceOf(env, resource, sub)) {
+  Released<IDirect3DSurface9> surface;
+  surface.pointer = SurfaceOf(env, resource, sub);
+  if (surface) {
     D3DSURFACE_DESC desc;
     surface->GetDesc(&desc);
     Layout layout = SurfaceLayout(env, desc.Format, desc.Width, desc.Height);
     Napi::Uint8Array bytes = write ? given : Napi::Uint8Array::New(env, layout.Size());
-    try {
-      SurfaceAccess(env, surface, bytes.Data(), bytes.ByteLength(), write);
-    } catch (...) {
-      surface->Release();
-      throw;
-    }
-    surface->Release();
+    SurfaceAccess(env, surface, bytes.Data(), bytes.ByteLength(), write);
     return write ? env.Undefined() : bytes;
   }
 
-  IDirect3DVolumeTexture9* volume = nullptr;
+  Released<IDirect3DVolumeTexture9> volume;
   if (SUCCEEDED(resource->QueryInterface(IID_IDirect3DVolumeTexture9, reinterpret_cast<void**>(&volume)))) {
     D3DVOLUME_DESC desc;
-    D3DLOCKED_BOX box;
-    HRESULT hr = volume->GetLevelDesc(sub, &desc);
-    if (SUCCEEDED(hr)) hr = volume->LockBox(sub, &box, nullptr, write ? 0 : D3DLOCK_READONLY);
-    if (FAILED(hr)) volume->Release();
-    Check(env, hr, "IDirect3DVolumeTexture9::LockBox");
+    Check(env, volume->GetLevelDesc(sub, &desc), "IDirect3DVolumeTexture9::GetLevelDesc");
     uint32_t rowBytes = desc.Width * D3D9BytesPerPixel(desc.Format);
     size_t size = size_t(rowBytes) * desc.Height * desc.Depth;
-    if (write && given.ByteLength() != size) {
-      volume->UnlockBox(sub);
-      volume->Release();
-      throw Napi::RangeError::New(env, "expected " + std::to_string(size) + " bytes");
-    }
+    if (write && given.ByteLength() != size) throw Napi::RangeError::New(env, "expected " + std::to_string(size) + " bytes");
+    D3DLOCKED_BOX box;
+    Check(env, volume->LockBox(sub, &box, nullptr, write ? 0 : D3DLOCK_READONLY), "IDirect3DVolumeTexture9::LockBox");
     Napi::Uint8Array bytes = write ? given : Napi::Uint8Array::New(env, size);
     for (UINT slice = 0; slice < desc.Depth; slice++) {
       uint8_t* mapped = static_cast<uint8_t*>(box.pBits) + size_t(slice) * box.SlicePitch;
@@ -334,15 +328,14 @@ Napi::Value D3D9Access(const Napi::CallbackInfo& info) {
         CopyRows(packed, rowBytes, mapped, box.RowPitch, rowBytes, desc.Height);
     }
     volume->UnlockBox(sub);
-    volume->Release();
     return write ? env.Undefined() : bytes;
   }
 
   // Vertex and index buffers.
   void* mapped = nullptr;
   size_t size = 0;
-  IDirect3DVertexBuffer9* vertices = nullptr;
-  IDirect3DIndexBuffer9* indices = nullptr;
+  Released<IDirect3DVertexBuffer9> vertices;
+  Released<IDirect3DIndexBuffer9> indices;
   if (SUCCEEDED(resource->QueryInterface(IID_IDirect3DVertexBuffer9, reinterpret_cast<void**>(&vertices)))) {
     D3DVERTEXBUFFER_DESC desc;
     vertices->GetDesc(&desc);
@@ -362,13 +355,8 @@ Napi::Value D3D9Access(const Napi::CallbackInfo& info) {
     std::memcpy(mapped, bytes.Data(), count);
   else
     std::memcpy(bytes.Data(), mapped, count);
-  if (vertices) {
-    vertices->Unlock();
-    vertices->Release();
-  } else {
-    indices->Unlock();
-    indices->Release();
-  }
+  if (vertices) vertices->Unlock();
+  else indices->Unlock();
   return write ? env.Undefined() : bytes;
 }
 
@@ -476,11 +464,11 @@ Napi::Value D3D10Access(const Napi::CallbackInfo& info) {
   auto* resource = Pointer<ID3D10Resource>(info[0]);
   uint32_t sub = U32(info, 1);
   bool write = info[2].IsTypedArray();
-  ID3D10Device* device = nullptr;
+  Released<ID3D10Device> device;
   resource->GetDevice(&device);
   D3D10_RESOURCE_DIMENSION dimension;
   resource->GetType(&dimension);
-  ID3D10Resource* staging = nullptr;
+  Released<ID3D10Resource> staging;
   uint32_t rowBytes = 0, rows = 1, slices = 1;
   HRESULT hr = E_INVALIDARG;
   if (dimension == D3D10_RESOURCE_DIMENSION_BUFFER) {
@@ -515,36 +503,31 @@ Napi::Value D3D10Access(const Napi::CallbackInfo& info) {
     desc.MiscFlags = 0;
     hr = device->CreateTexture3D(&desc, nullptr, reinterpret_cast<ID3D10Texture3D**>(&staging));
   }
-  if (FAILED(hr)) device->Release();
   Check(env, hr, "creating a D3D10 staging resource");
   size_t size = size_t(rowBytes) * rows * slices;
   Napi::Uint8Array bytes = write ? info[2].As<Napi::Uint8Array>() : Napi::Uint8Array::New(env, size);
-  if (bytes.ByteLength() != size) {
-    staging->Release();
-    device->Release();
-    throw Napi::RangeError::New(env, "expected " + std::to_string(size) + " bytes");
-  }
+  if (bytes.ByteLength() != size) throw Napi::RangeError::New(env, "expected " + std::to_string(size) + " bytes");
   device->CopySubresourceRegion(staging, sub, 0, 0, 0, resource, sub, nullptr);
   D3D10_MAP mode = write ? D3D10_MAP_READ_WRITE : D3D10_MAP_READ;
   if (dimension == D3D10_RESOURCE_DIMENSION_BUFFER) {
     void* mapped = nullptr;
-    hr = static_cast<ID3D10Buffer*>(staging)->Map(mode, 0, &mapped);
+    hr = static_cast<ID3D10Buffer*>(staging.pointer)->Map(mode, 0, &mapped);
     if (SUCCEEDED(hr)) {
       if (write) std::memcpy(mapped, bytes.Data(), size); else std::memcpy(bytes.Data(), mapped, size);
-      static_cast<ID3D10Buffer*>(staging)->Unmap();
+      static_cast<ID3D10Buffer*>(staging.pointer)->Unmap();
     }
   } else if (dimension == D3D10_RESOURCE_DIMENSION_TEXTURE2D) {
     D3D10_MAPPED_TEXTURE2D mapped;
-    hr = static_cast<ID3D10Texture2D*>(staging)->Map(sub, mode, 0, &mapped);
+    hr = static_cast<ID3D10Texture2D*>(staging.pointer)->Map(sub, mode, 0, &mapped);
     if (SUCCEEDED(hr)) {
       auto* data = static_cast<uint8_t*>(mapped.pData);
       if (write) CopyRows(data, mapped.RowPitch, bytes.Data(), rowBytes, rowBytes, rows);
       else CopyRows(bytes.Data(), rowBytes, data, mapped.RowPitch, rowBytes, rows);
-      static_cast<ID3D10Texture2D*>(staging)->Unmap(sub);
+      static_cast<ID3D10Texture2D*>(staging.pointer)->Unmap(sub);
     }
   } else {
     D3D10_MAPPED_TEXTURE3D mapped;
-    hr = static_cast<ID3D10Texture3D*>(staging)->Map(sub, mode, 0, &mapped);
+    hr = static_cast<ID3D10Texture3D*>(staging.pointer)->Map(sub, mode, 0, &mapped);
     if (SUCCEEDED(hr)) {
       for (uint32_t slice = 0; slice < slices; slice++) {
         auto* data = static_cast<uint8_t*>(mapped.pData) + size_t(slice) * mapped.DepthPitch;
@@ -552,13 +535,11 @@ Napi::Value D3D10Access(const Napi::CallbackInfo& info) {
         if (write) CopyRows(data, mapped.RowPitch, packed, rowBytes, rowBytes, rows);
         else CopyRows(packed, rowBytes, data, mapped.RowPitch, rowBytes, rows);
       }
-      static_cast<ID3D10Texture3D*>(staging)->Unmap(sub);
+      static_cast<ID3D10Texture3D*>(staging.pointer)->Unmap(sub);
     }
   }
-  if (SUCCEEDED(hr) && write) device->CopySubresourceRegion(resource, sub, 0, 0, 0, staging, sub, nullptr);
-  staging->Release();
-  device->Release();
   Check(env, hr, "mapping a D3D10 staging resource");
+  if (write) device->CopySubresourceRegion(resource, sub, 0, 0, 0, staging, sub, nullptr);
   return write ? env.Undefined() : bytes;
 }
 
