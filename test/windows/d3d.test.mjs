@@ -208,7 +208,7 @@ describe('cl_nv_d3d9_sharing with a real IDirect3DDevice9Ex', () => {
     });
   });
 
-  test('9.13.3 / 9.13.4: objects of another device, the wrong kind of object, and a garbage address are refused', async () => {
+  test('9.13.3 / 9.13.4: objects of another device, the wrong kind of object, a garbage address and a C++ object that is not COM are refused', async () => {
     const otherDevice = keep(d3d.d3d9Device(true));
     const foreign = keep(d3d.d3d9Surface(otherDevice, 4, 4, D3DFMT.D3DFMT_A8R8G8B8, POOL_DEFAULT));
     const vertices = keep(d3d.d3d9VertexBuffer(device9, 64, 0, POOL_DEFAULT));
@@ -219,6 +219,7 @@ describe('cl_nv_d3d9_sharing with a real IDirect3DDevice9Ex', () => {
       clCode(() => nv.createFromSurface(context, vertices), 'CL_INVALID_D3D9_RESOURCE_NV');
       clCode(() => nv.createFromVertexBuffer(context, device10), 'CL_INVALID_D3D9_RESOURCE_NV');
       assert.throws(() => nv.createFromSurface(context, 0x10n), OpenCLError);
+      clCode(() => nv.createFromSurface(context, d3d.notDirect3D()), 'CL_INVALID_D3D9_RESOURCE_NV');
     });
     await countsReturnTo([foreign, vertices], start);
   });
@@ -312,6 +313,7 @@ describe('cl_khr_d3d10_sharing with a real ID3D10Device', () => {
       const context = own(d3d10.createContext(device10));
       clCode(() => d3d10.createFromBuffer(context, foreign), 'CL_INVALID_D3D10_RESOURCE_KHR');
       clCode(() => d3d10.createFromBuffer(context, device9), 'CL_INVALID_D3D10_RESOURCE_KHR');
+      clCode(() => d3d10.createFromBuffer(context, d3d.notDirect3D()), 'CL_INVALID_D3D10_RESOURCE_KHR');
       const texture = keep(d3d.d3d10Texture2D(device10, { width: 4, height: 4, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }));
       clCode(() => d3d10.createFromTexture3D(context, texture, 0), 'CL_INVALID_D3D10_RESOURCE_KHR');
       clCode(() => d3d10.createFromTexture2D(context, texture, 5), 'CL_INVALID_VALUE');

@@ -545,6 +545,17 @@ Napi::Value D3D10Access(const Napi::CallbackInfo& info) {
 
 // ------------------------------------------------------------------ COM --
 
+// An object with a vtable that is not COM: a driver must refuse it, not call into it.
+struct NotDirect3D {
+  virtual ~NotDirect3D() = default;
+  virtual long Method(long value) { return value + 1; }
+  virtual long Other(long value) { return value - 1; }
+};
+NotDirect3D notDirect3D;
+
+// notDirect3D(): the address of a live C++ object of this module.
+Napi::Value NotDirect3DObject(const Napi::CallbackInfo& info) { return Address(info.Env(), &notDirect3D); }
+
 // refCount(object): the object's reference count, read as AddRef()/Release() return it.
 Napi::Value RefCount(const Napi::CallbackInfo& info) {
   auto* object = Pointer<IUnknown>(info[0]);
@@ -575,6 +586,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("d3d10Texture2D", Napi::Function::New(env, D3D10Texture2D));
   exports.Set("d3d10Texture3D", Napi::Function::New(env, D3D10Texture3D));
   exports.Set("d3d10Access", Napi::Function::New(env, D3D10Access));
+  exports.Set("notDirect3D", Napi::Function::New(env, NotDirect3DObject));
   exports.Set("refCount", Napi::Function::New(env, RefCount));
   exports.Set("release", Napi::Function::New(env, Release));
   return exports;
