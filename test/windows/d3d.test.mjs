@@ -358,6 +358,24 @@ describe('cl_intel_dx9_media_sharing with real D3D9Ex and DXVA devices', () => {
     await countsReturnTo([device9, surface], start);
   });
 
+  test('9.13.4: a YV12 surface: planes in memory order, plane 1 is V and plane 2 is U (unlike KHR)', async () => {
+    const surface = keep(d3d.d3d9Surface(device9, 8, 4, YV12, POOL_DEFAULT));
+    const y = pattern(8 * 4, 18);
+    const v = pattern(4 * 2, 19);
+    const u = pattern(4 * 2, 20);
+    d3d.d3d9Access(surface, 0, Uint8Array.from([...y, ...v, ...u]));
+    await owner(async (own) => {
+      const context = own(intel.createContext({ d3d9ExDevice: device9 }));
+      const queue = own(context.createQueue());
+      const planes = [0, 1, 2].map((plane) => own(intel.createFromSurface(context, surface, plane)));
+      const seen = planes.map((p) => new Uint8Array(p.width * p.height));
+      await queue.withAcquired(planes, async () => {
+        planes.forEach((p, i) => own(queue.readImage(p, seen[i], { blocking: true })));
+      });
+      assert.deepEqual(seen, [y, v, u]);
+    });
+  });
+
   test('9.13.4: a plane beyond the format is CL_INVALID_VALUE; acquire twice is CL_DX9_RESOURCE_ALREADY_ACQUIRED_INTEL', async () => {
     const surface = keep(d3d.d3d9Surface(device9, 8, 8, NV12, POOL_DEFAULT));
     await owner(async (own) => {
