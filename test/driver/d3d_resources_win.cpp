@@ -169,6 +169,8 @@ bool has_iface(IUnknown *p, const GUID &iid, void **out) {
 }
 
 uint32_t mipdim(uint32_t v, uint32_t l) { return std::max(1u, v >> l); }
+uint32_t depth_of(const D3DSURFACE_DESC &) { return 1; }
+uint32_t depth_of(const D3DVOLUME_DESC &d) { return d.Depth; }
 
 // ---------------------------------------------------------- wrappers --
 enum class Iface {
@@ -393,6 +395,26 @@ void ComResource::identify() {
       dev->Release();
     }
   };
+  // Plain, cube and volume textures: the levels, and the first one's format.
+  auto levels9_of = [&](auto *texture, auto desc) {
+    for (DWORD l = 0, n = texture->GetLevelCount(); l < n; l++) {
+      if (FAILED(texture->GetLevelDesc(l, &desc))) return false;
+      if (l == 0) { format_ = desc.Format; pool_ = desc.Pool; usage_ = desc.Usage; }
+      levels_.push_back({desc.Width, desc.Height, depth_of(desc)});
+    }
+    device9_of(texture);
+    return true;
+  };
+  // Vertex and index buffers.
+  auto buffer9_of = [&](auto *buffer, auto desc) {
+    if (FAILED(buffer->GetDesc(&desc))) return false;
+    format_ = desc.Format;
+    pool_ = desc.Pool;
+    usage_ = desc.Usage;
+    bytes_ = desc.Size;
+    device9_of(buffer);
+    return true;
+  };
   auto device10_of = [&](auto *res) {
     ID3D10Device *dev = nullptr;
     res->GetDevice(&dev);
@@ -465,61 +487,31 @@ void ComResource::identify() {
     main_ = t;
     iface_ = Iface::Tex9;
     type_ = ResType::D3D9Texture;
-    for (DWORD l = 0, n = t->GetLevelCount(); l < n; l++) {
-      D3DSURFACE_DESC d;
-      if (FAILED(t->GetLevelDesc(l, &d))) return;
-      if (l == 0) { format_ = d.Format; pool_ = d.Pool; usage_ = d.Usage; }
-      levels_.push_back({d.Width, d.Height, 1});
-    }
-    device9_of(t);
+    if (!levels9_of(t, D3DSURFACE_DESC{})) return;
   } else if (has_iface(id, kIID_IDirect3DCubeTexture9, &p)) {
     auto *t = static_cast<IDirect3DCubeTexture9 *>(p);
     main_ = t;
     iface_ = Iface::Cube9;
     type_ = ResType::D3D9CubeTexture;
-    for (DWORD l = 0, n = t->GetLevelCount(); l < n; l++) {
-      D3DSURFACE_DESC d;
-      if (FAILED(t->GetLevelDesc(l, &d))) return;
-      if (l == 0) { format_ = d.Format; pool_ = d.Pool; usage_ = d.Usage; }
-      levels_.push_back({d.Width, d.Height, 1});
-    }
-    device9_of(t);
+    if (!levels9_of(t, D3DSURFACE_DESC{})) return;
   } else if (has_iface(id, kIID_IDirect3DVolumeTexture9, &p)) {
     auto *t = static_cast<IDirect3DVolumeTexture9 *>(p);
     main_ = t;
     iface_ = Iface::Vol9;
     type_ = ResType::D3D9VolumeTexture;
-    for (DWORD l = 0, n = t->GetLevelCount(); l < n; l++) {
-      D3DVOLUME_DESC d;
-      if (FAILED(t->GetLevelDesc(l, &d))) return;
-      if (l == 0) { format_ = d.Format; pool_ = d.Pool; usage_ = d.Usage; }
-      levels_.push_back({d.Width, d.Height, d.Depth});
-    }
-    device9_of(t);
+    if (!levels9_of(t, D3DVOLUME_DESC{})) return;
   } else if (has_iface(id, kIID_IDirect3DVertexBuffer9, &p)) {
     auto *b = static_cast<IDirect3DVertexBuffer9 *>(p);
     main_ = b;
     iface_ = Iface::VB9;
     type_ = ResType::D3D9VertexBuffer;
-    D3DVERTEXBUFFER_DESC d;
-    if (FAILED(b->GetDesc(&d))) return;
-    format_ = d.Format;
-    pool_ = d.Pool;
-    usage_ = d.Usage;
-    bytes_ = d.Size;
-    device9_of(b);
+    if (!buffer9_of(b, D3DVERTEXBUFFER_DESC{})) return;
   } else if (has_iface(id, kIID_IDirect3DIndexBuffer9, &p)) {
     auto *b = static_cast<IDirect3DIndexBuffer9 *>(p);
     main_ = b;
     iface_ = Iface::IB9;
     type_ = ResType::D3D9IndexBuffer;
-    D3DINDEXBUFFER_DESC d;
-    if (FAILED(b->GetDesc(&d))) return;
-    format_ = d.Format;
-    pool_ = d.Pool;
-    usage_ = d.Usage;
-    bytes_ = d.Size;
-    device9_of(b);
+    if (!buffer9_of(b, D3DINDEXBUFFER_DESC{})) return;
   } else if (has_iface(id, kIID_ID3D10Device, &p)) {
     main_ = static_cast<IUnknown *>(p);
     iface_ = Iface::Dev10;
@@ -659,18 +651,13 @@ bool ComResource::transfer(uint32_t sub, uint32_t region, bool to_cl) {
   if (!st) return false;
   switch (iface_) {
     case Iface::Surf9: return surface9(static_cast<IDirect3DSurface9 *>(main_), region, *st, to_cl);
-    case Iface::Tex9: {
+    case Iface::Tex9: case Iface::Cube9: {
       IDirect3DSurface9 *s = nullptr;
-      if (FAILED(static_cast<IDirect3DTexture9 *>(main_)->GetSurfaceLevel(sub, &s)) || !s) return false;
-      bool ok = surface9(s, region, *st, to_cl);
-      s->Release();
-      return ok;
-    }
-    case Iface::Cube9: {
-      IDirect3DSurface9 *s = nullptr;
-      auto face = D3DCUBEMAP_FACES(sub / mip_levels());
-      if (FAILED(static_cast<IDirect3DCubeTexture9 *>(main_)->GetCubeMapSurface(face, level_of(sub), &s)) || !s)
-        return false;
+      HRESULT hr = iface_ == Iface::Tex9
+                       ? static_cast<IDirect3DTexture9 *>(main_)->GetSurfaceLevel(sub, &s)
+                       : static_cast<IDirect3DCubeTexture9 *>(main_)->GetCubeMapSurface(
+                             D3DCUBEMAP_FACES(sub / mip_levels()), level_of(sub), &s);
+      if (FAILED(hr) || !s) return false;
       bool ok = surface9(s, region, *st, to_cl);
       s->Release();
       return ok;

@@ -51,6 +51,15 @@ async function countsReturnTo(objects, expected) {
   assert.deepEqual(counts(objects), expected);
 }
 
+/** A context made by create() holds exactly one reference on the device, dropped by its release. */
+function assertContextHoldsOneReference(device, create) {
+  const before = d3d.refCount(device);
+  const context = create();
+  assert.equal(d3d.refCount(device), before + 1);
+  context.release();
+  assert.equal(d3d.refCount(device), before);
+}
+
 // Every D3D object the suite made; released at the end, each to zero.
 const made = [];
 function keep(address) {
@@ -86,11 +95,7 @@ describe('cl_nv_d3d9_sharing with a real IDirect3DDevice9Ex', () => {
   });
 
   test('9.13.2: a context holds one reference on the device until it is released', () => {
-    const before = d3d.refCount(device9);
-    const context = nv.createContext(device9);
-    assert.equal(d3d.refCount(device9), before + 1);
-    context.release();
-    assert.equal(d3d.refCount(device9), before);
+    assertContextHoldsOneReference(device9, () => nv.createContext(device9));
   });
 
   test('9.13.4: an A8R8G8B8 surface: D3D contents at acquire, OpenCL writes visible to D3D after release; refcounts restored', async () => {
@@ -232,11 +237,7 @@ describe('cl_khr_d3d10_sharing with a real ID3D10Device', () => {
     assert.equal(d3d10.getDevices({ device: device10 }).length, 1);
     const adapter = keep(d3d.dxgiAdapter(device10));
     assert.equal(d3d10.getDevices({ dxgiAdapter: adapter }, 'all').length, 1);
-    const before = d3d.refCount(device10);
-    const context = d3d10.createContext(device10);
-    assert.equal(d3d.refCount(device10), before + 1);
-    context.release();
-    assert.equal(d3d.refCount(device10), before);
+    assertContextHoldsOneReference(device10, () => d3d10.createContext(device10));
   });
 
   test('9.9.7.3 / 9.9.7.2: a DEFAULT buffer (no CPU access: staged) round trip; the cl_mem references the buffer', async () => {

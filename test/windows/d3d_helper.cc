@@ -395,14 +395,20 @@ Napi::Value D3D10Buffer(const Napi::CallbackInfo& info) {
   return Address(info.Env(), buffer);
 }
 
+// Reads numbers from an options object: get(key, fallback).
+auto Options(const Napi::Value& value) {
+  if (!value.IsObject()) throw Napi::TypeError::New(value.Env(), "options must be an object");
+  Napi::Object options = value.As<Napi::Object>();
+  return [options](const char* key, uint32_t fallback) {
+    Napi::Value entry = options.Get(key);
+    return entry.IsNumber() ? entry.As<Napi::Number>().Uint32Value() : fallback;
+  };
+}
+
 // d3d10Texture2D(device, { width, height, mipLevels, arraySize, format, usage, bindFlags, cpuAccess, sampleCount })
 Napi::Value D3D10Texture2D(const Napi::CallbackInfo& info) {
   auto* device = Pointer<ID3D10Device>(info[0]);
-  Napi::Object options = info[1].As<Napi::Object>();
-  auto get = [&](const char* key, uint32_t fallback) {
-    Napi::Value value = options.Get(key);
-    return value.IsNumber() ? value.As<Napi::Number>().Uint32Value() : fallback;
-  };
+  auto get = Options(info[1]);
   D3D10_TEXTURE2D_DESC desc = {};
   desc.Width = get("width", 0);
   desc.Height = get("height", 0);
@@ -421,11 +427,7 @@ Napi::Value D3D10Texture2D(const Napi::CallbackInfo& info) {
 // d3d10Texture3D(device, { width, height, depth, mipLevels, format, usage, bindFlags, cpuAccess })
 Napi::Value D3D10Texture3D(const Napi::CallbackInfo& info) {
   auto* device = Pointer<ID3D10Device>(info[0]);
-  Napi::Object options = info[1].As<Napi::Object>();
-  auto get = [&](const char* key, uint32_t fallback) {
-    Napi::Value value = options.Get(key);
-    return value.IsNumber() ? value.As<Napi::Number>().Uint32Value() : fallback;
-  };
+  auto get = Options(info[1]);
   D3D10_TEXTURE3D_DESC desc = {};
   desc.Width = get("width", 0);
   desc.Height = get("height", 0);
