@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as ocl from '../dist/index.js';
+import { terminateWorkersScript } from '../test/support/terminate-workers.mjs';
 
 const wanted = process.argv[2] ?? process.env.CHECK_PLATFORM ?? '';
 const platform = ocl.getPlatforms().find((p) => p.name.includes(wanted));
@@ -160,21 +161,7 @@ for (const name of ocl.sharingExtensionNames) {
 }
 
 await check('workers terminated in the middle of native calls: the process goes on (fresh process, 3 runs)', () => {
-  const script = `
-    const ocl = require(${JSON.stringify(new URL('../dist/index.js', import.meta.url).pathname)});
-    const { Worker } = require('node:worker_threads');
-    let terminated = 0;
-    for (let i = 0; i < 4; i++) {
-      const w = new Worker(\`
-        const ocl = require(${JSON.stringify(new URL('../dist/index.js', import.meta.url).pathname)});
-        const p = ocl.getPlatforms().find((p) => p.name === ${JSON.stringify(platform.name)});
-        const ctx = ocl.createContext({ devices: [p.getDevices()[0]] });
-        const q = ctx.createQueue();
-        require('node:worker_threads').parentPort.postMessage('ready');
-        for (;;) { try { ctx.createBuffer(0); } catch {} q.enqueueMarker().completed.then(() => {}); }
-      \`, { eval: true });
-      w.once('message', () => setTimeout(() => w.terminate().then(() => { if (++terminated === 4) console.log('terminated'); }), 5 + 10 * i));
-    }`;
+  const script = terminateWorkersScript(new URL('../dist/index.js', import.meta.url).pathname, platform.name);
   for (let run = 0; run < 3; run++) {
     const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
     assert.equal(result.signal, null, result.stderr);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { OpenCLReleasedError, OpenCLStateError } from '../lib';
 import { poclSetup, runNode } from './helpers';
+import { terminateWorkersScript } from './support/terminate-workers.mjs';
 
 const { context, queue, device } = poclSetup();
 afterAll(() => {
@@ -225,25 +226,9 @@ describe('garbage collection, workers and exit (fresh processes)', () => {
   it('terminating workers in the middle of native calls (some throwing typed errors) never aborts the process', () => {
     // Without NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS this aborted in ~9 of 10 runs:
     // a typed error thrown while the worker's JS was being terminated escaped as std::terminate.
-    const { status, signal, stderr, stdout } = runNode(`
-      const { Worker } = require('node:worker_threads');
-      let terminated = 0;
-      for (let i = 0; i < 4; i++) {
-        const w = new Worker(\`
-          const ocl = require(${JSON.stringify(require.resolve('../dist/index.js'))});
-          const p = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
-          const ctx = ocl.createContext({ devices: [p.getDevices()[0]] });
-          const q = ctx.createQueue();
-          require('node:worker_threads').parentPort.postMessage('ready');
-          for (;;) {
-            try { ctx.createBuffer(0); } catch {}
-            q.enqueueMarker().completed.then(() => {});
-          }
-        \`, { eval: true });
-        w.once('message', () => setTimeout(() => w.terminate().then(() => {
-          if (++terminated === 4) console.log('terminated');
-        }), 5 + 10 * i));
-      }`);
+    const { status, signal, stderr, stdout } = runNode(
+      terminateWorkersScript(require.resolve('../dist/index.js'), 'Portable Computing Language'),
+    );
     expect(signal).toBeNull();
     expect(stderr).toBe('');
     expect(stdout.trim()).toBe('terminated');

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { describe, test } from 'node:test';
+import { nativeCallLoop } from '../support/terminate-workers.mjs';
 import { ocl, owner, packagePath } from './support.mjs';
 
 // PoCL under Wine; on Windows itself, the first platform OpenCL.dll lists.
@@ -80,15 +81,7 @@ describe('OpenCL.dll on Windows', () => {
   });
 
   test('a worker thread uses OpenCL and is terminated mid-flight; the process goes on', async () => {
-    const worker = new Worker(
-      `const ocl = require(${JSON.stringify(packagePath)});
-       const p = ocl.getPlatforms().find((p) => p.name === ${JSON.stringify(platform.name)});
-       const ctx = ocl.createContext({ devices: [p.getDevices()[0]] });
-       const q = ctx.createQueue();
-       require('node:worker_threads').parentPort.postMessage('ready');
-       for (;;) { try { ctx.createBuffer(0); } catch {} q.enqueueMarker().completed.then(() => {}); }`,
-      { eval: true },
-    );
+    const worker = new Worker(nativeCallLoop(packagePath, platform.name), { eval: true });
     await once(worker, 'message');
     await new Promise((resolve) => setTimeout(resolve, 20));
     await worker.terminate();
