@@ -12,6 +12,7 @@
         "native/context.cc",
         "native/queue.cc",
         "native/memory.cc",
+        "native/host_memory.cc",
         "native/sampler.cc",
         "native/program.cc",
         "native/kernel.cc",

@@ -54,6 +54,15 @@ export interface NativeEvent extends NativeHandle {
   holdDependent(event: NativeEvent): void;
 }
 
+/** native/host_memory.cc: host memory the binding owns. */
+export interface NativeHostBlock {
+  readonly size: number;
+  /** Copies the block into a view; false when the view is detached or too small. */
+  copyTo(target: ArrayBufferView): boolean;
+  arrayBuffer(): ArrayBuffer;
+  release(): void;
+}
+
 type WaitList = NativeEvent[] | undefined;
 
 /** Common to the five Native*Sharing classes (native/*sharing files). */
@@ -136,20 +145,22 @@ export interface Addon {
     host?: ArrayBufferView | ArrayBuffer,
   ): NativeMem;
   supportedImageFormats(context: NativeContext, flags: bigint, imageType: number): Uint32Array;
-  enqueueReadBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | ArrayBuffer, waitList: WaitList): NativeEvent;
-  enqueueWriteBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | ArrayBuffer, waitList: WaitList): NativeEvent;
-  enqueueReadImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | ArrayBuffer, waitList: WaitList): NativeEvent;
-  enqueueWriteImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | ArrayBuffer, waitList: WaitList): NativeEvent;
+  enqueueReadBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): NativeEvent;
+  enqueueWriteBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): NativeEvent;
+  enqueueReadImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): NativeEvent;
+  enqueueWriteImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): NativeEvent;
   enqueueCopyBuffer(q: NativeQueue, src: NativeMem, dst: NativeMem, srcOffset: number, dstOffset: number, size: number, waitList: WaitList): NativeEvent;
   enqueueFillBuffer(q: NativeQueue, mem: NativeMem, pattern: ArrayBufferView, offset: number, size: number, waitList: WaitList): NativeEvent;
   enqueueCopyImage(q: NativeQueue, src: NativeMem, dst: NativeMem, srcOrigin: Triple, dstOrigin: Triple, region: Triple, waitList: WaitList): NativeEvent;
   enqueueFillImage(q: NativeQueue, image: NativeMem, color: ArrayBufferView, origin: Triple, region: Triple, waitList: WaitList): NativeEvent;
   enqueueCopyImageToBuffer(q: NativeQueue, image: NativeMem, buffer: NativeMem, origin: Triple, region: Triple, dstOffset: number, waitList: WaitList): NativeEvent;
   enqueueCopyBufferToImage(q: NativeQueue, buffer: NativeMem, image: NativeMem, srcOffset: number, origin: Triple, region: Triple, waitList: WaitList): NativeEvent;
-  enqueueMapBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, flags: bigint, offset: number, size: number, waitList: WaitList): { buffer: ArrayBuffer; event: NativeEvent };
-  enqueueMapImage(q: NativeQueue, image: NativeMem, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; event: NativeEvent; rowPitch: number; slicePitch: number };
+  enqueueMapBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, flags: bigint, offset: number, size: number, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: NativeEvent };
+  enqueueMapImage(q: NativeQueue, image: NativeMem, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: NativeEvent; rowPitch: number; slicePitch: number };
   detachArrayBuffer(mapped: ArrayBuffer): void;
-  enqueueUnmap(q: NativeQueue, mem: NativeMem, mapped: ArrayBuffer, waitList: WaitList): NativeEvent;
+  enqueueUnmap(mapped: ArrayBuffer, record: unknown, waitList: WaitList): NativeEvent;
+  allocateHostBlock(size: number): NativeHostBlock;
+  stageHostBlock(view: ArrayBufferView, size: number): NativeHostBlock;
   createSampler(context: NativeContext, normalized: boolean, addressing: number, filter: number, properties: bigint[] | null): NativeSampler;
   createProgramWithSource(context: NativeContext, source: string): NativeProgram;
   createProgramWithBuiltInKernels(context: NativeContext, devices: NativeDevice[], names: string): NativeProgram;

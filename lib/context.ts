@@ -192,7 +192,8 @@ export class Context extends Resource<NativeContext> {
     if (options.profiling) bits |= BigInt(CL.CL_QUEUE_PROFILING_ENABLE);
     const withProperties = this.#modern() && hasEntryPoint('clCreateCommandQueueWithProperties');
     const props = withProperties ? (bits ? [BigInt(CL.CL_QUEUE_PROPERTIES), bits] : []) : null;
-    return new CommandQueue(this.addon.createQueue(this.native, device.native, props, bits), this, device);
+    const native = this.addon.createQueue(this.native, device.native, props, bits);
+    return new CommandQueue(native, this, device, { outOfOrder: options.outOfOrder === true, profiling: options.profiling === true });
   }
 
   /** A buffer of `size` bytes, or initialized with a copy of `data`. */

@@ -119,6 +119,10 @@ export class Device {
   get globalMemSize(): bigint {
     return this.#ulong(CL.CL_DEVICE_GLOBAL_MEM_SIZE);
   }
+  /** 32 or 64: the width of size_t and pointers on the device. */
+  get addressBits(): number {
+    return this.#uint(CL.CL_DEVICE_ADDRESS_BITS);
+  }
   get localMemSize(): bigint {
     return this.#ulong(CL.CL_DEVICE_LOCAL_MEM_SIZE);
   }

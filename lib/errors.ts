@@ -145,6 +145,32 @@ export class OpenCLError extends Error {
   }
 }
 
+/**
+ * A command ended with a negative execution status instead of completing.
+ * `status` is the execution status the driver reported (not an API error
+ * code: drivers pick their own values, PoCL reports -1); `waitedOn` says when
+ * the binding knows the command was terminated because an event in its wait
+ * list failed.
+ */
+export class OpenCLCommandError extends OpenCLError {
+  override name = 'OpenCLCommandError';
+  /** e.g. 'CL_COMMAND_READ_BUFFER'. */
+  readonly command: string;
+  readonly waitedOn?: string;
+  constructor(status: number, command: string, waitedOn?: string) {
+    super(status, 'event');
+    const cause = waitedOn
+      ? `an event it waited on failed (${waitedOn})`
+      : status === -14
+        ? 'an event it waited on failed'
+        : 'the driver terminated it';
+    this.message = `the ${command} command failed with execution status ${status}: ${cause}`;
+    (this as { code: string }).code = waitedOn ? 'CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST' : `EXECUTION_STATUS_${status}`;
+    this.command = command;
+    this.waitedOn = waitedOn;
+  }
+}
+
 /** A program failed to build; `log` holds the build log of each device. */
 export class OpenCLBuildError extends OpenCLError {
   override name = 'OpenCLBuildError';
@@ -236,4 +262,15 @@ export class OpenCLExtensionError extends Error {
  */
 export function contextMismatch(call: string, what: string): OpenCLError {
   return new OpenCLError(-34, call, `${what} belongs to another context`);
+}
+
+/** @internal A short description of a value for error messages ("the string \"0\"", "a Sampler", ...). */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'object') return `a ${(value as object).constructor?.name ?? 'object'}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}…` : value)}`;
+  if (typeof value === 'bigint') return `the bigint ${value}n`;
+  return `${typeof value} ${String(value)}`;
 }

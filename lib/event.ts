@@ -1,9 +1,10 @@
 import type { NativeEvent } from './addon';
 import { CL } from './constants';
 import type { Context } from './context';
-import { OpenCLError, contextMismatch } from './errors';
+import { OpenCLCommandError, OpenCLError, OpenCLReleasedError, OpenCLStateError, contextMismatch, describeValue } from './errors';
 import { decode } from './info';
 import { ready } from './loader';
+import type { CommandQueue } from './queue';
 import { Resource } from './resource';
 
 export type ExecutionStatus = 'queued' | 'submitted' | 'running' | 'complete';
@@ -48,20 +49,83 @@ export interface ProfilingInfo {
   end: bigint;
 }
 
-/** A command's event. Every enqueue returns one. */
-export class Event extends Resource<NativeEvent> {
+/**
+ * Keeps the event loop alive while promises that will settle are pending
+ * (those of commands no longer held back by an unset user event).
+ */
+const keepAlive = {
+  count: 0,
+  timer: undefined as ReturnType<typeof setInterval> | undefined,
+  hold(promise: Promise<unknown>): void {
+    if (this.count++ === 0) this.timer = setInterval(() => {}, 1 << 30);
+    const done = () => {
+      if (--this.count === 0) clearInterval(this.timer);
+    };
+    promise.then(done, done);
+  },
+};
+
+/** How long the binding polls a command whose user event failed, for drivers that never call back then (PoCL). */
+const failedGatePollMs = 10_000;
+
+function pollUntilEnded(event: Event, settle: (status: number) => void): void {
+  const started = Date.now();
+  let delay = 1;
+  const tick = () => {
+    let status: number;
+    try {
+      status = event.statusCode();
+    } catch {
+      settle(EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      return;
+    }
+    if (status <= CL.CL_COMPLETE) settle(status);
+    else if (Date.now() - started < failedGatePollMs) setTimeout(tick, (delay = Math.min(delay * 2, 50)));
+  };
+  setTimeout(tick, 0);
+}
+
+/** @internal A pending `completed` of a command held back by unset user events. */
+interface Waiter {
+  readonly event: Event;
+  readonly settle: (status: number) => void;
+  readonly promise: Promise<unknown>;
+}
+
+const noGates: readonly UserEvent[] = Object.freeze([]);
+const EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST = -14;
+
+/**
+ * A command's event. Every enqueue returns one. It is a PromiseLike:
+ * `await queue.readBuffer(...)` waits for the command and throws its error.
+ */
+export class Event extends Resource<NativeEvent> implements PromiseLike<void> {
   #completed?: Promise<void>;
   #commandType?: number;
+  /** The execution status once the command has ended (0 or negative). */
+  #ended?: number;
+  #profiling?: ProfilingInfo;
   /** @internal The sharing extension whose entry point made this event, if any. */
   extension?: string;
+  /** @internal Unset user events this command waits on, directly or through earlier commands. */
+  gates: readonly UserEvent[] = noGates;
+  /**
+   * @internal Runs once when the command has ended, before `completed`
+   * settles (a staged read copies its bytes here); an error it returns
+   * rejects `completed`.
+   */
+  onEnd?: (status: number) => Error | undefined;
 
   /** The context of the command (or of the user event). */
   readonly context: Context;
+  /** The queue the command was enqueued on (undefined for a user event). */
+  readonly queue?: CommandQueue;
 
   /** @internal */
-  constructor(native: NativeEvent, context: Context) {
+  constructor(native: NativeEvent, context: Context, queue?: CommandQueue) {
     super(native);
     this.context = context;
+    this.queue = queue;
   }
 
   get kind(): string {
@@ -73,9 +137,14 @@ export class Event extends Resource<NativeEvent> {
     return this.native.info(param);
   }
 
+  /** @internal The execution status code now (cached once the command has ended). */
+  statusCode(): number {
+    return this.#ended ?? decode.int(this.native.info(CL.CL_EVENT_COMMAND_EXECUTION_STATUS));
+  }
+
   /** The execution status now: 'queued' .. 'complete', or the negative error code of a failed command. */
   get status(): ExecutionStatus | number {
-    return statusName(decode.int(this.native.info(CL.CL_EVENT_COMMAND_EXECUTION_STATUS)));
+    return statusName(this.statusCode());
   }
 
   /** The CL_COMMAND_* type of the command. */
@@ -90,9 +159,34 @@ export class Event extends Resource<NativeEvent> {
     return own ?? commandTypeNames.get(type) ?? `0x${type.toString(16)}`;
   }
 
+  #commandName(): string {
+    try {
+      return this.commandTypeName;
+    } catch {
+      return 'enqueued';
+    }
+  }
+
   /** @internal Keeps the process alive until the command ends (user events do not). */
   protected get keepsProcessAlive(): boolean {
     return true;
+  }
+
+  /** @internal True once the binding released the handle of the ended command (see retireIfEnded). */
+  get handleGone(): boolean {
+    return this.retired;
+  }
+
+  /** @internal The gates that are still unset. */
+  unsetGates(): readonly UserEvent[] {
+    return this.gates.length === 0 ? noGates : this.gates.filter((gate) => gate.state === 'unset');
+  }
+
+  /** @internal Why this command is known to fail (a failed gate, or it failed already), else undefined. */
+  knownFailure(): string | undefined {
+    if (this.#ended !== undefined && this.#ended < 0) return `its ${this.#commandName()} command failed (status ${this.#ended})`;
+    const failed = this.gates.find((gate) => gate.state === 'failed');
+    return failed ? `it waits on ${failed.describe()}` : undefined;
   }
 
   /**
@@ -101,58 +195,204 @@ export class Event extends Resource<NativeEvent> {
    */
   whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus | number> {
     const code = statusCodes[status];
-    if (code === undefined) throw new TypeError(`status must be one of ${Object.keys(statusCodes).join(', ')}`);
-    return this.native.whenStatus(code, this.keepsProcessAlive).then(statusName);
+    if (code === undefined) throw new TypeError(`status must be one of ${Object.keys(statusCodes).join(', ')}; got ${String(status)}`);
+    if (this.#ended !== undefined) return Promise.resolve(statusName(this.#ended < 0 ? this.#ended : code));
+    return this.#watch(code).then(statusName);
   }
 
-  /** Resolves when the command completes; rejects with an OpenCLError when it fails. */
+  /** Resolves when the command completes; rejects with an OpenCLCommandError when it fails. */
   get completed(): Promise<void> {
-    return (this.#completed ??= this.native.whenStatus(CL.CL_COMPLETE, this.keepsProcessAlive).then((status) => {
-      // Some drivers (PoCL) pass CL_COMPLETE to a callback registered after
-      // the event already failed; the event's own status is authoritative.
-      const final = status < 0 || this.released ? status : decode.int(this.native.info(CL.CL_EVENT_COMMAND_EXECUTION_STATUS));
-      if (final < 0) throw new OpenCLError(final, 'event', `the ${this.#safeCommandName()} command failed`);
-    }));
+    return (this.#completed ??= this.#ended !== undefined
+      ? Promise.resolve().then(() => this.#end(this.#ended!))
+      : this.#watch(CL.CL_COMPLETE).then((status) => this.#end(status)));
   }
 
-  #safeCommandName(): string {
-    try {
-      return this.commandTypeName;
-    } catch {
-      return 'enqueued';
+  then<A = void, B = never>(
+    onfulfilled?: ((value: void) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.completed.then(onfulfilled, onrejected);
+  }
+
+  /** @internal The pending `completed`, if anything awaits it. */
+  protected get pendingCompletion(): Promise<void> | undefined {
+    return this.#ended === undefined ? this.#completed : undefined;
+  }
+
+  // A command held back by an unset user event must not keep the process
+  // alive: its promise is registered without a hold, and the user event
+  // takes it over once it is set (see UserEvent.setStatus).
+  #watch(execStatus: number): Promise<number> {
+    const native = this.native;
+    const gates = this.unsetGates();
+    let settle!: (status: number) => void;
+    const settled = new Promise<number>((resolve) => (settle = resolve));
+    native.whenStatus(execStatus, this.keepsProcessAlive && gates.length === 0).then(settle);
+    for (const gate of gates) gate.addWaiter({ event: this, settle, promise: settled });
+    if (gates.length === 0 && this.knownFailure()) pollUntilEnded(this, settle);
+    return settled;
+  }
+
+  #end(reported: number): void {
+    // Some drivers (PoCL) pass CL_COMPLETE to a callback registered after the
+    // event already failed: the event's own status is authoritative.
+    let status = reported;
+    if (status >= 0 && this.#ended === undefined && !this.released && !this.retired) {
+      try {
+        status = this.statusCode();
+      } catch {
+        // released meanwhile: the callback's word stands
+      }
     }
+    if (status > CL.CL_COMPLETE) status = CL.CL_COMPLETE;
+    this.#ended ??= status;
+    const hook = this.onEnd;
+    this.onEnd = undefined;
+    const error = hook?.(status);
+    if (status < 0) {
+      const failed = this.gates.find((gate) => gate.state === 'failed');
+      throw new OpenCLCommandError(status, this.#commandName(), failed?.describe());
+    }
+    if (error) throw error;
   }
 
-  /** Blocks until the command completes (clWaitForEvents). Prefer `await event.completed`. */
+  /** Blocks until the command completes (clWaitForEvents). Prefer `await event`. */
   waitSync(): void {
-    ready().waitForEvents([this.native]);
+    if (this.#ended === undefined) {
+      refuseToBlock(this.unsetGates(), 'waitSync()', `the ${this.#commandName()} command`);
+      ready().waitForEvents([this.native]);
+    }
+    this.queue?.settleTransfers();
   }
 
   /** Profiling timestamps in nanoseconds (the queue must have profiling enabled). */
   get profiling(): ProfilingInfo {
+    if (this.#profiling) return this.#profiling;
+    if (!this.queue) throw new OpenCLStateError('a user event has no profiling information');
+    if (!this.queue.profilingEnabled) {
+      throw new OpenCLStateError(
+        'the queue was created without profiling: create it with context.createQueue(device, { profiling: true })',
+      );
+    }
     const read = (param: number) => this.native.profilingInfo(param);
-    return {
+    const info = {
       queued: read(CL.CL_PROFILING_COMMAND_QUEUED),
       submitted: read(CL.CL_PROFILING_COMMAND_SUBMIT),
       start: read(CL.CL_PROFILING_COMMAND_START),
       end: read(CL.CL_PROFILING_COMMAND_END),
     };
+    if (this.#ended === 0) this.#profiling = info;
+    return info;
+  }
+
+  /**
+   * @internal Lets go of the handle once the command has ended, keeping its
+   * status, command type and profiling. True when the handle is gone.
+   */
+  retireIfEnded(): boolean {
+    if (this.released || this.retired) return true;
+    let status: number;
+    try {
+      status = this.statusCode();
+    } catch {
+      return true;
+    }
+    if (status > CL.CL_COMPLETE) return false;
+    this.#ended = status;
+    try {
+      this.#commandType ??= decode.uint(this.native.info(CL.CL_EVENT_COMMAND_TYPE));
+      if (status === 0 && this.queue?.profilingEnabled) this.#profiling ??= this.profiling;
+    } catch {
+      // what could not be read stays unanswered
+    }
+    this.retire();
+    return true;
+  }
+
+  protected override retiredError(): Error {
+    return new OpenCLStateError(
+      `the ${this.#commandName()} command has ended and the binding released its event; ` +
+        'status, commandType, profiling and completed still answer',
+    );
+  }
+
+  protected override beforeRelease(): void {
+    this.queue?.forgetEvent(this);
   }
 }
 
+/** @internal The unset user events a command waiting on `waitFor` (and on `implicit`) is held back by. */
+export function gatesOf(waitFor: readonly Event[] | undefined, implicit: readonly UserEvent[] = noGates): readonly UserEvent[] {
+  let gates: UserEvent[] | undefined;
+  const add = (gate: UserEvent) => {
+    if (gate.state === 'unset' && !gates?.includes(gate)) (gates ??= []).push(gate);
+  };
+  if (waitFor) {
+    for (const event of waitFor) {
+      if (event instanceof UserEvent) add(event);
+      else for (const gate of event.gates) add(gate);
+    }
+  }
+  for (const gate of implicit) add(gate);
+  return gates ?? noGates;
+}
+
+/** @internal Links a new command's event to the unset user events it waits on. */
+export function gateOn<E extends Event>(event: E, gates: readonly UserEvent[]): E {
+  if (gates.length === 0) return event;
+  event.gates = gates;
+  for (const gate of gates) gate.gate(event);
+  return event;
+}
+
+/** @internal Throws instead of blocking on work that only an unset user event of this process can start. */
+export function refuseToBlock(gates: readonly UserEvent[], call: string, what: string): void {
+  if (gates.length === 0) return;
+  throw new OpenCLStateError(
+    `${call} would block for ever: ${what} waits on ${gates.length === 1 ? 'a user event' : `${gates.length} user events`} ` +
+      'that is not set yet. Set it first (userEvent.setStatus()), or await the event instead of blocking.',
+  );
+}
+
+export type UserEventState = 'unset' | 'complete' | 'failed';
+
 /** An event the application completes itself (clCreateUserEvent). */
 export class UserEvent extends Event {
-  #set = false;
-  /** Promises on this event not yet settled: once it is set they keep the process alive. */
-  readonly #waiting = new Set<Promise<unknown>>();
+  #state: UserEventState = 'unset';
+  #failure = 0;
+  #waiters = new Set<Waiter>();
+  /** whenStatus() promises pending while unset: once set they keep the process alive. */
+  readonly #statusPromises = new Set<Promise<unknown>>();
 
   override get kind(): string {
     return 'UserEvent';
   }
 
+  /** 'unset' until setStatus(); 'failed' when set to an error or released unset. */
+  get state(): UserEventState {
+    return this.#state;
+  }
+
+  /** @internal For messages: what happened to this user event. */
+  describe(): string {
+    if (this.#state === 'unset') return 'a user event that is not set';
+    if (this.#failure === EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST && this.released) {
+      return 'a user event released before it was set';
+    }
+    return this.#state === 'complete' ? 'a completed user event' : `a user event set to ${this.#failure}`;
+  }
+
   /** @internal Records a command that waits on this event (see holdDependent in native/event.cc). */
   gate(dependent: Event): void {
-    if (!this.#set && !this.released) this.native.holdDependent(dependent.native);
+    if (this.#state === 'unset' && !this.released) this.native.holdDependent(dependent.native);
+  }
+
+  /** @internal */
+  addWaiter(waiter: Waiter): void {
+    if (this.#state !== 'unset') return;
+    this.#waiters.add(waiter);
+    const forget = () => this.#waiters.delete(waiter);
+    waiter.promise.then(forget, forget);
   }
 
   protected override get keepsProcessAlive(): boolean {
@@ -160,17 +400,10 @@ export class UserEvent extends Event {
   }
 
   override whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus | number> {
-    return this.#track(super.whenStatus(status));
-  }
-
-  override get completed(): Promise<void> {
-    return this.#track(super.completed);
-  }
-
-  #track<T>(promise: Promise<T>): Promise<T> {
-    if (!this.#set && !this.#waiting.has(promise)) {
-      this.#waiting.add(promise);
-      const forget = () => this.#waiting.delete(promise);
+    const promise = super.whenStatus(status);
+    if (this.#state === 'unset') {
+      this.#statusPromises.add(promise);
+      const forget = () => this.#statusPromises.delete(promise);
       promise.then(forget, forget);
     }
     return promise;
@@ -179,16 +412,34 @@ export class UserEvent extends Event {
   /** Completes the event, or fails it with a negative error code. */
   setStatus(status: 'complete' | number): void {
     const code = status === 'complete' ? CL.CL_COMPLETE : status;
-    if (!Number.isInteger(code) || code > 0) {
-      throw new RangeError("status must be 'complete' or a negative error code");
-    }
+    if (typeof code !== 'number') throw new TypeError(`status must be 'complete' or a negative error code; got ${describeValue(status)}`);
+    if (!Number.isInteger(code) || code > 0) throw new RangeError(`status must be 'complete' or a negative error code; got ${code}`);
+    if (this.#state !== 'unset') throw new OpenCLStateError(`this user event was already set (${this.describe()})`);
     this.native.setUserStatus(code);
-    this.#set = true;
-    // An unset user event must not keep the process alive, but once set, the
-    // callbacks are on their way: wait for them as for any other command.
-    if (this.#waiting.size > 0) {
-      const keepAlive = setInterval(() => {}, 1 << 30);
-      Promise.allSettled([...this.#waiting]).then(() => clearInterval(keepAlive));
+    this.#settled(code);
+  }
+
+  override release(): void {
+    const wasUnset = !this.released && this.#state === 'unset';
+    super.release();
+    // The native release fails an unset user event (see native/event.cc).
+    if (wasUnset) this.#settled(EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  }
+
+  #settled(code: number): void {
+    this.#state = code === CL.CL_COMPLETE ? 'complete' : 'failed';
+    this.#failure = code;
+    // Once set, the callbacks are on their way: wait for them as for any other command.
+    const own = this.pendingCompletion;
+    if (own) keepAlive.hold(own);
+    for (const promise of this.#statusPromises) keepAlive.hold(promise);
+    this.#statusPromises.clear();
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
+    for (const waiter of waiters) {
+      if (waiter.event.unsetGates().length > 0) continue;
+      if (waiter.event.knownFailure()) pollUntilEnded(waiter.event, waiter.settle);
+      keepAlive.hold(waiter.promise);
     }
   }
 }
@@ -199,23 +450,30 @@ export function waitForEvents(events: readonly Event[]): void {
     throw new TypeError('events must be an array of Event');
   }
   if (events.some((event) => event.context !== events[0]!.context)) throw contextMismatch('clWaitForEvents', 'an event');
-  if (events.length) ready().waitForEvents(events.map((event) => event.native));
+  events.forEach((event, i) => refuseToBlock(event.unsetGates(), 'waitForEvents()', `events[${i}]`));
+  const pending = events.filter((event) => !event.handleGone);
+  if (pending.length) ready().waitForEvents(pending.map((event) => event.native));
+  for (const queue of new Set(events.map((event) => event.queue))) queue?.settleTransfers();
 }
 
-/** @internal Links a new command's event to the unset user events it waits on. */
-export function gateOn(event: Event, waitFor: readonly Event[] | undefined): Event {
-  if (waitFor) for (const w of waitFor) if (w instanceof UserEvent) w.gate(event);
-  return event;
-}
-
-/** @internal Converts an options.waitFor list to native events, checking types and context. */
-export function nativeWaitList(waitFor: readonly Event[] | undefined, context: Context): NativeEvent[] | undefined {
+/**
+ * @internal Converts an options.waitFor list to native events, checking types,
+ * context and events known to have failed (a driver would leave the new
+ * command queued for ever behind them).
+ */
+export function nativeWaitList(waitFor: readonly Event[] | undefined, context: Context, call = 'enqueue'): NativeEvent[] | undefined {
   if (waitFor === undefined) return undefined;
-  if (!Array.isArray(waitFor)) throw new TypeError('waitFor must be an array of Event');
-  return waitFor.map((event, i) => {
-    if (!(event instanceof Event)) throw new TypeError(`waitFor[${i}] is not an Event`);
-    const native = event.native; // a released event throws OpenCLReleasedError first
-    if (event.context !== context) throw contextMismatch('enqueue', `waitFor[${i}]`);
-    return native;
+  if (!Array.isArray(waitFor)) throw new TypeError(`waitFor must be an array of Event; got ${typeof waitFor}`);
+  const list: NativeEvent[] = [];
+  waitFor.forEach((event, i) => {
+    if (!(event instanceof Event)) throw new TypeError(`waitFor[${i}] must be an Event; got ${describeValue(event)}`);
+    if (event.released) throw new OpenCLReleasedError(`Event (waitFor[${i}])`);
+    if (event.context !== context) throw contextMismatch(call, `waitFor[${i}]`);
+    const failure = event instanceof UserEvent && event.state === 'failed' ? event.describe() : event.knownFailure();
+    if (failure) {
+      throw new OpenCLError(EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call, `waitFor[${i}] has failed: ${failure}`);
+    }
+    if (!event.handleGone) list.push(event.native);
   });
+  return list;
 }

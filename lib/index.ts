@@ -5,6 +5,7 @@ export { Context, createContext, type ContextInterop, type ContextOptions, type 
 export { Device, type DeviceType } from './device';
 export {
   OpenCLError,
+  OpenCLCommandError,
   OpenCLBuildError,
   OpenCLNotAvailableError,
   OpenCLNoPlatformError,
@@ -15,9 +16,10 @@ export {
   errorName,
   type D3D9Family,
 } from './errors';
-export { Event, UserEvent, waitForEvents, type ExecutionStatus, type ProfilingInfo } from './event';
+export { Event, UserEvent, waitForEvents, type ExecutionStatus, type ProfilingInfo, type UserEventState } from './event';
+export { HostMemory, allocateHostMemory, type HostData } from './host-memory';
 export { elementSize, resolveImageFormat, type ChannelOrder, type ChannelType, type ImageFormat, type ResolvedImageFormat } from './formats';
-export { Kernel, LocalMemory, localMemory, packArg, type ArgType, type KernelArg, type ScalarType, type VectorType, type WorkGroupInfo, type KernelArgInfo } from './kernel';
+export { Kernel, LocalMemory, localMemory, packArg, type ArgType, type KernelArg, type ScalarType, type VectorType, type WorkGroupInfo, type KernelArgInfo, type AddressQualifier, type AccessQualifier, type TypeQualifier } from './kernel';
 export { LIBRARY_ENV, loadOpenCL, loadedLibrary, type LoadOptions, type LoadedLibrary } from './loader';
 export { CLBuffer, CLImage, Mapping, MemObject, type Access } from './memory';
 export { Platform, getPlatforms, requirePlatforms } from './platform';

@@ -1,9 +1,9 @@
 import type { NativeKernel } from './addon';
 import { CL } from './constants';
 import type { Device } from './device';
-import { OpenCLReleasedError, contextMismatch } from './errors';
+import { OpenCLReleasedError, contextMismatch, describeValue, OpenCLError } from './errors';
 import { decode } from './info';
-import { MemObject } from './memory';
+import { CLBuffer, CLImage, MemObject } from './memory';
 import type { Program } from './program';
 import { Resource } from './resource';
 import { Sampler } from './sampler';
@@ -115,18 +115,100 @@ export interface WorkGroupInfo {
   privateMemSize: bigint;
 }
 
+export type AddressQualifier = 'global' | 'local' | 'constant' | 'private';
+export type AccessQualifier = 'read_only' | 'write_only' | 'read_write' | 'none';
+export type TypeQualifier = 'const' | 'restrict' | 'volatile' | 'pipe';
+
 export interface KernelArgInfo {
   name: string;
   typeName: string;
-  addressQualifier: number;
-  accessQualifier: number;
+  addressQualifier: AddressQualifier;
+  accessQualifier: AccessQualifier;
+  typeQualifiers: TypeQualifier[];
+}
+
+const addressNames: Record<number, AddressQualifier> = { 0x119b: 'global', 0x119c: 'local', 0x119d: 'constant', 0x119e: 'private' };
+const accessNames: Record<number, AccessQualifier> = { 0x11a0: 'read_only', 0x11a1: 'write_only', 0x11a2: 'read_write', 0x11a3: 'none' };
+const typeQualifierBits: [TypeQualifier, number][] = [['const', 1], ['restrict', 2], ['volatile', 4], ['pipe', 8]];
+
+const imageTypes: Record<string, number> = {
+  image1d_t: CL.CL_MEM_OBJECT_IMAGE1D,
+  image1d_buffer_t: CL.CL_MEM_OBJECT_IMAGE1D_BUFFER,
+  image1d_array_t: CL.CL_MEM_OBJECT_IMAGE1D_ARRAY,
+  image2d_t: CL.CL_MEM_OBJECT_IMAGE2D,
+  image2d_depth_t: CL.CL_MEM_OBJECT_IMAGE2D,
+  image2d_array_t: CL.CL_MEM_OBJECT_IMAGE2D_ARRAY,
+  image2d_array_depth_t: CL.CL_MEM_OBJECT_IMAGE2D_ARRAY,
+  image3d_t: CL.CL_MEM_OBJECT_IMAGE3D,
+};
+const imageTypeNames = new Map<number, string>();
+for (const [name, value] of Object.entries(imageTypes)) if (!imageTypeNames.has(value)) imageTypeNames.set(value, name);
+
+/** What a kernel parameter takes, from its argument info. */
+type ParamKind =
+  | { kind: 'buffer' }
+  | { kind: 'local' }
+  | { kind: 'sampler' }
+  | { kind: 'image'; memType: number; access: AccessQualifier }
+  | { kind: 'value'; size?: number };
+
+interface Param {
+  index: number;
+  info: KernelArgInfo;
+  take: ParamKind;
+}
+
+function valueSize(typeName: string, addressBits: number): number | undefined {
+  const match = /^(?:unsigned )?([a-z_]+?)(2|3|4|8|16)?$/.exec(typeName.trim());
+  if (!match) return undefined;
+  const base = match[1]!;
+  const width = match[2] ? Number(match[2]) : 1;
+  const sizes: Record<string, number> = {
+    char: 1, uchar: 1, short: 2, ushort: 2, half: 2, int: 4, uint: 4, float: 4, long: 8, ulong: 8, double: 8,
+    size_t: addressBits / 8, ptrdiff_t: addressBits / 8, intptr_t: addressBits / 8, uintptr_t: addressBits / 8,
+  };
+  const size = sizes[base];
+  return size === undefined ? undefined : size * (width === 3 ? 4 : width);
+}
+
+function paramKind(info: KernelArgInfo, addressBits: number): ParamKind {
+  const type = info.typeName.trim();
+  const image = /(image[123]d(?:_buffer|_array)?(?:_depth)?_t)/.exec(type);
+  if (image && imageTypes[image[1]!] !== undefined) return { kind: 'image', memType: imageTypes[image[1]!]!, access: info.accessQualifier };
+  if (type === 'sampler_t') return { kind: 'sampler' };
+  if (info.typeQualifiers.includes('pipe')) return { kind: 'buffer' };
+  if (type.endsWith('*')) return info.addressQualifier === 'local' ? { kind: 'local' } : { kind: 'buffer' };
+  if (info.addressQualifier === 'local') return { kind: 'local' };
+  return { kind: 'value', size: valueSize(type, addressBits) };
+}
+
+function takes(param: Param): string {
+  const { take, info } = param;
+  switch (take.kind) {
+    case 'buffer':
+      return 'a CLBuffer (or null)';
+    case 'local':
+      return 'localMemory(bytes)';
+    case 'sampler':
+      return 'a Sampler';
+    case 'image':
+      return `a CLImage of type ${imageTypeNames.get(take.memType)}${take.access !== 'none' ? ` that kernels may ${take.access === 'read_only' ? 'read' : take.access === 'write_only' ? 'write' : 'read and write'}` : ''}`;
+    case 'value':
+      return take.size ? `a ${info.typeName} value (${take.size} bytes)` : `a ${info.typeName} value`;
+  }
 }
 
 export class Kernel extends Resource<NativeKernel> {
   readonly program: Program;
   /** Objects set as arguments, kept alive and checked at each enqueue. */
   readonly #objectArgs = new Map<number, MemObject | Sampler>();
+  /** Bytes of each __local argument. */
+  readonly #localArgs = new Map<number, number>();
+  readonly #setArgs = new Set<number>();
   #numArgs?: number;
+  #name?: string;
+  /** Parameters from the argument info; null when the driver has none (then only the driver checks). */
+  #params?: Param[] | null;
 
   /** @internal */
   constructor(native: NativeKernel, program: Program) {
@@ -142,18 +224,92 @@ export class Kernel extends Resource<NativeKernel> {
     return this.native.info(param);
   }
   get name(): string {
-    return decode.string(this.native.info(CL.CL_KERNEL_FUNCTION_NAME));
+    return (this.#name ??= decode.string(this.native.info(CL.CL_KERNEL_FUNCTION_NAME)));
   }
   get numArgs(): number {
     return (this.#numArgs ??= decode.uint(this.native.info(CL.CL_KERNEL_NUM_ARGS)));
   }
 
+  #parameters(): Param[] | null {
+    if (this.#params !== undefined) return this.#params;
+    try {
+      const addressBits = this.program.context.devices[0]?.addressBits ?? 64;
+      const params: Param[] = [];
+      for (let index = 0; index < this.numArgs; index++) {
+        const info = this.argInfo(index);
+        params.push({ index, info, take: paramKind(info, addressBits) });
+      }
+      this.#params = params;
+    } catch (error) {
+      if (!(error instanceof OpenCLError)) throw error;
+      this.#params = null;
+    }
+    return this.#params;
+  }
+
+  #describe(index: number): string {
+    const param = this.#parameters()?.[index];
+    return param
+      ? `argument ${index} (${param.info.name}: ${param.info.typeName}) of kernel '${this.name}'`
+      : `argument ${index} of kernel '${this.name}'`;
+  }
+
+  #mismatch(index: number, given: string): TypeError {
+    const param = this.#parameters()?.[index];
+    return new TypeError(`${this.#describe(index)} takes ${param ? takes(param) : 'another kind of value'}; got ${given}`);
+  }
+
+  // Checked against the kernel's argument info before the driver sees the
+  // value: a driver given the wrong kind of value may crash (PoCL reads a
+  // byte array as a cl_mem, a sampler as a buffer).
+  #checkKind(index: number, value: unknown, type: ArgType | undefined, bytes?: number): void {
+    const param = this.#parameters()?.[index];
+    if (!param) return;
+    const take = param.take;
+    const given = value === null ? 'null' : describeValue(value);
+    switch (take.kind) {
+      case 'buffer':
+        if (value !== null && !(value instanceof CLBuffer)) throw this.#mismatch(index, given);
+        return;
+      case 'local':
+        if (!(value instanceof LocalMemory)) throw this.#mismatch(index, given);
+        return;
+      case 'sampler':
+        if (!(value instanceof Sampler)) throw this.#mismatch(index, given);
+        return;
+      case 'image': {
+        if (!(value instanceof CLImage)) throw this.#mismatch(index, given);
+        const memType = value.type;
+        if (memType !== take.memType) throw this.#mismatch(index, `a CLImage of type ${imageTypeNames.get(memType) ?? memType}`);
+        const flags = value.flags;
+        if (take.access === 'read_only' && flags & BigInt(CL.CL_MEM_WRITE_ONLY)) {
+          throw this.#mismatch(index, "an image created with access 'write'");
+        }
+        if (take.access === 'write_only' && flags & BigInt(CL.CL_MEM_READ_ONLY)) {
+          throw this.#mismatch(index, "an image created with access 'read'");
+        }
+        return;
+      }
+      case 'value':
+        if (value === null || value instanceof MemObject || value instanceof Sampler || value instanceof LocalMemory) {
+          throw this.#mismatch(index, given);
+        }
+        if (take.size !== undefined && bytes !== undefined && bytes !== take.size) {
+          throw this.#mismatch(index, `${bytes} bytes${type ? ` (a ${type})` : ''}`);
+        }
+        return;
+    }
+  }
+
   /**
    * Sets argument `index`. Buffers, images, samplers, `localMemory(bytes)` and
    * null (a NULL buffer) need no type; numbers and vectors need their OpenCL C
-   * type ('int', 'float4', ...); a typed array without a type is passed as raw bytes.
+   * type ('int', 'float4', ...); a typed array without a type is passed as raw
+   * bytes. Where the driver gives argument info (programs built from source),
+   * the value is checked against the parameter first.
    */
   setArg(index: number, value: KernelArg | number | bigint | readonly (number | bigint)[], type?: ArgType): this {
+    if (typeof index !== 'number') throw new TypeError(`argument index must be a number; got ${describeValue(index)}`);
     if (!Number.isInteger(index) || index < 0 || index >= this.numArgs) {
       throw new RangeError(`argument index ${index} is out of range: ${this.name} takes ${this.numArgs} argument(s)`);
     }
@@ -161,23 +317,44 @@ export class Kernel extends Resource<NativeKernel> {
     if ((value instanceof MemObject || value instanceof Sampler) && value.context !== this.program.context) {
       throw contextMismatch('clSetKernelArg', `argument ${index} (${value.kind})`);
     }
-    if (value instanceof MemObject) {
-      native.setArgMem(index, value.native);
-      this.#objectArgs.set(index, value);
-      return this;
+    if ((value instanceof MemObject || value instanceof Sampler) && value.released) {
+      throw new OpenCLReleasedError(`${value.kind} (${this.#describe(index)})`);
     }
-    this.#objectArgs.delete(index);
-    if (value === null) native.setArgMem(index, null);
-    else if (value instanceof Sampler) {
+    // The record changes only after the driver took the value: when it
+    // refuses, it still holds the previous object, which must stay alive.
+    if (value instanceof MemObject || value === null) {
+      this.#checkKind(index, value, type);
+      native.setArgMem(index, value === null ? null : value.native);
+      this.#record(index, value);
+    } else if (value instanceof Sampler) {
+      this.#checkKind(index, value, type);
       native.setArgSampler(index, value.native);
-      this.#objectArgs.set(index, value);
-    } else if (value instanceof LocalMemory) native.setArgLocal(index, value.size);
-    else if (type !== undefined) native.setArg(index, packArg(type, value as number | bigint | (number | bigint)[]));
-    else if (ArrayBuffer.isView(value)) native.setArg(index, value);
-    else if (typeof value === 'number' || typeof value === 'bigint' || Array.isArray(value)) {
-      throw new TypeError(`argument ${index}: give the OpenCL C type of a number, e.g. setArg(${index}, value, 'float')`);
-    } else throw new TypeError(`argument ${index}: unsupported value ${String(value)}`);
+      this.#record(index, value);
+    } else if (value instanceof LocalMemory) {
+      this.#checkKind(index, value, type);
+      native.setArgLocal(index, value.size);
+      this.#record(index, null, value.size);
+    } else if (type !== undefined) {
+      const bytes = packArg(type, value as number | bigint | (number | bigint)[]);
+      this.#checkKind(index, value, type, bytes.byteLength);
+      native.setArg(index, bytes);
+      this.#record(index, null);
+    } else if (ArrayBuffer.isView(value)) {
+      this.#checkKind(index, value, undefined, value.byteLength);
+      native.setArg(index, value);
+      this.#record(index, null);
+    } else if (typeof value === 'number' || typeof value === 'bigint' || Array.isArray(value)) {
+      throw new TypeError(`${this.#describe(index)}: give the OpenCL C type of a number, e.g. setArg(${index}, value, 'float')`);
+    } else throw new TypeError(`${this.#describe(index)}: unsupported value ${describeValue(value)}`);
     return this;
+  }
+
+  #record(index: number, object: MemObject | Sampler | null, localBytes?: number): void {
+    if (object) this.#objectArgs.set(index, object);
+    else this.#objectArgs.delete(index);
+    if (localBytes !== undefined) this.#localArgs.set(index, localBytes);
+    else this.#localArgs.delete(index);
+    this.#setArgs.add(index);
   }
 
   /** Sets arguments 0..n-1 in order; a number/vector is given as [type, value]. */
@@ -189,11 +366,29 @@ export class Kernel extends Resource<NativeKernel> {
     return this;
   }
 
-  /** @internal Throws if an object argument was released or may not be used now. */
-  checkArgsForEnqueue(call: string): void {
+  /**
+   * @internal Throws if an argument is not set, an object argument was
+   * released or may not be used now, or the __local memory exceeds the device's.
+   */
+  checkArgsForEnqueue(call: string, device?: Device): void {
+    for (let index = 0; index < this.numArgs; index++) {
+      if (!this.#setArgs.has(index)) throw new TypeError(`${this.#describe(index)} is not set; set it with setArg(${index}, …) before enqueueing`);
+    }
     for (const [index, arg] of this.#objectArgs) {
       if (arg.released) throw new OpenCLReleasedError(`${arg.kind} (kernel argument ${index})`);
       if (arg instanceof MemObject) arg.checkCommandUse(`kernel argument ${index}`, call);
+    }
+    if (device && this.#localArgs.size) {
+      let total = 0n;
+      for (const bytes of this.#localArgs.values()) total += BigInt(bytes);
+      const limit = device.localMemSize;
+      const own = this.workGroupInfo(device).localMemSize;
+      if (total + own > limit) {
+        throw new RangeError(
+          `kernel '${this.name}' needs ${total + own} bytes of __local memory (${total} in localMemory() arguments` +
+            `${own ? ` + ${own} declared in the kernel` : ''}); ${device.name} has ${limit}`,
+        );
+      }
     }
   }
 
@@ -209,14 +404,25 @@ export class Kernel extends Resource<NativeKernel> {
     };
   }
 
-  /** Argument metadata (needs '-cl-kernel-arg-info' on some drivers). */
+  /**
+   * Argument metadata. Programs built by this binding are built with
+   * '-cl-kernel-arg-info' where the driver accepts it, so it is there for them.
+   */
   argInfo(index: number): KernelArgInfo {
+    if (typeof index !== 'number') throw new TypeError(`argument index must be a number; got ${describeValue(index)}`);
+    if (!Number.isInteger(index) || index < 0 || index >= this.numArgs) {
+      throw new RangeError(`argument index ${index} is out of range: ${this.name} takes ${this.numArgs} argument(s)`);
+    }
     const read = (param: number) => this.native.argInfo(index, param);
+    const address = decode.uint(read(CL.CL_KERNEL_ARG_ADDRESS_QUALIFIER));
+    const access = decode.uint(read(CL.CL_KERNEL_ARG_ACCESS_QUALIFIER));
+    const typeBits = Number(decode.ulong(read(CL.CL_KERNEL_ARG_TYPE_QUALIFIER)));
     return {
       name: decode.string(read(CL.CL_KERNEL_ARG_NAME)),
       typeName: decode.string(read(CL.CL_KERNEL_ARG_TYPE_NAME)),
-      addressQualifier: decode.uint(read(CL.CL_KERNEL_ARG_ADDRESS_QUALIFIER)),
-      accessQualifier: decode.uint(read(CL.CL_KERNEL_ARG_ACCESS_QUALIFIER)),
+      addressQualifier: addressNames[address] ?? 'private',
+      accessQualifier: accessNames[access] ?? 'none',
+      typeQualifiers: typeQualifierBits.filter(([, bit]) => typeBits & bit).map(([name]) => name),
     };
   }
 }

@@ -1,7 +1,7 @@
 import type { NativeMem } from './addon';
 import { CL } from './constants';
 import type { Context } from './context';
-import { OpenCLReleasedError, OpenCLStateError } from './errors';
+import { OpenCLReleasedError, OpenCLStateError, describeValue } from './errors';
 import type { Event } from './event';
 import { decode } from './info';
 import { type ResolvedImageFormat, resolveImageFormat, type ChannelOrder, type ChannelType } from './formats';
@@ -39,7 +39,7 @@ export function accessFlags(access: Access | undefined, fallback: Access = 'read
 export class MemObject extends Resource<NativeMem> {
   readonly context: Context;
   /** @internal Mappings not yet unmapped; unmapped (detached) on release. */
-  readonly mappings = new Set<Mapping>();
+  readonly mappings = new LiveSet<Mapping>();
 
   /** @internal */
   constructor(native: NativeMem, context: Context) {
@@ -111,8 +111,24 @@ export class MemObject extends Resource<NativeMem> {
     return decode.uint(this.native.info(CL.CL_MEM_REFERENCE_COUNT));
   }
 
+  /**
+   * @internal Overlapping mappings where one of them writes are undefined
+   * behaviour in OpenCL: refused.
+   */
+  checkMapOverlap(range: MapRange): void {
+    for (const other of this.mappings) {
+      const overlaps = range.start < other.range.end && other.range.start < range.end;
+      if (overlaps && (range.writes || other.range.writes)) {
+        throw new OpenCLStateError(
+          `this region overlaps a mapping of the same ${this.kind} that is still mapped` +
+            `${other.range.writes ? ' for writing' : ''}: unmap it first (bytes ${other.range.start}..${Math.min(other.range.end, this.size)})`,
+        );
+      }
+    }
+  }
+
   protected override beforeRelease(): void {
-    for (const mapping of [...this.mappings]) mapping.abandon();
+    for (const mapping of this.mappings) mapping.abandon();
   }
 }
 
@@ -209,7 +225,19 @@ export class CLImage extends MemObject {
   }
 }
 
-/** A mapped region of a buffer or image. Unmapping detaches `buffer`, so no view outlives the mapping. */
+/** @internal The byte range a mapping covers (images: all of it). */
+export interface MapRange {
+  start: number;
+  end: number;
+  writes: boolean;
+}
+
+/**
+ * A mapped region of a buffer or image. Unmapping detaches `buffer`, so no view
+ * outlives the mapping. A mapping that is dropped without unmap() is unmapped
+ * when its ArrayBuffer is garbage-collected; until then the memory stays
+ * valid even when the buffer, queue and context are released.
+ */
 export class Mapping {
   readonly memory: MemObject;
   readonly queue: CommandQueue;
@@ -218,26 +246,35 @@ export class Mapping {
   /** Row and slice pitch of a mapped image region (0 for buffers). */
   readonly rowPitch: number;
   readonly slicePitch: number;
+  /** @internal */
+  readonly range: MapRange;
   #buffer: ArrayBuffer | null;
+  readonly #record: unknown;
 
   /** @internal */
-  constructor(memory: MemObject, queue: CommandQueue, buffer: ArrayBuffer, event: Event, rowPitch = 0, slicePitch = 0) {
+  constructor(memory: MemObject, queue: CommandQueue, buffer: ArrayBuffer, record: unknown, event: Event, range: MapRange, rowPitch = 0, slicePitch = 0) {
     this.memory = memory;
     this.queue = queue;
     this.#buffer = buffer;
+    this.#record = record;
     this.event = event;
+    this.range = range;
     this.rowPitch = rowPitch;
     this.slicePitch = slicePitch;
     memory.mappings.add(this);
+    queue.mappings.add(this);
   }
 
   get mapped(): boolean {
-    return this.#buffer !== null;
+    return this.#buffer !== null && !isDetached(this.#buffer);
   }
 
   /** The mapped bytes. Throws once unmapped; views taken earlier become empty (detached). */
   get buffer(): ArrayBuffer {
     if (this.#buffer === null) throw new OpenCLStateError('this mapping has been unmapped');
+    if (isDetached(this.#buffer)) {
+      throw new OpenCLStateError('this mapping\'s ArrayBuffer was transferred away; it is unmapped when that copy is collected');
+    }
     return this.#buffer;
   }
 
@@ -249,24 +286,22 @@ export class Mapping {
   /** Unmaps (clEnqueueUnmapMemObject) and detaches the buffer. */
   unmap(options: { waitFor?: readonly Event[] } = {}): Event {
     const buffer = this.buffer;
-    const event = this.queue.unmapRaw(this.memory, buffer, options.waitFor);
+    const event = this.queue.submit({ call: 'clEnqueueUnmapMemObject', waitFor: options.waitFor }, (waitList) =>
+      this.queue.context.addon.enqueueUnmap(buffer, this.#record, waitList),
+    );
     this.#forget();
     return event;
   }
 
   [Symbol.dispose](): void {
-    if (this.mapped) this.abandon();
+    this.abandon();
   }
 
-  /** @internal Unmaps without throwing (release paths). */
+  /** @internal Unmaps without waiting or throwing (release paths): detaching the buffer makes the native record unmap. */
   abandon(): void {
     if (this.#buffer === null) return;
-    try {
-      this.unmap().release();
-    } catch {
-      this.queue.context.addon.detachArrayBuffer(this.#buffer!);
-      this.#forget();
-    }
+    this.queue.context.addon.detachArrayBuffer(this.#buffer);
+    this.#forget();
   }
 
   #forget(): void {
@@ -276,9 +311,97 @@ export class Mapping {
   }
 }
 
+function isDetached(buffer: ArrayBuffer): boolean {
+  const flag = (buffer as ArrayBuffer & { detached?: boolean }).detached;
+  if (typeof flag === 'boolean') return flag;
+  if (buffer.byteLength !== 0) return false;
+  try {
+    buffer.slice(0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * @internal A set that does not keep its members alive: what is dropped
+ * elsewhere can be garbage-collected. Iteration yields live members only.
+ */
+export class LiveSet<T extends object> {
+  readonly #refs = new Map<T | WeakRef<T>, WeakRef<T>>();
+  readonly #index = new WeakMap<T, WeakRef<T>>();
+  #pruneAt = 32;
+
+  add(value: T): void {
+    if (this.#index.has(value)) return;
+    const ref = new WeakRef(value);
+    this.#index.set(value, ref);
+    this.#refs.set(ref, ref);
+    if (this.#refs.size >= this.#pruneAt) {
+      for (const [key, live] of this.#refs) if (live.deref() === undefined) this.#refs.delete(key);
+      this.#pruneAt = Math.max(32, this.#refs.size * 2);
+    }
+  }
+
+  delete(value: T): void {
+    const ref = this.#index.get(value);
+    if (!ref) return;
+    this.#index.delete(value);
+    this.#refs.delete(ref);
+  }
+
+  /** Live members (a snapshot: deleting while iterating is fine). */
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (const ref of [...this.#refs.values()]) {
+      const value = ref.deref();
+      if (value !== undefined) yield value;
+    }
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const ref of this.#refs.values()) if (ref.deref() !== undefined) n++;
+    return n;
+  }
+}
+
+/** @internal An [x, y, z] of integers >= min, copied (each element read once). */
+export function checkTriple(value: unknown, what: string, min: number): [number, number, number] {
+  if (!Array.isArray(value) || value.length !== 3) throw new TypeError(`${what} must be [x, y, z]; got ${describeValue(value)}`);
+  const copy = [value[0], value[1], value[2]] as unknown[];
+  copy.forEach((v, i) => checkCount(v, `${what}[${i}]`, min));
+  return copy as [number, number, number];
+}
+
+/**
+ * @internal Bytes a host region of an image occupies. Pitches of 0 mean
+ * tightly packed; given pitches must hold a row (and a slice). For a 1D image
+ * array the slice pitch steps between the rows of the array.
+ */
+export function hostImageBytes(image: CLImage, region: readonly number[], rowPitch: number, slicePitch: number, hasRows: boolean): number {
+  checkCount(rowPitch, 'rowPitch');
+  checkCount(slicePitch, 'slicePitch');
+  const rowBytes = region[0]! * image.elementSize;
+  if (rowPitch !== 0 && rowPitch < rowBytes) {
+    throw new RangeError(`rowPitch (${rowPitch}) is smaller than a row of the region (${rowBytes} bytes)`);
+  }
+  const row = rowPitch || rowBytes;
+  const rows = hasRows ? region[1]! : 1;
+  const slices = hasRows ? region[2]! : region[1]!;
+  const sliceBytes = row * rows;
+  if (slicePitch !== 0 && slicePitch < sliceBytes) {
+    throw new RangeError(`slicePitch (${slicePitch}) is smaller than a slice of the region (${sliceBytes} bytes)`);
+  }
+  const slice = slicePitch || sliceBytes;
+  const total = slice * (slices - 1) + row * (rows - 1) + rowBytes;
+  if (!Number.isSafeInteger(total)) throw new RangeError(`the host region (${total} bytes) is larger than any host memory`);
+  return total;
+}
+
 /** @internal */
 export function checkCount(value: unknown, what: string, min = 0): asserts value is number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+  if (typeof value !== 'number') throw new TypeError(`${what} must be an integer >= ${min}; got ${describeValue(value)}`);
+  if (!Number.isSafeInteger(value) || value < min) {
     throw new RangeError(`${what} must be an integer >= ${min}; got ${String(value)}`);
   }
 }

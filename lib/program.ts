@@ -7,6 +7,8 @@ import { decode } from './info';
 import { Kernel } from './kernel';
 import { Resource } from './resource';
 
+const INVALID_BUILD_OPTIONS = -43;
+
 export interface BuildOptions {
   /** Devices to build for; default: every device of the context. */
   devices?: readonly Device[];
@@ -74,7 +76,13 @@ export class Program extends Resource<NativeProgram> {
       throw new TypeError('options.options must be a string');
     }
     const run = async () => {
-      const status = await this.native.build(devices.map((d) => d.native), options.options ?? '');
+      // Argument info lets kernels check their arguments before the driver sees them.
+      const given = options.options ?? '';
+      const withArgInfo = /(^|\s)-cl-kernel-arg-info(\s|$)/.test(given) ? given : `${given} -cl-kernel-arg-info`.trim();
+      let status = await this.native.build(devices.map((d) => d.native), withArgInfo);
+      if (status === INVALID_BUILD_OPTIONS && withArgInfo !== given) {
+        status = await this.native.build(devices.map((d) => d.native), given);
+      }
       if (status !== 0) {
         const log = devices
           .map((device) => {

@@ -1,16 +1,22 @@
-import type { NativeEvent, NativeQueue } from './addon';
+import type { NativeEvent, NativeHostBlock, NativeQueue } from './addon';
 import { CL } from './constants';
 import type { Context } from './context';
 import type { Device } from './device';
-import { Event, gateOn, nativeWaitList } from './event';
-import { OpenCLStateError, contextMismatch } from './errors';
+import { Event, type UserEvent, gateOn, gatesOf, nativeWaitList, refuseToBlock } from './event';
+import { OpenCLStateError, contextMismatch, describeValue } from './errors';
+import { type CheckedHost, type HostData, checkHost } from './host-memory';
 import { decode } from './info';
 import { Kernel } from './kernel';
-import { CLBuffer, CLImage, Mapping, MemObject, checkCount } from './memory';
+import { CLBuffer, CLImage, LiveSet, Mapping, MemObject, checkCount, checkTriple, hostImageBytes } from './memory';
 import { Resource } from './resource';
 import { enqueueShared } from './interop/sharing';
 
-/** Objects acquired by queue.acquire(); release() or dispose gives them back. */
+/**
+ * Objects acquired by queue.acquire(). release() gives them back.
+ * `await using scope = queue.acquire(...)` enqueues the release at the end of
+ * the block and waits for it, so Direct3D / VA-API code after the block sees
+ * what OpenCL wrote. Plain `using` only enqueues (and flushes) the release.
+ */
 export class AcquireScope {
   readonly queue: CommandQueue;
   readonly objects: readonly MemObject[];
@@ -38,16 +44,28 @@ export class AcquireScope {
     return event;
   }
 
-  /** Releases (if still active) and flushes; for `using scope = queue.acquire(...)`. */
+  /** `using`: enqueues the release (if still active) and flushes; it does not wait for it. */
   [Symbol.dispose](): void {
     if (this.#released) return;
     this.release().release();
     this.queue.flush();
   }
+
+  /** `await using`: enqueues the release (if still active) and waits until it has completed. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#released) return;
+    const released = this.release();
+    this.queue.flush();
+    try {
+      await released;
+    } finally {
+      released.release();
+      this.event.release();
+    }
+  }
 }
 
 type Triple = [number, number, number];
-type HostMemory = ArrayBufferView | ArrayBuffer;
 
 export interface EnqueueOptions {
   /** Events that must complete before this command starts. */
@@ -55,8 +73,10 @@ export interface EnqueueOptions {
 }
 export interface TransferOptions extends EnqueueOptions {
   /**
-   * Block until the transfer is done. Default false: the host memory is kept
-   * alive until the returned event completes; don't touch it before then.
+   * Block until the transfer is done (the caller's memory is used directly).
+   * Default false: JavaScript memory is staged (a write copies it now; a read
+   * fills the target when the command is seen to complete: await the event,
+   * or a later finish()), and HostMemory is used in place.
    */
   blocking?: boolean;
 }
@@ -95,21 +115,9 @@ const mapBits: Record<MapAccess, number> = {
 };
 
 function mapFlags(access: MapAccess | undefined): bigint {
-  const bits = mapBits[access ?? 'read-write'];
-  if (bits === undefined) throw new TypeError(`access must be one of ${Object.keys(mapBits).join(', ')}`);
+  const bits = Object.hasOwn(mapBits, access ?? 'read-write') ? mapBits[access ?? 'read-write'] : undefined;
+  if (bits === undefined) throw new TypeError(`access must be one of ${Object.keys(mapBits).join(', ')}; got ${describeValue(access)}`);
   return BigInt(bits);
-}
-
-function byteLengthOf(host: unknown, what: string): number {
-  if (host instanceof ArrayBuffer) return host.byteLength;
-  if (ArrayBuffer.isView(host)) return host.byteLength;
-  throw new TypeError(`${what} must be an ArrayBuffer or a typed array`);
-}
-
-function checkTriple(value: unknown, what: string, min: number): Triple {
-  if (!Array.isArray(value) || value.length !== 3) throw new TypeError(`${what} must be [x, y, z]`);
-  value.forEach((v, i) => checkCount(v, `${what}[${i}]`, min));
-  return value as Triple;
 }
 
 function expectMem<T extends MemObject>(
@@ -119,26 +127,62 @@ function expectMem<T extends MemObject>(
   what: string,
   call: string,
 ): T {
-  if (!(value instanceof type)) throw new TypeError(`${what} must be a ${type.name}`);
+  if (!(value instanceof type)) throw new TypeError(`${what} must be a ${type.name}; got ${describeValue(value)}`);
   value.checkCommandUse(what, call);
   if (value.context !== queue.context) throw contextMismatch(call, `the ${what}`);
   return value;
+}
+
+/** @internal How one command is enqueued: see CommandQueue.submit(). */
+export interface CommandSpec {
+  /** The entry point, for errors. */
+  call: string;
+  waitFor?: readonly Event[];
+  /** The call blocks: refused when the command can only start after an unset user event. */
+  blocking?: boolean;
+  /** Waits on every earlier command even on an out-of-order queue (markers and barriers without a wait list). */
+  waitsOnAll?: boolean;
+}
+
+/** A read whose bytes land in a staging block first; copied into the target when the command is seen to end. */
+class StagedRead {
+  #block: NativeHostBlock | null;
+  constructor(block: NativeHostBlock, readonly target: ArrayBufferView, readonly event: Event) {
+    this.#block = block;
+  }
+  /** Idempotent. An error when the target can no longer take the bytes. */
+  finish(status: number): Error | undefined {
+    const block = this.#block;
+    if (!block) return undefined;
+    this.#block = null;
+    const copied = status === CL.CL_COMPLETE ? block.copyTo(this.target) : true;
+    block.release();
+    return copied
+      ? undefined
+      : new TypeError('the read completed, but its target was detached or shrunk meanwhile: the bytes were dropped');
+  }
 }
 
 /** A command queue on one device of a context. */
 export class CommandQueue extends Resource<NativeQueue> {
   readonly context: Context;
   readonly device: Device;
-  /** Host memory of non-blocking transfers, held until their events complete. */
-  readonly #pinned = new Set<HostMemory>();
-  /** @internal Mappings made through this queue; unmapped when it is released. */
-  readonly mappings = new Set<Mapping>();
+  /** @internal Mappings made through this queue and not yet unmapped. */
+  readonly mappings = new LiveSet<Mapping>();
+  readonly #staged = new Set<StagedRead>();
+  /** Events of commands on this queue the binding may still have to let go of (see retireIfEnded). */
+  readonly #events = new Set<Event>();
+  #retireAt = 64;
+  /** Unset user events that commands on this queue wait on. */
+  #gates: readonly UserEvent[] = [];
+  #properties?: Required<QueueOptions>;
 
   /** @internal */
-  constructor(native: NativeQueue, context: Context, device: Device) {
+  constructor(native: NativeQueue, context: Context, device: Device, options?: Required<QueueOptions>) {
     super(native);
     this.context = context;
     this.device = device;
+    this.#properties = options;
   }
 
   get kind(): string {
@@ -150,82 +194,104 @@ export class CommandQueue extends Resource<NativeQueue> {
   }
 
   get properties(): Required<QueueOptions> {
+    if (this.#properties) return this.#properties;
     const bits = decode.ulong(this.native.info(CL.CL_QUEUE_PROPERTIES));
-    return {
+    return (this.#properties = {
       outOfOrder: (bits & BigInt(CL.CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) !== 0n,
       profiling: (bits & BigInt(CL.CL_QUEUE_PROFILING_ENABLE)) !== 0n,
-    };
+    });
   }
 
-  /** Number of host memory blocks held for non-blocking transfers still in flight. */
+  /** @internal */
+  get profilingEnabled(): boolean {
+    return this.properties.profiling;
+  }
+
+  /** Number of non-blocking reads whose bytes have not reached their target yet. */
   get pendingTransfers(): number {
-    return this.#pinned.size;
+    return this.#staged.size;
   }
 
-  #event(native: NativeEvent, waitFor?: readonly Event[]): Event {
-    return gateOn(new Event(native, this.context), waitFor);
-  }
-
-  #pin(event: Event, host: HostMemory): void {
-    this.#pinned.add(host);
-    const unpin = () => this.#pinned.delete(host);
-    event.native.whenStatus(CL.CL_COMPLETE, true).then(unpin, unpin);
-  }
-
-  #transfer(options: TransferOptions, host: HostMemory, run: (blocking: boolean) => NativeEvent): Event {
-    const blocking = options.blocking;
-    const event = this.#event(run(blocking === true), options.waitFor);
-    if (blocking !== true) this.#pin(event, host);
+  /**
+   * @internal The one path of every command: checks the wait list (types,
+   * context, released or failed events), refuses a blocking call that could
+   * only return after an unset user event is set, enqueues, and links the
+   * new event to the user events it waits on, directly or through earlier
+   * commands of an in-order queue.
+   */
+  submit(spec: CommandSpec, run: (waitList: NativeEvent[] | undefined) => NativeEvent): Event {
+    const waitList = nativeWaitList(spec.waitFor, this.context, spec.call);
+    const implicit = this.#gates.length && (spec.waitsOnAll || !this.properties.outOfOrder) ? this.#gates : undefined;
+    const gates = spec.waitFor === undefined && implicit === undefined ? [] : gatesOf(spec.waitFor, implicit);
+    if (spec.blocking) refuseToBlock(gates, `a blocking ${spec.call}`, 'the command');
+    const event = gateOn(new Event(run(waitList), this.context, this), gates);
+    if (gates.length || this.#gates.length) {
+      this.#gates = this.properties.outOfOrder ? gatesOf(undefined, [...this.#gates, ...gates]) : gates;
+    }
+    this.#events.add(event);
+    if (this.#events.size >= this.#retireAt) this.#retireEnded();
     return event;
+  }
+
+  // Commands whose events nobody releases must not keep the driver's objects
+  // (queue, context, memory) alive until garbage collection: ended ones let
+  // go of their handle here, amortized over enqueues, and all at release.
+  #retireEnded(): void {
+    for (const event of this.#events) if (event.retireIfEnded()) this.#events.delete(event);
+    this.#retireAt = Math.max(64, this.#events.size * 2);
+  }
+
+  /** @internal Called when an event of this queue is released by its owner. */
+  forgetEvent(event: Event): void {
+    this.#events.delete(event);
   }
 
   /** Runs a kernel over an NDRange of 1 to 3 dimensions. */
   enqueueKernel(kernel: Kernel, globalSize: number | readonly number[], options: KernelRunOptions = {}): Event {
-    if (!(kernel instanceof Kernel)) throw new TypeError('kernel must be a Kernel');
+    if (!(kernel instanceof Kernel)) throw new TypeError(`kernel must be a Kernel; got ${describeValue(kernel)}`);
     if (kernel.program.context !== this.context) throw contextMismatch('clEnqueueNDRangeKernel', 'the kernel');
-    const global = typeof globalSize === 'number' ? [globalSize] : [...globalSize];
-    if (global.length < 1 || global.length > 3) throw new RangeError('globalSize must have 1 to 3 dimensions');
+    const global = typeof globalSize === 'number' ? [globalSize] : sizesOf(globalSize, 'globalSize');
+    if (global.length < 1 || global.length > 3) throw new RangeError(`globalSize must have 1 to 3 dimensions; got ${global.length}`);
     global.forEach((v, i) => checkCount(v, `globalSize[${i}]`, 1));
     const check = (sizes: readonly number[] | undefined, what: string, min: number) => {
       if (sizes === undefined) return null;
-      if (!Array.isArray(sizes) || sizes.length !== global.length) {
-        throw new RangeError(`${what} must have ${global.length} dimension(s) like globalSize`);
+      const copy = sizesOf(sizes, what);
+      if (copy.length !== global.length) {
+        throw new RangeError(`${what} must have ${global.length} dimension(s) like globalSize; got ${copy.length}`);
       }
-      sizes.forEach((v, i) => checkCount(v, `${what}[${i}]`, min));
-      return [...sizes];
+      copy.forEach((v, i) => checkCount(v, `${what}[${i}]`, min));
+      return copy;
     };
     const offset = check(options.globalOffset, 'globalOffset', 0);
     const local = check(options.localSize, 'localSize', 1);
-    kernel.checkArgsForEnqueue('clEnqueueNDRangeKernel');
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    return this.#event(
+    kernel.checkArgsForEnqueue('clEnqueueNDRangeKernel', this.device);
+    return this.submit({ call: 'clEnqueueNDRangeKernel', waitFor: options.waitFor }, (waitList) =>
       this.context.addon.enqueueNDRange(this.native, kernel.native, offset, global, local, waitList),
-      options.waitFor,
     );
   }
 
   /** Copies bytes from a buffer into host memory. */
-  readBuffer(buffer: CLBuffer, target: HostMemory, options: BufferTransferOptions = {}): Event {
+  readBuffer(buffer: CLBuffer, target: HostData, options: BufferTransferOptions = {}): Event {
     expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueReadBuffer');
-    const { offset, size } = this.#bufferRange(buffer, target, options, 'target');
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    return this.#transfer(options, target, (blocking) =>
-      this.context.addon.enqueueReadBuffer(this.native, buffer.native, blocking, offset, size, target, waitList),
+    const host = checkHost(target, 'target');
+    const { offset, size } = this.#bufferRange(buffer, host, options, 'target');
+    return this.#transfer('clEnqueueReadBuffer', 'read', host, size, options, (blocking, memory, waitList) =>
+      this.context.addon.enqueueReadBuffer(this.native, buffer.native, blocking, offset, size, memory, waitList),
     );
   }
 
   /** Copies bytes from host memory into a buffer. */
-  writeBuffer(buffer: CLBuffer, source: HostMemory, options: BufferTransferOptions = {}): Event {
+  writeBuffer(buffer: CLBuffer, source: HostData, options: BufferTransferOptions = {}): Event {
     expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueWriteBuffer');
-    const { offset, size } = this.#bufferRange(buffer, source, options, 'source');
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    return this.#transfer(options, source, (blocking) =>
-      this.context.addon.enqueueWriteBuffer(this.native, buffer.native, blocking, offset, size, source, waitList),
+    const host = checkHost(source, 'source');
+    const { offset, size } = this.#bufferRange(buffer, host, options, 'source');
+    return this.#transfer('clEnqueueWriteBuffer', 'write', host, size, options, (blocking, memory, waitList) =>
+      this.context.addon.enqueueWriteBuffer(this.native, buffer.native, blocking, offset, size, memory, waitList),
     );
   }
 
-  #bufferRange(buffer: CLBuffer, host: HostMemory, options: BufferTransferOptions, what: string) {
-    const available = byteLengthOf(host, what);
+  #bufferRange(buffer: CLBuffer, host: CheckedHost, options: BufferTransferOptions, what: string) {
+    const available = host.byteLength;
     const offset = options.offset ?? 0;
     const size = options.size ?? available;
     checkCount(offset, 'offset');
@@ -235,6 +301,70 @@ export class CommandQueue extends Resource<NativeQueue> {
       throw new RangeError(`offset + size (${offset + size}) exceeds the buffer's ${buffer.size} bytes`);
     }
     return { offset, size };
+  }
+
+  // Host memory for the driver: see lib/host-memory.ts for why JS memory is
+  // lent directly only to blocking calls.
+  #transfer(
+    call: string,
+    direction: 'read' | 'write',
+    host: CheckedHost,
+    bytes: number,
+    options: TransferOptions,
+    run: (blocking: boolean, memory: ArrayBufferView | NativeHostBlock, waitList: NativeEvent[] | undefined) => NativeEvent,
+  ): Event {
+    if (options.blocking !== undefined && typeof options.blocking !== 'boolean') {
+      throw new TypeError(`options.blocking must be a boolean; got ${describeValue(options.blocking)}`);
+    }
+    const blocking = options.blocking === true;
+    if (host.kind === 'owned') {
+      const block = host.memory.native;
+      return this.submit({ call, waitFor: options.waitFor, blocking }, (waitList) => run(blocking, block, waitList));
+    }
+    if (blocking) {
+      const event = this.submit({ call, waitFor: options.waitFor, blocking }, (waitList) => run(true, host.view, waitList));
+      this.settleTransfers();
+      return event;
+    }
+    const addon = this.context.addon;
+    const block = direction === 'write' ? addon.stageHostBlock(host.view, bytes) : addon.allocateHostBlock(bytes);
+    let event: Event;
+    try {
+      event = this.submit({ call, waitFor: options.waitFor }, (waitList) => run(false, block, waitList));
+    } catch (error) {
+      block.release();
+      throw error;
+    }
+    if (direction === 'write') {
+      block.release(); // the command holds its own reference until it ends
+      return event;
+    }
+    const read = new StagedRead(block, host.view, event);
+    this.#staged.add(read);
+    event.onEnd = (status) => {
+      this.#staged.delete(read);
+      return read.finish(status);
+    };
+    event.completed.catch(() => {}); // watched so the bytes arrive; errors belong to whoever awaits
+    return event;
+  }
+
+  /**
+   * @internal Copies the bytes of staged reads whose commands have ended
+   * into their targets (after blocking waits, which no callback precedes).
+   */
+  settleTransfers(): void {
+    for (const read of this.#staged) {
+      let status: number;
+      try {
+        status = read.event.statusCode();
+      } catch {
+        continue;
+      }
+      if (status > CL.CL_COMPLETE) continue;
+      this.#staged.delete(read);
+      read.finish(status);
+    }
   }
 
   /** Copies between buffers. */
@@ -247,60 +377,78 @@ export class CommandQueue extends Resource<NativeQueue> {
     expectMem(this, destination, CLBuffer, 'destination', 'clEnqueueCopyBuffer');
     const srcOffset = options.srcOffset ?? 0;
     const dstOffset = options.dstOffset ?? 0;
-    const size = options.size ?? Math.min(source.size - srcOffset, destination.size - dstOffset);
     checkCount(srcOffset, 'srcOffset');
     checkCount(dstOffset, 'dstOffset');
+    const size = options.size ?? Math.min(source.size - srcOffset, destination.size - dstOffset);
     checkCount(size, 'size', 1);
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    return this.#event(
+    if (srcOffset + size > source.size) throw new RangeError(`srcOffset + size (${srcOffset + size}) exceeds the source's ${source.size} bytes`);
+    if (dstOffset + size > destination.size) {
+      throw new RangeError(`dstOffset + size (${dstOffset + size}) exceeds the destination's ${destination.size} bytes`);
+    }
+    return this.submit({ call: 'clEnqueueCopyBuffer', waitFor: options.waitFor }, (waitList) =>
       this.context.addon.enqueueCopyBuffer(this.native, source.native, destination.native, srcOffset, dstOffset, size, waitList),
-      options.waitFor,
     );
   }
 
-  /** Fills a buffer range with a repeated pattern (1, 2, 4, ... 128 bytes). */
+  /** Fills a buffer range with a repeated pattern of 1, 2, 4, ... 128 bytes; offset and size are multiples of it. */
   fillBuffer(buffer: CLBuffer, pattern: ArrayBufferView, options: EnqueueOptions & { offset?: number; size?: number } = {}): Event {
     expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueFillBuffer');
-    if (!ArrayBuffer.isView(pattern)) throw new TypeError('pattern must be a typed array');
+    if (!ArrayBuffer.isView(pattern)) throw new TypeError(`pattern must be a typed array; got ${describeValue(pattern)}`);
+    const bytes = checkHost(pattern, 'pattern').byteLength;
+    if (![1, 2, 4, 8, 16, 32, 64, 128].includes(bytes)) {
+      throw new RangeError(`pattern must be 1, 2, 4, 8, 16, 32, 64 or 128 bytes long; got ${bytes}`);
+    }
     const offset = options.offset ?? 0;
-    const size = options.size ?? buffer.size - offset;
     checkCount(offset, 'offset');
+    const size = options.size ?? buffer.size - offset;
     checkCount(size, 'size', 1);
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    return this.#event(
-this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset, size, waitList));
+    if (offset % bytes || size % bytes) {
+      throw new RangeError(`offset (${offset}) and size (${size}) must be multiples of the pattern's ${bytes} bytes`);
+    }
+    if (offset + size > buffer.size) throw new RangeError(`offset + size (${offset + size}) exceeds the buffer's ${buffer.size} bytes`);
+    return this.submit({ call: 'clEnqueueFillBuffer', waitFor: options.waitFor }, (waitList) =>
+      this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset, size, waitList),
+    );
   }
 
   #imageRegion(image: CLImage, options: ImageRegionOptions): { origin: Triple; region: Triple } {
-    const origin = options.origin ? checkTriple(options.origin, 'origin', 0) : ([0, 0, 0] as Triple);
+    const origin = options.origin !== undefined ? checkTriple(options.origin, 'origin', 0) : ([0, 0, 0] as Triple);
     const full = image.region;
-    const region = options.region
+    const region = options.region !== undefined
       ? checkTriple(options.region, 'region', 1)
       : ([full[0] - origin[0], full[1] - origin[1], full[2] - origin[2]] as Triple);
+    for (let i = 0; i < 3; i++) {
+      if (region[i]! < 1 || origin[i]! + region[i]! > full[i]!) {
+        throw new RangeError(
+          `origin + region ([${origin}] + [${region}]) is outside the image ([${full}])`,
+        );
+      }
+    }
     return { origin, region };
   }
 
   /** Copies an image region into host memory (tightly packed unless pitches are given). */
-  readImage(image: CLImage, target: HostMemory, options: ImageTransferOptions = {}): Event {
-    expectMem(this, image, CLImage, 'image', 'clEnqueueReadImage');
-    byteLengthOf(target, 'target');
-    const { origin, region } = this.#imageRegion(image, options);
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    return this.#transfer(options, target, (blocking) =>
-      this.context.addon.enqueueReadImage(this.native, image.native, blocking, origin, region,
-        options.rowPitch ?? 0, options.slicePitch ?? 0, target, waitList),
-    );
+  readImage(image: CLImage, target: HostData, options: ImageTransferOptions = {}): Event {
+    return this.#imageTransfer('clEnqueueReadImage', 'read', image, target, 'target', options);
   }
 
   /** Copies host memory into an image region. */
-  writeImage(image: CLImage, source: HostMemory, options: ImageTransferOptions = {}): Event {
-    expectMem(this, image, CLImage, 'image', 'clEnqueueWriteImage');
-    byteLengthOf(source, 'source');
+  writeImage(image: CLImage, source: HostData, options: ImageTransferOptions = {}): Event {
+    return this.#imageTransfer('clEnqueueWriteImage', 'write', image, source, 'source', options);
+  }
+
+  #imageTransfer(call: string, direction: 'read' | 'write', image: CLImage, data: HostData, what: string, options: ImageTransferOptions): Event {
+    expectMem(this, image, CLImage, 'image', call);
+    const host = checkHost(data, what);
     const { origin, region } = this.#imageRegion(image, options);
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    return this.#transfer(options, source, (blocking) =>
-      this.context.addon.enqueueWriteImage(this.native, image.native, blocking, origin, region,
-        options.rowPitch ?? 0, options.slicePitch ?? 0, source, waitList),
+    const rowPitch = options.rowPitch ?? 0;
+    const slicePitch = options.slicePitch ?? 0;
+    const bytes = hostImageBytes(image, region, rowPitch, slicePitch, image.type !== CL.CL_MEM_OBJECT_IMAGE1D_ARRAY);
+    if (host.byteLength < bytes) throw new RangeError(`${what} has ${host.byteLength} bytes; the region needs ${bytes}`);
+    const addon = this.context.addon;
+    const run = direction === 'read' ? addon.enqueueReadImage : addon.enqueueWriteImage;
+    return this.#transfer(call, direction, host, bytes, options, (blocking, memory, waitList) =>
+      run(this.native, image.native, blocking, origin, region, rowPitch, slicePitch, memory, waitList),
     );
   }
 
@@ -308,13 +456,11 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
   copyImage(source: CLImage, destination: CLImage, options: EnqueueOptions & { srcOrigin?: Triple; dstOrigin?: Triple; region?: Triple } = {}): Event {
     expectMem(this, source, CLImage, 'source', 'clEnqueueCopyImage');
     expectMem(this, destination, CLImage, 'destination', 'clEnqueueCopyImage');
-    const srcOrigin = options.srcOrigin ? checkTriple(options.srcOrigin, 'srcOrigin', 0) : ([0, 0, 0] as Triple);
-    const dstOrigin = options.dstOrigin ? checkTriple(options.dstOrigin, 'dstOrigin', 0) : ([0, 0, 0] as Triple);
-    const region = options.region ? checkTriple(options.region, 'region', 1) : source.region;
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    return this.#event(
+    const srcOrigin = options.srcOrigin !== undefined ? checkTriple(options.srcOrigin, 'srcOrigin', 0) : ([0, 0, 0] as Triple);
+    const dstOrigin = options.dstOrigin !== undefined ? checkTriple(options.dstOrigin, 'dstOrigin', 0) : ([0, 0, 0] as Triple);
+    const region = options.region !== undefined ? checkTriple(options.region, 'region', 1) : source.region;
+    return this.submit({ call: 'clEnqueueCopyImage', waitFor: options.waitFor }, (waitList) =>
       this.context.addon.enqueueCopyImage(this.native, source.native, destination.native, srcOrigin, dstOrigin, region, waitList),
-      options.waitFor,
     );
   }
 
@@ -325,7 +471,7 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
   fillImage(image: CLImage, color: readonly number[], options: ImageRegionOptions = {}): Event {
     expectMem(this, image, CLImage, 'image', 'clEnqueueFillImage');
     if (!Array.isArray(color) || color.length !== 4 || !color.every((c) => typeof c === 'number')) {
-      throw new TypeError('color must be an array of four numbers');
+      throw new TypeError(`color must be an array of four numbers; got ${describeValue(color)}`);
     }
     const type = image.channelType;
     const packed = type.startsWith('SIGNED_INT')
@@ -334,9 +480,9 @@ this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset
         ? new Uint32Array(color)
         : new Float32Array(color);
     const { origin, region } = this.#imageRegion(image, options);
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    return this.#event(
-this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, region, waitList));
+    return this.submit({ call: 'clEnqueueFillImage', waitFor: options.waitFor }, (waitList) =>
+      this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, region, waitList),
+    );
   }
 
   copyImageToBuffer(image: CLImage, buffer: CLBuffer, options: ImageRegionOptions & { dstOffset?: number } = {}): Event {
@@ -345,8 +491,7 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
     const { origin, region } = this.#imageRegion(image, options);
     const dstOffset = options.dstOffset ?? 0;
     checkCount(dstOffset, 'dstOffset');
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    return this.#event(
+    return this.submit({ call: 'clEnqueueCopyImageToBuffer', waitFor: options.waitFor }, (waitList) =>
       this.context.addon.enqueueCopyImageToBuffer(this.native, image.native, buffer.native, origin, region, dstOffset, waitList),
     );
   }
@@ -357,10 +502,8 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
     const { origin, region } = this.#imageRegion(image, options);
     const srcOffset = options.srcOffset ?? 0;
     checkCount(srcOffset, 'srcOffset');
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    return this.#event(
+    return this.submit({ call: 'clEnqueueCopyBufferToImage', waitFor: options.waitFor }, (waitList) =>
       this.context.addon.enqueueCopyBufferToImage(this.native, buffer.native, image.native, srcOffset, origin, region, waitList),
-      options.waitFor,
     );
   }
 
@@ -368,26 +511,32 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
     expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueMapBuffer');
     const flags = mapFlags(options.access);
     const offset = options.offset ?? 0;
-    const size = options.size ?? buffer.size - offset;
     checkCount(offset, 'offset');
+    const size = options.size ?? buffer.size - offset;
     checkCount(size, 'size', 1);
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    const result = this.context.addon.enqueueMapBuffer(this.native, buffer.native, blocking, flags, offset, size, waitList);
-    return this.#track(new Mapping(buffer, this, result.buffer, this.#event(result.event, options.waitFor)));
+    if (offset + size > buffer.size) throw new RangeError(`offset + size (${offset + size}) exceeds the buffer's ${buffer.size} bytes`);
+    const range = { start: offset, end: offset + size, writes: options.access !== 'read' };
+    buffer.checkMapOverlap(range);
+    let result!: ReturnType<Context['addon']['enqueueMapBuffer']>;
+    const event = this.submit({ call: 'clEnqueueMapBuffer', waitFor: options.waitFor, blocking }, (waitList) => {
+      result = this.context.addon.enqueueMapBuffer(this.native, buffer.native, blocking, flags, offset, size, waitList);
+      return result.event;
+    });
+    return new Mapping(buffer, this, result.buffer, result.record, event, range);
   }
 
   #mapImage(image: CLImage, blocking: boolean, options: ImageRegionOptions & { access?: MapAccess }): Mapping {
     expectMem(this, image, CLImage, 'image', 'clEnqueueMapImage');
     const flags = mapFlags(options.access);
     const { origin, region } = this.#imageRegion(image, options);
-    const waitList = nativeWaitList(options.waitFor, this.context);
-    const result = this.context.addon.enqueueMapImage(this.native, image.native, blocking, flags, origin, region, waitList);
-    return this.#track(new Mapping(image, this, result.buffer, this.#event(result.event, options.waitFor), result.rowPitch, result.slicePitch));
-  }
-
-  #track(mapping: Mapping): Mapping {
-    this.mappings.add(mapping);
-    return mapping;
+    const range = { start: 0, end: Number.MAX_SAFE_INTEGER, writes: options.access !== 'read' };
+    image.checkMapOverlap(range);
+    let result!: ReturnType<Context['addon']['enqueueMapImage']>;
+    const event = this.submit({ call: 'clEnqueueMapImage', waitFor: options.waitFor, blocking }, (waitList) => {
+      result = this.context.addon.enqueueMapImage(this.native, image.native, blocking, flags, origin, region, waitList);
+      return result.event;
+    });
+    return new Mapping(image, this, result.buffer, result.record, event, range, result.rowPitch, result.slicePitch);
   }
 
   /** Maps a buffer range; resolves once the bytes are readable. */
@@ -419,25 +568,23 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
     }
   }
 
-  /** @internal Used by Mapping.unmap. */
-  unmapRaw(memory: MemObject, mapped: ArrayBuffer, waitFor: readonly Event[] | undefined): Event {
-    const waitList = nativeWaitList(waitFor, this.context);
-    return this.#event(this.context.addon.enqueueUnmap(this.native, memory.native, mapped, waitList), waitFor);
-  }
-
   /** A marker: completes when the listed events (or all earlier commands) complete. */
   enqueueMarker(options: EnqueueOptions = {}): Event {
-    return this.#event(this.context.addon.enqueueMarker(this.native, nativeWaitList(options.waitFor, this.context)), options.waitFor);
+    return this.submit({ call: 'clEnqueueMarkerWithWaitList', waitFor: options.waitFor, waitsOnAll: !options.waitFor?.length }, (waitList) =>
+      this.context.addon.enqueueMarker(this.native, waitList),
+    );
   }
   /** A barrier: later commands wait for the listed events (or all earlier commands). */
   enqueueBarrier(options: EnqueueOptions = {}): Event {
-    return this.#event(this.context.addon.enqueueBarrier(this.native, nativeWaitList(options.waitFor, this.context)), options.waitFor);
+    return this.submit({ call: 'clEnqueueBarrierWithWaitList', waitFor: options.waitFor, waitsOnAll: !options.waitFor?.length }, (waitList) =>
+      this.context.addon.enqueueBarrier(this.native, waitList),
+    );
   }
 
   /**
    * Acquires objects created from Direct3D / VA-API resources for OpenCL,
-   * each through its own extension's entry point. Returns a scope whose
-   * release() (or [Symbol.dispose], so `using` works) gives them back.
+   * each through its own extension's entry point. Returns a scope: use
+   * `await using` to release at the end of a block and wait for the release.
    */
   acquire(objects: readonly MemObject[], options: EnqueueOptions = {}): AcquireScope {
     return new AcquireScope(this, objects, options);
@@ -454,7 +601,7 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
     fn: (scope: AcquireScope) => T | Promise<T>,
     options: EnqueueOptions & { releaseWaitFor?: readonly Event[] } = {},
   ): Promise<Awaited<T>> {
-    if (typeof fn !== 'function') throw new TypeError('fn must be a function');
+    if (typeof fn !== 'function') throw new TypeError(`fn must be a function; got ${describeValue(fn)}`);
     const scope = this.acquire(objects, options);
     let result: Awaited<T>;
     try {
@@ -488,7 +635,11 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
     this.native.flush();
   }
 
-  /** Resolves when every command enqueued so far has completed, without blocking the event loop. */
+  /**
+   * Resolves when every command enqueued so far has completed, without
+   * blocking the event loop. Does not keep the process alive while those
+   * commands wait on a user event that is not set.
+   */
   async finish(): Promise<void> {
     const marker = this.enqueueMarker();
     this.native.flush();
@@ -496,23 +647,41 @@ this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, r
       await marker.completed;
     } finally {
       marker.release();
+      this.settleTransfers();
     }
   }
 
-  /** Blocks until every command enqueued so far has completed (clFinish). */
+  /**
+   * Blocks until every command enqueued so far has completed (clFinish).
+   * Throws OpenCLStateError instead when a command waits on a user event that
+   * is not set (it would never return).
+   */
   finishSync(): void {
+    refuseToBlock(gatesOf(undefined, this.#gates), 'finishSync()', 'a command on this queue');
     this.native.finish();
+    this.settleTransfers();
   }
 
   protected override beforeRelease(): void {
-    if (this.mappings.size === 0) return;
-    for (const mapping of [...this.mappings]) mapping.abandon();
+    for (const mapping of this.mappings) mapping.abandon();
     // Submitted, not awaited: a command on this queue may wait for a user
     // event that only this thread can set.
     try {
       this.native.flush();
     } catch {
-      // A failing queue has nothing left to unmap with; release it regardless.
+      // A failing queue has nothing left to flush; release it regardless.
     }
+    for (const event of this.#events) {
+      if (!event.retireIfEnded()) event.completed.then(() => event.retireIfEnded(), () => event.retireIfEnded());
+    }
+    this.#events.clear();
   }
+}
+
+function sizesOf(value: unknown, what: string): number[] {
+  if (!Array.isArray(value)) throw new TypeError(`${what} must be a number or an array of numbers; got ${describeValue(value)}`);
+  return Array.from(value as unknown[], (v, i) => {
+    if (typeof v !== 'number') throw new TypeError(`${what}[${i}] must be a number; got ${describeValue(v)}`);
+    return v;
+  });
 }

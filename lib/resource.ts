@@ -17,13 +17,40 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
 
   /** True once release() has been called. */
   get released(): boolean {
-    return this.#native === null;
+    return this.#native === null && !this.#retired;
   }
+
+  #retired = false;
 
   /** @internal The native object; throws OpenCLReleasedError after release. */
   get native(): N {
-    if (this.#native === null) throw new OpenCLReleasedError(this.kind);
+    if (this.#native === null) {
+      if (this.#retired) throw this.retiredError();
+      throw new OpenCLReleasedError(this.kind);
+    }
     return this.#native;
+  }
+
+  /** @internal True once the binding let go of the handle on its own (see retire()). */
+  protected get retired(): boolean {
+    return this.#retired;
+  }
+
+  /**
+   * @internal Releases the handle while the wrapper stays usable for what it
+   * cached; `released` stays false. Idempotent; never throws.
+   */
+  protected retire(): void {
+    const native = this.#native;
+    if (native === null) return;
+    this.#retired = true;
+    this.#native = null;
+    native.release();
+  }
+
+  /** @internal The error for a query that needs the handle after retire(). */
+  protected retiredError(): Error {
+    return new OpenCLReleasedError(this.kind);
   }
 
   /** The raw OpenCL handle (cl_context, cl_mem, ...) as a bigint, for other native libraries. */
@@ -38,7 +65,10 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
    */
   release(): void {
     const native = this.#native;
-    if (native === null) return;
+    if (native === null) {
+      this.#retired = false;
+      return;
+    }
     try {
       this.beforeRelease();
     } finally {

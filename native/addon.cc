@@ -29,6 +29,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitContext(env, exports);
   InitQueue(env, exports);
   InitMemory(env, exports);
+  InitHostMemory(env, exports);
   InitSampler(env, exports);
   InitProgram(env, exports);
   InitKernel(env, exports);

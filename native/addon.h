@@ -183,6 +183,7 @@ void InitDevice(Napi::Env env, Napi::Object exports);
 void InitContext(Napi::Env env, Napi::Object exports);
 void InitQueue(Napi::Env env, Napi::Object exports);
 void InitMemory(Napi::Env env, Napi::Object exports);
+void InitHostMemory(Napi::Env env, Napi::Object exports);
 void InitSampler(Napi::Env env, Napi::Object exports);
 void InitProgram(Napi::Env env, Napi::Object exports);
 void InitKernel(Napi::Env env, Napi::Object exports);

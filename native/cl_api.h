@@ -95,6 +95,7 @@ using ContextDestructorNotify = void(OCL_CALL*)(cl_context, void*);
   X(clCreateCommandQueue, cl_command_queue, (cl_context, cl_device_id, cl_bitfield, cl_int*))        \
   X(clCreateCommandQueueWithProperties, cl_command_queue,                                            \
     (cl_context, cl_device_id, const cl_queue_properties*, cl_int*))                                 \
+  X(clRetainCommandQueue, cl_int, (cl_command_queue))                                                \
   X(clReleaseCommandQueue, cl_int, (cl_command_queue))                                               \
   X(clGetCommandQueueInfo, cl_int, (cl_command_queue, cl_uint, size_t, void*, size_t*))              \
   X(clFlush, cl_int, (cl_command_queue))                                                             \

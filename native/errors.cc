@@ -63,22 +63,29 @@ Napi::BigInt FromPointer(Napi::Env env, const void* p) {
 }
 
 HostView ToHostView(const Napi::Value& v, const char* what) {
+  Napi::Env env = v.Env();
   HostView view;
+  napi_value arraybuffer = nullptr;
   if (v.IsArrayBuffer()) {
-    auto buffer = v.As<Napi::ArrayBuffer>();
-    view.data = buffer.Data();
-    view.length = buffer.ByteLength();
+    arraybuffer = v;
+    NAPI_THROW_IF_FAILED(env, napi_get_arraybuffer_info(env, v, &view.data, &view.length), view);
   } else if (v.IsTypedArray()) {
-    auto array = v.As<Napi::TypedArray>();
-    view.data = static_cast<uint8_t*>(array.ArrayBuffer().Data()) + array.ByteOffset();
-    view.length = array.ByteLength();
+    // The raw typed-array query: it also answers for views of a SharedArrayBuffer.
+    napi_typedarray_type type;
+    size_t length = 0, offset = 0;
+    NAPI_THROW_IF_FAILED(env, napi_get_typedarray_info(env, v, &type, &length, &view.data, &arraybuffer, &offset), view);
+    view.length = v.As<Napi::TypedArray>().ByteLength();
   } else if (v.IsDataView()) {
-    auto dv = v.As<Napi::DataView>();
-    view.data = static_cast<uint8_t*>(dv.ArrayBuffer().Data()) + dv.ByteOffset();
-    view.length = dv.ByteLength();
+    size_t offset = 0;
+    NAPI_THROW_IF_FAILED(env, napi_get_dataview_info(env, v, &view.length, &view.data, &arraybuffer, &offset), view);
   } else {
-    throw Napi::TypeError::New(v.Env(), std::string(what) + " must be an ArrayBuffer or a typed array");
+    throw Napi::TypeError::New(env, std::string(what) + " must be an ArrayBuffer or a typed array");
   }
+  bool detached = false;
+  if (arraybuffer && napi_is_detached_arraybuffer(env, arraybuffer, &detached) == napi_ok && detached) {
+    throw Napi::TypeError::New(env, std::string(what) + " is detached (its ArrayBuffer was transferred)");
+  }
+  if (!view.data) view.length = 0;
   return view;
 }
 

@@ -30,9 +30,12 @@ void OCL_CALL OnEventStatus(cl_event, cl_int status, void* user) {
   hub->Post(delivery);
 }
 
+bool DeliveryAbandoned(void* user) { return !static_cast<EventStatusDelivery*>(user)->hub->IsOpen(); }
+void DropDelivery(void* user) { delete static_cast<EventStatusDelivery*>(user); }
+
 // For drivers without event callbacks (OpenCL 1.0, such as Wine's opencl.dll,
 // which answers clSetEventCallback with CL_INVALID_OPERATION): one thread per
-// process polls the watched events and delivers as the callback would.
+// process polls the watched events and notifies as the callback would.
 class StatusPoller {
  public:
   static StatusPoller& Instance() {
@@ -40,9 +43,17 @@ class StatusPoller {
     return *poller;
   }
 
-  // Takes a reference on the event and ownership of the delivery. False when
-  // no thread could be started; then neither is taken.
-  bool Watch(const CoreApi& api, cl_event event, cl_int execStatus, EventStatusDelivery* delivery) {
+  struct Watched {
+    cl_event event;
+    cl_int execStatus;
+    StatusNotify notify;
+    void* user;
+    bool (*abandoned)(void*);  // its receiver is gone: drop instead of notifying
+    void (*drop)(void*);
+  };
+
+  // Takes a reference on the event. False when no thread could be started.
+  bool Watch(const CoreApi& api, const Watched& watched) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!started_) {
       try {
@@ -53,19 +64,13 @@ class StatusPoller {
       started_ = true;
       std::atexit(Stop);
     }
-    api.clRetainEvent(event);
-    incoming_.push_back({event, execStatus, delivery});
+    api.clRetainEvent(watched.event);
+    incoming_.push_back(watched);
     wake_.notify_one();
     return true;
   }
 
  private:
-  struct Watched {
-    cl_event event;
-    cl_int execStatus;
-    EventStatusDelivery* delivery;
-  };
-
   // At exit the driver may be tearing itself down: no calls into it after
   // this returns. On Windows the thread may already have been terminated
   // mid-round, so the wait is bounded.
@@ -95,7 +100,7 @@ class StatusPoller {
       const CoreApi* api = ApiOrNull();
       bool progressed = false;
       for (auto it = watched.begin(); it != watched.end();) {
-        bool abandoned = !it->delivery->hub->IsOpen();  // its environment is gone
+        bool abandoned = it->abandoned && it->abandoned(it->user);
         cl_int status = CL_QUEUED;
         if (!abandoned) {
           cl_int queried = api->clGetEventInfo(it->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
@@ -105,8 +110,11 @@ class StatusPoller {
             continue;
           }
         }
-        if (abandoned) delete it->delivery;
-        else OnEventStatus(it->event, status < 0 ? status : it->execStatus, it->delivery);  // as a callback reports it
+        if (abandoned) {
+          if (it->drop) it->drop(it->user);
+        } else {
+          it->notify(it->event, status < 0 ? status : it->execStatus, it->user);  // as a callback reports it
+        }
         api->clReleaseEvent(it->event);
         it = watched.erase(it);
         progressed = true;
@@ -123,6 +131,20 @@ class StatusPoller {
   std::atomic<bool> stopping_{false};
   std::atomic<bool> inRound_{false};
 };
+
+}  // namespace
+
+cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, StatusNotify notify, void* user,
+                      bool (*abandoned)(void*), void (*drop)(void*)) {
+  cl_int status = api.clSetEventCallback ? api.clSetEventCallback(event, execStatus, notify, user) : CL_INVALID_OPERATION;
+  if (status != CL_INVALID_OPERATION) return status;
+  // The same argument check clSetEventCallback makes.
+  if (execStatus != CL_COMPLETE && execStatus != CL_RUNNING && execStatus != CL_SUBMITTED) return CL_INVALID_VALUE;
+  return StatusPoller::Instance().Watch(api, {event, execStatus, notify, user, abandoned, drop}) ? CL_SUCCESS
+                                                                                                 : CL_OUT_OF_HOST_MEMORY;
+}
+
+namespace {
 
 Napi::Value CreateUserEvent(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -183,15 +205,7 @@ Napi::Value NativeEvent::WhenStatus(const Napi::CallbackInfo& info) {
   Napi::Promise promise = delivery->deferred.Promise();
   // Counted before the call: some drivers invoke the callback synchronously.
   if (keepAlive) data.hub->Hold(env);
-  cl_int status = api.clSetEventCallback ? api.clSetEventCallback(event, execStatus, OnEventStatus, delivery)
-                                         : CL_INVALID_OPERATION;
-  if (status == CL_INVALID_OPERATION) {
-    // The same argument check clSetEventCallback makes.
-    bool valid = execStatus == CL_COMPLETE || execStatus == CL_RUNNING || execStatus == CL_SUBMITTED;
-    if (!valid) status = CL_INVALID_VALUE;
-    else if (StatusPoller::Instance().Watch(api, event, execStatus, delivery)) return promise;
-    else status = CL_OUT_OF_HOST_MEMORY;
-  }
+  cl_int status = NotifyOnStatus(api, event, execStatus, OnEventStatus, delivery, DeliveryAbandoned, DropDelivery);
   if (status != CL_SUCCESS) {
     // The callback was not registered, so the delivery is still ours.
     delivery->status = status;

@@ -11,14 +11,31 @@ constexpr cl_uint kImageElementSize = 0x1111;  // CL_IMAGE_ELEMENT_SIZE
 
 // Bytes a host region of an image occupies, so no transfer can run past the
 // JS memory it was given. Pitches of 0 mean "tightly packed".
+bool MulAdd(size_t a, size_t b, size_t& total) {
+  size_t product = 0;
+  if (a != 0 && b > SIZE_MAX / a) return false;
+  product = a * b;
+  if (total > SIZE_MAX - product) return false;
+  total += product;
+  return true;
+}
+
+// Bytes a host region of an image occupies, so no transfer can run past the
+// memory it was given. Pitches of 0 mean "tightly packed"; every product is
+// checked, so no wrap-around can make a huge region look small.
 size_t HostImageBytes(Napi::Env env, cl_mem image, const size_t region[3], size_t& rowPitch, size_t& slicePitch) {
   size_t elementSize = 0;
   Check(env, OCL_FN(env, clGetImageInfo)(image, kImageElementSize, sizeof(elementSize), &elementSize, nullptr),
         "clGetImageInfo");
-  if (rowPitch == 0) rowPitch = region[0] * elementSize;
-  if (slicePitch == 0) slicePitch = rowPitch * region[1];
+  auto tooLarge = [&] { return Napi::RangeError::New(env, "the host region is larger than the address space"); };
+  size_t rowBytes = 0;
+  if (!MulAdd(region[0], elementSize, rowBytes)) throw tooLarge();
+  if (rowPitch == 0) rowPitch = rowBytes;
+  if (slicePitch == 0 && !MulAdd(rowPitch, region[1], slicePitch)) throw tooLarge();
   if (region[0] == 0 || region[1] == 0 || region[2] == 0) return 0;
-  return slicePitch * (region[2] - 1) + rowPitch * (region[1] - 1) + region[0] * elementSize;
+  size_t total = rowBytes;
+  if (!MulAdd(slicePitch, region[2] - 1, total) || !MulAdd(rowPitch, region[1] - 1, total)) throw tooLarge();
+  return total;
 }
 
 void RequireBytes(Napi::Env env, const HostView& view, size_t needed, const char* what) {
@@ -110,16 +127,17 @@ Napi::Value SupportedImageFormats(const Napi::CallbackInfo& info) {
 }
 
 // enqueueReadBuffer / enqueueWriteBuffer(queue, buffer, blocking, offset, size, host, waitList)
+// host: a HostBlock (any transfer) or JS memory (blocking transfers only).
 template <bool kWrite>
 Napi::Value EnqueueBufferTransfer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
-  cl_mem mem = NativeMem::From(info[1], "buffer");
   bool blocking = info[2].ToBoolean();
   size_t offset = ToSize(info[3], "offset");
   size_t size = ToSize(info[4], "size");
-  HostView host = ToHostView(info[5], "host memory");
-  RequireBytes(env, host, size, "host memory");
+  TransferHost host = ToTransferHost(info[5], blocking, "host memory");
+  RequireBytes(env, HostView{host.data, host.length}, size, "host memory");
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem mem = NativeMem::From(info[1], "buffer");
   Enqueue op(info[6]);
   if (kWrite) {
     Check(env,
@@ -132,6 +150,7 @@ Napi::Value EnqueueBufferTransfer(const Napi::CallbackInfo& info) {
                                            &op.event),
           "clEnqueueReadBuffer");
   }
+  if (!blocking) HoldUntilComplete(env, op.event, host);
   return op.Result(env);
 }
 
@@ -139,8 +158,6 @@ Napi::Value EnqueueBufferTransfer(const Napi::CallbackInfo& info) {
 template <bool kWrite>
 Napi::Value EnqueueImageTransfer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
-  cl_mem image = NativeMem::From(info[1], "image");
   bool blocking = info[2].ToBoolean();
   size_t origin[3], region[3];
   ToTriple(info[3], "origin", origin);
@@ -148,8 +165,11 @@ Napi::Value EnqueueImageTransfer(const Napi::CallbackInfo& info) {
   size_t rowPitch = ToSize(info[5], "rowPitch");
   size_t slicePitch = ToSize(info[6], "slicePitch");
   size_t hostRowPitch = rowPitch, hostSlicePitch = slicePitch;
-  HostView host = ToHostView(info[7], "host memory");
-  RequireBytes(env, host, HostImageBytes(env, image, region, hostRowPitch, hostSlicePitch), "host memory");
+  TransferHost host = ToTransferHost(info[7], blocking, "host memory");
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem image = NativeMem::From(info[1], "image");
+  RequireBytes(env, HostView{host.data, host.length}, HostImageBytes(env, image, region, hostRowPitch, hostSlicePitch),
+               "host memory");
   Enqueue op(info[8]);
   if (kWrite) {
     Check(env,
@@ -162,33 +182,41 @@ Napi::Value EnqueueImageTransfer(const Napi::CallbackInfo& info) {
                                           op.count(), op.list(), &op.event),
           "clEnqueueReadImage");
   }
+  if (!blocking) HoldUntilComplete(env, op.event, host);
   return op.Result(env);
 }
+
+// Every function below reads all of its JS arguments (numbers, arrays, the
+// wait list) before it takes the raw handles: a getter on an array element
+// could otherwise release an object between the check and the call.
 
 // enqueueCopyBuffer(queue, src, dst, srcOffset, dstOffset, size, waitList)
 Napi::Value EnqueueCopyBuffer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  size_t srcOffset = ToSize(info[3], "srcOffset"), dstOffset = ToSize(info[4], "dstOffset");
+  size_t size = ToSize(info[5], "size");
+  Enqueue op(info[6]);
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_mem src = NativeMem::From(info[1], "source");
   cl_mem dst = NativeMem::From(info[2], "destination");
-  Enqueue op(info[6]);
   Check(env,
-        OCL_FN(env, clEnqueueCopyBuffer)(queue, src, dst, ToSize(info[3], "srcOffset"), ToSize(info[4], "dstOffset"),
-                                         ToSize(info[5], "size"), op.count(), op.list(), &op.event),
+        OCL_FN(env, clEnqueueCopyBuffer)(queue, src, dst, srcOffset, dstOffset, size, op.count(), op.list(), &op.event),
         "clEnqueueCopyBuffer");
   return op.Result(env);
 }
 
-// enqueueFillBuffer(queue, buffer, pattern, offset, size, waitList)
+// enqueueFillBuffer(queue, buffer, pattern, offset, size, waitList); the
+// driver copies the pattern before it returns.
 Napi::Value EnqueueFillBuffer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  size_t offset = ToSize(info[3], "offset"), size = ToSize(info[4], "size");
+  Enqueue op(info[5]);
+  HostView pattern = ToHostView(info[2], "pattern");
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_mem mem = NativeMem::From(info[1], "buffer");
-  HostView pattern = ToHostView(info[2], "pattern");
-  Enqueue op(info[5]);
   Check(env,
-        OCL_FN(env, clEnqueueFillBuffer)(queue, mem, pattern.data, pattern.length, ToSize(info[3], "offset"),
-                                         ToSize(info[4], "size"), op.count(), op.list(), &op.event),
+        OCL_FN(env, clEnqueueFillBuffer)(queue, mem, pattern.data, pattern.length, offset, size, op.count(), op.list(),
+                                         &op.event),
         "clEnqueueFillBuffer");
   return op.Result(env);
 }
@@ -196,14 +224,14 @@ Napi::Value EnqueueFillBuffer(const Napi::CallbackInfo& info) {
 // enqueueCopyImage(queue, src, dst, srcOrigin, dstOrigin, region, waitList)
 Napi::Value EnqueueCopyImage(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
-  cl_mem src = NativeMem::From(info[1], "source");
-  cl_mem dst = NativeMem::From(info[2], "destination");
   size_t srcOrigin[3], dstOrigin[3], region[3];
   ToTriple(info[3], "srcOrigin", srcOrigin);
   ToTriple(info[4], "dstOrigin", dstOrigin);
   ToTriple(info[5], "region", region);
   Enqueue op(info[6]);
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem src = NativeMem::From(info[1], "source");
+  cl_mem dst = NativeMem::From(info[2], "destination");
   Check(env,
         OCL_FN(env, clEnqueueCopyImage)(queue, src, dst, srcOrigin, dstOrigin, region, op.count(), op.list(),
                                         &op.event),
@@ -214,14 +242,14 @@ Napi::Value EnqueueCopyImage(const Napi::CallbackInfo& info) {
 // enqueueFillImage(queue, image, color (16 bytes), origin, region, waitList)
 Napi::Value EnqueueFillImage(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
-  cl_mem image = NativeMem::From(info[1], "image");
-  HostView color = ToHostView(info[2], "color");
-  RequireBytes(env, color, 16, "color");
   size_t origin[3], region[3];
   ToTriple(info[3], "origin", origin);
   ToTriple(info[4], "region", region);
   Enqueue op(info[5]);
+  HostView color = ToHostView(info[2], "color");
+  RequireBytes(env, color, 16, "color");
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem image = NativeMem::From(info[1], "image");
   Check(env,
         OCL_FN(env, clEnqueueFillImage)(queue, image, color.data, origin, region, op.count(), op.list(), &op.event),
         "clEnqueueFillImage");
@@ -231,16 +259,17 @@ Napi::Value EnqueueFillImage(const Napi::CallbackInfo& info) {
 // enqueueCopyImageToBuffer(queue, image, buffer, origin, region, dstOffset, waitList)
 Napi::Value EnqueueCopyImageToBuffer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
-  cl_mem image = NativeMem::From(info[1], "image");
-  cl_mem buffer = NativeMem::From(info[2], "buffer");
   size_t origin[3], region[3];
   ToTriple(info[3], "origin", origin);
   ToTriple(info[4], "region", region);
+  size_t dstOffset = ToSize(info[5], "dstOffset");
   Enqueue op(info[6]);
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem image = NativeMem::From(info[1], "image");
+  cl_mem buffer = NativeMem::From(info[2], "buffer");
   Check(env,
-        OCL_FN(env, clEnqueueCopyImageToBuffer)(queue, image, buffer, origin, region, ToSize(info[5], "dstOffset"),
-                                                op.count(), op.list(), &op.event),
+        OCL_FN(env, clEnqueueCopyImageToBuffer)(queue, image, buffer, origin, region, dstOffset, op.count(), op.list(),
+                                                &op.event),
         "clEnqueueCopyImageToBuffer");
   return op.Result(env);
 }
@@ -248,58 +277,93 @@ Napi::Value EnqueueCopyImageToBuffer(const Napi::CallbackInfo& info) {
 // enqueueCopyBufferToImage(queue, buffer, image, srcOffset, origin, region, waitList)
 Napi::Value EnqueueCopyBufferToImage(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
-  cl_mem buffer = NativeMem::From(info[1], "buffer");
-  cl_mem image = NativeMem::From(info[2], "image");
+  size_t srcOffset = ToSize(info[3], "srcOffset");
   size_t origin[3], region[3];
   ToTriple(info[4], "origin", origin);
   ToTriple(info[5], "region", region);
   Enqueue op(info[6]);
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem buffer = NativeMem::From(info[1], "buffer");
+  cl_mem image = NativeMem::From(info[2], "image");
   Check(env,
-        OCL_FN(env, clEnqueueCopyBufferToImage)(queue, buffer, image, ToSize(info[3], "srcOffset"), origin, region,
-                                                op.count(), op.list(), &op.event),
+        OCL_FN(env, clEnqueueCopyBufferToImage)(queue, buffer, image, srcOffset, origin, region, op.count(), op.list(),
+                                                &op.event),
         "clEnqueueCopyBufferToImage");
   return op.Result(env);
 }
 
-// The mapped region as an external ArrayBuffer; enqueueUnmap detaches it so
-// no view can reach the memory after unmapping.
-Napi::Object MapResult(Napi::Env env, void* pointer, size_t size, cl_event event) {
+// A mapped region. Its ArrayBuffer holds the record, and the record holds its
+// own references to the memory object and the queue: releasing (or
+// collecting) the buffer, queue and context cannot free storage a view still
+// reaches. When the ArrayBuffer goes without an unmap, the record unmaps.
+struct MapRecord {
+  cl_command_queue queue;
+  cl_mem mem;
+  void* pointer;
+  bool unmapped = false;
+  MapRecord(const CoreApi& api, cl_command_queue q, cl_mem m, void* p) : queue(q), mem(m), pointer(p) {
+    api.clRetainCommandQueue(queue);
+    api.clRetainMemObject(mem);
+  }
+  ~MapRecord() {
+    const CoreApi* api = ApiOrNull();
+    if (!api) return;
+    if (!unmapped && api->clEnqueueUnmapMemObject(queue, mem, pointer, 0, nullptr, nullptr) == CL_SUCCESS) {
+      api->clFlush(queue);
+    }
+    api->clReleaseMemObject(mem);
+    api->clReleaseCommandQueue(queue);
+  }
+};
+
+Napi::Object MapResult(Napi::Env env, cl_command_queue queue, cl_mem mem, void* pointer, size_t size, cl_event event) {
+  auto* record = new MapRecord(Api(env), queue, mem, pointer);
   Napi::Object result = Napi::Object::New(env);
-  result.Set("buffer", Napi::ArrayBuffer::New(env, pointer, size));
+  napi_value buffer;
+  napi_status status = napi_create_external_arraybuffer(
+      env, pointer, size, [](napi_env, void*, void* hint) { delete static_cast<MapRecord*>(hint); }, record, &buffer);
+  if (status != napi_ok) {
+    delete record;  // unmaps
+    if (event) Api(env).clReleaseEvent(event);
+    throw Napi::Error::New(env,
+                           "this JavaScript engine does not allow ArrayBuffers over native memory (Electron's memory "
+                           "cage), so mapping is not available: use readBuffer / writeBuffer instead");
+  }
+  result.Set("buffer", Napi::Value(env, buffer));
+  result.Set("record", Napi::External<MapRecord>::New(env, record));
   result.Set("event", WrapEvent(env, event));
   return result;
 }
 
-// enqueueMapBuffer(queue, buffer, blocking, flags, offset, size, waitList) -> { buffer, event }
+// enqueueMapBuffer(queue, buffer, blocking, flags, offset, size, waitList) -> { buffer, record, event }
 Napi::Value EnqueueMapBuffer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
-  cl_mem mem = NativeMem::From(info[1], "buffer");
   bool blocking = info[2].ToBoolean();
   cl_map_flags flags = ToU64(info[3], "flags");
   size_t offset = ToSize(info[4], "offset");
   size_t size = ToSize(info[5], "size");
   Enqueue op(info[6]);
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem mem = NativeMem::From(info[1], "buffer");
   cl_int status = CL_SUCCESS;
   void* pointer = OCL_FN(env, clEnqueueMapBuffer)(queue, mem, blocking, flags, offset, size, op.count(), op.list(),
                                                   &op.event, &status);
   Check(env, status, "clEnqueueMapBuffer");
-  return MapResult(env, pointer, size, op.event);
+  return MapResult(env, queue, mem, pointer, size, op.event);
 }
 
 // enqueueMapImage(queue, image, blocking, flags, origin, region, waitList)
-//   -> { buffer, event, rowPitch, slicePitch }
+//   -> { buffer, record, event, rowPitch, slicePitch }
 Napi::Value EnqueueMapImage(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
-  cl_mem image = NativeMem::From(info[1], "image");
   bool blocking = info[2].ToBoolean();
   cl_map_flags flags = ToU64(info[3], "flags");
   size_t origin[3], region[3];
   ToTriple(info[4], "origin", origin);
   ToTriple(info[5], "region", region);
   Enqueue op(info[6]);
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem image = NativeMem::From(info[1], "image");
   size_t rowPitch = 0, slicePitch = 0;
   cl_int status = CL_SUCCESS;
   void* pointer = OCL_FN(env, clEnqueueMapImage)(queue, image, blocking, flags, origin, region, &rowPitch,
@@ -311,25 +375,33 @@ Napi::Value EnqueueMapImage(const Napi::CallbackInfo& info) {
     size = HostImageBytes(env, image, region, bytesRowPitch, bytesSlicePitch);
   } catch (...) {
     OCL_FN(env, clEnqueueUnmapMemObject)(queue, image, pointer, 0, nullptr, nullptr);
+    if (op.event) Api(env).clReleaseEvent(op.event);
     throw;
   }
-  Napi::Object result = MapResult(env, pointer, size, op.event);
+  Napi::Object result = MapResult(env, queue, image, pointer, size, op.event);
   result.Set("rowPitch", Napi::Number::New(env, static_cast<double>(rowPitch)));
   result.Set("slicePitch", Napi::Number::New(env, static_cast<double>(slicePitch)));
   return result;
 }
 
-// enqueueUnmap(queue, mem, mappedArrayBuffer, waitList) -> event
+// enqueueUnmap(mappedArrayBuffer, record, waitList) -> event. The record is
+// alive while its ArrayBuffer is attached; unmapping detaches it so no view
+// can reach the memory afterwards.
 Napi::Value EnqueueUnmap(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
-  cl_mem mem = NativeMem::From(info[1], "memory object");
-  if (!info[2].IsArrayBuffer()) throw Napi::TypeError::New(env, "mapped must be the ArrayBuffer from a map");
-  Napi::ArrayBuffer mapped = info[2].As<Napi::ArrayBuffer>();
-  if (mapped.IsDetached()) throw Napi::Error::New(env, "this mapping was already unmapped");
-  Enqueue op(info[3]);
-  Check(env, OCL_FN(env, clEnqueueUnmapMemObject)(queue, mem, mapped.Data(), op.count(), op.list(), &op.event),
+  if (!info[0].IsArrayBuffer() || !info[1].IsExternal()) {
+    throw Napi::TypeError::New(env, "unmap takes the ArrayBuffer and record of a map");
+  }
+  Napi::ArrayBuffer mapped = info[0].As<Napi::ArrayBuffer>();
+  if (mapped.IsDetached()) throw Napi::TypeError::New(env, "the mapping's ArrayBuffer is detached");
+  auto* record = info[1].As<Napi::External<MapRecord>>().Data();
+  if (record->unmapped || record->pointer != mapped.Data()) throw Napi::TypeError::New(env, "not this mapping's record");
+  Enqueue op(info[2]);
+  Check(env,
+        OCL_FN(env, clEnqueueUnmapMemObject)(record->queue, record->mem, record->pointer, op.count(), op.list(),
+                                             &op.event),
         "clEnqueueUnmapMemObject");
+  record->unmapped = true;
   mapped.Detach();
   return op.Result(env);
 }

@@ -162,6 +162,53 @@ class NativeEvent : public Handle<NativeEvent, cl_event> {
   std::vector<cl_event> dependents_;
 };
 
+// Host memory the binding owns (host_memory.cc): page-aligned, freed when the
+// last holder (a JS wrapper, an ArrayBuffer over it, a command in flight) lets go.
+struct HostBlock {
+  explicit HostBlock(size_t bytes);
+  ~HostBlock();
+  HostBlock(const HostBlock&) = delete;
+  HostBlock& operator=(const HostBlock&) = delete;
+  uint8_t* data = nullptr;
+  size_t size = 0;
+};
+
+class NativeHostBlock : public Napi::ObjectWrap<NativeHostBlock> {
+ public:
+  explicit NativeHostBlock(const Napi::CallbackInfo& info);
+  static constexpr const char* kName = "NativeHostBlock";
+  static const napi_type_tag kTypeTag;
+  static void Init(Napi::Env env, Napi::Object exports);
+  static Napi::Object New(Napi::Env env, std::shared_ptr<HostBlock> block);
+  static bool Is(const Napi::Value& v);
+  static std::shared_ptr<HostBlock> From(const Napi::Value& v, const char* what);
+
+ private:
+  Napi::Value CopyTo(const Napi::CallbackInfo& info);
+  Napi::Value ArrayBuffer(const Napi::CallbackInfo& info);
+  Napi::Value Size(const Napi::CallbackInfo& info);
+  Napi::Value Release(const Napi::CallbackInfo& info);
+  std::shared_ptr<HostBlock> block_;
+};
+
+// The host side of a transfer: a block of ours (any transfer), or JS memory
+// (blocking transfers only).
+struct TransferHost {
+  void* data = nullptr;
+  size_t length = 0;
+  std::shared_ptr<HostBlock> block;
+};
+TransferHost ToTransferHost(const Napi::Value& v, bool blocking, const char* what);
+// Keeps the transfer's block until the driver reports its command finished.
+void HoldUntilComplete(Napi::Env env, cl_event event, const TransferHost& host);
+
+// Calls notify(event, status, user) on some thread once the event reaches
+// execStatus or fails: through clSetEventCallback, or a polling thread where
+// the driver has no event callbacks. Not CL_SUCCESS: notify will not be called.
+using StatusNotify = EventNotify;
+cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, StatusNotify notify, void* user,
+                      bool (*abandoned)(void*) = nullptr, void (*drop)(void*) = nullptr);
+
 // Enqueue helpers shared by every file that enqueues commands.
 struct Enqueue {
   std::vector<cl_event> waitList;

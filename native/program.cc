@@ -76,9 +76,39 @@ Napi::Value NativeProgram::Build(const Napi::CallbackInfo& info) {
   return promise;
 }
 
+constexpr cl_uint kProgramBinarySizes = 0x1165;  // CL_PROGRAM_BINARY_SIZES
+constexpr cl_uint kProgramBinaries = 0x1166;     // CL_PROGRAM_BINARIES
+
+// CL_PROGRAM_BINARIES takes an array of caller-allocated buffers, one per
+// device, sized by CL_PROGRAM_BINARY_SIZES: the bytes of all of them, in
+// device order, come back concatenated.
+Napi::Value ProgramBinaries(Napi::Env env, cl_program program) {
+  auto fn = OCL_FN(env, clGetProgramInfo);
+  size_t bytes = 0;
+  Check(env, fn(program, kProgramBinarySizes, 0, nullptr, &bytes), "clGetProgramInfo");
+  std::vector<size_t> sizes(bytes / sizeof(size_t));
+  if (!sizes.empty()) Check(env, fn(program, kProgramBinarySizes, bytes, sizes.data(), nullptr), "clGetProgramInfo");
+  size_t total = 0;
+  for (size_t size : sizes) total += size;
+  std::vector<uint8_t> all(total);
+  std::vector<unsigned char*> pointers;
+  size_t offset = 0;
+  for (size_t size : sizes) {
+    pointers.push_back(size ? all.data() + offset : nullptr);
+    offset += size;
+  }
+  if (!pointers.empty()) {
+    Check(env, fn(program, kProgramBinaries, pointers.size() * sizeof(unsigned char*), pointers.data(), nullptr),
+          "clGetProgramInfo");
+  }
+  return BytesToJs(env, all.data(), all.size());
+}
+
 Napi::Value NativeProgram::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return InfoBytes(info, Checked(env), OCL_FN(env, clGetProgramInfo), "clGetProgramInfo");
+  cl_program program = Checked(env);
+  if (ToU64(info[0], "param") == kProgramBinaries) return ProgramBinaries(env, program);
+  return InfoBytes(info, program, OCL_FN(env, clGetProgramInfo), "clGetProgramInfo");
 }
 
 Napi::Value NativeProgram::BuildInfo(const Napi::CallbackInfo& info) {

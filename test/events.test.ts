@@ -182,6 +182,6 @@ describe('drivers without clSetEventCallback (OpenCL 1.0, such as Wine\'s opencl
     expect(stderr).toBe('');
     expect(status).toBe(0);
     // As clSetEventCallback would: the status asked for, and CL_QUEUED is not one to wait for.
-    expect(JSON.parse(stdout)).toEqual({ early: 'pending', late: 'done', ticked: true, failed: 'OpenCLError', running: 'running', queued: 'CL_INVALID_VALUE' });
+    expect(JSON.parse(stdout)).toEqual({ early: 'pending', late: 'done', ticked: true, failed: 'OpenCLCommandError', running: 'running', queued: 'CL_INVALID_VALUE' });
   });
 });

@@ -5,6 +5,7 @@ import {
   AcquireScope,
   CLImage,
   CL_CONTEXT_VA_API_DISPLAY_INTEL,
+  OpenCLCommandError,
   OpenCLError,
   OpenCLExtensionError,
   OpenCLReleasedError,
@@ -270,21 +271,20 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
     });
   });
 
-  it('4.4: the driver\'s error-notify callback reaches JS (here: a surface passed as raw handle bytes, unacquired)', async () => {
+  it('4.4: the driver\'s error-notify callback reaches JS (here: a command whose user event failed)', async () => {
     const messages: string[] = [];
     const noisy = va.createContext(display, { onError: (message) => messages.push(message) });
     const q = noisy.createQueue();
-    const surface = ref.vaCreateSurface(display, 8, 8);
-    const y = va.createFromSurface(noisy, surface.id, 0);
-    const program = noisy.createProgramWithBuiltInKernels(['invert_image']);
-    // Raw bytes bypass the binding's own acquire check: the driver sees the unacquired surface.
-    const kernel = program.createKernel('invert_image').setArg(0, new BigUint64Array([y.address])).setArg(1, new BigUint64Array([y.address]));
-    expect(() => q.enqueueKernel(kernel, [8, 8])).toThrow(expect.objectContaining({ code: 'CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL', call: 'clEnqueueNDRangeKernel' }));
+    const gate = noisy.createUserEvent();
+    const buffer = noisy.createBuffer(16);
+    const fill = q.fillBuffer(buffer, new Uint8Array([1]), { waitFor: [gate] });
+    q.flush();
+    gate.setStatus(-5);
+    await expect(fill.completed).rejects.toThrow(OpenCLCommandError);
     for (let i = 0; i < 50 && messages.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     expect(messages.length).toBeGreaterThan(0);
-    expect(messages[0]).toMatch(/acquire|VA/i);
-    for (const o of [kernel, program, y, q, noisy]) o.release();
-    ref.release(surface.resource);
+    expect(messages[0]).toMatch(/failed/i);
+    for (const o of [fill, gate, buffer, q, noisy]) o.release();
   });
 
   it('lifetimes: a cl_mem holds a reference on its surface; releases, GC and disposal give every reference back', async () => {

@@ -6,8 +6,7 @@ import type { NativeDevice, NativeMem, NativeSharingBase } from '../addon';
 import { Context, type ContextOptions } from '../context';
 import { Device } from '../device';
 import { type D3D9Family, OpenCLError, OpenCLExtensionError, OpenCLReleasedError } from '../errors';
-import { Event, gateOn, nativeWaitList, registerCommandTypes } from '../event';
-import { ready } from '../loader';
+import { type Event, registerCommandTypes } from '../event';
 import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFlags } from '../memory';
 import type { Platform } from '../platform';
 import type { CommandQueue } from '../queue';
@@ -222,10 +221,9 @@ export abstract class SharingFacade<N extends NativeSharing> {
   /** @internal Enqueues this extension's acquire or release; enqueueShared validated the objects. */
   enqueue(which: 'acquire' | 'release', queue: CommandQueue, mems: MemObject[], waitFor: readonly Event[] | undefined): Event {
     const natives = mems.map((mem) => mem.native);
-    const waitList = nativeWaitList(waitFor, queue.context);
-    const native = this.native[which](queue.native, natives, waitList);
+    const call = which === 'acquire' ? this.traits.acquireCall : this.traits.releaseCall;
+    const event = queue.submit({ call, waitFor }, (waitList) => this.native[which](queue.native, natives, waitList));
     for (const mem of mems) (mem.sharing as SharedObject).acquiredOn = which === 'acquire' ? queue : null;
-    const event = gateOn(new Event(native, queue.context), waitFor);
     event.extension = this.traits.name;
     return event;
   }
@@ -276,7 +274,7 @@ export function enqueueShared(which: 'acquire' | 'release', queue: CommandQueue,
   }
   const events = [...groups].map(([facade, group]) => facade.enqueue(which, queue, group, waitFor));
   if (events.length === 1) return events[0]!;
-  const joined = gateOn(new Event(ready().enqueueMarker(queue.native, events.map((e) => e.native)), queue.context), waitFor);
+  const joined = queue.enqueueMarker({ waitFor: events });
   for (const event of events) event.release();
   return joined;
 }

@@ -1,0 +1,114 @@
+// Host memory and what transfers accept as host memory.
+//
+// The driver reads or writes the host side of a non-blocking transfer after
+// the call returns, on its own threads. JavaScript memory cannot be lent for
+// that long: a worker that ends frees its heap, an ArrayBuffer can be
+// transferred, detached or resized, and none of that waits for the driver.
+// So the binding lends the driver only memory it owns:
+//   - blocking transfers use the caller's memory directly (no JavaScript runs
+//     until the driver is done with it);
+//   - non-blocking transfers of JavaScript memory are staged: a write copies
+//     the bytes at enqueue, a read lands in a staging block that is copied
+//     into the target when the command is seen to complete;
+//   - HostMemory is memory the binding allocates: non-blocking transfers use
+//     it in place (zero copy), and each command in flight keeps it alive.
+import type { NativeHostBlock } from './addon';
+import { OpenCLReleasedError, describeValue } from './errors';
+import { checkCount } from './memory';
+import { ready } from './loader';
+
+/**
+ * Page-aligned host memory owned by the binding. Transfers use it without
+ * copying, blocking or not; commands in flight keep it alive, so releasing it,
+ * ending the worker that made it, or dropping it never frees memory the
+ * driver still uses.
+ */
+export class HostMemory {
+  readonly size: number;
+  #native: NativeHostBlock | null;
+  #buffer?: ArrayBuffer;
+
+  /** @internal */
+  constructor(native: NativeHostBlock) {
+    this.#native = native;
+    this.size = native.size;
+  }
+
+  get released(): boolean {
+    return this.#native === null;
+  }
+
+  /** @internal */
+  get native(): NativeHostBlock {
+    if (this.#native === null) throw new OpenCLReleasedError('HostMemory');
+    return this.#native;
+  }
+
+  /** The memory as an ArrayBuffer (the same one each time). Views stay valid as long as they are referenced. */
+  get buffer(): ArrayBuffer {
+    return (this.#buffer ??= this.native.arrayBuffer());
+  }
+
+  /** A Uint8Array over the whole memory. */
+  bytes(): Uint8Array {
+    return new Uint8Array(this.buffer);
+  }
+
+  /** Drops this object's hold; the memory goes once no command and no view uses it. Idempotent. */
+  release(): void {
+    const native = this.#native;
+    this.#native = null;
+    native?.release();
+  }
+
+  [Symbol.dispose](): void {
+    this.release();
+  }
+}
+
+/** Host memory the binding owns, for zero-copy non-blocking transfers. */
+export function allocateHostMemory(size: number): HostMemory {
+  checkCount(size, 'size', 1);
+  return new HostMemory(ready().allocateHostBlock(size));
+}
+
+/** What transfers take as host memory. */
+export type HostData = ArrayBufferView | ArrayBuffer | SharedArrayBuffer | HostMemory;
+
+/** @internal Host memory checked and normalized: a HostMemory, or a view of JS memory. */
+export type CheckedHost = { kind: 'owned'; memory: HostMemory; byteLength: number } | { kind: 'js'; view: ArrayBufferView; byteLength: number };
+
+/** @internal Validates host memory for a transfer; `what` names the argument in errors. */
+export function checkHost(host: unknown, what: string): CheckedHost {
+  if (host instanceof HostMemory) {
+    if (host.released) throw new OpenCLReleasedError(`HostMemory (${what})`);
+    return { kind: 'owned', memory: host, byteLength: host.size };
+  }
+  let view: ArrayBufferView;
+  if (ArrayBuffer.isView(host)) view = host;
+  else if (host instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && host instanceof SharedArrayBuffer)) {
+    view = new Uint8Array(host);
+  } else {
+    throw new TypeError(
+      `${what} must be a typed array, DataView, ArrayBuffer, SharedArrayBuffer or HostMemory; got ${describeValue(host)}`,
+    );
+  }
+  if (isDetached(view)) throw new TypeError(`${what} is detached (its ArrayBuffer was transferred); it has no memory to use`);
+  return { kind: 'js', view, byteLength: view.byteLength };
+}
+
+function isDetached(view: ArrayBufferView): boolean {
+  const buffer = view.buffer as ArrayBuffer & { detached?: boolean };
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  return view.byteLength === 0 && buffer.byteLength === 0 && !(buffer instanceof SharedArrayBuffer) && isZeroCopyDetached(buffer);
+}
+
+// Before `ArrayBuffer.prototype.detached` (Node 20): slicing a detached buffer throws.
+function isZeroCopyDetached(buffer: ArrayBuffer): boolean {
+  try {
+    buffer.slice(0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}

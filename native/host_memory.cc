@@ -1,0 +1,175 @@
+// Host memory the binding owns. Non-blocking transfers never hand the driver
+// memory that JavaScript can free, detach, resize or take away with a dying
+// worker: they go through a HostBlock, and every command in flight holds a
+// reference to its block until the driver reports the command finished.
+#include <cstdlib>
+
+#include "objects.h"
+
+namespace ocl {
+
+const napi_type_tag NativeHostBlock::kTypeTag = {0x6f636c2d686f7374ULL, 0x626c6f636b00000bULL};
+
+namespace {
+
+constexpr size_t kAlignment = 4096;  // the page alignment drivers want for zero-copy host pointers
+
+}  // namespace
+
+HostBlock::HostBlock(size_t bytes) : size(bytes) {
+  size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+#ifdef _WIN32
+  data = static_cast<uint8_t*>(_aligned_malloc(rounded ? rounded : kAlignment, kAlignment));
+#else
+  data = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, rounded ? rounded : kAlignment));
+#endif
+  if (data) std::memset(data, 0, rounded ? rounded : kAlignment);
+}
+
+HostBlock::~HostBlock() {
+#ifdef _WIN32
+  _aligned_free(data);
+#else
+  std::free(data);
+#endif
+}
+
+NativeHostBlock::NativeHostBlock(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeHostBlock>(info) {
+  info.This().As<Napi::Object>().TypeTag(&kTypeTag);
+}
+
+std::shared_ptr<HostBlock> NativeHostBlock::From(const Napi::Value& v, const char* what) {
+  Napi::Env env = v.Env();
+  if (!v.IsObject() || !v.As<Napi::Object>().CheckTypeTag(&kTypeTag)) {
+    throw Napi::TypeError::New(env, std::string(what) + " must be host memory of this binding");
+  }
+  auto* self = Unwrap(v.As<Napi::Object>());
+  if (!self->block_) ThrowReleased(env, "HostMemory");
+  return self->block_;
+}
+
+bool NativeHostBlock::Is(const Napi::Value& v) {
+  return v.IsObject() && v.As<Napi::Object>().CheckTypeTag(&kTypeTag);
+}
+
+Napi::Object NativeHostBlock::New(Napi::Env env, std::shared_ptr<HostBlock> block) {
+  Napi::Object object = AddonData::Get(env).constructors.at(&kTypeTag).New({});
+  Unwrap(object)->block_ = std::move(block);
+  return object;
+}
+
+static std::shared_ptr<HostBlock> Allocate(Napi::Env env, size_t size) {
+  auto block = std::make_shared<HostBlock>(size);
+  if (!block->data) throw Napi::RangeError::New(env, "could not allocate " + std::to_string(size) + " bytes of host memory");
+  return block;
+}
+
+// allocateHostBlock(size): zero-filled, page-aligned memory.
+static Napi::Value AllocateHostBlock(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return NativeHostBlock::New(env, Allocate(env, ToSize(info[0], "size")));
+}
+
+// stageHostBlock(view, size): a block holding a copy of the view's first size bytes.
+static Napi::Value StageHostBlock(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  HostView view = ToHostView(info[0], "host memory");
+  size_t size = ToSize(info[1], "size");
+  if (size > view.length) {
+    throw Napi::RangeError::New(env, "host memory has " + std::to_string(view.length) + " bytes; " +
+                                         std::to_string(size) + " are needed");
+  }
+  auto block = Allocate(env, size);
+  if (size) std::memcpy(block->data, view.data, size);
+  return NativeHostBlock::New(env, std::move(block));
+}
+
+// copyTo(view): the block's bytes into a JS view. False when the view can no
+// longer hold them (detached or shrunk since the command was enqueued).
+Napi::Value NativeHostBlock::CopyTo(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto block = From(info.This(), "this");
+  HostView view;
+  try {
+    view = ToHostView(info[0], "target");
+  } catch (const Napi::Error&) {
+    return Napi::Boolean::New(env, false);
+  }
+  if (view.length < block->size) return Napi::Boolean::New(env, false);
+  if (block->size) std::memcpy(view.data, block->data, block->size);
+  return Napi::Boolean::New(env, true);
+}
+
+// arrayBuffer(): an ArrayBuffer over the block itself, for code that fills or
+// reads it directly. The ArrayBuffer holds its own reference to the block.
+Napi::Value NativeHostBlock::ArrayBuffer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto block = From(info.This(), "this");
+  auto* hold = new std::shared_ptr<HostBlock>(block);
+  napi_value result;
+  napi_status status = napi_create_external_arraybuffer(
+      env, block->data, block->size,
+      [](napi_env, void*, void* hint) { delete static_cast<std::shared_ptr<HostBlock>*>(hint); }, hold, &result);
+  if (status != napi_ok) {
+    delete hold;
+    throw Napi::Error::New(env,
+                           "this JavaScript engine does not allow ArrayBuffers over native memory (Electron's memory "
+                           "cage): use readBuffer / writeBuffer with your own typed arrays instead");
+  }
+  return Napi::Value(env, result);
+}
+
+Napi::Value NativeHostBlock::Size(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(From(info.This(), "this")->size));
+}
+
+Napi::Value NativeHostBlock::Release(const Napi::CallbackInfo& info) {
+  block_.reset();
+  return info.Env().Undefined();
+}
+
+void NativeHostBlock::Init(Napi::Env env, Napi::Object exports) {
+  Napi::Function ctor = DefineClass(env, kName,
+                                    {InstanceMethod("copyTo", &NativeHostBlock::CopyTo),
+                                     InstanceMethod("arrayBuffer", &NativeHostBlock::ArrayBuffer),
+                                     InstanceMethod("release", &NativeHostBlock::Release),
+                                     InstanceAccessor("size", &NativeHostBlock::Size, nullptr)});
+  AddonData::Get(env).constructors[&kTypeTag] = Napi::Persistent(ctor);
+  exports.Set(kName, ctor);
+}
+
+TransferHost ToTransferHost(const Napi::Value& v, bool blocking, const char* what) {
+  TransferHost host;
+  if (NativeHostBlock::Is(v)) {
+    host.block = NativeHostBlock::From(v, what);
+    host.data = host.block->data;
+    host.length = host.block->size;
+    return host;
+  }
+  // JS memory only for the length of a blocking call: no JS runs meanwhile,
+  // so nothing can free, detach or resize it.
+  if (!blocking) throw Napi::TypeError::New(v.Env(), std::string(what) + ": a non-blocking transfer needs host memory of this binding");
+  HostView view = ToHostView(v, what);
+  host.data = view.data;
+  host.length = view.length;
+  return host;
+}
+
+static void OCL_CALL DropBlock(cl_event, cl_int, void* user) { delete static_cast<std::shared_ptr<HostBlock>*>(user); }
+
+void HoldUntilComplete(Napi::Env env, cl_event event, const TransferHost& host) {
+  if (!host.block || !event) return;
+  auto* hold = new std::shared_ptr<HostBlock>(host.block);
+  cl_int status = NotifyOnStatus(Api(env), event, CL_COMPLETE, DropBlock, hold);
+  // Without a notification the block is kept for the life of the process:
+  // a leak, never a write into freed memory.
+  if (status != CL_SUCCESS) (void)hold;
+}
+
+void InitHostMemory(Napi::Env env, Napi::Object exports) {
+  NativeHostBlock::Init(env, exports);
+  exports.Set("allocateHostBlock", Napi::Function::New(env, AllocateHostBlock, "allocateHostBlock"));
+  exports.Set("stageHostBlock", Napi::Function::New(env, StageHostBlock, "stageHostBlock"));
+}
+
+}  // namespace ocl
