@@ -3,6 +3,7 @@ import { CL } from './constants';
 import { Device, type DeviceType, deviceTypeMask } from './device';
 import { UserEvent } from './event';
 import { type ImageFormat, elementSize, resolveImageFormat, type ResolvedImageFormat } from './formats';
+import { checkHost } from './host-memory';
 import { decode } from './info';
 import { type SharingFacades, sharingOf } from './interop';
 import type { SharingExtension } from './interop/extensions';
@@ -229,20 +230,44 @@ export class Context extends Resource<NativeContext> {
         throw new TypeError('data must be an ArrayBuffer or a typed array');
       }
       flags |= BigInt(CL.CL_MEM_COPY_HOST_PTR);
-      const row = rowPitch || width * elementSize(format);
-      const rows = Math.max(height, 1);
-      const slice = slicePitch || row * rows;
+      const rowBytes = width * elementSize(format);
+      if (rowPitch && rowPitch < rowBytes) throw new RangeError(`rowPitch (${rowPitch}) is smaller than a row (${rowBytes} bytes)`);
+      const row = rowPitch || rowBytes;
+      // A 1D image array has one row per slice: the driver steps by slicePitch.
+      const rows = type === '1d-array' ? 1 : Math.max(height, 1);
+      const minSlice = row * rows;
+      if (slicePitch && slicePitch < minSlice) throw new RangeError(`slicePitch (${slicePitch}) is smaller than a slice (${minSlice} bytes)`);
+      const slice = slicePitch || minSlice;
       const slices = type === '3d' ? depth : type.endsWith('array') ? arraySize : 1;
-      hostBytes = type === '1d-array' ? row * arraySize : slice * Math.max(slices, 1);
-      if (options.data.byteLength < hostBytes) {
+      hostBytes = slice * (Math.max(slices, 1) - 1) + minSlice;
+      if (!Number.isSafeInteger(hostBytes)) throw new RangeError(`the image's host data (${hostBytes} bytes) is larger than any host memory`);
+      if (checkHost(options.data, 'data').byteLength < hostBytes) {
         throw new RangeError(`data has ${options.data.byteLength} bytes; the image needs ${hostBytes}`);
       }
     } else if (rowPitch || slicePitch) {
       throw new TypeError('rowPitch and slicePitch describe options.data; give data too');
     }
+    this.#checkImageLimits(type, width, height, depth);
     const desc = { type: typeValue, width, height, depth, arraySize, rowPitch, slicePitch, hostBytes };
     const native = this.addon.createImage(this.native, flags, [format.orderValue, format.typeValue], desc, options.data);
     return new CLImage(native, this);
+  }
+
+  // Sizes beyond every device's limits: the driver's error would not say which limit.
+  #checkImageLimits(type: ImageType, width: number, height: number, depth: number): void {
+    const limits = this.devices.map((device) => device.imageLimits);
+    const check = (value: number, what: string, pick: (l: (typeof limits)[number]) => number) => {
+      const max = Math.max(...limits.map(pick));
+      if (max > 0 && value > max) throw new RangeError(`${what} ${value} exceeds the devices' limit of ${max}`);
+    };
+    if (type === '3d') {
+      check(width, 'width', (l) => l.width3d);
+      check(height, 'height', (l) => l.height3d);
+      check(depth, 'depth', (l) => l.depth3d);
+    } else {
+      check(width, 'width', (l) => l.width2d);
+      if (type === '2d' || type === '2d-array') check(height, 'height', (l) => l.height2d);
+    }
   }
 
   /** Image formats the context supports for an access mode and image type. */

@@ -2,7 +2,7 @@
 // fails because OpenCL is missing; the first call that needs it does, with an
 // OpenCLNotAvailableError that says what was tried and what to install.
 import { nativeAddon, type Addon } from './addon';
-import { OpenCLEntryPointError, OpenCLError, OpenCLNotAvailableError, OpenCLReleasedError } from './errors';
+import { OpenCLEntryPointError, OpenCLError, OpenCLNotAvailableError, OpenCLReleasedError, OpenCLStateError } from './errors';
 
 /** The environment variable that names an OpenCL library to load instead of the system's loader. */
 export const LIBRARY_ENV = 'OPENCL_INTEROP_LIBRARY';
@@ -83,7 +83,7 @@ export function loadOpenCL(options: LoadOptions = {}): LoadedLibrary {
   const already = addon().loadedLibrary();
   if (already) {
     if (options.library !== undefined && options.library !== already.path) {
-      throw new Error(`OpenCL is already loaded from ${already.path}; it cannot be switched to ${options.library} in this process`);
+      throw new OpenCLStateError(`OpenCL is already loaded from ${already.path}; it cannot be switched to ${options.library} in this process`);
     }
     loaded = { path: already.path, entryPoints: Object.freeze(already.entryPoints) };
     return loaded;
