@@ -177,6 +177,11 @@ export class Event extends Resource<NativeEvent> implements PromiseLike<void> {
     return this.retired;
   }
 
+  /** @internal The user events that must be set before this event can complete (itself, for an unset user event). */
+  blockers(): readonly UserEvent[] {
+    return this.unsetGates();
+  }
+
   /** @internal The gates that are still unset. */
   unsetGates(): readonly UserEvent[] {
     return this.gates.length === 0 ? noGates : this.gates.filter((gate) => gate.state === 'unset');
@@ -259,7 +264,7 @@ export class Event extends Resource<NativeEvent> implements PromiseLike<void> {
   /** Blocks until the command completes (clWaitForEvents). Prefer `await event`. */
   waitSync(): void {
     if (this.#ended === undefined) {
-      refuseToBlock(this.unsetGates(), 'waitSync()', `the ${this.#commandName()} command`);
+      refuseToBlock(this.blockers(), 'waitSync()', this instanceof UserEvent ? 'this user event' : `the ${this.#commandName()} command`);
       ready().waitForEvents([this.native]);
     }
     this.queue?.settleTransfers();
@@ -349,8 +354,8 @@ export function gateOn<E extends Event>(event: E, gates: readonly UserEvent[]): 
 export function refuseToBlock(gates: readonly UserEvent[], call: string, what: string): void {
   if (gates.length === 0) return;
   throw new OpenCLStateError(
-    `${call} would block for ever: ${what} waits on ${gates.length === 1 ? 'a user event' : `${gates.length} user events`} ` +
-      'that is not set yet. Set it first (userEvent.setStatus()), or await the event instead of blocking.',
+    `${call} would block for ever: ${what} ${gates.length === 1 ? 'waits on a user event that is' : `waits on ${gates.length} user events that are`} ` +
+      'not set yet. Set it first (userEvent.setStatus()), or await the event instead of blocking.',
   );
 }
 
@@ -371,6 +376,10 @@ export class UserEvent extends Event {
   /** 'unset' until setStatus(); 'failed' when set to an error or released unset. */
   get state(): UserEventState {
     return this.#state;
+  }
+
+  override blockers(): readonly UserEvent[] {
+    return this.#state === 'unset' && !this.released ? [this] : [];
   }
 
   /** @internal For messages: what happened to this user event. */
@@ -450,7 +459,7 @@ export function waitForEvents(events: readonly Event[]): void {
     throw new TypeError('events must be an array of Event');
   }
   if (events.some((event) => event.context !== events[0]!.context)) throw contextMismatch('clWaitForEvents', 'an event');
-  events.forEach((event, i) => refuseToBlock(event.unsetGates(), 'waitForEvents()', `events[${i}]`));
+  events.forEach((event, i) => refuseToBlock(event.blockers(), 'waitForEvents()', `events[${i}]`));
   const pending = events.filter((event) => !event.handleGone);
   if (pending.length) ready().waitForEvents(pending.map((event) => event.native));
   for (const queue of new Set(events.map((event) => event.queue))) queue?.settleTransfers();

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createContext, getPlatforms, type CommandQueue, type Context, type Device, type Platform } from '../lib';
 
@@ -36,6 +37,8 @@ export function poclSetup(queueOptions: { outOfOrder?: boolean; profiling?: bool
 /** Runs a CommonJS snippet in a fresh node process with the built package as `ocl`. */
 export function runNode(code: string, options: { env?: NodeJS.ProcessEnv; args?: string[]; timeout?: number } = {}) {
   const prelude = `const ocl = require(${JSON.stringify(resolve(repoRoot, 'dist/index.js'))});\n`;
+  // SNIPPET_DUMP=file keeps the last snippet, to replay a failure with plain node.
+  if (process.env.SNIPPET_DUMP) writeFileSync(process.env.SNIPPET_DUMP, prelude + code);
   const result = spawnSync(process.execPath, [...(options.args ?? []), '-e', prelude + code], {
     encoding: 'utf8',
     env: { ...process.env, ...options.env },

@@ -4,14 +4,22 @@ import { describe, expect, it } from 'vitest';
 import { runNode } from './helpers';
 
 // Random call sequences through the public API, in a fresh process: wrong
-// argument types, released objects, double release, acquire misuse, garbage
-// collection in between. Every failure must be a typed error, and the process
-// must end normally. Seeded, so a failure can be replayed with its seed.
+// argument types and kinds (kernel arguments on PoCL kernels with argument
+// info), released objects, double release, acquire misuse, host memory
+// detached, transferred or resized while commands use it, workers terminated
+// at random points, commands held back by user events that are never set
+// (blocking calls on them must throw, not hang), garbage collection in
+// between. Every failure must be a typed error, and the process must end
+// normally. Seeded, so a failure can be replayed with its seed
+// (MISUSE_SEEDS=1-100 MISUSE_STEPS=2000 runs more).
 const control = JSON.stringify(pathToFileURL(resolve(__dirname, 'driver/control.mjs')).href);
+
+const dist = JSON.stringify(resolve(__dirname, '../dist/index.js'));
 
 function fuzz(seed: number, steps: number) {
   return runNode(
     `
+    const trace = process.env.MISUSE_TRACE === '1';
     (async () => {
       const { openReferenceDriver } = await import(${control});
       const ref = openReferenceDriver();
@@ -19,6 +27,7 @@ function fuzz(seed: number, steps: number) {
       const rand = (n) => { state = (state * 1664525 + 1013904223) >>> 0; return state % n; };
       const pick = (list) => list[rand(list.length)];
       const typed = [TypeError, RangeError, ocl.OpenCLError, ocl.OpenCLReleasedError, ocl.OpenCLStateError, ocl.OpenCLExtensionError, ocl.OpenCLEntryPointError];
+      const { Worker } = require('node:worker_threads');
       const counts = { ok: 0, typed: 0 };
       const platforms = ocl.getPlatforms();
       const pocl = platforms.find((p) => p.name === 'Portable Computing Language');
@@ -29,13 +38,35 @@ function fuzz(seed: number, steps: number) {
       const nv = refp.getSharing('cl_nv_d3d9_sharing');
       const d3d9 = ref.d3d9CreateDevice('d3d9');
       const textures = [0, 1].map(() => ref.d3d9CreateTexture(d3d9, 21, 16, 16, 2));
-      const pool = { contexts: [], queues: [], buffers: [], images: [], shared: [], kernels: [], events: [], mappings: [], scopes: [] };
+      const pool = { contexts: [], queues: [], buffers: [], images: [], shared: [], kernels: [], events: [], mappings: [], scopes: [], samplers: [], hosts: [] };
+      // PoCL kernels with argument info: every kind of parameter.
+      const poclContext = ocl.createContext({ platform: pocl });
+      const poclProgram = poclContext.createProgram(\`
+        kernel void kinds(global float *a, read_only image2d_t img, sampler_t s, local float *l, float f, long n) { a[get_global_id(0)] = f + n; }
+        kernel void fill(global uchar *a, uchar v) { a[get_global_id(0)] = v; }\`);
+      await poclProgram.build();
+      pool.contexts.push(poclContext);
+      const workers = new Set();
       const garbage = () => pick([undefined, null, 0, -1, 1.5, 2 ** 40, NaN, 'x', 0n, -5n, 2n ** 70n, {}, [], [1, 2], () => 1, new Uint8Array(3), Symbol('s')]);
       const any = () => pick([...Object.values(pool).flat(), garbage(), garbage()]);
-      // A blocking call on a queue gated by an unset user event deadlocks in
-      // C as in JS (nothing can set it): set them first, as an application would.
+      // Sets the pending user events now and then, as an application would;
+      // blocking calls before that must throw instead of waiting for ever.
       const settle = () => { for (const e of pool.events) if (e instanceof ocl.UserEvent) try { e.setStatus('complete'); } catch {} };
-      const program = (ctx) => ctx.platform === refp ? ctx.createProgramWithBuiltInKernels(['copy_buffer', 'invert_image']) : null;
+      const program = (ctx) => ctx.platform === refp ? ctx.createProgramWithBuiltInKernels(['copy_buffer', 'invert_image']) : ctx === poclContext ? poclProgram : null;
+      const hostMemory = () => pick([
+        () => new Uint8Array(pick([64, 256, 1 << 20])),
+        () => new Uint8Array(new SharedArrayBuffer(256)),
+        () => new Uint8Array(new ArrayBuffer(256, { maxByteLength: 1024 })),
+        () => pick(pool.hosts),
+        () => ocl.allocateHostMemory(256),
+        garbage,
+      ])();
+      const spoil = (host) => pick([
+        () => structuredClone(host.buffer, { transfer: [host.buffer] }),
+        () => host.buffer.resize(rand(2) ? 0 : 1024),
+        () => host.release(),
+        () => {},
+      ])();
       const ops = [
         () => pool.contexts.push(pick([() => ocl.createContext({ platform: pocl }), () => va.createContext(display), () => nv.createContext(d3d9)])()),
         () => pool.contexts.push(ocl.createContext(garbage())),
@@ -44,15 +75,51 @@ function fuzz(seed: number, steps: number) {
         () => pool.images.push(pick(pool.contexts).createImage({ format: { order: pick(['R', 'RGBA', 'RG', garbage()]), type: 'UNORM_INT8' }, width: pick([8, 16, garbage()]), height: 8 })),
         () => pool.shared.push(va.createFromSurface(pick(pool.contexts), pick(surfaces).id, pick([0, 1, 2, garbage()]), { access: pick(['read', 'write', 'read-write', garbage()]) })),
         () => pool.shared.push(nv.createFromTexture(pick(pool.contexts), pick(textures), pick([0, 1, 2, garbage()]), { access: pick(['read', 'read-write', garbage()]) })),
-        () => { const p = program(pick(pool.contexts)); if (p) pool.kernels.push(p.createKernel(pick(['copy_buffer', 'invert_image', garbage()]))); },
-        () => pick(pool.kernels).setArg(rand(3), any(), pick([undefined, 'int', 'float4', garbage()])),
+        () => { const p = program(pick(pool.contexts)); if (p) pool.kernels.push(p.createKernel(pick(['copy_buffer', 'invert_image', 'kinds', 'fill', garbage()]))); },
+        () => pick(pool.kernels).setArg(rand(6), any(), pick([undefined, 'int', 'float4', 'float', 'long', 'uchar', garbage()])),
+        () => pick(pool.kernels).setArg(rand(6), pick([ocl.localMemory(pick([16, 1 << 30])), new Uint8Array(pick([1, 4, 8])), pick(pool.samplers), null, 1, 5n]), pick([undefined, 'float', 'long', 'uchar'])),
+        () => pool.samplers.push(pick(pool.contexts).createSampler()),
+        () => pool.hosts.push(ocl.allocateHostMemory(pick([64, 256, garbage()]))),
+        () => { const target = hostMemory(); pool.events.push(pick(pool.queues).readBuffer(any(), target, { blocking: !rand(4) })); spoil(target); },
+        () => { const source = hostMemory(); pool.events.push(pick(pool.queues).writeBuffer(any(), source, { blocking: !rand(4) })); spoil(source); },
+        () => { const target = hostMemory(); pool.events.push(pick(pool.queues).readImage(any(), target, { rowPitch: pick([0, 2 ** 52, 3, garbage()]), blocking: !rand(3) })); spoil(target); },
+        () => pick(pool.events).waitSync(),
+        () => ocl.waitForEvents([pick(pool.events)]),
+        () => pick(pool.queues).finish().catch(() => {}),
+        () => pick(pool.events).then(() => {}, () => {}),
+        () => pool.events.push(pick(pool.queues).enqueueMarker({ waitFor: [pick(pool.events)] })),
+        () => pool.events.push(pick(pool.queues).enqueueBarrier()),
+        () => pool.events.push(pick(pool.queues).fillBuffer(any(), pick([new Uint8Array(1), new Uint8Array(3), new Uint32Array(1), garbage()]), { waitFor: rand(2) ? [pick(pool.events)] : undefined })),
+        () => pool.events.push(pick(pool.queues).copyImageToBuffer(any(), any(), { waitFor: [pick(pool.events)] })),
+        () => pick(pool.queues).mapBuffer(any(), { waitFor: rand(2) ? [pick(pool.events)] : undefined }).then((m) => pool.mappings.push(m), () => {}),
+        () => {
+          if (workers.size >= 2) return;
+          const worker = new Worker(\`
+            const ocl = require(${dist});
+            const p = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+            const c = ocl.createContext({ platform: p });
+            const q = c.createQueue();
+            const b = c.createBuffer(1 << 20);
+            const gate = c.createUserEvent();
+            for (let i = 0; i < 8; i++) {
+              q.readBuffer(b, new Uint8Array(1 << 20), { waitFor: i % 3 ? undefined : [gate] });
+              q.writeBuffer(b, new Uint8Array(1 << 20));
+            }
+            q.flush();
+            if (${seed} % 2) process.exit(0);
+          \`, { eval: true });
+          workers.add(worker);
+          worker.on('exit', () => workers.delete(worker));
+          worker.on('error', () => {});
+          setTimeout(() => worker.terminate(), rand(20));
+        },
         () => pool.events.push(pick(pool.queues).enqueueKernel(pick(pool.kernels), pick([[16, 16], 64, garbage()]), { waitFor: rand(3) ? undefined : [any()] })),
-        () => { const blocking = !!rand(2); if (blocking) settle(); pool.events.push(pick(pool.queues).writeBuffer(pick(pool.buffers), pick([new Uint8Array(64), garbage()]), { offset: pick([0, 8, garbage()]), blocking })); },
+        () => pool.events.push(pick(pool.queues).writeBuffer(pick(pool.buffers), pick([new Uint8Array(64), garbage()]), { offset: pick([0, 8, garbage()]), blocking: !!rand(2) })),
         () => pool.events.push(pick(pool.queues).readBuffer(any(), new Uint8Array(256), { size: pick([16, 300, garbage()]) })),
-        () => { settle(); pool.events.push(pick(pool.queues).readImage(any(), new Uint8Array(1024), { blocking: true })); },
+        () => pool.events.push(pick(pool.queues).readImage(any(), new Uint8Array(1024), { blocking: true })),
         () => pool.events.push(pick(pool.queues).fillImage(any(), pick([[0, 0, 0, 1], garbage()]))),
         () => pool.events.push(pick(pool.queues).copyBuffer(any(), any())),
-        () => { settle(); pool.mappings.push(pick(pool.queues).mapBufferSync(any(), { access: pick(['read', 'write', garbage()]) })); },
+        () => pool.mappings.push(pick(pool.queues).mapBufferSync(any(), { access: pick(['read', 'write', garbage()]) })),
         () => pick(pool.mappings).unmap(),
         () => new Uint8Array(pick(pool.mappings).buffer)[0] = 1,
         () => pool.scopes.push(pick(pool.queues).acquire(pick([[pick(pool.shared)], pool.shared.slice(0, 2), [any()], garbage()]))),
@@ -63,7 +130,8 @@ function fuzz(seed: number, steps: number) {
         () => pick(pool.events).setStatus(pick(['complete', -5, garbage()])),
         () => pick(pool.events).completed.catch(() => {}),
         () => pick(pool.queues).flush(),
-        () => { settle(); pick(pool.queues).finishSync(); },
+        () => pick(pool.queues).finishSync(),
+        () => settle(),
         () => any().release(),
         () => any()[Symbol.dispose](),
         () => { const list = pick(Object.values(pool)); if (list.length) list.splice(rand(list.length), 1); },
@@ -72,6 +140,7 @@ function fuzz(seed: number, steps: number) {
       for (let i = 0; i < ${steps}; i++) {
         try {
           const op = pick(ops);
+          if (trace) process.stderr.write(i + ': ' + ops.indexOf(op) + ' ' + op.toString().slice(0, 120).replace(/\\s+/g, ' ') + '\\n');
           op();
           counts.ok++;
         } catch (error) {
@@ -84,16 +153,24 @@ function fuzz(seed: number, steps: number) {
         if (i % 50 === 0) await new Promise((r) => setImmediate(r));
       }
       for (const scope of pool.scopes) try { scope[Symbol.dispose](); } catch {}
-      for (const list of Object.values(pool)) for (const o of list) try { o.release?.(); } catch {}
+      if (${seed} % 3) for (const list of Object.values(pool)) for (const o of list) try { o.release?.(); } catch {}
+      await Promise.all([...workers].map((w) => new Promise((r) => w.once('exit', r))));
       console.log(JSON.stringify(counts));
     })();`,
-    { args: ['--expose-gc'], env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS }, timeout: 120_000 },
+    { args: ['--expose-gc'], env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS, MISUSE_TRACE: process.env.MISUSE_TRACE }, timeout: 120_000 },
   );
 }
 
+function seeds(): number[] {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.MISUSE_SEEDS ?? '');
+  if (!range) return [1, 2, 3, 4, 5, 6];
+  const [from, to] = [Number(range[1]), Number(range[2])];
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
 describe('no JavaScript call sequence crashes the process', () => {
-  it.each([1, 2, 3, 4, 5, 6])('random misuse, seed %i: only typed errors, normal exit', (seed) => {
-    const { status, signal, stdout, stderr } = fuzz(seed, 1500);
+  it.each(seeds())('random misuse, seed %i: only typed errors, normal exit', (seed) => {
+    const { status, signal, stdout, stderr } = fuzz(seed, Number(process.env.MISUSE_STEPS ?? 1500));
     expect(signal).toBeNull();
     expect(stderr.replace(/^\d+ errors? generated\.\n?/gm, '')).toBe('');
     expect(stdout).not.toMatch(/untyped/);
