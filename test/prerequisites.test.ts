@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const script = resolve(__dirname, '../scripts/test-prerequisites.mjs');
+const runuser = ['/usr/sbin/runuser', '/sbin/runuser'].find((path) => existsSync(path)) ?? 'runuser';
+
+describe('npm test on a machine without the system packages', () => {
+  it('passes here, where everything is installed', () => {
+    expect(spawnSync(process.execPath, [script], { encoding: 'utf8' }).status).toBe(0);
+  });
+
+  it('stops within seconds with one message naming what to install when it may not install it', () => {
+    // No tools on PATH, and (where this runs as root) an unprivileged user: nothing can be installed.
+    const env = { PATH: '/nonexistent', HOME: '/tmp' };
+    const asUser = process.getuid?.() === 0 ? [runuser, ['-u', 'nobody', '--', process.execPath, script]] as const : [process.execPath, [script]] as const;
+    const started = Date.now();
+    const result = spawnSync(asUser[0], asUser[1], { encoding: 'utf8', env, timeout: 20_000 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'npm test needs CMake, a C++ compiler.',
+      expect.stringMatching(/^Install them with: sudo apt-get install cmake g\+\+$|^Install them with your package manager/),
+    ]);
+  });
+});
