@@ -4,6 +4,7 @@
 import {
   CL_CONTEXT_VA_API_DISPLAY_INTEL,
   OpenCLError,
+  allocateHostMemory,
   createContext,
   getPlatforms,
   predictSharedImage,
@@ -21,6 +22,13 @@ export function consumer(): void {
   const property: number = CL_CONTEXT_VA_API_DISPLAY_INTEL;
   const error: OpenCLError = new OpenCLError(-30, 'clCreateBuffer');
   predictSharedImage({ extension: 'cl_intel_va_api_media_sharing', width: 2, height: 2, plane: 0 });
+  void (async () => {
+    await using scope = queue.acquire([image]);
+    const host = allocateHostMemory(64);
+    await queue.readBuffer(context.createBuffer(64), host);
+    await queue.writeBuffer(context.createBuffer(64), new Uint8Array(new SharedArrayBuffer(64)));
+    void scope.event.commandTypeName;
+  })();
   // @ts-expect-error: internal members are not in the published declarations
   void context.addon;
   void [property, error];
