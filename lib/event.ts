@@ -219,6 +219,15 @@ export class Event extends Resource<NativeEvent> implements PromiseLike<void> {
     return this.completed.then(onfulfilled, onrejected);
   }
 
+  #settlers?: ((status: number) => void)[];
+
+  /** @internal Settles every pending promise of this event with `status` (the driver may never call back). */
+  protected endWatchers(status: number): void {
+    const settlers = this.#settlers ?? [];
+    this.#settlers = undefined;
+    for (const settle of settlers) settle(status);
+  }
+
   /** @internal The pending `completed`, if anything awaits it. */
   protected get pendingCompletion(): Promise<void> | undefined {
     return this.#ended === undefined ? this.#completed : undefined;
@@ -233,6 +242,7 @@ export class Event extends Resource<NativeEvent> implements PromiseLike<void> {
     let settle!: (status: number) => void;
     const settled = new Promise<number>((resolve) => (settle = resolve));
     native.whenStatus(execStatus, this.keepsProcessAlive && gates.length === 0).then(settle);
+    if (!this.keepsProcessAlive) (this.#settlers ??= []).push(settle);
     for (const gate of gates) gate.addWaiter({ event: this, settle, promise: settled });
     if (gates.length === 0 && this.knownFailure()) pollUntilEnded(this, settle);
     return settled;
@@ -438,17 +448,24 @@ export class UserEvent extends Event {
   #settled(code: number): void {
     this.#state = code === CL.CL_COMPLETE ? 'complete' : 'failed';
     this.#failure = code;
-    // Once set, the callbacks are on their way: wait for them as for any other command.
-    const own = this.pendingCompletion;
-    if (own) keepAlive.hold(own);
-    for (const promise of this.#statusPromises) keepAlive.hold(promise);
+    if (code < 0) {
+      // Drivers need not call back for a user event that failed (PoCL does not): its status is known.
+      this.endWatchers(code);
+    } else {
+      // Once set, the callbacks are on their way: wait for them as for any other command.
+      const own = this.pendingCompletion;
+      if (own) keepAlive.hold(own);
+      for (const promise of this.#statusPromises) keepAlive.hold(promise);
+    }
     this.#statusPromises.clear();
     const waiters = [...this.#waiters];
     this.#waiters.clear();
     for (const waiter of waiters) {
       if (waiter.event.unsetGates().length > 0) continue;
+      // A command behind a failed event may never be called back for (PoCL):
+      // its polling timers keep the process alive, for a bounded time.
       if (waiter.event.knownFailure()) pollUntilEnded(waiter.event, waiter.settle);
-      keepAlive.hold(waiter.promise);
+      else keepAlive.hold(waiter.promise);
     }
   }
 }

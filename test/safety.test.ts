@@ -337,6 +337,21 @@ describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processe
     expect(value).toBe('ended');
   });
 
+  it('a user event awaited, then released or failed while nothing else waits: its promise settles and the process exits', () => {
+    const { value } = fresh(`
+      const released = context.createUserEvent();
+      const failed = context.createUserEvent();
+      const results = [];
+      const note = (what) => (e) => results.push(what + ': ' + (e ? e.name : 'resolved'));
+      released.then(note('released'), note('released'));
+      failed.whenStatus('complete').then((s) => results.push('failed: ' + s));
+      released.release();
+      failed.setStatus(-9);
+      setTimeout(() => done(results.sort()), 50);
+    `);
+    expect(value).toEqual(['failed: -9', 'released: OpenCLCommandError']);
+  });
+
   it('setStatus leaves no timer behind: a set user event with nothing waiting lets the process exit', () => {
     const { value } = fresh(`
       const gate = context.createUserEvent();
