@@ -460,4 +460,49 @@ describe('events lead to correct code', () => {
     `);
     expect(value).toEqual([0, 0, 0, 0]);
   });
+
+  it('create-and-drop cycles of every object kind (shared objects and never-unmapped mappings too) return to the baseline', () => {
+    const cycles = Number(process.env.GROWTH_CYCLES ?? 20_000);
+    const { value } = fresh(
+      `
+      (async () => {
+        const { openReferenceDriver } = await import(${control});
+        const ref = openReferenceDriver();
+        const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+        const va = platform.getSharing('cl_intel_va_api_media_sharing');
+        const display = ref.vaCreateDisplay(true);
+        const context = va.createContext(display);
+        const queue = context.createQueue();
+        const kernel = context.createProgramWithBuiltInKernels(['copy_buffer']).createKernel('copy_buffer');
+        const cycle = () => {
+          const a = context.createBuffer(64);
+          const b = context.createBuffer(64);
+          kernel.setArgs(a, b);
+          queue.enqueueKernel(kernel, 64);
+          queue.mapBufferSync(a, { access: 'read' });
+          context.createUserEvent();
+          const surface = ref.vaCreateSurface(display, 16, 16);
+          va.createFromSurface(context, surface.id, 0);
+          ref.release(surface.resource);
+        };
+        const settle = async () => {
+          for (let i = 0; i < 5; i++) { await new Promise((r) => setTimeout(r, 5)); global.gc(); }
+          await queue.finish();
+          ref.waitIdle();
+          return { live: ref.liveObjects('all'), heap: process.memoryUsage().heapUsed, rss: process.memoryUsage().rss };
+        };
+        const run = async (n) => { for (let i = 0; i < n; i++) { cycle(); if (i % 500 === 0) await new Promise((r) => setImmediate(r)); } };
+        await run(2000);
+        const before = await settle();
+        await run(${cycles});
+        const after = await settle();
+        done({ before, after });
+      })();
+    `,
+      { gc: true, timeout: 300_000 },
+    );
+    expect(value.after.live).toBeLessThanOrEqual(value.before.live + 16);
+    expect(value.after.heap - value.before.heap).toBeLessThan(8 << 20);
+    expect(value.after.rss - value.before.rss).toBeLessThan(64 << 20);
+  });
 });

@@ -88,6 +88,7 @@ export abstract class SharingFacade<N extends NativeSharing> {
   /** @internal */
   readonly traits: ExtensionTraits;
   readonly #objects = new Map<string, WeakRef<MemObject>>();
+  #pruneAt = 64;
 
   /** @internal */
   constructor(platform: Platform, traits: ExtensionTraits, create: (legacy: boolean) => N) {
@@ -193,6 +194,11 @@ export abstract class SharingFacade<N extends NativeSharing> {
     const mem = kind === 'image' ? new CLImage(native, context) : new CLBuffer(native, context);
     mem.sharing = new SharedObject(this as SharingFacade<NativeSharing>, description, details);
     this.#objects.set(fullKey, new WeakRef(mem));
+    if (this.#objects.size >= this.#pruneAt) {
+      // A video pipeline shares new surfaces all the time: entries of released or collected objects go.
+      for (const [key, ref] of this.#objects) if (ref.deref()?.released !== false) this.#objects.delete(key);
+      this.#pruneAt = Math.max(64, this.#objects.size * 2);
+    }
     return mem as unknown as T;
   }
 
