@@ -292,6 +292,10 @@ Napi::Value EnqueueCopyBufferToImage(const Napi::CallbackInfo& info) {
   return op.Result(env);
 }
 
+void OCL_CALL ReleaseEventWhenDone(cl_event, cl_int, void* event) {
+  if (const CoreApi* api = ApiOrNull()) api->clReleaseEvent(static_cast<cl_event>(event));
+}
+
 // A mapped region. Its ArrayBuffer holds the record, and the record holds its
 // own references to the memory object and the queue: releasing (or
 // collecting) the buffer, queue and context cannot free storage a view still
@@ -308,8 +312,15 @@ struct MapRecord {
   ~MapRecord() {
     const CoreApi* api = ApiOrNull();
     if (!api) return;
-    if (!unmapped && api->clEnqueueUnmapMemObject(queue, mem, pointer, 0, nullptr, nullptr) == CL_SUCCESS) {
+    cl_event event = nullptr;
+    if (!unmapped && api->clEnqueueUnmapMemObject(queue, mem, pointer, 0, nullptr, &event) == CL_SUCCESS) {
       api->clFlush(queue);
+      // The unmap may wait behind a command gated by a user event: its event
+      // is kept until it ends (PoCL aborts when a waiting command's event is
+      // gone as a user event fails).
+      if (event && NotifyOnStatus(*api, event, CL_COMPLETE, ReleaseEventWhenDone, event) != CL_SUCCESS) {
+        api->clReleaseEvent(event);
+      }
     }
     api->clReleaseMemObject(mem);
     api->clReleaseCommandQueue(queue);

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createContext, getPlatforms, type CommandQueue, type Context, type Device, type Platform } from '../lib';
@@ -45,4 +45,28 @@ export function runNode(code: string, options: { env?: NodeJS.ProcessEnv; args?:
     timeout: options.timeout ?? 60_000,
   });
   return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * runNode without blocking this process's event loop (long runs would starve
+ * vitest's worker RPC).
+ */
+export function runNodeAsync(code: string, options: { env?: NodeJS.ProcessEnv; args?: string[]; timeout?: number } = {}) {
+  const prelude = `const ocl = require(${JSON.stringify(resolve(repoRoot, 'dist/index.js'))});\n`;
+  if (process.env.SNIPPET_DUMP) writeFileSync(process.env.SNIPPET_DUMP, prelude + code);
+  return new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((done) => {
+    const child = spawn(process.execPath, [...(options.args ?? []), '-e', prelude + code], {
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGTERM'), options.timeout ?? 60_000);
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      done({ status, signal, stdout, stderr });
+    });
+  });
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runNode } from './helpers';
+import { runNodeAsync } from './helpers';
 
 // Random call sequences through the public API, in a fresh process: wrong
 // argument types and kinds (kernel arguments on PoCL kernels with argument
@@ -17,7 +17,7 @@ const control = JSON.stringify(pathToFileURL(resolve(__dirname, 'driver/control.
 const dist = JSON.stringify(resolve(__dirname, '../dist/index.js'));
 
 function fuzz(seed: number, steps: number) {
-  return runNode(
+  return runNodeAsync(
     `
     const trace = process.env.MISUSE_TRACE === '1';
     (async () => {
@@ -169,8 +169,8 @@ function seeds(): number[] {
 }
 
 describe('no JavaScript call sequence crashes the process', () => {
-  it.each(seeds())('random misuse, seed %i: only typed errors, normal exit', (seed) => {
-    const { status, signal, stdout, stderr } = fuzz(seed, Number(process.env.MISUSE_STEPS ?? 1500));
+  it.each(seeds())('random misuse, seed %i: only typed errors, normal exit', async (seed) => {
+    const { status, signal, stdout, stderr } = await fuzz(seed, Number(process.env.MISUSE_STEPS ?? 1500));
     expect(signal).toBeNull();
     expect(stderr.replace(/^\d+ errors? generated\.\n?/gm, '')).toBe('');
     expect(stdout).not.toMatch(/untyped/);
