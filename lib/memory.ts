@@ -26,9 +26,16 @@ const accessBits: Record<Access, number> = {
   'read-write': CL.CL_MEM_READ_WRITE,
 };
 
+/** @internal The access mode of CL_MEM_* bits. */
+export function accessName(flags: bigint): Access | 'unknown' {
+  const bits = Number(flags & 7n);
+  return (Object.keys(accessBits) as Access[]).find((access) => accessBits[access] === bits) ?? 'unknown';
+}
+
 /** @internal CL_MEM_* bits for an access mode; anything else is a TypeError. */
 export function accessFlags(access: Access | undefined, fallback: Access = 'read-write'): bigint {
-  const bits = accessBits[access === undefined ? fallback : access];
+  const key = access === undefined ? fallback : access;
+  const bits = typeof key === 'string' && Object.hasOwn(accessBits, key) ? accessBits[key] : undefined;
   if (bits === undefined) {
     throw new TypeError(`access must be 'read', 'write' or 'read-write'; got ${String(access)}`);
   }

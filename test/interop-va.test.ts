@@ -106,14 +106,56 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
     ref.release(surface.resource);
   });
 
-  it('9.X.4: an invalid plane or surface is the driver\'s typed error; bad arguments never reach it', () => {
+  it('9.X.4: a plane NV12 does not have is named by the binding; an invalid surface is the driver\'s typed error; bad arguments never reach it', () => {
     const surface = ref.vaCreateSurface(display, 8, 8);
-    expect(() => va.createFromSurface(context, surface.id, 2)).toThrow(expect.objectContaining({ code: 'CL_INVALID_VALUE', call: 'clCreateFromVA_APIMediaSurfaceINTEL' }));
+    expect(() => va.createFromSurface(context, surface.id, 2)).toThrow(new RangeError('NV12 has planes 0 and 1; got 2'));
     expect(() => va.createFromSurface(context, 0x7fff, 0)).toThrow(expect.objectContaining({ code: 'CL_INVALID_VA_API_MEDIA_SURFACE_INTEL' }));
     expect(() => va.createFromSurface(context, surface.id, 0, { access: 'rw' as never })).toThrow(TypeError);
     expect(() => va.createFromSurface(context, surface.id, -1)).toThrow(RangeError);
     expect(() => va.createFromSurface(context, 1.5, 0)).toThrow(RangeError);
     expect(() => va.createFromSurface({} as never, surface.id, 0)).toThrow(TypeError);
+    ref.release(surface.resource);
+  });
+
+  it('9.X.4: one cl_mem per (surface, plane): another access or another context is refused by name; another facade\'s context too', () => {
+    const surface = ref.vaCreateSurface(display, 8, 8);
+    const y = va.createFromSurface(context, surface.id, 0, { access: 'read' });
+    expect(va.createFromSurface(context, surface.id, 0)).toBe(y);
+    expect(() => va.createFromSurface(context, surface.id, 0, { access: 'read-write' })).toThrow(
+      new OpenCLStateError(`VA surface ${surface.id} plane 0 is already shared with access 'read'; release that CLImage first to share it with access 'read-write'`),
+    );
+    const second = va.createContext(display);
+    expect(() => va.createFromSurface(second, surface.id, 0)).toThrow(OpenCLStateError);
+    expect(() => va.createFromSurface(second, surface.id, 0)).toThrow(/already has a memory object in another context/);
+    const plain = createContext({ platform: context.platform });
+    expect(() => va.createFromSurface(plain, surface.id, 0)).toThrow(
+      new TypeError('the context was not made for sharing; cl_intel_va_api_media_sharing objects need a context from this facade\'s createContext()'),
+    );
+    y.release();
+    const again = va.createFromSurface(second, surface.id, 0, { access: 'read-write' });
+    expect(again.context).toBe(second);
+    for (const o of [again, second, plain]) o.release();
+    ref.release(surface.resource);
+  });
+
+  it('await using an acquire scope waits for the release, so VA code after the block sees OpenCL\'s writes', async () => {
+    const surface = ref.vaCreateSurface(display, 8, 8);
+    const luma = Uint8Array.from({ length: 64 }, (_, i) => i);
+    ref.write(surface.resource, 0, 0, luma);
+    const [y, uv] = va.createFromNV12Surface(context, surface.id);
+    const program = context.createProgramWithBuiltInKernels(['invert_image']);
+    const kernel = program.createKernel('invert_image').setArgs(y, y);
+    let scope: AcquireScope;
+    {
+      await using acquired = queue.acquire([y, uv]);
+      scope = acquired;
+      queue.enqueueKernel(kernel, [8, 8]);
+    }
+    // No finish(): the block's end waited for the release, and with it the kernel.
+    expect(scope.active).toBe(false);
+    expect(y.acquired).toBe(false);
+    expect([...ref.read(surface.resource, 0, 0)]).toEqual([...luma].map((v) => 255 - v));
+    for (const o of [kernel, program, y, uv]) o.release();
     ref.release(surface.resource);
   });
 

@@ -68,8 +68,7 @@ export class D3D10Sharing extends SharingFacade<NativeKhrD3D10Sharing> {
   /** A buffer over an ID3D10Buffer. */
   createFromBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
     const r = SharingFacade.handle(resource, 'resource');
-    const flags = SharingFacade.flags(options);
-    return this.shared<CLBuffer>(context, `b:${r}`, `D3D10 buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, () =>
+    return this.shared<CLBuffer>(context, `b:${r}`, `D3D10 buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, options, (flags) =>
       this.native.createFromBuffer(context.native, flags, r),
     );
   }
@@ -78,8 +77,7 @@ export class D3D10Sharing extends SharingFacade<NativeKhrD3D10Sharing> {
   createFromTexture2D(context: Context, resource: bigint, subresource: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.handle(resource, 'resource');
     const sub = SharingFacade.index(subresource, 'subresource');
-    const flags = SharingFacade.flags(options);
-    return this.shared<CLImage>(context, `2d:${r}:${sub}`, `D3D10 2D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, () =>
+    return this.shared<CLImage>(context, `2d:${r}:${sub}`, `D3D10 2D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>
       this.native.createFromTexture2D(context.native, flags, r, sub),
     );
   }
@@ -88,8 +86,7 @@ export class D3D10Sharing extends SharingFacade<NativeKhrD3D10Sharing> {
   createFromTexture3D(context: Context, resource: bigint, subresource: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.handle(resource, 'resource');
     const sub = SharingFacade.index(subresource, 'subresource');
-    const flags = SharingFacade.flags(options);
-    return this.shared<CLImage>(context, `3d:${r}:${sub}`, `D3D10 3D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, () =>
+    return this.shared<CLImage>(context, `3d:${r}:${sub}`, `D3D10 3D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>
       this.native.createFromTexture3D(context.native, flags, r, sub),
     );
   }

@@ -84,10 +84,10 @@ export class IntelDX9Sharing extends SharingFacade<NativeIntelDX9Sharing> {
   createFromSurface(context: Context, surface: bigint, plane: number, options: IntelDX9SurfaceOptions = {}): CLImage {
     const r = SharingFacade.handle(surface, 'surface');
     const p = SharingFacade.index(plane, 'plane');
+    if (p > 2) throw new RangeError(`DX9 media surfaces have at most three planes (NV12: 0 and 1; YV12: 0 to 2); got ${p}`);
     const shared = options.sharedHandle ?? 0n;
     if (typeof shared !== 'bigint') throw new TypeError('sharedHandle must be a bigint');
-    const flags = SharingFacade.flags(options);
-    return this.shared<CLImage>(context, `${r}:${p}`, `DX9 surface 0x${r.toString(16)} plane ${p}`, 'image', { resource: r, plane: p }, () =>
+    return this.shared<CLImage>(context, `${r}:${p}`, `DX9 surface 0x${r.toString(16)} plane ${p}`, 'image', { resource: r, plane: p }, options, (flags) =>
       this.native.createFromMediaSurface(context.native, flags, r, shared, p),
     );
   }

@@ -91,10 +91,10 @@ export class KhrDX9MediaSharing extends SharingFacade<NativeKhrDX9MediaSharing> 
     const { value } = adapterType(adapterType_);
     const r = SharingFacade.handle(surface, 'surface');
     const p = SharingFacade.index(plane, 'plane');
+    if (p > 2) throw new RangeError(`DX9 media surfaces have at most three planes (NV12: 0 and 1; YV12: 0 to 2); got ${p}`);
     const shared = options.sharedHandle ?? 0n;
     if (typeof shared !== 'bigint') throw new TypeError('sharedHandle must be a bigint');
-    const flags = SharingFacade.flags(options);
-    return this.shared<CLImage>(context, `${r}:${p}`, `DX9 media surface 0x${r.toString(16)} plane ${p}`, 'image', { resource: r, plane: p }, () =>
+    return this.shared<CLImage>(context, `${r}:${p}`, `DX9 media surface 0x${r.toString(16)} plane ${p}`, 'image', { resource: r, plane: p }, options, (flags) =>
       this.native.createFromMediaSurface(context.native, flags, value, r, shared, p),
     );
   }

@@ -69,8 +69,7 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   /** A buffer over an IDirect3DVertexBuffer9. */
   createFromVertexBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
     const r = SharingFacade.handle(resource, 'resource');
-    const flags = SharingFacade.flags(options);
-    return this.shared<CLBuffer>(context, `vb:${r}`, `D3D9 vertex buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, () =>
+    return this.shared<CLBuffer>(context, `vb:${r}`, `D3D9 vertex buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, options, (flags) =>
       this.native.createFromVertexBuffer(context.native, flags, r),
     );
   }
@@ -78,8 +77,7 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   /** A buffer over an IDirect3DIndexBuffer9. */
   createFromIndexBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
     const r = SharingFacade.handle(resource, 'resource');
-    const flags = SharingFacade.flags(options);
-    return this.shared<CLBuffer>(context, `ib:${r}`, `D3D9 index buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, () =>
+    return this.shared<CLBuffer>(context, `ib:${r}`, `D3D9 index buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, options, (flags) =>
       this.native.createFromIndexBuffer(context.native, flags, r),
     );
   }
@@ -87,8 +85,7 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   /** A 2D image over a stand-alone IDirect3DSurface9. */
   createFromSurface(context: Context, resource: bigint, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.handle(resource, 'resource');
-    const flags = SharingFacade.flags(options);
-    return this.shared<CLImage>(context, `s:${r}`, `D3D9 surface 0x${r.toString(16)}`, 'image', { resource: r }, () =>
+    return this.shared<CLImage>(context, `s:${r}`, `D3D9 surface 0x${r.toString(16)}`, 'image', { resource: r }, options, (flags) =>
       this.native.createFromSurface(context.native, flags, r),
     );
   }
@@ -97,25 +94,24 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   createFromTexture(context: Context, resource: bigint, miplevel: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.handle(resource, 'resource');
     const level = SharingFacade.index(miplevel, 'miplevel');
-    const flags = SharingFacade.flags(options);
-    return this.shared<CLImage>(context, `t:${r}:${level}`, `D3D9 texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, () =>
+    return this.shared<CLImage>(context, `t:${r}:${level}`, `D3D9 texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, options, (flags) =>
       this.native.createFromTexture(context.native, flags, r, level),
     );
   }
 
   /** A 2D image over one face and mip level of an IDirect3DCubeTexture9. */
-  createFromCubeTexture(context: Context, resource: bigint, face: CubeFace, miplevel: number, options?: CreateSharedOptions): CLImage {
+  createFromCubeTexture(context: Context, resource: bigint, face: CubeFace | number, miplevel: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.handle(resource, 'resource');
     const f = SharingFacade.index(face, 'face');
+    if (f > 5) throw new RangeError(`face must be a D3DCUBEMAP_FACES value, 0 to 5; got ${f}`);
     const level = SharingFacade.index(miplevel, 'miplevel');
-    const flags = SharingFacade.flags(options);
     return this.shared<CLImage>(
       context,
       `c:${r}:${f}:${level}`,
       `D3D9 cube texture 0x${r.toString(16)} face ${f} level ${level}`,
       'image',
       { resource: r, face: f, level },
-      () => this.native.createFromCubeTexture(context.native, flags, r, f, level),
+      options, (flags) => this.native.createFromCubeTexture(context.native, flags, r, f, level),
     );
   }
 
@@ -123,8 +119,7 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   createFromVolumeTexture(context: Context, resource: bigint, miplevel: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.handle(resource, 'resource');
     const level = SharingFacade.index(miplevel, 'miplevel');
-    const flags = SharingFacade.flags(options);
-    return this.shared<CLImage>(context, `v:${r}:${level}`, `D3D9 volume texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, () =>
+    return this.shared<CLImage>(context, `v:${r}:${level}`, `D3D9 volume texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, options, (flags) =>
       this.native.createFromVolumeTexture(context.native, flags, r, level),
     );
   }

@@ -5,13 +5,14 @@
 import type { NativeDevice, NativeMem, NativeSharingBase } from '../addon';
 import { Context, type ContextOptions } from '../context';
 import { Device } from '../device';
-import { type D3D9Family, OpenCLError, OpenCLExtensionError, OpenCLReleasedError } from '../errors';
+import { type D3D9Family, OpenCLError, OpenCLExtensionError, OpenCLReleasedError, OpenCLStateError, describeValue } from '../errors';
 import { type Event, registerCommandTypes } from '../event';
-import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFlags } from '../memory';
+import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFlags, accessName } from '../memory';
 import type { Platform } from '../platform';
 import type { CommandQueue } from '../queue';
 import type { SharingExtension } from './extensions';
 import { sharingExtensions } from './extensions';
+import * as T from './tokens';
 
 /** Which devices a device query returns. */
 export type DeviceSet = 'preferred' | 'all';
@@ -48,8 +49,12 @@ export class SharedObject implements SharingState {
   readonly details: Readonly<Record<string, number | bigint>>;
   acquiredOn: CommandQueue | null = null;
 
-  constructor(facade: SharingFacade<NativeSharing>, description: string, details: Record<string, number | bigint>) {
+  /** The CL_MEM_* access flags it was created with. */
+  readonly flags: bigint;
+
+  constructor(facade: SharingFacade<NativeSharing>, description: string, details: Record<string, number | bigint>, flags: bigint) {
     this.facade = facade;
+    this.flags = flags;
     this.extension = facade.traits.name;
     this.description = description;
     this.details = Object.freeze({ ...details });
@@ -79,6 +84,15 @@ export function sharedRecord(mem: MemObject, facade: SharingFacade<NativeSharing
   }
   return state;
 }
+
+/** The context properties under which each extension shares (NV D3D9 and Intel DX9 share 0x4026). */
+const interopProperties: Record<SharingExtension, readonly number[]> = {
+  cl_nv_d3d9_sharing: [T.CL_CONTEXT_D3D9_DEVICE_NV],
+  cl_khr_d3d10_sharing: [T.CL_CONTEXT_D3D10_DEVICE_KHR],
+  cl_intel_dx9_media_sharing: [T.CL_CONTEXT_D3D9_DEVICE_INTEL, T.CL_CONTEXT_D3D9EX_DEVICE_INTEL, T.CL_CONTEXT_DXVA_DEVICE_INTEL],
+  cl_khr_dx9_media_sharing: [T.CL_CONTEXT_ADAPTER_D3D9_KHR, T.CL_CONTEXT_ADAPTER_D3D9EX_KHR, T.CL_CONTEXT_ADAPTER_DXVA_KHR],
+  cl_intel_va_api_media_sharing: [T.CL_CONTEXT_VA_API_DISPLAY_INTEL],
+};
 
 /** Base of the five facades. One facade per (platform, extension). */
 export abstract class SharingFacade<N extends NativeSharing> {
@@ -165,18 +179,26 @@ export abstract class SharingFacade<N extends NativeSharing> {
     return context;
   }
 
-  /** @internal Validates a context for a create call. */
+  /** @internal Validates a context for a create call: one of this platform's, made by this facade. */
   protected checkContext(context: Context): Context {
-    if (!(context instanceof Context)) throw new TypeError('context must be a Context');
+    if (!(context instanceof Context)) throw new TypeError(`context must be a Context; got ${describeValue(context)}`);
     if (context.platform !== this.platform) {
       throw new TypeError(`the context belongs to "${context.platform.name}", not to this facade's platform "${this.platform.name}"`);
+    }
+    if (!context.interop || !interopProperties[this.traits.name].includes(context.interop.property)) {
+      throw new TypeError(
+        `the context was ${context.interop ? `made for ${context.interop.extension}` : 'not made for sharing'}; ` +
+          `${this.traits.name} objects need a context from this facade's createContext()`,
+      );
     }
     return context;
   }
 
   /**
-   * @internal Returns the live wrapper for `key` or creates one: a resource
-   * (and subresource / plane / face+level) has exactly one cl_mem per context.
+   * @internal Returns the live wrapper for `key` or creates one. The specs
+   * allow one memory object per resource (and subresource / plane /
+   * face+level): asking again in the same context returns it (unless another
+   * access is asked for explicitly); another context is refused, naming it.
    */
   protected shared<T extends MemObject>(
     context: Context,
@@ -184,19 +206,34 @@ export abstract class SharingFacade<N extends NativeSharing> {
     description: string,
     kind: 'image' | 'buffer',
     details: Record<string, number | bigint>,
-    create: () => NativeMem,
+    options: CreateSharedOptions | undefined,
+    create: (flags: bigint) => NativeMem,
   ): T {
     this.checkContext(context);
-    const fullKey = `${context.address}:${key}`;
+    const flags = SharingFacade.flags(options);
+    const fullKey = `${context.interop!.handle}:${key}`;
     const existing = this.#objects.get(fullKey)?.deref();
-    if (existing && !existing.released) return existing as T;
-    const native = create();
+    if (existing && !existing.released) {
+      const record = existing.sharing as SharedObject;
+      if (existing.context !== context) {
+        throw new OpenCLStateError(
+          `${description} already has a memory object in another context, and ${this.traits.name} allows one per resource: release that one first`,
+        );
+      }
+      if (options?.access !== undefined && record.flags !== flags) {
+        throw new OpenCLStateError(
+          `${description} is already shared with access '${accessName(record.flags)}'; release that ${existing.kind} first to share it with access '${accessName(flags)}'`,
+        );
+      }
+      return existing as T;
+    }
+    const native = create(flags);
     const mem = kind === 'image' ? new CLImage(native, context) : new CLBuffer(native, context);
-    mem.sharing = new SharedObject(this as SharingFacade<NativeSharing>, description, details);
+    mem.sharing = new SharedObject(this as SharingFacade<NativeSharing>, description, details, flags);
     this.#objects.set(fullKey, new WeakRef(mem));
     if (this.#objects.size >= this.#pruneAt) {
       // A video pipeline shares new surfaces all the time: entries of released or collected objects go.
-      for (const [key, ref] of this.#objects) if (ref.deref()?.released !== false) this.#objects.delete(key);
+      for (const [entry, ref] of this.#objects) if (ref.deref()?.released !== false) this.#objects.delete(entry);
       this.#pruneAt = Math.max(64, this.#objects.size * 2);
     }
     return mem as unknown as T;

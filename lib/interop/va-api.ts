@@ -67,8 +67,9 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
   createFromSurface(context: Context, surfaceId: number, plane: number, options?: CreateSharedOptions): CLImage {
     const id = SharingFacade.index(surfaceId, 'surfaceId');
     const planeIndex = SharingFacade.index(plane, 'plane');
-    const flags = SharingFacade.flags(options);
-    return this.shared<CLImage>(context, `${id}:${planeIndex}`, `VA surface ${id} plane ${planeIndex}`, 'image', { surfaceId: id, plane: planeIndex }, () =>
+    // NV12 is the one format of table 9.X.4.1.
+    if (planeIndex > 1) throw new RangeError(`NV12 has planes 0 and 1; got ${planeIndex}`);
+    return this.shared<CLImage>(context, `${id}:${planeIndex}`, `VA surface ${id} plane ${planeIndex}`, 'image', { surfaceId: id, plane: planeIndex }, options, (flags) =>
       this.native.createFromSurface(context.native, flags, id, planeIndex),
     );
   }
