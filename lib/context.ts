@@ -239,7 +239,8 @@ export class Context extends Resource<NativeContext> {
       if (slicePitch && slicePitch < minSlice) throw new RangeError(`slicePitch (${slicePitch}) is smaller than a slice (${minSlice} bytes)`);
       const slice = slicePitch || minSlice;
       const slices = type === '3d' ? depth : type.endsWith('array') ? arraySize : 1;
-      hostBytes = slice * (Math.max(slices, 1) - 1) + minSlice;
+      // Drivers copy whole slices, the last one included (PoCL reads arraySize * slicePitch).
+      hostBytes = slice * Math.max(slices, 1);
       if (!Number.isSafeInteger(hostBytes)) throw new RangeError(`the image's host data (${hostBytes} bytes) is larger than any host memory`);
       if (checkHost(options.data, 'data').byteLength < hostBytes) {
         throw new RangeError(`data has ${options.data.byteLength} bytes; the image needs ${hostBytes}`);

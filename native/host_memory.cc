@@ -2,7 +2,11 @@
 // memory that JavaScript can free, detach, resize or take away with a dying
 // worker: they go through a HostBlock, and every command in flight holds a
 // reference to its block until the driver reports the command finished.
-#include <cstdlib>
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <sys/mman.h>
+#endif
 
 #include "objects.h"
 
@@ -10,27 +14,24 @@ namespace ocl {
 
 const napi_type_tag NativeHostBlock::kTypeTag = {0x6f636c2d686f7374ULL, 0x626c6f636b00000bULL};
 
-namespace {
-
-constexpr size_t kAlignment = 4096;  // the page alignment drivers want for zero-copy host pointers
-
-}  // namespace
-
+// Pages straight from the system: page-aligned, zero-filled, and not touched
+// here, so asking for a huge block costs address space, not memory.
 HostBlock::HostBlock(size_t bytes) : size(bytes) {
-  size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  size_t mapped = bytes ? bytes : 1;
 #ifdef _WIN32
-  data = static_cast<uint8_t*>(_aligned_malloc(rounded ? rounded : kAlignment, kAlignment));
+  data = static_cast<uint8_t*>(VirtualAlloc(nullptr, mapped, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE));
 #else
-  data = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, rounded ? rounded : kAlignment));
+  void* pages = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  data = pages == MAP_FAILED ? nullptr : static_cast<uint8_t*>(pages);
 #endif
-  if (data) std::memset(data, 0, rounded ? rounded : kAlignment);
 }
 
 HostBlock::~HostBlock() {
+  if (!data) return;
 #ifdef _WIN32
-  _aligned_free(data);
+  VirtualFree(data, 0, MEM_RELEASE);
 #else
-  std::free(data);
+  munmap(data, size ? size : 1);
 #endif
 }
 

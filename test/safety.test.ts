@@ -112,9 +112,10 @@ describe('host memory is owned for a command\'s whole life (issue: reproductions
       const into = ocl.allocateHostMemory(1 << 20);
       const read = queue.readBuffer(buffer, into);
       host.release();
-      read.then(() => done([into.bytes()[0], into.bytes()[(1 << 20) - 1], host.released]));
+      const huge = errorOf(() => ocl.allocateHostMemory(2 ** 52));
+      read.then(() => done([into.bytes()[0], into.bytes()[(1 << 20) - 1], host.released, huge]));
     `);
-    expect(value).toEqual([5, 5, true]);
+    expect(value).toEqual([5, 5, true, 'RangeError: could not allocate 4503599627370496 bytes of host memory']);
   });
 
   it('loading a second OpenCL library is an OpenCLStateError naming both', () => {
@@ -227,10 +228,10 @@ describe('images and raw queries never pass the driver a short host array', () =
       const format = { order: 'R', type: 'UNSIGNED_INT8' };
       done([
         errorOf(() => context.createImage({ type: '1d-array', width: 4, arraySize: 4, slicePitch: 64, format, data: new Uint8Array(16) })),
-        context.createImage({ type: '1d-array', width: 4, arraySize: 4, slicePitch: 64, format, data: new Uint8Array(196) }).arraySize,
+        context.createImage({ type: '1d-array', width: 4, arraySize: 4, slicePitch: 64, format, data: new Uint8Array(256) }).arraySize,
       ]);
     `);
-    expect(value).toEqual(['RangeError: data has 16 bytes; the image needs 196', 4]);
+    expect(value).toEqual(['RangeError: data has 16 bytes; the image needs 256', 4]);
   });
 
   it('program.info(CL_PROGRAM_BINARIES) returns the binaries\' bytes', () => {
