@@ -14,7 +14,7 @@
 //     it in place (zero copy), and each command in flight keeps it alive.
 import type { NativeHostBlock } from './addon';
 import { OpenCLReleasedError, describeValue } from './errors';
-import { checkCount } from './memory';
+import { checkCount, isDetached } from './memory';
 import { ready } from './loader';
 
 /**
@@ -93,22 +93,6 @@ export function checkHost(host: unknown, what: string): CheckedHost {
       `${what} must be a typed array, DataView, ArrayBuffer, SharedArrayBuffer or HostMemory; got ${describeValue(host)}`,
     );
   }
-  if (isDetached(view)) throw new TypeError(`${what} is detached (its ArrayBuffer was transferred); it has no memory to use`);
+  if (view.buffer instanceof ArrayBuffer && isDetached(view.buffer)) throw new TypeError(`${what} is detached (its ArrayBuffer was transferred); it has no memory to use`);
   return { kind: 'js', view, byteLength: view.byteLength };
-}
-
-function isDetached(view: ArrayBufferView): boolean {
-  const buffer = view.buffer as ArrayBuffer & { detached?: boolean };
-  if (typeof buffer.detached === 'boolean') return buffer.detached;
-  return view.byteLength === 0 && buffer.byteLength === 0 && !(buffer instanceof SharedArrayBuffer) && isZeroCopyDetached(buffer);
-}
-
-// Before `ArrayBuffer.prototype.detached` (Node 20): slicing a detached buffer throws.
-function isZeroCopyDetached(buffer: ArrayBuffer): boolean {
-  try {
-    buffer.slice(0, 0);
-    return false;
-  } catch {
-    return true;
-  }
 }

@@ -61,8 +61,19 @@ const integerRanges: Partial<Record<ScalarType, [number | bigint, number | bigin
   ulong: [0n, 2n ** 64n - 1n],
 };
 
+const parsedTypes = new Map<string, { scalar: ScalarType; width: number }>();
+
 /** Parses 'float4' into { scalar: 'float', width: 4 }. */
 function parseType(type: string): { scalar: ScalarType; width: number } {
+  const known = parsedTypes.get(type);
+  if (known) return known;
+  const parsed = parseTypeUncached(type);
+  parsedTypes.set(type, parsed);
+  return parsed;
+}
+
+function parseTypeUncached(type: string): { scalar: ScalarType; width: number } {
+  if (typeof type !== 'string') throw new TypeError(`a kernel argument type must be a string such as 'float'; got ${describeValue(type)}`);
   const match = /^([a-z]+?)(2|3|4|8|16)?$/.exec(type);
   if (!match || !(match[1]! in scalars)) {
     throw new TypeError(`unknown kernel argument type '${type}' (use e.g. 'int', 'float4', 'uchar16')`);

@@ -318,7 +318,8 @@ export class Mapping {
   }
 }
 
-function isDetached(buffer: ArrayBuffer): boolean {
+/** @internal Whether an ArrayBuffer was detached (transferred); `detached` where the engine has it. */
+export function isDetached(buffer: ArrayBuffer): boolean {
   const flag = (buffer as ArrayBuffer & { detached?: boolean }).detached;
   if (typeof flag === 'boolean') return flag;
   if (buffer.byteLength !== 0) return false;

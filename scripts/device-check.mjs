@@ -169,6 +169,57 @@ await check('workers terminated in the middle of native calls: the process goes 
   }
 });
 
+await check('a worker terminated with 20 non-blocking 1 MiB reads and writes in flight: the process goes on (fresh process)', () => {
+  const dist = new URL('../dist/index.js', import.meta.url).pathname;
+  const workerCode = [
+    `const ocl = require(${JSON.stringify(dist)});`,
+    `const p = ocl.getPlatforms().find((p) => p.name === ${JSON.stringify(platform.name)});`,
+    "const c = ocl.createContext({ devices: [p.getDevices('gpu')[0] ?? p.getDevices()[0]] });",
+    'const q = c.createQueue();',
+    'const b = c.createBuffer(1 << 20);',
+    'for (let i = 0; i < 20; i++) { q.readBuffer(b, new Uint8Array(1 << 20)); q.writeBuffer(b, new Uint8Array(1 << 20)); }',
+    'q.flush();',
+    "require('node:worker_threads').parentPort.postMessage('go');",
+  ].join('\n');
+  const script = [
+    "const { Worker } = require('node:worker_threads');",
+    `const worker = new Worker(${JSON.stringify(workerCode)}, { eval: true });`,
+    'worker.on(\'message\', () => worker.terminate());',
+    "worker.on('exit', () => setTimeout(() => console.log('survived'), 300));",
+  ].join('\n');
+  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(result.signal, null, result.stderr);
+  assert.equal(result.stdout.trim(), 'survived', result.stderr);
+});
+
+await check('kernel arguments are checked against argument info before the driver sees them', async () => {
+  const program = context.createProgram('kernel void k(read_only image2d_t img, global float *out, float f) { out[0] = f; }');
+  await program.build();
+  const kernel = program.createKernel('k');
+  assert.deepEqual(kernel.argInfo(1), { name: 'out', typeName: 'float*', addressQualifier: 'global', accessQualifier: 'none', typeQualifiers: [] });
+  assert.throws(() => kernel.setArg(0, context.createBuffer(16)), /argument 0 \(img: image2d_t\) of kernel 'k' takes a CLImage/);
+  assert.throws(() => kernel.setArg(1, context.createSampler()), /takes a CLBuffer/);
+  assert.throws(() => kernel.setArg(2, 1, 'double'), /takes a float value \(4 bytes\)/);
+  assert.throws(() => queue.enqueueKernel(kernel, 1), /argument 0 \(img: image2d_t\) of kernel 'k' is not set/);
+});
+
+await check('host memory: staged reads, HostMemory in place, blocking on an unset user event refused', async () => {
+  const buffer = context.createBuffer(new Uint8Array(1 << 20).fill(7));
+  const target = new Uint8Array(1 << 20);
+  await queue.readBuffer(buffer, target);
+  assert.equal(target[(1 << 20) - 1], 7);
+  const host = ocl.allocateHostMemory(1 << 20);
+  await queue.readBuffer(buffer, host);
+  assert.equal(host.bytes()[12345], 7);
+  const gate = context.createUserEvent();
+  const gated = queue.fillBuffer(buffer, new Uint8Array([1]), { waitFor: [gate] });
+  assert.throws(() => gated.waitSync(), ocl.OpenCLStateError);
+  assert.throws(() => queue.finishSync(), ocl.OpenCLStateError);
+  gate.setStatus('complete');
+  await queue.finish();
+  host.release();
+});
+
 queue.release();
 context.release();
 const passed = results.filter(Boolean).length;
