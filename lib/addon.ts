@@ -159,7 +159,7 @@ export interface Addon {
   enqueueMapImage(q: NativeQueue, image: NativeMem, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: NativeEvent; rowPitch: number; slicePitch: number };
   detachArrayBuffer(mapped: ArrayBuffer): void;
   enqueueUnmap(mapped: ArrayBuffer, record: unknown, waitList: WaitList): NativeEvent;
-  allocateHostBlock(size: number): NativeHostBlock;
+  allocateHostBlock(size: number, zeroed: boolean): NativeHostBlock;
   stageHostBlock(view: ArrayBufferView, size: number): NativeHostBlock;
   createSampler(context: NativeContext, normalized: boolean, addressing: number, filter: number, properties: bigint[] | null): NativeSampler;
   createProgramWithSource(context: NativeContext, source: string): NativeProgram;

@@ -69,7 +69,7 @@ export class HostMemory {
 /** Host memory the binding owns, for zero-copy non-blocking transfers. */
 export function allocateHostMemory(size: number): HostMemory {
   checkCount(size, 'size', 1);
-  return new HostMemory(ready().allocateHostBlock(size));
+  return new HostMemory(ready().allocateHostBlock(size, true));
 }
 
 /** What transfers take as host memory. */

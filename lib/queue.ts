@@ -327,7 +327,7 @@ export class CommandQueue extends Resource<NativeQueue> {
       return event;
     }
     const addon = this.context.addon;
-    const block = direction === 'write' ? addon.stageHostBlock(host.view, bytes) : addon.allocateHostBlock(bytes);
+    const block = direction === 'write' ? addon.stageHostBlock(host.view, bytes) : addon.allocateHostBlock(bytes, false);
     let event: Event;
     try {
       event = this.submit({ call, waitFor: options.waitFor }, (waitList) => run(false, block, waitList));

@@ -8,31 +8,122 @@
 #include <sys/mman.h>
 #endif
 
+#include <cstdlib>
+#include <mutex>
+#include <utility>
+#include <vector>
+
 #include "objects.h"
 
 namespace ocl {
 
 const napi_type_tag NativeHostBlock::kTypeTag = {0x6f636c2d686f7374ULL, 0x626c6f636b00000bULL};
 
-// Pages straight from the system: page-aligned, zero-filled, and not touched
-// here, so asking for a huge block costs address space, not memory.
-HostBlock::HostBlock(size_t bytes) : size(bytes) {
-  size_t mapped = bytes ? bytes : 1;
+namespace {
+
+constexpr size_t kPage = 4096;
+constexpr size_t kMappedFrom = 1 << 20;  // smaller blocks come from the heap
+constexpr size_t kPoolBytes = 256u << 20;
+constexpr size_t kPoolBlocks = 8;
+
+size_t RoundToPages(size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
+
+uint8_t* MapPages(size_t bytes) {
 #ifdef _WIN32
-  data = static_cast<uint8_t*>(VirtualAlloc(nullptr, mapped, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE));
+  return static_cast<uint8_t*>(VirtualAlloc(nullptr, bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE));
 #else
-  void* pages = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  data = pages == MAP_FAILED ? nullptr : static_cast<uint8_t*>(pages);
+  void* pages = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return pages == MAP_FAILED ? nullptr : static_cast<uint8_t*>(pages);
 #endif
+}
+
+void UnmapPages(uint8_t* data, size_t bytes) {
+#ifdef _WIN32
+  (void)bytes;
+  VirtualFree(data, 0, MEM_RELEASE);
+#else
+  munmap(data, bytes);
+#endif
+}
+
+// Large blocks are kept for reuse: fresh pages cost a fault each on first
+// touch, which for a 64 MiB staging copy is most of its time. Blocks are
+// given back from driver threads, hence the lock.
+class PagePool {
+ public:
+  static PagePool& Instance() {
+    static auto* pool = new PagePool();  // never destroyed: driver threads may give blocks back at exit
+    return *pool;
+  }
+  // A kept block of at least `bytes` (and not much more), or nullptr.
+  uint8_t* Take(size_t bytes, size_t& mapped) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto best = kept_.end();
+    for (auto it = kept_.begin(); it != kept_.end(); ++it) {
+      if (it->second >= bytes && it->second <= bytes * 2 && (best == kept_.end() || it->second < best->second)) best = it;
+    }
+    if (best == kept_.end()) return nullptr;
+    uint8_t* data = best->first;
+    mapped = best->second;
+    total_ -= mapped;
+    kept_.erase(best);
+    return data;
+  }
+  void Give(uint8_t* data, size_t mapped) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (total_ + mapped <= kPoolBytes && kept_.size() < kPoolBlocks) {
+        kept_.emplace_back(data, mapped);
+        total_ += mapped;
+        return;
+      }
+    }
+    UnmapPages(data, mapped);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::pair<uint8_t*, size_t>> kept_;
+  size_t total_ = 0;
+};
+
+}  // namespace
+
+// Small blocks from the heap; large ones as pages from the system (reused
+// through the pool), never touched here unless they must be zero-filled, so
+// a huge request costs address space, not memory.
+HostBlock::HostBlock(size_t bytes, bool zeroed) : size(bytes) {
+  size_t rounded = RoundToPages(bytes ? bytes : 1);
+  if (rounded < kMappedFrom) {
+#ifdef _WIN32
+    data = static_cast<uint8_t*>(_aligned_malloc(rounded, kPage));
+#else
+    data = static_cast<uint8_t*>(std::aligned_alloc(kPage, rounded));
+#endif
+    if (data && zeroed) std::memset(data, 0, rounded);
+    return;
+  }
+  mapped_ = rounded;
+  data = PagePool::Instance().Take(rounded, mapped_);
+  if (data) {
+    if (zeroed) std::memset(data, 0, mapped_);
+    return;
+  }
+  mapped_ = rounded;
+  data = MapPages(rounded);  // zero-filled by the system
 }
 
 HostBlock::~HostBlock() {
   if (!data) return;
+  if (mapped_ == 0) {
 #ifdef _WIN32
-  VirtualFree(data, 0, MEM_RELEASE);
+    _aligned_free(data);
 #else
-  munmap(data, size ? size : 1);
+    std::free(data);
 #endif
+    return;
+  }
+  PagePool::Instance().Give(data, mapped_);
 }
 
 NativeHostBlock::NativeHostBlock(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeHostBlock>(info) {
@@ -59,16 +150,17 @@ Napi::Object NativeHostBlock::New(Napi::Env env, std::shared_ptr<HostBlock> bloc
   return object;
 }
 
-static std::shared_ptr<HostBlock> Allocate(Napi::Env env, size_t size) {
-  auto block = std::make_shared<HostBlock>(size);
+static std::shared_ptr<HostBlock> Allocate(Napi::Env env, size_t size, bool zeroed) {
+  auto block = std::make_shared<HostBlock>(size, zeroed);
   if (!block->data) throw Napi::RangeError::New(env, "could not allocate " + std::to_string(size) + " bytes of host memory");
   return block;
 }
 
-// allocateHostBlock(size): zero-filled, page-aligned memory.
+// allocateHostBlock(size, zeroed): page-aligned memory (zero-filled when asked:
+// HostMemory is; a staging block for a read need not be).
 static Napi::Value AllocateHostBlock(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return NativeHostBlock::New(env, Allocate(env, ToSize(info[0], "size")));
+  return NativeHostBlock::New(env, Allocate(env, ToSize(info[0], "size"), info[1].ToBoolean()));
 }
 
 // stageHostBlock(view, size): a block holding a copy of the view's first size bytes.
@@ -80,7 +172,7 @@ static Napi::Value StageHostBlock(const Napi::CallbackInfo& info) {
     throw Napi::RangeError::New(env, "host memory has " + std::to_string(view.length) + " bytes; " +
                                          std::to_string(size) + " are needed");
   }
-  auto block = Allocate(env, size);
+  auto block = Allocate(env, size, false);
   if (size) std::memcpy(block->data, view.data, size);
   return NativeHostBlock::New(env, std::move(block));
 }

@@ -165,12 +165,15 @@ class NativeEvent : public Handle<NativeEvent, cl_event> {
 // Host memory the binding owns (host_memory.cc): page-aligned, freed when the
 // last holder (a JS wrapper, an ArrayBuffer over it, a command in flight) lets go.
 struct HostBlock {
-  explicit HostBlock(size_t bytes);
+  HostBlock(size_t bytes, bool zeroed);
   ~HostBlock();
   HostBlock(const HostBlock&) = delete;
   HostBlock& operator=(const HostBlock&) = delete;
   uint8_t* data = nullptr;
   size_t size = 0;
+
+ private:
+  size_t mapped_ = 0;  // 0: from the heap
 };
 
 class NativeHostBlock : public Napi::ObjectWrap<NativeHostBlock> {
