@@ -278,9 +278,8 @@ const dxgiTypes: Readonly<Record<string, Readonly<Record<number, ChannelType>>>>
 const dxgiOrders: Readonly<Record<string, ChannelOrder>> = { R: 'R', RG: 'RG', RGBA: 'RGBA', BGRA: 'BGRA' };
 
 /**
- * The CL format of a DXGI format name by the rule of INTEROP-NOTES ("Image formats
- * by resource"), which rebuilds the CL column of the D3D10 spec's table (lost in our
- * copy): the channel order is the component letters in order (R, RG, RGBA;
+ * The CL format of a DXGI format name by the rule behind the cl_khr_d3d10_sharing
+ * DXGI format table: the channel order is the component letters in order (R, RG, RGBA;
  * B8G8R8A8 -> BGRA), the data type comes from the suffix and the component width
  * (_FLOAT 32/16 -> FLOAT/HALF_FLOAT, _UNORM/_SNORM 8/16 -> (UN|SN)ORM_INT8/16,
  * _UINT/_SINT 8/16/32 -> (UN)SIGNED_INT8/16/32). Throws RangeError for a name the

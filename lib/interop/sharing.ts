@@ -227,7 +227,16 @@ export abstract class SharingFacade<N extends NativeSharing> {
       }
       return existing as T;
     }
-    const native = create(flags);
+    let native: NativeMem;
+    try {
+      native = create(flags);
+    } catch (error) {
+      // Only the driver knows the resource's levels and formats: its error says what was passed.
+      if (error instanceof OpenCLError && !error.message.includes(description)) {
+        throw new OpenCLError(error.status, error.call, description, this.traits.family);
+      }
+      throw error;
+    }
     const mem = kind === 'image' ? new CLImage(native, context) : new CLBuffer(native, context);
     mem.sharing = new SharedObject(this as SharingFacade<NativeSharing>, description, details, flags);
     this.#objects.set(fullKey, new WeakRef(mem));

@@ -185,9 +185,9 @@ const SPEC_NV_D3D9 = 'cl_nv_d3d9_sharing';
 const HEADER_VA_API = 'cl_va_api_media_sharing_intel.h';
 
 /**
- * Where each token is declared (column 3 of shared/specs/tokens.tsv): the
- * Khronos header under CL/, or 'cl_nv_d3d9_sharing' (the spec) for the NV
- * tokens, which no Khronos header declares.
+ * Where each token is declared: the Khronos header under CL/, or
+ * 'cl_nv_d3d9_sharing' (the extension's specification) for the NV tokens,
+ * which no Khronos header declares.
  */
 export const interopTokenHeaders: Record<string, string> = Object.freeze({
   CL_D3D9_DEVICE_NV: SPEC_NV_D3D9,
