@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const script = resolve(__dirname, '../scripts/test-prerequisites.mjs');
@@ -13,8 +14,14 @@ describe('npm test on a machine without the system packages', () => {
 
   it('stops within seconds with one message naming what to install when it may not install it', () => {
     // No tools on PATH, and (where this runs as root) an unprivileged user: nothing can be installed.
+    // The user may not be able to read the checkout: the script runs from a copy it can read.
+    const dir = mkdtempSync(join(tmpdir(), 'prerequisites-'));
+    chmodSync(dir, 0o755);
+    const copy = join(dir, 'test-prerequisites.mjs');
+    copyFileSync(script, copy);
+    chmodSync(copy, 0o644);
     const env = { PATH: '/nonexistent', HOME: '/tmp' };
-    const asUser = process.getuid?.() === 0 ? [runuser, ['-u', 'nobody', '--', process.execPath, script]] as const : [process.execPath, [script]] as const;
+    const asUser = process.getuid?.() === 0 ? [runuser, ['-u', 'nobody', '--', process.execPath, copy]] as const : [process.execPath, [copy]] as const;
     const started = Date.now();
     const result = spawnSync(asUser[0], asUser[1], { encoding: 'utf8', env, timeout: 20_000 });
     expect(Date.now() - started).toBeLessThan(10_000);
