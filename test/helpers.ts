@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createContext, getPlatforms, type CommandQueue, type Context, type Device, type Platform } from '../lib';
 
 export const repoRoot = resolve(__dirname, '..');
@@ -69,4 +70,23 @@ export function runNodeAsync(code: string, options: { env?: NodeJS.ProcessEnv; a
       done({ status, signal, stdout, stderr });
     });
   });
+}
+
+/**
+ * A snippet body for runNode, run inside an async function where `ref` (the
+ * reference driver's control API), `platform` (the reference driver), `va`
+ * (its cl_intel_va_api_media_sharing facade) and `display` (a simulated VA
+ * display) are defined.
+ */
+export function withReferenceVa(body: string): string {
+  const control = JSON.stringify(pathToFileURL(resolve(__dirname, 'driver/control.mjs')).href);
+  return `
+    (async () => {
+      const { openReferenceDriver } = await import(${control});
+      const ref = openReferenceDriver();
+      const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+      const va = platform.getSharing('cl_intel_va_api_media_sharing');
+      const display = ref.vaCreateDisplay(true);
+      ${body}
+    })();`;
 }

@@ -1,5 +1,3 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AcquireScope,
@@ -21,7 +19,7 @@ import {
   type Platform,
 } from '../lib';
 import { openReferenceDriver, referenceDriverPath } from './driver/control.mjs';
-import { pocl, runNode } from './helpers';
+import { pocl, runNode, withReferenceVa } from './helpers';
 
 const ref = openReferenceDriver();
 
@@ -345,15 +343,8 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
 
 describe('lifetimes in a fresh process: after disposal and GC the driver has no live objects', () => {
   it('every surface reference count is back and no cl object is left', () => {
-    const control = JSON.stringify(pathToFileURL(resolve(__dirname, 'driver/control.mjs')).href);
     const { status, stdout, stderr } = runNode(
-      `
-      (async () => {
-        const { openReferenceDriver } = await import(${control});
-        const ref = openReferenceDriver();
-        const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
-        const va = platform.getSharing('cl_intel_va_api_media_sharing');
-        const display = ref.vaCreateDisplay(true);
+      withReferenceVa(`
         const surfaces = [0, 1, 2].map(() => ref.vaCreateSurface(display, 16, 16));
         const counts = () => surfaces.map((s) => ref.refcount(s.resource));
         const before = counts();
@@ -376,7 +367,7 @@ describe('lifetimes in a fresh process: after disposal and GC the driver has no 
         }
         ref.waitIdle();
         console.log(JSON.stringify({ before, after: counts(), live: ref.liveObjects('cl') }));
-      })();`,
+      `),
       { args: ['--expose-gc'], env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS } },
     );
     expect(stderr).toBe('');

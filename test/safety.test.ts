@@ -2,11 +2,9 @@
 // JavaScript program could cause, run in a fresh process (a crash or a hang
 // there is a signal or a time-out, not a failed assertion of this process).
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runNode } from './helpers';
+import { runNode, withReferenceVa } from './helpers';
 
-const control = JSON.stringify(pathToFileURL(resolve(__dirname, 'driver/control.mjs')).href);
 
 // Every snippet gets `pocl` (platform, device, context, queue) and `done(value)`,
 // which prints the value as JSON; a snippet that never calls done() fails.
@@ -437,11 +435,8 @@ describe('events lead to correct code', () => {
   });
 
   it('after every scope has closed, the reference driver\'s live objects are back to zero without gc()', () => {
-    const { value } = fresh(`
-      (async () => {
-        const { openReferenceDriver } = await import(${control});
-        const ref = openReferenceDriver();
-        const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+    const { value } = fresh(
+      withReferenceVa(`
         for (let round = 0; round < 10; round++) {
           const context = ocl.createContext({ devices: platform.getDevices() });
           const queue = context.createQueue();
@@ -457,21 +452,15 @@ describe('events lead to correct code', () => {
         }
         ref.waitIdle();
         done(['context', 'queue', 'mem', 'event'].map((kind) => ref.liveObjects(kind)));
-      })();
-    `);
+      `),
+    );
     expect(value).toEqual([0, 0, 0, 0]);
   });
 
   it('create-and-drop cycles of every object kind (shared objects and never-unmapped mappings too) return to the baseline', () => {
     const cycles = Number(process.env.GROWTH_CYCLES ?? 20_000);
     const { value } = fresh(
-      `
-      (async () => {
-        const { openReferenceDriver } = await import(${control});
-        const ref = openReferenceDriver();
-        const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
-        const va = platform.getSharing('cl_intel_va_api_media_sharing');
-        const display = ref.vaCreateDisplay(true);
+      withReferenceVa(`
         const context = va.createContext(display);
         const queue = context.createQueue();
         const kernel = context.createProgramWithBuiltInKernels(['copy_buffer']).createKernel('copy_buffer');
@@ -498,8 +487,7 @@ describe('events lead to correct code', () => {
         await run(${cycles});
         const after = await settle();
         done({ before, after });
-      })();
-    `,
+      `),
       { gc: true, timeout: 300_000 },
     );
     expect(value.after.live).toBeLessThanOrEqual(value.before.live + 16);
