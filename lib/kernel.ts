@@ -382,8 +382,10 @@ export class Kernel extends Resource<NativeKernel> {
    * released or may not be used now, or the __local memory exceeds the device's.
    */
   checkArgsForEnqueue(call: string, device?: Device): void {
-    for (let index = 0; index < this.numArgs; index++) {
-      if (!this.#setArgs.has(index)) throw new TypeError(`${this.#describe(index)} is not set; set it with setArg(${index}, …) before enqueueing`);
+    if (this.#setArgs.size < this.numArgs) {
+      for (let index = 0; index < this.numArgs; index++) {
+        if (!this.#setArgs.has(index)) throw new TypeError(`${this.#describe(index)} is not set; set it with setArg(${index}, …) before enqueueing`);
+      }
     }
     for (const [index, arg] of this.#objectArgs) {
       if (arg.released) throw new OpenCLReleasedError(`${arg.kind} (kernel argument ${index})`);
