@@ -179,7 +179,7 @@ static char* device_string(cl_device_id d, cl_device_info what) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: opencl_bench_c [--platform NAME] [--iterations N] [--repeats R]\n");
+  fprintf(stderr, "usage: opencl_bench_c [--platform NAME] [--iterations N] [--repeats R] [--only SEQUENCE]\n");
   exit(2);
 }
 
@@ -187,10 +187,12 @@ int main(int argc, char** argv) {
   const char* want = getenv("BENCH_PLATFORM");
   long iterations = 2000;
   int repeats = 5;
+  const char* only = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--platform") && i + 1 < argc) want = argv[++i];
     else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = strtol(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = (int)strtol(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else usage();
   }
   if (iterations < 1 || repeats < 1 || repeats > kMaxRepeats) usage();
@@ -264,6 +266,8 @@ int main(int argc, char** argv) {
   long warmup = iterations / 10 < 50 ? 50 : iterations / 10;
 
   for (int s = 0; s < kSequences; s++) {
+    medians[s] = 0;
+    if (only && strcmp(only, sequences[s].key)) continue; /* --only: one sequence (instruction counts) */
     sequences[s].run(b, warmup);
     for (int r = 0; r < repeats; r++) {
       uint64_t t0 = now_ns();
@@ -289,7 +293,7 @@ int main(int argc, char** argv) {
   printf("}, \"samples\": {");
   for (int s = 0; s < kSequences; s++) {
     printf("%s\"%s\": [", s ? ", " : "", sequences[s].key);
-    for (int r = 0; r < repeats; r++) printf("%s%.1f", r ? ", " : "", samples[s][r]);
+    for (int r = 0; r < repeats && !(only && strcmp(only, sequences[s].key)); r++) printf("%s%.1f", r ? ", " : "", samples[s][r]);
     printf("]");
   }
   printf("}}\n");

@@ -41,6 +41,9 @@ const { values: opts } = parseArgs({
     repeats: { type: 'string', default: '5' },
     json: { type: 'boolean', default: false },
     c: { type: 'string', default: join(root, 'build', 'cmake', 'bench', 'opencl_bench_c') },
+    // For bench/instructions.mjs: one sequence, on one side.
+    only: { type: 'string' },
+    side: { type: 'string', default: 'both' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -48,6 +51,9 @@ if (opts.help) {
   console.log('usage: node bench/run.mjs [--platform NAME] [--iterations N] [--repeats R] [--json] [--c PATH]');
   process.exit(0);
 }
+if (opts.only && !SEQUENCES.some(({ key }) => key === opts.only)) fail(`--only must be one of ${SEQUENCES.map(({ key }) => key).join(', ')}`);
+if (!['both', 'c', 'node'].includes(opts.side)) fail('--side must be both, c or node');
+if (opts.only) SEQUENCES.splice(0, SEQUENCES.length, ...SEQUENCES.filter(({ key }) => key === opts.only));
 const iterations = Number(opts.iterations);
 const repeats = Number(opts.repeats);
 if (!Number.isInteger(iterations) || iterations < 1) fail('--iterations must be a positive integer');
@@ -96,7 +102,7 @@ function runC() {
     }
     return null;
   }
-  const args = ['--platform', platform.name, '--iterations', String(iterations), '--repeats', '1'];
+  const args = ['--platform', platform.name, '--iterations', String(iterations), '--repeats', '1', ...(opts.only ? ['--only', opts.only] : [])];
   const child = spawnSync(opts.c, args, { encoding: 'utf8', env: { ...process.env, BENCH_PLATFORM: '' } });
   if (child.error || child.status !== 0) {
     note(`C benchmark failed (${child.error?.message ?? `exit status ${child.status}`}); running the Node side only`);
@@ -175,14 +181,14 @@ async function setupNode() {
 // ---- run: C then Node, `repeats` times, interleaved so that drift in the
 // machine's state (CPU frequency, the driver's worker threads) hits both ----
 const started = performance.now();
-const nodeBench = await setupNode();
+const nodeBench = opts.side === 'c' ? { once: async () => ({}), release() {} } : await setupNode();
 const samples = { c: {}, node: {} };
 for (const { key } of SEQUENCES) {
   samples.c[key] = [];
   samples.node[key] = [];
 }
 let cReport = null;
-let cOk = true;
+let cOk = opts.side !== 'node';
 for (let r = 0; r < repeats; r++) {
   if (cOk) {
     const report = runC();
@@ -193,6 +199,7 @@ for (let r = 0; r < repeats; r++) {
       cOk = false;
     }
   }
+  if (opts.side === 'c') continue;
   const perCall = await nodeBench.once();
   for (const { key } of SEQUENCES) samples.node[key].push(Math.round(perCall[key] * 10) / 10);
 }

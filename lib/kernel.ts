@@ -85,24 +85,26 @@ function parseTypeUncached(type: string): { scalar: ScalarType; width: number } 
 export function packArg(type: ArgType, value: number | bigint | readonly (number | bigint)[]): Uint8Array {
   const { scalar, width } = parseType(type);
   const info = scalars[scalar];
-  const values = Array.isArray(value) ? value : [value];
+  const values: readonly (number | bigint)[] = Array.isArray(value) ? value : [value as number | bigint];
   if (values.length !== width) {
     throw new TypeError(`a ${type} takes ${width === 1 ? 'one number' : `${width} numbers`}; got ${values.length}`);
   }
   const slots = width === 3 ? 4 : width;
   const bytes = new Uint8Array(info.size * slots);
   const view = new DataView(bytes.buffer);
-  values.forEach((x, i) => {
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
     if (typeof x !== 'number' && typeof x !== 'bigint') throw new TypeError(`${type} element ${i} must be a number or bigint`);
     if (info.integer) {
       const range = integerRanges[scalar]!;
-      const big = typeof x === 'bigint' ? x : Number.isInteger(x) ? BigInt(x) : null;
-      if (big === null || big < BigInt(range[0]) || big > BigInt(range[1])) {
-        throw new RangeError(`${String(x)} is not a valid ${scalar} (range ${range[0]}..${range[1]})`);
-      }
+      const valid =
+        typeof x === 'number'
+          ? Number.isSafeInteger(x) && x >= Number(range[0]) && x <= Number(range[1])
+          : x >= BigInt(range[0]) && x <= BigInt(range[1]);
+      if (!valid) throw new RangeError(`${String(x)} is not a valid ${scalar} (range ${range[0]}..${range[1]})`);
     }
     info.write(view, i * info.size, x);
-  });
+  }
   return bytes;
 }
 
@@ -277,19 +279,18 @@ export class Kernel extends Resource<NativeKernel> {
     const param = this.#parameters()?.[index];
     if (!param) return;
     const take = param.take;
-    const given = value === null ? 'null' : describeValue(value);
     switch (take.kind) {
       case 'buffer':
-        if (value !== null && !(value instanceof CLBuffer)) throw this.#mismatch(index, given);
+        if (value !== null && !(value instanceof CLBuffer)) throw this.#mismatch(index, describeValue(value));
         return;
       case 'local':
-        if (!(value instanceof LocalMemory)) throw this.#mismatch(index, given);
+        if (!(value instanceof LocalMemory)) throw this.#mismatch(index, describeValue(value));
         return;
       case 'sampler':
-        if (!(value instanceof Sampler)) throw this.#mismatch(index, given);
+        if (!(value instanceof Sampler)) throw this.#mismatch(index, describeValue(value));
         return;
       case 'image': {
-        if (!(value instanceof CLImage)) throw this.#mismatch(index, given);
+        if (!(value instanceof CLImage)) throw this.#mismatch(index, describeValue(value));
         const memType = value.type;
         if (memType !== take.memType) throw this.#mismatch(index, `a CLImage of type ${imageTypeNames.get(memType) ?? memType}`);
         const flags = value.flags;
@@ -303,7 +304,7 @@ export class Kernel extends Resource<NativeKernel> {
       }
       case 'value':
         if (value === null || value instanceof MemObject || value instanceof Sampler || value instanceof LocalMemory) {
-          throw this.#mismatch(index, given);
+          throw this.#mismatch(index, describeValue(value));
         }
         if (take.size !== undefined && bytes !== undefined && bytes !== take.size) {
           throw this.#mismatch(index, `${bytes} bytes${type ? ` (a ${type})` : ''}`);

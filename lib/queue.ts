@@ -163,6 +163,8 @@ class StagedRead {
   }
 }
 
+const noGates: readonly UserEvent[] = [];
+
 /** A command queue on one device of a context. */
 export class CommandQueue extends Resource<NativeQueue> {
   readonly context: Context;
@@ -222,7 +224,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   submit(spec: CommandSpec, run: (waitList: NativeEvent[] | undefined) => NativeEvent): Event {
     const waitList = nativeWaitList(spec.waitFor, this.context, spec.call);
     const implicit = this.#gates.length && (spec.waitsOnAll || !this.properties.outOfOrder) ? this.#gates : undefined;
-    const gates = spec.waitFor === undefined && implicit === undefined ? [] : gatesOf(spec.waitFor, implicit);
+    const gates = spec.waitFor === undefined && implicit === undefined ? noGates : gatesOf(spec.waitFor, implicit);
     if (spec.blocking) refuseToBlock(gates, `a blocking ${spec.call}`, 'the command');
     const event = gateOn(new Event(run(waitList), this.context, this), gates);
     if (gates.length || this.#gates.length) {

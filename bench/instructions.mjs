@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// Instructions per call, C vs this binding, counted by callgrind: unlike
+// wall time, the count does not move with other load on a shared machine.
+// Each side runs one sequence at two iteration counts in its own process
+// under `valgrind --tool=callgrind`; the difference of the two totals over the
+// difference of the iterations (warm-ups included) cancels start-up, program
+// build and JIT warm-up. Every thread is counted (the driver's too), on both
+// sides alike.
+//
+//   node bench/instructions.mjs [--platform NAME] [--sequences a,b] [--low N] [--high N]
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: opts } = parseArgs({
+  options: {
+    platform: { type: 'string', default: 'Portable' },
+    sequences: { type: 'string', default: 'setarg_enqueue_ns,write_4k_blocking_ns' },
+    low: { type: 'string', default: '2000' },
+    high: { type: 'string', default: '6000' },
+    c: { type: 'string', default: join(root, 'cmake-build', 'bench', 'opencl_bench_c') },
+  },
+});
+const low = Number(opts.low);
+const high = Number(opts.high);
+if (!(Number.isInteger(low) && Number.isInteger(high) && high > low && low > 0)) {
+  console.error('bench: --low and --high must be integers with high > low > 0');
+  process.exit(1);
+}
+if (spawnSync('valgrind', ['--version']).status !== 0) {
+  console.error('bench: valgrind is needed (apt-get install valgrind)');
+  process.exit(1);
+}
+if (!existsSync(opts.c)) {
+  console.error(`bench: no C benchmark at ${opts.c}: run npm run build:driver`);
+  process.exit(1);
+}
+const warmup = (n) => Math.max(50, Math.floor(n / 10)); // as run.mjs and the C side
+
+function instructions(command, args) {
+  const result = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', command, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_PLATFORM: '' },
+  });
+  const collected = /Collected : (\d+)/.exec(result.stderr);
+  if (result.status !== 0 || !collected) {
+    console.error(result.stderr.split('\n').slice(-15).join('\n'));
+    throw new Error(`${command} under callgrind failed (status ${result.status})`);
+  }
+  return Number(collected[1]);
+}
+
+function perCall(side, sequence) {
+  const run = (n) =>
+    side === 'c'
+      ? instructions(opts.c, ['--platform', opts.platform, '--iterations', String(n), '--repeats', '1', '--only', sequence])
+      : instructions(process.execPath, [join(root, 'bench', 'run.mjs'), '--platform', opts.platform, '--side', 'node', '--only', sequence, '--iterations', String(n), '--repeats', '1']);
+  run(50); // a first run fills the driver's program cache (a kernel build is billions of instructions)
+  const a = run(low);
+  const b = run(high);
+  return (b - a) / (high + warmup(high) - (low + warmup(low)));
+}
+
+console.log(`platform matching "${opts.platform}"; instructions per call = (I(${high}) - I(${low})) / iterations between, callgrind, all threads\n`);
+console.log('sequence               | C instr/call | Node instr/call | ratio');
+console.log('-----------------------|--------------|-----------------|------');
+for (const sequence of opts.sequences.split(',')) {
+  const c = perCall('c', sequence);
+  const node = perCall('node', sequence);
+  console.log(`${sequence.padEnd(22)} | ${Math.round(c).toString().padStart(12)} | ${Math.round(node).toString().padStart(15)} | ${(node / c).toFixed(2)}x`);
+}
