@@ -221,7 +221,7 @@ export class Context extends Resource<NativeContext> {
     checkCount(width, 'width', 1);
     for (const [name, value] of Object.entries({ height, depth, arraySize, rowPitch, slicePitch })) checkCount(value, name);
     const type = options.type ?? (depth > 1 ? '3d' : height > 0 ? '2d' : '1d');
-    const typeValue = imageTypes[type];
+    const typeValue = ownValue(imageTypes, type);
     if (typeValue === undefined) throw new TypeError(`type must be one of ${Object.keys(imageTypes).join(', ')}`);
     let flags = accessFlags(options.access);
     let hostBytes = 0;
@@ -273,7 +273,7 @@ export class Context extends Resource<NativeContext> {
 
   /** Image formats the context supports for an access mode and image type. */
   supportedImageFormats(options: { access?: Access; type?: ImageType } = {}): ResolvedImageFormat[] {
-    const typeValue = imageTypes[options.type ?? '2d'];
+    const typeValue = ownValue(imageTypes, options.type ?? '2d');
     if (typeValue === undefined) throw new TypeError(`type must be one of ${Object.keys(imageTypes).join(', ')}`);
     const pairs = this.addon.supportedImageFormats(this.native, accessFlags(options.access), typeValue);
     const formats: ResolvedImageFormat[] = [];
@@ -306,8 +306,8 @@ export class Context extends Resource<NativeContext> {
   }
 
   createSampler(options: SamplerOptions = {}): Sampler {
-    const addressing = addressingModes[options.addressing ?? 'clamp-to-edge'];
-    const filter = filterModes[options.filter ?? 'nearest'];
+    const addressing = ownValue(addressingModes, options.addressing ?? 'clamp-to-edge');
+    const filter = ownValue(filterModes, options.filter ?? 'nearest');
     if (addressing === undefined) throw new TypeError(`addressing must be one of ${Object.keys(addressingModes).join(', ')}`);
     if (filter === undefined) throw new TypeError(`filter must be one of ${Object.keys(filterModes).join(', ')}`);
     const normalized = options.normalizedCoords ?? false;
@@ -321,6 +321,11 @@ export class Context extends Resource<NativeContext> {
   createUserEvent(): UserEvent {
     return new UserEvent(this.addon.createUserEvent(this.native), this);
   }
+}
+
+/** A table's own value for a key (never an inherited one such as 'toString'). */
+function ownValue<T>(table: Readonly<Record<string, T>>, key: unknown): T | undefined {
+  return typeof key === 'string' && Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /** Shorthand for Context.create(options). */

@@ -199,8 +199,8 @@ export class Event extends Resource<NativeEvent> implements PromiseLike<void> {
    * fails), through clSetEventCallback: awaiting never blocks the event loop.
    */
   whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus | number> {
-    const code = statusCodes[status];
-    if (code === undefined) throw new TypeError(`status must be one of ${Object.keys(statusCodes).join(', ')}; got ${String(status)}`);
+    const code = typeof status === 'string' && Object.hasOwn(statusCodes, status) ? statusCodes[status] : undefined;
+    if (code === undefined) throw new TypeError(`status must be one of ${Object.keys(statusCodes).join(', ')}; got ${describeValue(status)}`);
     if (this.#ended !== undefined) return Promise.resolve(statusName(this.#ended < 0 ? this.#ended : code));
     return this.#watch(code).then(statusName);
   }
