@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npx opencl-interop info [--json] [--library PATH]
 import { OpenCLNotAvailableError } from './errors';
+import './interop'; // registers the sharing extensions the report lists
 import { loadOpenCL } from './loader';
 import { formatReport, systemReport } from './report';
 

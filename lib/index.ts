@@ -39,7 +39,7 @@ export { Sampler, type AddressingMode, type FilterMode, type SamplerOptions } fr
 
 // The sharing extensions.
 export { getSharing, sharingOf, type SharingFacades } from './interop';
-export { sharingExtensions, sharingExtensionNames, type SharingExtension } from './interop/extensions';
+export { sharingExtensions, sharingExtensionNames, sharingRecords, type ExtensionRecord, type SharingExtension } from './interop/extensions';
 export { SharingFacade, type CreateSharedOptions, type DeviceSet, type SharedContextOptions } from './interop/sharing';
 export { NvD3D9Sharing, type CubeFace, type D3D9DeviceSource, type NvD3D9ObjectInfo } from './interop/nv-d3d9';
 export { D3D10Sharing, type D3D10DeviceSource, type D3D10ObjectInfo } from './interop/d3d10';

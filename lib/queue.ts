@@ -8,7 +8,7 @@ import { decode } from './info';
 import { Kernel } from './kernel';
 import { CLBuffer, CLImage, Mapping, MemObject, checkCount } from './memory';
 import { Resource } from './resource';
-import { enqueueShared } from './interop/sharing';
+import { enqueueShared } from './sharing-hooks';
 
 /** Objects acquired by queue.acquire(); release() or dispose gives them back. */
 export class AcquireScope {
