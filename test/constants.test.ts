@@ -16,6 +16,17 @@ const TOKENS_TSV = join(SPECS_DIR, 'tokens.tsv');
 const NV_SPEC = join(SPECS_DIR, 'cl_nv_d3d9_sharing.txt');
 const TOKEN_COUNT = 74;
 
+/** name -> value of a fixture in test/fixtures (tab-separated, # comments; values decimal or 0x hex). */
+function readFixture(file: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of lines(resolve(__dirname, 'fixtures', file))) {
+    if (line === '' || line.startsWith('#')) continue;
+    const [name, value] = line.split('\t');
+    out[name!] = value!.startsWith('-') ? -Number(value!.slice(1)) : Number(value);
+  }
+  return out;
+}
+
 /** Lines of a text file whatever its line endings (some spec files use CR). */
 function lines(path: string): string[] {
   return readFileSync(path, 'utf8').split(/\r\n|\r|\n/);
@@ -246,6 +257,12 @@ describe('tokens.ts against shared/specs/tokens.tsv', () => {
       .map((r) => `${r.name}: tsv ${r.value} ${r.header}, ours ${(interopTokens as Record<string, number>)[r.name]} ${interopTokenHeaders[r.name]}`);
     expect(wrong).toEqual([]);
     expect(tokenEntries).toHaveLength(TOKEN_COUNT);
+  });
+
+  it('tokens: NV values against the in-repository fixture test/fixtures/cl_nv_d3d9_sharing.tokens.tsv (cl_nv_d3d9_sharing "New Tokens")', () => {
+    const fixture = readFixture('cl_nv_d3d9_sharing.tokens.tsv');
+    expect(Object.keys(fixture)).toHaveLength(14);
+    expect(byHeader('cl_nv_d3d9_sharing')).toEqual(fixture);
   });
 
   it('tokens: NV values against tokens.tsv and the cl_nv_d3d9_sharing spec "New Tokens" section', () => {

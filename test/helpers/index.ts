@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { createContext, getPlatforms, type CommandQueue, type Context, type Device, type Platform } from '../lib';
+import { createContext, getPlatforms, type CommandQueue, type Context, type Device, type Platform } from '../../lib';
 
-export const repoRoot = resolve(__dirname, '..');
+export const repoRoot = resolve(__dirname, '../..');
 
 /**
  * PoCL, the real CPU driver every test run needs. A missing platform fails
