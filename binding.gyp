@@ -19,6 +19,7 @@
         "native/extensions.cc",
         "native/nv_d3d9.cc",
         "native/d3d10.cc",
+        "native/d3d11.cc",
         "native/intel_dx9.cc",
         "native/khr_dx9_media.cc",
         "native/va_api.cc"

@@ -80,6 +80,13 @@ export interface NativeD3D10Sharing extends NativeSharingBase {
   createFromTexture2D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
   createFromTexture3D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
 }
+/** native/d3d11.cc: cl_khr_d3d11_sharing or cl_nv_d3d11_sharing, by the record's names. */
+export interface NativeD3D11Sharing extends NativeSharingBase {
+  deviceIds(source: number, object: bigint, set: number): NativeDevice[];
+  createFromBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
+  createFromTexture2D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
+  createFromTexture3D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
+}
 /** native/intel_dx9.cc */
 export interface NativeIntelDX9Sharing extends NativeSharingBase {
   deviceIds(source: number, object: bigint, set: number): NativeDevice[];
@@ -163,6 +170,7 @@ export interface Addon {
   NativeIntelDX9Sharing: SharingConstructor<NativeIntelDX9Sharing>;
   NativeKhrDX9MediaSharing: SharingConstructor<NativeKhrDX9MediaSharing>;
   NativeIntelVaApiSharing: SharingConstructor<NativeIntelVaApiSharing>;
+  NativeD3D11Sharing: SharingConstructor<NativeD3D11Sharing>;
 }
 
 let addon: Addon | undefined;

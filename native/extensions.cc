@@ -55,6 +55,7 @@ Napi::Value WrapCreated(Napi::Env env, const char* call, cl_mem mem, cl_int stat
 void InitExtensions(Napi::Env env, Napi::Object exports) {
   InitNvD3D9(env, exports);
   InitD3D10(env, exports);
+  InitD3D11(env, exports);
   InitIntelDX9(env, exports);
   InitKhrDX9Media(env, exports);
   InitIntelVaApi(env, exports);

@@ -104,6 +104,7 @@ inline cl_uint UintArg(const Napi::Value& v, const char* what) {
 
 void InitNvD3D9(Napi::Env env, Napi::Object exports);
 void InitD3D10(Napi::Env env, Napi::Object exports);
+void InitD3D11(Napi::Env env, Napi::Object exports);
 void InitIntelDX9(Napi::Env env, Napi::Object exports);
 void InitKhrDX9Media(Napi::Env env, Napi::Object exports);
 void InitIntelVaApi(Napi::Env env, Napi::Object exports);

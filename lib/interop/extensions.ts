@@ -1,4 +1,4 @@
-// The sharing extensions as data: one record per extension, read by its
+// The seven sharing extensions as data: one record per extension, read by its
 // facade (lib/interop/<ext>.ts), by the native layer (native/<ext>.cc gets
 // `entryPoints` and resolves each name by its role; no entry point name is
 // written anywhere else), by the errors module (error names) and by the info
@@ -190,6 +190,78 @@ export const intelVaApiRecord = record({
   deviceSets: { preferred: T.CL_PREFERRED_DEVICES_FOR_VA_API_INTEL, all: T.CL_ALL_DEVICES_FOR_VA_API_INTEL },
 } as const);
 
+/** The D3D11 records add their memory / image / context queries (NV defines no prefer-shared query). */
+export interface D3D11Queries {
+  readonly resource: number;
+  readonly subresource: number;
+  readonly preferSharedResources: number | undefined;
+}
+
+export const khrD3D11Record = record({
+  name: 'cl_khr_d3d11_sharing',
+  entryPoints: {
+    deviceIds: 'clGetDeviceIDsFromD3D11KHR',
+    buffer: 'clCreateFromD3D11BufferKHR',
+    texture2D: 'clCreateFromD3D11Texture2DKHR',
+    texture3D: 'clCreateFromD3D11Texture3DKHR',
+    acquire: 'clEnqueueAcquireD3D11ObjectsKHR',
+    release: 'clEnqueueReleaseD3D11ObjectsKHR',
+  },
+  ...errorsOf({
+    CL_INVALID_D3D11_DEVICE_KHR: T.CL_INVALID_D3D11_DEVICE_KHR,
+    CL_INVALID_D3D11_RESOURCE_KHR: T.CL_INVALID_D3D11_RESOURCE_KHR,
+    CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR: T.CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR,
+    CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR: T.CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR,
+  }),
+  commandTypes: {
+    CL_COMMAND_ACQUIRE_D3D11_OBJECTS_KHR: T.CL_COMMAND_ACQUIRE_D3D11_OBJECTS_KHR,
+    CL_COMMAND_RELEASE_D3D11_OBJECTS_KHR: T.CL_COMMAND_RELEASE_D3D11_OBJECTS_KHR,
+  },
+  deviceSources: {
+    device: { source: T.CL_D3D11_DEVICE_KHR, contextProperty: T.CL_CONTEXT_D3D11_DEVICE_KHR },
+    dxgiAdapter: { source: T.CL_D3D11_DXGI_ADAPTER_KHR, contextProperty: T.CL_CONTEXT_D3D11_DEVICE_KHR },
+  },
+  deviceSets: { preferred: T.CL_PREFERRED_DEVICES_FOR_D3D11_KHR, all: T.CL_ALL_DEVICES_FOR_D3D11_KHR },
+  queries: {
+    resource: T.CL_MEM_D3D11_RESOURCE_KHR,
+    subresource: T.CL_IMAGE_D3D11_SUBRESOURCE_KHR,
+    preferSharedResources: T.CL_CONTEXT_D3D11_PREFER_SHARED_RESOURCES_KHR,
+  },
+} as const);
+
+// cl_nv_d3d11_sharing: names and values of OpenCV's cl_d3d11_ext.h (see tokens.ts).
+export const nvD3D11Record = record({
+  name: 'cl_nv_d3d11_sharing',
+  entryPoints: {
+    deviceIds: 'clGetDeviceIDsFromD3D11NV',
+    buffer: 'clCreateFromD3D11BufferNV',
+    texture2D: 'clCreateFromD3D11Texture2DNV',
+    texture3D: 'clCreateFromD3D11Texture3DNV',
+    acquire: 'clEnqueueAcquireD3D11ObjectsNV',
+    release: 'clEnqueueReleaseD3D11ObjectsNV',
+  },
+  ...errorsOf({
+    CL_INVALID_D3D11_DEVICE_NV: T.CL_INVALID_D3D11_DEVICE_NV,
+    CL_INVALID_D3D11_RESOURCE_NV: T.CL_INVALID_D3D11_RESOURCE_NV,
+    CL_D3D11_RESOURCE_ALREADY_ACQUIRED_NV: T.CL_D3D11_RESOURCE_ALREADY_ACQUIRED_NV,
+    CL_D3D11_RESOURCE_NOT_ACQUIRED_NV: T.CL_D3D11_RESOURCE_NOT_ACQUIRED_NV,
+  }),
+  commandTypes: {
+    CL_COMMAND_ACQUIRE_D3D11_OBJECTS_NV: T.CL_COMMAND_ACQUIRE_D3D11_OBJECTS_NV,
+    CL_COMMAND_RELEASE_D3D11_OBJECTS_NV: T.CL_COMMAND_RELEASE_D3D11_OBJECTS_NV,
+  },
+  deviceSources: {
+    device: { source: T.CL_D3D11_DEVICE_NV, contextProperty: T.CL_CONTEXT_D3D11_DEVICE_NV },
+    dxgiAdapter: { source: T.CL_D3D11_DXGI_ADAPTER_NV, contextProperty: T.CL_CONTEXT_D3D11_DEVICE_NV },
+  },
+  deviceSets: { preferred: T.CL_PREFERRED_DEVICES_FOR_D3D11_NV, all: T.CL_ALL_DEVICES_FOR_D3D11_NV },
+  queries: {
+    resource: T.CL_MEM_D3D11_RESOURCE_NV,
+    subresource: T.CL_IMAGE_D3D11_SUBRESOURCE_NV,
+    preferSharedResources: undefined,
+  },
+} as const);
+
 /** Every record, in the order the report and the docs list them. */
 export const sharingRecords = Object.freeze({
   cl_nv_d3d9_sharing: nvD3D9Record,
@@ -197,6 +269,8 @@ export const sharingRecords = Object.freeze({
   cl_intel_dx9_media_sharing: intelDX9Record,
   cl_khr_dx9_media_sharing: khrDX9MediaRecord,
   cl_intel_va_api_media_sharing: intelVaApiRecord,
+  cl_khr_d3d11_sharing: khrD3D11Record,
+  cl_nv_d3d11_sharing: nvD3D11Record,
 });
 
 export type SharingExtension = keyof typeof sharingRecords;

@@ -6,6 +6,7 @@ import { OpenCLExtensionError, registerErrorNames } from '../errors';
 import type { Platform } from '../platform';
 import { type SharingFacades, registerSharingHooks } from '../sharing-hooks';
 import { D3D10Sharing } from './d3d10';
+import { KhrD3D11Sharing, NvD3D11Sharing } from './d3d11';
 import { type SharingExtension, sharingExtensions, sharingRecords } from './extensions';
 import { IntelDX9Sharing } from './intel-dx9';
 import { KhrDX9MediaSharing } from './khr-dx9-media';
@@ -21,6 +22,8 @@ declare module '../sharing-hooks' {
     cl_intel_dx9_media_sharing: IntelDX9Sharing;
     cl_khr_dx9_media_sharing: KhrDX9MediaSharing;
     cl_intel_va_api_media_sharing: VaApiSharing;
+    cl_khr_d3d11_sharing: KhrD3D11Sharing;
+    cl_nv_d3d11_sharing: NvD3D11Sharing;
   }
 }
 export type { SharingFacades };
@@ -31,6 +34,8 @@ const constructors: { [K in SharingExtension]: new (platform: Platform) => Shari
   cl_intel_dx9_media_sharing: IntelDX9Sharing,
   cl_khr_dx9_media_sharing: KhrDX9MediaSharing,
   cl_intel_va_api_media_sharing: VaApiSharing,
+  cl_khr_d3d11_sharing: KhrD3D11Sharing,
+  cl_nv_d3d11_sharing: NvD3D11Sharing,
 };
 
 const cache = new WeakMap<Platform, Map<SharingExtension, unknown>>();
