@@ -7,7 +7,7 @@ import { formatReport, systemReport } from './report';
 
 const usage = `Usage: opencl-interop info [--json] [--library PATH]
 
-  info        list OpenCL platforms and devices, and for each of the five
+  info        list OpenCL platforms and devices, and for each of the seven
               sharing extensions whether it is advertised and how many of
               its entry points resolve
   --json      print the same as JSON

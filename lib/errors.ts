@@ -124,8 +124,9 @@ export class OpenCLError extends Error {
   /** The OpenCL entry point that failed, e.g. 'clCreateBuffer'. */
   readonly call: string;
 
-  constructor(status: number, call: string, detail?: string, family?: D3D9Family) {
-    const code = errorName(status, family ?? call);
+  /** `scope`: the D3D9 family or the extension whose names apply (codes that collide), else the call decides. */
+  constructor(status: number, call: string, detail?: string, scope?: D3D9Family | string) {
+    const code = errorName(status, scope ?? call);
     super(`${call} failed: ${code} (${status})${detail ? `: ${detail}` : ''}`);
     this.status = status;
     this.code = code;

@@ -1,5 +1,5 @@
 // What `npx opencl-interop info` prints: platforms, devices and, for each of
-// the five sharing extensions, whether it is advertised and how many of its
+// the seven sharing extensions, whether it is advertised and how many of its
 // entry points resolve.
 import { loadedLibrary } from './loader';
 import { getPlatforms, type Platform } from './platform';

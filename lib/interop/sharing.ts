@@ -5,7 +5,7 @@
 import type { NativeDevice, NativeMem, NativeSharingBase } from '../addon';
 import { Context, type ContextOptions } from '../context';
 import { Device } from '../device';
-import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError } from '../errors';
+import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, errorName } from '../errors';
 import { Event, gateOn, nativeWaitList, registerCommandTypes } from '../event';
 import { ready } from '../loader';
 import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFlags } from '../memory';
@@ -53,12 +53,12 @@ export class SharedObject implements SharingState {
 
   checkAcquired(call: string, what: string): void {
     if (this.acquiredOn) return;
-    const { errors, family, entryPoints } = this.facade.record;
+    const { errors, family, entryPoints, name } = this.facade.record;
     throw new OpenCLError(
       errors.notAcquired,
       call,
       `${what}: ${this.description} is not acquired by OpenCL; acquire it first (queue.acquire(), ${entryPoints.acquire})`,
-      family,
+      family ?? name,
     );
   }
 }
@@ -157,9 +157,10 @@ export abstract class SharingFacade<N extends NativeSharing> {
         properties: [[property, handle], ...(options.properties ?? [])],
       });
     } catch (error) {
-      // clCreateContext's name cannot tell the D3D9 families' -1010 apart: the property can.
-      if (error instanceof OpenCLError && this.record.family && error.status <= -1010 && error.status >= -1013) {
-        throw new OpenCLError(error.status, error.call, `the ${this.record.name} device cannot be used with these OpenCL devices`, this.record.family);
+      // clCreateContext's name cannot tell colliding codes apart (the D3D9 families' -1010, D3D11's KHR/NV -1006): the property can.
+      const scope = this.record.family ?? this.record.name;
+      if (error instanceof OpenCLError && error.status in this.record.errorNames && error.code !== errorName(error.status, scope)) {
+        throw new OpenCLError(error.status, error.call, `the ${this.record.name} device cannot be used with these OpenCL devices`, scope);
       }
       throw error;
     }
@@ -264,12 +265,12 @@ export function enqueueShared(which: 'acquire' | 'release', queue: CommandQueue,
   for (const [facade, group] of groups) {
     for (const mem of group) {
       const state = mem.sharing as SharedObject;
-      const { errors, entryPoints, family } = facade.record;
+      const { errors, entryPoints, family, name } = facade.record;
       if (which === 'acquire' && state.acquiredOn) {
-        throw new OpenCLError(errors.alreadyAcquired, entryPoints.acquire, `${state.description} is already acquired`, family);
+        throw new OpenCLError(errors.alreadyAcquired, entryPoints.acquire, `${state.description} is already acquired`, family ?? name);
       }
       if (which === 'release' && !state.acquiredOn) {
-        throw new OpenCLError(errors.notAcquired, entryPoints.release, `${state.description} is not acquired`, family);
+        throw new OpenCLError(errors.notAcquired, entryPoints.release, `${state.description} is not acquired`, family ?? name);
       }
       if (which === 'release' && state.acquiredOn!.context !== queue.context) {
         throw new TypeError(`${state.description} was acquired through another context`);
