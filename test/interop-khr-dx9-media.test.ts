@@ -61,6 +61,15 @@ describe('cl_khr_dx9_media_sharing', () => {
     expect(khr.getDevices([{ type: 'd3d9ex', adapter: lonely }], 'all')).toEqual([]);
   });
 
+  it('cl_khr_dx9_media_sharing 9.10.7.1: an adapter that is not an object of its type is CL_INVALID_VALUE, wherever it is in the array', () => {
+    const ex = keep(ref.d3d9CreateDevice('d3d9ex'));
+    clError(() => khr.getDevices([{ type: 'dxva', adapter: d9 }]), 'CL_INVALID_VALUE', 'clGetDeviceIDsFromDX9MediaAdapterKHR');
+    clError(() => khr.getDevices([{ type: 'd3d9ex', adapter: d9 }]), 'CL_INVALID_VALUE');
+    clError(() => khr.getDevices([{ type: 'd3d9', adapter: d9 }, { type: 'dxva', adapter: ex }]), 'CL_INVALID_VALUE');
+    // An IDirect3DDevice9Ex is an IDirect3DDevice9 too.
+    expect(khr.getDevices([{ type: 'd3d9', adapter: ex }])).toEqual([refDevice]);
+  });
+
   it('cl_khr_dx9_media_sharing 9.10.7.1: bad arguments are TypeErrors before the driver', () => {
     rejectedBeforeDriver(khr, () => khr.getDevices([]));
     rejectedBeforeDriver(khr, () => khr.getDevices({ type: 'd3d9', adapter: d9 } as never));
@@ -124,7 +133,7 @@ describe('cl_khr_dx9_media_sharing', () => {
     expect(error.status).toBe(-1011);
   });
 
-  it('cl_khr_dx9_media_sharing 9.10.7.2: YV12 plane 1 is U and plane 2 is V (unlike Intel)', async () => {
+  it('cl_khr_dx9_media_sharing 9.10.7.2: YV12 plane 1 is V and plane 2 is U (the current Khronos text, as Intel\'s compute-runtime does)', async () => {
     const { surface } = ref.d3d9CreateSurface(d9, D3DFMT.YV12, 8, 4);
     keep(surface);
     const planes = [0, 1, 2].map((p) => khr.createFromSurface(context, 'd3d9', surface, p));
@@ -134,8 +143,8 @@ describe('cl_khr_dx9_media_sharing', () => {
     const u = new Uint8Array(8);
     const v = new Uint8Array(8);
     await queue.withAcquired(planes, async () => {
-      await done(queue.readImage(planes[1]!, u));
-      await done(queue.readImage(planes[2]!, v));
+      await done(queue.readImage(planes[1]!, v));
+      await done(queue.readImage(planes[2]!, u));
     });
     expect(u).toEqual(new Uint8Array(8).fill(0x55));
     expect(v).toEqual(new Uint8Array(8).fill(0x56));

@@ -163,9 +163,11 @@ const nv12: PlanarFormat = Object.freeze({
  *   YV12: "plane 1 corresponds to the V channel data, and plane 2 corresponds to
  *   the U channel data".
  * - `khr`: clCreateFromDX9MediaSurfaceKHR (cl_khr_dx9_media_sharing), tables 9.10.3
- *   (FourCC) and 9.10.4 (D3D): the same formats as `intel`, but "The YV12 Plane 0
- *   corresponds to the Y channel, Plane 1 to the U channel and Plane 2 to the V
- *   channel".
+ *   (FourCC) and 9.10.4 (D3D): the same formats as `intel`, and the same YV12 plane
+ *   order: the current Khronos text (shared/specs/cl_khr_dx9_media_sharing.asciidoc)
+ *   says "Plane 1 corresponds to the V channel and Plane 2 corresponds to the U
+ *   channel", and Intel's compute-runtime (opencl/source/sharings/d3d/d3d_surface.cpp)
+ *   does the same for both entry points. The 2011 man page said U, then V.
  *
  * The formats cl_intel_packed_yuv adds to the Intel table (YUY2, UYVY, YVYU, VYUY ->
  * CL_YUYV_INTEL...) are left out: those channel orders are not in lib/formats.ts.
@@ -208,7 +210,7 @@ export const d3d9FormatTable: {
     ...mediaSinglePlane,
     NV12: nv12,
     YV12: Object.freeze({
-      planes: Object.freeze([plane(0, 'Y', 'R', 1), plane(1, 'U', 'R', 2), plane(2, 'V', 'R', 2)]),
+      planes: Object.freeze([plane(0, 'Y', 'R', 1), plane(1, 'V', 'R', 2), plane(2, 'U', 'R', 2)]),
     }),
   }),
 });

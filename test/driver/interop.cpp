@@ -145,8 +145,11 @@ bool media_plane(uint32_t fmt, uint32_t plane, bool khr, cl_image_format *out, u
   if (fmt == kFmtYV12) {
     if (plane > 2) { *bad_plane = true; return false; }
     *out = {CL_R, CL_UNORM_INT8};
-    // memory order is Y, V, U. Intel: plane 1 = V, plane 2 = U. KHR: plane 1 = U, plane 2 = V.
-    *region = (khr && plane) ? 3 - plane : plane;
+    // Memory order is Y, V, U; plane 1 = V, plane 2 = U for both extensions: the current
+    // cl_khr_dx9_media_sharing text, and Intel's compute-runtime (one plane table for
+    // both entry points). The 2011 KHR man page's U-then-V is not followed.
+    (void)khr;
+    *region = plane;
     return true;
   }
   if (plane != 0) { *bad_plane = true; return false; }
@@ -663,13 +666,21 @@ CLAPI(cl_int) clGetDeviceIDsFromDX9MediaAdapterKHR(cl_platform_id p, cl_uint nad
     return CL_INVALID_VALUE;
   void **list = static_cast<void **>(adapters);
   bool found = false;
+  // Every entry is checked: "CL_INVALID_VALUE if any of the entries in
+  // media_adapters_type or media_adapters is not a valid value" - an adapter that is
+  // NULL or not an object of its media_adapter_type, wherever it is in the array.
   for (cl_uint i = 0; i < nadapters; i++) {
+    IResource *r = res_of(list[i], ResType::D3D9Device);
+    int k = r ? r->device_kind() : -1;
+    bool of_type;
     switch (types[i]) {
-      case CL_ADAPTER_D3D9_KHR: found |= d3d9_device_ok(list[i], true, true, false); break;
-      case CL_ADAPTER_D3D9EX_KHR: found |= d3d9_device_ok(list[i], false, true, false); break;
-      case CL_ADAPTER_DXVA_KHR: found |= d3d9_device_ok(list[i], false, false, true); break;
+      case CL_ADAPTER_D3D9_KHR: of_type = k == kD3D9 || k == kD3D9Ex; break;  // an IDirect3DDevice9Ex is one too
+      case CL_ADAPTER_D3D9EX_KHR: of_type = k == kD3D9Ex; break;
+      case CL_ADAPTER_DXVA_KHR: of_type = k == kDXVA; break;
       default: return CL_INVALID_VALUE;
     }
+    if (!of_type) return CL_INVALID_VALUE;
+    found |= r->has_cl_device();
   }
   return device_query(p, found, n, devs, num);
 }
