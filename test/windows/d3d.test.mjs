@@ -1,7 +1,7 @@
-// The four Direct3D sharing extensions in Windows node.exe with REAL Direct3D
-// objects: IDirect3DDevice9Ex, surfaces, textures and buffers, ID3D10Device,
-// buffers and textures, made by test/windows/d3d_helper.cc on Wine's d3d9 and
-// d3d10 (Mesa llvmpipe under Xvfb). OpenCL is the reference driver's Windows
+// The Direct3D sharing extensions in Windows node.exe with REAL Direct3D
+// objects: IDirect3DDevice9Ex, surfaces, textures and buffers, ID3D10Device and
+// ID3D11Device, their buffers and textures, made by test/windows/d3d_helper.cc
+// on Wine's d3d9, d3d10 and d3d11 (Mesa llvmpipe under Xvfb). OpenCL is the reference driver's Windows
 // DLL loaded by path (OPENCL_INTEROP_LIBRARY), since Wine's opencl.dll hands
 // out no extension functions. Contents go both ways: what Direct3D wrote is
 // what OpenCL reads after acquire, and what OpenCL wrote is what Direct3D
@@ -72,6 +72,7 @@ after(() => {
 
 const device9 = keep(d3d.d3d9Device(true));
 const device10 = keep(d3d.d3d10Device());
+const device11 = keep(d3d.d3d11Device());
 
 test('the reference driver is loaded by path and offers the four Direct3D extensions', () => {
   assert.ok(platform, `${REF_NAME} is not among the platforms (OPENCL_INTEROP_LIBRARY=${process.env.OPENCL_INTEROP_LIBRARY})`);
@@ -321,6 +322,95 @@ describe('cl_khr_d3d10_sharing with a real ID3D10Device', () => {
     });
   });
 });
+
+for (const [extension, suffix] of [['cl_khr_d3d11_sharing', 'KHR'], ['cl_nv_d3d11_sharing', 'NV']]) {
+  describe(`${extension} with a real ID3D11Device`, () => {
+    const d3d11 = platform.getSharing(extension);
+    const D3D11_BIND_VERTEX_BUFFER = 0x1;
+
+    test('devices of an ID3D11Device and of its IDXGIAdapter; a context references the device; a D3D10 device is not one', () => {
+      assert.equal(d3d11.getDevices({ device: device11 }).length, 1);
+      const adapter = keep(d3d.dxgiAdapter(device11));
+      assert.equal(d3d11.getDevices({ dxgiAdapter: adapter }, 'all').length, 1);
+      assertContextHoldsOneReference(device11, () => d3d11.createContext(device11));
+      assert.deepEqual(d3d11.getDevices({ device: device10 }), []);
+      clCode(() => d3d11.createContext(device10, { devices: platform.getDevices() }), `CL_INVALID_D3D11_DEVICE_${suffix}`);
+    });
+
+    test('a DEFAULT buffer (staged through the immediate context) both ways; the cl_mem references the buffer', async () => {
+      const buffer = keep(d3d.d3d11Buffer(device11, 256, 0, D3D11_BIND_VERTEX_BUFFER, 0));
+      const start = counts([device11, buffer]);
+      d3d.d3d11Access(buffer, 0, pattern(256, 21));
+      await owner(async (own) => {
+        const context = own(d3d11.createContext(device11));
+        const queue = own(context.createQueue());
+        const shared = own(d3d11.createFromBuffer(context, buffer));
+        assert.equal(d3d.refCount(buffer), start[1] + 1);
+        assert.deepEqual(d3d11.objectInfo(shared), { resource: buffer });
+        const seen = new Uint8Array(256);
+        await queue.withAcquired([shared], async () => {
+          own(queue.readBuffer(shared, seen, { blocking: true }));
+          own(queue.fillBuffer(shared, new Uint8Array([0xa5]), { offset: 128, size: 128 }));
+        });
+        assert.deepEqual(seen, pattern(256, 21));
+      });
+      const expected = pattern(256, 21);
+      expected.fill(0xa5, 128);
+      assert.deepEqual(d3d.d3d11Access(buffer, 0), expected);
+      await countsReturnTo([device11, buffer], start);
+    });
+
+    test('a 2D texture array subresource inverted by a kernel; a 3D texture mip level written back', async () => {
+      const texture = keep(d3d.d3d11Texture2D(device11, { width: 16, height: 8, mipLevels: 2, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }));
+      const volume = keep(d3d.d3d11Texture3D(device11, { width: 8, height: 4, depth: 4, mipLevels: 2, format: DXGI_FORMAT.DXGI_FORMAT_R32_FLOAT }));
+      const sub = 2; // mip 0 of slice 1
+      d3d.d3d11Access(texture, sub, pattern(16 * 8 * 4, 22));
+      d3d.d3d11Access(volume, 1, pattern(4 * 2 * 2 * 4, 23));
+      await owner(async (own) => {
+        const context = own(d3d11.createContext(device11));
+        const queue = own(context.createQueue());
+        const image = own(d3d11.createFromTexture2D(context, texture, sub));
+        assert.deepEqual(d3d11.objectInfo(image), { resource: texture, subresource: sub });
+        const level = own(d3d11.createFromTexture3D(context, volume, 1));
+        assert.deepEqual([level.width, level.height, level.depth], [4, 2, 2]);
+        const program = own(context.createProgramWithBuiltInKernels(['invert_image']));
+        const copy = own(context.createImage({ format: image.format, width: 16, height: 8 }));
+        const kernel = own(program.createKernel('invert_image').setArgs(copy, image));
+        const seen = new Uint8Array(4 * 2 * 2 * 4);
+        await queue.withAcquired([image, level], async (scope) => {
+          assert.equal(scope.event.commandTypeName, `CL_COMMAND_ACQUIRE_D3D11_OBJECTS_${suffix}`);
+          own(queue.copyImage(image, copy));
+          await own(queue.enqueueKernel(kernel, [16, 8])).completed;
+          own(queue.readImage(level, seen, { blocking: true }));
+          own(queue.writeImage(level, inverted(seen), { blocking: true }));
+        });
+        assert.deepEqual(seen, pattern(4 * 2 * 2 * 4, 23));
+      });
+      assert.deepEqual(d3d.d3d11Access(texture, sub), inverted(pattern(16 * 8 * 4, 22)));
+      assert.deepEqual(d3d.d3d11Access(volume, 1), inverted(pattern(4 * 2 * 2 * 4, 23)));
+    });
+
+    test('resources of another device, D3D10 and non-Direct3D objects, the wrong dimension and a bad subresource are refused', async () => {
+      const otherDevice = keep(d3d.d3d11Device());
+      const foreign = keep(d3d.d3d11Buffer(otherDevice, 64, 0, D3D11_BIND_VERTEX_BUFFER, 0));
+      const buffer10 = keep(d3d.d3d10Buffer(device10, 64, 0, D3D10_BIND_VERTEX_BUFFER, 0));
+      await owner(async (own) => {
+        const context = own(d3d11.createContext(device11));
+        const invalid = `CL_INVALID_D3D11_RESOURCE_${suffix}`;
+        clCode(() => d3d11.createFromBuffer(context, foreign), invalid);
+        clCode(() => d3d11.createFromBuffer(context, buffer10), invalid);
+        clCode(() => d3d11.createFromBuffer(context, device9), invalid);
+        clCode(() => d3d11.createFromBuffer(context, d3d.notDirect3D()), invalid);
+        const texture = keep(d3d.d3d11Texture2D(device11, { width: 4, height: 4, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }));
+        clCode(() => d3d11.createFromTexture3D(context, texture, 0), invalid);
+        clCode(() => d3d11.createFromTexture2D(context, texture, 5), 'CL_INVALID_VALUE');
+        const image = own(d3d11.createFromTexture2D(context, texture, 0));
+        const queue = own(context.createQueue());
+        clCode(() => queue.enqueueReleaseShared([image]), `CL_D3D11_RESOURCE_NOT_ACQUIRED_${suffix}`);
+      });
+    });
+  });
+}
 
 describe('cl_intel_dx9_media_sharing with real D3D9Ex and DXVA devices', () => {
   const intel = platform.getSharing('cl_intel_dx9_media_sharing');
