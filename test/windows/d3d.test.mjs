@@ -51,6 +51,21 @@ async function countsReturnTo(objects, expected) {
   assert.deepEqual(counts(objects), expected);
 }
 
+/**
+ * Reference counts once they stop moving: a context released by the test before
+ * drops its device reference when the driver's last command of it finishes.
+ */
+async function settledCounts(objects) {
+  let last = JSON.stringify(counts(objects));
+  for (let steady = 0, i = 0; steady < 4 && i < 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const now = JSON.stringify(counts(objects));
+    steady = now === last ? steady + 1 : 0;
+    last = now;
+  }
+  return JSON.parse(last);
+}
+
 /** A context made by create() holds exactly one reference on the device, dropped by its release. */
 function assertContextHoldsOneReference(device, create) {
   const before = d3d.refCount(device);
@@ -101,7 +116,7 @@ describe('cl_nv_d3d9_sharing with a real IDirect3DDevice9Ex', () => {
 
   test('9.13.4: an A8R8G8B8 surface: D3D contents at acquire, OpenCL writes visible to D3D after release; refcounts restored', async () => {
     const surface = keep(d3d.d3d9Surface(device9, 16, 8, D3DFMT.D3DFMT_A8R8G8B8, POOL_DEFAULT));
-    const start = counts([device9, surface]);
+    const start = await settledCounts([device9, surface]);
     await owner(async (own) => {
       const context = own(nv.createContext(device9));
       const queue = own(context.createQueue());
@@ -125,7 +140,7 @@ describe('cl_nv_d3d9_sharing with a real IDirect3DDevice9Ex', () => {
 
   test('9.13.4: a DEFAULT-pool texture level (not lockable: staged) inverted by a kernel', async () => {
     const texture = keep(d3d.d3d9Texture(device9, 32, 32, 3, 0, D3DFMT.D3DFMT_A8R8G8B8, POOL_DEFAULT));
-    const start = counts([device9, texture]);
+    const start = await settledCounts([device9, texture]);
     d3d.d3d9Access(texture, 1, pattern(16 * 16 * 4, 2));
     d3d.d3d9Access(texture, 0, pattern(32 * 32 * 4, 3));
     await owner(async (own) => {
@@ -243,7 +258,7 @@ describe('cl_khr_d3d10_sharing with a real ID3D10Device', () => {
 
   test('9.9.7.3 / 9.9.7.2: a DEFAULT buffer (no CPU access: staged) round trip; the cl_mem references the buffer', async () => {
     const buffer = keep(d3d.d3d10Buffer(device10, 512, 0, D3D10_BIND_VERTEX_BUFFER, 0));
-    const start = counts([device10, buffer]);
+    const start = await settledCounts([device10, buffer]);
     d3d.d3d10Access(buffer, 0, pattern(512, 8));
     await owner(async (own) => {
       const context = own(d3d10.createContext(device10));
@@ -339,7 +354,7 @@ for (const [extension, suffix] of [['cl_khr_d3d11_sharing', 'KHR'], ['cl_nv_d3d1
 
     test('a DEFAULT buffer (staged through the immediate context) both ways; the cl_mem references the buffer', async () => {
       const buffer = keep(d3d.d3d11Buffer(device11, 256, 0, D3D11_BIND_VERTEX_BUFFER, 0));
-      const start = counts([device11, buffer]);
+      const start = await settledCounts([device11, buffer]);
       d3d.d3d11Access(buffer, 0, pattern(256, 21));
       await owner(async (own) => {
         const context = own(d3d11.createContext(device11));
@@ -423,7 +438,7 @@ describe('cl_intel_dx9_media_sharing with real D3D9Ex and DXVA devices', () => {
 
   test('9.13.4: an NV12 surface: plane 0 (Y, R/UNORM_INT8) and plane 1 (UV, RG/UNORM_INT8, half size) both ways', async () => {
     const surface = keep(d3d.d3d9Surface(device9, 16, 8, NV12, POOL_DEFAULT));
-    const start = counts([device9, surface]);
+    const start = await settledCounts([device9, surface]);
     const y = pattern(16 * 8, 12);
     const uv = pattern(16 * 4, 13);
     d3d.d3d9Access(surface, 0, Uint8Array.from([...y, ...uv]));
@@ -494,7 +509,7 @@ describe('cl_khr_dx9_media_sharing with real D3D9Ex and DXVA adapters', () => {
 
   test('9.10.7.2: a YV12 surface: plane 1 is V and plane 2 is U, as in memory (current Khronos text; Intel compute-runtime)', async () => {
     const surface = keep(d3d.d3d9Surface(device9, 16, 8, YV12, POOL_DEFAULT));
-    const start = counts([device9, surface]);
+    const start = await settledCounts([device9, surface]);
     const y = pattern(16 * 8, 14);
     const v = pattern(8 * 4, 15);
     const u = pattern(8 * 4, 16);
