@@ -125,6 +125,8 @@ export abstract class D3D11Sharing extends SharingFacade<NativeD3D11Sharing> {
     if (slice > 0x7fffffff) throw new RangeError(`options.arraySlice must be at most 2^31-1; got ${slice}`);
     const { arraySlice: _, ...createOptions } = options;
     const y = this.createFromTexture2D(context, resource, 2 * slice, createOptions);
+    // Y may be a wrapper the caller already holds (one per subresource): it is not
+    // released if UV fails; a new one is collected with the rest of the context.
     const uv = this.createFromTexture2D(context, resource, 2 * slice + 1, createOptions);
     return { y, uv };
   }
