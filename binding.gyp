@@ -19,10 +19,11 @@
         "native/event.cc",
         "native/extensions.cc",
         "native/nv_d3d9.cc",
-        "native/khr_d3d10.cc",
+        "native/d3d10.cc",
+        "native/d3d11.cc",
         "native/intel_dx9.cc",
         "native/khr_dx9_media.cc",
-        "native/intel_va_api.cc"
+        "native/va_api.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],

@@ -9,7 +9,7 @@ import { decode } from './info';
 import { Kernel } from './kernel';
 import { CLBuffer, CLImage, LiveSet, Mapping, MemObject, checkCount, checkTriple, hostImageBytes } from './memory';
 import { Resource } from './resource';
-import { enqueueShared } from './interop/sharing';
+import { enqueueShared } from './sharing-hooks';
 
 /**
  * Objects acquired by queue.acquire(). release() gives them back.
