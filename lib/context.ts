@@ -331,3 +331,8 @@ function ownValue<T>(table: Readonly<Record<string, T>>, key: unknown): T | unde
 export function createContext(options: ContextOptions = {}): Context {
   return Context.create(options);
 }
+
+declare module './links' {
+  // Context is what links.ts calls ContextLink.
+  interface ContextLink extends Context {}
+}

@@ -144,3 +144,8 @@ export function requirePlatforms(): Platform[] {
   }
   return platforms;
 }
+
+declare module './links' {
+  // Platform is what links.ts calls PlatformLink.
+  interface PlatformLink extends Platform {}
+}

@@ -3,11 +3,9 @@
 // CommandQueue's acquire/release, the info report) reaches it only through
 // this module, never by importing lib/interop/. The types are the core's;
 // lib/interop/index.ts fills SharingFacades in by declaration merging.
-import type { Context } from './context';
 import type { Event } from './event';
+import type { ContextLink, PlatformLink, QueueLink } from './links';
 import type { MemObject } from './memory';
-import type { Platform } from './platform';
-import type { CommandQueue } from './queue';
 
 /**
  * Extension name -> facade class. Empty here; lib/interop/index.ts adds one
@@ -22,11 +20,11 @@ export type SharingExtension = keyof SharingFacades & string;
 /** What lib/interop hands the core. */
 export interface SharingHooks {
   /** Acquire or release shared objects on a queue (validation, per-extension grouping, the binding's state). */
-  enqueue(which: 'acquire' | 'release', queue: CommandQueue, mems: readonly MemObject[], waitFor?: readonly Event[]): Event;
+  enqueue(which: 'acquire' | 'release', queue: QueueLink, mems: readonly MemObject[], waitFor?: readonly Event[]): Event;
   /** The facade of an extension on a platform (created lazily, cached). */
-  facade(platform: Platform, extension: string): unknown;
+  facade(platform: PlatformLink, extension: string): unknown;
   /** The facade of the extension a context was made for. */
-  facadeOf(context: Context): unknown;
+  facadeOf(context: ContextLink): unknown;
   /** Every bound extension and its entry point names, in record order. */
   readonly entryPoints: Readonly<Record<string, readonly string[]>>;
 }
@@ -47,17 +45,17 @@ function installed(): SharingHooks {
 }
 
 /** @internal CommandQueue's acquire/release of shared objects. */
-export function enqueueShared(which: 'acquire' | 'release', queue: CommandQueue, mems: readonly MemObject[], waitFor?: readonly Event[]): Event {
+export function enqueueShared(which: 'acquire' | 'release', queue: QueueLink, mems: readonly MemObject[], waitFor?: readonly Event[]): Event {
   return installed().enqueue(which, queue, mems, waitFor);
 }
 
 /** @internal Platform.getSharing. */
-export function sharingFacade<K extends SharingExtension>(platform: Platform, extension: K): SharingFacades[K] {
+export function sharingFacade<K extends SharingExtension>(platform: PlatformLink, extension: K): SharingFacades[K] {
   return installed().facade(platform, extension) as SharingFacades[K];
 }
 
 /** @internal Context.sharing. */
-export function sharingFacadeOf(context: Context): SharingFacades[SharingExtension] {
+export function sharingFacadeOf(context: ContextLink): SharingFacades[SharingExtension] {
   return installed().facadeOf(context) as SharingFacades[SharingExtension];
 }
 
