@@ -24,6 +24,7 @@ struct AddonData {
   Napi::FunctionReference makeReleasedError;  // (kind) => Error
   std::unordered_map<const napi_type_tag*, Napi::FunctionReference> constructors;
   std::shared_ptr<CallbackHub> hub;
+  Napi::FunctionReference makeDirect3DError;  // (hresult, call, detail) => Direct3DError (lib/direct3d/errors.ts; Windows)
 
   static AddonData& Get(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }
 };
@@ -189,5 +190,8 @@ void InitProgram(Napi::Env env, Napi::Object exports);
 void InitKernel(Napi::Env env, Napi::Object exports);
 void InitEvent(Napi::Env env, Napi::Object exports);
 void InitExtensions(Napi::Env env, Napi::Object exports);
+#ifdef _WIN32
+void InitDirect3D(Napi::Env env, Napi::Object exports);  // direct3d.cc: exports.direct3d
+#endif
 
 }  // namespace ocl
