@@ -103,8 +103,8 @@ export class Direct3DUnavailableError extends Error {
   constructor(call: string, reason?: string) {
     super(
       reason ??
-        `${call}() needs Windows: Direct3D objects exist only there (this is ${process.platform}). ` +
-          'On Linux, share VA-API surfaces instead (cl_intel_va_api_media_sharing).',
+        `${call}() needs Windows: Direct3D objects exist only there (this is ${process.platform}).` +
+          (process.platform === 'linux' ? ' On Linux, share VA-API surfaces instead (cl_intel_va_api_media_sharing).' : ''),
     );
     this.call = call;
     this.platform = process.platform;
