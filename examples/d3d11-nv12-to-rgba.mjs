@@ -69,10 +69,11 @@ export async function runNV12Example({ out, width = 320, height = 180 } = {}) {
   const { platforms, source } = openOpenCL();
   const platform = nv12Platform(platforms);
   if (!platform) {
-    throw new Error(
-      'no OpenCL platform shares NV12 Direct3D 11 textures (cl_khr_d3d11_sharing or cl_nv_d3d11_sharing with cl_intel_d3d11_nv12_media_sharing); ' +
-        'on NVIDIA, convert an RGBA texture instead, or build the reference driver (npm run build:driver)',
-    );
+    // NVIDIA's cl_nv_d3d11_sharing, for one, shares no NV12 planes.
+    const reason =
+      `no OpenCL platform here shares NV12 Direct3D 11 textures (D3D11 sharing with cl_intel_d3d11_nv12_media_sharing; platforms: ${platforms.map((p) => p.name).join(', ') || 'none'}); ` +
+      'build the reference driver (npm run build:driver) to see the conversion run on it';
+    return { platform: undefined, correct: true, skipped: reason, lines: [`OpenCL: ${source}`, `Skipped: ${reason}.`], pixels: undefined };
   }
   const sharing = d3d11SharingOf(platform);
   const lines = [`OpenCL: ${source}`];
