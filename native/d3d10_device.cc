@@ -29,7 +29,7 @@ Napi::Value CreateDevice(const Napi::CallbackInfo& info) {
   Com<IDXGIAdapter1> adapter;
   if (!info[0].IsNull()) adapter.p = DxgiAdapter(env, U32(info[0], "adapterIndex"));
   UINT flags = U32(info[1], "flags");
-  Napi::Array levels = info[2].As<Napi::Array>();
+  Napi::Array levels = ArrayArg(info[2], "featureLevels");
   HRESULT hr = E_INVALIDARG;
   ID3D10Device1* device = nullptr;
   for (uint32_t i = 0; i < levels.Length() && !device; i++) {
@@ -60,7 +60,7 @@ Napi::Value Adapter(const Napi::CallbackInfo& info) {
 Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
-  Napi::Object options = info[1].As<Napi::Object>();
+  Napi::Object options = ObjectArg(info[1], "options");
   D3D10_BUFFER_DESC desc = {};
   desc.ByteWidth = U32Of(options, "byteWidth");
   desc.Usage = static_cast<D3D10_USAGE>(U32Of(options, "usage"));
@@ -68,8 +68,8 @@ Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
   desc.CPUAccessFlags = U32Of(options, "cpuAccessFlags");
   desc.MiscFlags = U32Of(options, "miscFlags");
   D3D10_SUBRESOURCE_DATA initial = {};
-  bool hasInitial = info[2].IsTypedArray();
-  if (hasInitial) initial.pSysMem = info[2].As<Napi::Uint8Array>().Data();
+  initial.pSysMem = InitialData(info[2], desc.ByteWidth);
+  bool hasInitial = initial.pSysMem != nullptr;
   ID3D10Buffer* buffer = nullptr;
   CheckHr(env, owner->As<ID3D10Device1>()->CreateBuffer(&desc, hasInitial ? &initial : nullptr, &buffer), "ID3D10Device::CreateBuffer");
   return NativeComObject::Wrap(env, buffer, "D3D10Buffer", {owner->object()});
@@ -79,7 +79,7 @@ Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
 Napi::Value CreateTexture2D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
-  Napi::Object o = info[1].As<Napi::Object>();
+  Napi::Object o = ObjectArg(info[1], "options");
   D3D10_TEXTURE2D_DESC desc = {};
   desc.Width = U32Of(o, "width");
   desc.Height = U32Of(o, "height");
@@ -101,7 +101,7 @@ Napi::Value CreateTexture2D(const Napi::CallbackInfo& info) {
 Napi::Value CreateTexture3D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
-  Napi::Object o = info[1].As<Napi::Object>();
+  Napi::Object o = ObjectArg(info[1], "options");
   D3D10_TEXTURE3D_DESC desc = {};
   desc.Width = U32Of(o, "width");
   desc.Height = U32Of(o, "height");

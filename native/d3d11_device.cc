@@ -41,7 +41,7 @@ Napi::Value CreateDevice(const Napi::CallbackInfo& info) {
   if (!info[0].IsNull()) adapter.p = DxgiAdapter(env, U32(info[0], "adapterIndex"));
   UINT flags = U32(info[1], "flags");
   std::vector<D3D_FEATURE_LEVEL> levels;
-  Napi::Array given = info[2].As<Napi::Array>();
+  Napi::Array given = ArrayArg(info[2], "featureLevels");
   for (uint32_t i = 0; i < given.Length(); i++) levels.push_back(static_cast<D3D_FEATURE_LEVEL>(U32(given.Get(i), "featureLevels[i]")));
   D3D_DRIVER_TYPE type = adapter ? D3D_DRIVER_TYPE_UNKNOWN : D3D_DRIVER_TYPE_HARDWARE;
   Com<ID3D11Device> device;
@@ -79,7 +79,7 @@ Napi::Value Adapter(const Napi::CallbackInfo& info) {
 Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
-  Napi::Object options = info[1].As<Napi::Object>();
+  Napi::Object options = ObjectArg(info[1], "options");
   D3D11_BUFFER_DESC desc = {};
   desc.ByteWidth = U32Of(options, "byteWidth");
   desc.Usage = static_cast<D3D11_USAGE>(U32Of(options, "usage"));
@@ -88,8 +88,8 @@ Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
   desc.MiscFlags = U32Of(options, "miscFlags");
   desc.StructureByteStride = U32Of(options, "structureByteStride");
   D3D11_SUBRESOURCE_DATA initial = {};
-  bool hasInitial = info[2].IsTypedArray();
-  if (hasInitial) initial.pSysMem = info[2].As<Napi::Uint8Array>().Data();
+  initial.pSysMem = InitialData(info[2], desc.ByteWidth);
+  bool hasInitial = initial.pSysMem != nullptr;
   ID3D11Buffer* buffer = nullptr;
   CheckHr(env, owner->As<ID3D11Device>()->CreateBuffer(&desc, hasInitial ? &initial : nullptr, &buffer), "ID3D11Device::CreateBuffer");
   return NativeComObject::Wrap(env, buffer, "D3D11Buffer", {owner->object()});
@@ -108,7 +108,7 @@ void ReadTextureCommon(const Napi::Object& options, UINT& mips, DXGI_FORMAT& for
 Napi::Value CreateTexture2D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
-  Napi::Object options = info[1].As<Napi::Object>();
+  Napi::Object options = ObjectArg(info[1], "options");
   D3D11_TEXTURE2D_DESC desc = {};
   desc.Width = U32Of(options, "width");
   desc.Height = U32Of(options, "height");
@@ -125,7 +125,7 @@ Napi::Value CreateTexture2D(const Napi::CallbackInfo& info) {
 Napi::Value CreateTexture3D(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
-  Napi::Object options = info[1].As<Napi::Object>();
+  Napi::Object options = ObjectArg(info[1], "options");
   D3D11_TEXTURE3D_DESC desc = {};
   desc.Width = U32Of(options, "width");
   desc.Height = U32Of(options, "height");

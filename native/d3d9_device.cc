@@ -131,7 +131,7 @@ Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
   auto* device = owner->As<IDirect3DDevice9Ex>();
-  Napi::Object o = info[1].As<Napi::Object>();
+  Napi::Object o = ObjectArg(info[1], "options");
   Share share = ShareArg(info[2]);
   D3DFORMAT format = static_cast<D3DFORMAT>(U32Of(o, "format"));
   IDirect3DSurface9* surface = nullptr;
@@ -154,7 +154,7 @@ Napi::Value CreateTexture(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
   auto* device = owner->As<IDirect3DDevice9Ex>();
-  Napi::Object o = info[1].As<Napi::Object>();
+  Napi::Object o = ObjectArg(info[1], "options");
   Share share = ShareArg(info[2]);
   std::string type = o.Get("type").ToString();
   UINT levels = U32Of(o, "levels"), usage = U32Of(o, "usage");
@@ -185,7 +185,7 @@ Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
   auto* device = owner->As<IDirect3DDevice9Ex>();
-  Napi::Object o = info[1].As<Napi::Object>();
+  Napi::Object o = ObjectArg(info[1], "options");
   Share share = ShareArg(info[2]);
   D3DPOOL pool = static_cast<D3DPOOL>(U32Of(o, "pool"));
   if (o.Get("index").ToBoolean()) {

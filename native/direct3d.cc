@@ -134,6 +134,25 @@ uint32_t U32(const Napi::Value& value, const char* what) {
 
 uint32_t U32Of(const Napi::Object& object, const char* key) { return U32(object.Get(key), key); }
 
+Napi::Object ObjectArg(const Napi::Value& value, const char* what) {
+  if (!value.IsObject()) throw Napi::TypeError::New(value.Env(), std::string(what) + " must be an object");
+  return value.As<Napi::Object>();
+}
+
+Napi::Array ArrayArg(const Napi::Value& value, const char* what) {
+  if (!value.IsArray()) throw Napi::TypeError::New(value.Env(), std::string(what) + " must be an array");
+  return value.As<Napi::Array>();
+}
+
+const void* InitialData(const Napi::Value& value, size_t size) {
+  if (value.IsUndefined() || value.IsNull()) return nullptr;
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array ||
+      value.As<Napi::Uint8Array>().ByteLength() < size) {
+    throw Napi::TypeError::New(value.Env(), "initial data must be a Uint8Array of the resource's size");
+  }
+  return value.As<Napi::Uint8Array>().Data();
+}
+
 uint64_t U64Of(const Napi::Value& value, const char* what) { return ToU64(value, what); }
 
 HANDLE HandleArg(const Napi::Value& value, const char* what) {

@@ -94,6 +94,10 @@ FARPROC SystemFunction(Napi::Env env, const char* dll, const char* name);
 // Arguments, validated in lib/direct3d/ already: these only convert.
 uint32_t U32(const Napi::Value& value, const char* what);
 uint32_t U32Of(const Napi::Object& object, const char* key);
+Napi::Object ObjectArg(const Napi::Value& value, const char* what);
+Napi::Array ArrayArg(const Napi::Value& value, const char* what);
+// Initial contents: undefined (none) or a Uint8Array of at least `size` bytes.
+const void* InitialData(const Napi::Value& value, size_t size);
 uint64_t U64Of(const Napi::Value& value, const char* what);
 HANDLE HandleArg(const Napi::Value& value, const char* what);
 Napi::BigInt Bigint(Napi::Env env, uint64_t value);

@@ -9,9 +9,7 @@ import { type AdapterInfo } from './adapters';
 import { type DxgiFormatInput, dxgiFormatCode, dxgiFormatLabel, dxgiPlanes, layoutSize, planeLayout } from './formats';
 import {
   Direct3DObject,
-  DxgiAdapter,
   SharedHandle,
-  type SharedHandleInput,
   checkBytes,
   checkChoice,
   checkFlags,
@@ -353,5 +351,3 @@ export function openArgs(handle: unknown, options: unknown): { handle: bigint; n
   return { handle: value, nt };
 }
 
-export { DxgiAdapter };
-export type { SharedHandleInput };
