@@ -173,7 +173,9 @@ export interface Addon {
   createProgramWithSource(context: NativeContext, source: string): NativeProgram;
   createProgramWithBuiltInKernels(context: NativeContext, devices: NativeDevice[], names: string): NativeProgram;
   createKernel(program: NativeProgram, name: string): NativeKernel;
-  enqueueNDRange(q: NativeQueue, kernel: NativeKernel, offset: number[] | null, global: number[], local: number[] | null, waitList: WaitList): NativeEvent;
+  /** The Float64Array(12) enqueueNDRange reads: [dims, hasOffset, hasLocal, global x3, offset x3, local x3]. */
+  useNDRangeSizes(sizes: Float64Array): void;
+  enqueueNDRange(q: NativeQueue, kernel: NativeKernel, waitList: WaitList): NativeEvent;
   createUserEvent(context: NativeContext): NativeEvent;
   waitForEvents(events: NativeEvent[]): void;
   NativeNvD3D9Sharing: SharingConstructor<NativeNvD3D9Sharing>;
