@@ -65,7 +65,7 @@ export interface NativeHostBlock {
 
 type WaitList = NativeEvent[] | undefined;
 
-/** Common to the five Native*Sharing classes (native/*sharing files). */
+/** Common to the Native*Sharing classes (one native file per extension). */
 export interface NativeSharingBase {
   /** Entry points that did not resolve on the platform. */
   readonly missing: string[];
