@@ -57,7 +57,7 @@ function perCall(side, sequence) {
   const run = (n) =>
     side === 'c'
       ? instructions(opts.c, ['--platform', opts.platform, '--iterations', String(n), '--repeats', '1', '--only', sequence])
-      : instructions(process.execPath, [join(root, 'bench', 'run.mjs'), '--platform', opts.platform, '--side', 'node', '--only', sequence, '--iterations', String(n), '--repeats', '1']);
+      : instructions(process.execPath, ['--single-threaded', join(root, 'bench', 'run.mjs'), '--platform', opts.platform, '--side', 'node', '--only', sequence, '--iterations', String(n), '--repeats', '1']);
   run(50); // a first run fills the driver's program cache (a kernel build is billions of instructions)
   const a = run(low);
   const b = run(high);

@@ -217,7 +217,7 @@ export interface NativeDirect3D {
   d3d9Transfer(object: NativeComObject, write: boolean, level: number, layout: NativePlaneLayout, data?: Uint8Array): Uint8Array | undefined;
 }
 
-/** Common to the five Native*Sharing classes (native/*sharing files). */
+/** Common to the Native*Sharing classes (one native file per extension). */
 export interface NativeSharingBase {
   /** Entry points that did not resolve on the platform. */
   readonly missing: string[];
@@ -325,7 +325,9 @@ export interface Addon {
   createProgramWithSource(context: NativeContext, source: string): NativeProgram;
   createProgramWithBuiltInKernels(context: NativeContext, devices: NativeDevice[], names: string): NativeProgram;
   createKernel(program: NativeProgram, name: string): NativeKernel;
-  enqueueNDRange(q: NativeQueue, kernel: NativeKernel, offset: number[] | null, global: number[], local: number[] | null, waitList: WaitList): NativeEvent;
+  /** The Float64Array(12) enqueueNDRange reads: [dims, hasOffset, hasLocal, global x3, offset x3, local x3]. */
+  useNDRangeSizes(sizes: Float64Array): void;
+  enqueueNDRange(q: NativeQueue, kernel: NativeKernel, waitList: WaitList): NativeEvent;
   createUserEvent(context: NativeContext): NativeEvent;
   waitForEvents(events: NativeEvent[]): void;
   /** The Direct3D module's native side: on Windows builds only. */
