@@ -22,7 +22,10 @@
         "native/khr_d3d10.cc",
         "native/intel_dx9.cc",
         "native/khr_dx9_media.cc",
-        "native/intel_va_api.cc"
+        "native/intel_va_api.cc",
+        "native/libva.cc",
+        "native/va_display.cc",
+        "native/va_surface.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],

@@ -22,6 +22,7 @@ struct AddonData {
   Napi::FunctionReference makeClError;        // (status, call) => OpenCLError
   Napi::FunctionReference makeMissingEntry;   // (name) => Error
   Napi::FunctionReference makeReleasedError;  // (kind) => Error
+  Napi::FunctionReference makeVaError;        // (status, call, detail) => VaError (lib/va/errors.ts)
   std::unordered_map<const napi_type_tag*, Napi::FunctionReference> constructors;
   std::shared_ptr<CallbackHub> hub;
 
