@@ -19,10 +19,11 @@
         "native/event.cc",
         "native/extensions.cc",
         "native/nv_d3d9.cc",
-        "native/khr_d3d10.cc",
+        "native/d3d10.cc",
+        "native/d3d11.cc",
         "native/intel_dx9.cc",
         "native/khr_dx9_media.cc",
-        "native/intel_va_api.cc",
+        "native/va_api.cc",
         "native/libva.cc",
         "native/va_display.cc",
         "native/va_surface.cc"

@@ -82,8 +82,15 @@ export interface NativeNvD3D9Sharing extends NativeSharingBase {
   createFromCubeTexture(context: NativeContext, flags: bigint, resource: bigint, face: number, miplevel: number): NativeMem;
   createFromVolumeTexture(context: NativeContext, flags: bigint, resource: bigint, miplevel: number): NativeMem;
 }
-/** native/khr_d3d10.cc */
-export interface NativeKhrD3D10Sharing extends NativeSharingBase {
+/** native/d3d10.cc */
+export interface NativeD3D10Sharing extends NativeSharingBase {
+  deviceIds(source: number, object: bigint, set: number): NativeDevice[];
+  createFromBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
+  createFromTexture2D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
+  createFromTexture3D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
+}
+/** native/d3d11.cc: cl_khr_d3d11_sharing or cl_nv_d3d11_sharing, by the record's names. */
+export interface NativeD3D11Sharing extends NativeSharingBase {
   deviceIds(source: number, object: bigint, set: number): NativeDevice[];
   createFromBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
   createFromTexture2D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
@@ -99,7 +106,7 @@ export interface NativeKhrDX9MediaSharing extends NativeSharingBase {
   deviceIds(adapterTypes: number[], adapters: bigint[], set: number): NativeDevice[];
   createFromMediaSurface(context: NativeContext, flags: bigint, adapterType: number, resource: bigint, sharedHandle: bigint, plane: number): NativeMem;
 }
-/** native/intel_va_api.cc */
+/** native/va_api.cc */
 export interface NativeIntelVaApiSharing extends NativeSharingBase {
   deviceIds(source: number, display: bigint, set: number): NativeDevice[];
   createFromSurface(context: NativeContext, flags: bigint, surfaceId: number, plane: number): NativeMem;
@@ -176,7 +183,8 @@ export type NativeVaLoad =
   | { ok: true; path: string; drm: string | null; x11: string | null; optional: { library: string; error: string }[] }
   | { ok: false; attempts: { path: string; error: string }[] };
 
-type SharingConstructor<T> = new (platform: NativePlatform, legacy: boolean) => T;
+/** (platform, legacy 1.1 lookup, role -> entry point name from the extension's record in lib/interop/extensions.ts) */
+type SharingConstructor<T> = new (platform: NativePlatform, legacy: boolean, entryPoints: Readonly<Record<string, string>>) => T;
 type Triple = [number, number, number];
 export interface ImageDescriptor {
   type: number;
@@ -241,10 +249,11 @@ export interface Addon {
   createUserEvent(context: NativeContext): NativeEvent;
   waitForEvents(events: NativeEvent[]): void;
   NativeNvD3D9Sharing: SharingConstructor<NativeNvD3D9Sharing>;
-  NativeKhrD3D10Sharing: SharingConstructor<NativeKhrD3D10Sharing>;
+  NativeD3D10Sharing: SharingConstructor<NativeD3D10Sharing>;
   NativeIntelDX9Sharing: SharingConstructor<NativeIntelDX9Sharing>;
   NativeKhrDX9MediaSharing: SharingConstructor<NativeKhrDX9MediaSharing>;
   NativeIntelVaApiSharing: SharingConstructor<NativeIntelVaApiSharing>;
+  NativeD3D11Sharing: SharingConstructor<NativeD3D11Sharing>;
   // The VA module (native/libva.cc, va_display.cc, va_surface.cc).
   setVaErrorFactory(factory: (status: number, call: string, detail: string) => Error): void;
   vaLoad(candidates: { libva: string[]; drm: string[]; x11: string[]; xlib: string[] }): NativeVaLoad;

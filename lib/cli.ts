@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // npx opencl-interop info [--json] [--library PATH]
 import { OpenCLNotAvailableError } from './errors';
+import './interop'; // registers the sharing extensions the report lists
 import { loadOpenCL } from './loader';
 import { formatReport, systemReport } from './report';
 
 const usage = `Usage: opencl-interop info [--json] [--library PATH]
 
-  info        list OpenCL platforms and devices, and for each of the five
+  info        list OpenCL platforms and devices, and for each of the seven
               sharing extensions whether it is advertised and how many of
               its entry points resolve
   --json      print the same as JSON

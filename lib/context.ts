@@ -5,14 +5,13 @@ import { UserEvent } from './event';
 import { type ImageFormat, elementSize, resolveImageFormat, type ResolvedImageFormat } from './formats';
 import { checkHost } from './host-memory';
 import { decode } from './info';
-import { type SharingFacades, sharingOf } from './interop';
-import type { SharingExtension } from './interop/extensions';
 import { hasEntryPoint, ready } from './loader';
 import { type Access, CLBuffer, CLImage, accessFlags, checkCount } from './memory';
 import { Platform, requirePlatforms } from './platform';
 import { Program } from './program';
 import { CommandQueue, type QueueOptions } from './queue';
 import { Resource } from './resource';
+import { type SharingExtension, type SharingFacades, sharingFacadeOf } from './sharing-hooks';
 import { Sampler, type SamplerOptions, addressingModes, filterModes } from './sampler';
 
 export type ContextProperty = readonly [name: number, value: number | bigint];
@@ -135,7 +134,7 @@ export class Context extends Resource<NativeContext> {
 
   /** The facade of the sharing extension this context was made for. */
   get sharing(): SharingFacades[SharingExtension] {
-    return sharingOf(this);
+    return sharingFacadeOf(this);
   }
 
   /** @internal */
@@ -331,4 +330,9 @@ function ownValue<T>(table: Readonly<Record<string, T>>, key: unknown): T | unde
 /** Shorthand for Context.create(options). */
 export function createContext(options: ContextOptions = {}): Context {
   return Context.create(options);
+}
+
+declare module './links' {
+  // Context is what links.ts calls ContextLink.
+  interface ContextLink extends Context {}
 }

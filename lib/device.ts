@@ -1,7 +1,7 @@
 import type { NativeDevice } from './addon';
 import { CL } from './constants';
 import { decode, parseVersion } from './info';
-import type { Platform } from './platform';
+import type { PlatformLink } from './links';
 
 export type DeviceType = 'default' | 'cpu' | 'gpu' | 'accelerator' | 'custom' | 'all';
 
@@ -28,10 +28,10 @@ export function deviceTypeMask(type: DeviceType | bigint): bigint {
 export class Device {
   /** @internal */
   readonly native: NativeDevice;
-  readonly platform: Platform;
+  readonly platform: PlatformLink;
 
   /** @internal */
-  constructor(native: NativeDevice, platform: Platform) {
+  constructor(native: NativeDevice, platform: PlatformLink) {
     this.native = native;
     this.platform = platform;
   }

@@ -79,51 +79,39 @@ const coreErrorNames: Record<number, string> = {
 /** The three D3D9 sharing extensions give -1010..-1013 different names. */
 export type D3D9Family = 'nv_d3d9' | 'intel_dx9' | 'khr_dx9_media';
 
-const d3d9FamilyErrorNames: Record<D3D9Family, Record<number, string>> = {
-  nv_d3d9: {
-    [-1010]: 'CL_INVALID_D3D9_DEVICE_NV',
-    [-1011]: 'CL_INVALID_D3D9_RESOURCE_NV',
-    [-1012]: 'CL_D3D9_RESOURCE_ALREADY_ACQUIRED_NV',
-    [-1013]: 'CL_D3D9_RESOURCE_NOT_ACQUIRED_NV',
-  },
-  intel_dx9: {
-    [-1010]: 'CL_INVALID_DX9_DEVICE_INTEL',
-    [-1011]: 'CL_INVALID_DX9_RESOURCE_INTEL',
-    [-1012]: 'CL_DX9_RESOURCE_ALREADY_ACQUIRED_INTEL',
-    [-1013]: 'CL_DX9_RESOURCE_NOT_ACQUIRED_INTEL',
-  },
-  khr_dx9_media: {
-    [-1010]: 'CL_INVALID_DX9_MEDIA_ADAPTER_KHR',
-    [-1011]: 'CL_INVALID_DX9_MEDIA_SURFACE_KHR',
-    [-1012]: 'CL_DX9_MEDIA_SURFACE_ALREADY_ACQUIRED_KHR',
-    [-1013]: 'CL_DX9_MEDIA_SURFACE_NOT_ACQUIRED_KHR',
-  },
-};
+/**
+ * Names of codes that depend on the extension (the D3D9 family's -1010..-1013,
+ * D3D11's KHR and NV names): lib/interop registers each extension's names from
+ * its record, under its family, its name and each of its entry points.
+ */
+const scopedErrorNames = new Map<string, Readonly<Record<number, string>>>();
+/** status -> every registered name, in registration order. */
+const candidateNames = new Map<number, string[]>();
 
-/** Which D3D9 family an entry point belongs to, from its name. */
-function familyOfCall(call: string): D3D9Family | undefined {
-  if (/D3D9.*NV$/.test(call)) return 'nv_d3d9';
-  if (/DX9.*INTEL$/.test(call)) return 'intel_dx9';
-  if (/DX9Media.*KHR$/.test(call)) return 'khr_dx9_media';
-  return undefined;
+/** @internal lib/interop: an extension's error names, looked up by any of `scopes`. */
+export function registerErrorNames(scopes: readonly string[], names: Readonly<Record<number, string>>): void {
+  for (const scope of scopes) scopedErrorNames.set(scope, names);
+  for (const [status, name] of Object.entries(names)) {
+    const list = candidateNames.get(Number(status)) ?? [];
+    if (!list.includes(name)) list.push(name);
+    candidateNames.set(Number(status), list);
+  }
 }
 
 /**
  * The spec name of a status code. Codes -1010..-1013 mean different things in
- * the three D3D9 extensions: pass the family, or the entry point that
- * returned the code; without either, every candidate name is listed.
+ * the three D3D9 extensions (and -1006..-1009 have KHR and NV names): pass the
+ * family or extension, or the entry point that returned the code; without
+ * either, every candidate name is listed.
  */
 export function errorName(status: number, context?: D3D9Family | string): string {
   if (status === 0) return 'CL_SUCCESS';
-  if (status <= -1010 && status >= -1013) {
-    const family =
-      context && context in d3d9FamilyErrorNames ? (context as D3D9Family) : context ? familyOfCall(context) : undefined;
-    if (family) return d3d9FamilyErrorNames[family][status]!;
-    return Object.values(d3d9FamilyErrorNames)
-      .map((names) => names[status])
-      .join(' | ');
-  }
-  return coreErrorNames[status] ?? (status > 0 ? `positive status ${status}` : `unknown status ${status}`);
+  const scoped = context ? scopedErrorNames.get(context)?.[status] : undefined;
+  if (scoped) return scoped;
+  if (coreErrorNames[status]) return coreErrorNames[status]!;
+  const candidates = candidateNames.get(status);
+  if (candidates) return candidates.join(' | ');
+  return status > 0 ? `positive status ${status}` : `unknown status ${status}`;
 }
 
 /** A driver call returned a non-zero status. */
@@ -136,8 +124,9 @@ export class OpenCLError extends Error {
   /** The OpenCL entry point that failed, e.g. 'clCreateBuffer'. */
   readonly call: string;
 
-  constructor(status: number, call: string, detail?: string, family?: D3D9Family) {
-    const code = errorName(status, family ?? call);
+  /** `scope`: the D3D9 family or the extension whose names apply (codes that collide), else the call decides. */
+  constructor(status: number, call: string, detail?: string, scope?: D3D9Family | string) {
+    const code = errorName(status, scope ?? call);
     super(`${call} failed: ${code} (${status})${detail ? `: ${detail}` : ''}`);
     this.status = status;
     this.code = code;

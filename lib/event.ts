@@ -1,10 +1,9 @@
 import type { NativeEvent } from './addon';
 import { CL } from './constants';
-import type { Context } from './context';
 import { OpenCLCommandError, OpenCLError, OpenCLReleasedError, OpenCLStateError, contextMismatch, describeValue } from './errors';
 import { decode } from './info';
 import { ready } from './loader';
-import type { CommandQueue } from './queue';
+import type { ContextLink, QueueLink } from './links';
 import { Resource } from './resource';
 
 export type ExecutionStatus = 'queued' | 'submitted' | 'running' | 'complete';
@@ -117,12 +116,12 @@ export class Event extends Resource<NativeEvent> implements PromiseLike<void> {
   onEnd?: (status: number) => Error | undefined;
 
   /** The context of the command (or of the user event). */
-  readonly context: Context;
+  readonly context: ContextLink;
   /** The queue the command was enqueued on (undefined for a user event). */
-  readonly queue?: CommandQueue;
+  readonly queue?: QueueLink;
 
   /** @internal */
-  constructor(native: NativeEvent, context: Context, queue?: CommandQueue) {
+  constructor(native: NativeEvent, context: ContextLink, queue?: QueueLink) {
     super(native);
     this.context = context;
     this.queue = queue;
@@ -487,7 +486,7 @@ export function waitForEvents(events: readonly Event[]): void {
  * context and events known to have failed (a driver would leave the new
  * command queued for ever behind them).
  */
-export function nativeWaitList(waitFor: readonly Event[] | undefined, context: Context, call = 'enqueue'): NativeEvent[] | undefined {
+export function nativeWaitList(waitFor: readonly Event[] | undefined, context: ContextLink, call = 'enqueue'): NativeEvent[] | undefined {
   if (waitFor === undefined) return undefined;
   if (!Array.isArray(waitFor)) throw new TypeError(`waitFor must be an array of Event; got ${typeof waitFor}`);
   const list: NativeEvent[] = [];

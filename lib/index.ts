@@ -41,10 +41,11 @@ export { Sampler, type AddressingMode, type FilterMode, type SamplerOptions } fr
 
 // The sharing extensions.
 export { getSharing, sharingOf, type SharingFacades } from './interop';
-export { sharingExtensions, sharingExtensionNames, type SharingExtension } from './interop/extensions';
+export { sharingExtensions, sharingExtensionNames, sharingRecords, type ExtensionRecord, type SharingExtension } from './interop/extensions';
 export { SharingFacade, type CreateSharedOptions, type DeviceSet, type SharedContextOptions } from './interop/sharing';
 export { NvD3D9Sharing, type CubeFace, type D3D9DeviceSource, type NvD3D9ObjectInfo } from './interop/nv-d3d9';
 export { D3D10Sharing, type D3D10DeviceSource, type D3D10ObjectInfo } from './interop/d3d10';
+export { D3D11Sharing, KhrD3D11Sharing, NvD3D11Sharing, NV12_EXTENSION, type D3D11DeviceSource, type D3D11ObjectInfo, type NV12TextureOptions } from './interop/d3d11';
 export { IntelDX9Sharing, type IntelDX9ImageInfo, type IntelDX9Source, type IntelDX9SurfaceOptions } from './interop/intel-dx9';
 export { KhrDX9MediaSharing, type KhrDX9ImageInfo, type KhrDX9SurfaceOptions, type MediaAdapter, type MediaAdapterType } from './interop/khr-dx9-media';
 export { VaApiSharing, type VaApiImageInfo } from './interop/va-api';

@@ -4,7 +4,7 @@ import type { Device } from './device';
 import { OpenCLReleasedError, contextMismatch, describeValue, OpenCLError } from './errors';
 import { decode } from './info';
 import { CLBuffer, CLImage, MemObject } from './memory';
-import type { Program } from './program';
+import type { ProgramLink } from './links';
 import { Resource } from './resource';
 import { Sampler } from './sampler';
 
@@ -212,7 +212,7 @@ function takes(param: Param): string {
 }
 
 export class Kernel extends Resource<NativeKernel> {
-  readonly program: Program;
+  readonly program: ProgramLink;
   /** Objects set as arguments, kept alive and checked at each enqueue. */
   readonly #objectArgs = new Map<number, MemObject | Sampler>();
   /** Bytes of each __local argument. */
@@ -224,7 +224,7 @@ export class Kernel extends Resource<NativeKernel> {
   #params?: Param[] | null;
 
   /** @internal */
-  constructor(native: NativeKernel, program: Program) {
+  constructor(native: NativeKernel, program: ProgramLink) {
     super(native);
     this.program = program;
   }

@@ -1,11 +1,10 @@
 import type { NativeMem } from './addon';
 import { CL } from './constants';
-import type { Context } from './context';
 import { OpenCLReleasedError, OpenCLStateError, describeValue } from './errors';
 import type { Event } from './event';
 import { decode } from './info';
 import { type ResolvedImageFormat, resolveImageFormat, type ChannelOrder, type ChannelType } from './formats';
-import type { CommandQueue } from './queue';
+import type { ContextLink, QueueLink } from './links';
 import { Resource } from './resource';
 
 /** @internal What lib/interop attaches to a shared memory object. */
@@ -44,12 +43,12 @@ export function accessFlags(access: Access | undefined, fallback: Access = 'read
 
 /** Base of buffers and images. */
 export class MemObject extends Resource<NativeMem> {
-  readonly context: Context;
+  readonly context: ContextLink;
   /** @internal Mappings not yet unmapped; unmapped (detached) on release. */
   readonly mappings = new LiveSet<Mapping>();
 
   /** @internal */
-  constructor(native: NativeMem, context: Context) {
+  constructor(native: NativeMem, context: ContextLink) {
     super(native);
     this.context = context;
   }
@@ -144,7 +143,7 @@ export class CLBuffer extends MemObject {
   readonly parent?: CLBuffer;
 
   /** @internal */
-  constructor(native: NativeMem, context: Context, parent?: CLBuffer) {
+  constructor(native: NativeMem, context: ContextLink, parent?: CLBuffer) {
     super(native, context);
     this.parent = parent;
   }
@@ -247,7 +246,7 @@ export interface MapRange {
  */
 export class Mapping {
   readonly memory: MemObject;
-  readonly queue: CommandQueue;
+  readonly queue: QueueLink;
   /** The map command's event. */
   readonly event: Event;
   /** Row and slice pitch of a mapped image region (0 for buffers). */
@@ -259,7 +258,7 @@ export class Mapping {
   readonly #record: unknown;
 
   /** @internal */
-  constructor(memory: MemObject, queue: CommandQueue, buffer: ArrayBuffer, record: unknown, event: Event, range: MapRange, rowPitch = 0, slicePitch = 0) {
+  constructor(memory: MemObject, queue: QueueLink, buffer: ArrayBuffer, record: unknown, event: Event, range: MapRange, rowPitch = 0, slicePitch = 0) {
     this.memory = memory;
     this.queue = queue;
     this.#buffer = buffer;

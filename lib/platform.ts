@@ -3,8 +3,7 @@ import { CL } from './constants';
 import { Device, type DeviceType, deviceTypeMask } from './device';
 import { OpenCLError, OpenCLNoPlatformError } from './errors';
 import { decode, parseVersion } from './info';
-import { getSharing, type SharingFacades } from './interop';
-import type { SharingExtension } from './interop/extensions';
+import { type SharingExtension, type SharingFacades, sharingFacade } from './sharing-hooks';
 import { loadedLibrary, preservingIcdEnvironment, ready } from './loader';
 
 const platformCache = new Map<bigint, Platform>();
@@ -90,7 +89,7 @@ export class Platform {
    * platform.getSharing('cl_intel_va_api_media_sharing').createContext(display).
    */
   getSharing<K extends SharingExtension>(extension: K): SharingFacades[K] {
-    return getSharing(this, extension);
+    return sharingFacade(this, extension);
   }
 
   /** True when the platform or any of its devices lists the extension. */
@@ -144,4 +143,9 @@ export function requirePlatforms(): Platform[] {
     throw new OpenCLNoPlatformError(loadedLibrary()?.path ?? 'OpenCL', 'clGetPlatformIDs found none');
   }
   return platforms;
+}
+
+declare module './links' {
+  // Platform is what links.ts calls PlatformLink.
+  interface PlatformLink extends Platform {}
 }

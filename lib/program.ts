@@ -1,6 +1,6 @@
 import type { NativeProgram } from './addon';
 import { CL } from './constants';
-import type { Context } from './context';
+import type { ContextLink } from './links';
 import type { Device } from './device';
 import { OpenCLBuildError, OpenCLStateError, contextMismatch } from './errors';
 import { decode } from './info';
@@ -17,12 +17,12 @@ export interface BuildOptions {
 }
 
 export class Program extends Resource<NativeProgram> {
-  readonly context: Context;
+  readonly context: ContextLink;
   #building: Promise<void> | null = null;
   #releaseAfterBuild = false;
 
   /** @internal */
-  constructor(native: NativeProgram, context: Context) {
+  constructor(native: NativeProgram, context: ContextLink) {
     super(native);
     this.context = context;
   }
@@ -120,4 +120,9 @@ export class Program extends Resource<NativeProgram> {
     }
     super.release();
   }
+}
+
+declare module './links' {
+  // Program is what links.ts calls ProgramLink.
+  interface ProgramLink extends Program {}
 }

@@ -1,6 +1,6 @@
 import type { NativeEvent, NativeHostBlock, NativeQueue } from './addon';
 import { CL } from './constants';
-import type { Context } from './context';
+import type { ContextLink } from './links';
 import type { Device } from './device';
 import { Event, type UserEvent, gateOn, gatesOf, nativeWaitList, refuseToBlock } from './event';
 import { OpenCLStateError, contextMismatch, describeValue } from './errors';
@@ -9,7 +9,7 @@ import { decode } from './info';
 import { Kernel } from './kernel';
 import { CLBuffer, CLImage, LiveSet, Mapping, MemObject, checkCount, checkTriple, hostImageBytes } from './memory';
 import { Resource } from './resource';
-import { enqueueShared } from './interop/sharing';
+import { enqueueShared } from './sharing-hooks';
 
 /**
  * Objects acquired by queue.acquire(). release() gives them back.
@@ -167,7 +167,7 @@ const noGates: readonly UserEvent[] = [];
 
 /** A command queue on one device of a context. */
 export class CommandQueue extends Resource<NativeQueue> {
-  readonly context: Context;
+  readonly context: ContextLink;
   readonly device: Device;
   /** @internal Mappings made through this queue and not yet unmapped. */
   readonly mappings = new LiveSet<Mapping>();
@@ -180,7 +180,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   #properties?: Required<QueueOptions>;
 
   /** @internal */
-  constructor(native: NativeQueue, context: Context, device: Device, options?: Required<QueueOptions>) {
+  constructor(native: NativeQueue, context: ContextLink, device: Device, options?: Required<QueueOptions>) {
     super(native);
     this.context = context;
     this.device = device;
@@ -519,7 +519,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     if (offset + size > buffer.size) throw new RangeError(`offset + size (${offset + size}) exceeds the buffer's ${buffer.size} bytes`);
     const range = { start: offset, end: offset + size, writes: options.access !== 'read' };
     buffer.checkMapOverlap(range);
-    let result!: ReturnType<Context['addon']['enqueueMapBuffer']>;
+    let result!: ReturnType<ContextLink['addon']['enqueueMapBuffer']>;
     const event = this.submit({ call: 'clEnqueueMapBuffer', waitFor: options.waitFor, blocking }, (waitList) => {
       result = this.context.addon.enqueueMapBuffer(this.native, buffer.native, blocking, flags, offset, size, waitList);
       return result.event;
@@ -533,7 +533,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const { origin, region } = this.#imageRegion(image, options);
     const range = { start: 0, end: Number.MAX_SAFE_INTEGER, writes: options.access !== 'read' };
     image.checkMapOverlap(range);
-    let result!: ReturnType<Context['addon']['enqueueMapImage']>;
+    let result!: ReturnType<ContextLink['addon']['enqueueMapImage']>;
     const event = this.submit({ call: 'clEnqueueMapImage', waitFor: options.waitFor, blocking }, (waitList) => {
       result = this.context.addon.enqueueMapImage(this.native, image.native, blocking, flags, origin, region, waitList);
       return result.event;
@@ -686,4 +686,9 @@ function sizesOf(value: unknown, what: string): number[] {
     if (typeof v !== 'number') throw new TypeError(`${what}[${i}] must be a number; got ${describeValue(v)}`);
     return v;
   });
+}
+
+declare module './links' {
+  // CommandQueue is what links.ts calls QueueLink.
+  interface QueueLink extends CommandQueue {}
 }

@@ -1,9 +1,9 @@
 // What `npx opencl-interop info` prints: platforms, devices and, for each of
-// the five sharing extensions, whether it is advertised and how many of its
+// the seven sharing extensions, whether it is advertised and how many of its
 // entry points resolve.
-import { sharingExtensionNames, sharingExtensions, type SharingExtension } from './interop/extensions';
 import { loadedLibrary } from './loader';
 import { getPlatforms, type Platform } from './platform';
+import { type SharingExtension, sharingEntryPoints } from './sharing-hooks';
 
 export interface ExtensionReport {
   name: SharingExtension;
@@ -40,7 +40,8 @@ export interface SystemReport {
 function extensionReport(platform: Platform, name: SharingExtension): ExtensionReport {
   const onPlatform = platform.extensions.includes(name);
   const onDevice = platform.getDevices().some((d) => d.extensions.includes(name));
-  const missing = sharingExtensions[name].filter((entry) => {
+  const entryPoints = sharingEntryPoints()[name]!;
+  const missing = entryPoints.filter((entry) => {
     try {
       return platform.extensionFunctionAddress(entry) === 0n;
     } catch {
@@ -50,7 +51,7 @@ function extensionReport(platform: Platform, name: SharingExtension): ExtensionR
   return {
     name,
     advertised: onPlatform && onDevice ? 'platform+device' : onPlatform ? 'platform' : onDevice ? 'device' : 'no',
-    entryPoints: { resolved: sharingExtensions[name].length - missing.length, total: sharingExtensions[name].length, missing },
+    entryPoints: { resolved: entryPoints.length - missing.length, total: entryPoints.length, missing },
   };
 }
 
@@ -71,7 +72,7 @@ export function systemReport(): SystemReport {
       imageSupport: d.imageSupport,
       preferredInteropUserSync: d.preferredInteropUserSync,
     })),
-    sharing: sharingExtensionNames.map((name) => extensionReport(platform, name)),
+    sharing: (Object.keys(sharingEntryPoints()) as SharingExtension[]).map((name) => extensionReport(platform, name)),
   }));
   return { library: loadedLibrary()?.path ?? null, platforms };
 }

@@ -1,6 +1,6 @@
 import type { NativeSampler } from './addon';
 import { CL } from './constants';
-import type { Context } from './context';
+import type { ContextLink } from './links';
 import { decode } from './info';
 import { Resource } from './resource';
 
@@ -25,9 +25,9 @@ export interface SamplerOptions {
 }
 
 export class Sampler extends Resource<NativeSampler> {
-  readonly context: Context;
+  readonly context: ContextLink;
   /** @internal */
-  constructor(native: NativeSampler, context: Context) {
+  constructor(native: NativeSampler, context: ContextLink) {
     super(native);
     this.context = context;
   }

@@ -2,26 +2,41 @@
 
 namespace ocl {
 
-EntryPoints::EntryPoints(Napi::Env env, const Napi::Value& platform, bool legacy,
-                         std::initializer_list<const char*> names)
-    : platform_(NativePlatform::From(platform, "platform")), names_(names) {
-  for (const char* name : names_) {
-    void* address = legacy ? OCL_FN(env, clGetExtensionFunctionAddress)(name)
-                           : OCL_FN(env, clGetExtensionFunctionAddressForPlatform)(platform_, name);
-    addresses_.push_back(address);
+EntryPoints::EntryPoints(Napi::Env env, const Napi::Value& platform, bool legacy, const Napi::Value& names)
+    : platform_(NativePlatform::From(platform, "platform")) {
+  if (!names.IsObject()) throw Napi::TypeError::New(env, "entry points must be an object { role: name }");
+  Napi::Object object = names.As<Napi::Object>();
+  Napi::Array roles = object.GetPropertyNames();
+  for (uint32_t i = 0; i < roles.Length(); ++i) {
+    Napi::Value role = roles.Get(i);
+    Napi::Value name = object.Get(role);
+    if (!name.IsString()) throw Napi::TypeError::New(env, "entry point names must be strings");
+    Entry entry{role.ToString().Utf8Value(), name.As<Napi::String>().Utf8Value(), nullptr};
+    entry.address = legacy ? OCL_FN(env, clGetExtensionFunctionAddress)(entry.name.c_str())
+                           : OCL_FN(env, clGetExtensionFunctionAddressForPlatform)(platform_, entry.name.c_str());
+    entries_.push_back(std::move(entry));
   }
+}
+
+const EntryPoints::Entry& EntryPoints::Find(Napi::Env env, const char* role) const {
+  for (const Entry& entry : entries_) {
+    if (entry.role == role) return entry;
+  }
+  // A record without the role the native file needs: a bug in the package, not in the caller's input.
+  throw Napi::Error::New(env, std::string("opencl-interop: the extension record has no entry point for ") + role);
 }
 
 Napi::Array EntryPoints::Missing(Napi::Env env) const {
   Napi::Array missing = Napi::Array::New(env);
-  for (size_t i = 0; i < names_.size(); ++i) {
-    if (!addresses_[i]) missing.Set(missing.Length(), names_[i]);
+  for (const Entry& entry : entries_) {
+    if (!entry.address) missing.Set(missing.Length(), entry.name);
   }
   return missing;
 }
 
-Napi::Value QueryDevices(Napi::Env env, const char* call, DeviceIdsFn fn, cl_platform_id platform, cl_uint source,
+Napi::Value QueryDevices(Napi::Env env, Resolved<DeviceIdsFn> entry, cl_platform_id platform, cl_uint source,
                          void* object, cl_uint set) {
+  auto [fn, call] = entry;
   cl_uint count = 0;
   Check(env, fn(platform, source, object, set, 0, nullptr, &count), call);
   std::vector<cl_device_id> devices(count);
@@ -39,7 +54,8 @@ Napi::Value WrapCreated(Napi::Env env, const char* call, cl_mem mem, cl_int stat
 
 void InitExtensions(Napi::Env env, Napi::Object exports) {
   InitNvD3D9(env, exports);
-  InitKhrD3D10(env, exports);
+  InitD3D10(env, exports);
+  InitD3D11(env, exports);
   InitIntelDX9(env, exports);
   InitKhrDX9Media(env, exports);
   InitIntelVaApi(env, exports);

@@ -6,13 +6,11 @@ namespace {
 
 using CreateSurfaceFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, void*, void*, cl_uint, cl_int*);
 
-enum Slot { kDeviceIds, kSurface, kAcquire, kRelease };
 
 class NativeIntelDX9Sharing : public SharingBase<NativeIntelDX9Sharing> {
  public:
   explicit NativeIntelDX9Sharing(const Napi::CallbackInfo& info)
-      : SharingBase(info, {"clGetDeviceIDsFromDX9INTEL", "clCreateFromDX9MediaSurfaceINTEL",
-                           "clEnqueueAcquireDX9ObjectsINTEL", "clEnqueueReleaseDX9ObjectsINTEL"}) {}
+      : SharingBase(info) {}
 
   static void Init(Napi::Env env, Napi::Object exports) {
     Register(env, exports, "NativeIntelDX9Sharing",
@@ -26,23 +24,23 @@ class NativeIntelDX9Sharing : public SharingBase<NativeIntelDX9Sharing> {
   // deviceIds(source, object: bigint, set)
   Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    return QueryDevices(env, "clGetDeviceIDsFromDX9INTEL", Entry<DeviceIdsFn>(env, kDeviceIds), platform(),
+    return QueryDevices(env, Entry<DeviceIdsFn>(env, "deviceIds"), platform(),
                         UintArg(info[0], "source"), ToPointer(info[1], "DX9 object"), UintArg(info[2], "set"));
   }
   // createFromMediaSurface(context, flags, resource, sharedHandle, plane)
   Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    auto fn = Entry<CreateSurfaceFn>(env, kSurface);
+    auto [fn, call] = Entry<CreateSurfaceFn>(env, "mediaSurface");
     cl_int status = CL_SUCCESS;
     cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
                     ToPointer(info[3], "shared handle"), UintArg(info[4], "plane"), &status);
-    return WrapCreated(env, "clCreateFromDX9MediaSurfaceINTEL", mem, status);
+    return WrapCreated(env, call, mem, status);
   }
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, "clEnqueueAcquireDX9ObjectsINTEL", Entry<AcquireFn>(info.Env(), kAcquire));
+    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));
   }
   Napi::Value Release(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, "clEnqueueReleaseDX9ObjectsINTEL", Entry<ReleaseMutableFn>(info.Env(), kRelease));
+    return AcquireOrRelease(info, Entry<ReleaseMutableFn>(info.Env(), "release"));
   }
 };
 

@@ -14,13 +14,11 @@ struct SurfaceInfo {
   void* sharedHandle;
 };
 
-enum Slot { kDeviceIds, kSurface, kAcquire, kRelease };
 
 class NativeKhrDX9MediaSharing : public SharingBase<NativeKhrDX9MediaSharing> {
  public:
   explicit NativeKhrDX9MediaSharing(const Napi::CallbackInfo& info)
-      : SharingBase(info, {"clGetDeviceIDsFromDX9MediaAdapterKHR", "clCreateFromDX9MediaSurfaceKHR",
-                           "clEnqueueAcquireDX9MediaSurfacesKHR", "clEnqueueReleaseDX9MediaSurfacesKHR"}) {}
+      : SharingBase(info) {}
 
   static void Init(Napi::Env env, Napi::Object exports) {
     Register(env, exports, "NativeKhrDX9MediaSharing",
@@ -34,7 +32,7 @@ class NativeKhrDX9MediaSharing : public SharingBase<NativeKhrDX9MediaSharing> {
   // deviceIds(adapterTypes: number[], adapters: bigint[], set)
   Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    auto fn = Entry<DeviceIdsFn>(env, kDeviceIds);
+    auto [fn, call] = Entry<DeviceIdsFn>(env, "deviceIds");
     if (!info[0].IsArray() || !info[1].IsArray() ||
         info[0].As<Napi::Array>().Length() != info[1].As<Napi::Array>().Length()) {
       throw Napi::TypeError::New(env, "adapter types and adapters must be arrays of the same length");
@@ -52,7 +50,6 @@ class NativeKhrDX9MediaSharing : public SharingBase<NativeKhrDX9MediaSharing> {
     cl_uint* typesPtr = types.empty() ? nullptr : types.data();
     void* adaptersPtr = adapters.empty() ? nullptr : adapters.data();
     cl_uint count = 0;
-    const char* call = "clGetDeviceIDsFromDX9MediaAdapterKHR";
     Check(env, fn(platform(), n, typesPtr, adaptersPtr, set, 0, nullptr, &count), call);
     std::vector<cl_device_id> devices(count);
     if (count) Check(env, fn(platform(), n, typesPtr, adaptersPtr, set, count, devices.data(), &count), call);
@@ -63,18 +60,18 @@ class NativeKhrDX9MediaSharing : public SharingBase<NativeKhrDX9MediaSharing> {
   // createFromMediaSurface(context, flags, adapterType, resource, sharedHandle, plane)
   Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    auto fn = Entry<CreateSurfaceFn>(env, kSurface);
+    auto [fn, call] = Entry<CreateSurfaceFn>(env, "mediaSurface");
     SurfaceInfo surface{ToPointer(info[3], "resource"), ToPointer(info[4], "shared handle")};
     cl_int status = CL_SUCCESS;
     cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), UintArg(info[2], "adapter type"),
                     &surface, UintArg(info[5], "plane"), &status);
-    return WrapCreated(env, "clCreateFromDX9MediaSurfaceKHR", mem, status);
+    return WrapCreated(env, call, mem, status);
   }
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, "clEnqueueAcquireDX9MediaSurfacesKHR", Entry<AcquireFn>(info.Env(), kAcquire));
+    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));
   }
   Napi::Value Release(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, "clEnqueueReleaseDX9MediaSurfacesKHR", Entry<AcquireFn>(info.Env(), kRelease));
+    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "release"));
   }
 };
 

@@ -8,15 +8,11 @@ using CreateBufferFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, void*, cl_int
 using CreateLevelFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, void*, cl_uint, cl_int*);
 using CreateCubeFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, void*, cl_uint, cl_uint, cl_int*);
 
-enum Slot { kDeviceIds, kVertexBuffer, kIndexBuffer, kSurface, kTexture, kCubeTexture, kVolumeTexture, kAcquire, kRelease };
 
 class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
  public:
   explicit NativeNvD3D9Sharing(const Napi::CallbackInfo& info)
-      : SharingBase(info, {"clGetDeviceIDsFromD3D9NV", "clCreateFromD3D9VertexBufferNV",
-                           "clCreateFromD3D9IndexBufferNV", "clCreateFromD3D9SurfaceNV", "clCreateFromD3D9TextureNV",
-                           "clCreateFromD3D9CubeTextureNV", "clCreateFromD3D9VolumeTextureNV",
-                           "clEnqueueAcquireD3D9ObjectsNV", "clEnqueueReleaseD3D9ObjectsNV"}) {}
+      : SharingBase(info) {}
 
   static void Init(Napi::Env env, Napi::Object exports) {
     Register(env, exports, "NativeNvD3D9Sharing",
@@ -36,7 +32,7 @@ class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
   // adapter name for CL_D3D9_ADAPTER_NAME_NV.
   Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    auto fn = Entry<DeviceIdsFn>(env, kDeviceIds);
+    auto [fn, call] = Entry<DeviceIdsFn>(env, "deviceIds");
     std::string name;
     void* object = nullptr;
     if (info[1].IsString()) {
@@ -45,53 +41,53 @@ class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
     } else {
       object = ToPointer(info[1], "D3D9 object");
     }
-    return QueryDevices(env, "clGetDeviceIDsFromD3D9NV", fn, platform(), UintArg(info[0], "source"), object,
+    return QueryDevices(env, {fn, call}, platform(), UintArg(info[0], "source"), object,
                         UintArg(info[2], "set"));
   }
-  Napi::Value CreateBufferLike(const Napi::CallbackInfo& info, Slot entry, const char* call) {
+  Napi::Value CreateBufferLike(const Napi::CallbackInfo& info, const char* role) {
     Napi::Env env = info.Env();
-    auto fn = Entry<CreateBufferFn>(env, entry);
+    auto [fn, call] = Entry<CreateBufferFn>(env, role);
     cl_int status = CL_SUCCESS;
     cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"), &status);
     return WrapCreated(env, call, mem, status);
   }
   Napi::Value CreateVertexBuffer(const Napi::CallbackInfo& info) {
-    return CreateBufferLike(info, kVertexBuffer, "clCreateFromD3D9VertexBufferNV");
+    return CreateBufferLike(info, "vertexBuffer");
   }
   Napi::Value CreateIndexBuffer(const Napi::CallbackInfo& info) {
-    return CreateBufferLike(info, kIndexBuffer, "clCreateFromD3D9IndexBufferNV");
+    return CreateBufferLike(info, "indexBuffer");
   }
   Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
-    return CreateBufferLike(info, kSurface, "clCreateFromD3D9SurfaceNV");
+    return CreateBufferLike(info, "surface");
   }
-  Napi::Value CreateLevel(const Napi::CallbackInfo& info, Slot entry, const char* call) {
+  Napi::Value CreateLevel(const Napi::CallbackInfo& info, const char* role) {
     Napi::Env env = info.Env();
-    auto fn = Entry<CreateLevelFn>(env, entry);
+    auto [fn, call] = Entry<CreateLevelFn>(env, role);
     cl_int status = CL_SUCCESS;
     cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
                     UintArg(info[3], "miplevel"), &status);
     return WrapCreated(env, call, mem, status);
   }
   Napi::Value CreateTexture(const Napi::CallbackInfo& info) {
-    return CreateLevel(info, kTexture, "clCreateFromD3D9TextureNV");
+    return CreateLevel(info, "texture");
   }
   Napi::Value CreateVolumeTexture(const Napi::CallbackInfo& info) {
-    return CreateLevel(info, kVolumeTexture, "clCreateFromD3D9VolumeTextureNV");
+    return CreateLevel(info, "volumeTexture");
   }
   // createFromCubeTexture(context, flags, resource, face, miplevel)
   Napi::Value CreateCubeTexture(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    auto fn = Entry<CreateCubeFn>(env, kCubeTexture);
+    auto [fn, call] = Entry<CreateCubeFn>(env, "cubeTexture");
     cl_int status = CL_SUCCESS;
     cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
                     UintArg(info[3], "face"), UintArg(info[4], "miplevel"), &status);
-    return WrapCreated(env, "clCreateFromD3D9CubeTextureNV", mem, status);
+    return WrapCreated(env, call, mem, status);
   }
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, "clEnqueueAcquireD3D9ObjectsNV", Entry<AcquireFn>(info.Env(), kAcquire));
+    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));
   }
   Napi::Value Release(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, "clEnqueueReleaseD3D9ObjectsNV", Entry<ReleaseMutableFn>(info.Env(), kRelease));
+    return AcquireOrRelease(info, Entry<ReleaseMutableFn>(info.Env(), "release"));
   }
 };
 

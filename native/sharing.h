@@ -1,5 +1,5 @@
 // Shared machinery of the five sharing-extension files (nv_d3d9.cc,
-// khr_d3d10.cc, intel_dx9.cc, khr_dx9_media.cc, intel_va_api.cc). Each
+// d3d10.cc, intel_dx9.cc, khr_dx9_media.cc, va_api.cc). Each
 // extension object resolves its entry points for one platform, once, through
 // clGetExtensionFunctionAddressForPlatform (clGetExtensionFunctionAddress on
 // OpenCL 1.1 platforms); lib/interop caches one object per platform.
@@ -16,33 +16,49 @@ using ReleaseMutableFn = cl_int(OCL_CALL*)(cl_command_queue, cl_uint, cl_mem*, c
 // clGetDeviceIDsFrom{D3D9NV, D3D10KHR, DX9INTEL, VA_APIMediaAdapterINTEL}
 using DeviceIdsFn = cl_int(OCL_CALL*)(cl_platform_id, cl_uint, void*, cl_uint, cl_uint, cl_device_id*, cl_uint*);
 
-// Entry points of one extension for one platform.
+// Entry points of one extension for one platform. The names come from the
+// extension's record (lib/interop/extensions.ts) as { role: name }; the
+// native files ask for a role ("deviceIds", "buffer", "acquire", ...) and
+// never spell an entry point name themselves.
+template <typename Fn>
+struct Resolved {
+  Fn fn;
+  const char* call;  // the entry point's name, for errors
+};
+
 class EntryPoints {
  public:
-  EntryPoints(Napi::Env env, const Napi::Value& platform, bool legacy, std::initializer_list<const char*> names);
+  EntryPoints(Napi::Env env, const Napi::Value& platform, bool legacy, const Napi::Value& names);
   template <typename Fn>
-  Fn Get(Napi::Env env, size_t index) const {
-    if (!addresses_[index]) ThrowMissingEntryPoint(env, names_[index]);
-    return reinterpret_cast<Fn>(addresses_[index]);
+  Resolved<Fn> Get(Napi::Env env, const char* role) const {
+    const Entry& entry = Find(env, role);
+    if (!entry.address) ThrowMissingEntryPoint(env, entry.name.c_str());
+    return {reinterpret_cast<Fn>(entry.address), entry.name.c_str()};
   }
   cl_platform_id platform() const { return platform_; }
   Napi::Array Missing(Napi::Env env) const;
 
  private:
+  struct Entry {
+    std::string role;
+    std::string name;
+    void* address;
+  };
+  const Entry& Find(Napi::Env env, const char* role) const;
   cl_platform_id platform_;
-  std::vector<const char*> names_;
-  std::vector<void*> addresses_;
+  std::vector<Entry> entries_;
 };
 
 // Count, then fill; CL_DEVICE_NOT_FOUND surfaces as an error (lib/ maps it to []).
-Napi::Value QueryDevices(Napi::Env env, const char* call, DeviceIdsFn fn, cl_platform_id platform, cl_uint source,
+Napi::Value QueryDevices(Napi::Env env, Resolved<DeviceIdsFn> entry, cl_platform_id platform, cl_uint source,
                          void* object, cl_uint set);
 // Wraps a created cl_mem or throws the creation error.
 Napi::Value WrapCreated(Napi::Env env, const char* call, cl_mem mem, cl_int status);
 // Runs an acquire/release entry point over NativeMem objects:
 // (queue, mems: NativeMem[], waitList) -> NativeEvent.
 template <typename Fn>
-Napi::Value AcquireOrRelease(const Napi::CallbackInfo& info, const char* call, Fn fn) {
+Napi::Value AcquireOrRelease(const Napi::CallbackInfo& info, Resolved<Fn> entry) {
+  auto [fn, call] = entry;
   Napi::Env env = info.Env();
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   std::vector<cl_mem> mems = NativeMem::FromArray(info[1], "memory objects");
@@ -54,12 +70,13 @@ Napi::Value AcquireOrRelease(const Napi::CallbackInfo& info, const char* call, F
 }
 
 // Base of the Native*Sharing classes: an ObjectWrap built from
-// (platform: NativePlatform, legacy: boolean) with a `missing` accessor.
+// (platform: NativePlatform, legacy: boolean, entryPoints: { role: name })
+// with a `missing` accessor.
 template <typename Derived>
 class SharingBase : public Napi::ObjectWrap<Derived> {
  public:
-  SharingBase(const Napi::CallbackInfo& info, std::initializer_list<const char*> names)
-      : Napi::ObjectWrap<Derived>(info), entries_(info.Env(), info[0], info[1].ToBoolean(), names) {}
+  explicit SharingBase(const Napi::CallbackInfo& info)
+      : Napi::ObjectWrap<Derived>(info), entries_(info.Env(), info[0], info[1].ToBoolean(), info[2]) {}
 
  protected:
   static void Register(Napi::Env env, Napi::Object exports, const char* name,
@@ -68,8 +85,8 @@ class SharingBase : public Napi::ObjectWrap<Derived> {
     exports.Set(name, Napi::ObjectWrap<Derived>::DefineClass(env, name, members));
   }
   template <typename Fn>
-  Fn Entry(Napi::Env env, size_t index) const {
-    return entries_.template Get<Fn>(env, index);
+  Resolved<Fn> Entry(Napi::Env env, const char* role) const {
+    return entries_.template Get<Fn>(env, role);
   }
   cl_platform_id platform() const { return entries_.platform(); }
 
@@ -86,7 +103,8 @@ inline cl_uint UintArg(const Napi::Value& v, const char* what) {
 }
 
 void InitNvD3D9(Napi::Env env, Napi::Object exports);
-void InitKhrD3D10(Napi::Env env, Napi::Object exports);
+void InitD3D10(Napi::Env env, Napi::Object exports);
+void InitD3D11(Napi::Env env, Napi::Object exports);
 void InitIntelDX9(Napi::Env env, Napi::Object exports);
 void InitKhrDX9Media(Napi::Env env, Napi::Object exports);
 void InitIntelVaApi(Napi::Env env, Napi::Object exports);

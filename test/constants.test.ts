@@ -14,7 +14,20 @@ const HEADER_DIR = '/usr/include/CL';
 const SPECS_DIR = resolve(__dirname, '../../shared/specs');
 const TOKENS_TSV = join(SPECS_DIR, 'tokens.tsv');
 const NV_SPEC = join(SPECS_DIR, 'cl_nv_d3d9_sharing.txt');
-const TOKEN_COUNT = 74;
+const TOKEN_COUNT = 101;
+/** The rows of shared/specs/tokens.tsv: the five first extensions (it lists no D3D11 token; those are checked against cl_d3d11.h and the OpenCV header's fixture). */
+const TSV_COUNT = 74;
+
+/** name -> value of a fixture in test/fixtures (tab-separated, # comments; values decimal or 0x hex). */
+function readFixture(file: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of lines(resolve(__dirname, 'fixtures', file))) {
+    if (line === '' || line.startsWith('#')) continue;
+    const [name, value] = line.split('\t');
+    out[name!] = value!.startsWith('-') ? -Number(value!.slice(1)) : Number(value);
+  }
+  return out;
+}
 
 /** Lines of a text file whatever its line endings (some spec files use CR). */
 function lines(path: string): string[] {
@@ -170,7 +183,7 @@ const byHeader = (header: string): Record<string, number> =>
 
 describe('Khronos headers are installed (opencl-c-headers)', () => {
   it('has /usr/include/CL/cl.h and the sharing headers (CI installs opencl-c-headers; missing = failure)', () => {
-    for (const h of ['cl.h', 'cl_ext.h', 'cl_d3d10.h', 'cl_dx9_media_sharing.h', 'cl_va_api_media_sharing_intel.h']) {
+    for (const h of ['cl.h', 'cl_ext.h', 'cl_d3d10.h', 'cl_dx9_media_sharing.h', 'cl_va_api_media_sharing_intel.h', 'cl_d3d11.h']) {
       expect(existsSync(join(HEADER_DIR, h)), `${HEADER_DIR}/${h} is missing: install opencl-c-headers`).toBe(true);
     }
   });
@@ -195,6 +208,7 @@ describe('tokens against the Khronos headers', () => {
     ['cl_d3d10.h', 'cl_khr_d3d10_sharing "New Tokens"', 14],
     ['cl_dx9_media_sharing.h', 'cl_khr_dx9_media_sharing and cl_intel_dx9_media_sharing "New Tokens"', 34],
     ['cl_va_api_media_sharing_intel.h', 'cl_intel_va_api_media_sharing "New Tokens"', 12],
+    ['cl_d3d11.h', 'cl_khr_d3d11_sharing "New Tokens"', 14],
   ];
   for (const [header, spec, count] of headerCases) {
     it(`tokens: ${header} values (${spec})`, () => {
@@ -233,19 +247,33 @@ describe('tokens against the Khronos headers', () => {
 });
 
 describe('tokens.ts against shared/specs/tokens.tsv', () => {
-  it(`tokens: all ${TOKEN_COUNT} rows of tokens.tsv, same values and headers (the five extensions' "New Tokens")`, () => {
+  it(`tokens: all ${TSV_COUNT} rows of tokens.tsv, same values and headers (the five extensions' "New Tokens")`, () => {
     if (!existsSync(TOKENS_TSV)) {
       // Clean clone without shared/ beside it: the count is all we can check.
       expect(tokenEntries).toHaveLength(TOKEN_COUNT);
       return;
     }
     const rows = readTsv();
-    expect(rows).toHaveLength(TOKEN_COUNT);
+    expect(rows).toHaveLength(TSV_COUNT);
     const wrong = rows
       .filter((r) => (interopTokens as Record<string, number>)[r.name] !== r.value || interopTokenHeaders[r.name] !== r.header)
       .map((r) => `${r.name}: tsv ${r.value} ${r.header}, ours ${(interopTokens as Record<string, number>)[r.name]} ${interopTokenHeaders[r.name]}`);
     expect(wrong).toEqual([]);
     expect(tokenEntries).toHaveLength(TOKEN_COUNT);
+  });
+
+  it('tokens: cl_nv_d3d11_sharing values against test/fixtures/cl_nv_d3d11_sharing.tokens.tsv (OpenCV 3rdparty/include/opencl/1.2/CL/cl_d3d11_ext.h)', () => {
+    const fixture = readFixture('cl_nv_d3d11_sharing.tokens.tsv');
+    expect(Object.keys(fixture)).toHaveLength(13);
+    expect(byHeader('cl_d3d11_ext.h (OpenCV)')).toEqual(fixture);
+    // The same values as the KHR extension, name for name.
+    for (const [name, value] of Object.entries(fixture)) expect(byHeader('cl_d3d11.h')[name.replace(/_NV$/, '_KHR')]).toBe(value);
+  });
+
+  it('tokens: NV values against the in-repository fixture test/fixtures/cl_nv_d3d9_sharing.tokens.tsv (cl_nv_d3d9_sharing "New Tokens")', () => {
+    const fixture = readFixture('cl_nv_d3d9_sharing.tokens.tsv');
+    expect(Object.keys(fixture)).toHaveLength(14);
+    expect(byHeader('cl_nv_d3d9_sharing')).toEqual(fixture);
   });
 
   it('tokens: NV values against tokens.tsv and the cl_nv_d3d9_sharing spec "New Tokens" section', () => {

@@ -120,7 +120,7 @@ describe('cl_nv_d3d9_sharing table 9.13.4.1 vs cl_intel_dx9_media_sharing table 
     }
   });
 
-  it('YV12: Intel 9.13.4.1 says plane 1 = V, plane 2 = U; the KHR man page (9.10.3) says plane 1 = U, plane 2 = V', () => {
+  it('YV12: plane 1 = V, plane 2 = U for Intel (9.13.4.1) and KHR (current Khronos text; Intel compute-runtime does the same)', () => {
     expect(planes(d3d9FormatTable.intel.YV12)).toEqual([
       [0, 'Y', 'R', 'UNORM_INT8'],
       [1, 'V', 'R', 'UNORM_INT8'],
@@ -128,8 +128,8 @@ describe('cl_nv_d3d9_sharing table 9.13.4.1 vs cl_intel_dx9_media_sharing table 
     ]);
     expect(planes(d3d9FormatTable.khr.YV12)).toEqual([
       [0, 'Y', 'R', 'UNORM_INT8'],
-      [1, 'U', 'R', 'UNORM_INT8'],
-      [2, 'V', 'R', 'UNORM_INT8'],
+      [1, 'V', 'R', 'UNORM_INT8'],
+      [2, 'U', 'R', 'UNORM_INT8'],
     ]);
   });
 

@@ -131,7 +131,7 @@ describe('CLI: npx opencl-interop info', () => {
     expect(stdout).toMatch(/cl_intel_va_api_media_sharing\s+no\s+0\/4/);
   });
 
-  it('--json is machine-readable and shows the reference driver resolving all 27 entry points', () => {
+  it('--json is machine-readable and shows the reference driver resolving all 39 entry points of the seven extensions', () => {
     const vendors = resolve(repoRoot, 'cmake-build/vendors');
     const { status, stdout } = runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors });
     expect(status).toBe(0);
@@ -139,8 +139,8 @@ describe('CLI: npx opencl-interop info', () => {
     const names = report.platforms.map((p: { name: string }) => p.name);
     expect(names).toContain('Portable Computing Language');
     const ref = report.platforms.find((p: { name: string }) => p.name === 'opencl-interop reference driver');
-    expect(ref.sharing.map((e: { advertised: string }) => e.advertised)).toEqual(Array(5).fill('platform+device'));
-    expect(ref.sharing.reduce((n: number, e: { entryPoints: { resolved: number } }) => n + e.entryPoints.resolved, 0)).toBe(27);
+    expect(ref.sharing.map((e: { advertised: string }) => e.advertised)).toEqual(Array(7).fill('platform+device'));
+    expect(ref.sharing.reduce((n: number, e: { entryPoints: { resolved: number } }) => n + e.entryPoints.resolved, 0)).toBe(39);
     const pocl = report.platforms.find((p: { name: string }) => p.name === 'Portable Computing Language');
     expect(pocl.sharing.every((e: { advertised: string }) => e.advertised === 'no')).toBe(true);
   });

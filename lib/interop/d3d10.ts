@@ -1,5 +1,5 @@
 // cl_khr_d3d10_sharing: Direct3D 10 buffers, 2D and 3D textures.
-import type { NativeKhrD3D10Sharing } from '../addon';
+import type { NativeD3D10Sharing } from '../addon';
 import type { Context } from '../context';
 import type { Device } from '../device';
 import { decode } from '../info';
@@ -7,6 +7,7 @@ import { ready } from '../loader';
 import type { CLBuffer, CLImage, MemObject } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { d3d10Record } from './extensions';
 import * as T from './tokens';
 
 /** Where to find the OpenCL devices: an ID3D10Device or an IDXGIAdapter. */
@@ -20,44 +21,27 @@ export interface D3D10ObjectInfo {
 }
 
 /** cl_khr_d3d10_sharing on one platform. */
-export class D3D10Sharing extends SharingFacade<NativeKhrD3D10Sharing> {
+export class D3D10Sharing extends SharingFacade<NativeD3D10Sharing> {
   /** @internal */
   constructor(platform: Platform) {
-    super(
-      platform,
-      {
-        name: 'cl_khr_d3d10_sharing',
-        acquireCall: 'clEnqueueAcquireD3D10ObjectsKHR',
-        releaseCall: 'clEnqueueReleaseD3D10ObjectsKHR',
-        alreadyAcquired: T.CL_D3D10_RESOURCE_ALREADY_ACQUIRED_KHR,
-        notAcquired: T.CL_D3D10_RESOURCE_NOT_ACQUIRED_KHR,
-        commandTypes: {
-          CL_COMMAND_ACQUIRE_D3D10_OBJECTS_KHR: T.CL_COMMAND_ACQUIRE_D3D10_OBJECTS_KHR,
-          CL_COMMAND_RELEASE_D3D10_OBJECTS_KHR: T.CL_COMMAND_RELEASE_D3D10_OBJECTS_KHR,
-        },
-      },
-      (legacy) => new (ready().NativeKhrD3D10Sharing)(platform.native, legacy),
-    );
+    super(platform, d3d10Record, (legacy, names) => new (ready().NativeD3D10Sharing)(platform.native, legacy, names));
   }
 
   /** clGetDeviceIDsFromD3D10KHR */
   getDevices(source: D3D10DeviceSource, set: DeviceSet = 'preferred'): Device[] {
-    const bits = SharingFacade.setBits(set, T.CL_PREFERRED_DEVICES_FOR_D3D10_KHR, T.CL_ALL_DEVICES_FOR_D3D10_KHR);
+    const bits = this.deviceSetToken(set);
     if (source && typeof source === 'object' && 'dxgiAdapter' in source) {
-      const adapter = SharingFacade.handle(source.dxgiAdapter, 'source.dxgiAdapter');
-      return this.devicesFrom(() => this.native.deviceIds(T.CL_D3D10_DXGI_ADAPTER_KHR, adapter, bits));
+      const adapter = SharingFacade.checkAddress(source.dxgiAdapter, 'source.dxgiAdapter');
+      return this.devicesFrom(() => this.native.deviceIds(d3d10Record.deviceSources.dxgiAdapter.source, adapter, bits));
     }
-    const device = SharingFacade.handle((source as { device?: unknown })?.device, 'source.device');
-    return this.devicesFrom(() => this.native.deviceIds(T.CL_D3D10_DEVICE_KHR, device, bits));
+    const device = SharingFacade.checkAddress((source as { device?: unknown })?.device, 'source.device');
+    return this.devicesFrom(() => this.native.deviceIds(d3d10Record.deviceSources.device.source, device, bits));
   }
 
   /** A context sharing with an ID3D10Device (CL_CONTEXT_D3D10_DEVICE_KHR). */
   createContext(device: bigint, options: SharedContextOptions = {}): Context {
-    const handle = SharingFacade.handle(device, 'device');
-    return this.makeContext(T.CL_CONTEXT_D3D10_DEVICE_KHR, handle, options, () => {
-      const preferred = this.getDevices({ device: handle }, 'preferred');
-      return preferred.length ? preferred : this.getDevices({ device: handle }, 'all');
-    });
+    const handle = SharingFacade.checkAddress(device, 'device');
+    return this.createSharedContext(d3d10Record.deviceSources.device.contextProperty, handle, options, (set) => this.getDevices({ device: handle }, set));
   }
 
   /** CL_CONTEXT_D3D10_PREFER_SHARED_RESOURCES_KHR: whether the driver prefers D3D10 resources created shared. */
@@ -67,7 +51,7 @@ export class D3D10Sharing extends SharingFacade<NativeKhrD3D10Sharing> {
 
   /** A buffer over an ID3D10Buffer. */
   createFromBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
-    const r = SharingFacade.handle(resource, 'resource');
+    const r = SharingFacade.checkAddress(resource, 'resource');
     return this.shared<CLBuffer>(context, `b:${r}`, `D3D10 buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, options, (flags) =>
       this.native.createFromBuffer(context.native, flags, r),
     );
@@ -75,8 +59,8 @@ export class D3D10Sharing extends SharingFacade<NativeKhrD3D10Sharing> {
 
   /** A 2D image over one subresource (mip + slice * mipLevels) of an ID3D10Texture2D. */
   createFromTexture2D(context: Context, resource: bigint, subresource: number, options?: CreateSharedOptions): CLImage {
-    const r = SharingFacade.handle(resource, 'resource');
-    const sub = SharingFacade.index(subresource, 'subresource');
+    const r = SharingFacade.checkAddress(resource, 'resource');
+    const sub = SharingFacade.checkUint32(subresource, 'subresource');
     return this.shared<CLImage>(context, `2d:${r}:${sub}`, `D3D10 2D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>
       this.native.createFromTexture2D(context.native, flags, r, sub),
     );
@@ -84,8 +68,8 @@ export class D3D10Sharing extends SharingFacade<NativeKhrD3D10Sharing> {
 
   /** A 3D image over one subresource (mip level) of an ID3D10Texture3D. */
   createFromTexture3D(context: Context, resource: bigint, subresource: number, options?: CreateSharedOptions): CLImage {
-    const r = SharingFacade.handle(resource, 'resource');
-    const sub = SharingFacade.index(subresource, 'subresource');
+    const r = SharingFacade.checkAddress(resource, 'resource');
+    const sub = SharingFacade.checkUint32(subresource, 'subresource');
     return this.shared<CLImage>(context, `3d:${r}:${sub}`, `D3D10 3D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>
       this.native.createFromTexture3D(context.native, flags, r, sub),
     );

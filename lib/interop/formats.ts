@@ -163,9 +163,11 @@ const nv12: PlanarFormat = Object.freeze({
  *   YV12: "plane 1 corresponds to the V channel data, and plane 2 corresponds to
  *   the U channel data".
  * - `khr`: clCreateFromDX9MediaSurfaceKHR (cl_khr_dx9_media_sharing), tables 9.10.3
- *   (FourCC) and 9.10.4 (D3D): the same formats as `intel`, but "The YV12 Plane 0
- *   corresponds to the Y channel, Plane 1 to the U channel and Plane 2 to the V
- *   channel".
+ *   (FourCC) and 9.10.4 (D3D): the same formats as `intel`, and the same YV12 plane
+ *   order: the current Khronos text (shared/specs/cl_khr_dx9_media_sharing.asciidoc)
+ *   says "Plane 1 corresponds to the V channel and Plane 2 corresponds to the U
+ *   channel", and Intel's compute-runtime (opencl/source/sharings/d3d/d3d_surface.cpp)
+ *   does the same for both entry points. The 2011 man page said U, then V.
  *
  * The formats cl_intel_packed_yuv adds to the Intel table (YUY2, UYVY, YVYU, VYUY ->
  * CL_YUYV_INTEL...) are left out: those channel orders are not in lib/formats.ts.
@@ -208,7 +210,7 @@ export const d3d9FormatTable: {
     ...mediaSinglePlane,
     NV12: nv12,
     YV12: Object.freeze({
-      planes: Object.freeze([plane(0, 'Y', 'R', 1), plane(1, 'U', 'R', 2), plane(2, 'V', 'R', 2)]),
+      planes: Object.freeze([plane(0, 'Y', 'R', 1), plane(1, 'V', 'R', 2), plane(2, 'U', 'R', 2)]),
     }),
   }),
 });
@@ -378,6 +380,67 @@ export interface D3D10ImageInput {
   readonly mipLevels?: number;
 }
 
+/**
+ * cl_khr_d3d11_sharing (and cl_nv_d3d11_sharing, the same values), table "List of
+ * Direct3D 11 and corresponding OpenCL image formats" (shared/specs/
+ * cl_khr_d3d11_sharing.asciidoc, "Mapping of image formats"): the 37 DXGI formats
+ * with their CL formats, written out as the spec gives them.
+ */
+export const d3d11DxgiFormatTable: Readonly<Record<DxgiFormatName, ClFormatName>> = Object.freeze({
+  DXGI_FORMAT_R32G32B32A32_FLOAT: fmt('RGBA', 'FLOAT'),
+  DXGI_FORMAT_R32G32B32A32_UINT: fmt('RGBA', 'UNSIGNED_INT32'),
+  DXGI_FORMAT_R32G32B32A32_SINT: fmt('RGBA', 'SIGNED_INT32'),
+  DXGI_FORMAT_R16G16B16A16_FLOAT: fmt('RGBA', 'HALF_FLOAT'),
+  DXGI_FORMAT_R16G16B16A16_UNORM: fmt('RGBA', 'UNORM_INT16'),
+  DXGI_FORMAT_R16G16B16A16_UINT: fmt('RGBA', 'UNSIGNED_INT16'),
+  DXGI_FORMAT_R16G16B16A16_SNORM: fmt('RGBA', 'SNORM_INT16'),
+  DXGI_FORMAT_R16G16B16A16_SINT: fmt('RGBA', 'SIGNED_INT16'),
+  DXGI_FORMAT_B8G8R8A8_UNORM: fmt('BGRA', 'UNORM_INT8'),
+  DXGI_FORMAT_R8G8B8A8_UNORM: fmt('RGBA', 'UNORM_INT8'),
+  DXGI_FORMAT_R8G8B8A8_UINT: fmt('RGBA', 'UNSIGNED_INT8'),
+  DXGI_FORMAT_R8G8B8A8_SNORM: fmt('RGBA', 'SNORM_INT8'),
+  DXGI_FORMAT_R8G8B8A8_SINT: fmt('RGBA', 'SIGNED_INT8'),
+  DXGI_FORMAT_R32G32_FLOAT: fmt('RG', 'FLOAT'),
+  DXGI_FORMAT_R32G32_UINT: fmt('RG', 'UNSIGNED_INT32'),
+  DXGI_FORMAT_R32G32_SINT: fmt('RG', 'SIGNED_INT32'),
+  DXGI_FORMAT_R16G16_FLOAT: fmt('RG', 'HALF_FLOAT'),
+  DXGI_FORMAT_R16G16_UNORM: fmt('RG', 'UNORM_INT16'),
+  DXGI_FORMAT_R16G16_UINT: fmt('RG', 'UNSIGNED_INT16'),
+  DXGI_FORMAT_R16G16_SNORM: fmt('RG', 'SNORM_INT16'),
+  DXGI_FORMAT_R16G16_SINT: fmt('RG', 'SIGNED_INT16'),
+  DXGI_FORMAT_R8G8_UNORM: fmt('RG', 'UNORM_INT8'),
+  DXGI_FORMAT_R8G8_UINT: fmt('RG', 'UNSIGNED_INT8'),
+  DXGI_FORMAT_R8G8_SNORM: fmt('RG', 'SNORM_INT8'),
+  DXGI_FORMAT_R8G8_SINT: fmt('RG', 'SIGNED_INT8'),
+  DXGI_FORMAT_R32_FLOAT: fmt('R', 'FLOAT'),
+  DXGI_FORMAT_R32_UINT: fmt('R', 'UNSIGNED_INT32'),
+  DXGI_FORMAT_R32_SINT: fmt('R', 'SIGNED_INT32'),
+  DXGI_FORMAT_R16_FLOAT: fmt('R', 'HALF_FLOAT'),
+  DXGI_FORMAT_R16_UNORM: fmt('R', 'UNORM_INT16'),
+  DXGI_FORMAT_R16_UINT: fmt('R', 'UNSIGNED_INT16'),
+  DXGI_FORMAT_R16_SNORM: fmt('R', 'SNORM_INT16'),
+  DXGI_FORMAT_R16_SINT: fmt('R', 'SIGNED_INT16'),
+  DXGI_FORMAT_R8_UNORM: fmt('R', 'UNORM_INT8'),
+  DXGI_FORMAT_R8_UINT: fmt('R', 'UNSIGNED_INT8'),
+  DXGI_FORMAT_R8_SNORM: fmt('R', 'SNORM_INT8'),
+  DXGI_FORMAT_R8_SINT: fmt('R', 'SIGNED_INT8'),
+});
+
+/** DXGI_FORMAT_NV12 (dxgiformat.h): the 4:2:0 video format of cl_intel_d3d11_nv12_media_sharing. */
+export const DXGI_FORMAT_NV12 = 103;
+
+/**
+ * cl_khr_d3d11_sharing / cl_nv_d3d11_sharing: a subresource of an ID3D11Texture2D
+ * or ID3D11Texture3D (`depth`); with DXGI_FORMAT_NV12, a plane (0: Y as CL_R, 1:
+ * UV as CL_RG at half size, both CL_UNORM_INT8), the way
+ * cl_intel_d3d11_nv12_media_sharing and FFmpeg's OpenCL hwcontext share them.
+ */
+export interface D3D11ImageInput extends Omit<D3D10ImageInput, 'extension'> {
+  readonly extension: 'cl_khr_d3d11_sharing' | 'cl_nv_d3d11_sharing';
+  /** NV12 textures only: 0 (Y) or 1 (UV). */
+  readonly plane?: number;
+}
+
 /** cl_intel_va_api_media_sharing: a plane of a VA surface. */
 export interface VAImageInput {
   readonly extension: 'cl_intel_va_api_media_sharing';
@@ -390,7 +453,7 @@ export interface VAImageInput {
 }
 
 /** What `predictSharedImage` takes: one shape per extension. */
-export type SharedImageInput = NvD3D9ImageInput | DX9MediaImageInput | D3D10ImageInput | VAImageInput;
+export type SharedImageInput = NvD3D9ImageInput | DX9MediaImageInput | D3D10ImageInput | D3D11ImageInput | VAImageInput;
 
 /** The image a sharing call gives: CL format and size. */
 export interface SharedImagePrediction {
@@ -479,10 +542,20 @@ export function predictSharedImage(input: SharedImageInput): SharedImagePredicti
       const { format, divisor } = planeOf(entry, index(input.plane, 'plane'), name!);
       return result(format, Math.ceil(width / divisor), Math.ceil(height / divisor));
     }
+    case 'cl_khr_d3d11_sharing':
+    case 'cl_nv_d3d11_sharing':
     case 'cl_khr_d3d10_sharing': {
+      const d3d11 = input.extension !== 'cl_khr_d3d10_sharing';
+      if (d3d11 && input.dxgiFormat === DXGI_FORMAT_NV12) {
+        const plane = (input as D3D11ImageInput).plane;
+        if (plane !== 0 && plane !== 1) throw new RangeError(`plane must be 0 (Y) or 1 (UV) for DXGI_FORMAT_NV12; got ${String(plane)}`);
+        const width = dimension(input.width, 'width');
+        const height = dimension(input.height ?? 1, 'height');
+        return plane === 0 ? result(fmt('R', 'UNORM_INT8'), width, height) : result(fmt('RG', 'UNORM_INT8'), Math.ceil(width / 2), Math.ceil(height / 2));
+      }
       const name = dxgiFormatName(input.dxgiFormat);
       if (!name) {
-        throw new RangeError(`DXGI_FORMAT ${hex(input.dxgiFormat)} is not in the cl_khr_d3d10_sharing format table`);
+        throw new RangeError(`DXGI_FORMAT ${hex(input.dxgiFormat)} is not in the ${input.extension} format table`);
       }
       const sizes = [dimension(input.width, 'width'), dimension(input.height ?? 1, 'height')];
       if (input.depth !== undefined) sizes.push(dimension(input.depth, 'depth'));
@@ -497,7 +570,7 @@ export function predictSharedImage(input: SharedImageInput): SharedImagePredicti
         level = fromSubresource;
       }
       const [width, height, depth] = mipSizes(sizes, level, 'mip level');
-      return result(dxgiFormatTable[name], width!, height!, depth);
+      return result((d3d11 ? d3d11DxgiFormatTable : dxgiFormatTable)[name], width!, height!, depth);
     }
     case 'cl_intel_va_api_media_sharing': {
       const fourcc = input.fourcc ?? VA_FOURCC_NV12;

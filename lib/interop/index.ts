@@ -1,22 +1,32 @@
-// The sharing facades, one per (platform, extension), created lazily and cached.
+// The sharing facades, one per (platform, extension), created lazily and
+// cached, and the hooks through which the core reaches them
+// (lib/sharing-hooks.ts: the core never imports lib/interop/).
 import type { Context } from '../context';
-import { OpenCLExtensionError } from '../errors';
+import { OpenCLExtensionError, registerErrorNames } from '../errors';
 import type { Platform } from '../platform';
+import { type SharingFacades, registerSharingHooks } from '../sharing-hooks';
 import { D3D10Sharing } from './d3d10';
-import type { SharingExtension } from './extensions';
+import { KhrD3D11Sharing, NvD3D11Sharing } from './d3d11';
+import { type SharingExtension, sharingExtensions, sharingRecords } from './extensions';
 import { IntelDX9Sharing } from './intel-dx9';
 import { KhrDX9MediaSharing } from './khr-dx9-media';
 import { NvD3D9Sharing } from './nv-d3d9';
+import { enqueueShared } from './sharing';
 import { VaApiSharing } from './va-api';
 
-/** The facade class of each extension. */
-export interface SharingFacades {
-  cl_nv_d3d9_sharing: NvD3D9Sharing;
-  cl_khr_d3d10_sharing: D3D10Sharing;
-  cl_intel_dx9_media_sharing: IntelDX9Sharing;
-  cl_khr_dx9_media_sharing: KhrDX9MediaSharing;
-  cl_intel_va_api_media_sharing: VaApiSharing;
+// The facade class of each extension: the core's SharingFacades, filled in here.
+declare module '../sharing-hooks' {
+  interface SharingFacades {
+    cl_nv_d3d9_sharing: NvD3D9Sharing;
+    cl_khr_d3d10_sharing: D3D10Sharing;
+    cl_intel_dx9_media_sharing: IntelDX9Sharing;
+    cl_khr_dx9_media_sharing: KhrDX9MediaSharing;
+    cl_intel_va_api_media_sharing: VaApiSharing;
+    cl_khr_d3d11_sharing: KhrD3D11Sharing;
+    cl_nv_d3d11_sharing: NvD3D11Sharing;
+  }
 }
+export type { SharingFacades };
 
 const constructors: { [K in SharingExtension]: new (platform: Platform) => SharingFacades[K] } = {
   cl_nv_d3d9_sharing: NvD3D9Sharing,
@@ -24,6 +34,8 @@ const constructors: { [K in SharingExtension]: new (platform: Platform) => Shari
   cl_intel_dx9_media_sharing: IntelDX9Sharing,
   cl_khr_dx9_media_sharing: KhrDX9MediaSharing,
   cl_intel_va_api_media_sharing: VaApiSharing,
+  cl_khr_d3d11_sharing: KhrD3D11Sharing,
+  cl_nv_d3d11_sharing: NvD3D11Sharing,
 };
 
 const cache = new WeakMap<Platform, Map<SharingExtension, unknown>>();
@@ -35,7 +47,7 @@ const cache = new WeakMap<Platform, Map<SharingExtension, unknown>>();
  * the extension, or some entry point does not resolve.
  */
 export function getSharing<K extends SharingExtension>(platform: Platform, extension: K): SharingFacades[K] {
-  const create = constructors[extension];
+  const create = Object.hasOwn(constructors, extension) ? constructors[extension] : undefined;
   if (!create) {
     throw new TypeError(`unknown sharing extension ${String(extension)}; one of ${Object.keys(constructors).join(', ')}`);
   }
@@ -54,3 +66,17 @@ export function sharingOf(context: Context): SharingFacades[SharingExtension] {
   }
   return getSharing(context.platform, extension);
 }
+
+// Each record's error names, findable by its family, its name and each entry point.
+for (const record of Object.values(sharingRecords)) {
+  const scopes: string[] = [record.name, ...Object.values(record.entryPoints)];
+  if ('family' in record && record.family) scopes.unshift(record.family);
+  registerErrorNames(scopes, record.errorNames);
+}
+
+registerSharingHooks({
+  enqueue: enqueueShared,
+  facade: (platform, extension) => getSharing(platform, extension as SharingExtension),
+  facadeOf: sharingOf,
+  entryPoints: sharingExtensions,
+});

@@ -7,6 +7,7 @@ import { ready } from '../loader';
 import type { CLImage } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { intelDX9Record } from './extensions';
 import * as T from './tokens';
 
 /** The DX9 object whose devices are wanted: an IDirect3DDevice9, IDirect3DDevice9Ex or IDXVAHD_Device. */
@@ -26,55 +27,31 @@ export interface IntelDX9ImageInfo {
   plane: number;
 }
 
-const sources = [
-  ['d3d9Device', T.CL_D3D9_DEVICE_INTEL, T.CL_CONTEXT_D3D9_DEVICE_INTEL],
-  ['d3d9ExDevice', T.CL_D3D9EX_DEVICE_INTEL, T.CL_CONTEXT_D3D9EX_DEVICE_INTEL],
-  ['dxvaDevice', T.CL_DXVA_DEVICE_INTEL, T.CL_CONTEXT_DXVA_DEVICE_INTEL],
-] as const;
-
 function sourceOf(source: IntelDX9Source): { handle: bigint; token: number; property: number } {
-  const entry = sources.find(([key]) => source && typeof source === 'object' && key in source);
-  if (!entry) throw new TypeError('source must be { d3d9Device }, { d3d9ExDevice } or { dxvaDevice }');
-  const [key, token, property] = entry;
-  return { handle: SharingFacade.handle((source as Record<string, unknown>)[key], `source.${key}`), token, property };
+  const key = Object.keys(intelDX9Record.deviceSources).find((k) => source && typeof source === 'object' && k in source);
+  if (!key) throw new TypeError('source must be { d3d9Device }, { d3d9ExDevice } or { dxvaDevice }');
+  const { source: token, contextProperty: property } = intelDX9Record.deviceSources[key as keyof typeof intelDX9Record.deviceSources];
+  return { handle: SharingFacade.checkAddress((source as Record<string, unknown>)[key], `source.${key}`), token, property };
 }
 
 /** cl_intel_dx9_media_sharing on one platform. */
 export class IntelDX9Sharing extends SharingFacade<NativeIntelDX9Sharing> {
   /** @internal */
   constructor(platform: Platform) {
-    super(
-      platform,
-      {
-        name: 'cl_intel_dx9_media_sharing',
-        acquireCall: 'clEnqueueAcquireDX9ObjectsINTEL',
-        releaseCall: 'clEnqueueReleaseDX9ObjectsINTEL',
-        alreadyAcquired: T.CL_DX9_RESOURCE_ALREADY_ACQUIRED_INTEL,
-        notAcquired: T.CL_DX9_RESOURCE_NOT_ACQUIRED_INTEL,
-        family: 'intel_dx9',
-        commandTypes: {
-          CL_COMMAND_ACQUIRE_DX9_OBJECTS_INTEL: T.CL_COMMAND_ACQUIRE_DX9_OBJECTS_INTEL,
-          CL_COMMAND_RELEASE_DX9_OBJECTS_INTEL: T.CL_COMMAND_RELEASE_DX9_OBJECTS_INTEL,
-        },
-      },
-      (legacy) => new (ready().NativeIntelDX9Sharing)(platform.native, legacy),
-    );
+    super(platform, intelDX9Record, (legacy, names) => new (ready().NativeIntelDX9Sharing)(platform.native, legacy, names));
   }
 
   /** clGetDeviceIDsFromDX9INTEL */
   getDevices(source: IntelDX9Source, set: DeviceSet = 'preferred'): Device[] {
     const { handle, token } = sourceOf(source);
-    const bits = SharingFacade.setBits(set, T.CL_PREFERRED_DEVICES_FOR_DX9_INTEL, T.CL_ALL_DEVICES_FOR_DX9_INTEL);
+    const bits = this.deviceSetToken(set);
     return this.devicesFrom(() => this.native.deviceIds(token, handle, bits));
   }
 
   /** A context sharing with the DX9 device (CL_CONTEXT_D3D9_DEVICE_INTEL, _D3D9EX_ or _DXVA_). */
   createContext(source: IntelDX9Source, options: SharedContextOptions = {}): Context {
     const { handle, property } = sourceOf(source);
-    return this.makeContext(property, handle, options, () => {
-      const preferred = this.getDevices(source, 'preferred');
-      return preferred.length ? preferred : this.getDevices(source, 'all');
-    });
+    return this.createSharedContext(property, handle, options, (set) => this.getDevices(source, set));
   }
 
   /**
@@ -82,8 +59,8 @@ export class IntelDX9Sharing extends SharingFacade<NativeIntelDX9Sharing> {
    * NV12 planes 0 (Y) and 1 (UV); YV12 planes 0 (Y), 1 (V), 2 (U); other formats plane 0.
    */
   createFromSurface(context: Context, surface: bigint, plane: number, options: IntelDX9SurfaceOptions = {}): CLImage {
-    const r = SharingFacade.handle(surface, 'surface');
-    const p = SharingFacade.index(plane, 'plane');
+    const r = SharingFacade.checkAddress(surface, 'surface');
+    const p = SharingFacade.checkUint32(plane, 'plane');
     if (p > 2) throw new RangeError(`DX9 media surfaces have at most three planes (NV12: 0 and 1; YV12: 0 to 2); got ${p}`);
     const shared = options.sharedHandle ?? 0n;
     if (typeof shared !== 'bigint') throw new TypeError('sharedHandle must be a bigint');

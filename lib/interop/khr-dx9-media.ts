@@ -7,6 +7,7 @@ import { ready } from '../loader';
 import type { CLImage } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { type DeviceSource, khrDX9MediaRecord } from './extensions';
 import * as T from './tokens';
 
 /** The adapter kinds: D3D9 (IDirect3DDevice9*), D3D9EX (IDirect3DDevice9Ex*), DXVA (IDXVAHD_Device*). */
@@ -16,16 +17,12 @@ export interface MediaAdapter {
   adapter: bigint;
 }
 
-const adapterTypes: Record<MediaAdapterType, { value: number; property: number }> = {
-  d3d9: { value: T.CL_ADAPTER_D3D9_KHR, property: T.CL_CONTEXT_ADAPTER_D3D9_KHR },
-  d3d9ex: { value: T.CL_ADAPTER_D3D9EX_KHR, property: T.CL_CONTEXT_ADAPTER_D3D9EX_KHR },
-  dxva: { value: T.CL_ADAPTER_DXVA_KHR, property: T.CL_CONTEXT_ADAPTER_DXVA_KHR },
-};
+const adapterTypes: Readonly<Record<MediaAdapterType, DeviceSource>> = khrDX9MediaRecord.deviceSources;
 
 function adapterType(type: unknown): { value: number; property: number } {
-  const entry = adapterTypes[type as MediaAdapterType];
+  const entry = Object.hasOwn(adapterTypes, type as PropertyKey) ? adapterTypes[type as MediaAdapterType] : undefined;
   if (!entry) throw new TypeError(`adapter type must be one of ${Object.keys(adapterTypes).join(', ')}; got ${String(type)}`);
-  return entry;
+  return { value: entry.source, property: entry.contextProperty };
 }
 
 export interface KhrDX9SurfaceOptions extends CreateSharedOptions {
@@ -46,41 +43,23 @@ export interface KhrDX9ImageInfo {
 export class KhrDX9MediaSharing extends SharingFacade<NativeKhrDX9MediaSharing> {
   /** @internal */
   constructor(platform: Platform) {
-    super(
-      platform,
-      {
-        name: 'cl_khr_dx9_media_sharing',
-        acquireCall: 'clEnqueueAcquireDX9MediaSurfacesKHR',
-        releaseCall: 'clEnqueueReleaseDX9MediaSurfacesKHR',
-        alreadyAcquired: T.CL_DX9_MEDIA_SURFACE_ALREADY_ACQUIRED_KHR,
-        notAcquired: T.CL_DX9_MEDIA_SURFACE_NOT_ACQUIRED_KHR,
-        family: 'khr_dx9_media',
-        commandTypes: {
-          CL_COMMAND_ACQUIRE_DX9_MEDIA_SURFACES_KHR: T.CL_COMMAND_ACQUIRE_DX9_MEDIA_SURFACES_KHR,
-          CL_COMMAND_RELEASE_DX9_MEDIA_SURFACES_KHR: T.CL_COMMAND_RELEASE_DX9_MEDIA_SURFACES_KHR,
-        },
-      },
-      (legacy) => new (ready().NativeKhrDX9MediaSharing)(platform.native, legacy),
-    );
+    super(platform, khrDX9MediaRecord, (legacy, names) => new (ready().NativeKhrDX9MediaSharing)(platform.native, legacy, names));
   }
 
   /** clGetDeviceIDsFromDX9MediaAdapterKHR over an array of media adapters. */
   getDevices(adapters: readonly MediaAdapter[], set: DeviceSet = 'preferred'): Device[] {
     if (!Array.isArray(adapters) || adapters.length === 0) throw new TypeError('adapters must be a non-empty array of { type, adapter }');
     const types = adapters.map((a) => adapterType(a?.type).value);
-    const handles = adapters.map((a, i) => SharingFacade.handle(a.adapter, `adapters[${i}].adapter`));
-    const bits = SharingFacade.setBits(set, T.CL_PREFERRED_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, T.CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR);
+    const handles = adapters.map((a, i) => SharingFacade.checkAddress(a.adapter, `adapters[${i}].adapter`));
+    const bits = this.deviceSetToken(set);
     return this.devicesFrom(() => this.native.deviceIds(types, handles, bits));
   }
 
   /** A context sharing with one media adapter (CL_CONTEXT_ADAPTER_D3D9_KHR, _D3D9EX_ or _DXVA_). */
   createContext(adapter: MediaAdapter, options: SharedContextOptions = {}): Context {
     const { property } = adapterType(adapter?.type);
-    const handle = SharingFacade.handle(adapter.adapter, 'adapter.adapter');
-    return this.makeContext(property, handle, options, () => {
-      const preferred = this.getDevices([adapter], 'preferred');
-      return preferred.length ? preferred : this.getDevices([adapter], 'all');
-    });
+    const handle = SharingFacade.checkAddress(adapter.adapter, 'adapter.adapter');
+    return this.createSharedContext(property, handle, options, (set) => this.getDevices([adapter], set));
   }
 
   /**
@@ -89,8 +68,8 @@ export class KhrDX9MediaSharing extends SharingFacade<NativeKhrDX9MediaSharing> 
    */
   createFromSurface(context: Context, adapterType_: MediaAdapterType, surface: bigint, plane: number, options: KhrDX9SurfaceOptions = {}): CLImage {
     const { value } = adapterType(adapterType_);
-    const r = SharingFacade.handle(surface, 'surface');
-    const p = SharingFacade.index(plane, 'plane');
+    const r = SharingFacade.checkAddress(surface, 'surface');
+    const p = SharingFacade.checkUint32(plane, 'plane');
     if (p > 2) throw new RangeError(`DX9 media surfaces have at most three planes (NV12: 0 and 1; YV12: 0 to 2); got ${p}`);
     const shared = options.sharedHandle ?? 0n;
     if (typeof shared !== 'bigint') throw new TypeError('sharedHandle must be a bigint');
@@ -103,7 +82,7 @@ export class KhrDX9MediaSharing extends SharingFacade<NativeKhrDX9MediaSharing> 
     sharedRecord(image, this);
     const typeValue = decode.uint(image.info(T.CL_MEM_DX9_MEDIA_ADAPTER_TYPE_KHR));
     const [resource, sharedHandle] = decode.pointers(image.info(T.CL_MEM_DX9_MEDIA_SURFACE_INFO_KHR));
-    const type = (Object.keys(adapterTypes) as MediaAdapterType[]).find((k) => adapterTypes[k].value === typeValue);
+    const type = (Object.keys(adapterTypes) as MediaAdapterType[]).find((k) => adapterTypes[k].source === typeValue);
     if (!type) throw new RangeError(`unknown media adapter type 0x${typeValue.toString(16)}`);
     return {
       adapterType: type,

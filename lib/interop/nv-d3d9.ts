@@ -7,6 +7,7 @@ import { ready } from '../loader';
 import type { CLBuffer, CLImage, MemObject } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { nvD3D9Record } from './extensions';
 import * as T from './tokens';
 
 /** Where to find the OpenCL devices: a Direct3D 9 device, or an adapter by name. */
@@ -28,47 +29,29 @@ export interface NvD3D9ObjectInfo {
 export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   /** @internal */
   constructor(platform: Platform) {
-    super(
-      platform,
-      {
-        name: 'cl_nv_d3d9_sharing',
-        acquireCall: 'clEnqueueAcquireD3D9ObjectsNV',
-        releaseCall: 'clEnqueueReleaseD3D9ObjectsNV',
-        alreadyAcquired: T.CL_D3D9_RESOURCE_ALREADY_ACQUIRED_NV,
-        notAcquired: T.CL_D3D9_RESOURCE_NOT_ACQUIRED_NV,
-        family: 'nv_d3d9',
-        commandTypes: {
-          CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV: T.CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV,
-          CL_COMMAND_RELEASE_D3D9_OBJECTS_NV: T.CL_COMMAND_RELEASE_D3D9_OBJECTS_NV,
-        },
-      },
-      (legacy) => new (ready().NativeNvD3D9Sharing)(platform.native, legacy),
-    );
+    super(platform, nvD3D9Record, (legacy, names) => new (ready().NativeNvD3D9Sharing)(platform.native, legacy, names));
   }
 
   /** clGetDeviceIDsFromD3D9NV: devices for a Direct3D 9 device or an adapter name. */
   getDevices(source: D3D9DeviceSource, set: DeviceSet = 'preferred'): Device[] {
-    const bits = SharingFacade.setBits(set, T.CL_PREFERRED_DEVICES_FOR_D3D9_NV, T.CL_ALL_DEVICES_FOR_D3D9_NV);
+    const bits = this.deviceSetToken(set);
     if (source && typeof source === 'object' && 'adapterName' in source) {
       if (typeof source.adapterName !== 'string' || source.adapterName === '') throw new TypeError('adapterName must be a non-empty string');
-      return this.devicesFrom(() => this.native.deviceIds(T.CL_D3D9_ADAPTER_NAME_NV, source.adapterName, bits));
+      return this.devicesFrom(() => this.native.deviceIds(nvD3D9Record.deviceSources.adapterName.source, source.adapterName, bits));
     }
-    const device = SharingFacade.handle((source as { device?: unknown })?.device, 'source.device');
-    return this.devicesFrom(() => this.native.deviceIds(T.CL_D3D9_DEVICE_NV, device, bits));
+    const device = SharingFacade.checkAddress((source as { device?: unknown })?.device, 'source.device');
+    return this.devicesFrom(() => this.native.deviceIds(nvD3D9Record.deviceSources.device.source, device, bits));
   }
 
   /** A context sharing with an IDirect3DDevice9 (CL_CONTEXT_D3D9_DEVICE_NV). */
   createContext(device: bigint, options: SharedContextOptions = {}): Context {
-    const handle = SharingFacade.handle(device, 'device');
-    return this.makeContext(T.CL_CONTEXT_D3D9_DEVICE_NV, handle, options, () => {
-      const preferred = this.getDevices({ device: handle }, 'preferred');
-      return preferred.length ? preferred : this.getDevices({ device: handle }, 'all');
-    });
+    const handle = SharingFacade.checkAddress(device, 'device');
+    return this.createSharedContext(nvD3D9Record.deviceSources.device.contextProperty, handle, options, (set) => this.getDevices({ device: handle }, set));
   }
 
   /** A buffer over an IDirect3DVertexBuffer9. */
   createFromVertexBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
-    const r = SharingFacade.handle(resource, 'resource');
+    const r = SharingFacade.checkAddress(resource, 'resource');
     return this.shared<CLBuffer>(context, `vb:${r}`, `D3D9 vertex buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, options, (flags) =>
       this.native.createFromVertexBuffer(context.native, flags, r),
     );
@@ -76,7 +59,7 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
 
   /** A buffer over an IDirect3DIndexBuffer9. */
   createFromIndexBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
-    const r = SharingFacade.handle(resource, 'resource');
+    const r = SharingFacade.checkAddress(resource, 'resource');
     return this.shared<CLBuffer>(context, `ib:${r}`, `D3D9 index buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, options, (flags) =>
       this.native.createFromIndexBuffer(context.native, flags, r),
     );
@@ -84,7 +67,7 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
 
   /** A 2D image over a stand-alone IDirect3DSurface9. */
   createFromSurface(context: Context, resource: bigint, options?: CreateSharedOptions): CLImage {
-    const r = SharingFacade.handle(resource, 'resource');
+    const r = SharingFacade.checkAddress(resource, 'resource');
     return this.shared<CLImage>(context, `s:${r}`, `D3D9 surface 0x${r.toString(16)}`, 'image', { resource: r }, options, (flags) =>
       this.native.createFromSurface(context.native, flags, r),
     );
@@ -92,8 +75,8 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
 
   /** A 2D image over one mip level of an IDirect3DTexture9. */
   createFromTexture(context: Context, resource: bigint, miplevel: number, options?: CreateSharedOptions): CLImage {
-    const r = SharingFacade.handle(resource, 'resource');
-    const level = SharingFacade.index(miplevel, 'miplevel');
+    const r = SharingFacade.checkAddress(resource, 'resource');
+    const level = SharingFacade.checkUint32(miplevel, 'miplevel');
     return this.shared<CLImage>(context, `t:${r}:${level}`, `D3D9 texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, options, (flags) =>
       this.native.createFromTexture(context.native, flags, r, level),
     );
@@ -101,10 +84,10 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
 
   /** A 2D image over one face and mip level of an IDirect3DCubeTexture9. */
   createFromCubeTexture(context: Context, resource: bigint, face: CubeFace | number, miplevel: number, options?: CreateSharedOptions): CLImage {
-    const r = SharingFacade.handle(resource, 'resource');
-    const f = SharingFacade.index(face, 'face');
+    const r = SharingFacade.checkAddress(resource, 'resource');
+    const f = SharingFacade.checkUint32(face, 'face');
     if (f > 5) throw new RangeError(`face must be a D3DCUBEMAP_FACES value, 0 to 5; got ${f}`);
-    const level = SharingFacade.index(miplevel, 'miplevel');
+    const level = SharingFacade.checkUint32(miplevel, 'miplevel');
     return this.shared<CLImage>(
       context,
       `c:${r}:${f}:${level}`,
@@ -117,8 +100,8 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
 
   /** A 3D image over one mip level of an IDirect3DVolumeTexture9. */
   createFromVolumeTexture(context: Context, resource: bigint, miplevel: number, options?: CreateSharedOptions): CLImage {
-    const r = SharingFacade.handle(resource, 'resource');
-    const level = SharingFacade.index(miplevel, 'miplevel');
+    const r = SharingFacade.checkAddress(resource, 'resource');
+    const level = SharingFacade.checkUint32(miplevel, 'miplevel');
     return this.shared<CLImage>(context, `v:${r}:${level}`, `D3D9 volume texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, options, (flags) =>
       this.native.createFromVolumeTexture(context.native, flags, r, level),
     );

@@ -5,14 +5,12 @@
 import type { NativeDevice, NativeMem, NativeSharingBase } from '../addon';
 import { Context, type ContextOptions } from '../context';
 import { Device } from '../device';
-import { type D3D9Family, OpenCLError, OpenCLExtensionError, OpenCLReleasedError, OpenCLStateError, describeValue } from '../errors';
+import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, OpenCLStateError, describeValue, errorName } from '../errors';
 import { type Event, registerCommandTypes } from '../event';
 import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFlags, accessName } from '../memory';
 import type { Platform } from '../platform';
 import type { CommandQueue } from '../queue';
-import type { SharingExtension } from './extensions';
-import { sharingExtensions } from './extensions';
-import * as T from './tokens';
+import type { EntryPointNames, ExtensionRecord, SharingExtension } from './extensions';
 
 /** Which devices a device query returns. */
 export type DeviceSet = 'preferred' | 'all';
@@ -29,16 +27,8 @@ export interface CreateSharedOptions {
   access?: Access;
 }
 
-/** Error codes and entry point names of one extension, as data. */
-export interface ExtensionTraits {
-  name: SharingExtension;
-  acquireCall: string;
-  releaseCall: string;
-  alreadyAcquired: number;
-  notAcquired: number;
-  family?: D3D9Family;
-  commandTypes: Record<string, number>;
-}
+/** @internal Makes the native object of an extension: (legacy 1.1 lookup, the record's entry point names). */
+export type NativeFactory<N> = (legacy: boolean, entryPoints: EntryPointNames) => N;
 
 /** @internal The binding's record of one shared memory object. */
 export class SharedObject implements SharingState {
@@ -55,7 +45,7 @@ export class SharedObject implements SharingState {
   constructor(facade: SharingFacade<NativeSharing>, description: string, details: Record<string, number | bigint>, flags: bigint) {
     this.facade = facade;
     this.flags = flags;
-    this.extension = facade.traits.name;
+    this.extension = facade.name;
     this.description = description;
     this.details = Object.freeze({ ...details });
   }
@@ -66,12 +56,12 @@ export class SharedObject implements SharingState {
 
   checkAcquired(call: string, what: string): void {
     if (this.acquiredOn) return;
-    const { notAcquired, family, acquireCall } = this.facade.traits;
+    const { errors, family, entryPoints, name } = this.facade.record;
     throw new OpenCLError(
-      notAcquired,
+      errors.notAcquired,
       call,
-      `${what}: ${this.description} is not acquired by OpenCL; acquire it first (queue.acquire(), ${acquireCall})`,
-      family,
+      `${what}: ${this.description} is not acquired by OpenCL; acquire it first (queue.acquire(), ${entryPoints.acquire})`,
+      family ?? name,
     );
   }
 }
@@ -85,50 +75,41 @@ export function sharedRecord(mem: MemObject, facade: SharingFacade<NativeSharing
   return state;
 }
 
-/** The context properties under which each extension shares (NV D3D9 and Intel DX9 share 0x4026). */
-const interopProperties: Record<SharingExtension, readonly number[]> = {
-  cl_nv_d3d9_sharing: [T.CL_CONTEXT_D3D9_DEVICE_NV],
-  cl_khr_d3d10_sharing: [T.CL_CONTEXT_D3D10_DEVICE_KHR],
-  cl_intel_dx9_media_sharing: [T.CL_CONTEXT_D3D9_DEVICE_INTEL, T.CL_CONTEXT_D3D9EX_DEVICE_INTEL, T.CL_CONTEXT_DXVA_DEVICE_INTEL],
-  cl_khr_dx9_media_sharing: [T.CL_CONTEXT_ADAPTER_D3D9_KHR, T.CL_CONTEXT_ADAPTER_D3D9EX_KHR, T.CL_CONTEXT_ADAPTER_DXVA_KHR],
-  cl_intel_va_api_media_sharing: [T.CL_CONTEXT_VA_API_DISPLAY_INTEL],
-};
-
 /** Base of the five facades. One facade per (platform, extension). */
 export abstract class SharingFacade<N extends NativeSharing> {
   readonly platform: Platform;
   /** @internal */
   readonly native: N;
-  /** @internal */
-  readonly traits: ExtensionTraits;
+  /** @internal The extension's record (lib/interop/extensions.ts). */
+  readonly record: ExtensionRecord;
   readonly #objects = new Map<string, WeakRef<MemObject>>();
   #pruneAt = 64;
 
   /** @internal */
-  constructor(platform: Platform, traits: ExtensionTraits, create: (legacy: boolean) => N) {
+  constructor(platform: Platform, record: ExtensionRecord, create: NativeFactory<N>) {
     this.platform = platform;
-    this.traits = traits;
-    if (!platform.supports(traits.name)) {
-      throw new OpenCLExtensionError(traits.name, platform.name, 'neither the platform nor its devices advertise it');
+    this.record = record;
+    if (!platform.supports(record.name)) {
+      throw new OpenCLExtensionError(record.name, platform.name, 'neither the platform nor its devices advertise it');
     }
     const { major, minor } = platform.versionNumber;
-    this.native = create(major === 1 && minor < 2);
+    this.native = create(major === 1 && minor < 2, record.entryPoints);
     if (this.native.missing.length) {
-      throw new OpenCLExtensionError(traits.name, platform.name, 'advertised, but entry points are missing', [
+      throw new OpenCLExtensionError(record.name, platform.name, 'advertised, but entry points are missing', [
         ...this.native.missing,
       ]);
     }
-    registerCommandTypes(traits.name, traits.commandTypes);
+    registerCommandTypes(record.name, record.commandTypes);
   }
 
   /** The extension's name. */
   get name(): SharingExtension {
-    return this.traits.name;
+    return this.record.name as SharingExtension;
   }
 
   /** The extension's entry points (all of them resolve on this platform). */
   get entryPoints(): readonly string[] {
-    return sharingExtensions[this.traits.name];
+    return Object.values(this.record.entryPoints);
   }
 
   /** @internal CL_DEVICE_NOT_FOUND becomes an empty list. */
@@ -143,22 +124,33 @@ export abstract class SharingFacade<N extends NativeSharing> {
     return natives.map((native) => this.platform.deviceFor(native));
   }
 
-  /** @internal */
-  static setBits(set: DeviceSet | undefined, preferred: number, all: number): number {
-    if (set === undefined || set === 'preferred') return preferred;
-    if (set === 'all') return all;
+  /** @internal The device-set token of the record for 'preferred' (default) or 'all'; anything else is a TypeError. */
+  protected deviceSetToken(set: unknown): number {
+    if (set === undefined || set === 'preferred') return this.record.deviceSets.preferred;
+    if (set === 'all') return this.record.deviceSets.all;
     throw new TypeError(`set must be 'preferred' or 'all'; got ${String(set)}`);
   }
 
   /**
    * @internal A context for this extension: the interop property first, then
-   * CL_CONTEXT_INTEROP_USER_SYNC and any extra properties. Without devices,
-   * the preferred devices for the interop handle (else all of them).
+   * CL_CONTEXT_INTEROP_USER_SYNC and any extra properties. Without
+   * options.devices, the preferred devices for the interop handle, else all
+   * of them (`devicesFor` is the facade's device query for that handle).
    */
-  protected makeContext(property: number, handle: bigint, options: SharedContextOptions, defaultDevices: () => Device[]): Context {
-    const devices = options.devices ?? defaultDevices();
+  protected createSharedContext(
+    property: number,
+    handle: bigint,
+    options: SharedContextOptions,
+    devicesFor: (set: DeviceSet) => Device[],
+  ): Context {
+    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object; got ${options === null ? 'null' : typeof options}`);
+    let devices = options.devices;
+    if (devices === undefined) {
+      devices = devicesFor('preferred');
+      if (devices.length === 0) devices = devicesFor('all');
+    }
     if (devices.length === 0) {
-      throw new OpenCLError(-1, 'clCreateContext', `no device of "${this.platform.name}" can share with this ${this.traits.name} object`);
+      throw new OpenCLError(-1, 'clCreateContext', `no device of "${this.platform.name}" can share with this ${this.record.name} object`);
     }
     let context: Context;
     try {
@@ -169,13 +161,14 @@ export abstract class SharingFacade<N extends NativeSharing> {
         properties: [[property, handle], ...(options.properties ?? [])],
       });
     } catch (error) {
-      // clCreateContext's name cannot tell the D3D9 families' -1010 apart: the property can.
-      if (error instanceof OpenCLError && this.traits.family && error.status <= -1010 && error.status >= -1013) {
-        throw new OpenCLError(error.status, error.call, `the ${this.traits.name} device cannot be used with these OpenCL devices`, this.traits.family);
+      // clCreateContext's name cannot tell colliding codes apart (the D3D9 families' -1010, D3D11's KHR/NV -1006): the property can.
+      const scope = this.record.family ?? this.record.name;
+      if (error instanceof OpenCLError && error.status in this.record.errorNames && error.code !== errorName(error.status, scope)) {
+        throw new OpenCLError(error.status, error.call, `the ${this.record.name} device cannot be used with these OpenCL devices`, scope);
       }
       throw error;
     }
-    context.interop = { extension: this.traits.name, property, handle };
+    context.interop = { extension: this.record.name, property, handle };
     return context;
   }
 
@@ -185,10 +178,10 @@ export abstract class SharingFacade<N extends NativeSharing> {
     if (context.platform !== this.platform) {
       throw new TypeError(`the context belongs to "${context.platform.name}", not to this facade's platform "${this.platform.name}"`);
     }
-    if (!context.interop || !interopProperties[this.traits.name].includes(context.interop.property)) {
+    if (!context.interop || !Object.values(this.record.deviceSources).some((source) => source.contextProperty === context.interop!.property)) {
       throw new TypeError(
         `the context was ${context.interop ? `made for ${context.interop.extension}` : 'not made for sharing'}; ` +
-          `${this.traits.name} objects need a context from this facade's createContext()`,
+          `${this.record.name} objects need a context from this facade's createContext()`,
       );
     }
     return context;
@@ -210,14 +203,14 @@ export abstract class SharingFacade<N extends NativeSharing> {
     create: (flags: bigint) => NativeMem,
   ): T {
     this.checkContext(context);
-    const flags = SharingFacade.flags(options);
+    const flags = SharingFacade.accessFlagsOf(options);
     const fullKey = `${context.interop!.handle}:${key}`;
     const existing = this.#objects.get(fullKey)?.deref();
     if (existing && !existing.released) {
       const record = existing.sharing as SharedObject;
       if (existing.context !== context) {
         throw new OpenCLStateError(
-          `${description} already has a memory object in another context, and ${this.traits.name} allows one per resource: release that one first`,
+          `${description} already has a memory object in another context, and ${this.record.name} allows one per resource: release that one first`,
         );
       }
       if (options?.access !== undefined && record.flags !== flags) {
@@ -233,7 +226,7 @@ export abstract class SharingFacade<N extends NativeSharing> {
     } catch (error) {
       // Only the driver knows the resource's levels and formats: its error says what was passed.
       if (error instanceof OpenCLError && !error.message.includes(description)) {
-        throw new OpenCLError(error.status, error.call, description, this.traits.family);
+        throw new OpenCLError(error.status, error.call, description, this.record.family ?? this.record.name);
       }
       throw error;
     }
@@ -248,22 +241,22 @@ export abstract class SharingFacade<N extends NativeSharing> {
     return mem as unknown as T;
   }
 
-  /** @internal Memory flags for a create call; only the three access modes are allowed. */
-  static flags(options: CreateSharedOptions | undefined): bigint {
+  /** @internal Memory flags from a create call's options: an object whose access is one of the three modes. */
+  static accessFlagsOf(options: CreateSharedOptions | undefined): bigint {
     if (options !== undefined && (typeof options !== 'object' || options === null)) throw new TypeError('options must be an object');
     return accessFlags(options?.access);
   }
 
-  /** @internal Checks an address argument (a native handle from another library). */
-  static handle(value: unknown, what: string): bigint {
+  /** @internal Checks an address argument (a native handle from another library): a bigint in 1..2^64-1. */
+  static checkAddress(value: unknown, what: string): bigint {
     if (typeof value !== 'bigint' || value <= 0n || value >= 2n ** 64n) {
       throw new TypeError(`${what} must be a non-zero bigint address`);
     }
     return value;
   }
 
-  /** @internal */
-  static index(value: unknown, what: string): number {
+  /** @internal Checks a subresource / plane / level / face argument: an integer in 0..2^32-1. */
+  static checkUint32(value: unknown, what: string): number {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffffffff) {
       throw new RangeError(`${what} must be an integer from 0 to 2^32-1; got ${String(value)}`);
     }
@@ -273,10 +266,10 @@ export abstract class SharingFacade<N extends NativeSharing> {
   /** @internal Enqueues this extension's acquire or release; enqueueShared validated the objects. */
   enqueue(which: 'acquire' | 'release', queue: CommandQueue, mems: MemObject[], waitFor: readonly Event[] | undefined): Event {
     const natives = mems.map((mem) => mem.native);
-    const call = which === 'acquire' ? this.traits.acquireCall : this.traits.releaseCall;
+    const call = this.record.entryPoints[which];
     const event = queue.submit({ call, waitFor }, (waitList) => this.native[which](queue.native, natives, waitList));
     for (const mem of mems) (mem.sharing as SharedObject).acquiredOn = which === 'acquire' ? queue : null;
-    event.extension = this.traits.name;
+    event.extension = this.record.name;
     return event;
   }
 }
@@ -312,12 +305,12 @@ export function enqueueShared(which: 'acquire' | 'release', queue: CommandQueue,
   for (const [facade, group] of groups) {
     for (const mem of group) {
       const state = mem.sharing as SharedObject;
-      const { traits } = facade;
+      const { errors, entryPoints, family, name } = facade.record;
       if (which === 'acquire' && state.acquiredOn) {
-        throw new OpenCLError(traits.alreadyAcquired, traits.acquireCall, `${state.description} is already acquired`, traits.family);
+        throw new OpenCLError(errors.alreadyAcquired, entryPoints.acquire, `${state.description} is already acquired`, family ?? name);
       }
       if (which === 'release' && !state.acquiredOn) {
-        throw new OpenCLError(traits.notAcquired, traits.releaseCall, `${state.description} is not acquired`, traits.family);
+        throw new OpenCLError(errors.notAcquired, entryPoints.release, `${state.description} is not acquired`, family ?? name);
       }
       if (which === 'release' && state.acquiredOn!.context !== queue.context) {
         throw new TypeError(`${state.description} was acquired through another context`);

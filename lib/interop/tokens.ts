@@ -1,6 +1,6 @@
-// Tokens of the five sharing extensions (cl_nv_d3d9_sharing,
+// Tokens of the seven sharing extensions (cl_nv_d3d9_sharing,
 // cl_khr_d3d10_sharing, cl_intel_dx9_media_sharing, cl_khr_dx9_media_sharing,
-// cl_intel_va_api_media_sharing) under their spec names, from
+// cl_intel_va_api_media_sharing, cl_khr_d3d11_sharing, cl_nv_d3d11_sharing) under their spec names, from
 // shared/specs/tokens.tsv (Khronos headers; NV values from its spec).
 // test/constants.test.ts checks them against /usr/include/CL/*.h.
 //
@@ -98,7 +98,42 @@ export const CL_INVALID_VA_API_MEDIA_SURFACE_INTEL = -1099;
 export const CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL = -1100;
 export const CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL = -1101;
 
-/** The 74 tokens above as one frozen object (name -> value). */
+// ---- cl_khr_d3d11_sharing
+// Source: CL/cl_d3d11.h; cl_khr_d3d11_sharing spec (shared/specs/cl_khr_d3d11_sharing.asciidoc), "New Tokens".
+export const CL_D3D11_DEVICE_KHR = 0x4019;
+export const CL_D3D11_DXGI_ADAPTER_KHR = 0x401a;
+export const CL_PREFERRED_DEVICES_FOR_D3D11_KHR = 0x401b;
+export const CL_ALL_DEVICES_FOR_D3D11_KHR = 0x401c;
+export const CL_CONTEXT_D3D11_DEVICE_KHR = 0x401d;
+export const CL_MEM_D3D11_RESOURCE_KHR = 0x401e;
+export const CL_IMAGE_D3D11_SUBRESOURCE_KHR = 0x401f;
+export const CL_COMMAND_ACQUIRE_D3D11_OBJECTS_KHR = 0x4020;
+export const CL_COMMAND_RELEASE_D3D11_OBJECTS_KHR = 0x4021;
+export const CL_CONTEXT_D3D11_PREFER_SHARED_RESOURCES_KHR = 0x402d;
+export const CL_INVALID_D3D11_DEVICE_KHR = -1006;
+export const CL_INVALID_D3D11_RESOURCE_KHR = -1007;
+export const CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR = -1008;
+export const CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR = -1009;
+
+// ---- cl_nv_d3d11_sharing
+// Source: no Khronos header; the cl_d3d11_ext.h that OpenCV ships (opencv/opencv
+// 3rdparty/include/opencl/1.2/CL/cl_d3d11_ext.h): the KHR values with NV names, and no
+// PREFER_SHARED_RESOURCES token.
+export const CL_D3D11_DEVICE_NV = 0x4019;
+export const CL_D3D11_DXGI_ADAPTER_NV = 0x401a;
+export const CL_PREFERRED_DEVICES_FOR_D3D11_NV = 0x401b;
+export const CL_ALL_DEVICES_FOR_D3D11_NV = 0x401c;
+export const CL_CONTEXT_D3D11_DEVICE_NV = 0x401d;
+export const CL_MEM_D3D11_RESOURCE_NV = 0x401e;
+export const CL_IMAGE_D3D11_SUBRESOURCE_NV = 0x401f;
+export const CL_COMMAND_ACQUIRE_D3D11_OBJECTS_NV = 0x4020;
+export const CL_COMMAND_RELEASE_D3D11_OBJECTS_NV = 0x4021;
+export const CL_INVALID_D3D11_DEVICE_NV = -1006;
+export const CL_INVALID_D3D11_RESOURCE_NV = -1007;
+export const CL_D3D11_RESOURCE_ALREADY_ACQUIRED_NV = -1008;
+export const CL_D3D11_RESOURCE_NOT_ACQUIRED_NV = -1009;
+
+/** The 101 tokens above as one frozen object (name -> value). */
 export const interopTokens = Object.freeze({
   CL_D3D9_DEVICE_NV,
   CL_D3D9_ADAPTER_NAME_NV,
@@ -174,15 +209,44 @@ export const interopTokens = Object.freeze({
   CL_INVALID_VA_API_MEDIA_SURFACE_INTEL,
   CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL,
   CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL,
+  CL_D3D11_DEVICE_KHR,
+  CL_D3D11_DXGI_ADAPTER_KHR,
+  CL_PREFERRED_DEVICES_FOR_D3D11_KHR,
+  CL_ALL_DEVICES_FOR_D3D11_KHR,
+  CL_CONTEXT_D3D11_DEVICE_KHR,
+  CL_MEM_D3D11_RESOURCE_KHR,
+  CL_IMAGE_D3D11_SUBRESOURCE_KHR,
+  CL_COMMAND_ACQUIRE_D3D11_OBJECTS_KHR,
+  CL_COMMAND_RELEASE_D3D11_OBJECTS_KHR,
+  CL_CONTEXT_D3D11_PREFER_SHARED_RESOURCES_KHR,
+  CL_INVALID_D3D11_DEVICE_KHR,
+  CL_INVALID_D3D11_RESOURCE_KHR,
+  CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR,
+  CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR,
+  CL_D3D11_DEVICE_NV,
+  CL_D3D11_DXGI_ADAPTER_NV,
+  CL_PREFERRED_DEVICES_FOR_D3D11_NV,
+  CL_ALL_DEVICES_FOR_D3D11_NV,
+  CL_CONTEXT_D3D11_DEVICE_NV,
+  CL_MEM_D3D11_RESOURCE_NV,
+  CL_IMAGE_D3D11_SUBRESOURCE_NV,
+  CL_COMMAND_ACQUIRE_D3D11_OBJECTS_NV,
+  CL_COMMAND_RELEASE_D3D11_OBJECTS_NV,
+  CL_INVALID_D3D11_DEVICE_NV,
+  CL_INVALID_D3D11_RESOURCE_NV,
+  CL_D3D11_RESOURCE_ALREADY_ACQUIRED_NV,
+  CL_D3D11_RESOURCE_NOT_ACQUIRED_NV,
 });
 
-/** Names of the 74 sharing-extension tokens. */
+/** Names of the 101 sharing-extension tokens. */
 export type InteropTokenName = keyof typeof interopTokens;
 
 const HEADER_D3D10 = 'cl_d3d10.h';
 const HEADER_DX9_MEDIA = 'cl_dx9_media_sharing.h';
 const SPEC_NV_D3D9 = 'cl_nv_d3d9_sharing';
 const HEADER_VA_API = 'cl_va_api_media_sharing_intel.h';
+const HEADER_D3D11 = 'cl_d3d11.h';
+const HEADER_NV_D3D11 = 'cl_d3d11_ext.h (OpenCV)';
 
 /**
  * Where each token is declared: the Khronos header under CL/, or
@@ -264,6 +328,33 @@ export const interopTokenHeaders: Record<string, string> = Object.freeze({
   CL_INVALID_VA_API_MEDIA_SURFACE_INTEL: HEADER_VA_API,
   CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL: HEADER_VA_API,
   CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL: HEADER_VA_API,
+  CL_D3D11_DEVICE_KHR: HEADER_D3D11,
+  CL_D3D11_DXGI_ADAPTER_KHR: HEADER_D3D11,
+  CL_PREFERRED_DEVICES_FOR_D3D11_KHR: HEADER_D3D11,
+  CL_ALL_DEVICES_FOR_D3D11_KHR: HEADER_D3D11,
+  CL_CONTEXT_D3D11_DEVICE_KHR: HEADER_D3D11,
+  CL_MEM_D3D11_RESOURCE_KHR: HEADER_D3D11,
+  CL_IMAGE_D3D11_SUBRESOURCE_KHR: HEADER_D3D11,
+  CL_COMMAND_ACQUIRE_D3D11_OBJECTS_KHR: HEADER_D3D11,
+  CL_COMMAND_RELEASE_D3D11_OBJECTS_KHR: HEADER_D3D11,
+  CL_CONTEXT_D3D11_PREFER_SHARED_RESOURCES_KHR: HEADER_D3D11,
+  CL_INVALID_D3D11_DEVICE_KHR: HEADER_D3D11,
+  CL_INVALID_D3D11_RESOURCE_KHR: HEADER_D3D11,
+  CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR: HEADER_D3D11,
+  CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR: HEADER_D3D11,
+  CL_D3D11_DEVICE_NV: HEADER_NV_D3D11,
+  CL_D3D11_DXGI_ADAPTER_NV: HEADER_NV_D3D11,
+  CL_PREFERRED_DEVICES_FOR_D3D11_NV: HEADER_NV_D3D11,
+  CL_ALL_DEVICES_FOR_D3D11_NV: HEADER_NV_D3D11,
+  CL_CONTEXT_D3D11_DEVICE_NV: HEADER_NV_D3D11,
+  CL_MEM_D3D11_RESOURCE_NV: HEADER_NV_D3D11,
+  CL_IMAGE_D3D11_SUBRESOURCE_NV: HEADER_NV_D3D11,
+  CL_COMMAND_ACQUIRE_D3D11_OBJECTS_NV: HEADER_NV_D3D11,
+  CL_COMMAND_RELEASE_D3D11_OBJECTS_NV: HEADER_NV_D3D11,
+  CL_INVALID_D3D11_DEVICE_NV: HEADER_NV_D3D11,
+  CL_INVALID_D3D11_RESOURCE_NV: HEADER_NV_D3D11,
+  CL_D3D11_RESOURCE_ALREADY_ACQUIRED_NV: HEADER_NV_D3D11,
+  CL_D3D11_RESOURCE_NOT_ACQUIRED_NV: HEADER_NV_D3D11,
 } satisfies Record<InteropTokenName, string>);
 
 // ---- Enumerations the entry points take that are not OpenCL tokens.

@@ -7,6 +7,7 @@ import { ready } from '../loader';
 import { CLImage } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { intelVaApiRecord } from './extensions';
 import * as T from './tokens';
 
 /** What CL_MEM_VA_API_MEDIA_SURFACE_INTEL and CL_IMAGE_VA_API_PLANE_INTEL report. */
@@ -22,28 +23,14 @@ export interface VaApiImageInfo {
 export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
   /** @internal */
   constructor(platform: Platform) {
-    super(
-      platform,
-      {
-        name: 'cl_intel_va_api_media_sharing',
-        acquireCall: 'clEnqueueAcquireVA_APIMediaSurfacesINTEL',
-        releaseCall: 'clEnqueueReleaseVA_APIMediaSurfacesINTEL',
-        alreadyAcquired: T.CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL,
-        notAcquired: T.CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL,
-        commandTypes: {
-          CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL: T.CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL,
-          CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL: T.CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL,
-        },
-      },
-      (legacy) => new (ready().NativeIntelVaApiSharing)(platform.native, legacy),
-    );
+    super(platform, intelVaApiRecord, (legacy, names) => new (ready().NativeIntelVaApiSharing)(platform.native, legacy, names));
   }
 
   /** OpenCL devices that can share surfaces with a VADisplay (clGetDeviceIDsFromVA_APIMediaAdapterINTEL). */
   getDevices(display: bigint, set: DeviceSet = 'preferred'): Device[] {
-    const handle = SharingFacade.handle(display, 'display');
-    const bits = SharingFacade.setBits(set, T.CL_PREFERRED_DEVICES_FOR_VA_API_INTEL, T.CL_ALL_DEVICES_FOR_VA_API_INTEL);
-    return this.devicesFrom(() => this.native.deviceIds(T.CL_VA_API_DISPLAY_INTEL, handle, bits));
+    const handle = SharingFacade.checkAddress(display, 'display');
+    const bits = this.deviceSetToken(set);
+    return this.devicesFrom(() => this.native.deviceIds(intelVaApiRecord.deviceSources.display.source, handle, bits));
   }
 
   /**
@@ -52,11 +39,8 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
    * must outlive the context.
    */
   createContext(display: bigint, options: SharedContextOptions = {}): Context {
-    const handle = SharingFacade.handle(display, 'display');
-    return this.makeContext(T.CL_CONTEXT_VA_API_DISPLAY_INTEL, handle, options, () => {
-      const preferred = this.getDevices(handle, 'preferred');
-      return preferred.length ? preferred : this.getDevices(handle, 'all');
-    });
+    const handle = SharingFacade.checkAddress(display, 'display');
+    return this.createSharedContext(intelVaApiRecord.deviceSources.display.contextProperty, handle, options, (set) => this.getDevices(handle, set));
   }
 
   /**
@@ -65,8 +49,8 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
    * One image per (context, surface, plane): asking again returns the same one.
    */
   createFromSurface(context: Context, surfaceId: number, plane: number, options?: CreateSharedOptions): CLImage {
-    const id = SharingFacade.index(surfaceId, 'surfaceId');
-    const planeIndex = SharingFacade.index(plane, 'plane');
+    const id = SharingFacade.checkUint32(surfaceId, 'surfaceId');
+    const planeIndex = SharingFacade.checkUint32(plane, 'plane');
     // NV12 is the one format of table 9.X.4.1.
     if (planeIndex > 1) throw new RangeError(`NV12 has planes 0 and 1; got ${planeIndex}`);
     return this.shared<CLImage>(context, `${id}:${planeIndex}`, `VA surface ${id} plane ${planeIndex}`, 'image', { surfaceId: id, plane: planeIndex }, options, (flags) =>

@@ -129,6 +129,13 @@ typedef unsigned int VASurfaceID;
 
 typedef cl_uint cl_d3d9_device_source_nv;
 typedef cl_uint cl_d3d9_device_set_nv;
+typedef struct ID3D11Buffer ID3D11Buffer;
+typedef struct ID3D11Texture2D ID3D11Texture2D;
+typedef struct ID3D11Texture3D ID3D11Texture3D;
+typedef cl_uint cl_d3d11_device_source_khr;
+typedef cl_uint cl_d3d11_device_set_khr;
+typedef cl_uint cl_d3d11_device_source_nv;
+typedef cl_uint cl_d3d11_device_set_nv;
 typedef cl_uint cl_d3d10_device_source_khr;
 typedef cl_uint cl_d3d10_device_set_khr;
 typedef cl_uint cl_dx9_device_source_intel;
@@ -524,6 +531,36 @@ typedef struct _cl_dx9_surface_info_khr {
 #define CL_D3D9_RESOURCE_ALREADY_ACQUIRED_NV -1012
 #define CL_D3D9_RESOURCE_NOT_ACQUIRED_NV -1013
 
+/* ---- cl_khr_d3d11_sharing (CL/cl_d3d11.h) ---- */
+#define CL_INVALID_D3D11_DEVICE_KHR -1006
+#define CL_INVALID_D3D11_RESOURCE_KHR -1007
+#define CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR -1008
+#define CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR -1009
+#define CL_D3D11_DEVICE_KHR 0x4019
+#define CL_D3D11_DXGI_ADAPTER_KHR 0x401A
+#define CL_PREFERRED_DEVICES_FOR_D3D11_KHR 0x401B
+#define CL_ALL_DEVICES_FOR_D3D11_KHR 0x401C
+#define CL_CONTEXT_D3D11_DEVICE_KHR 0x401D
+#define CL_CONTEXT_D3D11_PREFER_SHARED_RESOURCES_KHR 0x402D
+#define CL_MEM_D3D11_RESOURCE_KHR 0x401E
+#define CL_IMAGE_D3D11_SUBRESOURCE_KHR 0x401F
+#define CL_COMMAND_ACQUIRE_D3D11_OBJECTS_KHR 0x4020
+#define CL_COMMAND_RELEASE_D3D11_OBJECTS_KHR 0x4021
+/* ---- cl_nv_d3d11_sharing (the cl_d3d11_ext.h OpenCV ships): the KHR values, NV names ---- */
+#define CL_INVALID_D3D11_DEVICE_NV -1006
+#define CL_INVALID_D3D11_RESOURCE_NV -1007
+#define CL_D3D11_RESOURCE_ALREADY_ACQUIRED_NV -1008
+#define CL_D3D11_RESOURCE_NOT_ACQUIRED_NV -1009
+#define CL_D3D11_DEVICE_NV 0x4019
+#define CL_D3D11_DXGI_ADAPTER_NV 0x401A
+#define CL_PREFERRED_DEVICES_FOR_D3D11_NV 0x401B
+#define CL_ALL_DEVICES_FOR_D3D11_NV 0x401C
+#define CL_CONTEXT_D3D11_DEVICE_NV 0x401D
+#define CL_MEM_D3D11_RESOURCE_NV 0x401E
+#define CL_IMAGE_D3D11_SUBRESOURCE_NV 0x401F
+#define CL_COMMAND_ACQUIRE_D3D11_OBJECTS_NV 0x4020
+#define CL_COMMAND_RELEASE_D3D11_OBJECTS_NV 0x4021
+
 /* ---- cl_khr_d3d10_sharing ---- */
 #define CL_INVALID_D3D10_DEVICE_KHR -1002
 #define CL_INVALID_D3D10_RESOURCE_KHR -1003
@@ -636,10 +673,10 @@ typedef struct _cl_dx9_surface_info_khr {
   X(clGetKernelArgInfo, IMPL) X(clEnqueueFillBuffer, IMPL) X(clEnqueueFillImage, IMPL) \
   X(clEnqueueMigrateMemObjects, IMPL) X(clEnqueueMarkerWithWaitList, IMPL) \
   X(clEnqueueBarrierWithWaitList, IMPL) X(clGetExtensionFunctionAddressForPlatform, IMPL) \
-  X(clCreateFromGLTexture, STUB_PTR) X(clGetDeviceIDsFromD3D11KHR, STUB_INT) \
-  X(clCreateFromD3D11BufferKHR, STUB_PTR) X(clCreateFromD3D11Texture2DKHR, STUB_PTR) \
-  X(clCreateFromD3D11Texture3DKHR, STUB_PTR) X(clCreateFromDX9MediaSurfaceKHR, IMPL) \
-  X(clEnqueueAcquireD3D11ObjectsKHR, STUB_INT) X(clEnqueueReleaseD3D11ObjectsKHR, STUB_INT) \
+  X(clCreateFromGLTexture, STUB_PTR) X(clGetDeviceIDsFromD3D11KHR, IMPL) \
+  X(clCreateFromD3D11BufferKHR, IMPL) X(clCreateFromD3D11Texture2DKHR, IMPL) \
+  X(clCreateFromD3D11Texture3DKHR, IMPL) X(clCreateFromDX9MediaSurfaceKHR, IMPL) \
+  X(clEnqueueAcquireD3D11ObjectsKHR, IMPL) X(clEnqueueReleaseD3D11ObjectsKHR, IMPL) \
   X(clGetDeviceIDsFromDX9MediaAdapterKHR, IMPL) X(clEnqueueAcquireDX9MediaSurfacesKHR, IMPL) \
   X(clEnqueueReleaseDX9MediaSurfacesKHR, IMPL) X(clCreateFromEGLImageKHR, STUB_PTR) \
   X(clEnqueueAcquireEGLObjectsKHR, STUB_INT) X(clEnqueueReleaseEGLObjectsKHR, STUB_INT) \

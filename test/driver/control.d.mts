@@ -29,6 +29,11 @@ export interface ReferenceDriver {
   d3d10CreateBuffer(device: bigint, size: number, usage?: number): bigint;
   d3d10CreateTexture2D(device: bigint, desc: { width: number; height: number; mipLevels?: number; arraySize?: number; format: number; usage?: number; sampleCount?: number }): bigint;
   d3d10CreateTexture3D(device: bigint, desc: { width: number; height: number; depth: number; mipLevels?: number; format: number; usage?: number }): bigint;
+  /** Like the D3D10 calls, with ID3D11 objects; a Texture2D of DXGI_FORMAT_NV12 (103) has Y/UV plane subresources 2*slice, 2*slice+1. */
+  d3d11CreateDevice(adapter?: bigint): bigint;
+  d3d11CreateBuffer(device: bigint, size: number, usage?: number): bigint;
+  d3d11CreateTexture2D(device: bigint, desc: { width: number; height: number; mipLevels?: number; arraySize?: number; format: number; usage?: number; sampleCount?: number }): bigint;
+  d3d11CreateTexture3D(device: bigint, desc: { width: number; height: number; depth: number; mipLevels?: number; format: number; usage?: number }): bigint;
   vaCreateDisplay(hasClDevice?: boolean): bigint;
   vaCreateSurface(display: bigint, width: number, height: number): { id: number; resource: bigint };
   createSharedHandle(resource: bigint): bigint;

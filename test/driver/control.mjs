@@ -45,6 +45,10 @@ export function openReferenceDriver(path = referenceDriverPath) {
     d3d10Buffer: fn('int refdrv_d3d10_create_buffer(uint64_t device, uint32_t size, uint32_t usage, _Out_ uint64_t *out)'),
     d3d10Tex2D: fn('int refdrv_d3d10_create_texture2d(uint64_t device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array_size, uint32_t fmt, uint32_t usage, uint32_t samples, _Out_ uint64_t *out)'),
     d3d10Tex3D: fn('int refdrv_d3d10_create_texture3d(uint64_t device, uint32_t w, uint32_t h, uint32_t d, uint32_t mips, uint32_t fmt, uint32_t usage, _Out_ uint64_t *out)'),
+    d3d11Device: fn('int refdrv_d3d11_create_device(uint64_t adapter, _Out_ uint64_t *out)'),
+    d3d11Buffer: fn('int refdrv_d3d11_create_buffer(uint64_t device, uint32_t size, uint32_t usage, _Out_ uint64_t *out)'),
+    d3d11Tex2D: fn('int refdrv_d3d11_create_texture2d(uint64_t device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array_size, uint32_t fmt, uint32_t usage, uint32_t samples, _Out_ uint64_t *out)'),
+    d3d11Tex3D: fn('int refdrv_d3d11_create_texture3d(uint64_t device, uint32_t w, uint32_t h, uint32_t d, uint32_t mips, uint32_t fmt, uint32_t usage, _Out_ uint64_t *out)'),
     vaDisplay: fn('int refdrv_va_create_display(int has_cl_device, _Out_ uint64_t *out)'),
     vaSurface: fn('int refdrv_va_create_surface(uint64_t display, uint32_t w, uint32_t h, _Out_ uint32_t *id, _Out_ uint64_t *out)'),
     sharedHandle: fn('int refdrv_create_shared_handle(uint64_t resource, _Out_ uint64_t *out)'),
@@ -101,6 +105,12 @@ export function openReferenceDriver(path = referenceDriverPath) {
       out(f.d3d10Tex2D, 'd3d10CreateTexture2D', device, width, height, mipLevels, arraySize, format, usage, sampleCount),
     d3d10CreateTexture3D: (device, { width, height, depth, mipLevels = 1, format, usage = 0 }) =>
       out(f.d3d10Tex3D, 'd3d10CreateTexture3D', device, width, height, depth, mipLevels, format, usage),
+    d3d11CreateDevice: (adapter = 0n) => out(f.d3d11Device, 'd3d11CreateDevice', adapter),
+    d3d11CreateBuffer: (device, size, usage = 0) => out(f.d3d11Buffer, 'd3d11CreateBuffer', device, size, usage),
+    d3d11CreateTexture2D: (device, { width, height, mipLevels = 1, arraySize = 1, format, usage = 0, sampleCount = 1 }) =>
+      out(f.d3d11Tex2D, 'd3d11CreateTexture2D', device, width, height, mipLevels, arraySize, format, usage, sampleCount),
+    d3d11CreateTexture3D: (device, { width, height, depth, mipLevels = 1, format, usage = 0 }) =>
+      out(f.d3d11Tex3D, 'd3d11CreateTexture3D', device, width, height, depth, mipLevels, format, usage),
     vaCreateDisplay: (hasClDevice = true) => out(f.vaDisplay, 'vaCreateDisplay', hasClDevice ? 1 : 0),
     /** An NV12 surface: { id: VASurfaceID, resource: handle for read/write/release }. */
     vaCreateSurface(display, width, height) {

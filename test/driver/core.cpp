@@ -425,7 +425,7 @@ using namespace refdrv;
 
 static const char *kExtensions =
     "cl_khr_icd cl_nv_d3d9_sharing cl_khr_d3d10_sharing cl_intel_dx9_media_sharing cl_khr_dx9_media_sharing "
-    "cl_intel_va_api_media_sharing";
+    "cl_intel_va_api_media_sharing cl_khr_d3d11_sharing cl_nv_d3d11_sharing cl_intel_d3d11_nv12_media_sharing";
 
 #define RET_ERR(code) \
   do {                \
@@ -572,6 +572,7 @@ static bool is_interop_key(cl_context_properties k) {
     case CL_CONTEXT_D3D9EX_DEVICE_INTEL: case CL_CONTEXT_DXVA_DEVICE_INTEL:
     case CL_CONTEXT_ADAPTER_D3D9_KHR: case CL_CONTEXT_ADAPTER_D3D9EX_KHR: case CL_CONTEXT_ADAPTER_DXVA_KHR:
     case CL_CONTEXT_D3D10_DEVICE_KHR: case CL_CONTEXT_VA_API_DISPLAY_INTEL:
+    case CL_CONTEXT_D3D11_DEVICE_KHR:  // == CL_CONTEXT_D3D11_DEVICE_NV
       return true;
     default: return false;
   }
@@ -666,6 +667,7 @@ CLAPI(cl_int) clGetContextInfo(cl_context c, cl_context_info name, size_t sz, vo
     case CL_CONTEXT_PROPERTIES:
       return put_bytes(sz, val, ret, c->props.data(), c->props.size() * sizeof(cl_context_properties));
     case CL_CONTEXT_D3D10_PREFER_SHARED_RESOURCES_KHR: return put(sz, val, ret, cl_bool(CL_FALSE));
+    case CL_CONTEXT_D3D11_PREFER_SHARED_RESOURCES_KHR: return put(sz, val, ret, cl_bool(CL_FALSE));
     default: return CL_INVALID_VALUE;
   }
 }

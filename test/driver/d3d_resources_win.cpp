@@ -27,6 +27,11 @@
 //   D3D10 buffer / texture subresource: Map when its CPU access flags allow
 //     it (STAGING; DYNAMIC push with WRITE_DISCARD), else CopyResource /
 //     CopySubresourceRegion to / from a D3D10_USAGE_STAGING copy, then Map.
+//   D3D11 buffer / texture subresource: the same through the device's
+//     immediate context (ID3D11DeviceContext::Map / CopySubresourceRegion).
+//     An object that is both a D3D10 and a D3D11 one (Wine's d3d11 implements
+//     both interfaces on one object) is wrapped twice: the pointer the
+//     application passes decides (an ID3D11* pointer is the D3D11 view).
 //   NV12 / YV12 surfaces: one lock of the whole surface; the Y plane is at
 //     offset 0 (pitch P, H rows), NV12's UV plane at P*H (pitch P, H/2 rows),
 //     YV12's V plane at P*H and U plane at P*H + (P/2)*(H/2) (pitch P/2).
@@ -44,6 +49,7 @@
 #include <windows.h>
 #include <d3d9.h>
 #include <d3d10.h>
+#include <d3d11.h>
 #include <dxgi.h>
 #include <dxva2api.h>
 #include <dxvahd.h>
@@ -82,6 +88,10 @@ const GUID kIID_ID3D10Device = {0x9b7e4c0f, 0x342c, 0x4106, {0xa1, 0x9f, 0x4f, 0
 const GUID kIID_ID3D10Buffer = {0x9b7e4c02, 0x342c, 0x4106, {0xa1, 0x9f, 0x4f, 0x27, 0x04, 0xf6, 0x89, 0xf0}};
 const GUID kIID_ID3D10Texture2D = {0x9b7e4c04, 0x342c, 0x4106, {0xa1, 0x9f, 0x4f, 0x27, 0x04, 0xf6, 0x89, 0xf0}};
 const GUID kIID_ID3D10Texture3D = {0x9b7e4c05, 0x342c, 0x4106, {0xa1, 0x9f, 0x4f, 0x27, 0x04, 0xf6, 0x89, 0xf0}};
+const GUID kIID_ID3D11Device = {0xdb6f6ddb, 0xac77, 0x4e88, {0x82, 0x53, 0x81, 0x9d, 0xf9, 0xbb, 0xf1, 0x40}};
+const GUID kIID_ID3D11Buffer = {0x48570b85, 0xd1ee, 0x4fcd, {0xa2, 0x50, 0xeb, 0x35, 0x07, 0x22, 0xb0, 0x37}};
+const GUID kIID_ID3D11Texture2D = {0x6f15aaf2, 0xd208, 0x4e89, {0x9a, 0xb4, 0x48, 0x95, 0x35, 0xd3, 0x4f, 0x9c}};
+const GUID kIID_ID3D11Texture3D = {0x037e866e, 0xf56d, 0x4357, {0xa8, 0xaf, 0x9d, 0xab, 0xbe, 0x6e, 0x25, 0x0e}};
 const GUID kIID_IDXGIAdapter = {0x2411e7e1, 0x12ac, 0x4ccf, {0xbd, 0x14, 0x97, 0x98, 0xe8, 0x53, 0x4d, 0xc0}};
 
 template <class T>
@@ -174,8 +184,21 @@ uint32_t depth_of(const D3DVOLUME_DESC &d) { return d.Depth; }
 
 // ---------------------------------------------------------- wrappers --
 enum class Iface {
-  None, Dev9, DevMgr9, DxvaHD, Surf9, Tex9, Cube9, Vol9, VB9, IB9, Dev10, Buf10, Tex2D10, Tex3D10, Adapter
+  None, Dev9, DevMgr9, DxvaHD, Surf9, Tex9, Cube9, Vol9, VB9, IB9, Dev10, Buf10, Tex2D10, Tex3D10, Adapter,
+  Dev11, Buf11, Tex2D11, Tex3D11
 };
+
+// Whether p is the D3D11 interface of its object (see the header comment).
+bool is_d3d11_pointer(IUnknown *p) {
+  for (const GUID *iid : {&kIID_ID3D11Device, &kIID_ID3D11Buffer, &kIID_ID3D11Texture2D, &kIID_ID3D11Texture3D}) {
+    void *q = nullptr;
+    if (SUCCEEDED(p->QueryInterface(*iid, &q)) && q) {
+      static_cast<IUnknown *>(q)->Release();
+      if (q == p) return true;
+    }
+  }
+  return false;
+}
 
 struct Level {
   uint32_t w = 0, h = 0, d = 1;
@@ -190,7 +213,7 @@ class ComHost;
 
 class ComResource final : public IResource {
  public:
-  explicit ComResource(ComHost *host, IUnknown *id) : host_(host), id_(id) {}
+  ComResource(ComHost *host, IUnknown *id, bool d3d11) : host_(host), id_(id), d3d11_(d3d11) {}
 
   // Reads kind and description from the object (host lock held; only while
   // the driver holds no reference on it).
@@ -219,17 +242,21 @@ class ComResource final : public IResource {
   bool has_cl_device() const override {
     switch (type_) {
       case ResType::D3D9Device: return iface_ == Iface::Dev9 || under_ != nullptr;
-      case ResType::D3D10Device: case ResType::DXGIAdapter: return true;
+      case ResType::D3D10Device: case ResType::D3D11Device: case ResType::DXGIAdapter: return true;
       default: return false;
     }
   }
   IResource *underlying_device() const override { return under_; }
   uint32_t format() const override { return format_; }
   uint32_t pool() const override { return pool_; }
-  uint32_t usage() const override { return type_ == ResType::D3D10Buffer || type_ == ResType::D3D10Texture2D ||
-                                                   type_ == ResType::D3D10Texture3D
-                                               ? usage_
-                                               : 0; }
+  uint32_t usage() const override {
+    switch (type_) {
+      case ResType::D3D10Buffer: case ResType::D3D10Texture2D: case ResType::D3D10Texture3D:
+      case ResType::D3D11Buffer: case ResType::D3D11Texture2D: case ResType::D3D11Texture3D:
+        return usage_;
+      default: return 0;
+    }
+  }
   uint32_t sample_count() const override { return samples_; }
   uint32_t mip_levels() const override { return uint32_t(levels_.size() ? levels_.size() : 1); }
   uint32_t array_size() const override { return array_; }
@@ -240,9 +267,10 @@ class ComResource final : public IResource {
   uint32_t num_subresources() const override {
     switch (type_) {
       case ResType::D3D9Texture: case ResType::D3D9VolumeTexture: case ResType::D3D10Texture3D:
+      case ResType::D3D11Texture3D:
         return mip_levels();
       case ResType::D3D9CubeTexture: return 6 * mip_levels();
-      case ResType::D3D10Texture2D: return mip_levels() * array_;
+      case ResType::D3D10Texture2D: case ResType::D3D11Texture2D: return mip_levels() * array_;
       default: return 1;
     }
   }
@@ -266,10 +294,12 @@ class ComResource final : public IResource {
   bool volume9(uint32_t level, const Stage &st, bool to_cl);
   bool buffer9(const Stage &st, bool to_cl);
   bool resource10(uint32_t sub, const Stage &st, bool to_cl);
+  bool resource11(uint32_t sub, const Stage &st, bool to_cl);
   std::vector<PlaneLayout> planes(size_t pitch, uint32_t w, uint32_t h) const;
 
   ComHost *host_;
   IUnknown *id_;
+  bool d3d11_;  // the D3D11 view of the object
   IUnknown *main_ = nullptr;  // the typed interface (no reference of the wrapper's own)
   Iface iface_ = Iface::None;
   ResType type_ = ResType::None;
@@ -306,9 +336,10 @@ class ComHost final : public IResourceHost {
   IResource *from_handle(const void *h) const override {
     if (IResource *r = sim_resource_host().from_handle(h)) return r;
     if (!plausible_com(h)) return nullptr;
-    IUnknown *id = identity(static_cast<IUnknown *>(const_cast<void *>(h)));
+    auto *unk = static_cast<IUnknown *>(const_cast<void *>(h));
+    IUnknown *id = identity(unk);
     if (!id) return nullptr;
-    ComResource *r = wrap(id);
+    ComResource *r = wrap(id, is_d3d11_pointer(unk));
     return (r && r->type() != ResType::None) ? r : nullptr;
   }
   IResource *va_surface(const IResource *display, uint32_t id) const override {
@@ -321,27 +352,29 @@ class ComHost final : public IResourceHost {
   size_t live_count() const override { return sim_resource_host().live_count(); }
 
   // the wrapper of the object with IUnknown identity id
-  ComResource *wrap(IUnknown *id) const {
+  ComResource *wrap(IUnknown *id, bool d3d11 = false) const {
     std::lock_guard<std::recursive_mutex> g(mu_);
-    auto it = cache_.find(id);
+    auto &cache = d3d11 ? cache11_ : cache_;
+    auto it = cache.find(id);
     ComResource *r;
-    if (it != cache_.end()) {
+    if (it != cache.end()) {
       r = it->second.get();
       if (r->held()) return r;
     } else {
-      r = new ComResource(const_cast<ComHost *>(this), id);
-      cache_[id].reset(r);
+      r = new ComResource(const_cast<ComHost *>(this), id, d3d11);
+      cache[id].reset(r);
     }
     r->identify();
     return r;
   }
-  ComResource *wrap_iface(IUnknown *p) const { return p ? wrap(identity(p)) : nullptr; }
+  ComResource *wrap_iface(IUnknown *p, bool d3d11 = false) const { return p ? wrap(identity(p), d3d11) : nullptr; }
 
  private:
   IResource *real_adapter(const char *name) const;
 
   mutable std::recursive_mutex mu_;
   mutable std::unordered_map<IUnknown *, std::unique_ptr<ComResource>> cache_;
+  mutable std::unordered_map<IUnknown *, std::unique_ptr<ComResource>> cache11_;  // D3D11 views
   mutable std::map<std::string, std::unique_ptr<NamedAdapter>> adapters_;
 };
 
@@ -423,6 +456,60 @@ void ComResource::identify() {
       dev->Release();
     }
   };
+  auto device11_of = [&](auto *res) {
+    ID3D11Device *dev = nullptr;
+    res->GetDevice(&dev);
+    if (dev) {
+      owner_ = host_->wrap_iface(dev, true);
+      dev->Release();
+    }
+  };
+  if (d3d11_) {
+    if (has_iface(id, kIID_ID3D11Device, &p)) {
+      main_ = static_cast<IUnknown *>(p);
+      iface_ = Iface::Dev11;
+      type_ = ResType::D3D11Device;
+    } else if (has_iface(id, kIID_ID3D11Buffer, &p)) {
+      auto *b = static_cast<ID3D11Buffer *>(p);
+      main_ = b;
+      iface_ = Iface::Buf11;
+      type_ = ResType::D3D11Buffer;
+      D3D11_BUFFER_DESC d;
+      b->GetDesc(&d);
+      usage_ = d.Usage;
+      cpu_access_ = d.CPUAccessFlags;
+      bytes_ = d.ByteWidth;
+      device11_of(b);
+    } else if (has_iface(id, kIID_ID3D11Texture2D, &p)) {
+      auto *t = static_cast<ID3D11Texture2D *>(p);
+      main_ = t;
+      iface_ = Iface::Tex2D11;
+      type_ = ResType::D3D11Texture2D;
+      D3D11_TEXTURE2D_DESC d;
+      t->GetDesc(&d);
+      format_ = d.Format;
+      usage_ = d.Usage;
+      cpu_access_ = d.CPUAccessFlags;
+      samples_ = d.SampleDesc.Count ? d.SampleDesc.Count : 1;
+      array_ = d.ArraySize ? d.ArraySize : 1;
+      for (UINT l = 0; l < std::max(1u, d.MipLevels); l++) levels_.push_back({mipdim(d.Width, l), mipdim(d.Height, l), 1});
+      device11_of(t);
+    } else if (has_iface(id, kIID_ID3D11Texture3D, &p)) {
+      auto *t = static_cast<ID3D11Texture3D *>(p);
+      main_ = t;
+      iface_ = Iface::Tex3D11;
+      type_ = ResType::D3D11Texture3D;
+      D3D11_TEXTURE3D_DESC d;
+      t->GetDesc(&d);
+      format_ = d.Format;
+      usage_ = d.Usage;
+      cpu_access_ = d.CPUAccessFlags;
+      for (UINT l = 0; l < std::max(1u, d.MipLevels); l++)
+        levels_.push_back({mipdim(d.Width, l), mipdim(d.Height, l), mipdim(d.Depth, l)});
+      device11_of(t);
+    }
+    return;
+  }
   if (has_iface(id, kIID_IDirect3DDevice9, &p)) {
     main_ = static_cast<IUnknown *>(p);
     iface_ = Iface::Dev9;
@@ -568,10 +655,12 @@ bool ComResource::layout(uint32_t sub, uint32_t region, SubresourceView *v) cons
   Level L;
   switch (type_) {
     case ResType::D3D9VertexBuffer: case ResType::D3D9IndexBuffer: case ResType::D3D10Buffer:
+    case ResType::D3D11Buffer:
       L = {bytes_, 1, 1};
       bpp = 1;
       break;
     case ResType::D3D10Texture2D: case ResType::D3D10Texture3D:
+    case ResType::D3D11Texture2D: case ResType::D3D11Texture3D:
       if (levels_.empty()) return false;
       L = levels_[level_of(sub)];
       bpp = dxgi_bytes_per_pixel(format_);
@@ -665,6 +754,7 @@ bool ComResource::transfer(uint32_t sub, uint32_t region, bool to_cl) {
     case Iface::Vol9: return volume9(sub, *st, to_cl);
     case Iface::VB9: case Iface::IB9: return buffer9(*st, to_cl);
     case Iface::Buf10: case Iface::Tex2D10: case Iface::Tex3D10: return resource10(sub, *st, to_cl);
+    case Iface::Buf11: case Iface::Tex2D11: case Iface::Tex3D11: return resource11(sub, *st, to_cl);
     default: return false;
   }
 }
@@ -858,6 +948,102 @@ bool ComResource::resource10(uint32_t sub, const Stage &st, bool to_cl) {
     }
   }
   release(stg);
+  dev->Release();
+  return ok;
+}
+
+bool ComResource::resource11(uint32_t sub, const Stage &st, bool to_cl) {
+  auto *res = reinterpret_cast<ID3D11Resource *>(main_);
+  const SubresourceView &v = st.v;
+  ID3D11Device *dev = nullptr;
+  res->GetDevice(&dev);
+  if (!dev) return false;
+  ID3D11DeviceContext *ctx = nullptr;
+  dev->GetImmediateContext(&ctx);
+  if (!ctx) {
+    dev->Release();
+    return false;
+  }
+  const bool buffer = iface_ == Iface::Buf11;
+  auto copy_mapped = [&](const D3D11_MAPPED_SUBRESOURCE &m) {
+    auto *p = static_cast<uint8_t *>(m.pData);
+    if (buffer) {
+      if (to_cl) memcpy(v.data, p, v.size);
+      else memcpy(p, v.data, v.size);
+    } else {
+      copy_rows(p, m.RowPitch, m.DepthPitch, v, to_cl);
+    }
+  };
+  bool ok = false;
+  D3D11_MAPPED_SUBRESOURCE m;
+  // 1. the resource itself is mappable for this direction
+  D3D11_MAP direct = D3D11_MAP(0);
+  if (to_cl && (cpu_access_ & D3D11_CPU_ACCESS_READ))
+    direct = (cpu_access_ & D3D11_CPU_ACCESS_WRITE) ? D3D11_MAP_READ_WRITE : D3D11_MAP_READ;
+  if (!to_cl && (cpu_access_ & D3D11_CPU_ACCESS_WRITE))
+    direct = usage_ == D3D11_USAGE_DYNAMIC ? D3D11_MAP_WRITE_DISCARD : D3D11_MAP_WRITE;
+  const UINT src_sub = buffer ? 0 : sub;
+  if (direct && SUCCEEDED(ctx->Map(res, src_sub, direct, 0, &m))) {
+    copy_mapped(m);
+    ctx->Unmap(res, src_sub);
+    ok = true;
+  } else {
+    // 2. through a staging copy of the subresource
+    ID3D11Resource *stg = nullptr;
+    HRESULT hr = E_FAIL;
+    const UINT cpu = D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE;
+    if (buffer) {
+      D3D11_BUFFER_DESC d = {};
+      d.ByteWidth = bytes_;
+      d.Usage = D3D11_USAGE_STAGING;
+      d.CPUAccessFlags = cpu;
+      ID3D11Buffer *b = nullptr;
+      hr = dev->CreateBuffer(&d, nullptr, &b);
+      stg = b;
+    } else if (iface_ == Iface::Tex2D11) {
+      D3D11_TEXTURE2D_DESC d = {};
+      d.Width = v.width;
+      d.Height = v.height;
+      d.MipLevels = 1;
+      d.ArraySize = 1;
+      d.Format = DXGI_FORMAT(format_);
+      d.SampleDesc.Count = 1;
+      d.Usage = D3D11_USAGE_STAGING;
+      d.CPUAccessFlags = cpu;
+      ID3D11Texture2D *t = nullptr;
+      hr = dev->CreateTexture2D(&d, nullptr, &t);
+      stg = t;
+    } else {
+      D3D11_TEXTURE3D_DESC d = {};
+      d.Width = v.width;
+      d.Height = v.height;
+      d.Depth = v.depth;
+      d.MipLevels = 1;
+      d.Format = DXGI_FORMAT(format_);
+      d.Usage = D3D11_USAGE_STAGING;
+      d.CPUAccessFlags = cpu;
+      ID3D11Texture3D *t = nullptr;
+      hr = dev->CreateTexture3D(&d, nullptr, &t);
+      stg = t;
+    }
+    if (SUCCEEDED(hr) && stg) {
+      if (to_cl) {
+        ctx->CopySubresourceRegion(stg, 0, 0, 0, 0, res, src_sub, nullptr);
+        if (SUCCEEDED(ctx->Map(stg, 0, D3D11_MAP_READ, 0, &m))) {
+          copy_mapped(m);
+          ctx->Unmap(stg, 0);
+          ok = true;
+        }
+      } else if (SUCCEEDED(ctx->Map(stg, 0, D3D11_MAP_WRITE, 0, &m))) {
+        copy_mapped(m);
+        ctx->Unmap(stg, 0);
+        ctx->CopySubresourceRegion(res, src_sub, 0, 0, 0, stg, 0, nullptr);
+        ok = true;
+      }
+    }
+    release(stg);
+  }
+  ctx->Release();
   dev->Release();
   return ok;
 }

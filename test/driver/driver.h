@@ -29,7 +29,7 @@ namespace refdrv {
 enum class Kind : int { Platform, Device, Context, Queue, Mem, Event, Program, Kernel, Sampler, Count };
 
 // Which sharing extension created a cl_mem / which interop a context has.
-enum class Ext : int { None = 0, NvD3D9, KhrD3D10, IntelDX9, KhrDX9, IntelVA };
+enum class Ext : int { None = 0, NvD3D9, KhrD3D10, IntelDX9, KhrDX9, IntelVA, KhrD3D11, NvD3D11 };
 
 struct RefObj {
   const refdrv_icd_dispatch *dispatch;

@@ -4,6 +4,7 @@
 // cl_intel_va_api_media_sharing. Resources are reached only through
 // refdrv::IResource (resources.h).
 #include "driver.h"
+#include "interop_internal.h"
 
 #include <algorithm>
 #include <map>
@@ -11,13 +12,9 @@
 
 using namespace refdrv;
 
-namespace {
+// Shared with interop_d3d11.cpp through interop_internal.h.
+namespace refdrv_interop {
 
-struct Family {
-  Ext ext;
-  cl_int invalid_resource, already_acquired, not_acquired;
-  cl_command_type acquire_cmd, release_cmd;
-};
 const Family kNV{Ext::NvD3D9, CL_INVALID_D3D9_RESOURCE_NV, CL_D3D9_RESOURCE_ALREADY_ACQUIRED_NV,
                  CL_D3D9_RESOURCE_NOT_ACQUIRED_NV, CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV,
                  CL_COMMAND_RELEASE_D3D9_OBJECTS_NV};
@@ -40,6 +37,8 @@ const Family &family(Ext e) {
     case Ext::KhrD3D10: return kD3D10;
     case Ext::IntelDX9: return kIntel;
     case Ext::KhrDX9: return kKhrDX9;
+    case Ext::KhrD3D11: return kKhrD3D11;
+    case Ext::NvD3D11: return kNvD3D11;
     default: return kVA;
   }
 }
@@ -56,6 +55,7 @@ bool ctx_has(cl_context c, Ext e) {
              c->interop_prop == CL_CONTEXT_ADAPTER_DXVA_KHR;
     case Ext::KhrD3D10: return c->interop_prop == CL_CONTEXT_D3D10_DEVICE_KHR;
     case Ext::IntelVA: return c->interop_prop == CL_CONTEXT_VA_API_DISPLAY_INTEL;
+    case Ext::KhrD3D11: case Ext::NvD3D11: return c->interop_prop == CL_CONTEXT_D3D11_DEVICE_KHR;  // == _NV
     default: return false;
   }
 }
@@ -84,11 +84,6 @@ bool interop_flags_ok(cl_mem_flags f) {
 }
 
 // --- format tables ---
-struct FmtEntry {
-  uint32_t code;
-  cl_channel_order order;
-  cl_channel_type type;
-};
 // cl_nv_d3d9_sharing table 9.13.4.1
 const FmtEntry kNvD3D9Formats[] = {
     {114, CL_R, CL_FLOAT},           {111, CL_R, CL_HALF_FLOAT},      {81, CL_R, CL_UNORM_INT16},
@@ -150,8 +145,11 @@ bool media_plane(uint32_t fmt, uint32_t plane, bool khr, cl_image_format *out, u
   if (fmt == kFmtYV12) {
     if (plane > 2) { *bad_plane = true; return false; }
     *out = {CL_R, CL_UNORM_INT8};
-    // memory order is Y, V, U. Intel: plane 1 = V, plane 2 = U. KHR: plane 1 = U, plane 2 = V.
-    *region = (khr && plane) ? 3 - plane : plane;
+    // Memory order is Y, V, U; plane 1 = V, plane 2 = U for both extensions: the current
+    // cl_khr_dx9_media_sharing text, and Intel's compute-runtime (one plane table for
+    // both entry points). The 2011 KHR man page's U-then-V is not followed.
+    (void)khr;
+    *region = plane;
     return true;
   }
   if (plane != 0) { *bad_plane = true; return false; }
@@ -164,20 +162,6 @@ bool media_plane(uint32_t fmt, uint32_t plane, bool khr, cl_image_format *out, u
     if (errcode_ret) *errcode_ret = (code); \
     return nullptr; \
   } while (0)
-
-struct SharedDesc {
-  Ext ext;
-  IResource *res;
-  void *handle;
-  uint32_t sub = 0, region = 0, key_plane = 0;
-  uint32_t level = 0, face = 0, plane = 0;
-  void *shared_handle = nullptr;
-  cl_dx9_media_adapter_type_khr adapter_type = 0;
-  VASurfaceID va_id = 0;
-  VASurfaceID *va_surface = nullptr;
-  bool is_buffer = false, is_3d = false;
-  cl_image_format fmt{0, 0};
-};
 
 cl_mem make_shared(cl_context ctx, cl_mem_flags flags, const SharedDesc &d, cl_int *errcode_ret) {
   auto key = std::make_tuple(static_cast<const IResource *>(d.res), d.sub, d.key_plane);
@@ -287,7 +271,8 @@ cl_int acquire_release(const Family &f, bool acquire, cl_command_queue q, cl_uin
   return CL_SUCCESS;
 }
 
-}  // namespace
+}  // namespace refdrv_interop
+using namespace refdrv_interop;
 
 // ==================================================== hooks used by core ==
 namespace refdrv {
@@ -300,7 +285,7 @@ cl_int interop_context_props(cl_context c, const cl_context_properties *props) {
     switch (p[0]) {
       case CL_CONTEXT_D3D9_DEVICE_NV: case CL_CONTEXT_D3D9EX_DEVICE_INTEL: case CL_CONTEXT_DXVA_DEVICE_INTEL:
       case CL_CONTEXT_ADAPTER_D3D9_KHR: case CL_CONTEXT_ADAPTER_D3D9EX_KHR: case CL_CONTEXT_ADAPTER_DXVA_KHR:
-      case CL_CONTEXT_D3D10_DEVICE_KHR: case CL_CONTEXT_VA_API_DISPLAY_INTEL:
+      case CL_CONTEXT_D3D10_DEVICE_KHR: case CL_CONTEXT_VA_API_DISPLAY_INTEL: case CL_CONTEXT_D3D11_DEVICE_KHR:
         if (p[1]) {
           count++;
           key = p[0];
@@ -342,6 +327,10 @@ cl_int interop_context_props(cl_context c, const cl_context_properties *props) {
     case CL_CONTEXT_D3D10_DEVICE_KHR:
       dev = res_of(h, ResType::D3D10Device);
       if (!dev || !dev->has_cl_device()) return CL_INVALID_D3D10_DEVICE_KHR;
+      break;
+    case CL_CONTEXT_D3D11_DEVICE_KHR:  // == CL_CONTEXT_D3D11_DEVICE_NV: one token, both extensions
+      dev = res_of(h, ResType::D3D11Device);
+      if (!dev || !dev->has_cl_device()) return CL_INVALID_D3D11_DEVICE_KHR;
       break;
     case CL_CONTEXT_VA_API_DISPLAY_INTEL:
       dev = res_of(h, ResType::VADisplay);
@@ -405,7 +394,7 @@ bool interop_mem_info(cl_mem m, cl_mem_info p, size_t sz, void *val, size_t *ret
       *rc = m->ext == Ext::IntelVA ? put(sz, val, ret, ptr) : CL_INVALID_VA_API_MEDIA_SURFACE_INTEL;
       return true;
     }
-    default: return false;
+    default: return d3d11_mem_info(m, p, sz, val, ret, rc);
   }
 }
 
@@ -435,7 +424,7 @@ bool interop_image_info(cl_mem m, cl_image_info p, size_t sz, void *val, size_t 
     case CL_IMAGE_VA_API_PLANE_INTEL:
       *rc = m->ext == Ext::IntelVA ? put(sz, val, ret, cl_uint(m->plane)) : CL_INVALID_VA_API_MEDIA_SURFACE_INTEL;
       return true;
-    default: return false;
+    default: return d3d11_image_info(m, p, sz, val, ret, rc);
   }
 }
 
@@ -445,6 +434,7 @@ std::string error_name(cl_int e, Ext ext) {
     case -1003: return "CL_INVALID_D3D10_RESOURCE_KHR";
     case -1004: return "CL_D3D10_RESOURCE_ALREADY_ACQUIRED_KHR";
     case -1005: return "CL_D3D10_RESOURCE_NOT_ACQUIRED_KHR";
+    case -1006: case -1007: case -1008: case -1009: return d3d11_error_name(e, ext);
     case -1098: return "CL_INVALID_VA_API_MEDIA_ADAPTER_INTEL";
     case -1099: return "CL_INVALID_VA_API_MEDIA_SURFACE_INTEL";
     case -1100: return "CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL";
@@ -676,13 +666,21 @@ CLAPI(cl_int) clGetDeviceIDsFromDX9MediaAdapterKHR(cl_platform_id p, cl_uint nad
     return CL_INVALID_VALUE;
   void **list = static_cast<void **>(adapters);
   bool found = false;
+  // Every entry is checked: "CL_INVALID_VALUE if any of the entries in
+  // media_adapters_type or media_adapters is not a valid value" - an adapter that is
+  // NULL or not an object of its media_adapter_type, wherever it is in the array.
   for (cl_uint i = 0; i < nadapters; i++) {
+    IResource *r = res_of(list[i], ResType::D3D9Device);
+    int k = r ? r->device_kind() : -1;
+    bool of_type;
     switch (types[i]) {
-      case CL_ADAPTER_D3D9_KHR: found |= d3d9_device_ok(list[i], true, true, false); break;
-      case CL_ADAPTER_D3D9EX_KHR: found |= d3d9_device_ok(list[i], false, true, false); break;
-      case CL_ADAPTER_DXVA_KHR: found |= d3d9_device_ok(list[i], false, false, true); break;
+      case CL_ADAPTER_D3D9_KHR: of_type = k == kD3D9 || k == kD3D9Ex; break;  // an IDirect3DDevice9Ex is one too
+      case CL_ADAPTER_D3D9EX_KHR: of_type = k == kD3D9Ex; break;
+      case CL_ADAPTER_DXVA_KHR: of_type = k == kDXVA; break;
       default: return CL_INVALID_VALUE;
     }
+    if (!of_type) return CL_INVALID_VALUE;
+    found |= r->has_cl_device();
   }
   return device_query(p, found, n, devs, num);
 }
@@ -773,7 +771,7 @@ void *extension_function(const char *name) {
 #undef F
   for (auto &e : table)
     if (!strcmp(e.first, name)) return e.second;
-  return nullptr;
+  return d3d11_extension_function(name);
 }
 }  // namespace refdrv
 

@@ -57,6 +57,10 @@ extern "C" {
 #define REFDRV_T_D3D10_BUFFER 11
 #define REFDRV_T_D3D10_TEXTURE2D 12
 #define REFDRV_T_D3D10_TEXTURE3D 13
+#define REFDRV_T_D3D11_DEVICE 16
+#define REFDRV_T_D3D11_BUFFER 17
+#define REFDRV_T_D3D11_TEXTURE2D 18
+#define REFDRV_T_D3D11_TEXTURE3D 19
 #define REFDRV_T_VA_DISPLAY 14
 #define REFDRV_T_VA_SURFACE 15
 
@@ -131,6 +135,20 @@ REFDRV_API int refdrv_d3d10_create_texture2d(void *device, uint32_t width, uint3
 
 /* ID3D10Texture3D*: subresource index = mip level. */
 REFDRV_API int refdrv_d3d10_create_texture3d(void *device, uint32_t width, uint32_t height,
+                                             uint32_t depth, uint32_t mips, uint32_t dxgi_format,
+                                             uint32_t usage, void **texture_out);
+
+/* ------------------------------------------------------------- D3D11 -- */
+/* Like the D3D10 calls, with ID3D11Device / ID3D11Buffer / ID3D11Texture2D /
+ * ID3D11Texture3D objects (usage: D3D11_USAGE, the same values). A Texture2D of
+ * DXGI_FORMAT_NV12 (103; even sizes, one mip level) has 2 * array_size
+ * subresources: 2 * slice is the Y plane (R8), 2 * slice + 1 the UV plane (R8G8). */
+REFDRV_API int refdrv_d3d11_create_device(void *adapter, void **device_out);
+REFDRV_API int refdrv_d3d11_create_buffer(void *device, uint32_t size, uint32_t usage, void **buffer_out);
+REFDRV_API int refdrv_d3d11_create_texture2d(void *device, uint32_t width, uint32_t height,
+                                             uint32_t mips, uint32_t array_size, uint32_t dxgi_format,
+                                             uint32_t usage, uint32_t sample_count, void **texture_out);
+REFDRV_API int refdrv_d3d11_create_texture3d(void *device, uint32_t width, uint32_t height,
                                              uint32_t depth, uint32_t mips, uint32_t dxgi_format,
                                              uint32_t usage, void **texture_out);
 

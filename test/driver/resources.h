@@ -29,6 +29,10 @@ enum class ResType : int {
   D3D10Texture3D = 13,
   VADisplay = 14,
   VASurface = 15,
+  D3D11Device = 16,
+  D3D11Buffer = 17,
+  D3D11Texture2D = 18,
+  D3D11Texture3D = 19,
 };
 
 // Kind of a D3D9 device object (what the application's pointer stands for).

@@ -96,7 +96,8 @@ class SimObject final : public IResource {
   bool has_cl_device() const override {
     if (t_ == ResType::D3D9Adapter || t_ == ResType::DXGIAdapter || t_ == ResType::VADisplay)
       return has_cl_;
-    if (t_ == ResType::D3D9Device || t_ == ResType::D3D10Device) return owner_ && owner_->has_cl_device();
+    if (t_ == ResType::D3D9Device || t_ == ResType::D3D10Device || t_ == ResType::D3D11Device)
+      return owner_ && owner_->has_cl_device();
     return false;
   }
   const char *name() const override { return name_.c_str(); }
@@ -417,32 +418,49 @@ REFDRV_API int refdrv_dxgi_create_adapter(const char *name, int has_cl_device, v
   return REFDRV_OK;
 }
 
-REFDRV_API int refdrv_d3d10_create_device(void *adapter, void **out) {
+// Direct3D 10 and 11 objects are simulated alike; only their types differ.
+static int create_dxgi_device(ResType devT, void *adapter, void **out) {
   if (!out) return REFDRV_E_INVALID_ARG;
   LOCK();
   SimObject *a = adapter ? want(adapter, ResType::DXGIAdapter) : default_adapter(ResType::DXGIAdapter);
   if (!a) return REFDRV_E_BAD_HANDLE;
-  *out = new SimObject(ResType::D3D10Device, a, true);
+  *out = new SimObject(devT, a, true);
   return REFDRV_OK;
 }
 
-REFDRV_API int refdrv_d3d10_create_buffer(void *device, uint32_t size, uint32_t usage, void **out) {
-  if (!out || !size || usage > 3) return REFDRV_E_INVALID_ARG;
-  return make_buffer(ResType::D3D10Buffer, device, ResType::D3D10Device, size, 0, 0, usage, out);
-}
+// DXGI_FORMAT_NV12 (dxgiformat.h). A D3D11 NV12 texture's planes are
+// subresources: 2 * array slice + plane (0 Y, 1 UV), as FFmpeg's OpenCL
+// hwcontext and cl_intel_d3d11_nv12_media_sharing number them; one mip level.
+constexpr uint32_t kDXGI_FORMAT_NV12 = 103;
 
-REFDRV_API int refdrv_d3d10_create_texture2d(void *device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array,
-                                             uint32_t fmt, uint32_t usage, uint32_t samples, void **out) {
+static int create_texture2d(ResType devT, ResType texT, void *device, uint32_t w, uint32_t h, uint32_t mips,
+                            uint32_t array, uint32_t fmt, uint32_t usage, uint32_t samples, void **out) {
   if (!out || !w || !h || !array || !samples || usage > 3) return REFDRV_E_INVALID_ARG;
   LOCK();
-  SimObject *d = want(device, ResType::D3D10Device);
+  SimObject *d = want(device, devT);
   if (!d) return REFDRV_E_BAD_HANDLE;
+  if (fmt == kDXGI_FORMAT_NV12 && texT == ResType::D3D11Texture2D) {
+    if ((w & 1) || (h & 1) || samples != 1 || mips > 1) return REFDRV_E_RANGE;
+    auto *t = new SimObject(texT, d, true);
+    t->fmt_ = fmt;
+    t->usage_ = usage;
+    t->levels_ = 1;
+    t->array_ = array;
+    for (uint32_t a = 0; a < array; a++) {
+      t->add_region(w, h, 1, 1);
+      t->add_region(w / 2, h / 2, 1, 2);
+    }
+    t->nsub_ = 2 * array;
+    t->allocate();
+    *out = t;
+    return REFDRV_OK;
+  }
   uint32_t bpp = dxgi_bytes_per_pixel(fmt);
   if (!bpp) return REFDRV_E_FORMAT;
   uint32_t full = full_chain(w, h, 1);
   if (mips == 0) mips = full;
   if (mips > full || (samples > 1 && mips != 1)) return REFDRV_E_RANGE;
-  auto *t = new SimObject(ResType::D3D10Texture2D, d, true);
+  auto *t = new SimObject(texT, d, true);
   t->fmt_ = fmt;
   t->usage_ = usage;
   t->samples_ = samples;
@@ -456,18 +474,18 @@ REFDRV_API int refdrv_d3d10_create_texture2d(void *device, uint32_t w, uint32_t 
   return REFDRV_OK;
 }
 
-REFDRV_API int refdrv_d3d10_create_texture3d(void *device, uint32_t w, uint32_t h, uint32_t dd, uint32_t mips,
-                                             uint32_t fmt, uint32_t usage, void **out) {
+static int create_texture3d(ResType devT, ResType texT, void *device, uint32_t w, uint32_t h, uint32_t dd,
+                            uint32_t mips, uint32_t fmt, uint32_t usage, void **out) {
   if (!out || !w || !h || !dd || usage > 3) return REFDRV_E_INVALID_ARG;
   LOCK();
-  SimObject *d = want(device, ResType::D3D10Device);
+  SimObject *d = want(device, devT);
   if (!d) return REFDRV_E_BAD_HANDLE;
   uint32_t bpp = dxgi_bytes_per_pixel(fmt);
   if (!bpp) return REFDRV_E_FORMAT;
   uint32_t full = full_chain(w, h, dd);
   if (mips == 0) mips = full;
   if (mips > full) return REFDRV_E_RANGE;
-  auto *t = new SimObject(ResType::D3D10Texture3D, d, true);
+  auto *t = new SimObject(texT, d, true);
   t->fmt_ = fmt;
   t->usage_ = usage;
   t->levels_ = mips;
@@ -476,6 +494,40 @@ REFDRV_API int refdrv_d3d10_create_texture3d(void *device, uint32_t w, uint32_t 
   t->allocate();
   *out = t;
   return REFDRV_OK;
+}
+
+REFDRV_API int refdrv_d3d10_create_device(void *adapter, void **out) {
+  return create_dxgi_device(ResType::D3D10Device, adapter, out);
+}
+REFDRV_API int refdrv_d3d10_create_buffer(void *device, uint32_t size, uint32_t usage, void **out) {
+  if (!out || !size || usage > 3) return REFDRV_E_INVALID_ARG;
+  return make_buffer(ResType::D3D10Buffer, device, ResType::D3D10Device, size, 0, 0, usage, out);
+}
+REFDRV_API int refdrv_d3d10_create_texture2d(void *device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array,
+                                             uint32_t fmt, uint32_t usage, uint32_t samples, void **out) {
+  return create_texture2d(ResType::D3D10Device, ResType::D3D10Texture2D, device, w, h, mips, array, fmt, usage,
+                          samples, out);
+}
+REFDRV_API int refdrv_d3d10_create_texture3d(void *device, uint32_t w, uint32_t h, uint32_t dd, uint32_t mips,
+                                             uint32_t fmt, uint32_t usage, void **out) {
+  return create_texture3d(ResType::D3D10Device, ResType::D3D10Texture3D, device, w, h, dd, mips, fmt, usage, out);
+}
+
+REFDRV_API int refdrv_d3d11_create_device(void *adapter, void **out) {
+  return create_dxgi_device(ResType::D3D11Device, adapter, out);
+}
+REFDRV_API int refdrv_d3d11_create_buffer(void *device, uint32_t size, uint32_t usage, void **out) {
+  if (!out || !size || usage > 3) return REFDRV_E_INVALID_ARG;
+  return make_buffer(ResType::D3D11Buffer, device, ResType::D3D11Device, size, 0, 0, usage, out);
+}
+REFDRV_API int refdrv_d3d11_create_texture2d(void *device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array,
+                                             uint32_t fmt, uint32_t usage, uint32_t samples, void **out) {
+  return create_texture2d(ResType::D3D11Device, ResType::D3D11Texture2D, device, w, h, mips, array, fmt, usage,
+                          samples, out);
+}
+REFDRV_API int refdrv_d3d11_create_texture3d(void *device, uint32_t w, uint32_t h, uint32_t dd, uint32_t mips,
+                                             uint32_t fmt, uint32_t usage, void **out) {
+  return create_texture3d(ResType::D3D11Device, ResType::D3D11Texture3D, device, w, h, dd, mips, fmt, usage, out);
 }
 
 REFDRV_API int refdrv_va_create_display(int has_cl_device, void **out) {
@@ -513,6 +565,7 @@ REFDRV_API int refdrv_create_shared_handle(void *resource, void **out) {
     case ResType::D3D9Surface: case ResType::D3D9Texture: case ResType::D3D9CubeTexture:
     case ResType::D3D9VolumeTexture: case ResType::D3D9VertexBuffer: case ResType::D3D9IndexBuffer:
     case ResType::D3D10Buffer: case ResType::D3D10Texture2D: case ResType::D3D10Texture3D:
+    case ResType::D3D11Buffer: case ResType::D3D11Texture2D: case ResType::D3D11Texture3D:
       break;
     default:
       return REFDRV_E_BAD_HANDLE;

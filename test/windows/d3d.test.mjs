@@ -1,7 +1,7 @@
-// The four Direct3D sharing extensions in Windows node.exe with REAL Direct3D
-// objects: IDirect3DDevice9Ex, surfaces, textures and buffers, ID3D10Device,
-// buffers and textures, made by test/windows/d3d_helper.cc on Wine's d3d9 and
-// d3d10 (Mesa llvmpipe under Xvfb). OpenCL is the reference driver's Windows
+// The Direct3D sharing extensions in Windows node.exe with REAL Direct3D
+// objects: IDirect3DDevice9Ex, surfaces, textures and buffers, ID3D10Device and
+// ID3D11Device, their buffers and textures, made by test/windows/d3d_helper.cc
+// on Wine's d3d9, d3d10 and d3d11 (Mesa llvmpipe under Xvfb). OpenCL is the reference driver's Windows
 // DLL loaded by path (OPENCL_INTEROP_LIBRARY), since Wine's opencl.dll hands
 // out no extension functions. Contents go both ways: what Direct3D wrote is
 // what OpenCL reads after acquire, and what OpenCL wrote is what Direct3D
@@ -51,6 +51,21 @@ async function countsReturnTo(objects, expected) {
   assert.deepEqual(counts(objects), expected);
 }
 
+/**
+ * Reference counts once they stop moving: a context released by the test before
+ * drops its device reference when the driver's last command of it finishes.
+ */
+async function settledCounts(objects) {
+  let last = JSON.stringify(counts(objects));
+  for (let steady = 0, i = 0; steady < 4 && i < 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const now = JSON.stringify(counts(objects));
+    steady = now === last ? steady + 1 : 0;
+    last = now;
+  }
+  return JSON.parse(last);
+}
+
 /** A context made by create() holds exactly one reference on the device, dropped by its release. */
 function assertContextHoldsOneReference(device, create) {
   const before = d3d.refCount(device);
@@ -72,6 +87,7 @@ after(() => {
 
 const device9 = keep(d3d.d3d9Device(true));
 const device10 = keep(d3d.d3d10Device());
+const device11 = keep(d3d.d3d11Device());
 
 test('the reference driver is loaded by path and offers the four Direct3D extensions', () => {
   assert.ok(platform, `${REF_NAME} is not among the platforms (OPENCL_INTEROP_LIBRARY=${process.env.OPENCL_INTEROP_LIBRARY})`);
@@ -100,7 +116,7 @@ describe('cl_nv_d3d9_sharing with a real IDirect3DDevice9Ex', () => {
 
   test('9.13.4: an A8R8G8B8 surface: D3D contents at acquire, OpenCL writes visible to D3D after release; refcounts restored', async () => {
     const surface = keep(d3d.d3d9Surface(device9, 16, 8, D3DFMT.D3DFMT_A8R8G8B8, POOL_DEFAULT));
-    const start = counts([device9, surface]);
+    const start = await settledCounts([device9, surface]);
     await owner(async (own) => {
       const context = own(nv.createContext(device9));
       const queue = own(context.createQueue());
@@ -124,7 +140,7 @@ describe('cl_nv_d3d9_sharing with a real IDirect3DDevice9Ex', () => {
 
   test('9.13.4: a DEFAULT-pool texture level (not lockable: staged) inverted by a kernel', async () => {
     const texture = keep(d3d.d3d9Texture(device9, 32, 32, 3, 0, D3DFMT.D3DFMT_A8R8G8B8, POOL_DEFAULT));
-    const start = counts([device9, texture]);
+    const start = await settledCounts([device9, texture]);
     d3d.d3d9Access(texture, 1, pattern(16 * 16 * 4, 2));
     d3d.d3d9Access(texture, 0, pattern(32 * 32 * 4, 3));
     await owner(async (own) => {
@@ -242,7 +258,7 @@ describe('cl_khr_d3d10_sharing with a real ID3D10Device', () => {
 
   test('9.9.7.3 / 9.9.7.2: a DEFAULT buffer (no CPU access: staged) round trip; the cl_mem references the buffer', async () => {
     const buffer = keep(d3d.d3d10Buffer(device10, 512, 0, D3D10_BIND_VERTEX_BUFFER, 0));
-    const start = counts([device10, buffer]);
+    const start = await settledCounts([device10, buffer]);
     d3d.d3d10Access(buffer, 0, pattern(512, 8));
     await owner(async (own) => {
       const context = own(d3d10.createContext(device10));
@@ -322,6 +338,95 @@ describe('cl_khr_d3d10_sharing with a real ID3D10Device', () => {
   });
 });
 
+for (const [extension, suffix] of [['cl_khr_d3d11_sharing', 'KHR'], ['cl_nv_d3d11_sharing', 'NV']]) {
+  describe(`${extension} with a real ID3D11Device`, () => {
+    const d3d11 = platform.getSharing(extension);
+    const D3D11_BIND_VERTEX_BUFFER = 0x1;
+
+    test('devices of an ID3D11Device and of its IDXGIAdapter; a context references the device; a D3D10 device is not one', () => {
+      assert.equal(d3d11.getDevices({ device: device11 }).length, 1);
+      const adapter = keep(d3d.dxgiAdapter(device11));
+      assert.equal(d3d11.getDevices({ dxgiAdapter: adapter }, 'all').length, 1);
+      assertContextHoldsOneReference(device11, () => d3d11.createContext(device11));
+      assert.deepEqual(d3d11.getDevices({ device: device10 }), []);
+      clCode(() => d3d11.createContext(device10, { devices: platform.getDevices() }), `CL_INVALID_D3D11_DEVICE_${suffix}`);
+    });
+
+    test('a DEFAULT buffer (staged through the immediate context) both ways; the cl_mem references the buffer', async () => {
+      const buffer = keep(d3d.d3d11Buffer(device11, 256, 0, D3D11_BIND_VERTEX_BUFFER, 0));
+      const start = await settledCounts([device11, buffer]);
+      d3d.d3d11Access(buffer, 0, pattern(256, 21));
+      await owner(async (own) => {
+        const context = own(d3d11.createContext(device11));
+        const queue = own(context.createQueue());
+        const shared = own(d3d11.createFromBuffer(context, buffer));
+        assert.equal(d3d.refCount(buffer), start[1] + 1);
+        assert.deepEqual(d3d11.objectInfo(shared), { resource: buffer });
+        const seen = new Uint8Array(256);
+        await queue.withAcquired([shared], async () => {
+          own(queue.readBuffer(shared, seen, { blocking: true }));
+          own(queue.fillBuffer(shared, new Uint8Array([0xa5]), { offset: 128, size: 128 }));
+        });
+        assert.deepEqual(seen, pattern(256, 21));
+      });
+      const expected = pattern(256, 21);
+      expected.fill(0xa5, 128);
+      assert.deepEqual(d3d.d3d11Access(buffer, 0), expected);
+      await countsReturnTo([device11, buffer], start);
+    });
+
+    test('a 2D texture array subresource inverted by a kernel; a 3D texture mip level written back', async () => {
+      const texture = keep(d3d.d3d11Texture2D(device11, { width: 16, height: 8, mipLevels: 2, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }));
+      const volume = keep(d3d.d3d11Texture3D(device11, { width: 8, height: 4, depth: 4, mipLevels: 2, format: DXGI_FORMAT.DXGI_FORMAT_R32_FLOAT }));
+      const sub = 2; // mip 0 of slice 1
+      d3d.d3d11Access(texture, sub, pattern(16 * 8 * 4, 22));
+      d3d.d3d11Access(volume, 1, pattern(4 * 2 * 2 * 4, 23));
+      await owner(async (own) => {
+        const context = own(d3d11.createContext(device11));
+        const queue = own(context.createQueue());
+        const image = own(d3d11.createFromTexture2D(context, texture, sub));
+        assert.deepEqual(d3d11.objectInfo(image), { resource: texture, subresource: sub });
+        const level = own(d3d11.createFromTexture3D(context, volume, 1));
+        assert.deepEqual([level.width, level.height, level.depth], [4, 2, 2]);
+        const program = own(context.createProgramWithBuiltInKernels(['invert_image']));
+        const copy = own(context.createImage({ format: image.format, width: 16, height: 8 }));
+        const kernel = own(program.createKernel('invert_image').setArgs(copy, image));
+        const seen = new Uint8Array(4 * 2 * 2 * 4);
+        await queue.withAcquired([image, level], async (scope) => {
+          assert.equal(scope.event.commandTypeName, `CL_COMMAND_ACQUIRE_D3D11_OBJECTS_${suffix}`);
+          own(queue.copyImage(image, copy));
+          await own(queue.enqueueKernel(kernel, [16, 8])).completed;
+          own(queue.readImage(level, seen, { blocking: true }));
+          own(queue.writeImage(level, inverted(seen), { blocking: true }));
+        });
+        assert.deepEqual(seen, pattern(4 * 2 * 2 * 4, 23));
+      });
+      assert.deepEqual(d3d.d3d11Access(texture, sub), inverted(pattern(16 * 8 * 4, 22)));
+      assert.deepEqual(d3d.d3d11Access(volume, 1), inverted(pattern(4 * 2 * 2 * 4, 23)));
+    });
+
+    test('resources of another device, D3D10 and non-Direct3D objects, the wrong dimension and a bad subresource are refused', async () => {
+      const otherDevice = keep(d3d.d3d11Device());
+      const foreign = keep(d3d.d3d11Buffer(otherDevice, 64, 0, D3D11_BIND_VERTEX_BUFFER, 0));
+      const buffer10 = keep(d3d.d3d10Buffer(device10, 64, 0, D3D10_BIND_VERTEX_BUFFER, 0));
+      await owner(async (own) => {
+        const context = own(d3d11.createContext(device11));
+        const invalid = `CL_INVALID_D3D11_RESOURCE_${suffix}`;
+        clCode(() => d3d11.createFromBuffer(context, foreign), invalid);
+        clCode(() => d3d11.createFromBuffer(context, buffer10), invalid);
+        clCode(() => d3d11.createFromBuffer(context, device9), invalid);
+        clCode(() => d3d11.createFromBuffer(context, d3d.notDirect3D()), invalid);
+        const texture = keep(d3d.d3d11Texture2D(device11, { width: 4, height: 4, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }));
+        clCode(() => d3d11.createFromTexture3D(context, texture, 0), invalid);
+        clCode(() => d3d11.createFromTexture2D(context, texture, 5), 'CL_INVALID_VALUE');
+        const image = own(d3d11.createFromTexture2D(context, texture, 0));
+        const queue = own(context.createQueue());
+        clCode(() => queue.enqueueReleaseShared([image]), `CL_D3D11_RESOURCE_NOT_ACQUIRED_${suffix}`);
+      });
+    });
+  });
+}
+
 describe('cl_intel_dx9_media_sharing with real D3D9Ex and DXVA devices', () => {
   const intel = platform.getSharing('cl_intel_dx9_media_sharing');
 
@@ -333,7 +438,7 @@ describe('cl_intel_dx9_media_sharing with real D3D9Ex and DXVA devices', () => {
 
   test('9.13.4: an NV12 surface: plane 0 (Y, R/UNORM_INT8) and plane 1 (UV, RG/UNORM_INT8, half size) both ways', async () => {
     const surface = keep(d3d.d3d9Surface(device9, 16, 8, NV12, POOL_DEFAULT));
-    const start = counts([device9, surface]);
+    const start = await settledCounts([device9, surface]);
     const y = pattern(16 * 8, 12);
     const uv = pattern(16 * 4, 13);
     d3d.d3d9Access(surface, 0, Uint8Array.from([...y, ...uv]));
@@ -359,7 +464,7 @@ describe('cl_intel_dx9_media_sharing with real D3D9Ex and DXVA devices', () => {
     await countsReturnTo([device9, surface], start);
   });
 
-  test('9.13.4: a YV12 surface: planes in memory order, plane 1 is V and plane 2 is U (unlike KHR)', async () => {
+  test('9.13.4: a YV12 surface: planes in memory order, plane 1 is V and plane 2 is U (as KHR)', async () => {
     const surface = keep(d3d.d3d9Surface(device9, 8, 4, YV12, POOL_DEFAULT));
     const y = pattern(8 * 4, 18);
     const v = pattern(4 * 2, 19);
@@ -402,9 +507,9 @@ describe('cl_khr_dx9_media_sharing with real D3D9Ex and DXVA adapters', () => {
     assert.equal(khr.getDevices([{ type: 'dxva', adapter: manager }]).length, 1);
   });
 
-  test('9.10.7.2: a YV12 surface: plane 1 is U and plane 2 is V, whatever the memory order', async () => {
+  test('9.10.7.2: a YV12 surface: plane 1 is V and plane 2 is U, as in memory (current Khronos text; Intel compute-runtime)', async () => {
     const surface = keep(d3d.d3d9Surface(device9, 16, 8, YV12, POOL_DEFAULT));
-    const start = counts([device9, surface]);
+    const start = await settledCounts([device9, surface]);
     const y = pattern(16 * 8, 14);
     const v = pattern(8 * 4, 15);
     const u = pattern(8 * 4, 16);
@@ -421,7 +526,7 @@ describe('cl_khr_dx9_media_sharing with real D3D9Ex and DXVA adapters', () => {
         planes.forEach((p, i) => own(queue.readImage(p, seen[i], { blocking: true })));
         own(queue.writeImage(planes[0], inverted(seen[0]), { blocking: true }));
       });
-      assert.deepEqual(seen, [y, u, v]);
+      assert.deepEqual(seen, [y, v, u]);
     });
     assert.deepEqual(d3d.d3d9Access(surface, 0), Uint8Array.from([...inverted(y), ...v, ...u]));
     await countsReturnTo([device9, surface], start);

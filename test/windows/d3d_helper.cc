@@ -1,5 +1,5 @@
-// Test equipment for the Windows suite: creates real Direct3D 9Ex and
-// Direct3D 10 objects and reads or writes their contents through Direct3D
+// Test equipment for the Windows suite: creates real Direct3D 9Ex,
+// Direct3D 10 and Direct3D 11 objects and reads or writes their contents through Direct3D
 // itself, so the tests can check what OpenCL saw and what it left behind.
 // Objects travel to JavaScript as bigint addresses, as users pass them to
 // opencl-interop. Built for win32 only (scripts/windows/build.sh).
@@ -7,6 +7,7 @@
 #include <windows.h>
 #include <d3d9.h>
 #include <d3d10.h>
+#include <d3d11.h>
 #include <dxgi.h>
 #include <dxva2api.h>
 #include <napi.h>
@@ -545,6 +546,135 @@ Napi::Value D3D10Access(const Napi::CallbackInfo& info) {
   return write ? env.Undefined() : bytes;
 }
 
+// ------------------------------------------------------------ Direct3D 11 --
+
+Napi::Value D3D11Device(const Napi::CallbackInfo& info) {
+  ID3D11Device* device = nullptr;
+  Check(info.Env(),
+        D3D11CreateDevice(nullptr, D3D_DRIVER_TYPE_HARDWARE, nullptr, 0, nullptr, 0, D3D11_SDK_VERSION, &device, nullptr,
+                          nullptr),
+        "D3D11CreateDevice");
+  return Address(info.Env(), device);
+}
+
+// d3d11Buffer(device, size, usage, bindFlags, cpuAccess)
+Napi::Value D3D11Buffer(const Napi::CallbackInfo& info) {
+  auto* device = Pointer<ID3D11Device>(info[0]);
+  D3D11_BUFFER_DESC desc = {};
+  desc.ByteWidth = U32(info, 1);
+  desc.Usage = static_cast<D3D11_USAGE>(U32(info, 2));
+  desc.BindFlags = U32(info, 3);
+  desc.CPUAccessFlags = U32(info, 4);
+  ID3D11Buffer* buffer = nullptr;
+  Check(info.Env(), device->CreateBuffer(&desc, nullptr, &buffer), "ID3D11Device::CreateBuffer");
+  return Address(info.Env(), buffer);
+}
+
+// d3d11Texture2D(device, { width, height, mipLevels, arraySize, format, usage, bindFlags, cpuAccess, sampleCount })
+Napi::Value D3D11Texture2D(const Napi::CallbackInfo& info) {
+  auto* device = Pointer<ID3D11Device>(info[0]);
+  auto get = Options(info[1]);
+  D3D11_TEXTURE2D_DESC desc = {};
+  desc.Width = get("width", 0);
+  desc.Height = get("height", 0);
+  desc.MipLevels = get("mipLevels", 1);
+  desc.ArraySize = get("arraySize", 1);
+  desc.Format = static_cast<DXGI_FORMAT>(get("format", 0));
+  desc.SampleDesc.Count = get("sampleCount", 1);
+  desc.Usage = static_cast<D3D11_USAGE>(get("usage", D3D11_USAGE_DEFAULT));
+  desc.BindFlags = get("bindFlags", D3D11_BIND_SHADER_RESOURCE);
+  desc.CPUAccessFlags = get("cpuAccess", 0);
+  ID3D11Texture2D* texture = nullptr;
+  Check(info.Env(), device->CreateTexture2D(&desc, nullptr, &texture), "ID3D11Device::CreateTexture2D");
+  return Address(info.Env(), texture);
+}
+
+// d3d11Texture3D(device, { width, height, depth, mipLevels, format, usage, bindFlags, cpuAccess })
+Napi::Value D3D11Texture3D(const Napi::CallbackInfo& info) {
+  auto* device = Pointer<ID3D11Device>(info[0]);
+  auto get = Options(info[1]);
+  D3D11_TEXTURE3D_DESC desc = {};
+  desc.Width = get("width", 0);
+  desc.Height = get("height", 0);
+  desc.Depth = get("depth", 0);
+  desc.MipLevels = get("mipLevels", 1);
+  desc.Format = static_cast<DXGI_FORMAT>(get("format", 0));
+  desc.Usage = static_cast<D3D11_USAGE>(get("usage", D3D11_USAGE_DEFAULT));
+  desc.BindFlags = get("bindFlags", D3D11_BIND_SHADER_RESOURCE);
+  desc.CPUAccessFlags = get("cpuAccess", 0);
+  ID3D11Texture3D* texture = nullptr;
+  Check(info.Env(), device->CreateTexture3D(&desc, nullptr, &texture), "ID3D11Device::CreateTexture3D");
+  return Address(info.Env(), texture);
+}
+
+// d3d11Access(resource, subresource, bytes?): through a staging copy and the immediate context.
+Napi::Value D3D11Access(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto* resource = Pointer<ID3D11Resource>(info[0]);
+  uint32_t sub = U32(info, 1);
+  bool write = info[2].IsTypedArray();
+  Released<ID3D11Device> device;
+  resource->GetDevice(&device);
+  Released<ID3D11DeviceContext> context;
+  device->GetImmediateContext(&context);
+  D3D11_RESOURCE_DIMENSION dimension;
+  resource->GetType(&dimension);
+  Released<ID3D11Resource> staging;
+  uint32_t rowBytes = 0, rows = 1, slices = 1;
+  HRESULT hr = E_INVALIDARG;
+  const UINT cpu = D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE;
+  if (dimension == D3D11_RESOURCE_DIMENSION_BUFFER) {
+    D3D11_BUFFER_DESC desc;
+    static_cast<ID3D11Buffer*>(resource)->GetDesc(&desc);
+    rowBytes = desc.ByteWidth;
+    desc.Usage = D3D11_USAGE_STAGING;
+    desc.BindFlags = 0;
+    desc.CPUAccessFlags = cpu;
+    desc.MiscFlags = 0;
+    hr = device->CreateBuffer(&desc, nullptr, reinterpret_cast<ID3D11Buffer**>(&staging));
+  } else if (dimension == D3D11_RESOURCE_DIMENSION_TEXTURE2D) {
+    D3D11_TEXTURE2D_DESC desc;
+    static_cast<ID3D11Texture2D*>(resource)->GetDesc(&desc);
+    uint32_t level = sub % desc.MipLevels;
+    rowBytes = (desc.Width >> level ? desc.Width >> level : 1) * DxgiBytesPerPixel(desc.Format);
+    rows = desc.Height >> level ? desc.Height >> level : 1;
+    desc.Usage = D3D11_USAGE_STAGING;
+    desc.BindFlags = 0;
+    desc.CPUAccessFlags = cpu;
+    desc.MiscFlags = 0;
+    hr = device->CreateTexture2D(&desc, nullptr, reinterpret_cast<ID3D11Texture2D**>(&staging));
+  } else if (dimension == D3D11_RESOURCE_DIMENSION_TEXTURE3D) {
+    D3D11_TEXTURE3D_DESC desc;
+    static_cast<ID3D11Texture3D*>(resource)->GetDesc(&desc);
+    rowBytes = (desc.Width >> sub ? desc.Width >> sub : 1) * DxgiBytesPerPixel(desc.Format);
+    rows = desc.Height >> sub ? desc.Height >> sub : 1;
+    slices = desc.Depth >> sub ? desc.Depth >> sub : 1;
+    desc.Usage = D3D11_USAGE_STAGING;
+    desc.BindFlags = 0;
+    desc.CPUAccessFlags = cpu;
+    desc.MiscFlags = 0;
+    hr = device->CreateTexture3D(&desc, nullptr, reinterpret_cast<ID3D11Texture3D**>(&staging));
+  }
+  Check(env, hr, "creating a D3D11 staging resource");
+  size_t size = size_t(rowBytes) * rows * slices;
+  Napi::Uint8Array bytes = write ? info[2].As<Napi::Uint8Array>() : Napi::Uint8Array::New(env, size);
+  if (bytes.ByteLength() != size) throw Napi::RangeError::New(env, "expected " + std::to_string(size) + " bytes");
+  context->CopySubresourceRegion(staging, sub, 0, 0, 0, resource, sub, nullptr);
+  D3D11_MAPPED_SUBRESOURCE mapped;
+  hr = context->Map(staging, sub, write ? D3D11_MAP_READ_WRITE : D3D11_MAP_READ, 0, &mapped);
+  Check(env, hr, "mapping a D3D11 staging resource");
+  for (uint32_t slice = 0; slice < slices; slice++) {
+    auto* data = static_cast<uint8_t*>(mapped.pData) + size_t(slice) * mapped.DepthPitch;
+    uint8_t* packed = bytes.Data() + size_t(slice) * rowBytes * rows;
+    size_t pitch = dimension == D3D11_RESOURCE_DIMENSION_BUFFER ? rowBytes : mapped.RowPitch;
+    if (write) CopyRows(data, pitch, packed, rowBytes, rowBytes, rows);
+    else CopyRows(packed, rowBytes, data, pitch, rowBytes, rows);
+  }
+  context->Unmap(staging, sub);
+  if (write) context->CopySubresourceRegion(resource, sub, 0, 0, 0, staging, sub, nullptr);
+  return write ? env.Undefined() : bytes;
+}
+
 // ------------------------------------------------------------------ COM --
 
 // An object with a vtable that is not COM: a driver must refuse it, not call into it.
@@ -588,6 +718,11 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("d3d10Texture2D", Napi::Function::New(env, D3D10Texture2D));
   exports.Set("d3d10Texture3D", Napi::Function::New(env, D3D10Texture3D));
   exports.Set("d3d10Access", Napi::Function::New(env, D3D10Access));
+  exports.Set("d3d11Device", Napi::Function::New(env, D3D11Device));
+  exports.Set("d3d11Buffer", Napi::Function::New(env, D3D11Buffer));
+  exports.Set("d3d11Texture2D", Napi::Function::New(env, D3D11Texture2D));
+  exports.Set("d3d11Texture3D", Napi::Function::New(env, D3D11Texture3D));
+  exports.Set("d3d11Access", Napi::Function::New(env, D3D11Access));
   exports.Set("notDirect3D", Napi::Function::New(env, NotDirect3DObject));
   exports.Set("refCount", Napi::Function::New(env, RefCount));
   exports.Set("release", Napi::Function::New(env, Release));

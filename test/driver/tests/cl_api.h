@@ -90,6 +90,18 @@
   X(cl_mem, clCreateFromD3D10Texture3DKHR, (cl_context, cl_mem_flags, ID3D10Texture3D *, UINT, cl_int *)) \
   X(cl_int, clEnqueueAcquireD3D10ObjectsKHR, (cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *)) \
   X(cl_int, clEnqueueReleaseD3D10ObjectsKHR, (cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *)) \
+  X(cl_int, clGetDeviceIDsFromD3D11KHR, (cl_platform_id, cl_uint, void *, cl_uint, cl_uint, cl_device_id *, cl_uint *)) \
+  X(cl_mem, clCreateFromD3D11BufferKHR, (cl_context, cl_mem_flags, ID3D11Buffer *, cl_int *)) \
+  X(cl_mem, clCreateFromD3D11Texture2DKHR, (cl_context, cl_mem_flags, ID3D11Texture2D *, UINT, cl_int *)) \
+  X(cl_mem, clCreateFromD3D11Texture3DKHR, (cl_context, cl_mem_flags, ID3D11Texture3D *, UINT, cl_int *)) \
+  X(cl_int, clEnqueueAcquireD3D11ObjectsKHR, (cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *)) \
+  X(cl_int, clEnqueueReleaseD3D11ObjectsKHR, (cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *)) \
+  X(cl_int, clGetDeviceIDsFromD3D11NV, (cl_platform_id, cl_uint, void *, cl_uint, cl_uint, cl_device_id *, cl_uint *)) \
+  X(cl_mem, clCreateFromD3D11BufferNV, (cl_context, cl_mem_flags, ID3D11Buffer *, cl_int *)) \
+  X(cl_mem, clCreateFromD3D11Texture2DNV, (cl_context, cl_mem_flags, ID3D11Texture2D *, UINT, cl_int *)) \
+  X(cl_mem, clCreateFromD3D11Texture3DNV, (cl_context, cl_mem_flags, ID3D11Texture3D *, UINT, cl_int *)) \
+  X(cl_int, clEnqueueAcquireD3D11ObjectsNV, (cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *)) \
+  X(cl_int, clEnqueueReleaseD3D11ObjectsNV, (cl_command_queue, cl_uint, cl_mem *, cl_uint, const cl_event *, cl_event *)) \
   X(cl_int, clGetDeviceIDsFromDX9INTEL, (cl_platform_id, cl_dx9_device_source_intel, void *, cl_dx9_device_set_intel, cl_uint, cl_device_id *, cl_uint *)) \
   X(cl_mem, clCreateFromDX9MediaSurfaceINTEL, (cl_context, cl_mem_flags, IDirect3DSurface9 *, HANDLE, UINT, cl_int *)) \
   X(cl_int, clEnqueueAcquireDX9ObjectsINTEL, (cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *)) \
@@ -109,6 +121,8 @@
   X(refdrv_d3d9_create_vertex_buffer) X(refdrv_d3d9_create_index_buffer) X(refdrv_d3d9_get_surface_level) \
   X(refdrv_dxgi_create_adapter) X(refdrv_d3d10_create_device) X(refdrv_d3d10_create_buffer) \
   X(refdrv_d3d10_create_texture2d) X(refdrv_d3d10_create_texture3d) X(refdrv_va_create_display) \
+  X(refdrv_d3d11_create_device) X(refdrv_d3d11_create_buffer) X(refdrv_d3d11_create_texture2d) \
+  X(refdrv_d3d11_create_texture3d) \
   X(refdrv_va_create_surface) X(refdrv_create_shared_handle) X(refdrv_resource_layout) \
   X(refdrv_resource_read) X(refdrv_resource_write) X(refdrv_refcount) X(refdrv_add_ref) X(refdrv_release) \
   X(refdrv_object_type) X(refdrv_live_objects) X(refdrv_wait_idle)

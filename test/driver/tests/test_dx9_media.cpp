@@ -269,8 +269,21 @@ TEST("khr_dx9.9.10.7.1.get_device_ids.adapter_arrays") {
   }
   void *foreign[1] = {fdev};
   CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[1], foreign, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_DEVICE_NOT_FOUND);
+  // An entry that is not an object of its adapter type, or NULL, is CL_INVALID_VALUE,
+  // wherever it is in the array (a later NULL entry included).
   void *wrong[1] = {d9};
-  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[2], wrong, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_DEVICE_NOT_FOUND);
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[2], wrong, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
+  void *wrong_ex[1] = {d9};
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[1], wrong_ex, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
+  void *later_null[3] = {d9, d9ex, nullptr};
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 3, types, later_null, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
+  void *first_null[3] = {nullptr, d9ex, dxva};
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 3, types, first_null, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
+  void *not_a_device[1] = {fa};  // an adapter object, not a device
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[0], not_a_device, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
+  // A D3D9Ex device is an IDirect3DDevice9: valid as CL_ADAPTER_D3D9_KHR.
+  void *ex_as_d3d9[1] = {d9ex};
+  CHECK_OK(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[0], ex_as_d3d9, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n));
   cl_dx9_media_adapter_type_khr bad = 0x1234;
   CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &bad, adapters, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
   CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 0, types, adapters, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
@@ -315,7 +328,7 @@ TEST("khr_dx9.9.10.7.2.create_from_surface.nv12_planes") {
   release_res(s);
 }
 
-TEST("khr_dx9.9.10.7.2.create_from_surface.yv12_planes_y_u_v") {
+TEST("khr_dx9.9.10.7.2.create_from_surface.yv12_planes_y_v_u") {
   Env env(CL_CONTEXT_ADAPTER_D3D9_KHR, REFDRV_D3D9);
   void *s = surface(env.dev, YV12, 16, 8);
   std::vector<cl_mem> ms;
@@ -324,13 +337,13 @@ TEST("khr_dx9.9.10.7.2.create_from_surface.yv12_planes_y_u_v") {
     ms.push_back(khr_create(env.c, CL_ADAPTER_D3D9_KHR, s, nullptr, p, &e));
     CHECK_OK(e);
   }
-  // memory order is Y, V, U; the KHR spec: plane 1 = U, plane 2 = V
+  // memory order is Y, V, U; the current KHR text: plane 1 = V, plane 2 = U
   auto v = pattern(32, 0x40), u = pattern(32, 0x80);
   write_res(s, 0, 1, v);
   write_res(s, 0, 2, u);
   CHECK_OK(cl.clEnqueueAcquireDX9MediaSurfacesKHR(env.q, 3, ms.data(), 0, nullptr, nullptr));
-  CHECK(read_image(env.q, ms[1], 8, 4, 1) == u);
-  CHECK(read_image(env.q, ms[2], 8, 4, 1) == v);
+  CHECK(read_image(env.q, ms[1], 8, 4, 1) == v);
+  CHECK(read_image(env.q, ms[2], 8, 4, 1) == u);
   CHECK_OK(cl.clEnqueueReleaseDX9MediaSurfacesKHR(env.q, 3, ms.data(), 0, nullptr, nullptr));
   CHECK_OK(cl.clFinish(env.q));
   for (auto m : ms) cl.clReleaseMemObject(m);

@@ -7,13 +7,11 @@ namespace {
 using VASurfaceID = uint32_t;
 using CreateSurfaceFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, VASurfaceID*, cl_uint, cl_int*);
 
-enum Slot { kDeviceIds, kSurface, kAcquire, kRelease };
 
 class NativeIntelVaApiSharing : public SharingBase<NativeIntelVaApiSharing> {
  public:
   explicit NativeIntelVaApiSharing(const Napi::CallbackInfo& info)
-      : SharingBase(info, {"clGetDeviceIDsFromVA_APIMediaAdapterINTEL", "clCreateFromVA_APIMediaSurfaceINTEL",
-                           "clEnqueueAcquireVA_APIMediaSurfacesINTEL", "clEnqueueReleaseVA_APIMediaSurfacesINTEL"}) {}
+      : SharingBase(info) {}
 
   static void Init(Napi::Env env, Napi::Object exports) {
     Register(env, exports, "NativeIntelVaApiSharing",
@@ -27,7 +25,7 @@ class NativeIntelVaApiSharing : public SharingBase<NativeIntelVaApiSharing> {
   // deviceIds(source, display: bigint, set): the VADisplay itself is passed.
   Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    return QueryDevices(env, "clGetDeviceIDsFromVA_APIMediaAdapterINTEL", Entry<DeviceIdsFn>(env, kDeviceIds),
+    return QueryDevices(env, Entry<DeviceIdsFn>(env, "deviceIds"),
                         platform(), UintArg(info[0], "source"), ToPointer(info[1], "VA display"),
                         UintArg(info[2], "set"));
   }
@@ -36,22 +34,22 @@ class NativeIntelVaApiSharing : public SharingBase<NativeIntelVaApiSharing> {
   // the memory object for its whole life.
   Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    auto fn = Entry<CreateSurfaceFn>(env, kSurface);
+    auto [fn, call] = Entry<CreateSurfaceFn>(env, "surface");
     std::unique_ptr<uint8_t[]> storage(new uint8_t[sizeof(VASurfaceID)]);
     VASurfaceID id = UintArg(info[2], "surface id");
     std::memcpy(storage.get(), &id, sizeof(id));
     cl_int status = CL_SUCCESS;
     cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]),
                     reinterpret_cast<VASurfaceID*>(storage.get()), UintArg(info[3], "plane"), &status);
-    Napi::Value wrapped = WrapCreated(env, "clCreateFromVA_APIMediaSurfaceINTEL", mem, status);
+    Napi::Value wrapped = WrapCreated(env, call, mem, status);
     NativeMem::Unwrap(wrapped.As<Napi::Object>())->ownedStorage = std::move(storage);
     return wrapped;
   }
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, "clEnqueueAcquireVA_APIMediaSurfacesINTEL", Entry<AcquireFn>(info.Env(), kAcquire));
+    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));
   }
   Napi::Value Release(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, "clEnqueueReleaseVA_APIMediaSurfacesINTEL", Entry<AcquireFn>(info.Env(), kRelease));
+    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "release"));
   }
 };
 

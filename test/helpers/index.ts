@@ -2,9 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createContext, getPlatforms, type CommandQueue, type Context, type Device, type Platform } from '../lib';
+import { createContext, getPlatforms, type CommandQueue, type Context, type Device, type Platform } from '../../lib';
 
-export const repoRoot = resolve(__dirname, '..');
+export const repoRoot = resolve(__dirname, '../..');
 
 /**
  * PoCL, the real CPU driver every test run needs. A missing platform fails
@@ -79,7 +79,7 @@ export function runNodeAsync(code: string, options: { env?: NodeJS.ProcessEnv; a
  * display) are defined.
  */
 export function withReferenceVa(body: string): string {
-  const control = JSON.stringify(pathToFileURL(resolve(__dirname, 'driver/control.mjs')).href);
+  const control = JSON.stringify(pathToFileURL(resolve(__dirname, '../driver/control.mjs')).href);
   return `
     (async () => {
       const { openReferenceDriver } = await import(${control});

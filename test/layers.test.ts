@@ -1,0 +1,67 @@
+// The shape of lib/: imports (type-only ones included) form no circle, and the
+// core never imports lib/interop/ (it reaches the sharing extensions through
+// lib/sharing-hooks.ts). `declare module` augmentations are not imports.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers';
+
+const libRoot = resolve(repoRoot, 'lib');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const match of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'(\.[^']+)'|^import\s+'(\.[^']+)'/gms)) {
+    const target = resolve(dirname(file), match[1] ?? match[2]!);
+    const candidates = [`${target}.ts`, join(target, 'index.ts')];
+    const hit = candidates.find((candidate) => files.includes(candidate));
+    if (hit) found.push(hit);
+  }
+  return found;
+}
+
+const files = sources(libRoot);
+const graph = new Map(files.map((file) => [file, importsOf(file)]));
+const name = (file: string): string => relative(repoRoot, file);
+
+describe('lib/ layering', () => {
+  it('reads the imports of every file (the parser sees the known edges)', () => {
+    expect(graph.get(resolve(libRoot, 'queue.ts'))).toContain(resolve(libRoot, 'event.ts'));
+    expect(graph.get(resolve(libRoot, 'event.ts'))).toContain(resolve(libRoot, 'links.ts'));
+    expect(graph.get(resolve(libRoot, 'index.ts'))).toContain(resolve(libRoot, 'interop/index.ts'));
+  });
+
+  it('has no import circle, type-only imports included', () => {
+    const state = new Map<string, 'open' | 'done'>();
+    const circles: string[] = [];
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        circles.push([...path.slice(path.indexOf(file)), file].map(name).join(' -> '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file)!) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of files) visit(file, []);
+    expect(circles).toEqual([]);
+  });
+
+  it('the core never imports lib/interop/ (lib/index.ts and the CLI put them together)', () => {
+    const interop = resolve(libRoot, 'interop');
+    const wiring = new Set(['index.ts', 'cli.ts'].map((file) => resolve(libRoot, file)));
+    const offenders = files
+      .filter((file) => !file.startsWith(interop + '/') && !wiring.has(file))
+      .flatMap((file) => graph.get(file)!.filter((target) => target.startsWith(interop + '/')).map((target) => `${name(file)} -> ${name(target)}`));
+    expect(offenders).toEqual([]);
+  });
+});
