@@ -5,6 +5,8 @@ import * as path from 'node:path';
 
 export interface NativeHandle {
   release(): void;
+  /** Holds a native object of another library's resource until this handle is released (native/addon.h). */
+  keep(value: object): void;
   readonly address: bigint;
 }
 export interface NativePlatform extends NativeHandle {

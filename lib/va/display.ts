@@ -344,7 +344,7 @@ export function openVaDisplay(options?: VaDisplayOptions): VaDisplay {
       result.step === 'vaInitialize'
         ? `vaInitialize failed: ${vaStatusName(result.status ?? 0xffffffff)} (${(result.status ?? 0xffffffff) >>> 0})${result.message ? `; libva: ${result.message}` : ''}`
         : `${result.step}: ${result.message}`;
-    if (result.status !== undefined) status = result.status;
+    if (result.status !== undefined) status = result.status >>> 0;
     attempts.push({ kind: attemptKind, target, reason: why });
     return undefined;
   };
