@@ -465,6 +465,7 @@ describe('cl_intel_va_api_media_sharing on real VA surfaces (libva, software VA 
 
   it('9.X.4: createFromNV12Surface(context, VaSurface): Y is CL_R W x H, UV is CL_RG W/2 x H/2', () => {
     using surface = display.createSurface({ width: 32, height: 16 });
+    expect(surface).toBeInstanceOf(VaSurface);
     const [y, uv] = va.createFromNV12Surface(context, surface, { access: 'read' });
     expect(y.format).toMatchObject({ order: 'R', type: 'UNORM_INT8' });
     expect(uv.format).toMatchObject({ order: 'RG', type: 'UNORM_INT8' });
