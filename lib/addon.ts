@@ -67,7 +67,7 @@ export interface NativeHostBlock {
 
 type WaitList = NativeEvent[] | undefined;
 
-/** Common to the five Native*Sharing classes (native/*sharing files). */
+/** Common to the Native*Sharing classes (one native file per extension). */
 export interface NativeSharingBase {
   /** Entry points that did not resolve on the platform. */
   readonly missing: string[];
@@ -247,7 +247,9 @@ export interface Addon {
   createProgramWithSource(context: NativeContext, source: string): NativeProgram;
   createProgramWithBuiltInKernels(context: NativeContext, devices: NativeDevice[], names: string): NativeProgram;
   createKernel(program: NativeProgram, name: string): NativeKernel;
-  enqueueNDRange(q: NativeQueue, kernel: NativeKernel, offset: number[] | null, global: number[], local: number[] | null, waitList: WaitList): NativeEvent;
+  /** The Float64Array(12) enqueueNDRange reads: [dims, hasOffset, hasLocal, global x3, offset x3, local x3]. */
+  useNDRangeSizes(sizes: Float64Array): void;
+  enqueueNDRange(q: NativeQueue, kernel: NativeKernel, waitList: WaitList): NativeEvent;
   createUserEvent(context: NativeContext): NativeEvent;
   waitForEvents(events: NativeEvent[]): void;
   NativeNvD3D9Sharing: SharingConstructor<NativeNvD3D9Sharing>;

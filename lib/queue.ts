@@ -173,7 +173,8 @@ export class CommandQueue extends Resource<NativeQueue> {
   readonly mappings = new LiveSet<Mapping>();
   readonly #staged = new Set<StagedRead>();
   /** Events of commands on this queue the binding may still have to let go of (see retireIfEnded). */
-  readonly #events = new Set<Event>();
+  /** Commands of this queue whose events may still hold a handle (released ones drop out at the next sweep). */
+  #events: Event[] = [];
   #retireAt = 64;
   /** Unset user events that commands on this queue wait on. */
   #gates: readonly UserEvent[] = [];
@@ -230,8 +231,8 @@ export class CommandQueue extends Resource<NativeQueue> {
     if (gates.length || this.#gates.length) {
       this.#gates = this.properties.outOfOrder ? gatesOf(undefined, [...this.#gates, ...gates]) : gates;
     }
-    this.#events.add(event);
-    if (this.#events.size >= this.#retireAt) this.#retireEnded();
+    this.#events.push(event);
+    if (this.#events.length >= this.#retireAt) this.#retireEnded();
     return event;
   }
 
@@ -239,37 +240,33 @@ export class CommandQueue extends Resource<NativeQueue> {
   // (queue, context, memory) alive until garbage collection: ended ones let
   // go of their handle here, amortized over enqueues, and all at release.
   #retireEnded(): void {
-    for (const event of this.#events) if (event.retireIfEnded()) this.#events.delete(event);
-    this.#retireAt = Math.max(64, this.#events.size * 2);
-  }
-
-  /** @internal Called when an event of this queue is released by its owner. */
-  forgetEvent(event: Event): void {
-    this.#events.delete(event);
+    this.#events = this.#events.filter((event) => !event.retireIfEnded());
+    this.#retireAt = Math.max(64, this.#events.length * 2);
   }
 
   /** Runs a kernel over an NDRange of 1 to 3 dimensions. */
   enqueueKernel(kernel: Kernel, globalSize: number | readonly number[], options: KernelRunOptions = {}): Event {
     if (!(kernel instanceof Kernel)) throw new TypeError(`kernel must be a Kernel; got ${describeValue(kernel)}`);
     if (kernel.program.context !== this.context) throw contextMismatch('clEnqueueNDRangeKernel', 'the kernel');
-    const global = typeof globalSize === 'number' ? [globalSize] : sizesOf(globalSize, 'globalSize');
-    if (global.length < 1 || global.length > 3) throw new RangeError(`globalSize must have 1 to 3 dimensions; got ${global.length}`);
-    global.forEach((v, i) => checkCount(v, `globalSize[${i}]`, 1));
-    const check = (sizes: readonly number[] | undefined, what: string, min: number) => {
-      if (sizes === undefined) return null;
-      const copy = sizesOf(sizes, what);
-      if (copy.length !== global.length) {
-        throw new RangeError(`${what} must have ${global.length} dimension(s) like globalSize; got ${copy.length}`);
-      }
-      copy.forEach((v, i) => checkCount(v, `${what}[${i}]`, min));
-      return copy;
-    };
-    const offset = check(options.globalOffset, 'globalOffset', 0);
-    const local = check(options.localSize, 'localSize', 1);
+    // Arrays are copied as they are checked: the native call reads only the copies.
+    const global = typeof globalSize === 'number' ? (checkCount(globalSize, 'globalSize', 1), globalSize) : checkSizes(globalSize, 'globalSize', 1, 0);
+    const dims = typeof global === 'number' ? 1 : global.length;
+    const offset = options.globalOffset === undefined ? undefined : checkSizes(options.globalOffset, 'globalOffset', 0, dims);
+    const local = options.localSize === undefined ? undefined : checkSizes(options.localSize, 'localSize', 1, dims);
     kernel.checkArgsForEnqueue('clEnqueueNDRangeKernel', this.device);
-    return this.submit({ call: 'clEnqueueNDRangeKernel', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueNDRange(this.native, kernel.native, offset, global, local, waitList),
-    );
+    const addon = this.context.addon;
+    return this.submit({ call: 'clEnqueueNDRangeKernel', waitFor: options.waitFor }, (waitList) => {
+      const sizes = ndrangeSizesFor(addon);
+      sizes[0] = dims;
+      sizes[1] = offset === undefined ? 0 : 1;
+      sizes[2] = local === undefined ? 0 : 1;
+      for (let d = 0; d < dims; d++) {
+        sizes[3 + d] = typeof global === 'number' ? global : global[d]!;
+        sizes[6 + d] = offset === undefined ? 0 : offset[d]!;
+        sizes[9 + d] = local === undefined ? 1 : local[d]!;
+      }
+      return addon.enqueueNDRange(this.native, kernel.native, waitList);
+    });
   }
 
   /** Copies bytes from a buffer into host memory. */
@@ -676,16 +673,37 @@ export class CommandQueue extends Resource<NativeQueue> {
     for (const event of this.#events) {
       if (!event.retireIfEnded()) event.completed.then(() => event.retireIfEnded(), () => event.retireIfEnded());
     }
-    this.#events.clear();
+    this.#events = [];
   }
 }
 
-function sizesOf(value: unknown, what: string): number[] {
+/**
+ * Copies an NDRange size list, checking it: an array of 1 to 3 integers >= min,
+ * of `dims` entries where given (0: any). Each element is read once.
+ */
+function checkSizes(value: unknown, what: string, min: number, dims: number): number[] {
   if (!Array.isArray(value)) throw new TypeError(`${what} must be a number or an array of numbers; got ${describeValue(value)}`);
-  return Array.from(value as unknown[], (v, i) => {
-    if (typeof v !== 'number') throw new TypeError(`${what}[${i}] must be a number; got ${describeValue(v)}`);
-    return v;
-  });
+  const copy: number[] = [];
+  for (let i = 0, length = value.length; i < length && i < 4; i++) {
+    const v: unknown = value[i];
+    checkCount(v, `${what}[${i}]`, min);
+    copy.push(v);
+  }
+  const length = copy.length;
+  if (dims === 0 && (length < 1 || length > 3)) throw new RangeError(`${what} must have 1 to 3 dimensions; got ${value.length}`);
+  if (dims !== 0 && length !== dims) throw new RangeError(`${what} must have ${dims} dimension(s) like globalSize; got ${value.length}`);
+  return copy;
+}
+
+// enqueueNDRange reads its sizes from one Float64Array the addon of this thread was given once.
+let ndrange: { addon: ContextLink['addon']; sizes: Float64Array } | undefined;
+function ndrangeSizesFor(addon: ContextLink['addon']): Float64Array {
+  if (ndrange?.addon !== addon) {
+    const sizes = new Float64Array(12);
+    addon.useNDRangeSizes(sizes);
+    ndrange = { addon, sizes };
+  }
+  return ndrange.sizes;
 }
 
 declare module './links' {

@@ -25,6 +25,10 @@ struct AddonData {
   Napi::FunctionReference makeVaError;        // (status, call, detail) => VaError (lib/va/errors.ts)
   std::unordered_map<const napi_type_tag*, Napi::FunctionReference> constructors;
   std::shared_ptr<CallbackHub> hub;
+  // enqueueNDRange's sizes, written by lib/queue.ts just before each call
+  // (one Float64Array for the life of the environment: no array to read per call).
+  Napi::Reference<Napi::Float64Array> ndrangeSizes;
+  const double* ndrangeData = nullptr;
 
   static AddonData& Get(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }
 };

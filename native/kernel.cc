@@ -6,6 +6,8 @@ const napi_type_tag NativeKernel::kTypeTag = {0x6f636c2d6b65726eULL, 0x656c00000
 
 namespace {
 
+constexpr size_t kNDRangeSizes = 12;
+
 Napi::Value CreateKernel(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_program program = NativeProgram::From(info[0], "program");
@@ -16,32 +18,39 @@ Napi::Value CreateKernel(const Napi::CallbackInfo& info) {
   return NativeKernel::Wrap(env, kernel);
 }
 
-std::vector<size_t> ToSizes(const Napi::Value& v, const char* what) {
-  std::vector<size_t> sizes;
-  if (v.IsUndefined() || v.IsNull()) return sizes;
-  if (!v.IsArray()) throw Napi::TypeError::New(v.Env(), std::string(what) + " must be an array");
-  auto array = v.As<Napi::Array>();
-  for (uint32_t i = 0; i < array.Length(); ++i) sizes.push_back(ToSize(array.Get(i), what));
-  return sizes;
+// useNDRangeSizes(Float64Array(kNDRangeSizes)): the array enqueueNDRange reads.
+Napi::Value UseNDRangeSizes(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float64_array ||
+      info[0].As<Napi::Float64Array>().ElementLength() != kNDRangeSizes) {
+    throw Napi::TypeError::New(env, "useNDRangeSizes takes a Float64Array of " + std::to_string(kNDRangeSizes) + " elements");
+  }
+  auto& data = AddonData::Get(env);
+  data.ndrangeSizes = Napi::Persistent(info[0].As<Napi::Float64Array>());
+  data.ndrangeData = info[0].As<Napi::Float64Array>().Data();
+  return env.Undefined();
 }
 
-// enqueueNDRange(queue, kernel, offset | null, global, local | null, waitList)
+// enqueueNDRange(queue, kernel, waitList): dimensions and sizes come from the
+// array given to useNDRangeSizes: [dims, hasOffset, hasLocal, global x3, offset x3, local x3].
 Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_kernel kernel = NativeKernel::From(info[1], "kernel");
-  auto offset = ToSizes(info[2], "offset");
-  auto global = ToSizes(info[3], "global size");
-  auto local = ToSizes(info[4], "local size");
-  if (global.empty() || global.size() > 3 || (!offset.empty() && offset.size() != global.size()) ||
-      (!local.empty() && local.size() != global.size())) {
-    throw Napi::RangeError::New(env, "offset, global and local sizes must have the same 1 to 3 dimensions");
+  const double* v = AddonData::Get(env).ndrangeData;
+  if (!v) throw Napi::Error::New(env, "enqueueNDRange before useNDRangeSizes");
+  const auto dims = static_cast<cl_uint>(v[0]);
+  if (dims < 1 || dims > 3) throw Napi::RangeError::New(env, "an NDRange has 1 to 3 dimensions");
+  size_t global[3], offset[3], local[3];
+  for (cl_uint d = 0; d < dims; ++d) {
+    global[d] = static_cast<size_t>(v[3 + d]);
+    offset[d] = static_cast<size_t>(v[6 + d]);
+    local[d] = static_cast<size_t>(v[9 + d]);
   }
-  Enqueue op(info[5]);
+  Enqueue op(info[2]);
   Check(env,
-        OCL_FN(env, clEnqueueNDRangeKernel)(queue, kernel, static_cast<cl_uint>(global.size()),
-                                            offset.empty() ? nullptr : offset.data(), global.data(),
-                                            local.empty() ? nullptr : local.data(), op.count(), op.list(), &op.event),
+        OCL_FN(env, clEnqueueNDRangeKernel)(queue, kernel, dims, v[1] != 0 ? offset : nullptr, global,
+                                            v[2] != 0 ? local : nullptr, op.count(), op.list(), &op.event),
         "clEnqueueNDRangeKernel");
   return op.Result(env);
 }
@@ -128,6 +137,7 @@ void NativeKernel::Init(Napi::Env env, Napi::Object exports) {
 void InitKernel(Napi::Env env, Napi::Object exports) {
   NativeKernel::Init(env, exports);
   exports.Set("createKernel", Napi::Function::New(env, CreateKernel, "createKernel"));
+  exports.Set("useNDRangeSizes", Napi::Function::New(env, UseNDRangeSizes, "useNDRangeSizes"));
   exports.Set("enqueueNDRange", Napi::Function::New(env, EnqueueNDRange, "enqueueNDRange"));
 }
 

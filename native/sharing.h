@@ -1,5 +1,5 @@
-// Shared machinery of the five sharing-extension files (nv_d3d9.cc,
-// d3d10.cc, intel_dx9.cc, khr_dx9_media.cc, va_api.cc). Each
+// Shared machinery of the sharing-extension files (nv_d3d9.cc, d3d10.cc,
+// d3d11.cc, intel_dx9.cc, khr_dx9_media.cc, va_api.cc). Each
 // extension object resolves its entry points for one platform, once, through
 // clGetExtensionFunctionAddressForPlatform (clGetExtensionFunctionAddress on
 // OpenCL 1.1 platforms); lib/interop caches one object per platform.

@@ -124,7 +124,7 @@ describe('loading OpenCL at run time', () => {
 });
 
 describe('CLI: npx opencl-interop info', () => {
-  it('prints platforms, devices and the five sharing extensions', () => {
+  it('prints platforms, devices and the seven sharing extensions', () => {
     const { status, stdout } = runCli(['info']);
     expect(status).toBe(0);
     expect(stdout).toMatch(/Platform \d+: Portable Computing Language/);

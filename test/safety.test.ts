@@ -221,6 +221,32 @@ describe('images and raw queries never pass the driver a short host array', () =
     expect(value).toEqual({ reads: 1, released: false });
   });
 
+  it('NDRange sizes are read once and checked before the driver sees them (a getter that changes its answer cannot pass 0 or -1)', () => {
+    const { value } = fresh(`
+      const program = context.createProgram('kernel void k(global int *a) { a[get_global_id(0)] = 1; }');
+      program.build().then(() => {
+        const kernel = program.createKernel('k');
+        const buffer = context.createBuffer(256);
+        kernel.setArg(0, buffer);
+        let reads = 0;
+        const global = [64];
+        Object.defineProperty(global, 0, { get() { return ++reads > 1 ? -1 : 64; } });
+        const local = [16];
+        Object.defineProperty(local, 0, { get() { return ++reads > 2 ? 0 : 16; } });
+        queue.enqueueKernel(kernel, global, { localSize: local }).waitSync();
+        done({ reads, bad: [errorOf(() => queue.enqueueKernel(kernel, [64, 0])), errorOf(() => queue.enqueueKernel(kernel, [1, 1, 1, 1])), errorOf(() => queue.enqueueKernel(kernel, 8, { localSize: [2, 2] }))] });
+      });
+    `);
+    expect(value).toEqual({
+      reads: 2,
+      bad: [
+        'RangeError: globalSize[1] must be an integer >= 1; got 0',
+        'RangeError: globalSize must have 1 to 3 dimensions; got 4',
+        'RangeError: localSize must have 1 dimension(s) like globalSize; got 2',
+      ],
+    });
+  });
+
   it('a 1D image array sizes its host data by slicePitch, as the driver reads it', () => {
     const { value } = fresh(`
       const format = { order: 'R', type: 'UNSIGNED_INT8' };

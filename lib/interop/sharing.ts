@@ -1,4 +1,4 @@
-// What the five sharing facades have in common: entry points resolved for one
+// What the sharing facades have in common: entry points resolved for one
 // platform (lazily, once), device lists, contexts made for the extension,
 // exactly one wrapper per (context, resource, subresource/plane), the
 // binding's own acquire state, and acquire/release grouped per extension.
@@ -75,7 +75,7 @@ export function sharedRecord(mem: MemObject, facade: SharingFacade<NativeSharing
   return state;
 }
 
-/** Base of the five facades. One facade per (platform, extension). */
+/** Base of the facades. One facade per (platform, extension). */
 export abstract class SharingFacade<N extends NativeSharing> {
   readonly platform: Platform;
   /** @internal */
