@@ -262,8 +262,6 @@ export interface Addon {
   setVaErrorFactory(factory: (status: number, call: string, detail: string) => Error): void;
   vaLoad(candidates: { libva: string[]; drm: string[]; x11: string[]; xlib: string[] }): NativeVaLoad;
   vaLoadedLibrary(): (NativeVaLoad & { ok: true }) | null;
-  vaStatusText(status: number): string | null;
-  vaReadable(address: bigint, size: number): boolean;
   vaOpenDrm(path: string): NativeVaOpen;
   vaOpenX11(name: string | null): NativeVaOpen;
   vaAdopt(address: bigint, indirect: boolean): NativeVaOpen;

@@ -153,27 +153,12 @@ Napi::Value LoadedLibrary(const Napi::CallbackInfo& info) {
   return coreLoaded ? Napi::Value(Loaded(info.Env())) : info.Env().Null();
 }
 
-// vaStatusText(status): libva's own sentence for a status (vaErrorStr).
-Napi::Value StatusText(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  const char* text = coreLoaded ? lib.vaErrorStr(static_cast<VAStatus>(info[0].As<Napi::Number>().Int64Value())) : nullptr;
-  return text ? Napi::Value(Napi::String::New(env, text)) : env.Null();
-}
-
 // setVaErrorFactory((status, call, detail) => VaError)
 Napi::Value SetErrorFactory(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!info[0].IsFunction()) throw Napi::TypeError::New(env, "factory must be a function");
   AddonData::Get(env).makeVaError = Napi::Persistent(info[0].As<Napi::Function>());
   return env.Undefined();
-}
-
-// vaReadable(address: bigint, size: number): whether the bytes can be read (tests and diagnostics).
-Napi::Value Readable(const Napi::CallbackInfo& info) {
-  void* address = ToPointer(info[0], "address");
-  size_t size = ToSize(info[1], "size");
-  std::vector<uint8_t> scratch(size ? size : 1);
-  return Napi::Boolean::New(info.Env(), address && ReadMemory(address, scratch.data(), size));
 }
 
 }  // namespace
@@ -251,9 +236,7 @@ void CheckVa(Napi::Env env, const DisplayRef& display, VAStatus status, const ch
 void InitLibVa(Napi::Env env, Napi::Object exports) {
   exports.Set("vaLoad", Napi::Function::New(env, Load, "vaLoad"));
   exports.Set("vaLoadedLibrary", Napi::Function::New(env, LoadedLibrary, "vaLoadedLibrary"));
-  exports.Set("vaStatusText", Napi::Function::New(env, StatusText, "vaStatusText"));
   exports.Set("setVaErrorFactory", Napi::Function::New(env, SetErrorFactory, "setVaErrorFactory"));
-  exports.Set("vaReadable", Napi::Function::New(env, Readable, "vaReadable"));
 }
 
 }  // namespace va
