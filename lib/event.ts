@@ -329,6 +329,10 @@ export class Event extends Resource<NativeEvent> implements PromiseLike<void> {
         'status, commandType, profiling and completed still answer',
     );
   }
+
+  protected override beforeRelease(): void {
+    this.queue?.forgetEvent(this);
+  }
 }
 
 /** @internal The unset user events a command waiting on `waitFor` (and on `implicit`) is held back by. */

@@ -173,8 +173,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   readonly mappings = new LiveSet<Mapping>();
   readonly #staged = new Set<StagedRead>();
   /** Events of commands on this queue the binding may still have to let go of (see retireIfEnded). */
-  /** Commands of this queue whose events may still hold a handle (released ones drop out at the next sweep). */
-  #events: Event[] = [];
+  readonly #events = new Set<Event>();
   #retireAt = 64;
   /** Unset user events that commands on this queue wait on. */
   #gates: readonly UserEvent[] = [];
@@ -231,8 +230,8 @@ export class CommandQueue extends Resource<NativeQueue> {
     if (gates.length || this.#gates.length) {
       this.#gates = this.properties.outOfOrder ? gatesOf(undefined, [...this.#gates, ...gates]) : gates;
     }
-    this.#events.push(event);
-    if (this.#events.length >= this.#retireAt) this.#retireEnded();
+    this.#events.add(event);
+    if (this.#events.size >= this.#retireAt) this.#retireEnded();
     return event;
   }
 
@@ -240,8 +239,13 @@ export class CommandQueue extends Resource<NativeQueue> {
   // (queue, context, memory) alive until garbage collection: ended ones let
   // go of their handle here, amortized over enqueues, and all at release.
   #retireEnded(): void {
-    this.#events = this.#events.filter((event) => !event.retireIfEnded());
-    this.#retireAt = Math.max(64, this.#events.length * 2);
+    for (const event of this.#events) if (event.retireIfEnded()) this.#events.delete(event);
+    this.#retireAt = Math.max(64, this.#events.size * 2);
+  }
+
+  /** @internal Called when an event of this queue is released by its owner. */
+  forgetEvent(event: Event): void {
+    this.#events.delete(event);
   }
 
   /** Runs a kernel over an NDRange of 1 to 3 dimensions. */
@@ -673,7 +677,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     for (const event of this.#events) {
       if (!event.retireIfEnded()) event.completed.then(() => event.retireIfEnded(), () => event.retireIfEnded());
     }
-    this.#events = [];
+    this.#events.clear();
   }
 }
 
