@@ -51,3 +51,6 @@ export { KhrDX9MediaSharing, type KhrDX9ImageInfo, type KhrDX9SurfaceOptions, ty
 export { VaApiSharing, type VaApiImageInfo } from './interop/va-api';
 export * from './interop/tokens';
 export * from './interop/formats';
+
+// VA-API: displays, surfaces, DMA-BUF (libva loaded at run time).
+export * from './va';
