@@ -36,6 +36,7 @@
       "conditions": [
         ["OS=='linux'", {"libraries": ["-ldl"]}],
         ["OS=='win'", {
+          "sources": ["native/direct3d.cc", "native/d3d11_device.cc", "native/d3d10_device.cc", "native/d3d9_device.cc"],
           "defines": ["_HAS_EXCEPTIONS=1"],
           "msvs_settings": {"VCCLCompilerTool": {"ExceptionHandling": 1, "AdditionalOptions": ["/std:c++17"]}}
         }],

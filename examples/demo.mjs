@@ -1,12 +1,14 @@
 // npm run demo: what OpenCL this machine has, a kernel on it, and zero-copy
-// compute on a VA-API video surface and a Direct3D 10 texture, each on the
-// best platform that supports the extension (the reference driver where no
-// real one does).
+// compute on a VA-API video surface, a Direct3D 10 texture and (on Windows)
+// a Direct3D 11 texture shared by NT handle as Electron hands them out, each
+// on the best platform that supports the extension (the reference driver
+// where no real one does).
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as ocl from '../dist/index.js';
 import { runVaApiExample } from './va-api-nv12-to-rgba.mjs';
 import { invertTexture } from './d3d10-texture.mjs';
+import { runElectronExample } from './d3d11-electron-shared-texture.mjs';
 import { vectorAdd } from './vector-add.mjs';
 import { openReferenceDriver } from '../test/driver/control.mjs';
 import { isReference, openOpenCL, platformFor, withOwned } from './support/opencl.mjs';
@@ -87,5 +89,15 @@ if (d3dPlatform && isReference(d3dPlatform)) {
   ref.release(device);
 } else {
   console.log(d3dPlatform ? `   "${d3dPlatform.name}" supports it: see examples/d3d10-texture.mjs` : '   no platform supports it');
+}
+
+// 4. Direct3D 11: real Direct3D objects from Node, so Windows only.
+console.log('\n4. cl_khr_d3d11_sharing / cl_nv_d3d11_sharing: a D3D11 texture shared by NT handle (Electron\'s offscreen frames), inverted');
+if (process.platform === 'win32') {
+  const { lines } = await runElectronExample();
+  for (const line of lines.slice(1)) console.log(`   ${line}`);
+  console.log('   NV12 video textures to RGBA: node examples/d3d11-nv12-to-rgba.mjs');
+} else {
+  console.log(`   skipped: Direct3D 11 objects exist only on Windows (this is ${process.platform}); the binding's D3D11 sharing is tested here on the reference driver's simulated D3D11 (npm test)`);
 }
 console.log('\nDone. Run the tests with: npm test');

@@ -8,25 +8,16 @@
 // them it runs on the repository's test equipment: the software VA driver
 // (through the real libva, on Xvfb) and the reference OpenCL driver.
 import { fileURLToPath } from 'node:url';
-import { kernelProgram } from './support/kernels.mjs';
+import { kernelProgram, nv12ToRgbaSource } from './support/kernels.mjs';
 import { openOpenCL, withOwned } from './support/opencl.mjs';
+import { colorBarsNV12 } from './support/nv12.mjs';
 import { writePng } from './support/png.mjs';
 import { openVaForExample, platformForDisplay } from './support/va.mjs';
 
 const EXTENSION = 'cl_intel_va_api_media_sharing';
 
-// BT.601 limited range, the same integer formula as the reference driver's built-in kernel.
-export const nv12ToRgbaSource = `
-  kernel void nv12_to_rgba(read_only image2d_t y, read_only image2d_t uv, write_only image2d_t rgba) {
-    const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
-    int2 p = (int2)(get_global_id(0), get_global_id(1));
-    int luma = (int)(read_imagef(y, s, p).x * 255.0f + 0.5f);
-    float2 chroma = read_imagef(uv, s, p / 2).xy * 255.0f + 0.5f;
-    int c = luma - 16, d = (int)chroma.x - 128, e = (int)chroma.y - 128;
-    int4 rgb = (int4)((298 * c + 409 * e + 128) >> 8, (298 * c - 100 * d - 208 * e + 128) >> 8,
-                      (298 * c + 516 * d + 128) >> 8, 255);
-    write_imagef(rgba, p, convert_float4(clamp(rgb, 0, 255)) / 255.0f);
-  }`;
+// The conversion kernel and the test picture live in support/ (the D3D11 NV12 example uses them too).
+export { colorBarsNV12, nv12ToRgbaSource };
 
 /**
  * Converts an NV12 VaSurface to RGBA bytes on `platform`. The surface is
@@ -53,29 +44,6 @@ export async function nv12ToRgba({ platform, surface, context: given }) {
     queue.readImage(rgba, pixels, { blocking: true }).release();
     return pixels;
   });
-}
-
-/** BT.601 limited range Y, U, V of an 8-bit R, G, B. */
-export const toYuv = ([r, g, b]) => [
-  ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16,
-  ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128,
-  ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128,
-];
-
-/** Color bars over a gray ramp in NV12 (BT.601 limited range): { luma, chroma } planes, packed. */
-export function colorBarsNV12(width, height) {
-  const bars = [[235, 235, 235], [235, 235, 16], [16, 235, 235], [16, 235, 16], [235, 16, 235], [235, 16, 16], [16, 16, 235], [16, 16, 16]];
-  const luma = new Uint8Array(width * height);
-  const chroma = new Uint8Array(width * (height / 2));
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const top = y < Math.floor(height * 0.75);
-      const [Y, U, V] = top ? toYuv(bars[Math.floor((x * bars.length) / width)]) : [Math.round((x / width) * 219) + 16, 128, 128];
-      luma[y * width + x] = Y;
-      if (y % 2 === 0 && x % 2 === 0) chroma.set([U, V], (y / 2) * width + x);
-    }
-  }
-  return { luma, chroma };
 }
 
 /**

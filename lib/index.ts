@@ -42,7 +42,7 @@ export { Sampler, type AddressingMode, type FilterMode, type SamplerOptions } fr
 // The sharing extensions.
 export { getSharing, sharingOf, type SharingFacades } from './interop';
 export { sharingExtensions, sharingExtensionNames, sharingRecords, type ExtensionRecord, type SharingExtension } from './interop/extensions';
-export { SharingFacade, type CreateSharedOptions, type DeviceSet, type SharedContextOptions } from './interop/sharing';
+export { SharingFacade, type ComObjectRef, type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions } from './interop/sharing';
 export { NvD3D9Sharing, type CubeFace, type D3D9DeviceSource, type NvD3D9ObjectInfo } from './interop/nv-d3d9';
 export { D3D10Sharing, type D3D10DeviceSource, type D3D10ObjectInfo } from './interop/d3d10';
 export { D3D11Sharing, KhrD3D11Sharing, NvD3D11Sharing, NV12_EXTENSION, type D3D11DeviceSource, type D3D11ObjectInfo, type NV12TextureOptions } from './interop/d3d11';
@@ -54,3 +54,5 @@ export * from './interop/formats';
 
 // VA-API: displays, surfaces, DMA-BUF (libva loaded at run time).
 export * from './va';
+// Direct3D objects from Node (Windows; elsewhere each call throws Direct3DUnavailableError).
+export * from './direct3d';

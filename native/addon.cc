@@ -23,6 +23,9 @@ Napi::Value SetErrorFactories(const Napi::CallbackInfo& info) {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
   exports.Set("setErrorFactories", Napi::Function::New(env, SetErrorFactories, "setErrorFactories"));
+#ifdef _WIN32
+  InitDirect3D(env, exports);  // the Direct3D module: Windows only
+#endif
   InitLoader(env, exports);
   InitCallbacks(env, exports);
   InitPlatform(env, exports);

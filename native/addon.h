@@ -25,6 +25,7 @@ struct AddonData {
   Napi::FunctionReference makeVaError;        // (status, call, detail) => VaError (lib/va/errors.ts)
   std::unordered_map<const napi_type_tag*, Napi::FunctionReference> constructors;
   std::shared_ptr<CallbackHub> hub;
+  Napi::FunctionReference makeDirect3DError;  // (hresult, call, detail) => Direct3DError (lib/direct3d/errors.ts; Windows)
   // enqueueNDRange's sizes, written by lib/queue.ts just before each call
   // (one Float64Array for the life of the environment: no array to read per call).
   Napi::Reference<Napi::Float64Array> ndrangeSizes;
@@ -207,5 +208,8 @@ void InitProgram(Napi::Env env, Napi::Object exports);
 void InitKernel(Napi::Env env, Napi::Object exports);
 void InitEvent(Napi::Env env, Napi::Object exports);
 void InitExtensions(Napi::Env env, Napi::Object exports);
+#ifdef _WIN32
+void InitDirect3D(Napi::Env env, Napi::Object exports);  // direct3d.cc: exports.direct3d
+#endif
 
 }  // namespace ocl

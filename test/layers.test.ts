@@ -1,12 +1,14 @@
-// The shape of lib/: imports (type-only ones included) form no circle, and the
+// The shape of lib/: imports (type-only ones included) form no circle, the
 // core never imports lib/interop/ (it reaches the sharing extensions through
-// lib/sharing-hooks.ts). `declare module` augmentations are not imports.
+// lib/sharing-hooks.ts), and lib/direct3d/ (a resource producer) sits beside
+// lib/interop/. `declare module` augmentations are not imports.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers';
 
 const libRoot = resolve(repoRoot, 'lib');
+const direct3d = resolve(libRoot, 'direct3d');
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -60,8 +62,19 @@ describe('lib/ layering', () => {
     const interop = resolve(libRoot, 'interop');
     const wiring = new Set(['index.ts', 'cli.ts'].map((file) => resolve(libRoot, file)));
     const offenders = files
-      .filter((file) => !file.startsWith(interop + '/') && !wiring.has(file))
+      .filter((file) => !file.startsWith(interop + '/') && !file.startsWith(direct3d + '/') && !wiring.has(file))
       .flatMap((file) => graph.get(file)!.filter((target) => target.startsWith(interop + '/')).map((target) => `${name(file)} -> ${name(target)}`));
     expect(offenders).toEqual([]);
+  });
+
+  it('lib/direct3d/ sits beside lib/interop/: it reads only its format tables, the facades take its objects without importing it, the core imports neither', () => {
+    const interop = resolve(libRoot, 'interop');
+    const wiring = new Set(['index.ts', 'cli.ts'].map((file) => resolve(libRoot, file)));
+    const edges = files.flatMap((file) => graph.get(file)!.map((target) => [file, target] as const));
+    const fromDirect3D = edges.filter(([file, target]) => file.startsWith(direct3d + '/') && target.startsWith(interop + '/'));
+    expect(fromDirect3D.map(([, target]) => name(target)).filter((target) => target !== 'lib/interop/formats.ts')).toEqual([]);
+    const intoDirect3D = edges.filter(([file, target]) => target.startsWith(direct3d + '/') && !file.startsWith(direct3d + '/') && !wiring.has(file));
+    expect(intoDirect3D.map(([file, target]) => `${name(file)} -> ${name(target)}`)).toEqual([]);
+    expect(graph.get(resolve(direct3d, 'formats.ts'))).toContain(resolve(interop, 'formats.ts'));
   });
 });

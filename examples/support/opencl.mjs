@@ -53,8 +53,9 @@ export function platformFor(platforms, extension) {
 export const isReference = (platform) => platform.name === REFERENCE_PLATFORM;
 
 /**
- * Releases, in reverse order, every object passed to `own` inside `fn`, even
- * when fn throws (the plain-JavaScript form of TypeScript's `using`).
+ * Releases (OpenCL objects) or disposes (Direct3D objects, shared handles), in
+ * reverse order, every object passed to `own` inside `fn`, even when fn throws
+ * (the plain-JavaScript form of `using`, which Node 20 cannot parse).
  */
 export async function withOwned(fn) {
   const owned = [];
@@ -62,6 +63,9 @@ export async function withOwned(fn) {
   try {
     return await fn(own);
   } finally {
-    for (const object of owned.reverse()) object.release();
+    for (const object of owned.reverse()) {
+      if (typeof object.release === 'function') object.release();
+      else object.dispose();
+    }
   }
 }

@@ -6,12 +6,12 @@ import { decode } from '../info';
 import { ready } from '../loader';
 import type { CLBuffer, CLImage, MemObject } from '../memory';
 import type { Platform } from '../platform';
-import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { d3d10Record } from './extensions';
 import * as T from './tokens';
 
 /** Where to find the OpenCL devices: an ID3D10Device or an IDXGIAdapter. */
-export type D3D10DeviceSource = { device: bigint } | { dxgiAdapter: bigint };
+export type D3D10DeviceSource = { device: NativeAddress } | { dxgiAdapter: NativeAddress };
 
 export interface D3D10ObjectInfo {
   /** CL_MEM_D3D10_RESOURCE_KHR */
@@ -39,7 +39,7 @@ export class D3D10Sharing extends SharingFacade<NativeD3D10Sharing> {
   }
 
   /** A context sharing with an ID3D10Device (CL_CONTEXT_D3D10_DEVICE_KHR). */
-  createContext(device: bigint, options: SharedContextOptions = {}): Context {
+  createContext(device: NativeAddress, options: SharedContextOptions = {}): Context {
     const handle = SharingFacade.checkAddress(device, 'device');
     return this.createSharedContext(d3d10Record.deviceSources.device.contextProperty, handle, options, (set) => this.getDevices({ device: handle }, set));
   }
@@ -50,7 +50,7 @@ export class D3D10Sharing extends SharingFacade<NativeD3D10Sharing> {
   }
 
   /** A buffer over an ID3D10Buffer. */
-  createFromBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
+  createFromBuffer(context: Context, resource: NativeAddress, options?: CreateSharedOptions): CLBuffer {
     const r = SharingFacade.checkAddress(resource, 'resource');
     return this.shared<CLBuffer>(context, `b:${r}`, `D3D10 buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, options, (flags) =>
       this.native.createFromBuffer(context.native, flags, r),
@@ -58,7 +58,7 @@ export class D3D10Sharing extends SharingFacade<NativeD3D10Sharing> {
   }
 
   /** A 2D image over one subresource (mip + slice * mipLevels) of an ID3D10Texture2D. */
-  createFromTexture2D(context: Context, resource: bigint, subresource: number, options?: CreateSharedOptions): CLImage {
+  createFromTexture2D(context: Context, resource: NativeAddress, subresource: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const sub = SharingFacade.checkUint32(subresource, 'subresource');
     return this.shared<CLImage>(context, `2d:${r}:${sub}`, `D3D10 2D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>
@@ -67,7 +67,7 @@ export class D3D10Sharing extends SharingFacade<NativeD3D10Sharing> {
   }
 
   /** A 3D image over one subresource (mip level) of an ID3D10Texture3D. */
-  createFromTexture3D(context: Context, resource: bigint, subresource: number, options?: CreateSharedOptions): CLImage {
+  createFromTexture3D(context: Context, resource: NativeAddress, subresource: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const sub = SharingFacade.checkUint32(subresource, 'subresource');
     return this.shared<CLImage>(context, `3d:${r}:${sub}`, `D3D10 3D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>

@@ -10,10 +10,10 @@ import { ready } from '../loader';
 import type { CLBuffer, CLImage, MemObject } from '../memory';
 import type { Platform } from '../platform';
 import { type D3D11Queries, type ExtensionRecord, khrD3D11Record, nvD3D11Record } from './extensions';
-import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 
 /** Where to find the OpenCL devices: an ID3D11Device or an IDXGIAdapter. */
-export type D3D11DeviceSource = { device: bigint } | { dxgiAdapter: bigint };
+export type D3D11DeviceSource = { device: NativeAddress } | { dxgiAdapter: NativeAddress };
 
 export interface D3D11ObjectInfo {
   /** CL_MEM_D3D11_RESOURCE_KHR / _NV */
@@ -57,7 +57,7 @@ export abstract class D3D11Sharing extends SharingFacade<NativeD3D11Sharing> {
   }
 
   /** A context sharing with an ID3D11Device (CL_CONTEXT_D3D11_DEVICE_KHR / _NV). */
-  createContext(device: bigint, options: SharedContextOptions = {}): Context {
+  createContext(device: NativeAddress, options: SharedContextOptions = {}): Context {
     const handle = SharingFacade.checkAddress(device, 'device');
     return this.createSharedContext(this.record.deviceSources.device!.contextProperty, handle, options, (set) =>
       this.getDevices({ device: handle }, set),
@@ -78,7 +78,7 @@ export abstract class D3D11Sharing extends SharingFacade<NativeD3D11Sharing> {
   }
 
   /** A buffer over an ID3D11Buffer. */
-  createFromBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
+  createFromBuffer(context: Context, resource: NativeAddress, options?: CreateSharedOptions): CLBuffer {
     const r = SharingFacade.checkAddress(resource, 'resource');
     return this.shared<CLBuffer>(context, `b:${r}`, `${this.#label} buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, options, (flags) =>
       this.native.createFromBuffer(context.native, flags, r),
@@ -86,7 +86,7 @@ export abstract class D3D11Sharing extends SharingFacade<NativeD3D11Sharing> {
   }
 
   /** A 2D image over one subresource (mip + slice * mipLevels) of an ID3D11Texture2D. */
-  createFromTexture2D(context: Context, resource: bigint, subresource: number, options?: CreateSharedOptions): CLImage {
+  createFromTexture2D(context: Context, resource: NativeAddress, subresource: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const sub = SharingFacade.checkUint32(subresource, 'subresource');
     return this.shared<CLImage>(context, `2d:${r}:${sub}`, `${this.#label} 2D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>
@@ -95,7 +95,7 @@ export abstract class D3D11Sharing extends SharingFacade<NativeD3D11Sharing> {
   }
 
   /** A 3D image over one subresource (mip level) of an ID3D11Texture3D. */
-  createFromTexture3D(context: Context, resource: bigint, subresource: number, options?: CreateSharedOptions): CLImage {
+  createFromTexture3D(context: Context, resource: NativeAddress, subresource: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const sub = SharingFacade.checkUint32(subresource, 'subresource');
     return this.shared<CLImage>(context, `3d:${r}:${sub}`, `${this.#label} 3D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>
@@ -113,7 +113,7 @@ export abstract class D3D11Sharing extends SharingFacade<NativeD3D11Sharing> {
    * cl_intel_d3d11_nv12_media_sharing and FFmpeg's OpenCL hwcontext create them:
    * subresources 2 * arraySlice and 2 * arraySlice + 1 of the texture.
    */
-  createFromNV12Texture(context: Context, resource: bigint, options: NV12TextureOptions = {}): { y: CLImage; uv: CLImage } {
+  createFromNV12Texture(context: Context, resource: NativeAddress, options: NV12TextureOptions = {}): { y: CLImage; uv: CLImage } {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     if (!this.sharesNV12) {
       throw new OpenCLExtensionError(NV12_EXTENSION, this.platform.name, 'neither the platform nor its devices advertise it (NV12 planes need it)');

@@ -6,12 +6,12 @@ import { decode } from '../info';
 import { ready } from '../loader';
 import type { CLImage } from '../memory';
 import type { Platform } from '../platform';
-import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { intelDX9Record } from './extensions';
 import * as T from './tokens';
 
 /** The DX9 object whose devices are wanted: an IDirect3DDevice9, IDirect3DDevice9Ex or IDXVAHD_Device. */
-export type IntelDX9Source = { d3d9Device: bigint } | { d3d9ExDevice: bigint } | { dxvaDevice: bigint };
+export type IntelDX9Source = { d3d9Device: NativeAddress } | { d3d9ExDevice: NativeAddress } | { dxvaDevice: NativeAddress };
 
 export interface IntelDX9SurfaceOptions extends CreateSharedOptions {
   /** The surface's shared HANDLE, if it has one (0n: none). */
@@ -58,11 +58,11 @@ export class IntelDX9Sharing extends SharingFacade<NativeIntelDX9Sharing> {
    * A 2D image over a plane of an IDirect3DSurface9 (clCreateFromDX9MediaSurfaceINTEL):
    * NV12 planes 0 (Y) and 1 (UV); YV12 planes 0 (Y), 1 (V), 2 (U); other formats plane 0.
    */
-  createFromSurface(context: Context, surface: bigint, plane: number, options: IntelDX9SurfaceOptions = {}): CLImage {
+  createFromSurface(context: Context, surface: NativeAddress, plane: number, options: IntelDX9SurfaceOptions = {}): CLImage {
     const r = SharingFacade.checkAddress(surface, 'surface');
     const p = SharingFacade.checkUint32(plane, 'plane');
     if (p > 2) throw new RangeError(`DX9 media surfaces have at most three planes (NV12: 0 and 1; YV12: 0 to 2); got ${p}`);
-    const shared = options.sharedHandle ?? 0n;
+    const shared = options.sharedHandle ?? SharingFacade.sharedHandleOf(surface) ?? 0n;
     if (typeof shared !== 'bigint') throw new TypeError('sharedHandle must be a bigint');
     return this.shared<CLImage>(context, `${r}:${p}`, `DX9 surface 0x${r.toString(16)} plane ${p}`, 'image', { resource: r, plane: p }, options, (flags) =>
       this.native.createFromMediaSurface(context.native, flags, r, shared, p),

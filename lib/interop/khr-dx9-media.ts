@@ -6,7 +6,7 @@ import { decode } from '../info';
 import { ready } from '../loader';
 import type { CLImage } from '../memory';
 import type { Platform } from '../platform';
-import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { type DeviceSource, khrDX9MediaRecord } from './extensions';
 import * as T from './tokens';
 
@@ -14,7 +14,7 @@ import * as T from './tokens';
 export type MediaAdapterType = 'd3d9' | 'd3d9ex' | 'dxva';
 export interface MediaAdapter {
   type: MediaAdapterType;
-  adapter: bigint;
+  adapter: NativeAddress;
 }
 
 const adapterTypes: Readonly<Record<MediaAdapterType, DeviceSource>> = khrDX9MediaRecord.deviceSources;
@@ -26,7 +26,7 @@ function adapterType(type: unknown): { value: number; property: number } {
 }
 
 export interface KhrDX9SurfaceOptions extends CreateSharedOptions {
-  /** The surface's shared HANDLE (cl_dx9_surface_info_khr.shared_handle), 0n for none. */
+  /** The surface's shared HANDLE (cl_dx9_surface_info_khr.shared_handle); default: a D3D9Surface's own `sharedHandle`, else 0n. */
   sharedHandle?: bigint;
 }
 
@@ -66,12 +66,12 @@ export class KhrDX9MediaSharing extends SharingFacade<NativeKhrDX9MediaSharing> 
    * A 2D image over a plane of an IDirect3DSurface9 (clCreateFromDX9MediaSurfaceKHR).
    * `adapterType` must be the kind of adapter the surface belongs to.
    */
-  createFromSurface(context: Context, adapterType_: MediaAdapterType, surface: bigint, plane: number, options: KhrDX9SurfaceOptions = {}): CLImage {
+  createFromSurface(context: Context, adapterType_: MediaAdapterType, surface: NativeAddress, plane: number, options: KhrDX9SurfaceOptions = {}): CLImage {
     const { value } = adapterType(adapterType_);
     const r = SharingFacade.checkAddress(surface, 'surface');
     const p = SharingFacade.checkUint32(plane, 'plane');
     if (p > 2) throw new RangeError(`DX9 media surfaces have at most three planes (NV12: 0 and 1; YV12: 0 to 2); got ${p}`);
-    const shared = options.sharedHandle ?? 0n;
+    const shared = options.sharedHandle ?? SharingFacade.sharedHandleOf(surface) ?? 0n;
     if (typeof shared !== 'bigint') throw new TypeError('sharedHandle must be a bigint');
     return this.shared<CLImage>(context, `${r}:${p}`, `DX9 media surface 0x${r.toString(16)} plane ${p}`, 'image', { resource: r, plane: p }, options, (flags) =>
       this.native.createFromMediaSurface(context.native, flags, value, r, shared, p),

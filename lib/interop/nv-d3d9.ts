@@ -6,12 +6,12 @@ import { decode } from '../info';
 import { ready } from '../loader';
 import type { CLBuffer, CLImage, MemObject } from '../memory';
 import type { Platform } from '../platform';
-import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { nvD3D9Record } from './extensions';
 import * as T from './tokens';
 
 /** Where to find the OpenCL devices: a Direct3D 9 device, or an adapter by name. */
-export type D3D9DeviceSource = { device: bigint } | { adapterName: string };
+export type D3D9DeviceSource = { device: NativeAddress } | { adapterName: string };
 
 /** A cube face (D3DCUBEMAP_FACES): 0 +X, 1 -X, 2 +Y, 3 -Y, 4 +Z, 5 -Z. */
 export type CubeFace = 0 | 1 | 2 | 3 | 4 | 5;
@@ -44,13 +44,13 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   }
 
   /** A context sharing with an IDirect3DDevice9 (CL_CONTEXT_D3D9_DEVICE_NV). */
-  createContext(device: bigint, options: SharedContextOptions = {}): Context {
+  createContext(device: NativeAddress, options: SharedContextOptions = {}): Context {
     const handle = SharingFacade.checkAddress(device, 'device');
     return this.createSharedContext(nvD3D9Record.deviceSources.device.contextProperty, handle, options, (set) => this.getDevices({ device: handle }, set));
   }
 
   /** A buffer over an IDirect3DVertexBuffer9. */
-  createFromVertexBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
+  createFromVertexBuffer(context: Context, resource: NativeAddress, options?: CreateSharedOptions): CLBuffer {
     const r = SharingFacade.checkAddress(resource, 'resource');
     return this.shared<CLBuffer>(context, `vb:${r}`, `D3D9 vertex buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, options, (flags) =>
       this.native.createFromVertexBuffer(context.native, flags, r),
@@ -58,7 +58,7 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   }
 
   /** A buffer over an IDirect3DIndexBuffer9. */
-  createFromIndexBuffer(context: Context, resource: bigint, options?: CreateSharedOptions): CLBuffer {
+  createFromIndexBuffer(context: Context, resource: NativeAddress, options?: CreateSharedOptions): CLBuffer {
     const r = SharingFacade.checkAddress(resource, 'resource');
     return this.shared<CLBuffer>(context, `ib:${r}`, `D3D9 index buffer 0x${r.toString(16)}`, 'buffer', { resource: r }, options, (flags) =>
       this.native.createFromIndexBuffer(context.native, flags, r),
@@ -66,7 +66,7 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   }
 
   /** A 2D image over a stand-alone IDirect3DSurface9. */
-  createFromSurface(context: Context, resource: bigint, options?: CreateSharedOptions): CLImage {
+  createFromSurface(context: Context, resource: NativeAddress, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     return this.shared<CLImage>(context, `s:${r}`, `D3D9 surface 0x${r.toString(16)}`, 'image', { resource: r }, options, (flags) =>
       this.native.createFromSurface(context.native, flags, r),
@@ -74,7 +74,7 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   }
 
   /** A 2D image over one mip level of an IDirect3DTexture9. */
-  createFromTexture(context: Context, resource: bigint, miplevel: number, options?: CreateSharedOptions): CLImage {
+  createFromTexture(context: Context, resource: NativeAddress, miplevel: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const level = SharingFacade.checkUint32(miplevel, 'miplevel');
     return this.shared<CLImage>(context, `t:${r}:${level}`, `D3D9 texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, options, (flags) =>
@@ -83,7 +83,7 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   }
 
   /** A 2D image over one face and mip level of an IDirect3DCubeTexture9. */
-  createFromCubeTexture(context: Context, resource: bigint, face: CubeFace | number, miplevel: number, options?: CreateSharedOptions): CLImage {
+  createFromCubeTexture(context: Context, resource: NativeAddress, face: CubeFace | number, miplevel: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const f = SharingFacade.checkUint32(face, 'face');
     if (f > 5) throw new RangeError(`face must be a D3DCUBEMAP_FACES value, 0 to 5; got ${f}`);
@@ -99,7 +99,7 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   }
 
   /** A 3D image over one mip level of an IDirect3DVolumeTexture9. */
-  createFromVolumeTexture(context: Context, resource: bigint, miplevel: number, options?: CreateSharedOptions): CLImage {
+  createFromVolumeTexture(context: Context, resource: NativeAddress, miplevel: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const level = SharingFacade.checkUint32(miplevel, 'miplevel');
     return this.shared<CLImage>(context, `v:${r}:${level}`, `D3D9 volume texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, options, (flags) =>

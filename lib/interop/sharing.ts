@@ -22,6 +22,17 @@ export interface SharedContextOptions extends Omit<ContextOptions, 'platform' | 
   properties?: ContextOptions['properties'];
 }
 
+/**
+ * An object that holds a COM object: what the Direct3D module's devices,
+ * textures and surfaces are (`comPointer`, read when the facade is called).
+ */
+export interface ComObjectRef {
+  readonly comPointer: bigint;
+}
+
+/** A native object of another library: its address as a bigint, or an object of the Direct3D module. */
+export type NativeAddress = bigint | ComObjectRef;
+
 export interface CreateSharedOptions {
   /** How kernels may access the object (default 'read-write'). */
   access?: Access;
@@ -247,12 +258,23 @@ export abstract class SharingFacade<N extends NativeSharing> {
     return accessFlags(options?.access);
   }
 
-  /** @internal Checks an address argument (a native handle from another library): a bigint in 1..2^64-1. */
+  /**
+   * @internal Checks an address argument (a native handle from another
+   * library): a bigint in 1..2^64-1, or an object's `comPointer` (a disposed
+   * object throws OpenCLReleasedError there).
+   */
   static checkAddress(value: unknown, what: string): bigint {
-    if (typeof value !== 'bigint' || value <= 0n || value >= 2n ** 64n) {
-      throw new TypeError(`${what} must be a non-zero bigint address`);
+    const address = typeof value === 'object' && value !== null && 'comPointer' in value ? (value as ComObjectRef).comPointer : value;
+    if (typeof address !== 'bigint' || address <= 0n || address >= 2n ** 64n) {
+      throw new TypeError(`${what} must be a non-zero bigint address or a Direct3D object; got ${describeValue(value)}`);
     }
-    return value;
+    return address;
+  }
+
+  /** @internal The shared handle a Direct3D object was created with (`sharedHandle`), for a create call that takes one. */
+  static sharedHandleOf(value: unknown): bigint | undefined {
+    const handle = typeof value === 'object' && value !== null ? (value as { sharedHandle?: unknown }).sharedHandle : undefined;
+    return typeof handle === 'bigint' ? handle : undefined;
   }
 
   /** @internal Checks a subresource / plane / level / face argument: an integer in 0..2^32-1. */

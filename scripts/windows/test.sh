@@ -5,6 +5,8 @@
 #   test/windows/core.test.mjs   core OpenCL through OpenCL.dll (Wine's, forwarding to PoCL)
 #   test/windows/d3d.test.mjs    the Direct3D sharing extensions with real D3D objects,
 #                                on the reference driver's DLL loaded by path
+#   test/windows/direct3d.test.mjs  the Direct3D module (lib/direct3d) and the facades taking its objects
+#   test/windows/examples.test.mjs  the Direct3D 11 examples, run as scripts
 #   refdrv_d3d_tests.exe         the reference driver's own C++ checks with real D3D objects
 # Needs (Debian): wine64 xvfb mingw-w64 cmake, plus PoCL for the core suite.
 set -uo pipefail
@@ -84,8 +86,32 @@ suite() {
   [ $status -eq 0 ] || failed=1
 }
 
+# The examples as a Windows checkout holds them, beside the win32 package:
+# examples/ import ../dist and ../test/driver/control.mjs; the demo's
+# reference-driver steps load cmake-build/lib/ocl_interop_refdriver.dll through
+# koffi, whose win32 binary is an optional package npm installs on Windows only
+# (fetched here once, from the registry, at the version package-lock.json has).
+examples=build-win32/examples-checkout
+koffi_version=$(node -p "require('./node_modules/koffi/package.json').version")
+koffi_pack=.cache/win32/koffi/koromix-koffi-win32-x64-$koffi_version.tgz
+if [ ! -f "$koffi_pack" ]; then
+  mkdir -p .cache/win32/koffi
+  (cd .cache/win32/koffi && npm pack --silent "@koromix/koffi-win32-x64@$koffi_version" > /dev/null) ||
+    { echo "could not fetch @koromix/koffi-win32-x64@$koffi_version (the demo's reference-driver steps need it)" >&2; exit 1; }
+fi
+rm -rf "$examples" && cp -r build-win32/package "$examples" && cp -r examples "$examples/" &&
+  mkdir -p "$examples/test/driver" "$examples/cmake-build/lib" "$examples/node_modules/@koromix/koffi-win32-x64" &&
+  cp test/driver/control.mjs "$examples/test/driver/" && cp build-win32/driver/ocl_interop_refdriver.dll "$examples/cmake-build/lib/" &&
+  cp -r node_modules/koffi "$examples/node_modules/" &&
+  tar -xzf "$koffi_pack" -C "$examples/node_modules/@koromix/koffi-win32-x64" --strip-components=1 || exit 1
+
 suite core test/windows/core.test.mjs -u OPENCL_INTEROP_LIBRARY
 suite d3d test/windows/d3d.test.mjs OPENCL_INTEROP_LIBRARY="$driver_dll"
+# OPENCL_INTEROP_UNDER_WINE: the suites check that what Wine's Direct3D lacks fails with the typed error.
+suite direct3d test/windows/direct3d.test.mjs OPENCL_INTEROP_LIBRARY="$driver_dll" OPENCL_INTEROP_UNDER_WINE=1
+suite examples test/windows/examples.test.mjs OPENCL_INTEROP_UNDER_WINE=1 \
+  OPENCL_INTEROP_LIBRARY="$(windows_path "$root/$examples/cmake-build/lib/ocl_interop_refdriver.dll")" \
+  OPENCL_INTEROP_EXAMPLES="$(windows_path "$root/$examples")"
 if [ -f build-win32/driver/refdrv_d3d_tests.exe ]; then
   run refdrv_d3d_tests "$wine" build-win32/driver/refdrv_d3d_tests.exe "$driver_dll" || failed=1
 fi

@@ -15,6 +15,10 @@ import {
   type VaApiSharing,
   type VaDmaBuf,
   type VaSurface,
+  createD3D11Device,
+  Direct3DError,
+  type D3D11Texture2D,
+  type SharedHandle,
 } from 'opencl-interop';
 
 export function consumer(): void {
@@ -49,4 +53,18 @@ export function consumer(): void {
   // @ts-expect-error: internal members are not in the published declarations
   void context.addon;
   void [property, error];
+}
+
+// The Direct3D module: objects go to the facades as they are.
+export function direct3d(): void {
+  const platform = getPlatforms()[0]!;
+  const d3d11 = platform.getSharing('cl_khr_d3d11_sharing');
+  using device = createD3D11Device({ openclDevice: platform.getDevices()[0]! });
+  const texture: D3D11Texture2D = device.createTexture2D({ width: 16, height: 16, format: 'DXGI_FORMAT_NV12', shared: 'nt' });
+  const handle: SharedHandle = texture.createSharedHandle();
+  const opened = device.openSharedResource(handle.toBytes());
+  const context = d3d11.createContext(device);
+  const { y, uv } = d3d11.createFromNV12Texture(context, texture);
+  const bytes: Uint8Array = texture.read({ plane: 1 });
+  void [y, uv, bytes, opened.comPointer, new Direct3DError(0x80004001, 'call').code];
 }

@@ -32,6 +32,11 @@
 //     An object that is both a D3D10 and a D3D11 one (Wine's d3d11 implements
 //     both interfaces on one object) is wrapped twice: the pointer the
 //     application passes decides (an ID3D11* pointer is the D3D11 view).
+//   D3D11 NV12 textures (DXGI_FORMAT_NV12, one mip level): the driver's
+//     subresource 2 * slice + plane is D3D11 subresource `slice`; a map of it
+//     holds Y (pitch P, H rows), then UV at P*H (pitch P, H/2 rows). A
+//     staging copy is of the whole slice and is read first, so a push of one
+//     plane keeps the other.
 //   NV12 / YV12 surfaces: one lock of the whole surface; the Y plane is at
 //     offset 0 (pitch P, H rows), NV12's UV plane at P*H (pitch P, H/2 rows),
 //     YV12's V plane at P*H and U plane at P*H + (P/2)*(H/2) (pitch P/2).
@@ -270,10 +275,13 @@ class ComResource final : public IResource {
       case ResType::D3D11Texture3D:
         return mip_levels();
       case ResType::D3D9CubeTexture: return 6 * mip_levels();
-      case ResType::D3D10Texture2D: case ResType::D3D11Texture2D: return mip_levels() * array_;
+      case ResType::D3D10Texture2D: return mip_levels() * array_;
+      case ResType::D3D11Texture2D: return (dxgi_nv12() ? 2 : mip_levels()) * array_;
       default: return 1;
     }
   }
+  // A D3D11 NV12 texture: two driver subresources (Y, UV) per array slice.
+  bool dxgi_nv12() const { return type_ == ResType::D3D11Texture2D && format_ == kDXGI_FORMAT_NV12; }
   uint32_t num_regions() const override {
     return format_ == kFmtNV12 ? 2 : format_ == kFmtYV12 ? 3 : 1;
   }
@@ -662,6 +670,16 @@ bool ComResource::layout(uint32_t sub, uint32_t region, SubresourceView *v) cons
     case ResType::D3D10Texture2D: case ResType::D3D10Texture3D:
     case ResType::D3D11Texture2D: case ResType::D3D11Texture3D:
       if (levels_.empty()) return false;
+      if (dxgi_nv12()) {
+        L = levels_[0];
+        bpp = 1;
+        if (sub % 2 == 1) {
+          L.w /= 2;
+          L.h /= 2;
+          bpp = 2;
+        }
+        break;
+      }
       L = levels_[level_of(sub)];
       bpp = dxgi_bytes_per_pixel(format_);
       break;
@@ -965,8 +983,10 @@ bool ComResource::resource11(uint32_t sub, const Stage &st, bool to_cl) {
     return false;
   }
   const bool buffer = iface_ == Iface::Buf11;
+  const bool nv12 = dxgi_nv12();
   auto copy_mapped = [&](const D3D11_MAPPED_SUBRESOURCE &m) {
     auto *p = static_cast<uint8_t *>(m.pData);
+    if (nv12 && sub % 2 == 1) p += size_t(m.RowPitch) * levels_[0].h;  // the UV plane follows the Y plane's rows
     if (buffer) {
       if (to_cl) memcpy(v.data, p, v.size);
       else memcpy(p, v.data, v.size);
@@ -982,7 +1002,7 @@ bool ComResource::resource11(uint32_t sub, const Stage &st, bool to_cl) {
     direct = (cpu_access_ & D3D11_CPU_ACCESS_WRITE) ? D3D11_MAP_READ_WRITE : D3D11_MAP_READ;
   if (!to_cl && (cpu_access_ & D3D11_CPU_ACCESS_WRITE))
     direct = usage_ == D3D11_USAGE_DYNAMIC ? D3D11_MAP_WRITE_DISCARD : D3D11_MAP_WRITE;
-  const UINT src_sub = buffer ? 0 : sub;
+  const UINT src_sub = buffer ? 0 : nv12 ? sub / 2 : sub;
   if (direct && SUCCEEDED(ctx->Map(res, src_sub, direct, 0, &m))) {
     copy_mapped(m);
     ctx->Unmap(res, src_sub);
@@ -1002,8 +1022,8 @@ bool ComResource::resource11(uint32_t sub, const Stage &st, bool to_cl) {
       stg = b;
     } else if (iface_ == Iface::Tex2D11) {
       D3D11_TEXTURE2D_DESC d = {};
-      d.Width = v.width;
-      d.Height = v.height;
+      d.Width = nv12 ? levels_[0].w : v.width;  // NV12: the whole slice, both planes
+      d.Height = nv12 ? levels_[0].h : v.height;
       d.MipLevels = 1;
       d.ArraySize = 1;
       d.Format = DXGI_FORMAT(format_);
@@ -1034,11 +1054,15 @@ bool ComResource::resource11(uint32_t sub, const Stage &st, bool to_cl) {
           ctx->Unmap(stg, 0);
           ok = true;
         }
-      } else if (SUCCEEDED(ctx->Map(stg, 0, D3D11_MAP_WRITE, 0, &m))) {
-        copy_mapped(m);
-        ctx->Unmap(stg, 0);
-        ctx->CopySubresourceRegion(res, src_sub, 0, 0, 0, stg, 0, nullptr);
-        ok = true;
+      } else {
+        // NV12: the slice comes in first, so the plane not pushed is kept.
+        if (nv12) ctx->CopySubresourceRegion(stg, 0, 0, 0, 0, res, src_sub, nullptr);
+        if (SUCCEEDED(ctx->Map(stg, 0, nv12 ? D3D11_MAP_READ_WRITE : D3D11_MAP_WRITE, 0, &m))) {
+          copy_mapped(m);
+          ctx->Unmap(stg, 0);
+          ctx->CopySubresourceRegion(res, src_sub, 0, 0, 0, stg, 0, nullptr);
+          ok = true;
+        }
       }
     }
     release(stg);

@@ -19,7 +19,6 @@ const Family kNvD3D11{Ext::NvD3D11, CL_INVALID_D3D11_RESOURCE_NV, CL_D3D11_RESOU
 
 namespace {
 
-constexpr uint32_t kDXGI_FORMAT_NV12 = 103;
 constexpr uint32_t kD3D11_USAGE_IMMUTABLE = 1;
 
 bool is_d3d11(Ext e) { return e == Ext::KhrD3D11 || e == Ext::NvD3D11; }

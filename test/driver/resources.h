@@ -124,6 +124,10 @@ constexpr uint32_t fourcc(char a, char b, char c, char d) {
 }
 constexpr uint32_t kFmtNV12 = fourcc('N', 'V', '1', '2');
 constexpr uint32_t kFmtYV12 = fourcc('Y', 'V', '1', '2');
+// DXGI_FORMAT_NV12 (dxgiformat.h): a D3D11 NV12 texture has two subresources per
+// array slice, 2 * slice + plane (0 Y, 1 UV), as FFmpeg's OpenCL hwcontext and
+// cl_intel_d3d11_nv12_media_sharing number them; one mip level.
+constexpr uint32_t kDXGI_FORMAT_NV12 = 103;
 uint32_t d3d9_bytes_per_pixel(uint32_t fmt);  // 0 if unknown
 uint32_t dxgi_bytes_per_pixel(uint32_t fmt);  // 0 if unknown
 

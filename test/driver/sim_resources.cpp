@@ -428,11 +428,6 @@ static int create_dxgi_device(ResType devT, void *adapter, void **out) {
   return REFDRV_OK;
 }
 
-// DXGI_FORMAT_NV12 (dxgiformat.h). A D3D11 NV12 texture's planes are
-// subresources: 2 * array slice + plane (0 Y, 1 UV), as FFmpeg's OpenCL
-// hwcontext and cl_intel_d3d11_nv12_media_sharing number them; one mip level.
-constexpr uint32_t kDXGI_FORMAT_NV12 = 103;
-
 static int create_texture2d(ResType devT, ResType texT, void *device, uint32_t w, uint32_t h, uint32_t mips,
                             uint32_t array, uint32_t fmt, uint32_t usage, uint32_t samples, void **out) {
   if (!out || !w || !h || !array || !samples || usage > 3) return REFDRV_E_INVALID_ARG;

@@ -1,6 +1,7 @@
 // The Direct3D sharing extensions in Windows node.exe with REAL Direct3D
 // objects: IDirect3DDevice9Ex, surfaces, textures and buffers, ID3D10Device and
-// ID3D11Device, their buffers and textures, made by test/windows/d3d_helper.cc
+// ID3D11Device, their buffers and textures, made by the package's Direct3D
+// module (passed here by address, as native code would; test/windows/support.mjs)
 // on Wine's d3d9, d3d10 and d3d11 (Mesa llvmpipe under Xvfb). OpenCL is the reference driver's Windows
 // DLL loaded by path (OPENCL_INTEROP_LIBRARY), since Wine's opencl.dll hands
 // out no extension functions. Contents go both ways: what Direct3D wrote is

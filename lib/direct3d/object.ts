@@ -1,0 +1,214 @@
+// What every object of the Direct3D module shares: the native side (Windows
+// only, else Direct3DUnavailableError), the lifetime (dispose(), `using`,
+// the native wrapper's finalizer as the safety net; a child holds its parent
+// natively, so a disposed device's textures keep working), the COM pointer
+// the sharing facades take (`comPointer`), option checks that name the
+// argument, and shared handles (bigint, the bytes Electron hands out, or a
+// SharedHandle this module created).
+import { type NativeComObject, type NativeDirect3D, nativeAddon } from '../addon';
+import { OpenCLReleasedError, describeValue } from '../errors';
+import { Direct3DError, Direct3DUnavailableError } from './errors';
+
+let installed: NativeDirect3D | undefined;
+
+/** @internal The native Direct3D functions; `call` names the public function for the error where there are none. */
+export function direct3dNative(call: string): NativeDirect3D {
+  if (installed) return installed;
+  if (process.platform !== 'win32') throw new Direct3DUnavailableError(call);
+  const native = nativeAddon().direct3d;
+  if (!native) {
+    throw new Direct3DUnavailableError(call, `${call}(): this build of the opencl-interop addon has no Direct3D module (rebuild it on Windows)`);
+  }
+  native.setErrorFactory((hresult, failed, detail) => new Direct3DError(hresult, failed, detail || undefined));
+  installed = native;
+  return native;
+}
+
+/** Base of every Direct3D object of the module: one COM reference, dropped by dispose() or by garbage collection. */
+export abstract class Direct3DObject {
+  #native: NativeComObject | null;
+
+  /** @internal */
+  constructor(native: NativeComObject) {
+    this.#native = native;
+  }
+
+  /** The object's kind, e.g. 'D3D11Texture2D'. */
+  abstract get kind(): string;
+
+  /** @internal The native wrapper; OpenCLReleasedError once disposed. */
+  get native(): NativeComObject {
+    if (!this.#native) throw new OpenCLReleasedError(this.kind);
+    return this.#native;
+  }
+
+  /**
+   * The COM interface pointer (ID3D11Texture2D*, IDirect3DDevice9Ex*, ...) as a
+   * bigint: what the sharing facades and other native libraries take. Valid
+   * while this object is not disposed (OpenCLReleasedError after).
+   */
+  get comPointer(): bigint {
+    return this.native.address;
+  }
+
+  /** True once dispose() has run. */
+  get disposed(): boolean {
+    return this.#native === null;
+  }
+
+  /**
+   * Drops this object's reference. Idempotent; never throws. What still needs
+   * the object keeps it alive: its textures and surfaces hold a device, an
+   * OpenCL context or memory object made from it holds its own reference.
+   */
+  dispose(): void {
+    const native = this.#native;
+    if (!native) return;
+    this.#native = null;
+    native.release();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
+
+/** An IDXGIAdapter (for cl_khr_d3d11_sharing / cl_khr_d3d10_sharing device queries by adapter). */
+export class DxgiAdapter extends Direct3DObject {
+  get kind(): string {
+    return 'DXGIAdapter';
+  }
+}
+
+// ------------------------------------------------------------- checks ----
+
+/** @internal An options object (undefined: {}), whose keys are all known. */
+export function checkOptions<T extends object>(options: unknown, what: string, keys: readonly string[]): Partial<T> {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${what} must be an object; got ${describeValue(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!keys.includes(key)) throw new TypeError(`${what}.${key} is not an option; the options are ${keys.join(', ')}`);
+  }
+  return options as Partial<T>;
+}
+
+/** @internal An integer in [min, max] (fallback when undefined and one is given). */
+export function checkInt(value: unknown, what: string, min: number, max: number, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`${what} must be an integer from ${min} to ${max}; got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+/** @internal One of `choices` (fallback when undefined). */
+export function checkChoice<T extends string>(value: unknown, what: string, choices: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) {
+    throw new TypeError(`${what} must be ${choices.map((c) => `'${c}'`).join(', ')}; got ${describeValue(value)}`);
+  }
+  return value as T;
+}
+
+/** @internal A boolean (fallback when undefined). */
+export function checkBoolean(value: unknown, what: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new TypeError(`${what} must be a boolean; got ${describeValue(value)}`);
+  return value;
+}
+
+/** @internal OR of named flags: an array of names of `table` (or one name). */
+export function checkFlags(value: unknown, what: string, table: Readonly<Record<string, number>>, fallback: readonly string[]): number {
+  const names = value === undefined ? fallback : typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(names)) throw new TypeError(`${what} must be an array of ${Object.keys(table).map((k) => `'${k}'`).join(', ')}; got ${describeValue(value)}`);
+  let bits = 0;
+  for (const name of names) {
+    if (typeof name !== 'string' || !Object.hasOwn(table, name)) {
+      throw new TypeError(`${what} takes ${Object.keys(table).map((k) => `'${k}'`).join(', ')}; got ${describeValue(name)}`);
+    }
+    bits |= table[name]!;
+  }
+  return bits >>> 0;
+}
+
+/** @internal Bytes to write: a Uint8Array (a Buffer is one) or another ArrayBuffer view / ArrayBuffer, as bytes. */
+export function checkBytes(data: unknown, what: string): Uint8Array {
+  if (data instanceof Uint8Array) return data;
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  throw new TypeError(`${what} must be a Uint8Array, another typed array or an ArrayBuffer; got ${describeValue(data)}`);
+}
+
+// ------------------------------------------------------- shared handles ----
+
+/** A shared handle as the module takes it: a bigint, its bytes (Electron's `textureInfo.handle.ntHandle` Buffer), or a SharedHandle. */
+export type SharedHandleInput = bigint | Uint8Array | SharedHandle;
+
+/**
+ * An NT handle this module created (IDXGIResource1::CreateSharedHandle). It
+ * is this process's to close: dispose() closes it (CloseHandle); a resource
+ * opened from it does not need it any more.
+ */
+export class SharedHandle {
+  #handle: bigint | null;
+  /** @internal */
+  constructor(handle: bigint) {
+    this.#handle = handle;
+  }
+
+  /** The HANDLE value. OpenCLReleasedError once closed. */
+  get handle(): bigint {
+    if (this.#handle === null) throw new OpenCLReleasedError('SharedHandle');
+    return this.#handle;
+  }
+
+  /**
+   * The HANDLE as 8 little-endian bytes: the form Electron's offscreen `paint`
+   * event gives it (`texture.textureInfo.handle.ntHandle`, a Buffer).
+   */
+  toBytes(): Uint8Array {
+    const bytes = new Uint8Array(8);
+    new DataView(bytes.buffer).setBigUint64(0, this.handle, true);
+    return bytes;
+  }
+
+  get disposed(): boolean {
+    return this.#handle === null;
+  }
+
+  /** Closes the handle. Idempotent; never throws. */
+  dispose(): void {
+    const handle = this.#handle;
+    if (handle === null) return;
+    this.#handle = null;
+    try {
+      installed?.closeHandle(handle);
+    } catch {
+      // A handle closed elsewhere: nothing left to do.
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
+
+/** @internal A handle value from what the caller passed: non-zero, pointer-sized. */
+export function handleValue(value: unknown, what: string): bigint {
+  let handle: bigint;
+  if (value instanceof SharedHandle) handle = value.handle;
+  else if (typeof value === 'bigint') handle = value;
+  else if (value instanceof Uint8Array && (value.byteLength === 8 || value.byteLength === 4)) {
+    const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
+    handle = value.byteLength === 8 ? view.getBigUint64(0, true) : BigInt(view.getUint32(0, true));
+  } else {
+    throw new TypeError(
+      `${what} must be a bigint, the handle's 8 (or 4) little-endian bytes (a Buffer, as Electron gives it) or a SharedHandle; got ${describeValue(value)}` +
+        (value instanceof Uint8Array ? ` of ${value.byteLength} bytes` : ''),
+    );
+  }
+  if (handle <= 0n || handle >= 2n ** 64n) throw new RangeError(`${what} must be a non-zero handle; got ${handle}`);
+  return handle;
+}
