@@ -23,7 +23,10 @@
         "native/d3d11.cc",
         "native/intel_dx9.cc",
         "native/khr_dx9_media.cc",
-        "native/va_api.cc"
+        "native/va_api.cc",
+        "native/libva.cc",
+        "native/va_display.cc",
+        "native/va_surface.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],

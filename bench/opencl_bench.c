@@ -19,6 +19,12 @@
  *                           variable for the callback + clReleaseEvent, N times
  *   write_4k_blocking_ns    clEnqueueWriteBuffer(blocking, 4096 bytes, event)
  *                           + clReleaseEvent, N times
+ *   await_callback_epoll_ns an await as an event loop does it (Linux): enqueue
+ *                           (event) + clSetEventCallback(CL_COMPLETE) writing
+ *                           an eventfd + clFlush, the main thread asleep in
+ *                           epoll_wait on that eventfd + clReleaseEvent
+ *   await_waiter_epoll_ns   the same, completion delivered by a waiter thread
+ *                           blocked in clWaitForEvents that writes the eventfd
  */
 #define _POSIX_C_SOURCE 200809L
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -33,6 +39,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#endif
 
 /* Keep identical to KERNEL_SOURCE in bench/run.mjs (run.mjs checks it). */
 static const char kKernelSource[] =
@@ -130,6 +141,119 @@ static void seq_event_callback(Bench* b, long n) {
   pthread_cond_destroy(&s.cond);
   pthread_mutex_destroy(&s.mutex);
 }
+
+#ifdef __linux__
+/* The two ways an event loop (libuv: epoll + an eventfd per async handle) can
+   learn that a command completed; the main thread sleeps in epoll_wait. */
+typedef struct {
+  int efd;
+  int epoll;
+  cl_int status;
+} Loop;
+
+static void loop_open(Loop* loop) {
+  struct epoll_event interest = {.events = EPOLLIN};
+  loop->efd = eventfd(0, EFD_CLOEXEC);
+  loop->epoll = epoll_create1(EPOLL_CLOEXEC);
+  if (loop->efd < 0 || loop->epoll < 0 || epoll_ctl(loop->epoll, EPOLL_CTL_ADD, loop->efd, &interest) != 0) die("eventfd/epoll", -1);
+}
+
+static void loop_close(Loop* loop) {
+  close(loop->epoll);
+  close(loop->efd);
+}
+
+static void loop_wake(Loop* loop) {
+  uint64_t one = 1;
+  if (write(loop->efd, &one, sizeof one) != sizeof one) die("eventfd write", -1);
+}
+
+static void loop_sleep(Loop* loop) {
+  struct epoll_event ready;
+  uint64_t count;
+  while (epoll_wait(loop->epoll, &ready, 1, -1) != 1) {
+  }
+  if (read(loop->efd, &count, sizeof count) != sizeof count) die("eventfd read", -1);
+}
+
+static void CL_CALLBACK on_complete_wake(cl_event ev, cl_int status, void* user) {
+  (void)ev;
+  Loop* loop = (Loop*)user;
+  loop->status = status;
+  loop_wake(loop);
+}
+
+static void seq_await_callback_epoll(Bench* b, long n) {
+  const size_t global = kGlobalSize;
+  Loop loop;
+  loop_open(&loop);
+  for (long i = 0; i < n; i++) {
+    cl_event ev;
+    CHECK(clEnqueueNDRangeKernel(b->queue, b->kernel, 1, NULL, &global, NULL, 0, NULL, &ev));
+    CHECK(clSetEventCallback(ev, CL_COMPLETE, on_complete_wake, &loop));
+    CHECK(clFlush(b->queue));
+    loop_sleep(&loop);
+    if (loop.status < 0) die("kernel (callback status)", loop.status);
+    CHECK(clReleaseEvent(ev));
+  }
+  loop_close(&loop);
+}
+
+/* A waiter thread takes one event at a time from `pending`, blocks in
+   clWaitForEvents and wakes the loop. */
+typedef struct {
+  Loop loop;
+  pthread_mutex_t mutex;
+  pthread_cond_t cond;
+  cl_event pending;
+  int quit;
+} Waiter;
+
+static void* waiter_main(void* user) {
+  Waiter* w = (Waiter*)user;
+  for (;;) {
+    pthread_mutex_lock(&w->mutex);
+    while (!w->pending && !w->quit) pthread_cond_wait(&w->cond, &w->mutex);
+    cl_event ev = w->pending;
+    w->pending = NULL;
+    int quit = w->quit;
+    pthread_mutex_unlock(&w->mutex);
+    if (quit && !ev) return NULL;
+    w->loop.status = clWaitForEvents(1, &ev);
+    loop_wake(&w->loop);
+  }
+}
+
+static void seq_await_waiter_epoll(Bench* b, long n) {
+  const size_t global = kGlobalSize;
+  Waiter w = {.pending = NULL, .quit = 0};
+  pthread_t thread;
+  loop_open(&w.loop);
+  pthread_mutex_init(&w.mutex, NULL);
+  pthread_cond_init(&w.cond, NULL);
+  if (pthread_create(&thread, NULL, waiter_main, &w) != 0) die("pthread_create", -1);
+  for (long i = 0; i < n; i++) {
+    cl_event ev;
+    CHECK(clEnqueueNDRangeKernel(b->queue, b->kernel, 1, NULL, &global, NULL, 0, NULL, &ev));
+    CHECK(clFlush(b->queue));
+    pthread_mutex_lock(&w.mutex);
+    w.pending = ev;
+    pthread_cond_signal(&w.cond);
+    pthread_mutex_unlock(&w.mutex);
+    loop_sleep(&w.loop);
+    if (w.loop.status != CL_SUCCESS) die("clWaitForEvents (waiter thread)", w.loop.status);
+    CHECK(clReleaseEvent(ev));
+  }
+  pthread_mutex_lock(&w.mutex);
+  w.quit = 1;
+  pthread_cond_signal(&w.cond);
+  pthread_mutex_unlock(&w.mutex);
+  pthread_join(thread, NULL);
+  pthread_cond_destroy(&w.cond);
+  pthread_mutex_destroy(&w.mutex);
+  loop_close(&w.loop);
+}
+#endif
 
 static void seq_write_4k(Bench* b, long n) {
   for (long i = 0; i < n; i++) {
@@ -259,6 +383,10 @@ int main(int argc, char** argv) {
       {"enqueue_wait_ns", seq_enqueue_wait},
       {"event_callback_ns", seq_event_callback},
       {"write_4k_blocking_ns", seq_write_4k},
+#ifdef __linux__
+      {"await_callback_epoll_ns", seq_await_callback_epoll},
+      {"await_waiter_epoll_ns", seq_await_waiter_epoll},
+#endif
   };
   enum { kSequences = sizeof sequences / sizeof sequences[0] };
   double samples[kSequences][kMaxRepeats];

@@ -32,6 +32,10 @@ const SEQUENCES = [
   { key: 'enqueue_wait_ns', label: 'enqueue+wait roundtrip' },
   { key: 'event_callback_ns', label: 'event callback roundtrip' },
   { key: 'write_4k_blocking_ns', label: 'write 4 KiB blocking' },
+  // Node's side of both is `await` on a command (driver callback -> event loop -> promise);
+  // C's side is the same await done by hand in two ways (see opencl_bench.c).
+  { key: 'await_callback_epoll_ns', label: 'await vs C callback+eventfd+epoll' },
+  { key: 'await_waiter_epoll_ns', label: 'await vs C waiter thread+eventfd+epoll' },
 ];
 
 const { values: opts } = parseArgs({
@@ -40,7 +44,7 @@ const { values: opts } = parseArgs({
     iterations: { type: 'string', default: '8000' },
     repeats: { type: 'string', default: '5' },
     json: { type: 'boolean', default: false },
-    c: { type: 'string', default: join(root, 'build', 'cmake', 'bench', 'opencl_bench_c') },
+    c: { type: 'string', default: join(root, 'cmake-build', 'bench', 'opencl_bench_c') },
     // For bench/instructions.mjs: one sequence, on one side.
     only: { type: 'string' },
     side: { type: 'string', default: 'both' },
@@ -157,6 +161,17 @@ async function setupNode() {
     },
     write_4k_blocking_ns(n) {
       for (let i = 0; i < n; i++) queue.writeBuffer(writeTarget, host, { blocking: true }).release();
+    },
+    async await_callback_epoll_ns(n) {
+      for (let i = 0; i < n; i++) {
+        const event = queue.enqueueKernel(kernel, GLOBAL_SIZE);
+        queue.flush();
+        await event;
+        event.release();
+      }
+    },
+    await_waiter_epoll_ns(n) {
+      return this.await_callback_epoll_ns(n);
     },
   };
 

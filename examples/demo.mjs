@@ -52,17 +52,24 @@ if (compiling) {
   });
 }
 
-// 2. VA-API: an NV12 video surface to RGBA.
+// 2. VA-API: a real VA display and NV12 surface (libva), converted to RGBA by
+// a kernel that reads the surface's planes in place.
 console.log('\n2. cl_intel_va_api_media_sharing: NV12 VA surface -> RGBA');
-const vaPlatform = platformFor(platforms, 'cl_intel_va_api_media_sharing');
-if (vaPlatform && isReference(vaPlatform)) {
+{
   const out = resolve(outDir, 'nv12-to-rgba.png');
-  const { width, height, pixels } = await runVaApiExample({ out });
-  console.log(`   on "${vaPlatform.name}" ${why(vaPlatform, 'cl_intel_va_api_media_sharing')}`);
-  console.log(`   ${width}x${height} surface shared as two images (Y: R/UNORM_INT8, UV: RG/UNORM_INT8), converted in place of a copy`);
-  console.log(`   first pixel RGBA ${[...pixels.subarray(0, 4)].join(',')}; picture written to ${out}`);
-} else {
-  console.log(vaPlatform ? `   "${vaPlatform.name}" supports it: see examples/va-api-nv12-to-rgba.mjs to pass your own VADisplay and surface` : '   no platform supports it (build the reference driver: npm run build:driver)');
+  const result = await runVaApiExample({ out });
+  if (result.unavailable) {
+    console.log(`   skipped: ${result.unavailable}`);
+  } else {
+    console.log(`   VA display: ${result.vaSource}`);
+    console.log(`   OpenCL on "${result.platform.name}" ${why(result.platform, 'cl_intel_va_api_media_sharing')}`);
+    console.log(
+      `   ${result.width}x${result.height} NV12 surface created and uploaded through libva (${result.upload === 'derive' ? 'vaDeriveImage' : 'vaPutImage'}), ` +
+        'shared as two images (Y: R/UNORM_INT8, UV: RG/UNORM_INT8), converted in place of a copy',
+    );
+    console.log(`   first pixel RGBA ${[...result.pixels.subarray(0, 4)].join(',')}; picture written to ${out}`);
+    console.log('   (examples/va-api-dmabuf-import.mjs does the same with DMA-BUF planes, as Electron\'s offscreen paint event gives them)');
+  }
 }
 
 // 3. Direct3D 10: invert a texture in place.

@@ -5,6 +5,8 @@ import * as path from 'node:path';
 
 export interface NativeHandle {
   release(): void;
+  /** Holds a native object of another library's resource until this handle is released (native/addon.h). */
+  keep(value: object): void;
   readonly address: bigint;
 }
 export interface NativePlatform extends NativeHandle {
@@ -263,6 +265,78 @@ export interface NativeIntelVaApiSharing extends NativeSharingBase {
   deviceIds(source: number, display: bigint, set: number): NativeDevice[];
   createFromSurface(context: NativeContext, flags: bigint, surfaceId: number, plane: number): NativeMem;
 }
+/** native/va_display.cc: one VADisplay (owned: opened here; else adopted). */
+export interface NativeVaDisplay {
+  readonly address: bigint;
+  readonly owned: boolean;
+  versions(): { libva: [number, number] | null; driver?: [number, number] };
+  vendor(): string | null;
+  profiles(): { profile: number; name: string | null; entrypoints: { entrypoint: number; name: string | null }[] }[];
+  imageFormats(): NativeVaImageFormat[];
+  surfaceAttributes(profile: number, entrypoint: number): {
+    pixelFormats: number[];
+    memoryTypes?: number;
+    minWidth?: number;
+    maxWidth?: number;
+    minHeight?: number;
+    maxHeight?: number;
+  };
+  createSurfaces(rtFormat: number, fourcc: number, width: number, height: number, count: number): NativeVaSurface[];
+  importSurface(rtFormat: number, memoryType: 'prime2' | 'prime', descriptor: NativeVaImport): NativeVaSurface;
+  /** Another handle on the same display (a context's hold on it). */
+  share(): NativeVaDisplay;
+  release(): void;
+}
+export interface NativeVaImageFormat {
+  fourcc: number;
+  byteOrder: number;
+  bitsPerPixel: number;
+  depth: number;
+  redMask: number;
+  greenMask: number;
+  blueMask: number;
+  alphaMask: number;
+}
+export interface NativeVaImport {
+  fourcc: number;
+  drmFormat: number;
+  width: number;
+  height: number;
+  objects: { fd: number; size: number; modifier: bigint }[];
+  planes: { object: number; offset: number; pitch: number }[];
+}
+export interface NativeVaPrime {
+  fourcc: number;
+  width: number;
+  height: number;
+  objects: { fd: number; size: number; modifier: bigint }[];
+  layers: { drmFormat: number; planes: { object: number; offset: number; pitch: number }[] }[];
+}
+/** native/va_surface.cc: one VASurfaceID. */
+export interface NativeVaSurface {
+  readonly id: number;
+  destroy(): void;
+  sync(): void;
+  status(): number;
+  transfer(
+    write: boolean,
+    plane: number,
+    data: ArrayBufferView,
+    pitch: number,
+    rowBytes: number,
+    rows: number,
+    mode: 'auto' | 'derive' | 'image',
+    fourcc: number,
+    width: number,
+    height: number,
+  ): 'derive' | 'image' | 'none';
+  exportPrime(flags: number): NativeVaPrime;
+}
+type NativeVaOpen = { display: NativeVaDisplay } | { step: string; message: string; status?: number };
+export type NativeVaLoad =
+  | { ok: true; path: string; drm: string | null; x11: string | null; optional: { library: string; error: string }[] }
+  | { ok: false; attempts: { path: string; error: string }[] };
+
 /** (platform, legacy 1.1 lookup, role -> entry point name from the extension's record in lib/interop/extensions.ts) */
 type SharingConstructor<T> = new (platform: NativePlatform, legacy: boolean, entryPoints: Readonly<Record<string, string>>) => T;
 type Triple = [number, number, number];
@@ -338,6 +412,13 @@ export interface Addon {
   NativeKhrDX9MediaSharing: SharingConstructor<NativeKhrDX9MediaSharing>;
   NativeIntelVaApiSharing: SharingConstructor<NativeIntelVaApiSharing>;
   NativeD3D11Sharing: SharingConstructor<NativeD3D11Sharing>;
+  // The VA module (native/libva.cc, va_display.cc, va_surface.cc).
+  setVaErrorFactory(factory: (status: number, call: string, detail: string) => Error): void;
+  vaLoad(candidates: { libva: string[]; drm: string[]; x11: string[]; xlib: string[] }): NativeVaLoad;
+  vaLoadedLibrary(): (NativeVaLoad & { ok: true }) | null;
+  vaOpenDrm(path: string): NativeVaOpen;
+  vaOpenX11(name: string | null): NativeVaOpen;
+  vaAdopt(address: bigint, indirect: boolean): NativeVaOpen;
 }
 
 let addon: Addon | undefined;

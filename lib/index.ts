@@ -52,5 +52,7 @@ export { VaApiSharing, type VaApiImageInfo } from './interop/va-api';
 export * from './interop/tokens';
 export * from './interop/formats';
 
+// VA-API: displays, surfaces, DMA-BUF (libva loaded at run time).
+export * from './va';
 // Direct3D objects from Node (Windows; elsewhere each call throws Direct3DUnavailableError).
 export * from './direct3d';

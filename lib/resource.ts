@@ -21,6 +21,7 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
   }
 
   #retired = false;
+  #dependents: (() => void)[] = [];
 
   /** @internal The native object; throws OpenCLReleasedError after release. */
   get native(): N {
@@ -46,6 +47,9 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
     this.#retired = true;
     this.#native = null;
     native.release();
+    const dependents = this.#dependents;
+    this.#dependents = [];
+    for (const letGo of dependents) letGo();
   }
 
   /** @internal The error for a query that needs the handle after retire(). */
@@ -74,7 +78,21 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
     } finally {
       this.#native = null;
       native.release();
+      const dependents = this.#dependents;
+      this.#dependents = [];
+      for (const letGo of dependents) letGo();
     }
+  }
+
+  /**
+   * @internal Keeps another library's resource alive for as long as this
+   * object: `letGo` runs once this object is released, and `nativeObject`
+   * (the resource's native object) is held by this one's native object, so
+   * that garbage collection releases the OpenCL object first.
+   */
+  keepAlive(letGo: () => void, nativeObject: object): void {
+    this.native.keep(nativeObject);
+    this.#dependents.push(letGo);
   }
 
   [Symbol.dispose](): void {

@@ -1,5 +1,6 @@
 // Registers every native file's exports. lib/addon.ts is the only consumer.
 #include "addon.h"
+#include "libva.h"
 
 namespace ocl {
 namespace {
@@ -38,6 +39,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitKernel(env, exports);
   InitEvent(env, exports);
   InitExtensions(env, exports);
+  va::InitLibVa(env, exports);
+  va::InitVaDisplay(env, exports);
+  va::InitVaSurface(env, exports);
   return exports;
 }
 

@@ -22,6 +22,7 @@ struct AddonData {
   Napi::FunctionReference makeClError;        // (status, call) => OpenCLError
   Napi::FunctionReference makeMissingEntry;   // (name) => Error
   Napi::FunctionReference makeReleasedError;  // (kind) => Error
+  Napi::FunctionReference makeVaError;        // (status, call, detail) => VaError (lib/va/errors.ts)
   std::unordered_map<const napi_type_tag*, Napi::FunctionReference> constructors;
   std::shared_ptr<CallbackHub> hub;
   Napi::FunctionReference makeDirect3DError;  // (hresult, call, detail) => Direct3DError (lib/direct3d/errors.ts; Windows)
@@ -138,6 +139,7 @@ class Handle : public Napi::ObjectWrap<Derived> {
   static std::vector<Napi::ClassPropertyDescriptor<Derived>> BaseMembers() {
     return {
         Napi::ObjectWrap<Derived>::InstanceMethod("release", &Handle::ReleaseMethod),
+        Napi::ObjectWrap<Derived>::InstanceMethod("keep", &Handle::KeepMethod),
         Napi::ObjectWrap<Derived>::InstanceAccessor("address", &Handle::AddressGetter, nullptr),
     };
   }
@@ -166,11 +168,23 @@ class Handle : public Napi::ObjectWrap<Derived> {
     static_cast<Derived*>(this)->BeforeRelease();
     Drop();
     static_cast<Derived*>(this)->AfterRelease();
+    kept_.clear();
+    return info.Env().Undefined();
+  }
+  // keep(object): holds a JS object (a native object of another library's
+  // resource, e.g. the VA display a context was made on) until this handle
+  // is released. When both become garbage, the handle's finalizer releases
+  // the OpenCL object before the held one can be collected.
+  Napi::Value KeepMethod(const Napi::CallbackInfo& info) {
+    if (!info[0].IsObject()) throw Napi::TypeError::New(info.Env(), "keep() takes an object");
+    if (handle_) kept_.push_back(Napi::Persistent(info[0].As<Napi::Object>()));
     return info.Env().Undefined();
   }
   Napi::Value AddressGetter(const Napi::CallbackInfo& info) { return FromPointer(info.Env(), handle_); }
 
   T handle_ = nullptr;
+  // Destroyed after ~Handle's Drop(): what is kept outlives the release.
+  std::vector<Napi::ObjectReference> kept_;
 };
 
 // Wait lists arrive as arrays of NativeEvent (or undefined).

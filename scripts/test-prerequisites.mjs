@@ -1,6 +1,8 @@
 // The first step of `npm test`: the suites run against real drivers, so the
 // machine needs the OpenCL ICD loader, PoCL, the OpenCL headers (the
-// reference driver is built against them) and CMake with a C++ compiler.
+// reference driver is built against them), libva with its headers and Xvfb
+// (the VA tests run the real libva with the software VA driver on an X
+// display) and CMake with a C++ compiler.
 // On Debian/Ubuntu as root (or with password-less sudo) whatever is missing is
 // installed; anywhere else this stops within seconds with one message that
 // names what to install, instead of dozens of failing tests.
@@ -25,6 +27,17 @@ const checks = [
     ok: () => existsSync('/etc/OpenCL/vendors') && readdirSync('/etc/OpenCL/vendors').some((f) => /pocl/i.test(f)),
   },
   { what: 'the OpenCL C headers (CL/cl.h)', debian: ['opencl-c-headers'], ok: () => existsSync('/usr/include/CL/cl.h') },
+  {
+    what: 'libva (libva.so.2, libva-drm.so.2, libva-x11.so.2: the VA tests run on the real libva)',
+    debian: ['libva2', 'libva-drm2', 'libva-x11-2'],
+    ok: () => ['libva.so.2', 'libva-drm.so.2', 'libva-x11.so.2'].every((lib) => libDirs.some((dir) => existsSync(`${dir}/${lib}`))),
+  },
+  {
+    what: "libva's headers (va/va_backend.h: the software VA driver the tests load is built against them)",
+    debian: ['libva-dev'],
+    ok: () => existsSync('/usr/include/va/va_backend.h'),
+  },
+  { what: 'Xvfb', debian: ['xvfb'], ok: () => onPath('Xvfb') },
   { what: 'CMake', debian: ['cmake'], ok: () => onPath('cmake') },
   { what: 'a C++ compiler', debian: ['g++'], ok: () => onPath('c++') || onPath('g++') || onPath('clang++') },
 ];

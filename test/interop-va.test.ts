@@ -14,12 +14,16 @@ import {
   getSharing,
   predictSharedImage,
   sharingExtensionNames,
+  VaDisplay,
+  VaSurface,
+  openVaDisplay,
   type CommandQueue,
   type Context,
   type Platform,
 } from '../lib';
 import { openReferenceDriver, referenceDriverPath } from './driver/control.mjs';
-import { pocl, runNode, withReferenceVa } from './helpers';
+import { pocl, repoRoot, runNode, withReferenceVa } from './helpers';
+import { type Xvfb, softvaEnv, startXvfb, useSoftva } from './helpers/va';
 
 const ref = openReferenceDriver();
 
@@ -408,5 +412,233 @@ describe('the unsupported path on a real driver (PoCL)', () => {
     const context = createContext({ platform });
     expect(() => context.sharing).toThrow(OpenCLExtensionError);
     context.release();
+  });
+});
+
+// The same extension over real VA surfaces: displays and surfaces of the VA
+// module, made by the real libva running the software VA driver on Xvfb. The
+// reference driver reaches each surface through libva (vaExportSurfaceHandle,
+// then mmap), so OpenCL and VA use the same bytes.
+describe('cl_intel_va_api_media_sharing on real VA surfaces (libva, software VA driver)', () => {
+  let xvfb: Xvfb;
+  let platform: Platform;
+  let va: VaApiSharing;
+  let display: VaDisplay;
+  let context: Context;
+  let queue: CommandQueue;
+  const W = 16, H = 8;
+  const luma = Uint8Array.from({ length: W * H }, (_, i) => 16 + ((i * 5) % 220));
+  const chroma = Uint8Array.from({ length: W * (H / 2) }, (_, i) => (i % 2 ? 190 : 70));
+
+  beforeAll(async () => {
+    xvfb = await startXvfb();
+    useSoftva(xvfb.display);
+    platform = referencePlatform();
+    va = getSharing(platform, 'cl_intel_va_api_media_sharing');
+    display = openVaDisplay({ kind: 'x11' });
+    context = va.createContext(display);
+    queue = context.createQueue();
+  });
+  afterAll(async () => {
+    queue.release();
+    context.release();
+    display.dispose();
+    await xvfb.stop();
+  });
+
+  function rgbaAt(pixels: Uint8Array, x: number, y: number): number[] {
+    return [...pixels.subarray((y * W + x) * 4, (y * W + x) * 4 + 4)];
+  }
+  function expected(x: number, y: number, l = luma, c = chroma): number[] {
+    const i = ((y >> 1) * (W / 2) + (x >> 1)) * 2;
+    return nv12ToRgba(l[y * W + x]!, c[i]!, c[i + 1]!);
+  }
+
+  it('9.X.1 / 4.4: a VaDisplay goes to getDevices() and createContext() as it is; the context records its VADisplay', () => {
+    expect(va.getDevices(display).map((d) => d.name)).toEqual(['opencl-interop reference device']);
+    expect(va.getDevices(display, 'all')).toHaveLength(1);
+    expect(va.getDevices(display.address)).toHaveLength(1);
+    expect(context.interop).toMatchObject({ property: CL_CONTEXT_VA_API_DISPLAY_INTEL, handle: display.address });
+    expect(context.properties).toContainEqual([CL_CONTEXT_VA_API_DISPLAY_INTEL, display.address]);
+    expect(() => va.getDevices(42 as never)).toThrow(new TypeError('display must be a VaDisplay or a non-zero bigint VADisplay address; got number 42'));
+  });
+
+  it('9.X.4: createFromNV12Surface(context, VaSurface): Y is CL_R W x H, UV is CL_RG W/2 x H/2', () => {
+    using surface = display.createSurface({ width: 32, height: 16 });
+    expect(surface).toBeInstanceOf(VaSurface);
+    const [y, uv] = va.createFromNV12Surface(context, surface, { access: 'read' });
+    expect(y.format).toMatchObject({ order: 'R', type: 'UNORM_INT8' });
+    expect(uv.format).toMatchObject({ order: 'RG', type: 'UNORM_INT8' });
+    expect([y.width, y.height, uv.width, uv.height]).toEqual([32, 16, 16, 8]);
+    expect(va.imageInfo(y)).toMatchObject({ surfaceId: surface.id, plane: 0 });
+    expect(va.createFromSurface(context, surface, 0)).toBe(y);
+    y.release();
+    uv.release();
+  });
+
+  it('9.X.6 zero copy, VA to OpenCL: planes written through libva before the acquire are what nv12_to_rgba reads', async () => {
+    for (const method of ['derive', 'image'] as const) {
+      using surface = display.createSurface({ width: W, height: H });
+      surface.write([luma, chroma], { method });
+      const [y, uv] = va.createFromNV12Surface(context, surface, { access: 'read' });
+      using rgba = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width: W, height: H, access: 'write' });
+      using program = context.createProgramWithBuiltInKernels(['nv12_to_rgba']);
+      using convert = program.createKernel('nv12_to_rgba').setArgs(y, uv, rgba);
+      const pixels = new Uint8Array(W * H * 4);
+      await queue.withAcquired([y, uv], async () => {
+        await queue.enqueueKernel(convert, [W, H]).completed;
+      });
+      await queue.readImage(rgba, pixels).completed;
+      for (const [x, yy] of [[0, 0], [7, 3], [15, 7]] as const) expect(rgbaAt(pixels, x, yy)).toEqual(expected(x, yy));
+
+      // Not a copy made at creation: new VA bytes reach the same image at the next acquire.
+      const luma2 = luma.map((v) => 255 - v);
+      surface.writePlane(0, luma2, { method });
+      await queue.withAcquired([y, uv], async () => {
+        await queue.enqueueKernel(convert, [W, H]).completed;
+      });
+      await queue.readImage(rgba, pixels).completed;
+      expect(rgbaAt(pixels, 7, 3)).toEqual(expected(7, 3, luma2));
+      y.release();
+      uv.release();
+    }
+  });
+
+  it('9.X.6 zero copy, OpenCL to VA: invert_image writes the surface in place; vaDeriveImage and vaGetImage read it after the release', async () => {
+    using surface = display.createSurface({ width: W, height: H });
+    surface.write([luma, chroma]);
+    const [y, uv] = va.createFromNV12Surface(context, surface);
+    using program = context.createProgramWithBuiltInKernels(['invert_image']);
+    using invertY = program.createKernel('invert_image').setArgs(y, y);
+    await queue.withAcquired([y, uv], async () => {
+      await queue.enqueueKernel(invertY, [W, H]).completed;
+    });
+    const inverted = luma.map((v) => 255 - v);
+    expect(surface.readPlane(0, { method: 'derive' })).toEqual(inverted);
+    expect(surface.readPlane(0, { method: 'image' })).toEqual(inverted);
+    expect(surface.readPlane(1)).toEqual(chroma);
+    y.release();
+    uv.release();
+  });
+
+  it('DMA-BUF: a surface imported from another surface\'s export is shared with OpenCL; the kernel\'s writes reach the exporting surface', async () => {
+    using source = display.createSurface({ width: W, height: H });
+    source.write([luma, chroma]);
+    using dmabuf = source.exportDmaBuf();
+    using imported = display.importDmaBuf(dmabuf);
+    const [y, uv] = va.createFromNV12Surface(context, imported);
+    using program = context.createProgramWithBuiltInKernels(['invert_image']);
+    using invertUv = program.createKernel('invert_image').setArgs(uv, uv);
+    await queue.withAcquired([y, uv], async () => {
+      await queue.enqueueKernel(invertUv, [W / 2, H / 2]).completed;
+    });
+    expect(source.readPlane(1)).toEqual(chroma.map((v) => 255 - v));
+    y.release();
+    uv.release();
+  });
+
+  it('the facade still takes a VADisplay address and a VASurfaceID number for the same objects', () => {
+    using surface = display.createSurface({ width: 8, height: 8 });
+    using other = va.createContext(display.address);
+    const [y, uv] = va.createFromNV12Surface(other, surface.id);
+    expect([y.width, uv.width]).toEqual([8, 4]);
+    y.release();
+    uv.release();
+  });
+
+  it('9.X.4 errors: a surface of another display, a format not in table 9.X.4.1, an id the display does not have, a third plane, disposed objects', () => {
+    using second = openVaDisplay({ kind: 'x11' });
+    using foreign = second.createSurface({ width: 8, height: 8 });
+    const call = 'clCreateFromVA_APIMediaSurfaceINTEL';
+    expect(() => va.createFromSurface(context, foreign, 0)).toThrow(
+      expect.objectContaining({ code: 'CL_INVALID_VA_API_MEDIA_SURFACE_INTEL', call, message: expect.stringMatching(/belongs to VA display 0x[0-9a-f]+; the context was made on 0x/) }),
+    );
+    using bgra = display.createSurface({ width: 8, height: 8, format: 'BGRA' });
+    expect(() => va.createFromSurface(context, bgra, 0)).toThrow(expect.objectContaining({ code: 'CL_INVALID_IMAGE_FORMAT_DESCRIPTOR', message: expect.stringContaining('is BGRA') }));
+    // Through the number, the driver finds the same by asking libva.
+    expect(() => va.createFromSurface(context, bgra.id, 0)).toThrow(expect.objectContaining({ code: 'CL_INVALID_IMAGE_FORMAT_DESCRIPTOR', call }));
+    expect(() => va.createFromSurface(context, 0x7ffffff0, 0)).toThrow(expect.objectContaining({ code: 'CL_INVALID_VA_API_MEDIA_SURFACE_INTEL', call }));
+    using surface = display.createSurface({ width: 8, height: 8 });
+    expect(() => va.createFromSurface(context, surface, 2)).toThrow(new RangeError('NV12 has planes 0 and 1; got 2'));
+    const gone = display.createSurface({ width: 8, height: 8 });
+    gone.dispose();
+    expect(() => va.createFromSurface(context, gone, 0)).toThrow(new OpenCLReleasedError('VaSurface'));
+    const closed = openVaDisplay({ kind: 'x11' });
+    closed.dispose();
+    expect(() => va.createContext(closed)).toThrow(new OpenCLReleasedError('VaDisplay'));
+    expect(() => va.getDevices(closed)).toThrow(OpenCLReleasedError);
+  });
+
+  it('9.X.2 lifetimes: a surface is not destroyed while an image shares it; a display is not terminated while a context uses it', async () => {
+    ref.waitIdle();
+    const live = { cl: ref.liveObjects('cl'), resource: ref.liveObjects('resource') };
+    const d = openVaDisplay({ kind: 'x11' });
+    const c = va.createContext(d);
+    const q = c.createQueue();
+    const surface = d.createSurface({ width: W, height: H });
+    surface.write([luma, chroma]);
+    const [y, uv] = va.createFromNV12Surface(c, surface);
+    // Both let go first: the image still reaches the surface, the context still works.
+    surface.dispose();
+    d.dispose();
+    expect(surface.disposed).toBe(true);
+    const program = c.createProgramWithBuiltInKernels(['invert_image']);
+    const invert = program.createKernel('invert_image').setArgs(y, y);
+    await q.withAcquired([y, uv], async () => {
+      await q.enqueueKernel(invert, [W, H]).completed;
+    });
+    const host = new Uint8Array(W * H);
+    await q.withAcquired([y], async () => {
+      await q.readImage(y, host).completed;
+    });
+    expect(host).toEqual(luma.map((v) => 255 - v));
+    for (const o of [invert, program, y, uv, q, c]) o.release();
+    ref.waitIdle();
+    expect({ cl: ref.liveObjects('cl'), resource: ref.liveObjects('resource') }).toEqual(live);
+  });
+
+  it('fresh process: released in any order or left to GC, the driver holds no object and every fd is closed; never a crash', () => {
+    const control = JSON.stringify(new URL('./driver/control.mjs', `file://${repoRoot}/test/`).href);
+    const result = runNode(
+      `(async () => {
+        const { openReferenceDriver } = await import(${control});
+        const ref = openReferenceDriver();
+        const { readdirSync } = require('node:fs');
+        const fds = () => readdirSync('/proc/self/fd').length;
+        const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+        const va = platform.getSharing('cl_intel_va_api_media_sharing');
+        const round = async (order) => {
+          const display = ocl.openVaDisplay({ kind: 'x11' });
+          const context = va.createContext(display);
+          const queue = context.createQueue();
+          const surfaces = display.createSurfaces(3, { width: 32, height: 16 });
+          const images = surfaces.flatMap((s) => va.createFromNV12Surface(context, s));
+          await queue.withAcquired(images, async () => {});
+          queue.finishSync();
+          const all = { display, context, queue, surfaces, images };
+          if (order === 'gc') return;
+          const steps = {
+            'display-first': [() => display.dispose(), () => surfaces.forEach((s) => s.dispose()), () => images.forEach((i) => i.release()), () => queue.release(), () => context.release()],
+            'images-last': [() => context.release(), () => queue.release(), () => display.dispose(), () => surfaces.forEach((s) => s.dispose()), () => images.forEach((i) => i.release())],
+            'surfaces-first': [() => surfaces.forEach((s) => s.dispose()), () => queue.release(), () => images.forEach((i) => i.release()), () => context.release(), () => display.dispose()],
+          }[order];
+          for (const step of steps) step();
+        };
+        await round('gc');
+        const before = fds();
+        for (let i = 0; i < 12; i++) await round(['gc', 'display-first', 'images-last', 'surfaces-first'][i % 4]);
+        for (let i = 0; i < 8; i++) { global.gc(); await new Promise((r) => setTimeout(r, 20)); }
+        ref.waitIdle();
+        console.log(JSON.stringify({ before, after: fds(), cl: ref.liveObjects('cl'), resources: ref.liveObjects('resource') }));
+      })();`,
+      { args: ['--expose-gc'], env: { ...softvaEnv(xvfb.display), OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS } },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.signal).toBeNull();
+    expect(result.status).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.cl).toBe(0);
+    expect(report.resources).toBe(0);
+    expect(report.after).toBeLessThanOrEqual(report.before + 1);
   });
 });

@@ -27,8 +27,8 @@ describe('npm test on a machine without the system packages', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
-      'npm test needs CMake, a C++ compiler.',
-      expect.stringMatching(/^Install them with: sudo apt-get install cmake g\+\+$|^Install them with your package manager/),
+      'npm test needs Xvfb, CMake, a C++ compiler.',
+      expect.stringMatching(/^Install them with: sudo apt-get install xvfb cmake g\+\+$|^Install them with your package manager/),
     ]);
   });
 });

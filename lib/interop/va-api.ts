@@ -6,6 +6,8 @@ import { decode } from '../info';
 import { ready } from '../loader';
 import { CLImage } from '../memory';
 import type { Platform } from '../platform';
+import { OpenCLError, OpenCLReleasedError, describeValue } from '../errors';
+import { VaDisplay, VaSurface } from '../va/display';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { intelVaApiRecord } from './extensions';
 import * as T from './tokens';
@@ -26,41 +28,88 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
     super(platform, intelVaApiRecord, (legacy, names) => new (ready().NativeIntelVaApiSharing)(platform.native, legacy, names));
   }
 
-  /** OpenCL devices that can share surfaces with a VADisplay (clGetDeviceIDsFromVA_APIMediaAdapterINTEL). */
-  getDevices(display: bigint, set: DeviceSet = 'preferred'): Device[] {
-    const handle = SharingFacade.checkAddress(display, 'display');
+  /**
+   * OpenCL devices that can share surfaces with a VA display
+   * (clGetDeviceIDsFromVA_APIMediaAdapterINTEL): a VaDisplay, or a VADisplay address.
+   */
+  getDevices(display: VaDisplay | bigint, set: DeviceSet = 'preferred'): Device[] {
+    const handle = VaApiSharing.displayHandle(display);
     const bits = this.deviceSetToken(set);
     return this.devicesFrom(() => this.native.deviceIds(intelVaApiRecord.deviceSources.display.source, handle, bits));
   }
 
   /**
-   * A context that shares surfaces of `display` (CL_CONTEXT_VA_API_DISPLAY_INTEL).
-   * Default devices: the preferred ones, else all that can share. The display
-   * must outlive the context.
+   * A context that shares surfaces of `display` (CL_CONTEXT_VA_API_DISPLAY_INTEL):
+   * a VaDisplay, or a VADisplay address. Default devices: the preferred ones,
+   * else all that can share. A VaDisplay outlives the context: it is not
+   * terminated before the context is released, even if disposed first. An
+   * address must be kept alive by its owner.
    */
-  createContext(display: bigint, options: SharedContextOptions = {}): Context {
-    const handle = SharingFacade.checkAddress(display, 'display');
-    return this.createSharedContext(intelVaApiRecord.deviceSources.display.contextProperty, handle, options, (set) => this.getDevices(handle, set));
+  createContext(display: VaDisplay | bigint, options: SharedContextOptions = {}): Context {
+    const handle = VaApiSharing.displayHandle(display);
+    const context = this.createSharedContext(intelVaApiRecord.deviceSources.display.contextProperty, handle, options, (set) => this.getDevices(handle, set));
+    if (display instanceof VaDisplay) {
+      const hold = display.hold();
+      context.keepAlive(() => hold.release(), hold);
+    }
+    return context;
   }
 
   /**
-   * A 2D image over one plane of a VA surface (clCreateFromVA_APIMediaSurfaceINTEL).
+   * A 2D image over one plane of a VA surface (clCreateFromVA_APIMediaSurfaceINTEL):
+   * a VaSurface of the context's display, or a VASurfaceID.
    * NV12: plane 0 is Y (CL_R, W x H), plane 1 is UV (CL_RG, W/2 x H/2).
    * One image per (context, surface, plane): asking again returns the same one.
+   * A VaSurface is not destroyed while the image lives (spec 9.X.2).
    */
-  createFromSurface(context: Context, surfaceId: number, plane: number, options?: CreateSharedOptions): CLImage {
-    const id = SharingFacade.checkUint32(surfaceId, 'surfaceId');
+  createFromSurface(context: Context, surface: VaSurface | number, plane: number, options?: CreateSharedOptions): CLImage {
+    const call = 'clCreateFromVA_APIMediaSurfaceINTEL';
+    if (surface instanceof VaSurface) {
+      if (surface.disposed) throw new OpenCLReleasedError('VaSurface');
+      // Table 9.X.4.1 lists NV12 only; 9.X.4: a surface of another display is CL_INVALID_VA_API_MEDIA_SURFACE_INTEL.
+      if (surface.format !== 'NV12') {
+        throw new OpenCLError(-39, call, `VA surface ${surface.id} is ${surface.format}; ${this.name} shares NV12 surfaces (table 9.X.4.1)`);
+      }
+      this.checkContext(context);
+      const display = surface.display.disposed ? null : surface.display.address;
+      if (display !== context.interop!.handle) {
+        throw new OpenCLError(
+          -1099,
+          call,
+          `VA surface ${surface.id} belongs to VA display ${display === null ? '(disposed)' : `0x${display.toString(16)}`}; the context was made on 0x${context.interop!.handle.toString(16)}`,
+        );
+      }
+    }
+    const id = surface instanceof VaSurface ? surface.id : SharingFacade.checkUint32(surface, 'surfaceId');
     const planeIndex = SharingFacade.checkUint32(plane, 'plane');
     // NV12 is the one format of table 9.X.4.1.
     if (planeIndex > 1) throw new RangeError(`NV12 has planes 0 and 1; got ${planeIndex}`);
-    return this.shared<CLImage>(context, `${id}:${planeIndex}`, `VA surface ${id} plane ${planeIndex}`, 'image', { surfaceId: id, plane: planeIndex }, options, (flags) =>
+    const image = this.shared<CLImage>(context, `${id}:${planeIndex}`, `VA surface ${id} plane ${planeIndex}`, 'image', { surfaceId: id, plane: planeIndex }, options, (flags) =>
       this.native.createFromSurface(context.native, flags, id, planeIndex),
     );
+    if (surface instanceof VaSurface && !this.#holding.has(image)) {
+      this.#holding.add(image);
+      image.keepAlive(surface.hold(), surface.native);
+    }
+    return image;
+  }
+
+  /** Images whose VaSurface they keep alive. */
+  readonly #holding = new WeakSet<CLImage>();
+
+  /** @internal A display argument: a live VaDisplay's address, or a checked address. */
+  static displayHandle(display: unknown): bigint {
+    if (display instanceof VaDisplay) {
+      if (display.disposed) throw new OpenCLReleasedError('VaDisplay');
+      return display.address;
+    }
+    if (typeof display !== 'bigint') throw new TypeError(`display must be a VaDisplay or a non-zero bigint VADisplay address; got ${describeValue(display)}`);
+    return SharingFacade.checkAddress(display, 'display');
   }
 
   /** Both planes of an NV12 surface, [Y, UV]. */
-  createFromNV12Surface(context: Context, surfaceId: number, options?: CreateSharedOptions): [CLImage, CLImage] {
-    return [this.createFromSurface(context, surfaceId, 0, options), this.createFromSurface(context, surfaceId, 1, options)];
+  createFromNV12Surface(context: Context, surface: VaSurface | number, options?: CreateSharedOptions): [CLImage, CLImage] {
+    return [this.createFromSurface(context, surface, 0, options), this.createFromSurface(context, surface, 1, options)];
   }
 
   /** The extension's memory and image queries, decoded. */

@@ -8,8 +8,13 @@ import {
   createContext,
   getPlatforms,
   predictSharedImage,
+  openVaDisplay,
+  VaDisplay,
+  VaError,
   type CLImage,
   type VaApiSharing,
+  type VaDmaBuf,
+  type VaSurface,
   createD3D11Device,
   Direct3DError,
   type D3D11Texture2D,
@@ -33,6 +38,18 @@ export function consumer(): void {
     await queue.writeBuffer(context.createBuffer(64), new Uint8Array(new SharedArrayBuffer(64)));
     void scope.event.commandTypeName;
   })();
+  // The VA module: displays and surfaces go to the facade as they are.
+  using display = openVaDisplay({ kind: 'x11' });
+  const surface: VaSurface = display.createSurface({ width: 16, height: 16, format: 'NV12' });
+  const [y, uv]: [CLImage, CLImage] = va.createFromNV12Surface(va.createContext(display), surface);
+  surface.writePlane(0, new Uint8Array(256));
+  const exported: VaDmaBuf = surface.exportDmaBuf({ layers: 'separate' });
+  display.importDmaBuf({ format: 'BGRA', width: 4, height: 4, planes: [{ fd: exported.objects[0]!.fd, pitch: 16 }] });
+  void [y, uv, VaDisplay.adopt(1n, { from: 'AVVAAPIDeviceContext' }), new VaError(6, 'vaSyncSurface').code];
+  // @ts-expect-error: a VA surface is not a display
+  va.createContext(surface);
+  // @ts-expect-error: internal members are not in the published declarations
+  void display.hold;
   // @ts-expect-error: internal members are not in the published declarations
   void context.addon;
   void [property, error];

@@ -256,6 +256,8 @@ cl_int acquire_release(const Family &f, bool acquire, cl_command_queue q, cl_uin
     if (!acquire && (!v[i]->acquired || dup)) return f.not_acquired;
   }
   for (auto m : v) m->acquired = acquire;
+  if (acquire && !q->ctx->user_sync)
+    for (auto m : v) m->res->before_acquire();
   // Contents move when the command executes (after the commands it waits
   // for): acquire copies resource -> storage, release storage -> resource.
   // Zero-copy resources (the simulation) do nothing here.
@@ -735,6 +737,8 @@ CLAPI(cl_mem) clCreateFromVA_APIMediaSurfaceINTEL(cl_context ctx, cl_mem_flags f
   d.key_plane = plane;
   d.va_id = *surface;
   d.va_surface = surface;
+  // Table 9.X.4.1 lists NV12 only (a real VA surface may be of any format).
+  if (r->format() != kFmtNV12) FAIL(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
   bool bad_plane;
   if (!media_plane(r->format(), plane, false, &d.fmt, &d.region, &bad_plane))
     FAIL(bad_plane ? CL_INVALID_VALUE : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);

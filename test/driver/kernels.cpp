@@ -192,6 +192,42 @@ static void r_nv12(const std::vector<cl_mem> &a, cl_uint, const size_t *off, con
     }
 }
 
+// ---- bgra_to_nv12(image2d src, image2d y, image2d uv): one work-item per 2x2 block ----
+// BT.601 limited range, integer form: Y = ((66R + 129G + 25B + 128) >> 8) + 16,
+// U = ((-38R - 74G + 112B + 128) >> 8) + 128, V = ((112R - 94G - 18B + 128) >> 8) + 128;
+// the block's chroma is the rounded mean of its four pixels' U and V.
+static cl_int v_bgra_nv12(const std::vector<cl_mem> &a, cl_uint dim, const size_t *off, const size_t *sz) {
+  if (dim != 2) return CL_INVALID_WORK_DIMENSION;
+  for (auto m : a)
+    if (m->type != CL_MEM_OBJECT_IMAGE2D) return CL_INVALID_KERNEL_ARGS;
+  if (!(is_fmt(a[0], CL_BGRA, CL_UNORM_INT8) || is_fmt(a[0], CL_RGBA, CL_UNORM_INT8)) || !is_fmt(a[1], CL_R, CL_UNORM_INT8) ||
+      !is_fmt(a[2], CL_RG, CL_UNORM_INT8))
+    return CL_IMAGE_FORMAT_MISMATCH;
+  size_t w = (off[0] + sz[0]) * 2, h = (off[1] + sz[1]) * 2;
+  if (w > a[0]->width || h > a[0]->height || w > a[1]->width || h > a[1]->height || off[0] + sz[0] > a[2]->width ||
+      off[1] + sz[1] > a[2]->height)
+    return CL_INVALID_GLOBAL_WORK_SIZE;
+  return CL_SUCCESS;
+}
+static void r_bgra_nv12(const std::vector<cl_mem> &a, cl_uint, const size_t *off, const size_t *sz) {
+  bool bgra = a[0]->fmt.image_channel_order == CL_BGRA;
+  for (size_t by = off[1]; by < off[1] + sz[1]; by++)
+    for (size_t bx = off[0]; bx < off[0] + sz[0]; bx++) {
+      int su = 0, sv = 0;
+      for (size_t dy = 0; dy < 2; dy++)
+        for (size_t dx = 0; dx < 2; dx++) {
+          const uint8_t *p = px(a[0], bx * 2 + dx, by * 2 + dy, 0);
+          int r = bgra ? p[2] : p[0], g = p[1], b = bgra ? p[0] : p[2];
+          *px(a[1], bx * 2 + dx, by * 2 + dy, 0) = clamp8(floor_shift8(66 * r + 129 * g + 25 * b + 128) + 16);
+          su += floor_shift8(-38 * r - 74 * g + 112 * b + 128) + 128;
+          sv += floor_shift8(112 * r - 94 * g - 18 * b + 128) + 128;
+        }
+      uint8_t *uv = px(a[2], bx, by, 0);
+      uv[0] = clamp8((su + 2) >> 2);
+      uv[1] = clamp8((sv + 2) >> 2);
+    }
+}
+
 const std::vector<BuiltinKernel> &builtin_kernels() {
   static const auto *k = new std::vector<BuiltinKernel>{
       {"copy_buffer",
@@ -211,6 +247,11 @@ const std::vector<BuiltinKernel> &builtin_kernels() {
         {ArgKind::Image, "image2d_t", "uv", CL_KERNEL_ARG_ACCESS_READ_ONLY, CL_KERNEL_ARG_TYPE_NONE},
         {ArgKind::Image, "image2d_t", "dst", CL_KERNEL_ARG_ACCESS_WRITE_ONLY, CL_KERNEL_ARG_TYPE_NONE}},
        v_nv12, r_nv12},
+      {"bgra_to_nv12",
+       {{ArgKind::Image, "image2d_t", "src", CL_KERNEL_ARG_ACCESS_READ_ONLY, CL_KERNEL_ARG_TYPE_NONE},
+        {ArgKind::Image, "image2d_t", "y", CL_KERNEL_ARG_ACCESS_WRITE_ONLY, CL_KERNEL_ARG_TYPE_NONE},
+        {ArgKind::Image, "image2d_t", "uv", CL_KERNEL_ARG_ACCESS_WRITE_ONLY, CL_KERNEL_ARG_TYPE_NONE}},
+       v_bgra_nv12, r_bgra_nv12},
   };
   return *k;
 }

@@ -89,6 +89,11 @@ class IResource {
   // zero-copy: both are no-ops.
   virtual bool pull(uint32_t sub, uint32_t region) { (void)sub; (void)region; return true; }
   virtual bool push(uint32_t sub, uint32_t region) { (void)sub; (void)region; return true; }
+  // Called on the API thread by clEnqueueAcquire* (contexts without
+  // CL_CONTEXT_INTEROP_USER_SYNC): finish the producer's pending work on the
+  // resource, as the specs' synchronisation guarantee asks (a VA surface:
+  // vaSyncSurface). The simulation has none.
+  virtual void before_acquire() {}
   // A DXVA device (IDXVAHD_Device / IDirect3DDeviceManager9) stands for the
   // Direct3D 9 device it runs on: resources created on that device belong to
   // it. nullptr for everything else.

@@ -232,7 +232,7 @@ IResourceHost &sim_resource_host() {
   return *h;
 }
 
-#if !defined(REFDRV_D3D_HOST)
+#if !defined(REFDRV_D3D_HOST) && !defined(REFDRV_VA_HOST)
 IResourceHost &resource_host() { return sim_resource_host(); }
 #endif
 

@@ -35,7 +35,7 @@ TEST("icd.device_info") {
   CHECK_EQ(b, CL_TRUE);
   CHECK_OK(cl.clGetDeviceInfo(g_dev, CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, sizeof b, &b, nullptr));
   CHECK_OK(cl.clGetDeviceInfo(g_dev, CL_DEVICE_BUILT_IN_KERNELS, sizeof buf, buf, nullptr));
-  CHECK(!strcmp(buf, "copy_buffer;copy_image;invert_image;nv12_to_rgba"));
+  CHECK(!strcmp(buf, "copy_buffer;copy_image;invert_image;nv12_to_rgba;bgra_to_nv12"));
   cl_ulong mem;
   CHECK_OK(cl.clGetDeviceInfo(g_dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, nullptr));
   CHECK(mem > 0);

@@ -1,0 +1,37 @@
+// The VA module: libva loaded at run time, displays, surfaces and DMA-BUF
+// import/export. It needs no OpenCL; the cl_intel_va_api_media_sharing facade
+// (lib/interop/va-api.ts) takes its displays and surfaces.
+export { VaDmaBuf, type VaDmaBufImport, type VaDmaBufLayer, type VaDmaBufObject, type VaDmaBufPlane } from './dma-buf';
+export {
+  VA_DEVICE_ENV,
+  VaDisplay,
+  VaSurface,
+  openVaDisplay,
+  type VaAdoptOptions,
+  type VaDisplayOptions,
+  type VaExportOptions,
+  type VaImageFormat,
+  type VaPlaneTransferOptions,
+  type VaProfileInfo,
+  type VaSurfaceOptions,
+  type VaTransferMethod,
+} from './display';
+export { LIBVA_PACKAGES, VaDisplayError, VaError, VaNotAvailableError, type VaDisplayAttempt } from './errors';
+export {
+  DRM_FORMAT_MOD_INVALID,
+  DRM_FORMAT_MOD_LINEAR,
+  VA_EXPORT_SURFACE,
+  VA_RT_FORMAT,
+  VA_STATUS,
+  VA_SURFACE_ATTRIB_MEM_TYPE,
+  VA_SURFACE_STATUS,
+  fourccCode,
+  fourccText,
+  vaFourccs,
+  vaPlaneSizes,
+  vaStatusName,
+  type VaFourcc,
+  type VaPlaneSize,
+  type VaSurfaceState,
+} from './formats';
+export { LIBVA_ENV, loadLibva, loadedLibva, type LibvaLoadOptions, type LoadedLibva } from './loader';

@@ -1,0 +1,243 @@
+// Loads libva (libva.so.2), and where present libva-drm.so.2, libva-x11.so.2
+// and libX11.so.6, at run time: installing or building the addon never needs
+// libva. Like the OpenCL loader, what is loaded stays loaded for the life of
+// the process and is shared by every environment.
+#include <mutex>
+
+#include "libva.h"
+
+#if !defined(_WIN32)
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
+namespace ocl {
+namespace va {
+namespace {
+
+std::mutex loadMutex;
+LibVa lib;
+bool coreLoaded = false;
+std::string corePath, drmPath, x11Path;
+std::vector<std::pair<std::string, std::string>> optionalErrors;  // (what, error)
+
+// Entry points every libva 2.x has; the others may be missing from old ones.
+const char* const kRequired[] = {"vaInitialize",        "vaTerminate",       "vaDisplayIsValid",         "vaErrorStr",
+                                 "vaQueryVendorString", "vaMaxNumProfiles",  "vaMaxNumEntrypoints",      "vaMaxNumImageFormats",
+                                 "vaQueryConfigProfiles", "vaQueryConfigEntrypoints", "vaQueryImageFormats", "vaCreateSurfaces",
+                                 "vaDestroySurfaces",   "vaSyncSurface",     "vaQuerySurfaceStatus",     "vaDeriveImage",
+                                 "vaCreateImage",       "vaDestroyImage",    "vaGetImage",               "vaPutImage",
+                                 "vaMapBuffer",         "vaUnmapBuffer"};
+
+#if !defined(_WIN32)
+void* Open(const std::string& path, std::string& error) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* message = dlerror();
+    error = message ? message : "unknown error";
+  }
+  return handle;
+}
+void* Symbol(void* handle, const char* name) { return dlsym(handle, name); }
+#else
+void* Open(const std::string&, std::string& error) {
+  error = "VA-API is available on Linux only";
+  return nullptr;
+}
+void* Symbol(void*, const char*) { return nullptr; }
+#endif
+
+std::vector<std::string> Strings(const Napi::Value& value) {
+  std::vector<std::string> out;
+  if (!value.IsArray()) return out;
+  Napi::Array array = value.As<Napi::Array>();
+  for (uint32_t i = 0; i < array.Length(); ++i) out.push_back(array.Get(i).ToString());
+  return out;
+}
+
+// Tries candidates in order; returns the handle of the first that opens and exports `probe`.
+void* OpenFirst(const std::vector<std::string>& candidates, const char* probe, std::string& path,
+                std::vector<std::pair<std::string, std::string>>& attempts) {
+  for (const std::string& candidate : candidates) {
+    std::string error;
+    void* handle = Open(candidate, error);
+    if (handle && !Symbol(handle, probe)) error = std::string("the library has no ") + probe;
+    if (error.empty()) {
+      path = candidate;
+      return handle;
+    }
+    attempts.emplace_back(candidate, error);
+  }
+  return nullptr;
+}
+
+Napi::Object Loaded(Napi::Env env) {
+  Napi::Object result = Napi::Object::New(env);
+  result.Set("ok", true);
+  result.Set("path", corePath);
+  result.Set("drm", drmPath.empty() ? env.Null() : Napi::String::New(env, drmPath));
+  result.Set("x11", x11Path.empty() ? env.Null() : Napi::String::New(env, x11Path));
+  Napi::Array problems = Napi::Array::New(env);
+  for (auto& [what, error] : optionalErrors) {
+    Napi::Object problem = Napi::Object::New(env);
+    problem.Set("library", what);
+    problem.Set("error", error);
+    problems.Set(problems.Length(), problem);
+  }
+  result.Set("optional", problems);
+  return result;
+}
+
+// vaLoad({ libva, drm, x11, xlib }: string[] each)
+//   -> { ok: true, path, drm, x11, optional: [{ library, error }] } | { ok: false, attempts: [{ path, error }] }
+Napi::Value Load(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::lock_guard<std::mutex> guard(loadMutex);
+  if (coreLoaded) return Loaded(env);
+  if (!info[0].IsObject()) throw Napi::TypeError::New(env, "candidates must be an object");
+  Napi::Object candidates = info[0].As<Napi::Object>();
+  std::vector<std::pair<std::string, std::string>> attempts;
+  std::string path;
+  void* core = OpenFirst(Strings(candidates.Get("libva")), "vaInitialize", path, attempts);
+  if (core) {
+    for (const char* name : kRequired) {
+      if (!Symbol(core, name)) {
+        attempts.emplace_back(path, std::string("the library has no ") + name + " (libva older than 2.0?)");
+        core = nullptr;
+        break;
+      }
+    }
+  }
+  if (!core) {
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("ok", false);
+    Napi::Array list = Napi::Array::New(env);
+    for (auto& [where, error] : attempts) {
+      Napi::Object attempt = Napi::Object::New(env);
+      attempt.Set("path", where);
+      attempt.Set("error", error);
+      list.Set(list.Length(), attempt);
+    }
+    result.Set("attempts", list);
+    return result;
+  }
+#define OCL_VA_RESOLVE(name, ret, params) lib.name = reinterpret_cast<decltype(lib.name)>(Symbol(core, #name));
+  OCL_VA_ENTRY_POINTS(OCL_VA_RESOLVE)
+#undef OCL_VA_RESOLVE
+  corePath = path;
+  std::vector<std::pair<std::string, std::string>> failed;
+  if (void* drm = OpenFirst(Strings(candidates.Get("drm")), "vaGetDisplayDRM", drmPath, failed)) {
+    lib.vaGetDisplayDRM = reinterpret_cast<decltype(lib.vaGetDisplayDRM)>(Symbol(drm, "vaGetDisplayDRM"));
+  } else {
+    for (auto& f : failed) optionalErrors.emplace_back("libva-drm", f.first + ": " + f.second);
+  }
+  failed.clear();
+  std::string xlibPath;
+  void* x11 = OpenFirst(Strings(candidates.Get("x11")), "vaGetDisplay", x11Path, failed);
+  void* xlib = x11 ? OpenFirst(Strings(candidates.Get("xlib")), "XOpenDisplay", xlibPath, failed) : nullptr;
+  if (x11 && xlib) {
+    lib.vaGetDisplay = reinterpret_cast<decltype(lib.vaGetDisplay)>(Symbol(x11, "vaGetDisplay"));
+    lib.XOpenDisplay = reinterpret_cast<decltype(lib.XOpenDisplay)>(Symbol(xlib, "XOpenDisplay"));
+    lib.XCloseDisplay = reinterpret_cast<decltype(lib.XCloseDisplay)>(Symbol(xlib, "XCloseDisplay"));
+  } else {
+    x11Path.clear();
+    for (auto& f : failed) optionalErrors.emplace_back("libva-x11", f.first + ": " + f.second);
+  }
+  coreLoaded = true;
+  return Loaded(env);
+}
+
+Napi::Value LoadedLibrary(const Napi::CallbackInfo& info) {
+  std::lock_guard<std::mutex> guard(loadMutex);
+  return coreLoaded ? Napi::Value(Loaded(info.Env())) : info.Env().Null();
+}
+
+// setVaErrorFactory((status, call, detail) => VaError)
+Napi::Value SetErrorFactory(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsFunction()) throw Napi::TypeError::New(env, "factory must be a function");
+  AddonData::Get(env).makeVaError = Napi::Persistent(info[0].As<Napi::Function>());
+  return env.Undefined();
+}
+
+}  // namespace
+
+const LibVa& Lib(Napi::Env env) {
+  if (!coreLoaded) throw Napi::Error::New(env, "libva is not loaded");
+  return lib;
+}
+
+const LibVa* LibOrNull() { return coreLoaded ? &lib : nullptr; }
+
+void ThrowVaError(Napi::Env env, VAStatus status, const char* call, const std::string& detail) {
+  Napi::FunctionReference& factory = AddonData::Get(env).makeVaError;
+  if (factory.IsEmpty()) throw Napi::Error::New(env, std::string(call) + " failed with VAStatus " + std::to_string(status));
+  Napi::Value error = factory.Call({Napi::Number::New(env, status), Napi::String::New(env, call), Napi::String::New(env, detail)});
+  throw Napi::Error(env, error);
+}
+
+bool ReadMemory(const void* address, void* out, size_t n) {
+#if defined(_WIN32)
+  (void)address;
+  (void)out;
+  (void)n;
+  return false;
+#else
+  // write() from an unmapped address fails with EFAULT instead of faulting:
+  // push the bytes through a pipe and read them back.
+  if (n == 0) return true;
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) return false;
+  bool ok = true;
+  size_t done = 0;
+  while (ok && done < n) {
+    size_t chunk = n - done < 4096 ? n - done : 4096;
+    ssize_t written = write(fds[1], static_cast<const uint8_t*>(address) + done, chunk);
+    if (written <= 0) {
+      ok = false;
+      break;
+    }
+    ssize_t got = read(fds[0], static_cast<uint8_t*>(out) + done, size_t(written));
+    if (got != written) ok = false;
+    done += size_t(written);
+  }
+  close(fds[0]);
+  close(fds[1]);
+  return ok;
+#endif
+}
+
+DisplayState::~DisplayState() {
+  if (!owned || !coreLoaded) return;
+  if (display) lib.vaTerminate(display);
+  if (x11 && lib.XCloseDisplay) lib.XCloseDisplay(x11);
+#if !defined(_WIN32)
+  if (fd >= 0) close(fd);
+#endif
+}
+
+std::string DisplayState::Messages() const {
+  std::string text;
+  for (const std::string& message : messages) {
+    if (!text.empty()) text += "; ";
+    text += message;
+  }
+  return text;
+}
+
+void CheckVa(Napi::Env env, const DisplayRef& display, VAStatus status, const char* call) {
+  if (status == kSuccess) return;
+  std::string detail = display ? display->Messages() : std::string();
+  if (display) display->Clear();
+  ThrowVaError(env, status, call, detail);
+}
+
+void InitLibVa(Napi::Env env, Napi::Object exports) {
+  exports.Set("vaLoad", Napi::Function::New(env, Load, "vaLoad"));
+  exports.Set("vaLoadedLibrary", Napi::Function::New(env, LoadedLibrary, "vaLoadedLibrary"));
+  exports.Set("setVaErrorFactory", Napi::Function::New(env, SetErrorFactory, "setVaErrorFactory"));
+}
+
+}  // namespace va
+}  // namespace ocl

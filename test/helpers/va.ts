@@ -1,0 +1,80 @@
+// The VA test equipment: the software VA driver (test/va-driver, built by
+// npm run build:driver into cmake-build/va-drivers) loaded by the real libva,
+// on an X11 display served by Xvfb (CI has no /dev/dri).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { repoRoot } from './index';
+
+export const SOFTVA_NAME = 'ocl_interop_softva';
+export const softvaDir = resolve(repoRoot, 'cmake-build/va-drivers');
+export const SOFTVA_VENDOR = 'opencl-interop softva (software VA-API driver for tests) 1.0';
+
+/** The driver must be built: a missing one fails the run, it is never skipped. */
+export function requireSoftva(): void {
+  if (!existsSync(resolve(softvaDir, `${SOFTVA_NAME}_drv_video.so`))) {
+    throw new Error(`the software VA driver is not built (${softvaDir}): install libva-dev and run npm run build:driver`);
+  }
+}
+
+export interface Xvfb {
+  /** The display name, e.g. ':7'. */
+  display: string;
+  stop(): Promise<void>;
+}
+
+/** Starts Xvfb on a free display number (Xvfb -displayfd). */
+export function startXvfb(): Promise<Xvfb> {
+  return new Promise((done, fail) => {
+    let child: ChildProcess;
+    try {
+      child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp'], {
+        stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    let text = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`Xvfb did not start in 20 s: ${stderr}`));
+    }, 20_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      fail(new Error(`Xvfb could not be started (install xvfb): ${error.message}`));
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const fd3 = child.stdio[3] as NodeJS.ReadableStream;
+    fd3.setEncoding('utf8');
+    fd3.on('data', (chunk: string) => {
+      text += chunk;
+      if (!text.includes('\n')) return;
+      clearTimeout(timer);
+      const display = `:${text.trim()}`;
+      done({
+        display,
+        stop: () =>
+          new Promise<void>((stopped) => {
+            if (child.exitCode !== null || child.signalCode !== null) return stopped();
+            child.once('exit', () => stopped());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
+
+/** The environment that makes libva load the software driver on `display`. */
+export function softvaEnv(display: string): Record<string, string> {
+  return { DISPLAY: display, LIBVA_DRIVER_NAME: SOFTVA_NAME, LIBVA_DRIVERS_PATH: softvaDir };
+}
+
+/** Sets softvaEnv in this process (libva reads it at vaInitialize). */
+export function useSoftva(display: string): void {
+  requireSoftva();
+  Object.assign(process.env, softvaEnv(display));
+  // No GPU here: a render node, if the machine had one, must not win over the test driver.
+  delete process.env.OPENCL_INTEROP_VA_DEVICE;
+}
