@@ -123,6 +123,7 @@ describe('Direct3D 11 objects', () => {
     assert.equal(volume.description.depth, 4);
     assert.throws(() => volume.read({ arraySlice: 0 }), /a 3D texture has no array slices/);
     assert.ok(device.formatSupport('DXGI_FORMAT_R8G8B8A8_UNORM') & 0x20, 'D3D11_FORMAT_SUPPORT_TEXTURE2D');
+    device.flush();
     assert.throws(() => device.createTexture2D({ width: 4, height: 4, format: 'RGBA8' }), /options.format must be a DXGI_FORMAT name/);
     assert.throws(() => device.createTexture2D({ width: 0, height: 4, format: 28 }), /options.width must be an integer from 1 to 16384; got number 0/);
     const msaa = device.createTexture2D({ width: 4, height: 4, format: 'DXGI_FORMAT_R8G8B8A8_UNORM', sampleCount: 4, bind: ['render-target'] });
@@ -177,6 +178,12 @@ describe('Direct3D 11 objects', () => {
       hresultError(() => consumer.openSharedResource(Uint8Array.of(4, 0, 0, 0, 0, 0, 0, 0)), 'ID3D11Device1::OpenSharedResource1', 'E_NOTIMPL');
       hresultError(() => consumer.openSharedResource(4n), 'ID3D11Device::OpenSharedResource', 'E_NOTIMPL');
       hresultError(() => keyed.acquireSync(0, 0), 'QueryInterface(IDXGIKeyedMutex)', 'E_NOINTERFACE');
+      hresultError(() => keyed.releaseSync(0), 'QueryInterface(IDXGIKeyedMutex)', 'E_NOINTERFACE');
+      // A SharedHandle is an NT handle: it goes to OpenSharedResource1. (Made here from a number, never closed.)
+      const fake = new ocl.SharedHandle(0x1234n);
+      assert.deepEqual([...fake.toBytes()], [0x34, 0x12, 0, 0, 0, 0, 0, 0]);
+      hresultError(() => consumer.openSharedResource(fake), 'ID3D11Device1::OpenSharedResource1', 'E_NOTIMPL');
+      hresultError(() => consumer.openSharedResource(0x1234n, { nt: true }), 'ID3D11Device1::OpenSharedResource1', 'E_NOTIMPL');
     } else {
       legacy.write(pattern(256, 10));
       producer.flush();
@@ -222,6 +229,7 @@ describe('Direct3D 10.1 objects', () => {
     assert.throws(() => device.openSharedResource(new ocl.SharedHandle(5n)), /Direct3D 10 opens legacy shared handles only/);
     if (underWine) hresultError(() => device.openSharedResource(4n), 'ID3D10Device::OpenSharedResource', 'E_NOTIMPL');
     assert.throws(() => ocl.createD3D10Device({ featureLevels: ['11_0'] }), /featureLevels must be a non-empty array of '10_1'/);
+    device.flush();
     for (const object of [adapter, buffer, texture, volume, device]) object.dispose();
   });
 });
