@@ -44,7 +44,7 @@ Napi::Object Opened(Napi::Env env, DisplayRef state) {
 
 // vaInitialize on a display this module made; libva's messages are collected
 // (errors, for the failure's detail) or dropped (info lines).
-[[maybe_unused]] Napi::Object Initialize(Napi::Env env, DisplayRef state) {  // unused on Windows (no DRM or X11 displays there)
+Napi::Object Initialize(Napi::Env env, DisplayRef state) {
   const LibVa& va = Lib(env);
   if (va.vaSetErrorCallback) va.vaSetErrorCallback(state->display, CollectMessage, state.get());
   if (va.vaSetInfoCallback) va.vaSetInfoCallback(state->display, IgnoreMessage, nullptr);
