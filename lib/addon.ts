@@ -44,6 +44,8 @@ export interface NativeKernel extends NativeHandle {
   workGroupInfo(device: NativeDevice | null, param: number): Uint8Array;
   argInfo(index: number, param: number): Uint8Array;
   setArg(index: number, bytes: ArrayBufferView): void;
+  /** clSetKernelArg with the first `length` bytes of the array given to useArgBytes. */
+  setArgBytes(index: number, length: number): void;
   setArgMem(index: number, mem: NativeMem | null): void;
   setArgSampler(index: number, sampler: NativeSampler): void;
   setArgLocal(index: number, size: number): void;
@@ -401,6 +403,8 @@ export interface Addon {
   createKernel(program: NativeProgram, name: string): NativeKernel;
   /** The Float64Array(12) enqueueNDRange reads: [dims, hasOffset, hasLocal, global x3, offset x3, local x3]. */
   useNDRangeSizes(sizes: Float64Array): void;
+  /** The Uint8Array(128) setArgBytes reads. */
+  useArgBytes(bytes: Uint8Array): void;
   enqueueNDRange(q: NativeQueue, kernel: NativeKernel, waitList: WaitList): NativeEvent;
   createUserEvent(context: NativeContext): NativeEvent;
   waitForEvents(events: NativeEvent[]): void;

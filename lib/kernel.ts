@@ -83,17 +83,29 @@ function parseTypeUncached(type: string): { scalar: ScalarType; width: number } 
 
 /** Packs a value as the bytes of an OpenCL C scalar or vector (3-vectors take the room of 4). */
 export function packArg(type: ArgType, value: number | bigint | readonly (number | bigint)[]): Uint8Array {
+  const bytes = new Uint8Array(argBytes.byteLength);
+  const length = packInto(new DataView(bytes.buffer), type, value);
+  return bytes.slice(0, length);
+}
+
+/** The widest value: a 16-vector of 8-byte scalars. */
+const argBytes = new Uint8Array(16 * 8);
+const argView = new DataView(argBytes.buffer);
+
+/** Writes the value's bytes at the start of `view` (room for 128 bytes); returns their count. */
+function packInto(view: DataView, type: ArgType, value: number | bigint | readonly (number | bigint)[]): number {
   const { scalar, width } = parseType(type);
   const info = scalars[scalar];
-  const values: readonly (number | bigint)[] = Array.isArray(value) ? value : [value as number | bigint];
-  if (values.length !== width) {
-    throw new TypeError(`a ${type} takes ${width === 1 ? 'one number' : `${width} numbers`}; got ${values.length}`);
+  // Elements are read (getters run) before anything is written: a getter that sets another argument cannot interleave.
+  const items: readonly unknown[] | undefined = Array.isArray(value) ? Array.from(value as readonly unknown[]) : undefined;
+  const count = items ? items.length : 1;
+  if (count !== width) {
+    throw new TypeError(`a ${type} takes ${width === 1 ? 'one number' : `${width} numbers`}; got ${count}`);
   }
   const slots = width === 3 ? 4 : width;
-  const bytes = new Uint8Array(info.size * slots);
-  const view = new DataView(bytes.buffer);
-  for (let i = 0; i < values.length; i++) {
-    const x = values[i]!;
+  for (let i = 0; i < slots * info.size; i++) view.setUint8(i, 0);
+  for (let i = 0; i < count; i++) {
+    const x: unknown = items ? items[i] : value;
     if (typeof x !== 'number' && typeof x !== 'bigint') throw new TypeError(`${type} element ${i} must be a number or bigint`);
     if (info.integer) {
       const range = integerRanges[scalar]!;
@@ -105,8 +117,17 @@ export function packArg(type: ArgType, value: number | bigint | readonly (number
     }
     info.write(view, i * info.size, x);
   }
-  return bytes;
+  return info.size * slots;
 }
+
+/** @internal The bytes a typed setArg packs into, given to the addon once per thread (no array per call). */
+function argBytesFor(addon: { useArgBytes(bytes: Uint8Array): void }): void {
+  if (argBytesAddon !== addon) {
+    addon.useArgBytes(argBytes);
+    argBytesAddon = addon;
+  }
+}
+let argBytesAddon: object | undefined;
 
 /** A __local memory argument of `size` bytes. */
 export class LocalMemory {
@@ -347,9 +368,10 @@ export class Kernel extends Resource<NativeKernel> {
       native.setArgLocal(index, value.size);
       this.#record(index, null, value.size);
     } else if (type !== undefined) {
-      const bytes = packArg(type, value as number | bigint | (number | bigint)[]);
-      this.#checkKind(index, value, type, bytes.byteLength);
-      native.setArg(index, bytes);
+      const length = packInto(argView, type, value as number | bigint | (number | bigint)[]);
+      this.#checkKind(index, value, type, length);
+      argBytesFor(this.program.context.addon);
+      native.setArgBytes(index, length);
       this.#record(index, null);
     } else if (ArrayBuffer.isView(value)) {
       this.#checkKind(index, value, undefined, value.byteLength);

@@ -15,6 +15,9 @@
 
 namespace ocl {
 
+// The widest kernel argument value: a 16-vector of 8-byte scalars.
+constexpr size_t kArgBytes = 128;
+
 class CallbackHub;
 
 // One per Node environment (main thread or worker).
@@ -30,6 +33,9 @@ struct AddonData {
   // (one Float64Array for the life of the environment: no array to read per call).
   Napi::Reference<Napi::Float64Array> ndrangeSizes;
   const double* ndrangeData = nullptr;
+  // Kernel.setArg's packed scalar or vector (lib/kernel.ts), for setArgBytes.
+  Napi::Reference<Napi::Uint8Array> argBytesArray;
+  const uint8_t* argBytes = nullptr;
 
   static AddonData& Get(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }
 };

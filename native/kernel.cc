@@ -18,6 +18,19 @@ Napi::Value CreateKernel(const Napi::CallbackInfo& info) {
   return NativeKernel::Wrap(env, kernel);
 }
 
+// useArgBytes(Uint8Array(kArgBytes)): the array setArgBytes reads.
+Napi::Value UseArgBytes(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array ||
+      info[0].As<Napi::Uint8Array>().ElementLength() != kArgBytes) {
+    throw Napi::TypeError::New(env, "useArgBytes takes a Uint8Array of " + std::to_string(kArgBytes) + " bytes");
+  }
+  auto& data = AddonData::Get(env);
+  data.argBytesArray = Napi::Persistent(info[0].As<Napi::Uint8Array>());
+  data.argBytes = info[0].As<Napi::Uint8Array>().Data();
+  return env.Undefined();
+}
+
 // useNDRangeSizes(Float64Array(kNDRangeSizes)): the array enqueueNDRange reads.
 Napi::Value UseNDRangeSizes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -64,6 +77,19 @@ Napi::Value NativeKernel::SetArg(const Napi::CallbackInfo& info) {
   cl_uint index = static_cast<cl_uint>(ToU64(info[0], "index"));
   HostView bytes = ToHostView(info[1], "value");
   Check(env, OCL_FN(env, clSetKernelArg)(kernel, index, bytes.length, bytes.data), "clSetKernelArg");
+  return env.Undefined();
+}
+
+// setArgBytes(index, length): the first `length` bytes of the array given to useArgBytes.
+Napi::Value NativeKernel::SetArgBytes(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  cl_kernel kernel = Checked(env);
+  cl_uint index = static_cast<cl_uint>(ToU64(info[0], "index"));
+  size_t length = ToSize(info[1], "length");
+  const uint8_t* bytes = AddonData::Get(env).argBytes;
+  if (!bytes) throw Napi::Error::New(env, "setArgBytes before useArgBytes");
+  if (length == 0 || length > kArgBytes) throw Napi::RangeError::New(env, "length must be 1 to " + std::to_string(kArgBytes));
+  Check(env, OCL_FN(env, clSetKernelArg)(kernel, index, length, bytes), "clSetKernelArg");
   return env.Undefined();
 }
 
@@ -129,6 +155,7 @@ void NativeKernel::Init(Napi::Env env, Napi::Object exports) {
   Register(env, exports, kName,
            {InstanceMethod("info", &NativeKernel::Info), InstanceMethod("workGroupInfo", &NativeKernel::WorkGroupInfo),
             InstanceMethod("argInfo", &NativeKernel::ArgInfo), InstanceMethod("setArg", &NativeKernel::SetArg),
+            InstanceMethod("setArgBytes", &NativeKernel::SetArgBytes),
             InstanceMethod("setArgMem", &NativeKernel::SetArgMem),
             InstanceMethod("setArgSampler", &NativeKernel::SetArgSampler),
             InstanceMethod("setArgLocal", &NativeKernel::SetArgLocal)});
@@ -137,6 +164,7 @@ void NativeKernel::Init(Napi::Env env, Napi::Object exports) {
 void InitKernel(Napi::Env env, Napi::Object exports) {
   NativeKernel::Init(env, exports);
   exports.Set("createKernel", Napi::Function::New(env, CreateKernel, "createKernel"));
+  exports.Set("useArgBytes", Napi::Function::New(env, UseArgBytes, "useArgBytes"));
   exports.Set("useNDRangeSizes", Napi::Function::New(env, UseNDRangeSizes, "useNDRangeSizes"));
   exports.Set("enqueueNDRange", Napi::Function::New(env, EnqueueNDRange, "enqueueNDRange"));
 }

@@ -127,6 +127,7 @@ class NativeKernel : public Handle<NativeKernel, cl_kernel> {
   Napi::Value SetArgMem(const Napi::CallbackInfo& info);
   Napi::Value SetArgSampler(const Napi::CallbackInfo& info);
   Napi::Value SetArgLocal(const Napi::CallbackInfo& info);
+  Napi::Value SetArgBytes(const Napi::CallbackInfo& info);
 };
 
 class NativeEvent : public Handle<NativeEvent, cl_event> {

@@ -19,14 +19,6 @@ const napi_type_tag NativeVaDisplay::kTypeTag = {0x6f63ea7a11d54a0eULL, 0x9c1f0b
 
 namespace {
 
-void CollectMessage(void* user, const char* message) {
-  auto* state = static_cast<DisplayState*>(user);
-  std::string text = message ? message : "";
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  if (!text.empty() && state->messages.size() < 16) state->messages.push_back(text);
-}
-void IgnoreMessage(void*, const char*) {}
-
 Napi::Object Failure(Napi::Env env, const char* step, const std::string& message, VAStatus status = 0) {
   Napi::Object result = Napi::Object::New(env);
   result.Set("step", step);
@@ -34,6 +26,15 @@ Napi::Object Failure(Napi::Env env, const char* step, const std::string& message
   if (status) result.Set("status", status);
   return result;
 }
+
+#if !defined(_WIN32)
+void CollectMessage(void* user, const char* message) {
+  auto* state = static_cast<DisplayState*>(user);
+  std::string text = message ? message : "";
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (!text.empty() && state->messages.size() < 16) state->messages.push_back(text);
+}
+void IgnoreMessage(void*, const char*) {}
 
 Napi::Object Opened(Napi::Env env, DisplayRef state) {
   Napi::Object result = Napi::Object::New(env);
@@ -43,7 +44,7 @@ Napi::Object Opened(Napi::Env env, DisplayRef state) {
 
 // vaInitialize on a display this module made; libva's messages are collected
 // (errors, for the failure's detail) or dropped (info lines).
-[[maybe_unused]] Napi::Object Initialize(Napi::Env env, DisplayRef state) {  // unused on Windows (no DRM or X11 displays there)
+Napi::Object Initialize(Napi::Env env, DisplayRef state) {
   const LibVa& va = Lib(env);
   if (va.vaSetErrorCallback) va.vaSetErrorCallback(state->display, CollectMessage, state.get());
   if (va.vaSetInfoCallback) va.vaSetInfoCallback(state->display, IgnoreMessage, nullptr);
@@ -57,7 +58,6 @@ Napi::Object Opened(Napi::Env env, DisplayRef state) {
   return Opened(env, std::move(state));
 }
 
-#if !defined(_WIN32)
 // vaOpenDrm(path) -> { display } | { step, message, status? }
 Napi::Value OpenDrm(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();

@@ -247,6 +247,26 @@ describe('images and raw queries never pass the driver a short host array', () =
     });
   });
 
+  it('a typed kernel argument is packed from elements read first: a getter that sets another argument cannot change the bytes the driver gets', () => {
+    const { value } = fresh(`
+      const program = context.createProgram('kernel void put(global float4 *out, float4 v) { out[0] = v; } kernel void other(global int *o, int x) { o[0] = x; }');
+      program.build().then(() => {
+        const put = program.createKernel('put');
+        const other = program.createKernel('other');
+        const out = context.createBuffer(16);
+        put.setArg(0, out);
+        const values = [1.5, 2.5, 3.5, 4.5];
+        const sneaky = new Proxy(values, { get(target, key) { if (key === '2') other.setArg(1, 123456, 'int'); return Reflect.get(target, key); } });
+        put.setArg(1, sneaky, 'float4');
+        queue.enqueueKernel(put, 1);
+        const result = new Float32Array(4);
+        queue.readBuffer(out, result, { blocking: true });
+        done([...result]);
+      });
+    `);
+    expect(value).toEqual([1.5, 2.5, 3.5, 4.5]);
+  });
+
   it('a 1D image array sizes its host data by slicePitch, as the driver reads it', () => {
     const { value } = fresh(`
       const format = { order: 'R', type: 'UNSIGNED_INT8' };

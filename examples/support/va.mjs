@@ -59,7 +59,10 @@ export async function openVaForExample() {
     const display = ocl.openVaDisplay();
     return { display, source: `${display.kind === 'drm' ? 'DRM render node' : 'X11 display'} ${display.source} (${display.vendor})`, close: () => display.dispose() };
   } catch (error) {
-    if (error instanceof ocl.VaNotAvailableError) return { unavailable: `libva is not installed (apt-get install ${ocl.LIBVA_PACKAGES})` };
+    if (error instanceof ocl.VaNotAvailableError) {
+      if (process.platform !== 'linux') return { unavailable: `VA-API (libva) exists on Linux only; this is ${process.platform}` };
+      return { unavailable: `libva is not installed (apt-get install ${ocl.LIBVA_PACKAGES})` };
+    }
     if (!(error instanceof ocl.VaDisplayError)) throw error;
     why = error.attempts.map((a) => `${a.kind} ${a.target || ''}: ${a.reason}`.replace(/ +:/, ':')).join('; ');
   }
