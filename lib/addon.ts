@@ -44,7 +44,7 @@ export interface NativeKernel extends NativeHandle {
   workGroupInfo(device: NativeDevice | null, param: number): Uint8Array;
   argInfo(index: number, param: number): Uint8Array;
   setArg(index: number, bytes: ArrayBufferView): void;
-  /** clSetKernelArg with the first `length` bytes of the array given to useArgBytes. */
+  /** clSetKernelArg with the first `length` bytes of callArrays.argBytes. */
   setArgBytes(index: number, length: number): void;
   setArgMem(index: number, mem: NativeMem | null): void;
   setArgSampler(index: number, sampler: NativeSampler): void;
@@ -401,10 +401,8 @@ export interface Addon {
   createProgramWithSource(context: NativeContext, source: string): NativeProgram;
   createProgramWithBuiltInKernels(context: NativeContext, devices: NativeDevice[], names: string): NativeProgram;
   createKernel(program: NativeProgram, name: string): NativeKernel;
-  /** The Float64Array(12) enqueueNDRange reads: [dims, hasOffset, hasLocal, global x3, offset x3, local x3]. */
-  useNDRangeSizes(sizes: Float64Array): void;
-  /** The Uint8Array(128) setArgBytes reads. */
-  useArgBytes(bytes: Uint8Array): void;
+  /** Gives the addon callArrays.ndrangeSizes and callArrays.argBytes, once per thread. */
+  useCallArrays(ndrangeSizes: Float64Array, argBytes: Uint8Array): void;
   enqueueNDRange(q: NativeQueue, kernel: NativeKernel, waitList: WaitList): NativeEvent;
   createUserEvent(context: NativeContext): NativeEvent;
   waitForEvents(events: NativeEvent[]): void;
@@ -425,6 +423,18 @@ export interface Addon {
   vaAdopt(address: bigint, indirect: boolean): NativeVaOpen;
 }
 
+/**
+ * @internal Arrays the hot calls pass their values through instead of making
+ * new ones per call: written just before the native call, after every check.
+ * One pair per thread (this module and the addon are loaded per thread).
+ */
+export const callArrays = {
+  /** enqueueNDRange: [dims, hasOffset, hasLocal, global x3, offset x3, local x3]. */
+  ndrangeSizes: new Float64Array(12),
+  /** setArgBytes: a packed scalar or vector, at most a 16-vector of 8-byte scalars. */
+  argBytes: new Uint8Array(16 * 8),
+} as const;
+
 let addon: Addon | undefined;
 
 /** @internal Loads the compiled addon (a prebuild or a local build). */
@@ -444,5 +454,6 @@ export function nativeAddon(): Addon {
       { cause },
     );
   }
+  addon.useCallArrays(callArrays.ndrangeSizes, callArrays.argBytes);
   return addon;
 }

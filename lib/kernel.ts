@@ -1,4 +1,4 @@
-import type { NativeKernel } from './addon';
+import { type NativeKernel, callArrays } from './addon';
 import { CL } from './constants';
 import type { Device } from './device';
 import { OpenCLReleasedError, contextMismatch, describeValue, OpenCLError } from './errors';
@@ -83,14 +83,12 @@ function parseTypeUncached(type: string): { scalar: ScalarType; width: number } 
 
 /** Packs a value as the bytes of an OpenCL C scalar or vector (3-vectors take the room of 4). */
 export function packArg(type: ArgType, value: number | bigint | readonly (number | bigint)[]): Uint8Array {
-  const bytes = new Uint8Array(argBytes.byteLength);
+  const bytes = new Uint8Array(callArrays.argBytes.byteLength);
   const length = packInto(new DataView(bytes.buffer), type, value);
   return bytes.slice(0, length);
 }
 
-/** The widest value: a 16-vector of 8-byte scalars. */
-const argBytes = new Uint8Array(16 * 8);
-const argView = new DataView(argBytes.buffer);
+const argView = new DataView(callArrays.argBytes.buffer);
 
 /** Writes the value's bytes at the start of `view` (room for 128 bytes); returns their count. */
 function packInto(view: DataView, type: ArgType, value: number | bigint | readonly (number | bigint)[]): number {
@@ -119,15 +117,6 @@ function packInto(view: DataView, type: ArgType, value: number | bigint | readon
   }
   return info.size * slots;
 }
-
-/** @internal The bytes a typed setArg packs into, given to the addon once per thread (no array per call). */
-function argBytesFor(addon: { useArgBytes(bytes: Uint8Array): void }): void {
-  if (argBytesAddon !== addon) {
-    addon.useArgBytes(argBytes);
-    argBytesAddon = addon;
-  }
-}
-let argBytesAddon: object | undefined;
 
 /** A __local memory argument of `size` bytes. */
 export class LocalMemory {
@@ -370,7 +359,6 @@ export class Kernel extends Resource<NativeKernel> {
     } else if (type !== undefined) {
       const length = packInto(argView, type, value as number | bigint | (number | bigint)[]);
       this.#checkKind(index, value, type, length);
-      argBytesFor(this.program.context.addon);
       native.setArgBytes(index, length);
       this.#record(index, null);
     } else if (ArrayBuffer.isView(value)) {

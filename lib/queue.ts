@@ -1,4 +1,4 @@
-import type { NativeEvent, NativeHostBlock, NativeQueue } from './addon';
+import { type NativeEvent, type NativeHostBlock, type NativeQueue, callArrays } from './addon';
 import { CL } from './constants';
 import type { ContextLink } from './links';
 import type { Device } from './device';
@@ -260,7 +260,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     kernel.checkArgsForEnqueue('clEnqueueNDRangeKernel', this.device);
     const addon = this.context.addon;
     return this.submit({ call: 'clEnqueueNDRangeKernel', waitFor: options.waitFor }, (waitList) => {
-      const sizes = ndrangeSizesFor(addon);
+      const sizes = callArrays.ndrangeSizes;
       sizes[0] = dims;
       sizes[1] = offset === undefined ? 0 : 1;
       sizes[2] = local === undefined ? 0 : 1;
@@ -697,17 +697,6 @@ function checkSizes(value: unknown, what: string, min: number, dims: number): nu
   if (dims === 0 && (length < 1 || length > 3)) throw new RangeError(`${what} must have 1 to 3 dimensions; got ${value.length}`);
   if (dims !== 0 && length !== dims) throw new RangeError(`${what} must have ${dims} dimension(s) like globalSize; got ${value.length}`);
   return copy;
-}
-
-// enqueueNDRange reads its sizes from one Float64Array the addon of this thread was given once.
-let ndrange: { addon: ContextLink['addon']; sizes: Float64Array } | undefined;
-function ndrangeSizesFor(addon: ContextLink['addon']): Float64Array {
-  if (ndrange?.addon !== addon) {
-    const sizes = new Float64Array(12);
-    addon.useNDRangeSizes(sizes);
-    ndrange = { addon, sizes };
-  }
-  return ndrange.sizes;
 }
 
 declare module './links' {

@@ -18,40 +18,36 @@ Napi::Value CreateKernel(const Napi::CallbackInfo& info) {
   return NativeKernel::Wrap(env, kernel);
 }
 
-// useArgBytes(Uint8Array(kArgBytes)): the array setArgBytes reads.
-Napi::Value UseArgBytes(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array ||
-      info[0].As<Napi::Uint8Array>().ElementLength() != kArgBytes) {
-    throw Napi::TypeError::New(env, "useArgBytes takes a Uint8Array of " + std::to_string(kArgBytes) + " bytes");
+// Keeps `v`, a typed array of `length` elements, for the life of the environment; returns its data.
+template <typename T>
+const T* KeepArray(const Napi::Value& v, napi_typedarray_type type, size_t length, Napi::Reference<Napi::TypedArrayOf<T>>& keep,
+                   const char* what) {
+  if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != type ||
+      v.As<Napi::TypedArray>().ElementLength() != length) {
+    throw Napi::TypeError::New(v.Env(), std::string(what) + " must be a typed array of " + std::to_string(length) + " elements");
   }
-  auto& data = AddonData::Get(env);
-  data.argBytesArray = Napi::Persistent(info[0].As<Napi::Uint8Array>());
-  data.argBytes = info[0].As<Napi::Uint8Array>().Data();
-  return env.Undefined();
+  keep = Napi::Persistent(v.As<Napi::TypedArrayOf<T>>());
+  return v.As<Napi::TypedArrayOf<T>>().Data();
 }
 
-// useNDRangeSizes(Float64Array(kNDRangeSizes)): the array enqueueNDRange reads.
-Napi::Value UseNDRangeSizes(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float64_array ||
-      info[0].As<Napi::Float64Array>().ElementLength() != kNDRangeSizes) {
-    throw Napi::TypeError::New(env, "useNDRangeSizes takes a Float64Array of " + std::to_string(kNDRangeSizes) + " elements");
-  }
-  auto& data = AddonData::Get(env);
-  data.ndrangeSizes = Napi::Persistent(info[0].As<Napi::Float64Array>());
-  data.ndrangeData = info[0].As<Napi::Float64Array>().Data();
-  return env.Undefined();
+// useCallArrays(Float64Array(kNDRangeSizes), Uint8Array(kArgBytes)), once per
+// environment (lib/addon.ts, when the addon loads): the arrays enqueueNDRange
+// and setArgBytes read their sizes and bytes from.
+Napi::Value UseCallArrays(const Napi::CallbackInfo& info) {
+  auto& data = AddonData::Get(info.Env());
+  data.ndrangeData = KeepArray(info[0], napi_float64_array, kNDRangeSizes, data.ndrangeSizes, "NDRange sizes");
+  data.argBytes = KeepArray(info[1], napi_uint8_array, kArgBytes, data.argBytesArray, "argument bytes");
+  return info.Env().Undefined();
 }
 
 // enqueueNDRange(queue, kernel, waitList): dimensions and sizes come from the
-// array given to useNDRangeSizes: [dims, hasOffset, hasLocal, global x3, offset x3, local x3].
+// array given to useCallArrays: [dims, hasOffset, hasLocal, global x3, offset x3, local x3].
 Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_kernel kernel = NativeKernel::From(info[1], "kernel");
   const double* v = AddonData::Get(env).ndrangeData;
-  if (!v) throw Napi::Error::New(env, "enqueueNDRange before useNDRangeSizes");
+  if (!v) throw Napi::Error::New(env, "enqueueNDRange before useCallArrays");
   const auto dims = static_cast<cl_uint>(v[0]);
   if (dims < 1 || dims > 3) throw Napi::RangeError::New(env, "an NDRange has 1 to 3 dimensions");
   size_t global[3], offset[3], local[3];
@@ -80,14 +76,14 @@ Napi::Value NativeKernel::SetArg(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// setArgBytes(index, length): the first `length` bytes of the array given to useArgBytes.
+// setArgBytes(index, length): the first `length` bytes of the array given to useCallArrays.
 Napi::Value NativeKernel::SetArgBytes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_kernel kernel = Checked(env);
   cl_uint index = static_cast<cl_uint>(ToU64(info[0], "index"));
   size_t length = ToSize(info[1], "length");
   const uint8_t* bytes = AddonData::Get(env).argBytes;
-  if (!bytes) throw Napi::Error::New(env, "setArgBytes before useArgBytes");
+  if (!bytes) throw Napi::Error::New(env, "setArgBytes before useCallArrays");
   if (length == 0 || length > kArgBytes) throw Napi::RangeError::New(env, "length must be 1 to " + std::to_string(kArgBytes));
   Check(env, OCL_FN(env, clSetKernelArg)(kernel, index, length, bytes), "clSetKernelArg");
   return env.Undefined();
@@ -164,8 +160,7 @@ void NativeKernel::Init(Napi::Env env, Napi::Object exports) {
 void InitKernel(Napi::Env env, Napi::Object exports) {
   NativeKernel::Init(env, exports);
   exports.Set("createKernel", Napi::Function::New(env, CreateKernel, "createKernel"));
-  exports.Set("useArgBytes", Napi::Function::New(env, UseArgBytes, "useArgBytes"));
-  exports.Set("useNDRangeSizes", Napi::Function::New(env, UseNDRangeSizes, "useNDRangeSizes"));
+  exports.Set("useCallArrays", Napi::Function::New(env, UseCallArrays, "useCallArrays"));
   exports.Set("enqueueNDRange", Napi::Function::New(env, EnqueueNDRange, "enqueueNDRange"));
 }
 
