@@ -50,13 +50,11 @@ export interface NativeKernel extends NativeHandle {
   setArgSampler(index: number, sampler: NativeSampler): void;
   setArgLocal(index: number, size: number): void;
 }
-export interface NativeEvent extends NativeHandle {
-  info(param: number): Uint8Array;
-  profilingInfo(param: number): bigint;
-  whenStatus(status: number, keepAlive: boolean): Promise<number>;
-  setUserStatus(status: number): void;
-  holdDependent(event: NativeEvent): void;
-}
+/**
+ * An event is not a wrapped object: the addon keeps it in a table (native/event.cc)
+ * and JS holds its id. lib/event.ts wraps the id in an EventHandle.
+ */
+export type EventId = number;
 
 /** native/host_memory.cc: host memory the binding owns. */
 export interface NativeHostBlock {
@@ -67,7 +65,7 @@ export interface NativeHostBlock {
   release(): void;
 }
 
-type WaitList = NativeEvent[] | undefined;
+type WaitList = EventId[] | undefined;
 
 /** native/direct3d.cc (Windows only): one COM object of the Direct3D module, holding what it needs (its device). */
 export interface NativeComObject {
@@ -225,8 +223,8 @@ export interface NativeDirect3D {
 export interface NativeSharingBase {
   /** Entry points that did not resolve on the platform. */
   readonly missing: string[];
-  acquire(queue: NativeQueue, mems: NativeMem[], waitList: WaitList): NativeEvent;
-  release(queue: NativeQueue, mems: NativeMem[], waitList: WaitList): NativeEvent;
+  acquire(queue: NativeQueue, mems: NativeMem[], waitList: WaitList): EventId;
+  release(queue: NativeQueue, mems: NativeMem[], waitList: WaitList): EventId;
 }
 /** native/nv_d3d9.cc */
 export interface NativeNvD3D9Sharing extends NativeSharingBase {
@@ -369,8 +367,8 @@ export interface Addon {
   createContext(properties: bigint[], devices: NativeDevice[], onError?: (message: string) => void): NativeContext;
   createContextFromType(properties: bigint[], type: bigint, onError?: (message: string) => void): NativeContext;
   createQueue(context: NativeContext, device: NativeDevice, properties: bigint[] | null, legacy: bigint): NativeQueue;
-  enqueueMarker(queue: NativeQueue, waitList: WaitList): NativeEvent;
-  enqueueBarrier(queue: NativeQueue, waitList: WaitList): NativeEvent;
+  enqueueMarker(queue: NativeQueue, waitList: WaitList): EventId;
+  enqueueBarrier(queue: NativeQueue, waitList: WaitList): EventId;
   createBuffer(context: NativeContext, flags: bigint, size: number, host?: ArrayBufferView | ArrayBuffer): NativeMem;
   createSubBuffer(buffer: NativeMem, flags: bigint, origin: number, size: number): NativeMem;
   createImage(
@@ -381,20 +379,20 @@ export interface Addon {
     host?: ArrayBufferView | ArrayBuffer,
   ): NativeMem;
   supportedImageFormats(context: NativeContext, flags: bigint, imageType: number): Uint32Array;
-  enqueueReadBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): NativeEvent;
-  enqueueWriteBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): NativeEvent;
-  enqueueReadImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): NativeEvent;
-  enqueueWriteImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): NativeEvent;
-  enqueueCopyBuffer(q: NativeQueue, src: NativeMem, dst: NativeMem, srcOffset: number, dstOffset: number, size: number, waitList: WaitList): NativeEvent;
-  enqueueFillBuffer(q: NativeQueue, mem: NativeMem, pattern: ArrayBufferView, offset: number, size: number, waitList: WaitList): NativeEvent;
-  enqueueCopyImage(q: NativeQueue, src: NativeMem, dst: NativeMem, srcOrigin: Triple, dstOrigin: Triple, region: Triple, waitList: WaitList): NativeEvent;
-  enqueueFillImage(q: NativeQueue, image: NativeMem, color: ArrayBufferView, origin: Triple, region: Triple, waitList: WaitList): NativeEvent;
-  enqueueCopyImageToBuffer(q: NativeQueue, image: NativeMem, buffer: NativeMem, origin: Triple, region: Triple, dstOffset: number, waitList: WaitList): NativeEvent;
-  enqueueCopyBufferToImage(q: NativeQueue, buffer: NativeMem, image: NativeMem, srcOffset: number, origin: Triple, region: Triple, waitList: WaitList): NativeEvent;
-  enqueueMapBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, flags: bigint, offset: number, size: number, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: NativeEvent };
-  enqueueMapImage(q: NativeQueue, image: NativeMem, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: NativeEvent; rowPitch: number; slicePitch: number };
+  enqueueReadBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
+  enqueueWriteBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
+  enqueueReadImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
+  enqueueWriteImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
+  enqueueCopyBuffer(q: NativeQueue, src: NativeMem, dst: NativeMem, srcOffset: number, dstOffset: number, size: number, waitList: WaitList): EventId;
+  enqueueFillBuffer(q: NativeQueue, mem: NativeMem, pattern: ArrayBufferView, offset: number, size: number, waitList: WaitList): EventId;
+  enqueueCopyImage(q: NativeQueue, src: NativeMem, dst: NativeMem, srcOrigin: Triple, dstOrigin: Triple, region: Triple, waitList: WaitList): EventId;
+  enqueueFillImage(q: NativeQueue, image: NativeMem, color: ArrayBufferView, origin: Triple, region: Triple, waitList: WaitList): EventId;
+  enqueueCopyImageToBuffer(q: NativeQueue, image: NativeMem, buffer: NativeMem, origin: Triple, region: Triple, dstOffset: number, waitList: WaitList): EventId;
+  enqueueCopyBufferToImage(q: NativeQueue, buffer: NativeMem, image: NativeMem, srcOffset: number, origin: Triple, region: Triple, waitList: WaitList): EventId;
+  enqueueMapBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, flags: bigint, offset: number, size: number, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: EventId };
+  enqueueMapImage(q: NativeQueue, image: NativeMem, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: EventId; rowPitch: number; slicePitch: number };
   detachArrayBuffer(mapped: ArrayBuffer): void;
-  enqueueUnmap(mapped: ArrayBuffer, record: unknown, waitList: WaitList): NativeEvent;
+  enqueueUnmap(mapped: ArrayBuffer, record: unknown, waitList: WaitList): EventId;
   allocateHostBlock(size: number, zeroed: boolean): NativeHostBlock;
   stageHostBlock(view: ArrayBufferView, size: number): NativeHostBlock;
   createSampler(context: NativeContext, normalized: boolean, addressing: number, filter: number, properties: bigint[] | null): NativeSampler;
@@ -403,9 +401,17 @@ export interface Addon {
   createKernel(program: NativeProgram, name: string): NativeKernel;
   /** Gives the addon callArrays.ndrangeSizes and callArrays.argBytes, once per thread. */
   useCallArrays(ndrangeSizes: Float64Array, argBytes: Uint8Array): void;
-  enqueueNDRange(q: NativeQueue, kernel: NativeKernel, waitList: WaitList): NativeEvent;
-  createUserEvent(context: NativeContext): NativeEvent;
-  waitForEvents(events: NativeEvent[]): void;
+  enqueueNDRange(q: NativeQueue, kernel: NativeKernel, waitList: WaitList): EventId;
+  createUserEvent(context: NativeContext): EventId;
+  waitForEvents(events: EventId[]): void;
+  eventInfo(event: EventId, param: number): Uint8Array;
+  eventProfilingInfo(event: EventId, param: number): bigint;
+  eventAddress(event: EventId): bigint;
+  eventWhenStatus(event: EventId, status: number, keepAlive: boolean): Promise<number>;
+  setUserEventStatus(event: EventId, status: number): void;
+  holdDependent(userEvent: EventId, event: EventId): void;
+  /** Idempotent: an id already released is ignored. */
+  releaseEvent(event: EventId): void;
   /** The Direct3D module's native side: on Windows builds only. */
   direct3d?: NativeDirect3D;
   NativeNvD3D9Sharing: SharingConstructor<NativeNvD3D9Sharing>;

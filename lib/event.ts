@@ -1,4 +1,4 @@
-import type { NativeEvent } from './addon';
+import type { Addon, EventId, NativeHandle } from './addon';
 import { CL } from './constants';
 import { OpenCLCommandError, OpenCLError, OpenCLReleasedError, OpenCLStateError, contextMismatch, describeValue } from './errors';
 import { decode } from './info';
@@ -95,10 +95,45 @@ const noGates: readonly UserEvent[] = Object.freeze([]);
 const EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST = -14;
 
 /**
+ * @internal An event's id in the addon's table (native/event.cc), with the
+ * calls that take it. Events are not wrapped native objects: a command costs
+ * a number, not a JS object with a finalizer. Every id is released
+ * explicitly: by its Event's release(), by its queue (ended events, and all
+ * at the queue's release), or natively with a queue collected unreleased.
+ */
+export class EventHandle implements NativeHandle {
+  constructor(
+    readonly addon: Addon,
+    readonly id: EventId,
+  ) {}
+  info(param: number): Uint8Array {
+    return this.addon.eventInfo(this.id, param);
+  }
+  profilingInfo(param: number): bigint {
+    return this.addon.eventProfilingInfo(this.id, param);
+  }
+  whenStatus(status: number, keepAlive: boolean): Promise<number> {
+    return this.addon.eventWhenStatus(this.id, status, keepAlive);
+  }
+  release(): void {
+    this.addon.releaseEvent(this.id);
+  }
+  keep(): void {
+    throw new TypeError('an event cannot hold another library\'s object');
+  }
+  get address(): bigint {
+    return this.addon.eventAddress(this.id);
+  }
+}
+
+/** User events are not owned by a queue: one collected unreleased is released here. */
+const userEventsCollected = new FinalizationRegistry<EventHandle>((handle) => handle.release());
+
+/**
  * A command's event. Every enqueue returns one. It is a PromiseLike:
  * `await queue.readBuffer(...)` waits for the command and throws its error.
  */
-export class Event extends Resource<NativeEvent> implements PromiseLike<void> {
+export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   #completed?: Promise<void>;
   #commandType?: number;
   /** The execution status once the command has ended (0 or negative). */
@@ -121,8 +156,8 @@ export class Event extends Resource<NativeEvent> implements PromiseLike<void> {
   readonly queue?: QueueLink;
 
   /** @internal */
-  constructor(native: NativeEvent, context: ContextLink, queue?: QueueLink) {
-    super(native);
+  constructor(id: EventId, context: ContextLink, queue?: QueueLink) {
+    super(new EventHandle(context.addon, id));
     this.context = context;
     this.queue = queue;
   }
@@ -274,7 +309,7 @@ export class Event extends Resource<NativeEvent> implements PromiseLike<void> {
   waitSync(): void {
     if (this.#ended === undefined) {
       refuseToBlock(this.blockers(), 'waitSync()', this instanceof UserEvent ? 'this user event' : `the ${this.#commandName()} command`);
-      ready().waitForEvents([this.native]);
+      ready().waitForEvents([this.native.id]);
     }
     this.queue?.settleTransfers();
   }
@@ -378,6 +413,12 @@ export class UserEvent extends Event {
   /** whenStatus() promises pending while unset: once set they keep the process alive. */
   readonly #statusPromises = new Set<Promise<unknown>>();
 
+  /** @internal */
+  constructor(id: EventId, context: ContextLink) {
+    super(id, context);
+    userEventsCollected.register(this, this.native);
+  }
+
   override get kind(): string {
     return 'UserEvent';
   }
@@ -402,7 +443,7 @@ export class UserEvent extends Event {
 
   /** @internal Records a command that waits on this event (see holdDependent in native/event.cc). */
   gate(dependent: Event): void {
-    if (this.#state === 'unset' && !this.released) this.native.holdDependent(dependent.native);
+    if (this.#state === 'unset' && !this.released) this.native.addon.holdDependent(this.native.id, dependent.native.id);
   }
 
   /** @internal */
@@ -433,7 +474,7 @@ export class UserEvent extends Event {
     if (typeof code !== 'number') throw new TypeError(`status must be 'complete' or a negative error code; got ${describeValue(status)}`);
     if (!Number.isInteger(code) || code > 0) throw new RangeError(`status must be 'complete' or a negative error code; got ${code}`);
     if (this.#state !== 'unset') throw new OpenCLStateError(`this user event was already set (${this.describe()})`);
-    this.native.setUserStatus(code);
+    this.native.addon.setUserEventStatus(this.native.id, code);
     this.#settled(code);
   }
 
@@ -477,7 +518,7 @@ export function waitForEvents(events: readonly Event[]): void {
   if (events.some((event) => event.context !== events[0]!.context)) throw contextMismatch('clWaitForEvents', 'an event');
   events.forEach((event, i) => refuseToBlock(event.blockers(), 'waitForEvents()', `events[${i}]`));
   const pending = events.filter((event) => !event.handleGone);
-  if (pending.length) ready().waitForEvents(pending.map((event) => event.native));
+  if (pending.length) ready().waitForEvents(pending.map((event) => event.native.id));
   for (const queue of new Set(events.map((event) => event.queue))) queue?.settleTransfers();
 }
 
@@ -486,10 +527,10 @@ export function waitForEvents(events: readonly Event[]): void {
  * context and events known to have failed (a driver would leave the new
  * command queued for ever behind them).
  */
-export function nativeWaitList(waitFor: readonly Event[] | undefined, context: ContextLink, call = 'enqueue'): NativeEvent[] | undefined {
+export function nativeWaitList(waitFor: readonly Event[] | undefined, context: ContextLink, call = 'enqueue'): EventId[] | undefined {
   if (waitFor === undefined) return undefined;
   if (!Array.isArray(waitFor)) throw new TypeError(`waitFor must be an array of Event; got ${typeof waitFor}`);
-  const list: NativeEvent[] = [];
+  const list: EventId[] = [];
   waitFor.forEach((event, i) => {
     if (!(event instanceof Event)) throw new TypeError(`waitFor[${i}] must be an Event; got ${describeValue(event)}`);
     if (event.released) throw new OpenCLReleasedError(`Event (waitFor[${i}])`);
@@ -498,7 +539,7 @@ export function nativeWaitList(waitFor: readonly Event[] | undefined, context: C
     if (failure) {
       throw new OpenCLError(EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call, `waitFor[${i}] has failed: ${failure}`);
     }
-    if (!event.handleGone) list.push(event.native);
+    if (!event.handleGone) list.push(event.native.id);
   });
   return list;
 }

@@ -1,4 +1,4 @@
-import { type NativeEvent, type NativeHostBlock, type NativeQueue, callArrays } from './addon';
+import { type EventId, type NativeHostBlock, type NativeQueue, callArrays } from './addon';
 import { CL } from './constants';
 import type { ContextLink } from './links';
 import type { Device } from './device';
@@ -221,7 +221,7 @@ export class CommandQueue extends Resource<NativeQueue> {
    * new event to the user events it waits on, directly or through earlier
    * commands of an in-order queue.
    */
-  submit(spec: CommandSpec, run: (waitList: NativeEvent[] | undefined) => NativeEvent): Event {
+  submit(spec: CommandSpec, run: (waitList: EventId[] | undefined) => EventId): Event {
     const waitList = nativeWaitList(spec.waitFor, this.context, spec.call);
     const implicit = this.#gates.length && (spec.waitsOnAll || !this.properties.outOfOrder) ? this.#gates : undefined;
     const gates = spec.waitFor === undefined && implicit === undefined ? noGates : gatesOf(spec.waitFor, implicit);
@@ -314,7 +314,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     host: CheckedHost,
     bytes: number,
     options: TransferOptions,
-    run: (blocking: boolean, memory: ArrayBufferView | NativeHostBlock, waitList: NativeEvent[] | undefined) => NativeEvent,
+    run: (blocking: boolean, memory: ArrayBufferView | NativeHostBlock, waitList: EventId[] | undefined) => EventId,
   ): Event {
     if (options.blocking !== undefined && typeof options.blocking !== 'boolean') {
       throw new TypeError(`options.blocking must be a boolean; got ${describeValue(options.blocking)}`);

@@ -19,6 +19,7 @@ namespace ocl {
 constexpr size_t kArgBytes = 128;
 
 class CallbackHub;
+class EventTable;
 
 // One per Node environment (main thread or worker).
 struct AddonData {
@@ -28,6 +29,8 @@ struct AddonData {
   Napi::FunctionReference makeVaError;        // (status, call, detail) => VaError (lib/va/errors.ts)
   std::unordered_map<const napi_type_tag*, Napi::FunctionReference> constructors;
   std::shared_ptr<CallbackHub> hub;
+  // Every event this environment holds (event.cc).
+  std::shared_ptr<EventTable> events;
   Napi::FunctionReference makeDirect3DError;  // (hresult, call, detail) => Direct3DError (lib/direct3d/errors.ts; Windows)
   // enqueueNDRange's sizes, written by lib/queue.ts just before each call
   // (one Float64Array for the life of the environment: no array to read per call).
@@ -193,9 +196,9 @@ class Handle : public Napi::ObjectWrap<Derived> {
   std::vector<Napi::ObjectReference> kept_;
 };
 
-// Wait lists arrive as arrays of NativeEvent (or undefined).
+// Wait lists arrive as arrays of event ids (or undefined).
 std::vector<cl_event> ToWaitList(const Napi::Value& v);
-// Wraps the event an enqueue produced (ownership passes to JS).
+// The id of the event an enqueue produced (ownership passes to JS); undefined for none.
 Napi::Value WrapEvent(Napi::Env env, cl_event event);
 // Three size_t values (origin / region) from a JS array of numbers.
 void ToTriple(const Napi::Value& v, const char* what, size_t out[3]);

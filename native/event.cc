@@ -11,8 +11,6 @@
 
 namespace ocl {
 
-const napi_type_tag NativeEvent::kTypeTag = {0x6f636c2d6576656eULL, 0x7400000000000009ULL};
-
 namespace {
 
 struct EventStatusDelivery : CallbackHub::Delivery {
@@ -144,7 +142,103 @@ cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, Sta
                                                                                                  : CL_OUT_OF_HOST_MEMORY;
 }
 
+// ---- the event table ------------------------------------------------------
+
 namespace {
+
+constexpr double kIdLimit = 9007199254740992.0;  // 2^53: ids are exact doubles
+constexpr uint32_t kGenerationLimit = 1u << 28;
+
+EventTable& Events(Napi::Env env) { return *AddonData::Get(env).events; }
+
+void ReleaseDependents(const CoreApi* api, EventTable::Entry& entry) {
+  for (cl_event dependent : entry.dependents) {
+    if (api) api->clReleaseEvent(dependent);
+  }
+  entry.dependents.clear();
+}
+
+}  // namespace
+
+Napi::Value EventTable::Add(Napi::Env env, cl_event event) {
+  uint32_t index;
+  if (!free_.empty()) {
+    index = free_.back();
+    free_.pop_back();
+  } else if (entries_.size() < (size_t{1} << kIndexBits)) {
+    index = static_cast<uint32_t>(entries_.size());
+    entries_.emplace_back();
+  } else {
+    if (const CoreApi* api = ApiOrNull()) api->clReleaseEvent(event);
+    throw Napi::RangeError::New(env, "more than 16777216 events are held: release events (event.release())");
+  }
+  Entry& entry = entries_[index];
+  entry.event = event;
+  double id = static_cast<double>(entry.generation) * static_cast<double>(1u << kIndexBits) + index;
+  return Napi::Number::New(env, id);
+}
+
+EventTable::Entry* EventTable::Find(double id) {
+  if (!(id >= 0 && id < kIdLimit) || id != static_cast<double>(static_cast<uint64_t>(id))) return nullptr;
+  auto bits = static_cast<uint64_t>(id);
+  auto index = static_cast<uint32_t>(bits & ((1u << kIndexBits) - 1));
+  auto generation = static_cast<uint32_t>(bits >> kIndexBits);
+  if (index >= entries_.size() || entries_[index].generation != generation || !entries_[index].event) return nullptr;
+  return &entries_[index];
+}
+
+EventTable::Entry& EventTable::Get(const Napi::Value& value, const char* what) {
+  Napi::Env env = value.Env();
+  double id = 0;
+  if (napi_get_value_double(env, value, &id) != napi_ok) throw Napi::TypeError::New(env, std::string(what) + " must be an event id");
+  Entry* entry = Find(id);
+  if (!entry) ThrowReleased(env, "Event");
+  return *entry;
+}
+
+constexpr cl_int kAbandonedUserEvent = -14;  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+
+void EventTable::Release(Entry& entry) {
+  if (!entry.event) return;
+  const CoreApi* api = ApiOrNull();
+  if (entry.pendingUser && api && api->clSetUserEventStatus) api->clSetUserEventStatus(entry.event, kAbandonedUserEvent);
+  entry.pendingUser = false;
+  if (api) api->clReleaseEvent(entry.event);
+  entry.event = nullptr;
+  ReleaseDependents(api, entry);
+  entry.generation = entry.generation + 1 < kGenerationLimit ? entry.generation + 1 : 1;
+  free_.push_back(static_cast<uint32_t>(&entry - entries_.data()));
+}
+
+void EventTable::ReleaseCommandsOf(cl_command_queue queue) {
+  const CoreApi* api = ApiOrNull();
+  if (!api) return;
+  for (Entry& entry : entries_) {
+    cl_command_queue owner = nullptr;
+    if (entry.event &&
+        api->clGetEventInfo(entry.event, CL_EVENT_COMMAND_QUEUE, sizeof(owner), &owner, nullptr) == CL_SUCCESS &&
+        owner == queue) {
+      Release(entry);
+    }
+  }
+}
+
+EventTable::~EventTable() {
+  // User events first: the commands they gate are released after them.
+  for (Entry& entry : entries_) {
+    if (entry.pendingUser) Release(entry);
+  }
+  for (Entry& entry : entries_) Release(entry);
+}
+
+NativeQueue::~NativeQueue() {
+  // Collected without release(): lib/ can no longer release its commands' events.
+  if (handle()) AddonData::Get(Env()).events->ReleaseCommandsOf(handle());
+}
+
+namespace {
+
+cl_event EventOf(const Napi::Value& id, const char* what = "event") { return Events(id.Env()).Get(id, what).event; }
 
 Napi::Value CreateUserEvent(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -152,51 +246,51 @@ Napi::Value CreateUserEvent(const Napi::CallbackInfo& info) {
   cl_int status = CL_SUCCESS;
   cl_event event = OCL_FN(env, clCreateUserEvent)(context, &status);
   Check(env, status, "clCreateUserEvent");
-  Napi::Object wrapped = NativeEvent::Wrap(env, event);
-  NativeEvent::Unwrap(wrapped)->pendingUser = true;
-  return wrapped;
+  Napi::Value id = Events(env).Add(env, event);
+  Events(env).Get(id, "event").pendingUser = true;
+  return id;
 }
 
 // Blocking wait: the synchronous API only. Promises use callbacks instead.
 Napi::Value WaitForEvents(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  auto events = NativeEvent::FromArray(info[0], "events");
+  auto events = ToWaitList(info[0]);
   if (!events.empty()) {
     Check(env, OCL_FN(env, clWaitForEvents)(static_cast<cl_uint>(events.size()), events.data()), "clWaitForEvents");
   }
   return env.Undefined();
 }
 
-}  // namespace
-
-std::vector<cl_event> ToWaitList(const Napi::Value& v) { return NativeEvent::FromArray(v, "waitList"); }
-
-Napi::Value WrapEvent(Napi::Env env, cl_event event) {
-  return event ? Napi::Value(NativeEvent::Wrap(env, event)) : env.Undefined();
+// eventInfo(id, param) -> raw clGetEventInfo bytes
+Napi::Value EventInfo(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  cl_event event = EventOf(info[0]);
+  cl_uint param = static_cast<cl_uint>(ToU64(info[1], "param"));
+  auto fn = OCL_FN(env, clGetEventInfo);
+  return QueryBytes(env, "clGetEventInfo", [&](size_t size, void* out, size_t* sizeRet) {
+    return fn(event, param, size, out, sizeRet);
+  });
 }
 
-Napi::Value NativeEvent::Info(const Napi::CallbackInfo& info) {
+Napi::Value EventProfilingInfo(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return InfoBytes(info, Checked(env), OCL_FN(env, clGetEventInfo), "clGetEventInfo");
-}
-
-Napi::Value NativeEvent::ProfilingInfo(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  cl_event event = Checked(env);
-  cl_uint param = static_cast<cl_uint>(ToU64(info[0], "param"));
+  cl_event event = EventOf(info[0]);
+  cl_uint param = static_cast<cl_uint>(ToU64(info[1], "param"));
   cl_ulong value = 0;
   Check(env, OCL_FN(env, clGetEventProfilingInfo)(event, param, sizeof(value), &value, nullptr),
         "clGetEventProfilingInfo");
   return Napi::BigInt::New(env, static_cast<uint64_t>(value));
 }
 
-// whenStatus(execStatus, keepAlive) -> Promise<number>: resolves with the
-// status the driver reports once the event reaches execStatus (or fails).
-Napi::Value NativeEvent::WhenStatus(const Napi::CallbackInfo& info) {
+Napi::Value EventAddress(const Napi::CallbackInfo& info) { return FromPointer(info.Env(), EventOf(info[0])); }
+
+// eventWhenStatus(id, execStatus, keepAlive) -> Promise<number>: resolves with
+// the status the driver reports once the event reaches execStatus (or fails).
+Napi::Value EventWhenStatus(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_event event = Checked(env);
-  cl_int execStatus = info[0].As<Napi::Number>().Int32Value();
-  bool keepAlive = info[1].ToBoolean();
+  cl_event event = EventOf(info[0]);
+  cl_int execStatus = info[1].As<Napi::Number>().Int32Value();
+  bool keepAlive = info[2].ToBoolean();
   const CoreApi& api = Api(env);
   AddonData& data = AddonData::Get(env);
   auto* delivery = new EventStatusDelivery(env);
@@ -215,57 +309,63 @@ Napi::Value NativeEvent::WhenStatus(const Napi::CallbackInfo& info) {
   return promise;
 }
 
-Napi::Value NativeEvent::SetUserStatus(const Napi::CallbackInfo& info) {
+Napi::Value SetUserEventStatus(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_event event = Checked(env);
-  cl_int status = info[0].As<Napi::Number>().Int32Value();
-  Check(env, OCL_FN(env, clSetUserEventStatus)(event, status), "clSetUserEventStatus");
-  pendingUser = false;
-  ReleaseDependents();
+  EventTable::Entry& entry = Events(env).Get(info[0], "event");
+  cl_int status = info[1].As<Napi::Number>().Int32Value();
+  Check(env, OCL_FN(env, clSetUserEventStatus)(entry.event, status), "clSetUserEventStatus");
+  entry.pendingUser = false;
+  ReleaseDependents(ApiOrNull(), entry);
   return env.Undefined();
 }
 
-// holdDependent(event): keeps a waiting command's event until this user event
-// is set or released.
-Napi::Value NativeEvent::HoldDependent(const Napi::CallbackInfo& info) {
+// holdDependent(userEventId, eventId): keeps a waiting command's event until
+// the user event is set or released.
+Napi::Value HoldDependent(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Checked(env);
-  cl_event dependent = NativeEvent::From(info[0], "event");
+  EventTable::Entry& gate = Events(env).Get(info[0], "user event");
+  cl_event dependent = EventOf(info[1]);
   Check(env, OCL_FN(env, clRetainEvent)(dependent), "clRetainEvent");
-  dependents_.push_back(dependent);
+  gate.dependents.push_back(dependent);
   return env.Undefined();
 }
 
-void NativeEvent::ReleaseDependents() {
-  const CoreApi* api = ApiOrNull();
-  for (cl_event dependent : dependents_) {
-    if (api) api->clReleaseEvent(dependent);
-  }
-  dependents_.clear();
+// releaseEvent(id): idempotent for ids already released.
+Napi::Value ReleaseEvent(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  double id = 0;
+  if (napi_get_value_double(env, info[0], &id) != napi_ok) throw Napi::TypeError::New(env, "event must be an event id");
+  EventTable& events = Events(env);
+  if (EventTable::Entry* entry = events.Find(id)) events.Release(*entry);
+  return env.Undefined();
 }
 
-constexpr cl_int kAbandonedUserEvent = -14;  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+}  // namespace
 
-void NativeEvent::BeforeRelease() {
-  const CoreApi* api = ApiOrNull();
-  if (pendingUser && handle() && api && api->clSetUserEventStatus) api->clSetUserEventStatus(handle(), kAbandonedUserEvent);
-  pendingUser = false;
+std::vector<cl_event> ToWaitList(const Napi::Value& v) {
+  std::vector<cl_event> out;
+  if (v.IsUndefined() || v.IsNull()) return out;
+  if (!v.IsArray()) throw Napi::TypeError::New(v.Env(), "waitList must be an array of event ids");
+  auto array = v.As<Napi::Array>();
+  uint32_t length = array.Length();
+  out.reserve(length);
+  EventTable& events = Events(v.Env());
+  for (uint32_t i = 0; i < length; ++i) out.push_back(events.Get(array.Get(i), "waitList entry").event);
+  return out;
 }
 
-void NativeEvent::AfterRelease() { ReleaseDependents(); }
-
-void NativeEvent::Init(Napi::Env env, Napi::Object exports) {
-  Register(env, exports, kName,
-           {InstanceMethod("info", &NativeEvent::Info), InstanceMethod("profilingInfo", &NativeEvent::ProfilingInfo),
-            InstanceMethod("whenStatus", &NativeEvent::WhenStatus),
-            InstanceMethod("setUserStatus", &NativeEvent::SetUserStatus),
-            InstanceMethod("holdDependent", &NativeEvent::HoldDependent)});
-}
+Napi::Value WrapEvent(Napi::Env env, cl_event event) { return event ? Events(env).Add(env, event) : env.Undefined(); }
 
 void InitEvent(Napi::Env env, Napi::Object exports) {
-  NativeEvent::Init(env, exports);
-  exports.Set("createUserEvent", Napi::Function::New(env, CreateUserEvent, "createUserEvent"));
-  exports.Set("waitForEvents", Napi::Function::New(env, WaitForEvents, "waitForEvents"));
+  AddonData::Get(env).events = std::make_shared<EventTable>();
+  const std::pair<const char*, Napi::Function::Callback> functions[] = {
+      {"createUserEvent", CreateUserEvent},   {"waitForEvents", WaitForEvents},
+      {"eventInfo", EventInfo},               {"eventProfilingInfo", EventProfilingInfo},
+      {"eventAddress", EventAddress},         {"eventWhenStatus", EventWhenStatus},
+      {"setUserEventStatus", SetUserEventStatus}, {"holdDependent", HoldDependent},
+      {"releaseEvent", ReleaseEvent},
+  };
+  for (const auto& [name, fn] : functions) exports.Set(name, Napi::Function::New(env, fn, name));
 }
 
 }  // namespace ocl

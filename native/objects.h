@@ -56,6 +56,7 @@ class NativeContext : public Handle<NativeContext, cl_context> {
 class NativeQueue : public Handle<NativeQueue, cl_command_queue> {
  public:
   using Handle::Handle;
+  ~NativeQueue() override;
   static constexpr const char* kName = "NativeQueue";
   static const napi_type_tag kTypeTag;
   static void Init(Napi::Env env, Napi::Object exports);
@@ -130,37 +131,46 @@ class NativeKernel : public Handle<NativeKernel, cl_kernel> {
   Napi::Value SetArgBytes(const Napi::CallbackInfo& info);
 };
 
-class NativeEvent : public Handle<NativeEvent, cl_event> {
+// Events are not wrapped JS objects: a command's event is a slot in a table
+// per environment (event.cc), and JS holds its id, a number. That spares every
+// command a JS object with a finalizer; lib/ releases each id explicitly (the
+// owner, the queue's retiring of ended events, or the queue's release), and a
+// queue collected without release takes its commands' events with it.
+class EventTable {
  public:
-  using Handle::Handle;
-  ~NativeEvent() override {
-    BeforeRelease();
-    Drop();
-    AfterRelease();
-  }
-  // Releasing a user event that was never set fails it first, so commands
-  // waiting on it end with an error instead of waiting forever, whatever the
-  // driver does with an unset user event on its last release.
-  void BeforeRelease();
-  void AfterRelease();
-  bool pendingUser = false;
-  static constexpr const char* kName = "NativeEvent";
-  static const napi_type_tag kTypeTag;
-  static void Init(Napi::Env env, Napi::Object exports);
-  static void ReleaseHandle(cl_event h) { ApiOrNull()->clReleaseEvent(h); }
+  EventTable() = default;
+  EventTable(const EventTable&) = delete;
+  EventTable& operator=(const EventTable&) = delete;
+  ~EventTable();
+
+  struct Entry {
+    cl_event event = nullptr;
+    uint32_t generation = 1;
+    // Releasing a user event that was never set fails it first, so commands
+    // waiting on it end with an error instead of waiting forever, whatever the
+    // driver does with an unset user event on its last release.
+    bool pendingUser = false;
+    // Events of commands waiting on this (unset) user event. PoCL fails a user
+    // event on its last release and aborts if a waiting command's event is
+    // already gone, so they are released only after this event.
+    std::vector<cl_event> dependents;
+  };
+
+  // Takes ownership of the event (one reference); returns its id.
+  Napi::Value Add(Napi::Env env, cl_event event);
+  // The live entry an id names; throws a TypeError for what is not an id and
+  // an OpenCLReleasedError for an id already released.
+  Entry& Get(const Napi::Value& id, const char* what);
+  // The live entry of an id, or null.
+  Entry* Find(double id);
+  void Release(Entry& entry);
+  // The events of commands enqueued on `queue` (it was collected unreleased).
+  void ReleaseCommandsOf(cl_command_queue queue);
 
  private:
-  Napi::Value Info(const Napi::CallbackInfo& info);
-  Napi::Value ProfilingInfo(const Napi::CallbackInfo& info);
-  Napi::Value WhenStatus(const Napi::CallbackInfo& info);
-  Napi::Value SetUserStatus(const Napi::CallbackInfo& info);
-  Napi::Value HoldDependent(const Napi::CallbackInfo& info);
-  void ReleaseDependents();
-
-  // Events of commands waiting on this (unset) user event. PoCL fails a user
-  // event on its last release and aborts if a waiting command's event is
-  // already gone, so they are released only after this event.
-  std::vector<cl_event> dependents_;
+  static constexpr uint32_t kIndexBits = 24;
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> free_;
 };
 
 // Host memory the binding owns (host_memory.cc): page-aligned, freed when the
