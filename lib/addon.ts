@@ -8,6 +8,8 @@ export interface NativeHandle {
   /** Holds a native object of another library's resource until this handle is released (native/addon.h). */
   keep(value: object): void;
   readonly address: bigint;
+  /** Its id in the addon's object table (native/addon.h ObjectTable): what the hot calls take instead of the object. */
+  readonly slot: number;
 }
 export interface NativePlatform extends NativeHandle {
   info(param: number): Uint8Array;
@@ -44,8 +46,10 @@ export interface NativeKernel extends NativeHandle {
   workGroupInfo(device: NativeDevice | null, param: number): Uint8Array;
   argInfo(index: number, param: number): Uint8Array;
   setArg(index: number, bytes: ArrayBufferView): void;
-  /** clSetKernelArg with the first `length` bytes of callArrays.argBytes. */
+  /** clSetKernelArg with `length` bytes of argument `index` in the kernel's argument store. */
   setArgBytes(index: number, length: number): void;
+  /** The kernel's argument store: 128 bytes per argument, packed by lib/kernel.ts. */
+  useArgStore(store: Uint8Array): void;
   setArgMem(index: number, mem: NativeMem | null): void;
   setArgSampler(index: number, sampler: NativeSampler): void;
   setArgLocal(index: number, size: number): void;
@@ -399,9 +403,10 @@ export interface Addon {
   createProgramWithSource(context: NativeContext, source: string): NativeProgram;
   createProgramWithBuiltInKernels(context: NativeContext, devices: NativeDevice[], names: string): NativeProgram;
   createKernel(program: NativeProgram, name: string): NativeKernel;
-  /** Gives the addon callArrays.ndrangeSizes and callArrays.argBytes, once per thread. */
-  useCallArrays(ndrangeSizes: Float64Array, argBytes: Uint8Array): void;
-  enqueueNDRange(q: NativeQueue, kernel: NativeKernel, waitList: WaitList): EventId;
+  /** Gives the addon callArrays.ndrangeSizes and callArrays.kernelArgOps, once per thread. */
+  useCallArrays(ndrangeSizes: Float64Array, kernelArgOps: Float64Array): void;
+  /** Applies the kernel's pending arguments (callArrays.kernelArgOps), then clEnqueueNDRangeKernel. */
+  enqueueNDRange(queueSlot: number, kernelSlot: number, waitList: WaitList): EventId;
   createUserEvent(context: NativeContext): EventId;
   waitForEvents(events: EventId[]): void;
   eventInfo(event: EventId, param: number): Uint8Array;
@@ -437,8 +442,11 @@ export interface Addon {
 export const callArrays = {
   /** enqueueNDRange: [dims, hasOffset, hasLocal, global x3, offset x3, local x3]. */
   ndrangeSizes: new Float64Array(12),
-  /** setArgBytes: a packed scalar or vector, at most a 16-vector of 8-byte scalars. */
-  argBytes: new Uint8Array(16 * 8),
+  /**
+   * enqueueNDRange: the kernel arguments to hand the driver first,
+   * [count, (index, kind, value) x count] (see lib/kernel.ts, pendingArgs).
+   */
+  kernelArgOps: new Float64Array(1 + 3 * 64),
 } as const;
 
 let addon: Addon | undefined;
@@ -460,6 +468,6 @@ export function nativeAddon(): Addon {
       { cause },
     );
   }
-  addon.useCallArrays(callArrays.ndrangeSizes, callArrays.argBytes);
+  addon.useCallArrays(callArrays.ndrangeSizes, callArrays.kernelArgOps);
   return addon;
 }

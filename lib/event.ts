@@ -124,6 +124,9 @@ export class EventHandle implements NativeHandle {
   get address(): bigint {
     return this.addon.eventAddress(this.id);
   }
+  get slot(): number {
+    return this.id;
+  }
 }
 
 /** User events are not owned by a queue: one collected unreleased is released here. */
@@ -363,10 +366,6 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
       `the ${this.#commandName()} command has ended and the binding released its event; ` +
         'status, commandType, profiling and completed still answer',
     );
-  }
-
-  protected override beforeRelease(): void {
-    this.queue?.forgetEvent(this);
   }
 }
 

@@ -1,4 +1,4 @@
-import { type NativeKernel, callArrays } from './addon';
+import type { NativeKernel } from './addon';
 import { CL } from './constants';
 import type { Device } from './device';
 import { OpenCLReleasedError, contextMismatch, describeValue, OpenCLError } from './errors';
@@ -81,17 +81,18 @@ function parseTypeUncached(type: string): { scalar: ScalarType; width: number } 
   return { scalar: match[1] as ScalarType, width: match[2] ? Number(match[2]) : 1 };
 }
 
+/** The widest argument value: a 16-vector of 8-byte scalars. A kernel's argument store holds this much per argument. */
+const argBytesEach = 16 * 8;
+
 /** Packs a value as the bytes of an OpenCL C scalar or vector (3-vectors take the room of 4). */
 export function packArg(type: ArgType, value: number | bigint | readonly (number | bigint)[]): Uint8Array {
-  const bytes = new Uint8Array(callArrays.argBytes.byteLength);
-  const length = packInto(new DataView(bytes.buffer), type, value);
+  const bytes = new Uint8Array(argBytesEach);
+  const length = packInto(new DataView(bytes.buffer), 0, type, value);
   return bytes.slice(0, length);
 }
 
-const argView = new DataView(callArrays.argBytes.buffer);
-
-/** Writes the value's bytes at the start of `view` (room for 128 bytes); returns their count. */
-function packInto(view: DataView, type: ArgType, value: number | bigint | readonly (number | bigint)[]): number {
+/** Writes the value's bytes at `at` in `view` (room for argBytesEach bytes); returns their count. */
+function packInto(view: DataView, at: number, type: ArgType, value: number | bigint | readonly (number | bigint)[]): number {
   const { scalar, width } = parseType(type);
   const info = scalars[scalar];
   // Elements are read (getters run) before anything is written: a getter that sets another argument cannot interleave.
@@ -101,7 +102,7 @@ function packInto(view: DataView, type: ArgType, value: number | bigint | readon
     throw new TypeError(`a ${type} takes ${width === 1 ? 'one number' : `${width} numbers`}; got ${count}`);
   }
   const slots = width === 3 ? 4 : width;
-  for (let i = 0; i < slots * info.size; i++) view.setUint8(i, 0);
+  for (let i = 0; i < slots * info.size; i++) view.setUint8(at + i, 0);
   for (let i = 0; i < count; i++) {
     const x: unknown = items ? items[i] : value;
     if (typeof x !== 'number' && typeof x !== 'bigint') throw new TypeError(`${type} element ${i} must be a number or bigint`);
@@ -113,9 +114,28 @@ function packInto(view: DataView, type: ArgType, value: number | bigint | readon
           : x >= BigInt(range[0]) && x <= BigInt(range[1]);
       if (!valid) throw new RangeError(`${String(x)} is not a valid ${scalar} (range ${range[0]}..${range[1]})`);
     }
-    info.write(view, i * info.size, x);
+    info.write(view, at + i * info.size, x);
   }
   return info.size * slots;
+}
+
+/** What an argument set in JS still has to hand the driver (Kernel.pendingArgs; the kinds native/kernel.cc takes). */
+const argPending = { none: 0, object: 1, bytes: 2, local: 3 } as const;
+
+/** What a kernel holds for one of its arguments. */
+interface ArgState {
+  /** Set with setArg (an enqueue refuses a kernel with an argument not set). */
+  set: boolean;
+  /** The buffer, image or sampler set: kept alive, and checked at each enqueue. */
+  object: MemObject | Sampler | null;
+  /** Bytes of a localMemory() argument; 0 for other kinds. */
+  localBytes: number;
+  /** Length of a value packed in the argument store. */
+  byteLength: number;
+  /** What waits for the next enqueue to reach the driver (argPending.*). */
+  pending: number;
+  /** The object (or null buffer) the driver holds, to skip setting it again; undefined when that is not one. */
+  applied: MemObject | Sampler | null | undefined;
 }
 
 /** A __local memory argument of `size` bytes. */
@@ -223,11 +243,19 @@ function takes(param: Param): string {
 
 export class Kernel extends Resource<NativeKernel> {
   readonly program: ProgramLink;
-  /** Objects set as arguments, kept alive and checked at each enqueue. */
-  readonly #objectArgs = new Map<number, MemObject | Sampler>();
-  /** Bytes of each __local argument. */
-  readonly #localArgs = new Map<number, number>();
-  readonly #setArgs = new Set<number>();
+  /**
+   * One record per argument. Values checked here wait for the next enqueue,
+   * which hands them to the driver in the same native call as the launch
+   * (see pendingArgs); packed values live in #store (argBytesEach bytes per
+   * argument, shared with the native kernel).
+   */
+  #args?: ArgState[];
+  /** Indices of the arguments whose `pending` is set. */
+  readonly #pending: number[] = [];
+  #setCount = 0;
+  #localCount = 0;
+  #store?: Uint8Array;
+  #storeView?: DataView;
   #numArgs?: number;
   #name?: string;
   /** Parameters from the argument info; null when the driver has none (then only the driver checks). */
@@ -342,41 +370,131 @@ export class Kernel extends Resource<NativeKernel> {
     if ((value instanceof MemObject || value instanceof Sampler) && value.released) {
       throw new OpenCLReleasedError(`${value.kind} (${this.#describe(index)})`);
     }
-    // The record changes only after the driver took the value: when it
-    // refuses, it still holds the previous object, which must stay alive.
-    if (value instanceof MemObject || value === null) {
+    // Checked values wait for the enqueue; without argument info the driver
+    // is the only judge, so the value goes to it now. The record changes only
+    // after the driver took the value: when it refuses, it still holds the
+    // previous object, which must stay alive.
+    const deferred = this.#parameters() !== null;
+    const arg = (this.#args ??= Array.from({ length: this.numArgs }, () => ({
+      set: false, object: null, localBytes: 0, byteLength: 0, pending: argPending.none, applied: undefined,
+    })))[index]!;
+    if (value instanceof MemObject || value === null || value instanceof Sampler) {
+      if (deferred && arg.applied === value && arg.pending === argPending.none) return this;
       this.#checkKind(index, value, type);
-      native.setArgMem(index, value === null ? null : value.native);
-      this.#record(index, value);
-    } else if (value instanceof Sampler) {
-      this.#checkKind(index, value, type);
-      native.setArgSampler(index, value.native);
-      this.#record(index, value);
+      if (!deferred) {
+        if (value instanceof Sampler) native.setArgSampler(index, value.native);
+        else native.setArgMem(index, value === null ? null : value.native);
+      }
+      this.#record(index, arg, value, 0, deferred ? argPending.object : argPending.none);
+      if (!deferred) arg.applied = value;
     } else if (value instanceof LocalMemory) {
       this.#checkKind(index, value, type);
-      native.setArgLocal(index, value.size);
-      this.#record(index, null, value.size);
+      if (!deferred) native.setArgLocal(index, value.size);
+      this.#record(index, arg, null, value.size, deferred ? argPending.local : argPending.none);
     } else if (type !== undefined) {
-      const length = packInto(argView, type, value as number | bigint | (number | bigint)[]);
+      const view = this.#argStore();
+      const length = packInto(view, index * argBytesEach, type, value as number | bigint | (number | bigint)[]);
       this.#checkKind(index, value, type, length);
-      native.setArgBytes(index, length);
-      this.#record(index, null);
+      arg.byteLength = length;
+      if (!deferred) native.setArgBytes(index, length);
+      this.#record(index, arg, null, 0, deferred ? argPending.bytes : argPending.none);
     } else if (ArrayBuffer.isView(value)) {
       this.#checkKind(index, value, undefined, value.byteLength);
-      native.setArg(index, value);
-      this.#record(index, null);
+      const length = value.byteLength;
+      if (deferred && length >= 1 && length <= argBytesEach) {
+        this.#argStore();
+        this.#store!.set(new Uint8Array(value.buffer, value.byteOffset, length), index * argBytesEach);
+        arg.byteLength = length;
+        this.#record(index, arg, null, 0, argPending.bytes);
+      } else {
+        native.setArg(index, value);
+        this.#record(index, arg, null, 0, argPending.none);
+      }
     } else if (typeof value === 'number' || typeof value === 'bigint' || Array.isArray(value)) {
       throw new TypeError(`${this.#describe(index)}: give the OpenCL C type of a number, e.g. setArg(${index}, value, 'float')`);
     } else throw new TypeError(`${this.#describe(index)}: unsupported value ${describeValue(value)}`);
     return this;
   }
 
-  #record(index: number, object: MemObject | Sampler | null, localBytes?: number): void {
-    if (object) this.#objectArgs.set(index, object);
-    else this.#objectArgs.delete(index);
-    if (localBytes !== undefined) this.#localArgs.set(index, localBytes);
-    else this.#localArgs.delete(index);
-    this.#setArgs.add(index);
+  #argStore(): DataView {
+    if (!this.#storeView) {
+      this.#store = new Uint8Array(Math.max(1, this.numArgs) * argBytesEach);
+      this.native.useArgStore(this.#store);
+      this.#storeView = new DataView(this.#store.buffer);
+    }
+    return this.#storeView;
+  }
+
+  #record(index: number, arg: ArgState, object: MemObject | Sampler | null, localBytes: number, pending: number): void {
+    arg.object = object;
+    if ((arg.localBytes !== 0) !== (localBytes !== 0)) this.#localCount += localBytes !== 0 ? 1 : -1;
+    arg.localBytes = localBytes;
+    if (!arg.set) {
+      arg.set = true;
+      this.#setCount++;
+    }
+    if (arg.pending === argPending.none && pending !== argPending.none) this.#pending.push(index);
+    if (arg.pending !== argPending.none && pending === argPending.none) this.#pending.splice(this.#pending.indexOf(index), 1);
+    arg.pending = pending;
+    arg.applied = undefined;
+  }
+
+  /**
+   * @internal Writes the arguments waiting for the driver into `ops`
+   * ([count, (index, kind, value) x count], the layout native/kernel.cc reads;
+   * objects by slot). More than fit go to the driver now, one call each.
+   */
+  pendingArgs(ops: Float64Array): void {
+    const pending = this.#pending;
+    if (pending.length > (ops.length - 1) / 3) {
+      this.applyPendingNow();
+      ops[0] = 0;
+      return;
+    }
+    const args = this.#args!;
+    for (let i = 0; i < pending.length; i++) {
+      const index = pending[i]!;
+      const arg = args[index]!;
+      const kind = arg.pending;
+      ops[1 + 3 * i] = index;
+      ops[2 + 3 * i] = kind;
+      ops[3 + 3 * i] = kind === argPending.object ? (arg.object?.slot ?? -1) : kind === argPending.bytes ? arg.byteLength : arg.localBytes;
+    }
+    ops[0] = pending.length;
+  }
+
+  /** @internal The enqueue handed the pending arguments to the driver. */
+  pendingArgsApplied(): void {
+    const pending = this.#pending;
+    while (pending.length) {
+      const arg = this.#args![pending.pop()!]!;
+      if (arg.pending === argPending.object) arg.applied = arg.object;
+      arg.pending = argPending.none;
+    }
+  }
+
+  /** @internal Hands the pending arguments to the driver one call each: its refusal names the argument. */
+  applyPendingNow(): void {
+    const native = this.native;
+    for (const index of [...this.#pending]) {
+      const arg = this.#args![index]!;
+      const object = arg.object;
+      try {
+        if (arg.pending === argPending.object) {
+          if (object instanceof Sampler) native.setArgSampler(index, object.native);
+          else native.setArgMem(index, object === null ? null : object.native);
+        } else if (arg.pending === argPending.bytes) native.setArgBytes(index, arg.byteLength);
+        else native.setArgLocal(index, arg.localBytes);
+      } catch (error) {
+        if (error instanceof OpenCLError) {
+          throw new OpenCLError(error.status, 'clSetKernelArg', `${this.#describe(index)}, set with setArg() and handed to the driver by this enqueue`);
+        }
+        throw error;
+      }
+      if (arg.pending === argPending.object) arg.applied = object;
+      arg.pending = argPending.none;
+      this.#pending.splice(this.#pending.indexOf(index), 1);
+    }
   }
 
   /** Sets arguments 0..n-1 in order; a number/vector is given as [type, value]. */
@@ -393,18 +511,22 @@ export class Kernel extends Resource<NativeKernel> {
    * released or may not be used now, or the __local memory exceeds the device's.
    */
   checkArgsForEnqueue(call: string, device?: Device): void {
-    if (this.#setArgs.size < this.numArgs) {
+    const args = this.#args;
+    if (this.#setCount < this.numArgs) {
       for (let index = 0; index < this.numArgs; index++) {
-        if (!this.#setArgs.has(index)) throw new TypeError(`${this.#describe(index)} is not set; set it with setArg(${index}, …) before enqueueing`);
+        if (!args?.[index]?.set) throw new TypeError(`${this.#describe(index)} is not set; set it with setArg(${index}, …) before enqueueing`);
       }
     }
-    for (const [index, arg] of this.#objectArgs) {
+    if (!args) return;
+    for (let index = 0; index < args.length; index++) {
+      const arg = args[index]!.object;
+      if (arg === null) continue;
       if (arg.released) throw new OpenCLReleasedError(`${arg.kind} (kernel argument ${index})`);
       if (arg instanceof MemObject) arg.checkCommandUse(`kernel argument ${index}`, call);
     }
-    if (device && this.#localArgs.size) {
+    if (device && this.#localCount) {
       let total = 0n;
-      for (const bytes of this.#localArgs.values()) total += BigInt(bytes);
+      for (const arg of args) total += BigInt(arg.localBytes);
       const limit = device.localMemSize;
       const own = this.workGroupInfo(device).localMemSize;
       if (total + own > limit) {

@@ -3,7 +3,7 @@ import { CL } from './constants';
 import type { ContextLink } from './links';
 import type { Device } from './device';
 import { Event, type UserEvent, gateOn, gatesOf, nativeWaitList, refuseToBlock } from './event';
-import { OpenCLStateError, contextMismatch, describeValue } from './errors';
+import { OpenCLError, OpenCLStateError, contextMismatch, describeValue } from './errors';
 import { type CheckedHost, type HostData, checkHost } from './host-memory';
 import { decode } from './info';
 import { Kernel } from './kernel';
@@ -172,8 +172,12 @@ export class CommandQueue extends Resource<NativeQueue> {
   /** @internal Mappings made through this queue and not yet unmapped. */
   readonly mappings = new LiveSet<Mapping>();
   readonly #staged = new Set<StagedRead>();
-  /** Events of commands on this queue the binding may still have to let go of (see retireIfEnded). */
-  readonly #events = new Set<Event>();
+  /**
+   * Events of commands on this queue the binding may still have to let go of
+   * (see retireIfEnded). Released ones leave at the next pass: an array push
+   * per command costs less than a Set's add and delete.
+   */
+  #events: Event[] = [];
   #retireAt = 64;
   /** Unset user events that commands on this queue wait on. */
   #gates: readonly UserEvent[] = [];
@@ -230,8 +234,8 @@ export class CommandQueue extends Resource<NativeQueue> {
     if (gates.length || this.#gates.length) {
       this.#gates = this.properties.outOfOrder ? gatesOf(undefined, [...this.#gates, ...gates]) : gates;
     }
-    this.#events.add(event);
-    if (this.#events.size >= this.#retireAt) this.#retireEnded();
+    this.#events.push(event);
+    if (this.#events.length >= this.#retireAt) this.#retireEnded();
     return event;
   }
 
@@ -239,13 +243,8 @@ export class CommandQueue extends Resource<NativeQueue> {
   // (queue, context, memory) alive until garbage collection: ended ones let
   // go of their handle here, amortized over enqueues, and all at release.
   #retireEnded(): void {
-    for (const event of this.#events) if (event.retireIfEnded()) this.#events.delete(event);
-    this.#retireAt = Math.max(64, this.#events.size * 2);
-  }
-
-  /** @internal Called when an event of this queue is released by its owner. */
-  forgetEvent(event: Event): void {
-    this.#events.delete(event);
+    this.#events = this.#events.filter((event) => !event.retireIfEnded());
+    this.#retireAt = Math.max(64, this.#events.length * 2);
   }
 
   /** Runs a kernel over an NDRange of 1 to 3 dimensions. */
@@ -269,7 +268,17 @@ export class CommandQueue extends Resource<NativeQueue> {
         sizes[6 + d] = offset === undefined ? 0 : offset[d]!;
         sizes[9 + d] = local === undefined ? 1 : local[d]!;
       }
-      return addon.enqueueNDRange(this.native, kernel.native, waitList);
+      kernel.pendingArgs(callArrays.kernelArgOps);
+      let id: EventId;
+      try {
+        id = addon.enqueueNDRange(this.slot, kernel.slot, waitList);
+      } catch (error) {
+        // Which argument the driver refused: handed over one by one, the refusal names it.
+        if (error instanceof OpenCLError && error.call === 'clSetKernelArg') kernel.applyPendingNow();
+        throw error;
+      }
+      kernel.pendingArgsApplied();
+      return id;
     });
   }
 
@@ -677,7 +686,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     for (const event of this.#events) {
       if (!event.retireIfEnded()) event.completed.then(() => event.retireIfEnded(), () => event.retireIfEnded());
     }
-    this.#events.clear();
+    this.#events = [];
   }
 }
 

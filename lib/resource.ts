@@ -32,6 +32,14 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
     return this.#native;
   }
 
+  #slot?: number;
+
+  /** @internal The native object's slot (see NativeHandle.slot); throws OpenCLReleasedError after release. */
+  get slot(): number {
+    const native = this.native;
+    return (this.#slot ??= native.slot);
+  }
+
   /** @internal True once the binding let go of the handle on its own (see retire()). */
   protected get retired(): boolean {
     return this.#retired;

@@ -15,11 +15,77 @@
 
 namespace ocl {
 
-// The widest kernel argument value: a 16-vector of 8-byte scalars.
+// The widest kernel argument value: a 16-vector of 8-byte scalars (a kernel's
+// argument store holds this many bytes per argument).
 constexpr size_t kArgBytes = 128;
 
 class CallbackHub;
 class EventTable;
+
+// Ids of table slots, as JS numbers: generation * 2^24 + index, exact in a
+// double. A slot's generation changes when it is freed, so a stale id never
+// names the slot's next occupant.
+struct SlotId {
+  static constexpr uint32_t kIndexBits = 24;
+  static constexpr uint32_t kMaxIndex = (1u << kIndexBits) - 1;
+  static constexpr uint32_t kGenerationLimit = 1u << 28;
+  uint32_t index;
+  uint32_t generation;
+  double ToDouble() const { return static_cast<double>(generation) * (1u << kIndexBits) + index; }
+  // False for what no slot could have made (negative, fractional, too large).
+  static bool FromDouble(double id, SlotId& out) {
+    if (!(id >= 0 && id < 9007199254740992.0) || id != static_cast<double>(static_cast<uint64_t>(id))) return false;
+    auto bits = static_cast<uint64_t>(id);
+    out.index = static_cast<uint32_t>(bits & kMaxIndex);
+    out.generation = static_cast<uint32_t>(bits >> kIndexBits);
+    return true;
+  }
+  static uint32_t Next(uint32_t generation) { return generation + 1 < kGenerationLimit ? generation + 1 : 1; }
+};
+
+// Every wrapped native object (Handle) of an environment, by slot: the hot
+// calls take a number instead of unwrapping an object and checking its type
+// tag (two private-symbol lookups each).
+class ObjectTable {
+ public:
+  double Add(void* object, const napi_type_tag* tag) {
+    uint32_t index;
+    if (!free_.empty()) {
+      index = free_.back();
+      free_.pop_back();
+    } else {
+      index = static_cast<uint32_t>(entries_.size());
+      entries_.push_back({});
+    }
+    entries_[index].object = object;
+    entries_[index].tag = tag;
+    return SlotId{index, entries_[index].generation}.ToDouble();
+  }
+  void Remove(double id) {
+    SlotId slot;
+    if (!SlotId::FromDouble(id, slot) || slot.index >= entries_.size()) return;
+    Entry& entry = entries_[slot.index];
+    if (entry.generation != slot.generation) return;
+    entry = {nullptr, nullptr, SlotId::Next(entry.generation)};
+    free_.push_back(slot.index);
+  }
+  // The object with this id and type tag, or null.
+  void* Find(double id, const napi_type_tag* tag) const {
+    SlotId slot;
+    if (!SlotId::FromDouble(id, slot) || slot.index >= entries_.size()) return nullptr;
+    const Entry& entry = entries_[slot.index];
+    return entry.generation == slot.generation && entry.tag == tag ? entry.object : nullptr;
+  }
+
+ private:
+  struct Entry {
+    void* object = nullptr;
+    const napi_type_tag* tag = nullptr;
+    uint32_t generation = 1;
+  };
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> free_;
+};
 
 // One per Node environment (main thread or worker).
 struct AddonData {
@@ -31,14 +97,15 @@ struct AddonData {
   std::shared_ptr<CallbackHub> hub;
   // Every event this environment holds (event.cc).
   std::shared_ptr<EventTable> events;
+  ObjectTable objects;
   Napi::FunctionReference makeDirect3DError;  // (hresult, call, detail) => Direct3DError (lib/direct3d/errors.ts; Windows)
   // enqueueNDRange's sizes, written by lib/queue.ts just before each call
   // (one Float64Array for the life of the environment: no array to read per call).
   Napi::Reference<Napi::Float64Array> ndrangeSizes;
   const double* ndrangeData = nullptr;
-  // Kernel.setArg's packed scalar or vector (lib/kernel.ts), for setArgBytes.
-  Napi::Reference<Napi::Uint8Array> argBytesArray;
-  const uint8_t* argBytes = nullptr;
+  // The kernel arguments lib/kernel.ts holds for the next enqueueNDRange.
+  Napi::Reference<Napi::Float64Array> argOps;
+  const double* argOpsData = nullptr;
 
   static AddonData& Get(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }
 };
@@ -107,8 +174,12 @@ class Handle : public Napi::ObjectWrap<Derived> {
     if (info.Length() >= 1 && info[0].IsExternal()) {
       handle_ = static_cast<T>(info[0].As<Napi::External<void>>().Data());
     }
+    slot_ = AddonData::Get(info.Env()).objects.Add(static_cast<Derived*>(this), &Derived::kTypeTag);
   }
-  ~Handle() override { Drop(); }
+  ~Handle() override {
+    Drop();
+    AddonData::Get(this->Env()).objects.Remove(slot_);
+  }
 
   static Napi::Object Wrap(Napi::Env env, T handle) {
     auto& ctor = AddonData::Get(env).constructors.at(&Derived::kTypeTag);
@@ -121,6 +192,13 @@ class Handle : public Napi::ObjectWrap<Derived> {
       throw Napi::TypeError::New(env, std::string(what) + " must be a " + Derived::kName);
     }
     return Derived::Unwrap(v.As<Napi::Object>());
+  }
+
+  // By the id its `slot` accessor gave JS (see ObjectTable).
+  static Derived* FromSlot(Napi::Env env, double id, const char* what) {
+    void* object = AddonData::Get(env).objects.Find(id, &Derived::kTypeTag);
+    if (!object) throw Napi::TypeError::New(env, std::string(what) + " must be the slot of a " + Derived::kName);
+    return static_cast<Derived*>(object);
   }
 
   static T From(const Napi::Value& v, const char* what) {
@@ -150,6 +228,7 @@ class Handle : public Napi::ObjectWrap<Derived> {
         Napi::ObjectWrap<Derived>::InstanceMethod("release", &Handle::ReleaseMethod),
         Napi::ObjectWrap<Derived>::InstanceMethod("keep", &Handle::KeepMethod),
         Napi::ObjectWrap<Derived>::InstanceAccessor("address", &Handle::AddressGetter, nullptr),
+        Napi::ObjectWrap<Derived>::InstanceAccessor("slot", &Handle::SlotGetter, nullptr),
     };
   }
 
@@ -190,8 +269,10 @@ class Handle : public Napi::ObjectWrap<Derived> {
     return info.Env().Undefined();
   }
   Napi::Value AddressGetter(const Napi::CallbackInfo& info) { return FromPointer(info.Env(), handle_); }
+  Napi::Value SlotGetter(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), slot_); }
 
   T handle_ = nullptr;
+  double slot_ = 0;
   // Destroyed after ~Handle's Drop(): what is kept outlives the release.
   std::vector<Napi::ObjectReference> kept_;
 };

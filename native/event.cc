@@ -146,9 +146,6 @@ cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, Sta
 
 namespace {
 
-constexpr double kIdLimit = 9007199254740992.0;  // 2^53: ids are exact doubles
-constexpr uint32_t kGenerationLimit = 1u << 28;
-
 EventTable& Events(Napi::Env env) { return *AddonData::Get(env).events; }
 
 void ReleaseDependents(const CoreApi* api, EventTable::Entry& entry) {
@@ -165,7 +162,7 @@ Napi::Value EventTable::Add(Napi::Env env, cl_event event) {
   if (!free_.empty()) {
     index = free_.back();
     free_.pop_back();
-  } else if (entries_.size() < (size_t{1} << kIndexBits)) {
+  } else if (entries_.size() <= SlotId::kMaxIndex) {
     index = static_cast<uint32_t>(entries_.size());
     entries_.emplace_back();
   } else {
@@ -174,17 +171,14 @@ Napi::Value EventTable::Add(Napi::Env env, cl_event event) {
   }
   Entry& entry = entries_[index];
   entry.event = event;
-  double id = static_cast<double>(entry.generation) * static_cast<double>(1u << kIndexBits) + index;
-  return Napi::Number::New(env, id);
+  return Napi::Number::New(env, SlotId{index, entry.generation}.ToDouble());
 }
 
 EventTable::Entry* EventTable::Find(double id) {
-  if (!(id >= 0 && id < kIdLimit) || id != static_cast<double>(static_cast<uint64_t>(id))) return nullptr;
-  auto bits = static_cast<uint64_t>(id);
-  auto index = static_cast<uint32_t>(bits & ((1u << kIndexBits) - 1));
-  auto generation = static_cast<uint32_t>(bits >> kIndexBits);
-  if (index >= entries_.size() || entries_[index].generation != generation || !entries_[index].event) return nullptr;
-  return &entries_[index];
+  SlotId slot;
+  if (!SlotId::FromDouble(id, slot) || slot.index >= entries_.size()) return nullptr;
+  Entry& entry = entries_[slot.index];
+  return entry.generation == slot.generation && entry.event ? &entry : nullptr;
 }
 
 EventTable::Entry& EventTable::Get(const Napi::Value& value, const char* what) {
@@ -206,7 +200,7 @@ void EventTable::Release(Entry& entry) {
   if (api) api->clReleaseEvent(entry.event);
   entry.event = nullptr;
   ReleaseDependents(api, entry);
-  entry.generation = entry.generation + 1 < kGenerationLimit ? entry.generation + 1 : 1;
+  entry.generation = SlotId::Next(entry.generation);
   free_.push_back(static_cast<uint32_t>(&entry - entries_.data()));
 }
 

@@ -7,6 +7,8 @@ const napi_type_tag NativeKernel::kTypeTag = {0x6f636c2d6b65726eULL, 0x656c00000
 namespace {
 
 constexpr size_t kNDRangeSizes = 12;
+constexpr size_t kMaxArgOps = 64;
+constexpr size_t kArgOps = 1 + 3 * kMaxArgOps;
 
 Napi::Value CreateKernel(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -30,23 +32,84 @@ const T* KeepArray(const Napi::Value& v, napi_typedarray_type type, size_t lengt
   return v.As<Napi::TypedArrayOf<T>>().Data();
 }
 
-// useCallArrays(Float64Array(kNDRangeSizes), Uint8Array(kArgBytes)), once per
+// useCallArrays(Float64Array(kNDRangeSizes), Float64Array(kArgOps)), once per
 // environment (lib/addon.ts, when the addon loads): the arrays enqueueNDRange
-// and setArgBytes read their sizes and bytes from.
+// reads its sizes and the kernel's pending arguments from.
 Napi::Value UseCallArrays(const Napi::CallbackInfo& info) {
   auto& data = AddonData::Get(info.Env());
   data.ndrangeData = KeepArray(info[0], napi_float64_array, kNDRangeSizes, data.ndrangeSizes, "NDRange sizes");
-  data.argBytes = KeepArray(info[1], napi_uint8_array, kArgBytes, data.argBytesArray, "argument bytes");
+  data.argOpsData = KeepArray(info[1], napi_float64_array, kArgOps, data.argOps, "argument operations");
   return info.Env().Undefined();
 }
 
-// enqueueNDRange(queue, kernel, waitList): dimensions and sizes come from the
-// array given to useCallArrays: [dims, hasOffset, hasLocal, global x3, offset x3, local x3].
+enum ArgOp { kOpObject = 1, kOpBytes = 2, kOpLocal = 3 };
+
+// Hands the driver the arguments lib/kernel.ts checked and held since the
+// last enqueue: ops = [count, (index, kind, value) x count]; for kOpObject the
+// value is the slot of a NativeMem or NativeSampler, or -1 for a NULL buffer;
+// kOpBytes takes `value` bytes from the kernel's argument store; kOpLocal is
+// __local memory of `value` bytes.
+void ApplyPendingArgs(Napi::Env env, NativeKernel& kernel, const double* ops) {
+  const auto count = static_cast<size_t>(ops[0]);
+  if (count > kMaxArgOps) throw Napi::RangeError::New(env, "too many pending kernel arguments");
+  if (count == 0) return;
+  auto setArg = OCL_FN(env, clSetKernelArg);
+  const ObjectTable& objects = AddonData::Get(env).objects;
+  for (size_t i = 0; i < count; ++i) {
+    const double* op = ops + 1 + 3 * i;
+    const auto index = static_cast<cl_uint>(op[0]);
+    const double value = op[2];
+    cl_int status = CL_INVALID_VALUE;
+    switch (static_cast<int>(op[1])) {
+      case kOpObject: {
+        void* handle = nullptr;
+        if (value >= 0) {
+          if (auto* sampler = static_cast<NativeSampler*>(objects.Find(value, &NativeSampler::kTypeTag))) {
+            handle = sampler->handle();
+          } else {
+            handle = NativeMem::FromSlot(env, value, "kernel argument")->handle();
+          }
+          if (!handle) ThrowReleased(env, "kernel argument");
+        }
+        status = setArg(kernel.handle(), index, sizeof(void*), &handle);
+        break;
+      }
+      case kOpBytes: {
+        const auto length = static_cast<size_t>(value);
+        const uint8_t* bytes = kernel.ArgBytes(index, length);
+        if (!bytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
+        status = setArg(kernel.handle(), index, length, bytes);
+        break;
+      }
+      case kOpLocal:
+        status = setArg(kernel.handle(), index, static_cast<size_t>(value), nullptr);
+        break;
+      default:
+        throw Napi::TypeError::New(env, "unknown kernel argument operation");
+    }
+    Check(env, status, "clSetKernelArg");
+  }
+}
+
+double SlotArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
+  double id = -1;
+  if (napi_get_value_double(info.Env(), info[i], &id) != napi_ok) {
+    throw Napi::TypeError::New(info.Env(), std::string(what) + " must be a slot number");
+  }
+  return id;
+}
+
+// enqueueNDRange(queueSlot, kernelSlot, waitList): dimensions and sizes come
+// from the array given to useCallArrays: [dims, hasOffset, hasLocal, global x3,
+// offset x3, local x3]; pending arguments are applied first (ApplyPendingArgs).
 Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
-  cl_kernel kernel = NativeKernel::From(info[1], "kernel");
-  const double* v = AddonData::Get(env).ndrangeData;
+  NativeQueue* queue = NativeQueue::FromSlot(env, SlotArg(info, 0, "queue"), "queue");
+  NativeKernel* kernel = NativeKernel::FromSlot(env, SlotArg(info, 1, "kernel"), "kernel");
+  if (!queue->handle()) ThrowReleased(env, NativeQueue::kName);
+  if (!kernel->handle()) ThrowReleased(env, NativeKernel::kName);
+  const AddonData& data = AddonData::Get(env);
+  const double* v = data.ndrangeData;
   if (!v) throw Napi::Error::New(env, "enqueueNDRange before useCallArrays");
   const auto dims = static_cast<cl_uint>(v[0]);
   if (dims < 1 || dims > 3) throw Napi::RangeError::New(env, "an NDRange has 1 to 3 dimensions");
@@ -57,8 +120,9 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
     local[d] = static_cast<size_t>(v[9 + d]);
   }
   Enqueue op(info[2]);
+  ApplyPendingArgs(env, *kernel, data.argOpsData);
   Check(env,
-        OCL_FN(env, clEnqueueNDRangeKernel)(queue, kernel, dims, v[1] != 0 ? offset : nullptr, global,
+        OCL_FN(env, clEnqueueNDRangeKernel)(queue->handle(), kernel->handle(), dims, v[1] != 0 ? offset : nullptr, global,
                                             v[2] != 0 ? local : nullptr, op.count(), op.list(), &op.event),
         "clEnqueueNDRangeKernel");
   return op.Result(env);
@@ -76,17 +140,37 @@ Napi::Value NativeKernel::SetArg(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// setArgBytes(index, length): the first `length` bytes of the array given to useCallArrays.
+// setArgBytes(index, length): `length` bytes of argument `index` in the kernel's argument store.
 Napi::Value NativeKernel::SetArgBytes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_kernel kernel = Checked(env);
   cl_uint index = static_cast<cl_uint>(ToU64(info[0], "index"));
   size_t length = ToSize(info[1], "length");
-  const uint8_t* bytes = AddonData::Get(env).argBytes;
-  if (!bytes) throw Napi::Error::New(env, "setArgBytes before useCallArrays");
-  if (length == 0 || length > kArgBytes) throw Napi::RangeError::New(env, "length must be 1 to " + std::to_string(kArgBytes));
+  const uint8_t* bytes = ArgBytes(index, length);
+  if (!bytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
   Check(env, OCL_FN(env, clSetKernelArg)(kernel, index, length, bytes), "clSetKernelArg");
   return env.Undefined();
+}
+
+// useArgStore(Uint8Array): kArgBytes bytes per argument, where lib/kernel.ts
+// packs argument values; kept for the kernel's life.
+Napi::Value NativeKernel::UseArgStore(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
+    throw Napi::TypeError::New(env, "the argument store must be a Uint8Array");
+  }
+  auto store = info[0].As<Napi::Uint8Array>();
+  argStore_ = Napi::Persistent(store);
+  argStoreData_ = store.Data();
+  argStoreSize_ = store.ByteLength();
+  return env.Undefined();
+}
+
+const uint8_t* NativeKernel::ArgBytes(cl_uint index, size_t length) const {
+  if (!argStoreData_ || length == 0 || length > kArgBytes) return nullptr;
+  size_t start = static_cast<size_t>(index) * kArgBytes;
+  if (start + kArgBytes > argStoreSize_) return nullptr;
+  return argStoreData_ + start;
 }
 
 // setArgMem(index, mem | null)
@@ -152,6 +236,7 @@ void NativeKernel::Init(Napi::Env env, Napi::Object exports) {
            {InstanceMethod("info", &NativeKernel::Info), InstanceMethod("workGroupInfo", &NativeKernel::WorkGroupInfo),
             InstanceMethod("argInfo", &NativeKernel::ArgInfo), InstanceMethod("setArg", &NativeKernel::SetArg),
             InstanceMethod("setArgBytes", &NativeKernel::SetArgBytes),
+            InstanceMethod("useArgStore", &NativeKernel::UseArgStore),
             InstanceMethod("setArgMem", &NativeKernel::SetArgMem),
             InstanceMethod("setArgSampler", &NativeKernel::SetArgSampler),
             InstanceMethod("setArgLocal", &NativeKernel::SetArgLocal)});

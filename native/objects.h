@@ -129,6 +129,16 @@ class NativeKernel : public Handle<NativeKernel, cl_kernel> {
   Napi::Value SetArgSampler(const Napi::CallbackInfo& info);
   Napi::Value SetArgLocal(const Napi::CallbackInfo& info);
   Napi::Value SetArgBytes(const Napi::CallbackInfo& info);
+  Napi::Value UseArgStore(const Napi::CallbackInfo& info);
+
+ public:
+  // Argument `index`'s packed value in the store, or null when out of range.
+  const uint8_t* ArgBytes(cl_uint index, size_t length) const;
+
+ private:
+  Napi::Reference<Napi::Uint8Array> argStore_;
+  const uint8_t* argStoreData_ = nullptr;
+  size_t argStoreSize_ = 0;
 };
 
 // Events are not wrapped JS objects: a command's event is a slot in a table
@@ -168,7 +178,6 @@ class EventTable {
   void ReleaseCommandsOf(cl_command_queue queue);
 
  private:
-  static constexpr uint32_t kIndexBits = 24;
   std::vector<Entry> entries_;
   std::vector<uint32_t> free_;
 };
