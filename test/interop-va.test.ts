@@ -22,7 +22,7 @@ import {
   type Platform,
 } from '../lib';
 import { openReferenceDriver, referenceDriverPath } from './driver/control.mjs';
-import { pocl, repoRoot, runNode, withReferenceVa } from './helpers';
+import { collectGarbage, pocl, repoRoot, runNode, withReferenceVa } from './helpers';
 import { type Xvfb, softvaEnv, startXvfb, useSoftva } from './helpers/va';
 
 const ref = openReferenceDriver();
@@ -570,6 +570,7 @@ describe('cl_intel_va_api_media_sharing on real VA surfaces (libva, software VA 
   });
 
   it('9.X.2 lifetimes: a surface is not destroyed while an image shares it; a display is not terminated while a context uses it', async () => {
+    await collectGarbage();
     ref.waitIdle();
     const live = { cl: ref.liveObjects('cl'), resource: ref.liveObjects('resource') };
     const d = openVaDisplay({ kind: 'x11' });

@@ -20,7 +20,7 @@ function onPath(command) {
 /** Starts Xvfb on a free display number; resolves to { name, stop }. */
 function startXvfb() {
   return new Promise((resolve, reject) => {
-    const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+    const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp', '-noreset'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
     const kill = () => child.kill('SIGTERM');
     process.once('exit', kill);
     const timer = setTimeout(() => {

@@ -2,6 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createContext, getPlatforms, type CommandQueue, type Context, type Device, type Platform } from '../../lib';
 
 export const repoRoot = resolve(__dirname, '../..');
@@ -78,6 +80,20 @@ export function runNodeAsync(code: string, options: { env?: NodeJS.ProcessEnv; a
  * (its cl_intel_va_api_media_sharing facade) and `display` (a simulated VA
  * display) are defined.
  */
+/**
+ * Collects what earlier tests of this worker left to the garbage collector
+ * and lets its finalizers run, so that a count of live driver objects taken
+ * next is not lowered later by their release.
+ */
+export async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((done) => setTimeout(done, 5));
+  }
+}
+
 export function withReferenceVa(body: string): string {
   const control = JSON.stringify(pathToFileURL(resolve(__dirname, '../driver/control.mjs')).href);
   return `

@@ -23,16 +23,40 @@ export interface Xvfb {
   stop(): Promise<void>;
 }
 
-/** Starts Xvfb on a free display number (Xvfb -displayfd). */
-export function startXvfb(): Promise<Xvfb> {
+/**
+ * Starts Xvfb on a display number of its own. Xvfb's own choice (-displayfd
+ * alone) takes no lock file, and two servers started at once (test files in
+ * parallel, a benchmark) could both take :0, the second unlinking the
+ * first's socket. So each process starts from a number of its own, skips
+ * numbers whose lock or socket exists, and moves on when Xvfb finds the
+ * number taken; -displayfd still says when the server is ready. -noreset:
+ * by default an X server resets when its last client disconnects, and a
+ * test opening a display during that reset got "no X server answered".
+ */
+export async function startXvfb(): Promise<Xvfb> {
+  let display = 10 + (process.pid % 500);
+  const failures: string[] = [];
+  for (let attempt = 0; attempt < 20; attempt++, display++) {
+    while (existsSync(`/tmp/.X${display}-lock`) || existsSync(`/tmp/.X11-unix/X${display}`)) display++;
+    try {
+      return await startXvfbOn(display);
+    } catch (error) {
+      if ((error as { cannotStart?: boolean }).cannotStart) throw error;
+      failures.push(`:${display}: ${(error as Error).message}`);
+    }
+  }
+  throw new Error(`Xvfb did not start on any of 20 display numbers:\n${failures.join('\n')}`);
+}
+
+function startXvfbOn(number: number): Promise<Xvfb> {
   return new Promise((done, fail) => {
     let child: ChildProcess;
     try {
-      child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp'], {
+      child = spawn('Xvfb', [`:${number}`, '-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp', '-noreset'], {
         stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
       });
     } catch (error) {
-      fail(error);
+      fail(Object.assign(new Error(`Xvfb could not be started (install xvfb): ${(error as Error).message}`), { cannotStart: true }));
       return;
     }
     let text = '';
@@ -43,7 +67,11 @@ export function startXvfb(): Promise<Xvfb> {
     }, 20_000);
     child.on('error', (error) => {
       clearTimeout(timer);
-      fail(new Error(`Xvfb could not be started (install xvfb): ${error.message}`));
+      fail(Object.assign(new Error(`Xvfb could not be started (install xvfb): ${error.message}`), { cannotStart: true }));
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      fail(new Error(`Xvfb exited (${signal ?? code}) before it was ready: ${stderr.trim().split('\n').pop() ?? ''}`));
     });
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const fd3 = child.stdio[3] as NodeJS.ReadableStream;
@@ -52,9 +80,9 @@ export function startXvfb(): Promise<Xvfb> {
       text += chunk;
       if (!text.includes('\n')) return;
       clearTimeout(timer);
-      const display = `:${text.trim()}`;
+      child.removeAllListeners('exit');
       done({
-        display,
+        display: `:${text.trim()}`,
         stop: () =>
           new Promise<void>((stopped) => {
             if (child.exitCode !== null || child.signalCode !== null) return stopped();
