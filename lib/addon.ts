@@ -70,6 +70,8 @@ export interface NativeHostBlock {
 }
 
 type WaitList = EventId[] | undefined;
+/** A native object or its slot (NativeHandle.slot): the enqueue calls take either. */
+type Ref<T> = T | number;
 
 /** native/direct3d.cc (Windows only): one COM object of the Direct3D module, holding what it needs (its device). */
 export interface NativeComObject {
@@ -371,8 +373,8 @@ export interface Addon {
   createContext(properties: bigint[], devices: NativeDevice[], onError?: (message: string) => void): NativeContext;
   createContextFromType(properties: bigint[], type: bigint, onError?: (message: string) => void): NativeContext;
   createQueue(context: NativeContext, device: NativeDevice, properties: bigint[] | null, legacy: bigint): NativeQueue;
-  enqueueMarker(queue: NativeQueue, waitList: WaitList): EventId;
-  enqueueBarrier(queue: NativeQueue, waitList: WaitList): EventId;
+  enqueueMarker(queue: Ref<NativeQueue>, waitList: WaitList): EventId;
+  enqueueBarrier(queue: Ref<NativeQueue>, waitList: WaitList): EventId;
   createBuffer(context: NativeContext, flags: bigint, size: number, host?: ArrayBufferView | ArrayBuffer): NativeMem;
   createSubBuffer(buffer: NativeMem, flags: bigint, origin: number, size: number): NativeMem;
   createImage(
@@ -383,18 +385,18 @@ export interface Addon {
     host?: ArrayBufferView | ArrayBuffer,
   ): NativeMem;
   supportedImageFormats(context: NativeContext, flags: bigint, imageType: number): Uint32Array;
-  enqueueReadBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
-  enqueueWriteBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
-  enqueueReadImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
-  enqueueWriteImage(q: NativeQueue, image: NativeMem, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
-  enqueueCopyBuffer(q: NativeQueue, src: NativeMem, dst: NativeMem, srcOffset: number, dstOffset: number, size: number, waitList: WaitList): EventId;
-  enqueueFillBuffer(q: NativeQueue, mem: NativeMem, pattern: ArrayBufferView, offset: number, size: number, waitList: WaitList): EventId;
-  enqueueCopyImage(q: NativeQueue, src: NativeMem, dst: NativeMem, srcOrigin: Triple, dstOrigin: Triple, region: Triple, waitList: WaitList): EventId;
-  enqueueFillImage(q: NativeQueue, image: NativeMem, color: ArrayBufferView, origin: Triple, region: Triple, waitList: WaitList): EventId;
-  enqueueCopyImageToBuffer(q: NativeQueue, image: NativeMem, buffer: NativeMem, origin: Triple, region: Triple, dstOffset: number, waitList: WaitList): EventId;
-  enqueueCopyBufferToImage(q: NativeQueue, buffer: NativeMem, image: NativeMem, srcOffset: number, origin: Triple, region: Triple, waitList: WaitList): EventId;
-  enqueueMapBuffer(q: NativeQueue, mem: NativeMem, blocking: boolean, flags: bigint, offset: number, size: number, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: EventId };
-  enqueueMapImage(q: NativeQueue, image: NativeMem, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: EventId; rowPitch: number; slicePitch: number };
+  enqueueReadBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
+  enqueueWriteBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
+  enqueueReadImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
+  enqueueWriteImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
+  enqueueCopyBuffer(q: Ref<NativeQueue>, src: Ref<NativeMem>, dst: Ref<NativeMem>, srcOffset: number, dstOffset: number, size: number, waitList: WaitList): EventId;
+  enqueueFillBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, pattern: ArrayBufferView, offset: number, size: number, waitList: WaitList): EventId;
+  enqueueCopyImage(q: Ref<NativeQueue>, src: Ref<NativeMem>, dst: Ref<NativeMem>, srcOrigin: Triple, dstOrigin: Triple, region: Triple, waitList: WaitList): EventId;
+  enqueueFillImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, color: ArrayBufferView, origin: Triple, region: Triple, waitList: WaitList): EventId;
+  enqueueCopyImageToBuffer(q: Ref<NativeQueue>, image: Ref<NativeMem>, buffer: Ref<NativeMem>, origin: Triple, region: Triple, dstOffset: number, waitList: WaitList): EventId;
+  enqueueCopyBufferToImage(q: Ref<NativeQueue>, buffer: Ref<NativeMem>, image: Ref<NativeMem>, srcOffset: number, origin: Triple, region: Triple, waitList: WaitList): EventId;
+  enqueueMapBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, blocking: boolean, flags: bigint, offset: number, size: number, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: EventId };
+  enqueueMapImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: EventId; rowPitch: number; slicePitch: number };
   detachArrayBuffer(mapped: ArrayBuffer): void;
   enqueueUnmap(mapped: ArrayBuffer, record: unknown, waitList: WaitList): EventId;
   allocateHostBlock(size: number, zeroed: boolean): NativeHostBlock;

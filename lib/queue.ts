@@ -288,7 +288,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const host = checkHost(target, 'target');
     const { offset, size } = this.#bufferRange(buffer, host, options, 'target');
     return this.#transfer('clEnqueueReadBuffer', 'read', host, size, options, (blocking, memory, waitList) =>
-      this.context.addon.enqueueReadBuffer(this.native, buffer.native, blocking, offset, size, memory, waitList),
+      this.context.addon.enqueueReadBuffer(this.slot, buffer.slot, blocking, offset, size, memory, waitList),
     );
   }
 
@@ -298,7 +298,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const host = checkHost(source, 'source');
     const { offset, size } = this.#bufferRange(buffer, host, options, 'source');
     return this.#transfer('clEnqueueWriteBuffer', 'write', host, size, options, (blocking, memory, waitList) =>
-      this.context.addon.enqueueWriteBuffer(this.native, buffer.native, blocking, offset, size, memory, waitList),
+      this.context.addon.enqueueWriteBuffer(this.slot, buffer.slot, blocking, offset, size, memory, waitList),
     );
   }
 
@@ -398,7 +398,7 @@ export class CommandQueue extends Resource<NativeQueue> {
       throw new RangeError(`dstOffset + size (${dstOffset + size}) exceeds the destination's ${destination.size} bytes`);
     }
     return this.submit({ call: 'clEnqueueCopyBuffer', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueCopyBuffer(this.native, source.native, destination.native, srcOffset, dstOffset, size, waitList),
+      this.context.addon.enqueueCopyBuffer(this.slot, source.slot, destination.slot, srcOffset, dstOffset, size, waitList),
     );
   }
 
@@ -419,7 +419,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     }
     if (offset + size > buffer.size) throw new RangeError(`offset + size (${offset + size}) exceeds the buffer's ${buffer.size} bytes`);
     return this.submit({ call: 'clEnqueueFillBuffer', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueFillBuffer(this.native, buffer.native, pattern, offset, size, waitList),
+      this.context.addon.enqueueFillBuffer(this.slot, buffer.slot, pattern, offset, size, waitList),
     );
   }
 
@@ -460,7 +460,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const addon = this.context.addon;
     const run = direction === 'read' ? addon.enqueueReadImage : addon.enqueueWriteImage;
     return this.#transfer(call, direction, host, bytes, options, (blocking, memory, waitList) =>
-      run(this.native, image.native, blocking, origin, region, rowPitch, slicePitch, memory, waitList),
+      run(this.slot, image.slot, blocking, origin, region, rowPitch, slicePitch, memory, waitList),
     );
   }
 
@@ -472,7 +472,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const dstOrigin = options.dstOrigin !== undefined ? checkTriple(options.dstOrigin, 'dstOrigin', 0) : ([0, 0, 0] as Triple);
     const region = options.region !== undefined ? checkTriple(options.region, 'region', 1) : source.region;
     return this.submit({ call: 'clEnqueueCopyImage', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueCopyImage(this.native, source.native, destination.native, srcOrigin, dstOrigin, region, waitList),
+      this.context.addon.enqueueCopyImage(this.slot, source.slot, destination.slot, srcOrigin, dstOrigin, region, waitList),
     );
   }
 
@@ -493,7 +493,7 @@ export class CommandQueue extends Resource<NativeQueue> {
         : new Float32Array(color);
     const { origin, region } = this.#imageRegion(image, options);
     return this.submit({ call: 'clEnqueueFillImage', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueFillImage(this.native, image.native, packed, origin, region, waitList),
+      this.context.addon.enqueueFillImage(this.slot, image.slot, packed, origin, region, waitList),
     );
   }
 
@@ -504,7 +504,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const dstOffset = options.dstOffset ?? 0;
     checkCount(dstOffset, 'dstOffset');
     return this.submit({ call: 'clEnqueueCopyImageToBuffer', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueCopyImageToBuffer(this.native, image.native, buffer.native, origin, region, dstOffset, waitList),
+      this.context.addon.enqueueCopyImageToBuffer(this.slot, image.slot, buffer.slot, origin, region, dstOffset, waitList),
     );
   }
 
@@ -515,7 +515,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const srcOffset = options.srcOffset ?? 0;
     checkCount(srcOffset, 'srcOffset');
     return this.submit({ call: 'clEnqueueCopyBufferToImage', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueCopyBufferToImage(this.native, buffer.native, image.native, srcOffset, origin, region, waitList),
+      this.context.addon.enqueueCopyBufferToImage(this.slot, buffer.slot, image.slot, srcOffset, origin, region, waitList),
     );
   }
 
@@ -531,7 +531,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     buffer.checkMapOverlap(range);
     let result!: ReturnType<ContextLink['addon']['enqueueMapBuffer']>;
     const event = this.submit({ call: 'clEnqueueMapBuffer', waitFor: options.waitFor, blocking }, (waitList) => {
-      result = this.context.addon.enqueueMapBuffer(this.native, buffer.native, blocking, flags, offset, size, waitList);
+      result = this.context.addon.enqueueMapBuffer(this.slot, buffer.slot, blocking, flags, offset, size, waitList);
       return result.event;
     });
     return new Mapping(buffer, this, result.buffer, result.record, event, range);
@@ -545,7 +545,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     image.checkMapOverlap(range);
     let result!: ReturnType<ContextLink['addon']['enqueueMapImage']>;
     const event = this.submit({ call: 'clEnqueueMapImage', waitFor: options.waitFor, blocking }, (waitList) => {
-      result = this.context.addon.enqueueMapImage(this.native, image.native, blocking, flags, origin, region, waitList);
+      result = this.context.addon.enqueueMapImage(this.slot, image.slot, blocking, flags, origin, region, waitList);
       return result.event;
     });
     return new Mapping(image, this, result.buffer, result.record, event, range, result.rowPitch, result.slicePitch);
@@ -583,13 +583,13 @@ export class CommandQueue extends Resource<NativeQueue> {
   /** A marker: completes when the listed events (or all earlier commands) complete. */
   enqueueMarker(options: EnqueueOptions = {}): Event {
     return this.submit({ call: 'clEnqueueMarkerWithWaitList', waitFor: options.waitFor, waitsOnAll: !options.waitFor?.length }, (waitList) =>
-      this.context.addon.enqueueMarker(this.native, waitList),
+      this.context.addon.enqueueMarker(this.slot, waitList),
     );
   }
   /** A barrier: later commands wait for the listed events (or all earlier commands). */
   enqueueBarrier(options: EnqueueOptions = {}): Event {
     return this.submit({ call: 'clEnqueueBarrierWithWaitList', waitFor: options.waitFor, waitsOnAll: !options.waitFor?.length }, (waitList) =>
-      this.context.addon.enqueueBarrier(this.native, waitList),
+      this.context.addon.enqueueBarrier(this.slot, waitList),
     );
   }
 

@@ -186,8 +186,11 @@ class Handle : public Napi::ObjectWrap<Derived> {
     return ctor.New({Napi::External<void>::New(env, static_cast<void*>(handle))});
   }
 
+  // The object, or its slot (what the hot calls pass).
   static Derived* FromValue(const Napi::Value& v, const char* what) {
     Napi::Env env = v.Env();
+    double id = 0;
+    if (napi_get_value_double(env, v, &id) == napi_ok) return FromSlot(env, id, what);
     if (!v.IsObject() || !v.As<Napi::Object>().CheckTypeTag(&Derived::kTypeTag)) {
       throw Napi::TypeError::New(env, std::string(what) + " must be a " + Derived::kName);
     }

@@ -30,18 +30,18 @@ void ThrowReleased(Napi::Env env, const char* kind) {
 }
 
 uint64_t ToU64(const Napi::Value& v, const char* what) {
+  double d = 0;
+  if (napi_get_value_double(v.Env(), v, &d) == napi_ok) {  // one call for the common case, a number
+    if (!(d >= 0) || d > 9007199254740991.0 || d != static_cast<double>(static_cast<uint64_t>(d))) {
+      throw Napi::RangeError::New(v.Env(), std::string(what) + " must be a non-negative integer");
+    }
+    return static_cast<uint64_t>(d);
+  }
   if (v.IsBigInt()) {
     bool lossless = true;
     uint64_t value = v.As<Napi::BigInt>().Uint64Value(&lossless);
     if (!lossless) throw Napi::RangeError::New(v.Env(), std::string(what) + " does not fit in 64 bits");
     return value;
-  }
-  if (v.IsNumber()) {
-    double d = v.As<Napi::Number>().DoubleValue();
-    if (!(d >= 0) || d > 9007199254740991.0 || d != static_cast<double>(static_cast<uint64_t>(d))) {
-      throw Napi::RangeError::New(v.Env(), std::string(what) + " must be a non-negative integer");
-    }
-    return static_cast<uint64_t>(d);
   }
   throw Napi::TypeError::New(v.Env(), std::string(what) + " must be a number or bigint");
 }
