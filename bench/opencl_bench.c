@@ -42,18 +42,10 @@
 #endif
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 
-#include <CL/cl.h>
+#define BENCH_PROGRAM "opencl_bench_c"
 #include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#ifdef __linux__
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
-#endif
+
+#include "bench_common.h"
 
 /* Keep identical to KERNEL_SOURCE in bench/run.mjs (run.mjs checks it). */
 static const char kKernelSource[] =
@@ -62,24 +54,8 @@ static const char kKernelSource[] =
     "  data[i] = data[i] * 0.5f + a;\n"
     "}\n";
 
-enum { kGlobalSize = 64, kWriteBytes = 4096, kMaxRepeats = 99 };
+enum { kGlobalSize = 64, kWriteBytes = 4096 };
 #define BIG_BYTES ((size_t)64 << 20)
-
-static void die(const char* what, cl_int status) {
-  fprintf(stderr, "opencl_bench_c: %s failed (%d)\n", what, (int)status);
-  exit(1);
-}
-#define CHECK(call)                          \
-  do {                                       \
-    cl_int status_ = (call);                 \
-    if (status_ != CL_SUCCESS) die(#call, status_); \
-  } while (0)
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 typedef struct {
   cl_context context;
@@ -93,7 +69,7 @@ typedef struct {
   void* big_plain;   /* malloc'd, as a JavaScript Uint8Array's store */
 } Bench;
 
-/* ---- the four sequences; each runs n iterations ---- */
+/* ---- the sequences; each runs n iterations ---- */
 
 static void seq_setarg_enqueue(Bench* b, long n) {
   const size_t global = kGlobalSize;
@@ -159,44 +135,6 @@ static void seq_event_callback(Bench* b, long n) {
 #ifdef __linux__
 /* The two ways an event loop (libuv: epoll + an eventfd per async handle) can
    learn that a command completed; the main thread sleeps in epoll_wait. */
-typedef struct {
-  int efd;
-  int epoll;
-  cl_int status;
-} Loop;
-
-static void loop_open(Loop* loop) {
-  struct epoll_event interest = {.events = EPOLLIN};
-  loop->efd = eventfd(0, EFD_CLOEXEC);
-  loop->epoll = epoll_create1(EPOLL_CLOEXEC);
-  if (loop->efd < 0 || loop->epoll < 0 || epoll_ctl(loop->epoll, EPOLL_CTL_ADD, loop->efd, &interest) != 0) die("eventfd/epoll", -1);
-}
-
-static void loop_close(Loop* loop) {
-  close(loop->epoll);
-  close(loop->efd);
-}
-
-static void loop_wake(Loop* loop) {
-  uint64_t one = 1;
-  if (write(loop->efd, &one, sizeof one) != sizeof one) die("eventfd write", -1);
-}
-
-static void loop_sleep(Loop* loop) {
-  struct epoll_event ready;
-  uint64_t count;
-  while (epoll_wait(loop->epoll, &ready, 1, -1) != 1) {
-  }
-  if (read(loop->efd, &count, sizeof count) != sizeof count) die("eventfd read", -1);
-}
-
-static void CL_CALLBACK on_complete_wake(cl_event ev, cl_int status, void* user) {
-  (void)ev;
-  Loop* loop = (Loop*)user;
-  loop->status = status;
-  loop_wake(loop);
-}
-
 static void seq_await_callback_epoll(Bench* b, long n) {
   const size_t global = kGlobalSize;
   Loop loop;
@@ -305,43 +243,11 @@ static void seq_read_64m_blocking(Bench* b, long n) { transfer_64m(b, n, 1, CL_T
 
 /* ---- driver ---- */
 
-static int cmp_double(const void* x, const void* y) {
-  double a = *(const double*)x, c = *(const double*)y;
-  return (a > c) - (a < c);
-}
-
 typedef struct {
   const char* key;
   void (*run)(Bench*, long);
   int big; /* a 64 MiB transfer: runs --big-iterations times */
 } Sequence;
-
-static void json_string(const char* s) {
-  putchar('"');
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') printf("\\%c", c);
-    else if (c < 0x20) printf("\\u%04x", c);
-    else putchar(c);
-  }
-  putchar('"');
-}
-
-static char* platform_string(cl_platform_id p, cl_platform_info what) {
-  size_t size = 0;
-  CHECK(clGetPlatformInfo(p, what, 0, NULL, &size));
-  char* s = calloc(size + 1, 1);
-  CHECK(clGetPlatformInfo(p, what, size, s, NULL));
-  return s;
-}
-
-static char* device_string(cl_device_id d, cl_device_info what) {
-  size_t size = 0;
-  CHECK(clGetDeviceInfo(d, what, 0, NULL, &size));
-  char* s = calloc(size + 1, 1);
-  CHECK(clGetDeviceInfo(d, what, size, s, NULL));
-  return s;
-}
 
 static void usage(void) {
   fprintf(stderr, "usage: opencl_bench_c [--platform NAME] [--iterations N] [--big-iterations N] [--repeats R] [--only SEQUENCE]\n");
@@ -365,26 +271,8 @@ int main(int argc, char** argv) {
   if (iterations < 1 || big_iterations < 1 || repeats < 1 || repeats > kMaxRepeats) usage();
   if (want && !*want) want = NULL;
 
-  cl_uint nplatforms = 0;
-  CHECK(clGetPlatformIDs(0, NULL, &nplatforms));
-  if (nplatforms == 0) die("clGetPlatformIDs (no platforms)", CL_INVALID_PLATFORM);
-  cl_platform_id* platforms = calloc(nplatforms, sizeof *platforms);
-  CHECK(clGetPlatformIDs(nplatforms, platforms, NULL));
-  cl_platform_id platform = NULL;
   char* platform_name = NULL;
-  for (cl_uint i = 0; i < nplatforms && !platform; i++) {
-    char* name = platform_string(platforms[i], CL_PLATFORM_NAME);
-    if (!want || strstr(name, want)) {
-      platform = platforms[i];
-      platform_name = name;
-    } else {
-      free(name);
-    }
-  }
-  if (!platform) {
-    fprintf(stderr, "opencl_bench_c: no platform whose name contains \"%s\"\n", want);
-    return 1;
-  }
+  cl_platform_id platform = find_platform(want, &platform_name);
 
   cl_device_id device;
   CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
@@ -452,10 +340,7 @@ int main(int argc, char** argv) {
       sequences[s].run(b, n);
       samples[s][r] = (double)(now_ns() - t0) / (double)n;
     }
-    double sorted[kMaxRepeats];
-    memcpy(sorted, samples[s], sizeof(double) * (size_t)repeats);
-    qsort(sorted, (size_t)repeats, sizeof(double), cmp_double);
-    medians[s] = repeats % 2 ? sorted[repeats / 2] : (sorted[repeats / 2 - 1] + sorted[repeats / 2]) / 2;
+    medians[s] = median_of(samples[s], repeats);
   }
 
   printf("{\"platform\": ");
@@ -490,6 +375,5 @@ int main(int argc, char** argv) {
   free(platform_version);
   free(device_name);
   free(platform_name);
-  free(platforms);
   return 0;
 }
