@@ -14,12 +14,13 @@
 // (softva, cmake-build/va-drivers); unless OCL_ICD_VENDORS is set, the ICD
 // loader reads cmake-build/vendors (the reference driver, and PoCL when
 // installed). `npm run build` and `npm run build:driver` come first.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { FRAME_LOOP_C, FRAME_PLATFORM, FRAME_SEQUENCES, frameLoopEnv, startXvfb } from './frame-support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -39,23 +40,17 @@ const NV12_TO_RGBA_SOURCE =
   '  write_imagef(rgba, p, clamp(rgb, 0.0f, 1.0f));\n' +
   '}\n';
 
-// cKey: the C sequence a row compares with (the C binary runs each once).
-const SEQUENCES = [
-  { key: 'frame_wait_ns', cKey: 'frame_wait_ns', label: 'frame: await using scope | C clWaitForEvents' },
-  { key: 'frame_epoll_ns', cKey: 'frame_epoll_ns', label: 'frame: await using scope | C callback+eventfd+epoll' },
-  { key: 'frame_with_acquired_ns', cKey: 'frame_epoll_ns', label: 'frame: await withAcquired | C callback+eventfd+epoll' },
-  { key: 'frame_create_ns', cKey: 'frame_create_ns', label: 'frame + plane images made and released | C clWaitForEvents' },
-];
+const SEQUENCES = [...FRAME_SEQUENCES];
 
 const { values: opts } = parseArgs({
   options: {
-    platform: { type: 'string', default: 'opencl-interop reference' },
+    platform: { type: 'string', default: FRAME_PLATFORM },
     width: { type: 'string', default: '64' },
     height: { type: 'string', default: '64' },
     iterations: { type: 'string', default: '2000' },
     repeats: { type: 'string', default: '5' },
     json: { type: 'boolean', default: false },
-    c: { type: 'string', default: join(root, 'cmake-build', 'bench', 'frame_loop_c') },
+    c: { type: 'string', default: FRAME_LOOP_C },
     'x11-display': { type: 'string' },
     // For bench/instructions.mjs: one sequence, on one side.
     only: { type: 'string' },
@@ -84,27 +79,10 @@ if (!Number.isInteger(repeats) || repeats < 1 || repeats > 99) fail('--repeats m
 const warmup = Math.max(50, Math.floor(iterations / 10)); // same rule as the C side
 
 // ---- the environment both sides run in (set before OpenCL or libva loads) ----
-const softvaDir = join(root, 'cmake-build', 'va-drivers');
-if (!process.env.LIBVA_DRIVER_NAME) {
-  if (!existsSync(join(softvaDir, 'ocl_interop_softva_drv_video.so'))) fail('the software VA driver is not built: install libva-dev and run npm run build:driver');
-  Object.assign(process.env, { LIBVA_DRIVER_NAME: 'ocl_interop_softva', LIBVA_DRIVERS_PATH: softvaDir });
-}
-process.env.LIBVA_MESSAGING_LEVEL ??= '1'; // errors only: no "libva info" lines per process
-process.env.OCL_ICD_VENDORS ??= join(root, 'cmake-build', 'vendors');
-
-/** Starts Xvfb on a free display number; resolves to { name, stop }. */
-function startXvfb() {
-  return new Promise((resolve, reject) => {
-    const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
-    const stop = () => child.kill('SIGTERM');
-    process.once('exit', stop);
-    child.once('error', (error) => reject(new Error(`cannot start Xvfb (apt-get install xvfb): ${error.message}`)));
-    let text = '';
-    child.stdio[3].setEncoding('utf8').on('data', (chunk) => {
-      text += chunk;
-      if (text.includes('\n')) resolve({ name: `:${text.trim()}`, stop });
-    });
-  });
+try {
+  Object.assign(process.env, frameLoopEnv());
+} catch (error) {
+  fail(error.message);
 }
 
 let cl;
