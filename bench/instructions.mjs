@@ -10,11 +10,16 @@
 // counts added 3-6 k instructions per iteration to the Node side.
 //
 //   node bench/instructions.mjs [--platform NAME] [--sequences a,b] [--low N] [--high N]
+//
+// The VA-API frame loop's sequences (frame_*, bench/frame-loop.mjs) count
+// frame_loop_c against frame-loop.mjs, on the frame loop's platform (the
+// reference driver) and an Xvfb started here.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { FRAME_LOOP_C, FRAME_PLATFORM, FRAME_SEQUENCES, frameLoopEnv, startXvfb } from './frame-support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts } = parseArgs({
@@ -42,10 +47,10 @@ if (!existsSync(opts.c)) {
 }
 const warmup = (n) => Math.max(50, Math.floor(n / 10)); // as run.mjs and the C side
 
-function instructions(command, args) {
+function instructions(command, args, env = process.env) {
   const result = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', command, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, BENCH_PLATFORM: '' },
+    env: { ...env, BENCH_PLATFORM: '' },
   });
   const collected = /Collected : (\d+)/.exec(result.stderr);
   if (result.status !== 0 || !collected) {
@@ -55,22 +60,43 @@ function instructions(command, args) {
   return Number(collected[1]);
 }
 
-function perCall(side, sequence) {
+const frameSequences = new Map(FRAME_SEQUENCES.map((sequence) => [sequence.key, sequence]));
+let frameDisplay = null; // { env, xvfb }: made for the first frame sequence
+
+async function frameLoopSetup() {
+  if (!frameDisplay) {
+    if (!existsSync(FRAME_LOOP_C)) throw new Error(`no C frame loop at ${FRAME_LOOP_C}: run npm run build:driver (needs libva-dev, libx11-dev)`);
+    frameDisplay = { env: frameLoopEnv(), xvfb: await startXvfb() };
+  }
+  return frameDisplay;
+}
+
+async function perCall(side, sequence) {
+  const frame = frameSequences.get(sequence);
+  const { env, xvfb } = frame ? await frameLoopSetup() : { env: process.env };
+  const common = (n) => ['--iterations', String(n), '--repeats', '1'];
+  const frameArgs = frame ? ['--platform', FRAME_PLATFORM, '--x11-display', xvfb.name] : [];
   const run = (n) =>
-    side === 'c'
-      ? instructions(opts.c, ['--platform', opts.platform, '--iterations', String(n), '--repeats', '1', '--only', sequence])
-      : instructions(process.execPath, ['--single-threaded', join(root, 'bench', 'run.mjs'), '--platform', opts.platform, '--side', 'node', '--only', sequence, '--iterations', String(n), '--repeats', '1']);
+    frame
+      ? side === 'c'
+        ? instructions(FRAME_LOOP_C, [...frameArgs, ...common(n), '--only', frame.cKey], env)
+        : instructions(process.execPath, ['--single-threaded', join(root, 'bench', 'frame-loop.mjs'), ...frameArgs, '--side', 'node', '--only', sequence, ...common(n)], env)
+      : side === 'c'
+        ? instructions(opts.c, ['--platform', opts.platform, ...common(n), '--only', sequence])
+        : instructions(process.execPath, ['--single-threaded', join(root, 'bench', 'run.mjs'), '--platform', opts.platform, '--side', 'node', '--only', sequence, ...common(n)]);
   run(50); // a first run fills the driver's program cache (a kernel build is billions of instructions)
   const a = run(low);
   const b = run(high);
   return (b - a) / (high + warmup(high) - (low + warmup(low)));
 }
 
-console.log(`platform matching "${opts.platform}"; instructions per call = (I(${high}) - I(${low})) / iterations between, callgrind, all threads\n`);
+const framePlatform = opts.sequences.split(',').some((sequence) => frameSequences.has(sequence)) ? ` (frame_*: "${FRAME_PLATFORM}")` : '';
+console.log(`platform matching "${opts.platform}"${framePlatform}; instructions per call = (I(${high}) - I(${low})) / iterations between, callgrind, all threads\n`);
 console.log('sequence               | C instr/call | Node instr/call | ratio');
 console.log('-----------------------|--------------|-----------------|------');
 for (const sequence of opts.sequences.split(',')) {
-  const c = perCall('c', sequence);
-  const node = perCall('node', sequence);
+  const c = await perCall('c', sequence);
+  const node = await perCall('node', sequence);
   console.log(`${sequence.padEnd(22)} | ${Math.round(c).toString().padStart(12)} | ${Math.round(node).toString().padStart(15)} | ${(node / c).toFixed(2)}x`);
 }
+frameDisplay?.xvfb.stop();

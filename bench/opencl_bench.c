@@ -3,7 +3,8 @@
  * straight from C. bench/run.mjs runs the same sequences through the Node
  * package on the same platform and prints both side by side.
  *
- *   opencl_bench_c [--platform NAME] [--iterations N] [--repeats R]
+ *   opencl_bench_c [--platform NAME] [--iterations N] [--big-iterations N]
+ *                  [--repeats R] [--only SEQUENCE]
  *
  * --platform (or env BENCH_PLATFORM): a substring of the platform name;
  * default: the first platform. The first device of that platform is used.
@@ -25,25 +26,26 @@
  *                           epoll_wait on that eventfd + clReleaseEvent
  *   await_waiter_epoll_ns   the same, completion delivered by a waiter thread
  *                           blocked in clWaitForEvents that writes the eventfd
+ *
+ * 64 MiB transfers (--big-iterations N each, default 20; warm-up max(2, N/10)):
+ *   write_64m_ns            clEnqueueWriteBuffer(non-blocking, 64 MiB from
+ *                           posix_memalign'd page-aligned memory, event)
+ *                           + clWaitForEvents + clReleaseEvent
+ *   read_64m_ns             the same with clEnqueueReadBuffer
+ *   write_64m_blocking_ns   clEnqueueWriteBuffer(blocking, 64 MiB from malloc'd
+ *                           memory, event) + clReleaseEvent
+ *   read_64m_blocking_ns    the same with clEnqueueReadBuffer
  */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, posix_memalign */
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 
-#include <CL/cl.h>
+#define BENCH_PROGRAM "opencl_bench_c"
 #include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#ifdef __linux__
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
-#endif
+
+#include "bench_common.h"
 
 /* Keep identical to KERNEL_SOURCE in bench/run.mjs (run.mjs checks it). */
 static const char kKernelSource[] =
@@ -52,23 +54,8 @@ static const char kKernelSource[] =
     "  data[i] = data[i] * 0.5f + a;\n"
     "}\n";
 
-enum { kGlobalSize = 64, kWriteBytes = 4096, kMaxRepeats = 99 };
-
-static void die(const char* what, cl_int status) {
-  fprintf(stderr, "opencl_bench_c: %s failed (%d)\n", what, (int)status);
-  exit(1);
-}
-#define CHECK(call)                          \
-  do {                                       \
-    cl_int status_ = (call);                 \
-    if (status_ != CL_SUCCESS) die(#call, status_); \
-  } while (0)
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+enum { kGlobalSize = 64, kWriteBytes = 4096 };
+#define BIG_BYTES ((size_t)64 << 20)
 
 typedef struct {
   cl_context context;
@@ -77,9 +64,12 @@ typedef struct {
   cl_mem buffer;
   cl_mem write_target;
   float host[kWriteBytes / sizeof(float)];
+  cl_mem big_target;
+  void* big_aligned; /* posix_memalign'd, as the binding's HostMemory */
+  void* big_plain;   /* malloc'd, as a JavaScript Uint8Array's store */
 } Bench;
 
-/* ---- the four sequences; each runs n iterations ---- */
+/* ---- the sequences; each runs n iterations ---- */
 
 static void seq_setarg_enqueue(Bench* b, long n) {
   const size_t global = kGlobalSize;
@@ -145,44 +135,6 @@ static void seq_event_callback(Bench* b, long n) {
 #ifdef __linux__
 /* The two ways an event loop (libuv: epoll + an eventfd per async handle) can
    learn that a command completed; the main thread sleeps in epoll_wait. */
-typedef struct {
-  int efd;
-  int epoll;
-  cl_int status;
-} Loop;
-
-static void loop_open(Loop* loop) {
-  struct epoll_event interest = {.events = EPOLLIN};
-  loop->efd = eventfd(0, EFD_CLOEXEC);
-  loop->epoll = epoll_create1(EPOLL_CLOEXEC);
-  if (loop->efd < 0 || loop->epoll < 0 || epoll_ctl(loop->epoll, EPOLL_CTL_ADD, loop->efd, &interest) != 0) die("eventfd/epoll", -1);
-}
-
-static void loop_close(Loop* loop) {
-  close(loop->epoll);
-  close(loop->efd);
-}
-
-static void loop_wake(Loop* loop) {
-  uint64_t one = 1;
-  if (write(loop->efd, &one, sizeof one) != sizeof one) die("eventfd write", -1);
-}
-
-static void loop_sleep(Loop* loop) {
-  struct epoll_event ready;
-  uint64_t count;
-  while (epoll_wait(loop->epoll, &ready, 1, -1) != 1) {
-  }
-  if (read(loop->efd, &count, sizeof count) != sizeof count) die("eventfd read", -1);
-}
-
-static void CL_CALLBACK on_complete_wake(cl_event ev, cl_int status, void* user) {
-  (void)ev;
-  Loop* loop = (Loop*)user;
-  loop->status = status;
-  loop_wake(loop);
-}
-
 static void seq_await_callback_epoll(Bench* b, long n) {
   const size_t global = kGlobalSize;
   Loop loop;
@@ -263,85 +215,64 @@ static void seq_write_4k(Bench* b, long n) {
   }
 }
 
-/* ---- driver ---- */
-
-static int cmp_double(const void* x, const void* y) {
-  double a = *(const double*)x, c = *(const double*)y;
-  return (a > c) - (a < c);
+static void transfer_64m(Bench* b, long n, int read, cl_bool blocking, void* host) {
+  for (long i = 0; i < n; i++) {
+    cl_event ev;
+    if (read) CHECK(clEnqueueReadBuffer(b->queue, b->big_target, blocking, 0, BIG_BYTES, host, 0, NULL, &ev));
+    else CHECK(clEnqueueWriteBuffer(b->queue, b->big_target, blocking, 0, BIG_BYTES, host, 0, NULL, &ev));
+    if (!blocking) CHECK(clWaitForEvents(1, &ev));
+    CHECK(clReleaseEvent(ev));
+  }
 }
+
+/* Made before the first 64 MiB sequence only (--only runs need not pay for it). */
+static void setup_big(Bench* b) {
+  cl_int err;
+  b->big_target = clCreateBuffer(b->context, CL_MEM_READ_WRITE, BIG_BYTES, NULL, &err);
+  CHECK(err);
+  if (posix_memalign(&b->big_aligned, 4096, BIG_BYTES) != 0 || !(b->big_plain = malloc(BIG_BYTES))) die("allocating 2 x 64 MiB", -1);
+  /* Touch every page now, so no sequence pays for first-touch faults. */
+  memset(b->big_aligned, 1, BIG_BYTES);
+  memset(b->big_plain, 1, BIG_BYTES);
+}
+
+static void seq_write_64m(Bench* b, long n) { transfer_64m(b, n, 0, CL_FALSE, b->big_aligned); }
+static void seq_read_64m(Bench* b, long n) { transfer_64m(b, n, 1, CL_FALSE, b->big_aligned); }
+static void seq_write_64m_blocking(Bench* b, long n) { transfer_64m(b, n, 0, CL_TRUE, b->big_plain); }
+static void seq_read_64m_blocking(Bench* b, long n) { transfer_64m(b, n, 1, CL_TRUE, b->big_plain); }
+
+/* ---- driver ---- */
 
 typedef struct {
   const char* key;
   void (*run)(Bench*, long);
+  int big; /* a 64 MiB transfer: runs --big-iterations times */
 } Sequence;
 
-static void json_string(const char* s) {
-  putchar('"');
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') printf("\\%c", c);
-    else if (c < 0x20) printf("\\u%04x", c);
-    else putchar(c);
-  }
-  putchar('"');
-}
-
-static char* platform_string(cl_platform_id p, cl_platform_info what) {
-  size_t size = 0;
-  CHECK(clGetPlatformInfo(p, what, 0, NULL, &size));
-  char* s = calloc(size + 1, 1);
-  CHECK(clGetPlatformInfo(p, what, size, s, NULL));
-  return s;
-}
-
-static char* device_string(cl_device_id d, cl_device_info what) {
-  size_t size = 0;
-  CHECK(clGetDeviceInfo(d, what, 0, NULL, &size));
-  char* s = calloc(size + 1, 1);
-  CHECK(clGetDeviceInfo(d, what, size, s, NULL));
-  return s;
-}
-
 static void usage(void) {
-  fprintf(stderr, "usage: opencl_bench_c [--platform NAME] [--iterations N] [--repeats R] [--only SEQUENCE]\n");
+  fprintf(stderr, "usage: opencl_bench_c [--platform NAME] [--iterations N] [--big-iterations N] [--repeats R] [--only SEQUENCE]\n");
   exit(2);
 }
 
 int main(int argc, char** argv) {
   const char* want = getenv("BENCH_PLATFORM");
   long iterations = 2000;
+  long big_iterations = 20;
   int repeats = 5;
   const char* only = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--platform") && i + 1 < argc) want = argv[++i];
     else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = strtol(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--big-iterations") && i + 1 < argc) big_iterations = strtol(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = (int)strtol(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else usage();
   }
-  if (iterations < 1 || repeats < 1 || repeats > kMaxRepeats) usage();
+  if (iterations < 1 || big_iterations < 1 || repeats < 1 || repeats > kMaxRepeats) usage();
   if (want && !*want) want = NULL;
 
-  cl_uint nplatforms = 0;
-  CHECK(clGetPlatformIDs(0, NULL, &nplatforms));
-  if (nplatforms == 0) die("clGetPlatformIDs (no platforms)", CL_INVALID_PLATFORM);
-  cl_platform_id* platforms = calloc(nplatforms, sizeof *platforms);
-  CHECK(clGetPlatformIDs(nplatforms, platforms, NULL));
-  cl_platform_id platform = NULL;
   char* platform_name = NULL;
-  for (cl_uint i = 0; i < nplatforms && !platform; i++) {
-    char* name = platform_string(platforms[i], CL_PLATFORM_NAME);
-    if (!want || strstr(name, want)) {
-      platform = platforms[i];
-      platform_name = name;
-    } else {
-      free(name);
-    }
-  }
-  if (!platform) {
-    fprintf(stderr, "opencl_bench_c: no platform whose name contains \"%s\"\n", want);
-    return 1;
-  }
+  cl_platform_id platform = find_platform(want, &platform_name);
 
   cl_device_id device;
   CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
@@ -379,33 +310,37 @@ int main(int argc, char** argv) {
   CHECK(clFinish(b->queue));
 
   const Sequence sequences[] = {
-      {"setarg_enqueue_ns", seq_setarg_enqueue},
-      {"enqueue_wait_ns", seq_enqueue_wait},
-      {"event_callback_ns", seq_event_callback},
-      {"write_4k_blocking_ns", seq_write_4k},
+      {"setarg_enqueue_ns", seq_setarg_enqueue, 0},
+      {"enqueue_wait_ns", seq_enqueue_wait, 0},
+      {"event_callback_ns", seq_event_callback, 0},
+      {"write_4k_blocking_ns", seq_write_4k, 0},
 #ifdef __linux__
-      {"await_callback_epoll_ns", seq_await_callback_epoll},
-      {"await_waiter_epoll_ns", seq_await_waiter_epoll},
+      {"await_callback_epoll_ns", seq_await_callback_epoll, 0},
+      {"await_waiter_epoll_ns", seq_await_waiter_epoll, 0},
 #endif
+      {"write_64m_ns", seq_write_64m, 1},
+      {"read_64m_ns", seq_read_64m, 1},
+      {"write_64m_blocking_ns", seq_write_64m_blocking, 1},
+      {"read_64m_blocking_ns", seq_read_64m_blocking, 1},
   };
   enum { kSequences = sizeof sequences / sizeof sequences[0] };
   double samples[kSequences][kMaxRepeats];
   double medians[kSequences];
   long warmup = iterations / 10 < 50 ? 50 : iterations / 10;
+  long big_warmup = big_iterations / 10 < 2 ? 2 : big_iterations / 10;
 
   for (int s = 0; s < kSequences; s++) {
     medians[s] = 0;
     if (only && strcmp(only, sequences[s].key)) continue; /* --only: one sequence (instruction counts) */
-    sequences[s].run(b, warmup);
+    long n = sequences[s].big ? big_iterations : iterations;
+    if (sequences[s].big && !b->big_target) setup_big(b);
+    sequences[s].run(b, sequences[s].big ? big_warmup : warmup);
     for (int r = 0; r < repeats; r++) {
       uint64_t t0 = now_ns();
-      sequences[s].run(b, iterations);
-      samples[s][r] = (double)(now_ns() - t0) / (double)iterations;
+      sequences[s].run(b, n);
+      samples[s][r] = (double)(now_ns() - t0) / (double)n;
     }
-    double sorted[kMaxRepeats];
-    memcpy(sorted, samples[s], sizeof(double) * (size_t)repeats);
-    qsort(sorted, (size_t)repeats, sizeof(double), cmp_double);
-    medians[s] = repeats % 2 ? sorted[repeats / 2] : (sorted[repeats / 2 - 1] + sorted[repeats / 2]) / 2;
+    medians[s] = median_of(samples[s], repeats);
   }
 
   printf("{\"platform\": ");
@@ -414,7 +349,8 @@ int main(int argc, char** argv) {
   json_string(platform_version);
   printf(", \"device\": ");
   json_string(device_name);
-  printf(", \"iterations\": %ld, \"repeats\": %d, \"warmup\": %ld, \"kernel\": ", iterations, repeats, warmup);
+  printf(", \"iterations\": %ld, \"big_iterations\": %ld, \"big_bytes\": %zu, \"repeats\": %d, \"warmup\": %ld, \"kernel\": ", iterations,
+         big_iterations, BIG_BYTES, repeats, warmup);
   json_string(kKernelSource);
   printf(", \"results\": {");
   for (int s = 0; s < kSequences; s++) printf("%s\"%s\": %.1f", s ? ", " : "", sequences[s].key, medians[s]);
@@ -426,6 +362,9 @@ int main(int argc, char** argv) {
   }
   printf("}}\n");
 
+  if (b->big_target) clReleaseMemObject(b->big_target);
+  free(b->big_aligned);
+  free(b->big_plain);
   clReleaseMemObject(b->write_target);
   clReleaseMemObject(b->buffer);
   clReleaseKernel(b->kernel);
@@ -436,6 +375,5 @@ int main(int argc, char** argv) {
   free(platform_version);
   free(device_name);
   free(platform_name);
-  free(platforms);
   return 0;
 }
