@@ -414,7 +414,7 @@ export interface Addon {
   eventInfo(event: EventId, param: number): Uint8Array;
   eventProfilingInfo(event: EventId, param: number): bigint;
   eventAddress(event: EventId): bigint;
-  eventWhenStatus(event: EventId, status: number, keepAlive: boolean): Promise<number>;
+  eventWhenStatus(event: EventId, status: number, keepAlive: boolean, byWaiter: boolean): Promise<number>;
   setUserEventStatus(event: EventId, status: number): void;
   holdDependent(userEvent: EventId, event: EventId): void;
   /** Idempotent: an id already released is ignored. */

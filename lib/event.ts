@@ -64,6 +64,21 @@ const keepAlive = {
   },
 };
 
+/** How an await learns that a command ended (see completionMechanism). */
+export type CompletionMechanism = 'callback' | 'waiter';
+
+/**
+ * @internal Chosen per driver from measurements (bench/README.md, "Awaiting"):
+ * on NVIDIA's driver a thread blocked in clWaitForEvents wakes sooner than
+ * the driver's callback thread calls back; on PoCL the callback is as fast
+ * and costs no thread. OPENCL_INTEROP_COMPLETION=callback|waiter overrides.
+ */
+export function completionMechanism(platformName: string): CompletionMechanism {
+  const chosen = process.env.OPENCL_INTEROP_COMPLETION;
+  if (chosen === 'callback' || chosen === 'waiter') return chosen;
+  return /NVIDIA/i.test(platformName) ? 'waiter' : 'callback';
+}
+
 /** How long the binding polls a command whose user event failed, for drivers that never call back then (PoCL). */
 const failedGatePollMs = 10_000;
 
@@ -112,8 +127,8 @@ export class EventHandle implements NativeHandle {
   profilingInfo(param: number): bigint {
     return this.addon.eventProfilingInfo(this.id, param);
   }
-  whenStatus(status: number, keepAlive: boolean): Promise<number> {
-    return this.addon.eventWhenStatus(this.id, status, keepAlive);
+  whenStatus(status: number, keepAlive: boolean, byWaiter = false): Promise<number> {
+    return this.addon.eventWhenStatus(this.id, status, keepAlive, byWaiter);
   }
   release(): void {
     this.addon.releaseEvent(this.id);
@@ -278,7 +293,10 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
     const gates = this.unsetGates();
     let settle!: (status: number) => void;
     const settled = new Promise<number>((resolve) => (settle = resolve));
-    native.whenStatus(execStatus, this.keepsProcessAlive && gates.length === 0).then(settle);
+    const ends = this.keepsProcessAlive && gates.length === 0;
+    // Only commands known to end go to the waiting thread: it waits on one at a time.
+    const byWaiter = ends && execStatus === CL.CL_COMPLETE && this.queue?.completion === 'waiter' && !this.knownFailure();
+    native.whenStatus(execStatus, ends, byWaiter).then(settle);
     if (!this.keepsProcessAlive) (this.#settlers ??= []).push(settle);
     for (const gate of gates) gate.addWaiter({ event: this, settle, promise: settled });
     if (gates.length === 0 && this.knownFailure()) pollUntilEnded(this, settle);

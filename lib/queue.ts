@@ -2,7 +2,7 @@ import { type EventId, type NativeHostBlock, type NativeQueue, callArrays } from
 import { CL } from './constants';
 import type { ContextLink } from './links';
 import type { Device } from './device';
-import { Event, type UserEvent, gateOn, gatesOf, nativeWaitList, refuseToBlock } from './event';
+import { type CompletionMechanism, Event, type UserEvent, completionMechanism, gateOn, gatesOf, nativeWaitList, refuseToBlock } from './event';
 import { OpenCLError, OpenCLStateError, contextMismatch, describeValue } from './errors';
 import { type CheckedHost, type HostData, checkHost } from './host-memory';
 import { decode } from './info';
@@ -206,6 +206,13 @@ export class CommandQueue extends Resource<NativeQueue> {
       outOfOrder: (bits & BigInt(CL.CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) !== 0n,
       profiling: (bits & BigInt(CL.CL_QUEUE_PROFILING_ENABLE)) !== 0n,
     });
+  }
+
+  #completion?: CompletionMechanism;
+
+  /** @internal How awaits on this queue's commands learn that they ended. */
+  get completion(): CompletionMechanism {
+    return (this.#completion ??= completionMechanism(this.device.platform.name));
   }
 
   /** @internal */

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <condition_variable>
+#include <deque>
 #include <system_error>
 #include <thread>
 
@@ -128,6 +129,87 @@ class StatusPoller {
   bool started_ = false;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> inRound_{false};
+};
+
+// Completion seen by a thread blocked in clWaitForEvents instead of by the
+// driver's callback: on some drivers (NVIDIA's) the waiting thread wakes
+// sooner than the driver's callback thread calls back (bench/README.md,
+// "Awaiting"). One thread per process waits on the watched events in the
+// order they were watched; lib/ sends it only commands it knows will end
+// (none behind an unset or failed user event), so it never waits for ever.
+class CompletionWaiter {
+ public:
+  static CompletionWaiter& Instance() {
+    static auto* waiter = new CompletionWaiter();  // never destroyed: its thread may outlive static teardown
+    return *waiter;
+  }
+
+  // Takes a reference on the event. False when no thread could be started.
+  bool Watch(const CoreApi& api, cl_event event, EventStatusDelivery* delivery) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!started_) {
+      try {
+        std::thread([this] { Run(); }).detach();
+      } catch (const std::system_error&) {
+        return false;
+      }
+      started_ = true;
+      std::atexit(Stop);
+    }
+    api.clRetainEvent(event);
+    items_.push_back({event, delivery});
+    wake_.notify_one();
+    return true;
+  }
+
+ private:
+  // At exit the driver may be tearing itself down: no calls into it after
+  // this returns (a wait in progress is given a bounded time to end).
+  static void Stop() {
+    CompletionWaiter& self = Instance();
+    {
+      std::lock_guard<std::mutex> lock(self.mutex_);
+      self.stopping_ = true;
+      self.wake_.notify_one();
+    }
+    for (int i = 0; i < 100 && self.waiting_; i++) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+
+  void Run() {
+    for (;;) {
+      std::pair<cl_event, EventStatusDelivery*> item;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [this] { return stopping_ || !items_.empty(); });
+        if (stopping_) return;
+        item = items_.front();
+        items_.pop_front();
+        waiting_ = true;
+      }
+      const CoreApi* api = ApiOrNull();
+      auto [event, delivery] = item;
+      cl_int status = CL_COMPLETE;
+      if (!DeliveryAbandoned(delivery)) {
+        api->clWaitForEvents(1, &event);
+        cl_int queried = api->clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
+        if (queried != CL_SUCCESS) status = queried;
+        delivery->status = status > CL_COMPLETE ? CL_COMPLETE : status;
+        std::shared_ptr<CallbackHub> hub = std::move(delivery->hub);
+        hub->Post(delivery);
+      } else {
+        DropDelivery(delivery);
+      }
+      api->clReleaseEvent(event);
+      waiting_ = false;
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::pair<cl_event, EventStatusDelivery*>> items_;
+  bool started_ = false;
+  bool stopping_ = false;
+  std::atomic<bool> waiting_{false};
 };
 
 }  // namespace
@@ -278,13 +360,16 @@ Napi::Value EventProfilingInfo(const Napi::CallbackInfo& info) {
 
 Napi::Value EventAddress(const Napi::CallbackInfo& info) { return FromPointer(info.Env(), EventOf(info[0])); }
 
-// eventWhenStatus(id, execStatus, keepAlive) -> Promise<number>: resolves with
-// the status the driver reports once the event reaches execStatus (or fails).
+// eventWhenStatus(id, execStatus, keepAlive, byWaiter) -> Promise<number>:
+// resolves with the status the driver reports once the event reaches
+// execStatus (or fails). byWaiter: completion seen by the waiting thread
+// (CompletionWaiter) instead of a driver callback.
 Napi::Value EventWhenStatus(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_event event = EventOf(info[0]);
   cl_int execStatus = info[1].As<Napi::Number>().Int32Value();
   bool keepAlive = info[2].ToBoolean();
+  bool byWaiter = info[3].ToBoolean() && execStatus == CL_COMPLETE;
   const CoreApi& api = Api(env);
   AddonData& data = AddonData::Get(env);
   auto* delivery = new EventStatusDelivery(env);
@@ -293,6 +378,7 @@ Napi::Value EventWhenStatus(const Napi::CallbackInfo& info) {
   Napi::Promise promise = delivery->deferred.Promise();
   // Counted before the call: some drivers invoke the callback synchronously.
   if (keepAlive) data.hub->Hold(env);
+  if (byWaiter && api.clWaitForEvents && CompletionWaiter::Instance().Watch(api, event, delivery)) return promise;
   cl_int status = NotifyOnStatus(api, event, execStatus, OnEventStatus, delivery, DeliveryAbandoned, DropDelivery);
   if (status != CL_SUCCESS) {
     // The callback was not registered, so the delivery is still ours.
