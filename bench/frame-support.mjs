@@ -1,7 +1,6 @@
 // What bench/frame-loop.mjs and bench/instructions.mjs share about the VA-API
 // frame loop: its sequences, the environment it runs in, and an Xvfb for
 // libva's X11 display.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,20 +38,4 @@ export function frameLoopEnv(env = process.env) {
   return result;
 }
 
-/** Starts Xvfb on a free display number; resolves to { name, stop }. */
-export function startXvfb() {
-  return new Promise((resolve, reject) => {
-    const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
-    const stop = () => {
-      process.removeListener('exit', stop);
-      child.kill('SIGTERM');
-    };
-    process.once('exit', stop);
-    child.once('error', (error) => reject(new Error(`cannot start Xvfb (apt-get install xvfb): ${error.message}`)));
-    let text = '';
-    child.stdio[3].setEncoding('utf8').on('data', (chunk) => {
-      text += chunk;
-      if (text.includes('\n')) resolve({ name: `:${text.trim()}`, stop });
-    });
-  });
-}
+export { startXvfb } from '../examples/support/va.mjs';

@@ -229,8 +229,8 @@ export interface NativeDirect3D {
 export interface NativeSharingBase {
   /** Entry points that did not resolve on the platform. */
   readonly missing: string[];
-  acquire(queue: NativeQueue, mems: NativeMem[], waitList: WaitList): EventId;
-  release(queue: NativeQueue, mems: NativeMem[], waitList: WaitList): EventId;
+  acquire(queue: Ref<NativeQueue>, mems: Ref<NativeMem>[], waitList: WaitList): EventId;
+  release(queue: Ref<NativeQueue>, mems: Ref<NativeMem>[], waitList: WaitList): EventId;
 }
 /** native/nv_d3d9.cc */
 export interface NativeNvD3D9Sharing extends NativeSharingBase {

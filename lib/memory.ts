@@ -102,12 +102,17 @@ export class MemObject extends Resource<NativeMem> {
     super.release();
   }
   /** The CL_MEM_* flags it was created with. */
+  // Neither changes in an object's life: asked once (kernel argument checks read them at every setArg).
+  #flags?: bigint;
+  #type?: number;
   get flags(): bigint {
-    return decode.ulong(this.native.info(CL.CL_MEM_FLAGS));
+    const native = this.native;
+    return (this.#flags ??= decode.ulong(native.info(CL.CL_MEM_FLAGS)));
   }
   /** CL_MEM_OBJECT_BUFFER, CL_MEM_OBJECT_IMAGE2D, ... */
   get type(): number {
-    return decode.uint(this.native.info(CL.CL_MEM_TYPE));
+    const native = this.native;
+    return (this.#type ??= decode.uint(native.info(CL.CL_MEM_TYPE)));
   }
   get mapCount(): number {
     return decode.uint(this.native.info(CL.CL_MEM_MAP_COUNT));

@@ -17,8 +17,8 @@ function onPath(command) {
   return (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, command)));
 }
 
-/** Starts Xvfb on a free display number; resolves to { name, stop }. */
-function startXvfb() {
+/** Starts Xvfb on a free display number; resolves to { name, stop }. (bench/ uses it too.) */
+export function startXvfb() {
   return new Promise((resolve, reject) => {
     const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp', '-noreset'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
     const kill = () => child.kill('SIGTERM');

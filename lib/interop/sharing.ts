@@ -287,9 +287,9 @@ export abstract class SharingFacade<N extends NativeSharing> {
 
   /** @internal Enqueues this extension's acquire or release; enqueueShared validated the objects. */
   enqueue(which: 'acquire' | 'release', queue: CommandQueue, mems: MemObject[], waitFor: readonly Event[] | undefined): Event {
-    const natives = mems.map((mem) => mem.native);
+    const slots = mems.map((mem) => mem.slot);
     const call = this.record.entryPoints[which];
-    const event = queue.submit({ call, waitFor }, (waitList) => this.native[which](queue.native, natives, waitList));
+    const event = queue.submit({ call, waitFor }, (waitList) => this.native[which](queue.slot, slots, waitList));
     for (const mem of mems) (mem.sharing as SharedObject).acquiredOn = which === 'acquire' ? queue : null;
     event.extension = this.record.name;
     return event;
