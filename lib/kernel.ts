@@ -95,6 +95,11 @@ export function packArg(type: ArgType, value: number | bigint | readonly (number
 function packInto(view: DataView, at: number, type: ArgType, value: number | bigint | readonly (number | bigint)[]): number {
   const { scalar, width } = parseType(type);
   const info = scalars[scalar];
+  if (width === 1 && typeof value === 'number' && !info.integer) {
+    // The common case, one float/double/half: nothing to zero, no range.
+    info.write(view, at, value);
+    return info.size;
+  }
   // Elements are read (getters run) before anything is written: a getter that sets another argument cannot interleave.
   const items: readonly unknown[] | undefined = Array.isArray(value) ? Array.from(value as readonly unknown[]) : undefined;
   const count = items ? items.length : 1;
@@ -364,10 +369,11 @@ export class Kernel extends Resource<NativeKernel> {
       throw new RangeError(`argument index ${index} is out of range: ${this.name} takes ${this.numArgs} argument(s)`);
     }
     const native = this.native;
-    if ((value instanceof MemObject || value instanceof Sampler) && value.context !== this.program.context) {
+    const object = typeof value === 'object' && value !== null && (value instanceof MemObject || value instanceof Sampler);
+    if (object && value.context !== this.program.context) {
       throw contextMismatch('clSetKernelArg', `argument ${index} (${value.kind})`);
     }
-    if ((value instanceof MemObject || value instanceof Sampler) && value.released) {
+    if (object && value.released) {
       throw new OpenCLReleasedError(`${value.kind} (${this.#describe(index)})`);
     }
     // Checked values wait for the enqueue; without argument info the driver
@@ -378,7 +384,7 @@ export class Kernel extends Resource<NativeKernel> {
     const arg = (this.#args ??= Array.from({ length: this.numArgs }, () => ({
       set: false, object: null, localBytes: 0, byteLength: 0, pending: argPending.none, applied: undefined,
     })))[index]!;
-    if (value instanceof MemObject || value === null || value instanceof Sampler) {
+    if (object || value === null) {
       if (deferred && arg.applied === value && arg.pending === argPending.none) return this;
       this.#checkKind(index, value, type);
       if (!deferred) {

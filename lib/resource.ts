@@ -21,7 +21,8 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
   }
 
   #retired = false;
-  #dependents: (() => void)[] = [];
+  /** What keepAlive() holds; most objects (every event) have none, so no array until then. */
+  #dependents?: (() => void)[];
 
   /** @internal The native object; throws OpenCLReleasedError after release. */
   get native(): N {
@@ -56,8 +57,8 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
     this.#native = null;
     native.release();
     const dependents = this.#dependents;
-    this.#dependents = [];
-    for (const letGo of dependents) letGo();
+    this.#dependents = undefined;
+    if (dependents) for (const letGo of dependents) letGo();
   }
 
   /** @internal The error for a query that needs the handle after retire(). */
@@ -87,8 +88,8 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
       this.#native = null;
       native.release();
       const dependents = this.#dependents;
-      this.#dependents = [];
-      for (const letGo of dependents) letGo();
+      this.#dependents = undefined;
+      if (dependents) for (const letGo of dependents) letGo();
     }
   }
 
@@ -100,7 +101,7 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
    */
   keepAlive(letGo: () => void, nativeObject: object): void {
     this.native.keep(nativeObject);
-    this.#dependents.push(letGo);
+    (this.#dependents ??= []).push(letGo);
   }
 
   [Symbol.dispose](): void {
