@@ -272,6 +272,8 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   }
 
   #settlers?: ((status: number) => void)[];
+  /** Completion is watched by the waiting thread, which reports the event's own status. */
+  #byWaiter = false;
 
   /** @internal Settles every pending promise of this event with `status` (the driver may never call back). */
   protected endWatchers(status: number): void {
@@ -291,23 +293,30 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   #watch(execStatus: number): Promise<number> {
     const native = this.native;
     const gates = this.unsetGates();
+    const ends = this.keepsProcessAlive && gates.length === 0;
+    const failed = gates.length === 0 && this.knownFailure() !== undefined;
+    if (ends && !failed) {
+      // The common case: the native promise is the answer (one promise hop less per await).
+      // Only commands known to end go to the waiting thread: it waits on one at a time.
+      const byWaiter = execStatus === CL.CL_COMPLETE && this.queue?.completion === 'waiter';
+      if (byWaiter) this.#byWaiter = true;
+      return native.whenStatus(execStatus, true, byWaiter);
+    }
     let settle!: (status: number) => void;
     const settled = new Promise<number>((resolve) => (settle = resolve));
-    const ends = this.keepsProcessAlive && gates.length === 0;
-    // Only commands known to end go to the waiting thread: it waits on one at a time.
-    const byWaiter = ends && execStatus === CL.CL_COMPLETE && this.queue?.completion === 'waiter' && !this.knownFailure();
-    native.whenStatus(execStatus, ends, byWaiter).then(settle);
+    native.whenStatus(execStatus, ends, false).then(settle);
     if (!this.keepsProcessAlive) (this.#settlers ??= []).push(settle);
     for (const gate of gates) gate.addWaiter({ event: this, settle, promise: settled });
-    if (gates.length === 0 && this.knownFailure()) pollUntilEnded(this, settle);
+    if (failed) pollUntilEnded(this, settle);
     return settled;
   }
 
   #end(reported: number): void {
     // Some drivers (PoCL) pass CL_COMPLETE to a callback registered after the
-    // event already failed: the event's own status is authoritative.
+    // event already failed: the event's own status is authoritative. The
+    // waiting thread reports that status already.
     let status = reported;
-    if (status >= 0 && this.#ended === undefined && !this.released && !this.retired) {
+    if (status >= 0 && this.#ended === undefined && !this.#byWaiter && !this.released && !this.retired) {
       try {
         status = this.statusCode();
       } catch {
