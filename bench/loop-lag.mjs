@@ -5,7 +5,11 @@
 // block the loop, whichever completion mechanism the driver gets (README
 // "Awaiting"; OPENCL_INTEROP_COMPLETION=callback|waiter to choose).
 //
-//   node bench/loop-lag.mjs [--platform NAME] [--commands N] [--rounds R]
+//   node bench/loop-lag.mjs [--platform NAME] [--commands N] [--rounds R] [--global G] [--loop L]
+//
+// --global (default 64) work-items per command, each running a loop of --loop
+// (default 4000) steps: on a GPU use a large --global (e.g. 1048576) so that
+// commands are still in flight when awaited.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -18,6 +22,8 @@ const { values: opts } = parseArgs({
     platform: { type: 'string', default: process.env.BENCH_PLATFORM || 'Portable' },
     commands: { type: 'string', default: '1000' },
     rounds: { type: 'string', default: '5' },
+    global: { type: 'string', default: '64' },
+    loop: { type: 'string', default: '4000' },
   },
 });
 const cl = createRequire(import.meta.url)(join(root, 'dist', 'index.js'));
@@ -30,19 +36,20 @@ const device = platform.getDevices()[0];
 const context = cl.createContext({ devices: [device] });
 const queue = context.createQueue(device);
 // Some work per command, so that they are still in flight while awaited.
-const program = context.createProgram(`__kernel void busy(__global float* data, float a) {
+const globalSize = Number(opts.global);
+const program = context.createProgram(`__kernel void busy(__global float* data, float a, int steps) {
   size_t i = get_global_id(0);
   float x = data[i];
-  for (int k = 0; k < 4000; k++) x = x * 0.999f + a;
+  for (int k = 0; k < steps; k++) x = x * 0.999f + a;
   data[i] = x;
 }`);
 await program.build();
-const kernel = program.createKernel('busy').setArgs(context.createBuffer(64 * 4), ['float', 1.5]);
+const kernel = program.createKernel('busy').setArgs(context.createBuffer(globalSize * 4), ['float', 1.5], ['int', Number(opts.loop)]);
 
 const commands = Number(opts.commands);
 console.log(`platform: ${platform.name}; ${commands} commands in flight, all awaited; completion: ${queue.completion}`);
 for (let round = 0; round < Number(opts.rounds); round++) {
-  const events = Array.from({ length: commands }, () => queue.enqueueKernel(kernel, 64));
+  const events = Array.from({ length: commands }, () => queue.enqueueKernel(kernel, globalSize));
   queue.flush();
   const lag = monitorEventLoopDelay({ resolution: 1 });
   let ticks = 0;
