@@ -412,6 +412,8 @@ export interface Addon {
   createUserEvent(context: NativeContext): EventId;
   waitForEvents(events: EventId[]): void;
   eventInfo(event: EventId, param: number): Uint8Array;
+  /** CL_EVENT_COMMAND_EXECUTION_STATUS. */
+  eventStatus(event: EventId): number;
   eventProfilingInfo(event: EventId, param: number): bigint;
   eventAddress(event: EventId): bigint;
   eventWhenStatus(event: EventId, status: number, keepAlive: boolean, byWaiter: boolean): Promise<number>;

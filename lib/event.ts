@@ -124,6 +124,9 @@ export class EventHandle implements NativeHandle {
   info(param: number): Uint8Array {
     return this.addon.eventInfo(this.id, param);
   }
+  status(): number {
+    return this.addon.eventStatus(this.id);
+  }
   profilingInfo(param: number): bigint {
     return this.addon.eventProfilingInfo(this.id, param);
   }
@@ -191,7 +194,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
 
   /** @internal The execution status code now (cached once the command has ended). */
   statusCode(): number {
-    return this.#ended ?? decode.int(this.native.info(CL.CL_EVENT_COMMAND_EXECUTION_STATUS));
+    return this.#ended ?? this.native.status();
   }
 
   /** The execution status now: 'queued' .. 'complete', or the negative error code of a failed command. */

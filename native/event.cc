@@ -348,6 +348,16 @@ Napi::Value EventInfo(const Napi::CallbackInfo& info) {
   });
 }
 
+// eventStatus(id) -> CL_EVENT_COMMAND_EXECUTION_STATUS as a number (asked at every command's end)
+Napi::Value EventStatus(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  cl_event event = EventOf(info[0]);
+  cl_int status = CL_QUEUED;
+  Check(env, OCL_FN(env, clGetEventInfo)(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr),
+        "clGetEventInfo");
+  return Napi::Number::New(env, status);
+}
+
 Napi::Value EventProfilingInfo(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_event event = EventOf(info[0]);
@@ -440,7 +450,8 @@ void InitEvent(Napi::Env env, Napi::Object exports) {
   AddonData::Get(env).events = std::make_shared<EventTable>();
   const std::pair<const char*, Napi::Function::Callback> functions[] = {
       {"createUserEvent", CreateUserEvent},   {"waitForEvents", WaitForEvents},
-      {"eventInfo", EventInfo},               {"eventProfilingInfo", EventProfilingInfo},
+      {"eventInfo", EventInfo},               {"eventStatus", EventStatus},
+      {"eventProfilingInfo", EventProfilingInfo},
       {"eventAddress", EventAddress},         {"eventWhenStatus", EventWhenStatus},
       {"setUserEventStatus", SetUserEventStatus}, {"holdDependent", HoldDependent},
       {"releaseEvent", ReleaseEvent},
