@@ -110,8 +110,8 @@ const noGates: readonly UserEvent[] = Object.freeze([]);
 const EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST = -14;
 
 /**
- * @internal An event's id in the addon's table (native/event.cc), with the
- * calls that take it. Events are not wrapped native objects: a command costs
+ * An event's id in the addon's table (native/event.cc), with the calls that
+ * take it: what an Event holds instead of a wrapped native object. Events are not wrapped native objects: a command costs
  * a number, not a JS object with a finalizer. Every id is released
  * explicitly: by its Event's release(), by its queue (ended events, and all
  * at the queue's release), or natively with a queue collected unreleased.
