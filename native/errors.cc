@@ -62,6 +62,28 @@ Napi::BigInt FromPointer(Napi::Env env, const void* p) {
   return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)));
 }
 
+static size_t ElementBytes(napi_typedarray_type type) {
+  switch (type) {
+    case napi_int8_array:
+    case napi_uint8_array:
+    case napi_uint8_clamped_array:
+      return 1;
+    case napi_int16_array:
+    case napi_uint16_array:
+      return 2;
+    case napi_int32_array:
+    case napi_uint32_array:
+    case napi_float32_array:
+      return 4;
+    case napi_float64_array:
+    case napi_bigint64_array:
+    case napi_biguint64_array:
+      return 8;
+    default:  // a kind newer than this code: asked of the array itself
+      return 0;
+  }
+}
+
 HostView ToHostView(const Napi::Value& v, const char* what) {
   Napi::Env env = v.Env();
   HostView view;
@@ -74,7 +96,8 @@ HostView ToHostView(const Napi::Value& v, const char* what) {
     napi_typedarray_type type;
     size_t length = 0, offset = 0;
     NAPI_THROW_IF_FAILED(env, napi_get_typedarray_info(env, v, &type, &length, &view.data, &arraybuffer, &offset), view);
-    view.length = v.As<Napi::TypedArray>().ByteLength();
+    size_t bytes = ElementBytes(type);
+    view.length = bytes ? length * bytes : v.As<Napi::TypedArray>().ByteLength();
   } else if (v.IsDataView()) {
     size_t offset = 0;
     NAPI_THROW_IF_FAILED(env, napi_get_dataview_info(env, v, &view.length, &view.data, &arraybuffer, &offset), view);
