@@ -6,7 +6,8 @@ import { type ImageFormat, elementSize, resolveImageFormat, type ResolvedImageFo
 import { checkHost } from './host-memory';
 import { decode } from './info';
 import { hasEntryPoint, ready } from './loader';
-import { type Access, CLBuffer, CLImage, accessFlags, checkCount } from './memory';
+import { type Access, CLBuffer, CLImage, accessFlags } from './memory';
+import { checkCount } from './validate';
 import { Platform, requirePlatforms } from './platform';
 import { Program } from './program';
 import { CommandQueue, type QueueOptions } from './queue';

@@ -7,9 +7,10 @@ import { OpenCLError, OpenCLStateError, contextMismatch, describeValue } from '.
 import { type CheckedHost, type HostData, checkHost } from './host-memory';
 import { decode } from './info';
 import { Kernel } from './kernel';
-import { CLBuffer, CLImage, LiveSet, Mapping, MemObject, checkCount, checkTriple, hostImageBytes } from './memory';
+import { CLBuffer, CLImage, LiveSet, Mapping, MemObject, hostImageBytes } from './memory';
 import { Resource } from './resource';
 import { enqueueShared } from './sharing-hooks';
+import { checkCount, checkTriple } from './validate';
 
 /**
  * Objects acquired by queue.acquire(). release() gives them back.

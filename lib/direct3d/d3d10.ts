@@ -15,7 +15,8 @@ import {
   bufferDesc,
   textureDesc,
 } from './dxgi';
-import { DxgiAdapter, SharedHandle, type SharedHandleInput, checkBoolean, checkOptions, direct3dNative, handleValue } from './object';
+import { checkBoolean, checkOptions } from '../validate';
+import { DxgiAdapter, SharedHandle, type SharedHandleInput, direct3dNative, handleValue } from './object';
 
 /** D3D10_BIND_FLAG names. */
 export type D3D10Bind = 'vertex-buffer' | 'index-buffer' | 'constant-buffer' | 'shader-resource' | 'stream-output' | 'render-target' | 'depth-stencil';

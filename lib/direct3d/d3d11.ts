@@ -18,7 +18,8 @@ import {
   textureDesc,
 } from './dxgi';
 import { type DxgiFormatInput, dxgiFormatCode } from './formats';
-import { DxgiAdapter, type SharedHandleInput, checkBoolean, checkOptions, direct3dNative } from './object';
+import { checkBoolean, checkOptions } from '../validate';
+import { DxgiAdapter, type SharedHandleInput, direct3dNative } from './object';
 
 /** D3D11_BIND_FLAG names. */
 export type D3D11Bind =

@@ -7,17 +7,8 @@ import type { NativeComObject, NativeDxgiResourceDesc, NativePlaneLayout } from 
 import { describeValue } from '../errors';
 import { type AdapterInfo } from './adapters';
 import { type DxgiFormatInput, dxgiFormatCode, dxgiFormatLabel, dxgiPlanes, layoutSize, planeLayout } from './formats';
-import {
-  Direct3DObject,
-  SharedHandle,
-  checkBytes,
-  checkChoice,
-  checkFlags,
-  checkInt,
-  checkOptions,
-  direct3dNative,
-  handleValue,
-} from './object';
+import { checkBytes, checkChoice, checkFlags, checkInt, checkOptions } from '../validate';
+import { Direct3DObject, SharedHandle, direct3dNative, handleValue } from './object';
 
 /** D3D10_USAGE / D3D11_USAGE. */
 export type DxgiUsage = 'default' | 'immutable' | 'dynamic' | 'staging';

@@ -7,6 +7,7 @@
 // headers (d3d9types.h `enum _D3DFORMAT`, dxgiformat.h `enum DXGI_FORMAT`, va.h
 // `VA_FOURCC`). See shared/design/INTEROP-NOTES.md, "Image formats by resource".
 import { resolveImageFormat, type ChannelOrder, type ChannelType, type ResolvedImageFormat } from '../formats';
+import { checkIndex, checkPositive } from '../validate';
 
 /** A CL image format by names, as the specs' tables give it (CL_ prefix dropped). */
 export interface ClFormatName {
@@ -465,19 +466,6 @@ export interface SharedImagePrediction {
   readonly depth: number;
 }
 
-function dimension(value: unknown, what: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`${what} must be a positive integer; got ${String(value)}`);
-  }
-  return value;
-}
-function index(value: unknown, what: string): number {
-  if (value === undefined) return 0;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`${what} must be a non-negative integer; got ${String(value)}`);
-  }
-  return value;
-}
 function hex(code: number): string {
   return typeof code === 'number' && Number.isFinite(code) ? `${code} (0x${(code >>> 0).toString(16)})` : String(code);
 }
@@ -522,9 +510,9 @@ export function predictSharedImage(input: SharedImageInput): SharedImagePredicti
       if (!entry) {
         throw new RangeError(`D3DFORMAT ${name ?? hex(input.d3dFormat)} is not in cl_nv_d3d9_sharing table 9.13.4.1`);
       }
-      const sizes = [dimension(input.width, 'width'), dimension(input.height, 'height')];
-      if (input.depth !== undefined) sizes.push(dimension(input.depth, 'depth'));
-      const [width, height, depth] = mipSizes(sizes, index(input.miplevel, 'miplevel'), 'miplevel');
+      const sizes = [checkPositive(input.width, 'width'), checkPositive(input.height, 'height')];
+      if (input.depth !== undefined) sizes.push(checkPositive(input.depth, 'depth'));
+      const [width, height, depth] = mipSizes(sizes, checkIndex(input.miplevel, 'miplevel'), 'miplevel');
       return result(entry, width!, height!, depth);
     }
     case 'cl_intel_dx9_media_sharing':
@@ -537,9 +525,9 @@ export function predictSharedImage(input: SharedImageInput): SharedImagePredicti
         const where = khr ? 'clCreateFromDX9MediaSurfaceKHR tables 9.10.3/9.10.4' : 'cl_intel_dx9_media_sharing table 9.13.4.1';
         throw new RangeError(`D3DFORMAT ${name ?? hex(input.d3dFormat)} is not in ${where}`);
       }
-      const width = dimension(input.width, 'width');
-      const height = dimension(input.height, 'height');
-      const { format, divisor } = planeOf(entry, index(input.plane, 'plane'), name!);
+      const width = checkPositive(input.width, 'width');
+      const height = checkPositive(input.height, 'height');
+      const { format, divisor } = planeOf(entry, checkIndex(input.plane, 'plane'), name!);
       return result(format, Math.ceil(width / divisor), Math.ceil(height / divisor));
     }
     case 'cl_khr_d3d11_sharing':
@@ -549,20 +537,20 @@ export function predictSharedImage(input: SharedImageInput): SharedImagePredicti
       if (d3d11 && input.dxgiFormat === DXGI_FORMAT_NV12) {
         const plane = (input as D3D11ImageInput).plane;
         if (plane !== 0 && plane !== 1) throw new RangeError(`plane must be 0 (Y) or 1 (UV) for DXGI_FORMAT_NV12; got ${String(plane)}`);
-        const width = dimension(input.width, 'width');
-        const height = dimension(input.height ?? 1, 'height');
+        const width = checkPositive(input.width, 'width');
+        const height = checkPositive(input.height ?? 1, 'height');
         return plane === 0 ? result(fmt('R', 'UNORM_INT8'), width, height) : result(fmt('RG', 'UNORM_INT8'), Math.ceil(width / 2), Math.ceil(height / 2));
       }
       const name = dxgiFormatName(input.dxgiFormat);
       if (!name) {
         throw new RangeError(`DXGI_FORMAT ${hex(input.dxgiFormat)} is not in the ${input.extension} format table`);
       }
-      const sizes = [dimension(input.width, 'width'), dimension(input.height ?? 1, 'height')];
-      if (input.depth !== undefined) sizes.push(dimension(input.depth, 'depth'));
-      let level = index(input.mipLevel, 'mipLevel');
+      const sizes = [checkPositive(input.width, 'width'), checkPositive(input.height ?? 1, 'height')];
+      if (input.depth !== undefined) sizes.push(checkPositive(input.depth, 'depth'));
+      let level = checkIndex(input.mipLevel, 'mipLevel');
       if (input.subresource !== undefined) {
-        const subresource = index(input.subresource, 'subresource');
-        const mipLevels = input.mipLevels === undefined ? undefined : dimension(input.mipLevels, 'mipLevels');
+        const subresource = checkIndex(input.subresource, 'subresource');
+        const mipLevels = input.mipLevels === undefined ? undefined : checkPositive(input.mipLevels, 'mipLevels');
         const fromSubresource = mipLevels === undefined ? subresource : subresource % mipLevels;
         if (input.mipLevel !== undefined && level !== fromSubresource) {
           throw new RangeError(`mipLevel ${level} disagrees with subresource ${subresource}`);
@@ -577,10 +565,10 @@ export function predictSharedImage(input: SharedImageInput): SharedImagePredicti
       if (fourcc !== VA_FOURCC_NV12) {
         throw new RangeError(`VA FourCC ${hex(fourcc)} is not in cl_intel_va_api_media_sharing table 9.X.4.1 (only VA_FOURCC_NV12)`);
       }
-      const width = dimension(input.width, 'width');
-      const height = dimension(input.height, 'height');
+      const width = checkPositive(input.width, 'width');
+      const height = checkPositive(input.height, 'height');
       if (input.plane === undefined) throw new RangeError('plane is required for VA_FOURCC_NV12 (0: Y, 1: UV)');
-      const { format, divisor } = planeOf(vaFormatTable.VA_FOURCC_NV12, index(input.plane, 'plane'), 'VA_FOURCC_NV12');
+      const { format, divisor } = planeOf(vaFormatTable.VA_FOURCC_NV12, checkIndex(input.plane, 'plane'), 'VA_FOURCC_NV12');
       return result(format, Math.ceil(width / divisor), Math.ceil(height / divisor));
     }
     default:

@@ -11,6 +11,7 @@ import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFla
 import type { Platform } from '../platform';
 import type { CommandQueue } from '../queue';
 import type { EntryPointNames, ExtensionRecord, SharingExtension } from './extensions';
+import { checkObject } from '../validate';
 
 /** Which devices a device query returns. */
 export type DeviceSet = 'preferred' | 'all';
@@ -154,7 +155,7 @@ export abstract class SharingFacade<N extends NativeSharing> {
     options: SharedContextOptions,
     devicesFor: (set: DeviceSet) => Device[],
   ): Context {
-    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object; got ${options === null ? 'null' : typeof options}`);
+    checkObject(options, 'options');
     let devices = options.devices;
     if (devices === undefined) {
       devices = devicesFor('preferred');
@@ -254,7 +255,7 @@ export abstract class SharingFacade<N extends NativeSharing> {
 
   /** @internal Memory flags from a create call's options: an object whose access is one of the three modes. */
   static accessFlagsOf(options: CreateSharedOptions | undefined): bigint {
-    if (options !== undefined && (typeof options !== 'object' || options === null)) throw new TypeError('options must be an object');
+    if (options !== undefined) checkObject(options, 'options');
     return accessFlags(options?.access);
   }
 

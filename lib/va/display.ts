@@ -22,6 +22,7 @@ import {
   vaStatusName,
 } from './formats';
 import { libva, loadLibva } from './loader';
+import { checkChoice, checkInt, checkNonEmptyString, checkOptions } from '../validate';
 
 /** The environment variable that names the DRM render node openVaDisplay() uses (default: the first /dev/dri/renderD*). */
 export const VA_DEVICE_ENV = 'OPENCL_INTEROP_VA_DEVICE';
@@ -93,30 +94,6 @@ export interface VaExportOptions {
   layers?: 'composed' | 'separate';
   /** What the importer will do with it (default 'read-write'). */
   access?: 'read' | 'write' | 'read-write';
-}
-
-function checkDimension(value: unknown, what: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 65535) {
-    throw new RangeError(`${what} must be an integer from 1 to 65535; got ${describeValue(value)}`);
-  }
-  return value;
-}
-
-function checkOptions<T extends object>(options: unknown, what: string, keys: readonly string[]): Partial<T> {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') throw new TypeError(`${what} must be an object; got ${describeValue(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!keys.includes(key)) throw new TypeError(`${what}.${key} is not an option; the options are ${keys.join(', ')}`);
-  }
-  return options as Partial<T>;
-}
-
-function checkChoice<T extends string>(value: unknown, what: string, choices: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) {
-    throw new TypeError(`${what} must be ${choices.map((c) => `'${c}'`).join(' or ')}; got ${describeValue(value)}`);
-  }
-  return value as T;
 }
 
 function hex(address: bigint): string {
@@ -271,13 +248,11 @@ export class VaDisplay {
 
   /** `count` surfaces of one size and format, in one vaCreateSurfaces call. */
   createSurfaces(count: number, options: VaSurfaceOptions): VaSurface[] {
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 4096) {
-      throw new RangeError(`count must be an integer from 1 to 4096; got ${describeValue(count)}`);
-    }
+    checkInt(count, 'count', 1, 4096);
     if (options === undefined) throw new TypeError('options must give width and height');
     const o = checkOptions<VaSurfaceOptions>(options, 'options', ['width', 'height', 'format']);
-    const width = checkDimension(o.width, 'options.width');
-    const height = checkDimension(o.height, 'options.height');
+    const width = checkInt(o.width, 'options.width', 1, 65535);
+    const height = checkInt(o.height, 'options.height', 1, 65535);
     const format = o.format ?? 'NV12';
     const facts = formatFacts(format);
     if (!facts) throw new TypeError(`options.format must be one of ${vaFourccs.join(', ')}; got ${describeValue(format)}`);
@@ -326,11 +301,7 @@ export class VaDisplay {
 export function openVaDisplay(options?: VaDisplayOptions): VaDisplay {
   const o = checkOptions<VaDisplayOptions>(options, 'options', ['kind', 'device', 'x11Display']);
   const kind = checkChoice(o.kind, 'options.kind', ['auto', 'drm', 'x11'] as const, 'auto');
-  for (const key of ['device', 'x11Display'] as const) {
-    if (o[key] !== undefined && (typeof o[key] !== 'string' || o[key] === '')) {
-      throw new TypeError(`options.${key} must be a non-empty string; got ${describeValue(o[key])}`);
-    }
-  }
+  for (const key of ['device', 'x11Display'] as const) if (o[key] !== undefined) checkNonEmptyString(o[key], `options.${key}`);
   if (o.device !== undefined && kind === 'x11') throw new TypeError("options.device names a DRM node; it does not go with kind 'x11'");
   if (o.x11Display !== undefined && kind === 'drm') throw new TypeError("options.x11Display does not go with kind 'drm'");
   const native = libva();
