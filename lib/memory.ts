@@ -1,9 +1,9 @@
 import type { NativeMem } from './addon';
-import { CL } from './constants';
+import { CL } from './spec/cl-constants';
 import { OpenCLReleasedError, OpenCLStateError } from './errors';
 import type { Event } from './event';
 import { decode } from './info';
-import { type ResolvedImageFormat, resolveImageFormat, type ChannelOrder, type ChannelType } from './formats';
+import { type ResolvedImageFormat, resolveImageFormat, type ChannelOrder, type ChannelType } from './spec/cl-image-formats';
 import type { ContextLink, QueueLink } from './links';
 import { Resource } from './resource';
 import { checkCount } from './validate';

@@ -1,5 +1,5 @@
 import { type EventId, type NativeHostBlock, type NativeQueue, callArrays } from './addon';
-import { CL } from './constants';
+import { CL } from './spec/cl-constants';
 import type { ContextLink } from './links';
 import type { Device } from './device';
 import { type CompletionMechanism, Event, type UserEvent, completionMechanism, gateOn, gatesOf, nativeWaitList, refuseToBlock } from './event';

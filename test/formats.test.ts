@@ -1,7 +1,7 @@
-// The shared-image format tables and predictor (lib/interop/formats.ts) against
+// The shared-image format tables and predictor (lib/spec/sharing-formats.ts) against
 // the specs' tables.
 import { describe, expect, it } from 'vitest';
-import { CL } from '../lib/constants';
+import { CL } from '../lib/spec/cl-constants';
 import {
   D3DFMT,
   DXGI_FORMAT,
@@ -17,7 +17,7 @@ import {
   predictSharedImage,
   vaFormatTable,
   type PlanarFormat,
-} from '../lib/interop/formats';
+} from '../lib/spec/sharing-formats';
 
 const planes = (entry: unknown) => (entry as PlanarFormat).planes.map((p) => [p.plane, p.content, p.order, p.type]);
 

@@ -17,7 +17,7 @@ import {
   openArgs,
   textureDesc,
 } from './dxgi';
-import { type DxgiFormatInput, dxgiFormatCode } from './formats';
+import { type DxgiFormatInput, dxgiFormatCode } from './texture-formats';
 import { checkBoolean, checkOptions } from '../validate';
 import { DxgiAdapter, type SharedHandleInput, direct3dNative } from './object';
 

@@ -6,7 +6,7 @@
 import type { NativeComObject, NativeDxgiResourceDesc, NativePlaneLayout } from '../addon';
 import { describeValue } from '../errors';
 import { type AdapterInfo } from './adapters';
-import { type DxgiFormatInput, dxgiFormatCode, dxgiFormatLabel, dxgiPlanes, layoutSize, planeLayout } from './formats';
+import { type DxgiFormatInput, dxgiFormatCode, dxgiFormatLabel, dxgiPlanes, layoutSize, planeLayout } from './texture-formats';
 import { checkBytes, checkChoice, checkFlags, checkInt, checkOptions } from '../validate';
 import { Direct3DObject, SharedHandle, direct3dNative, handleValue } from './object';
 

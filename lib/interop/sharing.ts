@@ -11,6 +11,7 @@ import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFla
 import type { Platform } from '../platform';
 import type { CommandQueue } from '../queue';
 import type { EntryPointNames, ExtensionRecord, SharingExtension } from './extensions';
+import { STATUS } from '../spec/cl-status';
 import { checkObject } from '../validate';
 
 /** Which devices a device query returns. */
@@ -130,7 +131,7 @@ export abstract class SharingFacade<N extends NativeSharing> {
     try {
       natives = query();
     } catch (error) {
-      if (error instanceof OpenCLError && error.status === -1) return [];
+      if (error instanceof OpenCLError && error.status === STATUS.CL_DEVICE_NOT_FOUND) return [];
       throw error;
     }
     return natives.map((native) => this.platform.deviceFor(native));

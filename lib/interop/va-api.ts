@@ -10,7 +10,7 @@ import { OpenCLError, OpenCLReleasedError, describeValue } from '../errors';
 import { VaDisplay, VaSurface } from '../va/display';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { intelVaApiRecord } from './extensions';
-import * as T from './tokens';
+import * as T from '../spec/sharing-tokens';
 
 /** What CL_MEM_VA_API_MEDIA_SURFACE_INTEL and CL_IMAGE_VA_API_PLANE_INTEL report. */
 export interface VaApiImageInfo {

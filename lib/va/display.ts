@@ -20,7 +20,7 @@ import {
   vaFourccs,
   vaPlaneSizes,
   vaStatusName,
-} from './formats';
+} from '../spec/va-formats';
 import { libva, loadLibva } from './loader';
 import { checkChoice, checkInt, checkNonEmptyString, checkOptions } from '../validate';
 

@@ -33,5 +33,5 @@ export {
   type VaFourcc,
   type VaPlaneSize,
   type VaSurfaceState,
-} from './formats';
+} from '../spec/va-formats';
 export { LIBVA_ENV, loadLibva, loadedLibva, type LibvaLoadOptions, type LoadedLibva } from './loader';

@@ -6,7 +6,7 @@
 // numeric codes the specs name but do not number, the public D3D9 / DXGI / VA-API
 // headers (d3d9types.h `enum _D3DFORMAT`, dxgiformat.h `enum DXGI_FORMAT`, va.h
 // `VA_FOURCC`). See shared/design/INTEROP-NOTES.md, "Image formats by resource".
-import { resolveImageFormat, type ChannelOrder, type ChannelType, type ResolvedImageFormat } from '../formats';
+import { resolveImageFormat, type ChannelOrder, type ChannelType, type ResolvedImageFormat } from './cl-image-formats';
 import { checkIndex, checkPositive } from '../validate';
 
 /** A CL image format by names, as the specs' tables give it (CL_ prefix dropped). */
@@ -171,7 +171,7 @@ const nv12: PlanarFormat = Object.freeze({
  *   does the same for both entry points. The 2011 man page said U, then V.
  *
  * The formats cl_intel_packed_yuv adds to the Intel table (YUY2, UYVY, YVYU, VYUY ->
- * CL_YUYV_INTEL...) are left out: those channel orders are not in lib/formats.ts.
+ * CL_YUYV_INTEL...) are left out: those channel orders are not in lib/spec/cl-image-formats.ts.
  */
 export const d3d9FormatTable: {
   readonly nv: Readonly<Record<NvD3D9FormatName, ClFormatName>>;
