@@ -9,6 +9,12 @@ import { Resource } from './resource';
 
 export type ExecutionStatus = 'queued' | 'submitted' | 'running' | 'complete';
 
+/** What every enqueue takes: the events it waits for. */
+export interface EnqueueOptions {
+  /** Events that must complete before this command starts. */
+  waitFor?: readonly Event[];
+}
+
 const statusCodes: Record<ExecutionStatus, number> = {
   complete: CL.CL_COMPLETE,
   running: CL.CL_RUNNING,

@@ -24,8 +24,8 @@ export { LIBRARY_ENV, loadOpenCL, loadedLibrary, type LoadOptions, type LoadedLi
 export { CLBuffer, CLImage, Mapping, MemObject, type Access } from './memory';
 export { Platform, getPlatforms, requirePlatforms } from './platform';
 export { Program, type BuildOptions } from './program';
+export { AcquireScope } from './acquire-scope';
 export {
-  AcquireScope,
   CommandQueue,
   type BufferTransferOptions,
   type EnqueueOptions,
