@@ -92,3 +92,23 @@ describe('lib/ layering', () => {
     }
   });
 });
+
+describe('examples/ and the test equipment', () => {
+  it('the examples reach test/ only through examples/support/test-equipment.mjs', () => {
+    const examplesRoot = resolve(repoRoot, 'examples');
+    const testRoot = resolve(repoRoot, 'test');
+    const helper = resolve(examplesRoot, 'support/test-equipment.mjs');
+    const scripts = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? scripts(join(dir, entry.name)) : entry.name.endsWith('.mjs') ? [join(dir, entry.name)] : [],
+      );
+    const reaching = scripts(examplesRoot).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\bfrom\s+'(\.[^']+)'/g)]
+        .map((match) => resolve(dirname(file), match[1]!))
+        .filter((target) => target.startsWith(testRoot + '/'))
+        .map((target) => `${name(file)} -> ${name(target)}`),
+    );
+    expect(reaching.length).toBeGreaterThan(0);
+    expect(reaching.filter((edge) => !edge.startsWith(`${name(helper)} -> `))).toEqual([]);
+  });
+});
