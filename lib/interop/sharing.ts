@@ -163,7 +163,7 @@ export abstract class SharingFacade<N extends NativeSharing> {
       if (devices.length === 0) devices = devicesFor('all');
     }
     if (devices.length === 0) {
-      throw new OpenCLError(-1, 'clCreateContext', `no device of "${this.platform.name}" can share with this ${this.record.name} object`);
+      throw new OpenCLError(STATUS.CL_DEVICE_NOT_FOUND, 'clCreateContext', `no device of "${this.platform.name}" can share with this ${this.record.name} object`);
     }
     let context: Context;
     try {
