@@ -1,8 +1,8 @@
 import type { Addon, NativeContext } from './addon';
-import { CL } from './spec/cl-constants';
+import { CL } from './facts/cl-constants';
 import { Device, type DeviceType, deviceTypeMask } from './device';
 import { UserEvent } from './event';
-import { type ImageFormat, elementSize, resolveImageFormat, type ResolvedImageFormat } from './spec/cl-image-formats';
+import { type ImageFormat, elementSize, resolveImageFormat, type ResolvedImageFormat } from './facts/cl-image-formats';
 import { checkHost } from './host-memory';
 import { decode } from './info';
 import { hasEntryPoint, ready } from './loader';

@@ -1,5 +1,5 @@
 import type { NativeDevice } from './addon';
-import { CL } from './spec/cl-constants';
+import { CL } from './facts/cl-constants';
 import { decode, parseVersion } from './info';
 import type { PlatformLink } from './links';
 

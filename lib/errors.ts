@@ -1,7 +1,7 @@
 // Typed errors. Every failing driver call becomes an OpenCLError carrying the
 // status, its spec name and the entry point; misuse caught before the driver
 // is called gets TypeError/RangeError or one of the specific classes below.
-import { STATUS } from './spec/cl-status';
+import { STATUS } from './facts/cl-status';
 
 /** Status code -> spec name, for every code of STATUS. */
 const coreErrorNames: Readonly<Record<number, string>> = Object.fromEntries(Object.entries(STATUS).map(([name, value]) => [value, name]));

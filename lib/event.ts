@@ -1,6 +1,6 @@
 import type { Addon, EventId, NativeHandle } from './addon';
-import { CL } from './spec/cl-constants';
-import { STATUS } from './spec/cl-status';
+import { CL } from './facts/cl-constants';
+import { STATUS } from './facts/cl-status';
 import { OpenCLCommandError, OpenCLError, OpenCLReleasedError, OpenCLStateError, contextMismatch, describeValue } from './errors';
 import { decode } from './info';
 import { ready } from './loader';

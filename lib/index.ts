@@ -1,6 +1,6 @@
 // opencl-interop: OpenCL for Node.js with the Direct3D 9/10, DX9 media and
 // VA-API sharing extensions. See README.md.
-export { CL, type CLName } from './spec/cl-constants';
+export { CL, type CLName } from './facts/cl-constants';
 export { Context, createContext, type ContextInterop, type ContextOptions, type ContextProperty, type BufferOptions, type ImageOptions, type ImageType } from './context';
 export { Device, type DeviceType } from './device';
 export {
@@ -18,7 +18,7 @@ export {
 } from './errors';
 export { Event, UserEvent, waitForEvents, type ExecutionStatus, type ProfilingInfo, type UserEventState } from './event';
 export { HostMemory, allocateHostMemory, type HostData } from './host-memory';
-export { elementSize, resolveImageFormat, type ChannelOrder, type ChannelType, type ImageFormat, type ResolvedImageFormat } from './spec/cl-image-formats';
+export { elementSize, resolveImageFormat, type ChannelOrder, type ChannelType, type ImageFormat, type ResolvedImageFormat } from './facts/cl-image-formats';
 export { Kernel, LocalMemory, localMemory, packArg, type ArgType, type KernelArg, type ScalarType, type VectorType, type WorkGroupInfo, type KernelArgInfo, type AddressQualifier, type AccessQualifier, type TypeQualifier } from './kernel';
 export { LIBRARY_ENV, loadOpenCL, loadedLibrary, type LoadOptions, type LoadedLibrary } from './loader';
 export { CLBuffer, CLImage, Mapping, MemObject, type Access } from './memory';
@@ -49,8 +49,9 @@ export { D3D11Sharing, KhrD3D11Sharing, NvD3D11Sharing, NV12_EXTENSION, type D3D
 export { IntelDX9Sharing, type IntelDX9ImageInfo, type IntelDX9Source, type IntelDX9SurfaceOptions } from './interop/intel-dx9';
 export { KhrDX9MediaSharing, type KhrDX9ImageInfo, type KhrDX9SurfaceOptions, type MediaAdapter, type MediaAdapterType } from './interop/khr-dx9-media';
 export { VaApiSharing, type VaApiImageInfo } from './interop/va-api';
-export * from './spec/sharing-tokens';
-export * from './spec/sharing-formats';
+export * from './facts/sharing-tokens';
+export * from './facts/sharing-formats';
+export * from './interop/shared-image';
 
 // VA-API: displays, surfaces, DMA-BUF (libva loaded at run time).
 export * from './va';

@@ -1,9 +1,9 @@
 import type { NativeMem } from './addon';
-import { CL } from './spec/cl-constants';
+import { CL } from './facts/cl-constants';
 import { OpenCLReleasedError, OpenCLStateError } from './errors';
 import type { Event } from './event';
 import { decode } from './info';
-import { type ResolvedImageFormat, resolveImageFormat, type ChannelOrder, type ChannelType } from './spec/cl-image-formats';
+import { type ResolvedImageFormat, resolveImageFormat, type ChannelOrder, type ChannelType } from './facts/cl-image-formats';
 import type { ContextLink, QueueLink } from './links';
 import { Resource } from './resource';
 import { checkCount } from './validate';

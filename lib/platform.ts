@@ -1,6 +1,6 @@
 import type { NativePlatform } from './addon';
-import { CL } from './spec/cl-constants';
-import { STATUS } from './spec/cl-status';
+import { CL } from './facts/cl-constants';
+import { STATUS } from './facts/cl-status';
 import { Device, type DeviceType, deviceTypeMask } from './device';
 import { OpenCLError, OpenCLNoPlatformError } from './errors';
 import { decode, parseVersion } from './info';

@@ -1,6 +1,6 @@
 import type { NativeProgram } from './addon';
-import { CL } from './spec/cl-constants';
-import { STATUS } from './spec/cl-status';
+import { CL } from './facts/cl-constants';
+import { STATUS } from './facts/cl-status';
 import type { ContextLink } from './links';
 import type { Device } from './device';
 import { OpenCLBuildError, OpenCLStateError, contextMismatch } from './errors';

@@ -1,5 +1,5 @@
 import { type EventId, type NativeHostBlock, type NativeQueue, callArrays } from './addon';
-import { CL } from './spec/cl-constants';
+import { CL } from './facts/cl-constants';
 import type { ContextLink } from './links';
 import type { Device } from './device';
 import { AcquireScope } from './acquire-scope';

@@ -5,9 +5,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CL } from '../lib/spec/cl-constants';
-import * as tokensModule from '../lib/spec/sharing-tokens';
-import { D3DCUBEMAP_FACES, interopTokenHeaders, interopTokens } from '../lib/spec/sharing-tokens';
+import { CL } from '../lib/facts/cl-constants';
+import * as tokensModule from '../lib/facts/sharing-tokens';
+import { D3DCUBEMAP_FACES, interopTokenHeaders, interopTokens } from '../lib/facts/sharing-tokens';
 
 const HEADER_DIR = '/usr/include/CL';
 // CI runs from a clean clone with shared/ beside the repository.
@@ -229,7 +229,7 @@ describe('tokens against the Khronos headers', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('CL (lib/spec/cl-constants.ts): every entry a header defines has the header value (OpenCL 3.0 API spec / cl.h)', () => {
+  it('CL (lib/facts/cl-constants.ts): every entry a header defines has the header value (OpenCL 3.0 API spec / cl.h)', () => {
     const h = need();
     const { compared, wrong } = mismatches(CL, h);
     expect(wrong).toEqual([]);
@@ -246,7 +246,7 @@ describe('tokens against the Khronos headers', () => {
   });
 });
 
-describe('lib/spec/sharing-tokens.ts against shared/specs/tokens.tsv', () => {
+describe('lib/facts/sharing-tokens.ts against shared/specs/tokens.tsv', () => {
   it(`tokens: all ${TSV_COUNT} rows of tokens.tsv, same values and headers (the five extensions' "New Tokens")`, () => {
     if (!existsSync(TOKENS_TSV)) {
       // Clean clone without shared/ beside it: the count is all we can check.

@@ -346,9 +346,9 @@ export function openArgs(handle: unknown, options: unknown): { handle: bigint; n
 }
 
 /**
- * @internal The one implementation of a device's buffers and textures; each
- * API types it (D3D10Resource over D3D10Device, D3D11Resource over
- * D3D11Device) and names its three kinds.
+ * A buffer or texture of a device of type D: the one implementation of the
+ * D3D10.1 and D3D11 resources, which type it (D3D10Resource over D3D10Device,
+ * D3D11Resource over D3D11Device) and name its three kinds.
  */
 export abstract class DxgiDeviceResource<D extends DxgiDevice> extends DxgiResource {
   readonly #device: D;

@@ -2,9 +2,9 @@
 // facade (lib/interop/<ext>.ts), by the native layer (native/<ext>.cc gets
 // `entryPoints` and resolves each name by its role; no entry point name is
 // written anywhere else), by the errors module (error names) and by the info
-// report. Values are the tokens of ../spec/sharing-tokens.ts (facts from the specs/headers).
+// report. Values are the tokens of ../facts/sharing-tokens.ts (facts from the specs/headers).
 import type { D3D9Family } from '../errors';
-import * as T from '../spec/sharing-tokens';
+import * as T from '../facts/sharing-tokens';
 
 /** Role -> entry point name. Every record has deviceIds, acquire and release. */
 export interface EntryPointNames {
@@ -229,7 +229,7 @@ export const khrD3D11Record = record({
   },
 } as const);
 
-// cl_nv_d3d11_sharing: names and values of OpenCV's cl_d3d11_ext.h (see ../spec/sharing-tokens.ts).
+// cl_nv_d3d11_sharing: names and values of OpenCV's cl_d3d11_ext.h (see ../facts/sharing-tokens.ts).
 export const nvD3D11Record = record({
   name: 'cl_nv_d3d11_sharing',
   entryPoints: {

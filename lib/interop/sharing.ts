@@ -11,7 +11,7 @@ import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFla
 import type { Platform } from '../platform';
 import type { CommandQueue } from '../queue';
 import type { EntryPointNames, ExtensionRecord, SharingExtension } from './extensions';
-import { STATUS } from '../spec/cl-status';
+import { STATUS } from '../facts/cl-status';
 import { checkObject } from '../validate';
 
 /** Which devices a device query returns. */

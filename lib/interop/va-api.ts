@@ -11,8 +11,8 @@ import { VaDisplay } from '../va/display';
 import { VaSurface } from '../va/surface';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { intelVaApiRecord } from './extensions';
-import { STATUS } from '../spec/cl-status';
-import * as T from '../spec/sharing-tokens';
+import { STATUS } from '../facts/cl-status';
+import * as T from '../facts/sharing-tokens';
 
 /** What CL_MEM_VA_API_MEDIA_SURFACE_INTEL and CL_IMAGE_VA_API_PLANE_INTEL report. */
 export interface VaApiImageInfo {

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { NativeVaDisplay } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
-import { type VaFourcc, formatFacts, fourccCode, fourccText, vaFourccs, vaStatusName } from '../spec/va-formats';
+import { type VaFourcc, formatFacts, fourccCode, fourccText, vaFourccs, vaStatusName } from '../facts/va-formats';
 import { checkChoice, checkInt, checkNonEmptyString, checkOptions } from '../validate';
 import { VaDmaBuf, type VaDmaBufImport, importDescriptor } from './dma-buf';
 import { VaDisplayError, type VaDisplayAttempt } from './errors';

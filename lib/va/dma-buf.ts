@@ -6,7 +6,7 @@ import { closeSync } from 'node:fs';
 import type { NativeVaPrime } from '../addon';
 import { describeValue } from '../errors';
 import { checkInt, checkObject } from '../validate';
-import { DRM_FORMAT_MOD_LINEAR, type VaFourcc, formatFacts, fourccCode, fourccText, vaFourccs, vaPlaneSizes } from '../spec/va-formats';
+import { DRM_FORMAT_MOD_LINEAR, type VaFourcc, formatFacts, fourccCode, fourccText, vaFourccs, vaPlaneSizes } from '../facts/va-formats';
 
 /** One plane of a DMA-BUF import. */
 export interface VaDmaBufPlane {

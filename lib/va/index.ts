@@ -30,5 +30,5 @@ export {
   type VaFourcc,
   type VaPlaneSize,
   type VaSurfaceState,
-} from '../spec/va-formats';
+} from '../facts/va-formats';
 export { LIBVA_ENV, loadLibva, loadedLibva, type LibvaLoadOptions, type LoadedLibva } from './loader';

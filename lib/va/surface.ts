@@ -5,7 +5,7 @@
 // It keeps its display alive: the native surface holds the native display.
 import type { NativeVaSurface } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
-import { VA_EXPORT_SURFACE, VA_SURFACE_STATUS, type VaFourcc, type VaPlaneSize, type VaSurfaceState, fourccCode, vaPlaneSizes } from '../spec/va-formats';
+import { VA_EXPORT_SURFACE, VA_SURFACE_STATUS, type VaFourcc, type VaPlaneSize, type VaSurfaceState, fourccCode, vaPlaneSizes } from '../facts/va-formats';
 import { checkChoice, checkOptions } from '../validate';
 import { VaDmaBuf } from './dma-buf';
 
