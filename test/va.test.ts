@@ -185,6 +185,11 @@ describe('displays', () => {
     expect(() => openVaDisplay({ drm: true } as never)).toThrow(new TypeError('options.drm is not an option; the options are kind, device, x11Display'));
     expect(() => openVaDisplay('x11' as never)).toThrow(TypeError);
   });
+
+  it('an array is not an options object (lib/validate.ts, as in the Direct3D module)', () => {
+    expect(() => openVaDisplay([] as never)).toThrow(new TypeError('options must be an object; got an array of 0'));
+    expect(() => VaDisplay.adopt(1n, [] as never)).toThrow(new TypeError('options must be an object; got an array of 0'));
+  });
 });
 
 describe('adopting a VADisplay another library made', () => {
