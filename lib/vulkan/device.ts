@@ -127,7 +127,9 @@ export class VulkanQueue {
     const cmds = this.#commands(commands);
     const wait = this.#semaphores(o.wait, 'options.wait');
     const signal = this.#semaphores(o.signal, 'options.signal');
-    if (new Set(wait).size !== wait.length || new Set(signal).size !== signal.length) throw new TypeError('a semaphore appears twice in options.wait or options.signal');
+    for (const list of [wait, signal]) {
+      for (let i = 1; i < list.length; i++) if (list.indexOf(list[i]!) !== i) throw new TypeError('a semaphore appears twice in options.wait or options.signal');
+    }
     return new VulkanSubmission(this, cmds, wait, signal);
   }
 
