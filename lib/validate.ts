@@ -26,7 +26,7 @@ export function checkObject<T>(value: T, what: string): asserts value is T & obj
 }
 
 /** An integer in [min, max] (`fallback` when undefined and one is given). */
-export function checkInt(value: unknown, what: string, min: number, max: number, fallback?: number): number {
+export function checkInt(value: unknown, what: string, min: number, max = Number.MAX_SAFE_INTEGER, fallback?: number): number {
   if (value === undefined && fallback !== undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw new RangeError(`${what} must be an integer from ${min} to ${max}; got ${describeValue(value)}`);
@@ -67,9 +67,9 @@ export function checkIndex(value: unknown, what: string): number {
   return value;
 }
 
-/** One of `choices` (`fallback` when undefined). */
-export function checkChoice<T extends string>(value: unknown, what: string, choices: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
+/** One of `choices` (`fallback` when undefined and one is given). */
+export function checkChoice<T extends string>(value: unknown, what: string, choices: readonly T[], fallback?: T): T {
+  if (value === undefined && fallback !== undefined) return fallback;
   if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) {
     throw new TypeError(`${what} must be ${choices.map((c) => `'${c}'`).join(', ')}; got ${describeValue(value)}`);
   }
