@@ -307,9 +307,11 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
 
   /** @internal */
   constructor(platform: Platform) {
-    const { major } = platform.versionNumber;
+    // The creating calls are OpenCL 3.0's, which cl_khr_external_memory builds on: a platform that
+    // advertises it fills their dispatch slots, so the loader's export reaches them when the platform
+    // does not answer for them by name (the reference driver, an OpenCL 1.2 platform, does the same).
     super(platform, externalMemoryRecord, (legacy, names) =>
-      new (ready().NativeExternalMemory)(platform.native, legacy, names, externalMemoryRecord.creatingCalls, major >= 3),
+      new (ready().NativeExternalMemory)(platform.native, legacy, names, externalMemoryRecord.creatingCalls, true),
     );
   }
 

@@ -340,7 +340,8 @@ export class Semaphores {
       const properties = (withList: boolean): NativePropertyList => {
         const list: NativePropertyList = [[semaphoreRecord.properties.type, semaphoreRecord.types.binary]];
         if (device && withList) list.push([semaphoreRecord.properties.deviceHandleList, [device.native]]);
-        list.push([checked.record.token, value]);
+        // sync-fd's -1 (a fence already signaled) is the int -1 widened, as C's (cl_semaphore_properties_khr)fd gives it.
+        list.push([checked.record.token, typeof value === 'number' && value < 0 ? BigInt.asUintN(64, BigInt(value)) : value]);
         return list;
       };
       try {
