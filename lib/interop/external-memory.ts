@@ -289,7 +289,7 @@ function closeQuietly(fd: number): void {
   }
 }
 
-/** @internal What the binding records of one imported memory object. */
+/** What the binding records of one imported memory object (ExternalMemory.importInfo). */
 export interface ExternalMemoryDetails {
   handleType: ExternalMemoryHandleType;
   /** Whose the handle is now: 'transferred' (OpenCL's) or 'kept' (the caller's). */
