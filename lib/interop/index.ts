@@ -7,7 +7,7 @@ import type { Platform } from '../platform';
 import { type SharingFacades, registerSharingHooks } from '../sharing-hooks';
 import { D3D10Sharing } from './d3d10';
 import { KhrD3D11Sharing, NvD3D11Sharing } from './d3d11';
-import { type SharingExtension, externalExtensions, externalRecords, sharingExtensions, sharingRecords } from './extensions';
+import { type SharingExtension, externalRecords, sharingExtensions, sharingRecords } from './extensions';
 import { type ExternalMemory, getExternalMemory } from './external-memory';
 import { IntelDX9Sharing } from './intel-dx9';
 import { KhrDX9MediaSharing } from './khr-dx9-media';
@@ -92,5 +92,5 @@ registerSharingHooks({
         ? getSemaphores(platform)
         : getSharing(platform, extension as SharingExtension),
   facadeOf: sharingOf,
-  entryPoints: { ...sharingExtensions, ...externalExtensions },
+  entryPoints: sharingExtensions,
 });
