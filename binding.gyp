@@ -28,7 +28,14 @@
         "native/interop/semaphore.cc",
         "native/libva.cc",
         "native/va_display.cc",
-        "native/va_surface.cc"
+        "native/va_surface.cc",
+        "native/vulkan/vulkan.cc",
+        "native/vulkan/loader.cc",
+        "native/vulkan/instance.cc",
+        "native/vulkan/device.cc",
+        "native/vulkan/memory.cc",
+        "native/vulkan/semaphore.cc",
+        "native/vulkan/commands.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native"],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],

@@ -98,3 +98,5 @@ export * from './interop/formats';
 export * from './va';
 // Direct3D objects from Node (Windows; elsewhere each call throws Direct3DUnavailableError).
 export * from './direct3d';
+// Vulkan: the producer and consumer side of external memory and semaphores (the loader loaded at run time).
+export * from './vulkan';
