@@ -222,6 +222,10 @@ export class Device {
     const bytes = this.#optionalInfo(DEVICE_UUID.CL_DEVICE_UUID_KHR, DEVICE_UUID.CL_UUID_SIZE_KHR);
     return bytes && formatUuid(bytes);
   }
+  /** The UUID's 16 bytes (what a Vulkan device chooser takes), or null. */
+  get uuidBytes(): Uint8Array | null {
+    return this.#optionalInfo(DEVICE_UUID.CL_DEVICE_UUID_KHR, DEVICE_UUID.CL_UUID_SIZE_KHR);
+  }
   /** The driver's UUID (CL_DRIVER_UUID_KHR; Vulkan's driverUUID), or null. */
   get driverUuid(): string | null {
     const bytes = this.#optionalInfo(DEVICE_UUID.CL_DRIVER_UUID_KHR, DEVICE_UUID.CL_UUID_SIZE_KHR);

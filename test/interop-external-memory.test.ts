@@ -24,6 +24,8 @@ import {
   getExternalMemory,
   getPlatforms,
   importDmaBuf,
+  createVulkanInstance,
+  uuidString,
   type CommandQueue,
   type Context,
   type Device,
@@ -388,6 +390,64 @@ describe('cl_khr_external_memory on the reference driver', () => {
     );
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe('50 0');
+  });
+});
+
+describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, OpenCL imports through the reference driver, reads and rewrites, Vulkan reads back', () => {
+  it('a Vulkan buffer exported as an opaque fd (lavapipe\'s memfd, the allocation at 4096): matched by UUID, imported, acquired, rewritten, read back by Vulkan; the fd counted', async () => {
+    const platform = referencePlatform();
+    using instance = createVulkanInstance();
+    const physical = instance.physicalDevices()[0]!;
+    // The reference driver claims lavapipe's deviceUUID, as a GPU's OpenCL and Vulkan drivers report the same one.
+    process.env.REFDRV_DEVICE_UUID = Buffer.from(physical.deviceUUID).toString('hex');
+    const device = platform.getDevices()[0]!;
+    try {
+      expect(device.uuid).toBe(uuidString(physical.deviceUUID));
+      using vk = instance.createDevice({ uuid: device.uuidBytes! });
+      const context = createContext({ devices: [device] });
+      const queue = context.createQueue();
+      const memory = getExternalMemory(platform);
+      const size = 1 << 16;
+      using vkBuffer = vk.createBuffer({ size });
+      await vkBuffer.write(pattern(size, 17));
+      const before = openFds();
+      const exported = vkBuffer.exportMemory('opaque-fd');
+      const fd = exported.handle as number;
+      const clBuffer = memory.importBuffer(context, exported, { size });
+      expect(exported.owned).toBe(false); // relinquished: the import took the fd
+      expect(isOpen(fd)).toBe(true);
+      {
+        await using _ = queue.acquire([clBuffer]);
+        const seen = new Uint8Array(size);
+        await queue.readBuffer(clBuffer, seen);
+        expect(seen).toEqual(pattern(size, 17));
+        await queue.writeBuffer(clBuffer, pattern(size, 23));
+      }
+      expect(await vkBuffer.read(0, size)).toEqual(pattern(size, 23));
+      clBuffer.release();
+      expect(isOpen(fd)).toBe(false);
+      expect(openFds()).toBe(before);
+
+      // NV12 planes of one Vulkan allocation, as { offset, pitch }.
+      const width = 64, height = 32, pitch = 128, uvOffset = pitch * height;
+      const frameBytes = uvOffset + pitch * (height / 2);
+      using frameBuffer = vk.createBuffer({ size: frameBytes });
+      await frameBuffer.write(pattern(frameBytes, 29));
+      const frame = memory.importPlanes(context, frameBuffer.exportMemory(), { size: frameBytes, format: 'NV12', width, height, planes: [{ offset: 0, pitch }, { offset: uvOffset, pitch }] });
+      {
+        await using _ = queue.acquire(frame.memory);
+        await queue.fillBuffer(frame.planes[1] as CLBuffer, new Uint8Array([128]));
+      }
+      const back = await frameBuffer.read(0, frameBytes);
+      expect(back.subarray(0, uvOffset)).toEqual(pattern(frameBytes, 29).subarray(0, uvOffset));
+      expect(back.subarray(uvOffset, uvOffset + (frame.planes[1] as CLBuffer).size).every((b) => b === 128)).toBe(true);
+      frame.release();
+      expect(openFds()).toBe(before);
+      queue.release();
+      context.release();
+    } finally {
+      delete process.env.REFDRV_DEVICE_UUID;
+    }
   });
 });
 
