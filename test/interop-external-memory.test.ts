@@ -258,8 +258,8 @@ describe('cl_khr_external_memory on the reference driver', () => {
     }
     image.release();
     expect(isOpen(fd)).toBe(false);
-    expect(() => memory.importImage(context, { handleType: 'dma-buf', handle: 3, size: 4 }, null as never)).toThrow(TypeError);
-    expect(() => memory.importImage(context, { handleType: 'dma-buf', handle: 3, size: 4 }, { format: { order: 'RGBA', type: 'UNORM_INT8' }, width: 0 })).toThrow(RangeError);
+    expect(() => memory.importImage(context, { handleType: 'dma-buf', handle: 1, size: 4 }, null as never)).toThrow(TypeError);
+    expect(() => memory.importImage(context, { handleType: 'dma-buf', handle: 1, size: 4 }, { format: { order: 'RGBA', type: 'UNORM_INT8' }, width: 0 })).toThrow(RangeError);
   });
 
   it('NV12 planes of one allocation as { offset, pitch }: sub-buffers that follow the allocation\'s acquire', async () => {
@@ -363,14 +363,17 @@ describe('cl_khr_external_memory on the reference driver', () => {
     expect(typed.device).toBe(device.name);
     expect(typed.message).toMatch(/cannot import opaque-win32 handles; importable: opaque-fd, dma-buf/);
     expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: -1, size: 64 })).toThrow(TypeError);
+    const closed = ref.dmaBuf(64);
+    closeSync(closed);
+    expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: closed, size: 64 })).toThrow(/file descriptor \d+ \(dma-buf\) is not open/);
     expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 3n as never, size: 64 })).toThrow(TypeError);
     expect(() => memory.importBuffer(context, { handleType: 'opaque-win32', handle: 0 as never, size: 64 })).toThrow(TypeError);
-    expect(() => memory.importBuffer(context, { handleType: 'bogus' as never, handle: 3, size: 64 })).toThrow(/handleType must be one of opaque-fd, dma-buf/);
-    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 3, size: 0 })).toThrow(RangeError);
-    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 3, size: 64, disposed: true })).toThrow(OpenCLReleasedError);
+    expect(() => memory.importBuffer(context, { handleType: 'bogus' as never, handle: 1, size: 64 })).toThrow(/handleType must be one of opaque-fd, dma-buf/);
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 1, size: 0 })).toThrow(RangeError);
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 1, size: 64, disposed: true })).toThrow(OpenCLReleasedError);
     expect(() => memory.importBuffer(context, null as never)).toThrow(TypeError);
-    expect(() => memory.importBuffer({} as never, { handleType: 'opaque-fd', handle: 3, size: 64 })).toThrow(TypeError);
-    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 3, size: 64 }, { access: 'rw' as never })).toThrow(TypeError);
+    expect(() => memory.importBuffer({} as never, { handleType: 'opaque-fd', handle: 1, size: 64 })).toThrow(TypeError);
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 1, size: 64 }, { access: 'rw' as never })).toThrow(TypeError);
   });
 
   it('an imported object dropped without release is released by garbage collection, closing its fd (fresh process)', () => {
@@ -433,6 +436,7 @@ describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, Open
       const frameBytes = uvOffset + pitch * (height / 2);
       using frameBuffer = vk.createBuffer({ size: frameBytes });
       await frameBuffer.write(pattern(frameBytes, 29));
+      const beforeFrame = openFds(); // lavapipe holds a memfd per exportable allocation
       const frame = memory.importPlanes(context, frameBuffer.exportMemory(), { size: frameBytes, format: 'NV12', width, height, planes: [{ offset: 0, pitch }, { offset: uvOffset, pitch }] });
       {
         await using _ = queue.acquire(frame.memory);
@@ -442,7 +446,7 @@ describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, Open
       expect(back.subarray(0, uvOffset)).toEqual(pattern(frameBytes, 29).subarray(0, uvOffset));
       expect(back.subarray(uvOffset, uvOffset + (frame.planes[1] as CLBuffer).size).every((b) => b === 128)).toBe(true);
       frame.release();
-      expect(openFds()).toBe(before);
+      expect(openFds()).toBe(beforeFrame);
       queue.release();
       context.release();
     } finally {

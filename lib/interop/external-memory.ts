@@ -245,6 +245,8 @@ export function checkHandle<T extends string>(handle: unknown, table: Readonly<R
       if (typeof value !== 'number' || !Number.isInteger(value) || value < -1 || value > 0x7fffffff) {
         throw new TypeError(`${what}.handle of ${handleType} must be a file descriptor (an integer); got ${describeValue(value)}`);
       }
+      // A descriptor that is not open never reaches a driver (which would take whatever opens under that number next).
+      if (value >= 0 && !isOpenFd(value)) throw new TypeError(`${what}.handle: file descriptor ${value} (${handleType}) is not open`);
       break;
     case 'nt':
     case 'kmt':
@@ -279,6 +281,15 @@ export function importWithOwnership<R>(checked: CheckedHandle<string>, duplicate
   }
   if (!dup && checked.record.ownership === 'transferred' && typeof checked.source.relinquish === 'function') checked.source.relinquish();
   return result;
+}
+
+function isOpenFd(fd: number): boolean {
+  try {
+    fstatSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function closeQuietly(fd: number): void {
