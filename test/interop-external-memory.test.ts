@@ -2,7 +2,7 @@
 // through the public API: on the reference driver (through the ICD loader) every
 // entry point and error, ownership of imported descriptors counted in
 // /proc/self/fd; on PoCL typed "not supported" errors that leak no descriptor.
-import { closeSync, fstatSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,9 @@ import {
   getPlatforms,
   importDmaBuf,
   createVulkanInstance,
+  openVaDisplay,
   uuidString,
+  VaDmaBuf,
   type CommandQueue,
   type Context,
   type Device,
@@ -33,6 +35,7 @@ import {
 } from '../lib';
 import { referenceDriverPath } from './driver/control.mjs';
 import { pocl, runNode } from './helpers';
+import { type Xvfb, startXvfb, useSoftva } from './helpers/va';
 
 /** The token table of shared/specs, copied into the repository with the reference driver's tests. */
 const TOKENS_TSV = resolve(__dirname, 'driver/tests/external-memory-semaphore.tokens.tsv');
@@ -71,6 +74,19 @@ function payloads() {
 }
 
 const openFds = () => readdirSync('/proc/self/fd').length;
+/** Descriptors open on the same file as `fd` (memfds and dma-bufs have a target of their own): counts that other activity cannot disturb. */
+function fdsOn(target: string): number {
+  let n = 0;
+  for (const entry of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${entry}`) === target) n++;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return n;
+}
+const targetOf = (fd: number) => readlinkSync(`/proc/self/fd/${fd}`);
 function isOpen(fd: number): boolean {
   try {
     fstatSync(fd);
@@ -396,6 +412,49 @@ describe('cl_khr_external_memory on the reference driver', () => {
   });
 });
 
+describe('a VA-API surface exported as DMA-BUF (the real libva, the software VA driver) imported into OpenCL', () => {
+  let xvfb: Xvfb;
+  beforeAll(async () => {
+    xvfb = await startXvfb();
+    useSoftva(xvfb.display);
+  });
+  afterAll(async () => {
+    await xvfb?.stop();
+  });
+
+  it('importDmaBuf(VaDmaBuf): the NV12 planes at the exported offsets and pitches, read and written through OpenCL; the VaDmaBuf keeps its fds', async () => {
+    const platform = referencePlatform();
+    const context = createContext({ devices: platform.getDevices() });
+    const queue = context.createQueue();
+    using display = openVaDisplay({ kind: 'x11' });
+    using surface = display.createSurface({ width: 32, height: 16 });
+    surface.write([pattern(512, 5), pattern(256, 6)]);
+    const dmabuf = surface.exportDmaBuf();
+    expect(dmabuf).toBeInstanceOf(VaDmaBuf);
+    const target = targetOf(dmabuf.objects[0]!.fd);
+    const before = fdsOn(target);
+    const frame = importDmaBuf(context, dmabuf);
+    expect(frame.format).toBe('NV12');
+    expect(fdsOn(target)).toBe(before + 1); // a duplicate, the driver's from the import on
+    const [yLayout, uvLayout] = dmabuf.layers[0]!.planes;
+    {
+      await using _ = queue.acquire(frame.memory);
+      const y = new Uint8Array((frame.planes[0] as CLBuffer).size);
+      await queue.readBuffer(frame.planes[0] as CLBuffer, y);
+      for (let row = 0; row < 16; row++) expect(y.subarray(row * yLayout!.pitch, row * yLayout!.pitch + 32)).toEqual(pattern(512, 5).subarray(row * 32, row * 32 + 32));
+      await queue.fillBuffer(frame.planes[1] as CLBuffer, new Uint8Array([77]));
+    }
+    expect((frame.planes[1] as CLBuffer).offset).toBe(uvLayout!.offset);
+    expect(surface.readPlane(1).every((b) => b === 77)).toBe(true);
+    frame.release();
+    expect(fdsOn(target)).toBe(before);
+    expect(dmabuf.objects.every((o) => isOpen(o.fd))).toBe(true);
+    dmabuf.close();
+    queue.release();
+    context.release();
+  });
+});
+
 describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, OpenCL imports through the reference driver, reads and rewrites, Vulkan reads back', () => {
   it('a Vulkan buffer exported as an opaque fd (lavapipe\'s memfd, the allocation at 4096): matched by UUID, imported, acquired, rewritten, read back by Vulkan; the fd counted', async () => {
     const platform = referencePlatform();
@@ -413,9 +472,10 @@ describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, Open
       const size = 1 << 16;
       using vkBuffer = vk.createBuffer({ size });
       await vkBuffer.write(pattern(size, 17));
-      const before = openFds();
       const exported = vkBuffer.exportMemory('opaque-fd');
       const fd = exported.handle as number;
+      const target = targetOf(fd);
+      const before = fdsOn(target);
       const clBuffer = memory.importBuffer(context, exported, { size });
       expect(exported.owned).toBe(false); // relinquished: the import took the fd
       expect(isOpen(fd)).toBe(true);
@@ -429,15 +489,17 @@ describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, Open
       expect(await vkBuffer.read(0, size)).toEqual(pattern(size, 23));
       clBuffer.release();
       expect(isOpen(fd)).toBe(false);
-      expect(openFds()).toBe(before);
+      expect(fdsOn(target)).toBe(before - 1); // the exported descriptor, closed with the memory object that owned it
 
       // NV12 planes of one Vulkan allocation, as { offset, pitch }.
       const width = 64, height = 32, pitch = 128, uvOffset = pitch * height;
       const frameBytes = uvOffset + pitch * (height / 2);
       using frameBuffer = vk.createBuffer({ size: frameBytes });
       await frameBuffer.write(pattern(frameBytes, 29));
-      const beforeFrame = openFds(); // lavapipe holds a memfd per exportable allocation
-      const frame = memory.importPlanes(context, frameBuffer.exportMemory(), { size: frameBytes, format: 'NV12', width, height, planes: [{ offset: 0, pitch }, { offset: uvOffset, pitch }] });
+      const frameExport = frameBuffer.exportMemory();
+      const frameTarget = targetOf(frameExport.handle as number);
+      const beforeFrame = fdsOn(frameTarget);
+      const frame = memory.importPlanes(context, frameExport, { size: frameBytes, format: 'NV12', width, height, planes: [{ offset: 0, pitch }, { offset: uvOffset, pitch }] });
       {
         await using _ = queue.acquire(frame.memory);
         await queue.fillBuffer(frame.planes[1] as CLBuffer, new Uint8Array([128]));
@@ -446,7 +508,7 @@ describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, Open
       expect(back.subarray(0, uvOffset)).toEqual(pattern(frameBytes, 29).subarray(0, uvOffset));
       expect(back.subarray(uvOffset, uvOffset + (frame.planes[1] as CLBuffer).size).every((b) => b === 128)).toBe(true);
       frame.release();
-      expect(openFds()).toBe(beforeFrame);
+      expect(fdsOn(frameTarget)).toBe(beforeFrame - 1);
       queue.release();
       context.release();
     } finally {
