@@ -16,6 +16,7 @@ import {
   createContext,
   externalTokens,
   getPlatforms,
+  getExternalMemory,
   getSemaphores,
   type CommandQueue,
   type Context,
@@ -33,6 +34,8 @@ function control() {
   const state = lib.func('int refdrv_opaque_semaphore_state(int fd, int op, _Out_ uint32_t *state)');
   const live = lib.func('int refdrv_live_objects(const char *kind)');
   const dmaBuf = lib.func('int refdrv_create_dma_buf(uint64_t size, _Out_ int *fd)');
+  const read = lib.func('int refdrv_payload_read(int fd, int opaque, uint64_t offset, _Out_ uint8_t *dst, uint64_t size)');
+  const write = lib.func('int refdrv_payload_write(int fd, int opaque, uint64_t offset, const uint8_t *src, uint64_t size)');
   return {
     /** The state word of an opaque semaphore fd as another API sees it (op -1 read, 0 unsignal, 1 signal). */
     opaqueState(fd: number, op = -1): number {
@@ -42,10 +45,19 @@ function control() {
       return out[0]!;
     },
     liveSemaphores: (): number => live('semaphore'),
-    memfd(): number {
+    memfd(size = 64): number {
       const out = [0];
-      if (dmaBuf(64, out) !== 0) throw new Error('refdrv_create_dma_buf failed');
+      if (dmaBuf(size, out) !== 0) throw new Error('refdrv_create_dma_buf failed');
       return out[0]!;
+    },
+    /** A DMA-BUF payload's bytes, as the exporting API reads and writes them. */
+    read(fd: number, size: number): Uint8Array {
+      const bytes = new Uint8Array(size);
+      if (read(fd, 0, 0, bytes, size) !== 0) throw new Error('refdrv_payload_read failed');
+      return bytes;
+    },
+    write(fd: number, bytes: Uint8Array): void {
+      if (write(fd, 0, 0, bytes, bytes.byteLength) !== 0) throw new Error('refdrv_payload_write failed');
     },
   };
 }
@@ -201,6 +213,43 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
     imported.release();
     exporter.release();
     expect(openFds()).toBe(before);
+  });
+
+  it('imported memory ordered by imported semaphores (the spec\'s "Example With Memory Sharing Using Acquire/Release"): OpenCL runs only after the other API signals, and signals back when its release is done', async () => {
+    // "The other API": a DMA-BUF payload and two semaphores whose state words it reads and writes.
+    const ready = semaphores.create(other, { exportAs: 'opaque-fd' });
+    const done = semaphores.create(other, { exportAs: 'opaque-fd' });
+    const readyView = ready.exportHandle();
+    const doneView = done.exportHandle();
+    const readyCl = semaphores.import(context, ready.exportHandle());
+    const doneCl = semaphores.import(context, done.exportHandle());
+    const fd = ref.memfd(256);
+    ref.write(fd, new Uint8Array(256).fill(1));
+    const buffer = getExternalMemory(platform).importBuffer(context, { handleType: 'dma-buf', handle: fd, size: 256 }, { duplicate: true });
+
+    const waited = readyCl.wait(queue);
+    const scope = queue.acquire([buffer]);
+    const copied = queue.copyBuffer(buffer, buffer, { srcOffset: 0, dstOffset: 128, size: 128 });
+    const released = scope.release();
+    const signaled = doneCl.signal(queue);
+    queue.flush();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(waited.status).not.toBe('complete');
+    expect(ref.opaqueState(doneView.handle as number)).toBe(0);
+
+    const written = Uint8Array.from({ length: 256 }, (_, i) => (i < 128 ? i + 7 : 0));
+    ref.write(fd, written);
+    ref.opaqueState(readyView.handle as number, 1);
+    await signaled;
+    expect(ref.opaqueState(doneView.handle as number)).toBe(1);
+    const seen = ref.read(fd, 256);
+    expect(seen.subarray(128)).toEqual(written.subarray(0, 128)); // the copy ran after the other API's write
+    for (const event of [waited, scope.event, copied, released, signaled]) event.release();
+    buffer.release();
+    closeSync(fd);
+    for (const s of [readyCl, doneCl, ready, done]) s.release();
+    readyView.close();
+    doneView.close();
   });
 
   it('ownership: a failed import leaves the fd to the caller; duplicate keeps the caller\'s; counted in /proc/self/fd', () => {
