@@ -539,3 +539,149 @@ TEST("khr_external_memory.acquire_release.failed_dependency") {
   cl.clReleaseEvent(ea);
   CHECK_OK(cl.clReleaseMemObject(m));
 }
+
+// ----------------------------------------------------------- image imports --
+static cl_mem import_image_at(int line, cl_context c, cl_uint type, int fd, cl_mem_object_type t, size_t w, size_t h,
+                              size_t d_or_layers, size_t rp, size_t sp, cl_image_format f, cl_int want = CL_SUCCESS,
+                              cl_mem_flags flags = 0, void *host = nullptr) {
+  cl_image_desc d{};
+  d.image_type = t;
+  d.image_width = w;
+  d.image_height = h;
+  if (t == CL_MEM_OBJECT_IMAGE3D) d.image_depth = d_or_layers;
+  else d.image_array_size = d_or_layers;
+  d.image_row_pitch = rp;
+  d.image_slice_pitch = sp;
+  cl_mem_properties p[] = {type, cl_mem_properties(fd), 0};
+  int before = open_fd_count();
+  cl_int e = 1;
+  cl_mem m = cl.clCreateImageWithProperties(c, p, flags, &f, &d, host, &e);
+  if (e != want || (want == CL_SUCCESS) != (m != nullptr))
+    test_fail(__FILE__, line, "expected " + std::to_string(want) + ", got " + std::to_string(e));
+  if (want != CL_SUCCESS && (open_fd_count() != before || !fd_open(fd)))
+    test_fail(__FILE__, line, "a failed import touched the descriptor");
+  return m;
+}
+#define import_image(...) import_image_at(__LINE__, __VA_ARGS__)
+
+TEST("khr_external_memory.create_image.linear_row_pitch_from_descriptor") {
+  // the image is the payload's bytes in linear layout with the descriptor's row pitch
+  Env env;
+  const size_t w = 13, h = 7, rp = 64;
+  int fd = payload_fd(kDmaBuf, rp * h), keep = dup(fd);
+  auto bytes = pattern(rp * h, 21);
+  payload_write(keep, kDmaBuf, bytes);
+  cl_mem im = import_image(env.c, kDmaBuf, fd, CL_MEM_OBJECT_IMAGE2D, w, h, 0, rp, 0, cl_image_format{CL_RGBA, CL_UNORM_INT8});
+  size_t got_rp = 0;
+  CHECK_OK(cl.clGetImageInfo(im, CL_IMAGE_ROW_PITCH, sizeof got_rp, &got_rp, nullptr));
+  CHECK_EQ(got_rp, rp);
+  acquire(env.q, im);
+  auto px = read_image(env.q, im, w, h, 4);
+  for (size_t y = 0; y < h; y++)
+    for (size_t x = 0; x < w * 4; x++) CHECK_EQ(px[y * w * 4 + x], bytes[y * rp + x]);
+  // invert through the built-in kernel into a second imported image, released to its payload
+  int fd2 = payload_fd(kOpaque, rp * h), keep2 = dup(fd2);
+  cl_mem out = import_image(env.c, kOpaque, fd2, CL_MEM_OBJECT_IMAGE2D, w, h, 0, rp, 0, cl_image_format{CL_RGBA, CL_UNORM_INT8});
+  acquire(env.q, out);
+  cl_program p;
+  cl_kernel k = builtin_kernel(env.c, "invert_image", &p);
+  CHECK_OK(cl.clSetKernelArg(k, 0, sizeof(cl_mem), &im));
+  CHECK_OK(cl.clSetKernelArg(k, 1, sizeof(cl_mem), &out));
+  size_t g[2] = {w, h};
+  CHECK_OK(cl.clEnqueueNDRangeKernel(env.q, k, 2, nullptr, g, nullptr, 0, nullptr, nullptr));
+  cl_mem both[] = {im, out};
+  CHECK_OK(cl.clEnqueueReleaseExternalMemObjectsKHR(env.q, 2, both, 0, nullptr, nullptr));
+  CHECK_OK(cl.clFinish(env.q));
+  auto res = payload_read(keep2, kOpaque, rp * h);
+  for (size_t y = 0; y < h; y++)
+    for (size_t x = 0; x < w * 4; x++) CHECK_EQ(res[y * rp + x], 255 - bytes[y * rp + x]);
+  cl.clReleaseKernel(k);
+  cl.clReleaseProgram(p);
+  cl.clReleaseMemObject(im);
+  cl.clReleaseMemObject(out);
+  close(keep);
+  close(keep2);
+}
+
+TEST("khr_external_memory.create_image.types_and_tight_pitch") {
+  Env env;
+  cl_image_format r8{CL_R, CL_UNORM_INT8};
+  int fd = payload_fd(kDmaBuf, 4096);
+  struct Case { cl_mem_object_type t; size_t w, h, n; } cases[] = {
+      {CL_MEM_OBJECT_IMAGE1D, 100, 0, 0}, {CL_MEM_OBJECT_IMAGE1D_ARRAY, 16, 0, 4}, {CL_MEM_OBJECT_IMAGE2D, 16, 16, 0},
+      {CL_MEM_OBJECT_IMAGE2D_ARRAY, 8, 8, 3}, {CL_MEM_OBJECT_IMAGE3D, 8, 8, 8}};
+  for (auto &cs : cases) {
+    int f = dup(fd);
+    cl_mem im = import_image(env.c, kDmaBuf, f, cs.t, cs.w, cs.h, cs.n, 0, 0, r8);
+    cl_mem_object_type t;
+    CHECK_OK(cl.clGetMemObjectInfo(im, CL_MEM_TYPE, sizeof t, &t, nullptr));
+    CHECK_EQ(t, cs.t);
+    acquire(env.q, im);
+    release(env.q, im);
+    CHECK_OK(cl.clFinish(env.q));
+    cl.clReleaseMemObject(im);
+    CHECK(!fd_open(f));
+  }
+  close(fd);
+}
+
+TEST("khr_external_memory.create_image.errors") {
+  Env env;
+  int fd = payload_fd(kDmaBuf, 4096);
+  cl_image_format rgba{CL_RGBA, CL_UNORM_INT8};
+  auto I = CL_MEM_OBJECT_IMAGE2D;
+  // larger than the payload: CL_INVALID_IMAGE_SIZE
+  import_image(env.c, kDmaBuf, fd, I, 33, 32, 0, 0, 0, rgba, CL_INVALID_IMAGE_SIZE);
+  import_image(env.c, kDmaBuf, fd, I, 16, 16, 0, 300, 0, rgba, CL_INVALID_IMAGE_SIZE);
+  import_image(env.c, kDmaBuf, fd, I, 0, 16, 0, 0, 0, rgba, CL_INVALID_IMAGE_SIZE);
+  import_image(env.c, kDmaBuf, fd, I, 20000, 1, 0, 0, 0, rgba, CL_INVALID_IMAGE_SIZE);
+  import_image(env.c, kDmaBuf, fd, CL_MEM_OBJECT_IMAGE2D_ARRAY, 4, 4, 0, 0, 0, rgba, CL_INVALID_IMAGE_SIZE);
+  // pitches that cannot hold a row / are not whole pixels: CL_INVALID_IMAGE_DESCRIPTOR
+  import_image(env.c, kDmaBuf, fd, I, 16, 4, 0, 60, 0, rgba, CL_INVALID_IMAGE_DESCRIPTOR);
+  import_image(env.c, kDmaBuf, fd, I, 16, 4, 0, 66, 0, rgba, CL_INVALID_IMAGE_DESCRIPTOR);
+  import_image(env.c, kDmaBuf, fd, CL_MEM_OBJECT_IMAGE3D, 4, 4, 2, 16, 32, rgba, CL_INVALID_IMAGE_DESCRIPTOR);
+  import_image(env.c, kDmaBuf, fd, CL_MEM_OBJECT_IMAGE1D_BUFFER, 16, 0, 0, 0, 0, rgba, CL_INVALID_IMAGE_DESCRIPTOR);
+  import_image(env.c, kDmaBuf, fd, 0x1234, 16, 4, 0, 0, 0, rgba, CL_INVALID_IMAGE_DESCRIPTOR);
+  // formats
+  import_image(env.c, kDmaBuf, fd, I, 4, 4, 0, 0, 0, cl_image_format{0x1234, CL_UNORM_INT8}, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  import_image(env.c, kDmaBuf, fd, I, 4, 4, 0, 0, 0, cl_image_format{CL_RGB, CL_UNORM_SHORT_565}, CL_IMAGE_FORMAT_NOT_SUPPORTED);
+  // flags and host pointers
+  uint8_t host[64];
+  import_image(env.c, kDmaBuf, fd, I, 4, 4, 0, 0, 0, rgba, CL_INVALID_VALUE, CL_MEM_COPY_HOST_PTR, host);
+  import_image(env.c, kDmaBuf, fd, I, 4, 4, 0, 0, 0, rgba, CL_INVALID_VALUE, CL_MEM_ALLOC_HOST_PTR);
+  import_image(env.c, kDmaBuf, fd, I, 4, 4, 0, 0, 0, rgba, CL_INVALID_HOST_PTR, 0, host);
+  // the wrong shape
+  int pipefd[2];
+  CHECK(pipe(pipefd) == 0);
+  import_image(env.c, kDmaBuf, pipefd[0], I, 4, 4, 0, 0, 0, rgba, CL_INVALID_PROPERTY);
+  import_image(env.c, kOpaque, fd, I, 4, 4, 0, 0, 0, rgba, CL_INVALID_PROPERTY);
+  close(pipefd[0]);
+  close(pipefd[1]);
+  // NULL format / descriptor, invalid context, properties
+  cl_mem_properties p[] = {kDmaBuf, cl_mem_properties(fd), 0};
+  cl_image_desc d{};
+  d.image_type = I;
+  d.image_width = d.image_height = 4;
+  cl_int e;
+  CHECK(!cl.clCreateImageWithProperties(env.c, p, 0, nullptr, &d, nullptr, &e) && e == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  CHECK(!cl.clCreateImageWithProperties(env.c, p, 0, &rgba, nullptr, nullptr, &e) && e == CL_INVALID_IMAGE_DESCRIPTOR);
+  CHECK(!cl.clCreateImageWithProperties(reinterpret_cast<cl_context>(env.q), p, 0, &rgba, &d, nullptr, &e) &&
+        e == CL_INVALID_CONTEXT);
+  cl_mem_properties two[] = {kDmaBuf, cl_mem_properties(fd), kOpaque, cl_mem_properties(fd), 0};
+  CHECK(!cl.clCreateImageWithProperties(env.c, two, 0, &rgba, &d, nullptr, &e) && e == CL_INVALID_PROPERTY);
+  cl_mem_properties win[] = {CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KHR, 1, 0};
+  CHECK(!cl.clCreateImageWithProperties(env.c, win, 0, &rgba, &d, nullptr, &e) && e == CL_INVALID_DEVICE);
+  d.num_mip_levels = 2;
+  CHECK(!cl.clCreateImageWithProperties(env.c, p, 0, &rgba, &d, nullptr, &e) && e == CL_INVALID_IMAGE_DESCRIPTOR);
+  d.num_mip_levels = 1;  // one level, as the extension's sample code passes
+  cl_mem ok = cl.clCreateImageWithProperties(env.c, p, 0, &rgba, &d, nullptr, &e);
+  CHECK_OK(e);
+  expect_use_fails(env.q, ok, CL_INVALID_OPERATION);
+  cl.clReleaseMemObject(ok);
+  CHECK(!fd_open(fd));
+  // without a handle it is clCreateImage
+  d.num_mip_levels = 0;
+  cl_mem plain = cl.clCreateImageWithProperties(env.c, nullptr, 0, &rgba, &d, nullptr, &e);
+  CHECK_OK(e);
+  cl.clReleaseMemObject(plain);
+}
