@@ -5,7 +5,8 @@
 // are tested as the typed "not supported" errors. Test names cite the Vulkan
 // 1.3 specification's sections.
 import { execFileSync } from 'node:child_process';
-import { closeSync, fstatSync, readSync, readdirSync, readlinkSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, readSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   VULKAN_LOADER_ENV,
@@ -26,7 +27,7 @@ import {
   uuidString,
   vkResultName,
 } from '../lib';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { repoRoot, runNode, runNodeAsync } from './helpers';
 
 const openFds = () => readdirSync('/proc/self/fd').length;
@@ -532,5 +533,47 @@ describe('lifetimes: dispose, using, children keep parents alive, garbage collec
     );
     expect(result.stderr).toBe('');
     expect(result.stdout.trim().split('\n')).toEqual(['worker read 5', 'worker exit']);
+  });
+});
+
+describe('the module declares its Vulkan types itself (native/vulkan/vk_decls.h): they match vulkan_core.h', () => {
+  it('every structure has the size and alignment the registry header gives', () => {
+    // [ours, the header's]
+    const pairs: [string, string][] = [
+      'ApplicationInfo', 'InstanceCreateInfo', 'ExtensionProperties', 'PhysicalDeviceProperties', 'PhysicalDeviceProperties2',
+      'PhysicalDeviceIDProperties', 'PhysicalDeviceDriverProperties', 'PhysicalDeviceFeatures2', 'PhysicalDeviceSamplerYcbcrConversionFeatures',
+      'QueueFamilyProperties', 'PhysicalDeviceMemoryProperties', 'FormatProperties', 'PhysicalDeviceExternalBufferInfo', 'ExternalBufferProperties',
+      'PhysicalDeviceExternalSemaphoreInfo', 'ExternalSemaphoreProperties', 'PhysicalDeviceImageFormatInfo2', 'PhysicalDeviceExternalImageFormatInfo',
+      'ImageFormatProperties2', 'ExternalImageFormatProperties', 'DeviceQueueCreateInfo', 'DeviceCreateInfo', 'BufferCreateInfo', 'ImageCreateInfo',
+      'ExportMemoryAllocateInfo', 'MemoryAllocateInfo', 'MemoryDedicatedAllocateInfo', 'MemoryRequirements2', 'MemoryDedicatedRequirements',
+      'BufferMemoryRequirementsInfo2', 'ImageMemoryRequirementsInfo2', 'MemoryGetFdInfoKHR', 'ImageSubresource', 'SubresourceLayout',
+      'SemaphoreCreateInfo', 'ExportSemaphoreCreateInfo', 'FenceCreateInfo', 'CommandPoolCreateInfo', 'CommandBufferAllocateInfo',
+      'CommandBufferBeginInfo', 'BufferCopy', 'BufferImageCopy', 'MemoryBarrier', 'ImageMemoryBarrier', 'SubmitInfo', 'ShaderModuleCreateInfo',
+      'DescriptorSetLayoutBinding', 'DescriptorSetLayoutCreateInfo', 'PushConstantRange', 'PipelineLayoutCreateInfo', 'PipelineShaderStageCreateInfo',
+      'ComputePipelineCreateInfo', 'DescriptorPoolSize', 'DescriptorPoolCreateInfo', 'DescriptorSetAllocateInfo', 'DescriptorBufferInfo',
+      'WriteDescriptorSet',
+    ].map((n) => [`ocl::vk::Vk${n}`, `Vk${n}`]);
+    pairs.push(
+      ['ocl::vk::VkExternalMemoryCreateInfo', 'VkExternalMemoryBufferCreateInfo'],
+      ['ocl::vk::VkExternalMemoryCreateInfo', 'VkExternalMemoryImageCreateInfo'],
+      ['ocl::vk::VkMemoryGetFdInfoKHR', 'VkSemaphoreGetFdInfoKHR'],
+      ['ocl::vk::VkPhysicalDeviceLimitsBlock', 'VkPhysicalDeviceLimits'],
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'vkdecls-'));
+    try {
+      const print = (types: string[]) => types.map((t) => `  printf("%zu %zu\\n", sizeof(${t}), alignof(${t}));`).join('\n');
+      writeFileSync(join(dir, 'ours.cc'), `#include <cstdio>\n#include "vulkan/vk_decls.h"\nint main() {\n${print(pairs.map((p) => p[0]))}\n}\n`);
+      writeFileSync(join(dir, 'theirs.cc'), `#include <cstdio>\n#include <vulkan/vulkan_core.h>\nint main() {\n${print(pairs.map((p) => p[1]))}\n}\n`);
+      const run = (name: string) => {
+        execFileSync('g++', ['-std=c++17', `-I${join(repoRoot, 'native')}`, join(dir, `${name}.cc`), '-o', join(dir, name)]);
+        return execFileSync(join(dir, name), { encoding: 'utf8' }).trim().split('\n');
+      };
+      const ours = run('ours'), theirs = run('theirs');
+      const differences = pairs.filter((_, i) => ours[i] !== theirs[i]).map(([o, t]) => `${o} ${ours[pairs.findIndex((p) => p[0] === o)]} vs ${t}`);
+      expect(differences).toEqual([]);
+      expect(ours.length).toBe(pairs.length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
