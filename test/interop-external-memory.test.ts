@@ -33,43 +33,21 @@ import {
   type Device,
   type Platform,
 } from '../lib';
-import { referenceDriverPath } from './driver/control.mjs';
+import { openReferenceDriver, referenceDriverPath } from './driver/control.mjs';
 import { pocl, runNode } from './helpers';
 import { type Xvfb, startXvfb, useSoftva } from './helpers/va';
 
 /** The token table of shared/specs, copied into the repository with the reference driver's tests. */
 const TOKENS_TSV = resolve(__dirname, 'driver/tests/external-memory-semaphore.tokens.tsv');
 
-/** The reference driver's payload helpers (refdriver_control.h, "external memory and semaphores"). */
+/** The reference driver's payload helpers (control.mjs: refdriver_control.h, "external memory and semaphores"). */
 function payloads() {
-  const koffi = createRequire(__filename)('koffi');
-  const lib = koffi.load(referenceDriverPath);
-  const opaque = lib.func('int refdrv_create_opaque_fd_memory(uint64_t size, _Out_ int *fd)');
-  const dmaBuf = lib.func('int refdrv_create_dma_buf(uint64_t size, _Out_ int *fd)');
-  const read = lib.func('int refdrv_payload_read(int fd, int opaque, uint64_t offset, _Out_ uint8_t *dst, uint64_t size)');
-  const write = lib.func('int refdrv_payload_write(int fd, int opaque, uint64_t offset, const uint8_t *src, uint64_t size)');
-  const check = (rc: number, what: string) => {
-    if (rc !== 0) throw new Error(`${what} failed: ${rc}`);
-  };
+  const ref = openReferenceDriver();
   return {
-    opaqueFd(size: number): number {
-      const out = [0];
-      check(opaque(size, out), 'refdrv_create_opaque_fd_memory');
-      return out[0]!;
-    },
-    dmaBuf(size: number): number {
-      const out = [0];
-      check(dmaBuf(size, out), 'refdrv_create_dma_buf');
-      return out[0]!;
-    },
-    read(fd: number, opaqueLayout: boolean, offset: number, size: number): Uint8Array {
-      const bytes = new Uint8Array(size);
-      check(read(fd, opaqueLayout ? 1 : 0, offset, bytes, size), 'refdrv_payload_read');
-      return bytes;
-    },
-    write(fd: number, opaqueLayout: boolean, offset: number, bytes: Uint8Array): void {
-      check(write(fd, opaqueLayout ? 1 : 0, offset, bytes, bytes.byteLength), 'refdrv_payload_write');
-    },
+    opaqueFd: (size: number): number => ref.createOpaqueFdMemory(size),
+    dmaBuf: (size: number): number => ref.createDmaBuf(size),
+    read: (fd: number, opaqueLayout: boolean, offset: number, size: number): Uint8Array => ref.payloadRead(fd, opaqueLayout ? 'opaque' : 'dma-buf', offset, size),
+    write: (fd: number, opaqueLayout: boolean, offset: number, bytes: Uint8Array): void => ref.payloadWrite(fd, opaqueLayout ? 'opaque' : 'dma-buf', offset, bytes),
   };
 }
 

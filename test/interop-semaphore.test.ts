@@ -23,42 +23,21 @@ import {
   type Device,
   type Platform,
 } from '../lib';
-import { referenceDriverPath } from './driver/control.mjs';
+import { openReferenceDriver, referenceDriverPath } from './driver/control.mjs';
 import { pocl, runNode } from './helpers';
 
 const koffiPath = createRequire(__filename).resolve('koffi');
 
+/** The reference driver's control API (control.mjs): payloads and semaphore state words as another API sees them. */
 function control() {
-  const koffi = createRequire(__filename)('koffi');
-  const lib = koffi.load(referenceDriverPath);
-  const state = lib.func('int refdrv_opaque_semaphore_state(int fd, int op, _Out_ uint32_t *state)');
-  const live = lib.func('int refdrv_live_objects(const char *kind)');
-  const dmaBuf = lib.func('int refdrv_create_dma_buf(uint64_t size, _Out_ int *fd)');
-  const read = lib.func('int refdrv_payload_read(int fd, int opaque, uint64_t offset, _Out_ uint8_t *dst, uint64_t size)');
-  const write = lib.func('int refdrv_payload_write(int fd, int opaque, uint64_t offset, const uint8_t *src, uint64_t size)');
+  const ref = openReferenceDriver();
   return {
     /** The state word of an opaque semaphore fd as another API sees it (op -1 read, 0 unsignal, 1 signal). */
-    opaqueState(fd: number, op = -1): number {
-      const out = [0];
-      const rc = state(fd, op, out);
-      if (rc !== 0) throw new Error(`refdrv_opaque_semaphore_state failed: ${rc}`);
-      return out[0]!;
-    },
-    liveSemaphores: (): number => live('semaphore'),
-    memfd(size = 64): number {
-      const out = [0];
-      if (dmaBuf(size, out) !== 0) throw new Error('refdrv_create_dma_buf failed');
-      return out[0]!;
-    },
-    /** A DMA-BUF payload's bytes, as the exporting API reads and writes them. */
-    read(fd: number, size: number): Uint8Array {
-      const bytes = new Uint8Array(size);
-      if (read(fd, 0, 0, bytes, size) !== 0) throw new Error('refdrv_payload_read failed');
-      return bytes;
-    },
-    write(fd: number, bytes: Uint8Array): void {
-      if (write(fd, 0, 0, bytes, bytes.byteLength) !== 0) throw new Error('refdrv_payload_write failed');
-    },
+    opaqueState: (fd: number, op: -1 | 0 | 1 = -1): number => ref.opaqueSemaphoreState(fd, op === -1 ? 'read' : op === 1 ? 'signal' : 'unsignal'),
+    liveSemaphores: (): number => ref.liveObjects('semaphore'),
+    memfd: (size = 64): number => ref.createDmaBuf(size),
+    read: (fd: number, size: number): Uint8Array => ref.payloadRead(fd, 'dma-buf', 0, size),
+    write: (fd: number, bytes: Uint8Array): void => ref.payloadWrite(fd, 'dma-buf', 0, bytes),
   };
 }
 
