@@ -333,10 +333,20 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
    */
   importHandleTypes(device?: Device): ExternalMemoryHandleType[] {
     const { queries, handleTypes } = externalMemoryRecord;
-    const tokens = device === undefined
-      ? optionalUints(() => this.platform.info(queries.platformImportHandleTypes))
-      : optionalUints(() => this.#device(device, 'device').info(queries.deviceImportHandleTypes));
-    return handleTypeNames(tokens, handleTypes) as ExternalMemoryHandleType[];
+    if (device === undefined) return handleTypeNames(optionalUints(() => this.platform.info(queries.platformImportHandleTypes)), handleTypes) as ExternalMemoryHandleType[];
+    return [...this.#deviceImportTypes(device)];
+  }
+
+  // A device's import handle types do not change: asked once (every import checks them).
+  readonly #importTypes = new WeakMap<Device, readonly ExternalMemoryHandleType[]>();
+  #deviceImportTypes(device: Device): readonly ExternalMemoryHandleType[] {
+    let types = this.#importTypes.get(device);
+    if (!types) {
+      const { queries, handleTypes } = externalMemoryRecord;
+      const tokens = optionalUints(() => this.#device(device, 'device').info(queries.deviceImportHandleTypes));
+      this.#importTypes.set(device, (types = Object.freeze(handleTypeNames(tokens, handleTypes) as ExternalMemoryHandleType[])));
+    }
+    return types;
   }
 
   /** Handle types whose imported images the device lays out linearly when nothing else is said (..._ASSUME_LINEAR_IMAGES_...). */
@@ -475,7 +485,7 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
       });
     }
     for (const device of devices ?? context.devices) {
-      const supported = this.importHandleTypes(device);
+      const supported = this.#deviceImportTypes(device);
       if (!supported.includes(checked.handleType)) {
         throw new OpenCLHandleTypeError(checked.record.extension, this.platform.name, checked.handleType, supported, device.name, 'import');
       }
