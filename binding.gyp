@@ -24,6 +24,8 @@
         "native/intel_dx9.cc",
         "native/khr_dx9_media.cc",
         "native/va_api.cc",
+        "native/interop/external_memory.cc",
+        "native/interop/semaphore.cc",
         "native/libva.cc",
         "native/va_display.cc",
         "native/va_surface.cc",

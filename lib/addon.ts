@@ -271,6 +271,39 @@ export interface NativeIntelVaApiSharing extends NativeSharingBase {
   deviceIds(source: number, display: bigint, set: number): NativeDevice[];
   createFromSurface(context: NativeContext, flags: bigint, surfaceId: number, plane: number): NativeMem;
 }
+/**
+ * A property list of a *WithProperties call: [name, value] pairs; a value is a
+ * number / bigint, a string (a UTF-16 name, passed by address) or a list
+ * ended with 0 (NativeDevice entries become their cl_device_id).
+ */
+export type NativePropertyList = [number, number | bigint | string | (NativeDevice | number)[]][];
+/** native/interop/external_memory.cc: cl_khr_external_memory on one platform. */
+export interface NativeExternalMemory extends NativeSharingBase {
+  createBuffer(context: NativeContext, properties: NativePropertyList, flags: bigint, size: number): NativeMem;
+  createImage(
+    context: NativeContext,
+    properties: NativePropertyList,
+    flags: bigint,
+    format: [number, number],
+    desc: { type: number; width: number; height: number; depth: number; arraySize: number; rowPitch: number; slicePitch: number },
+  ): NativeMem;
+}
+/** native/interop/semaphore.cc: one cl_semaphore_khr (released through its platform's clReleaseSemaphoreKHR). */
+export interface NativeSemaphore {
+  readonly address: bigint;
+  release(): void;
+}
+/** native/interop/semaphore.cc: cl_khr_semaphore (+ cl_khr_external_semaphore, _sync_fd) on one platform. */
+export interface NativeSemaphores {
+  readonly missing: string[];
+  create(context: NativeContext, properties: NativePropertyList): NativeSemaphore;
+  info(semaphore: NativeSemaphore, param: number): Uint8Array;
+  wait(queue: Ref<NativeQueue>, semaphores: NativeSemaphore[], payloads: bigint[] | null, waitList: WaitList): EventId;
+  signal(queue: Ref<NativeQueue>, semaphores: NativeSemaphore[], payloads: bigint[] | null, waitList: WaitList): EventId;
+  /** An fd (number) or, pointerSized, a HANDLE (bigint). */
+  exportHandle(semaphore: NativeSemaphore, device: NativeDevice, handleType: number, pointerSized: boolean): number | bigint;
+  reimportSyncFd(semaphore: NativeSemaphore, fd: number): void;
+}
 /** native/va_display.cc: one VADisplay (owned: opened here; else adopted). */
 export interface NativeVaDisplay {
   readonly address: bigint;
@@ -498,6 +531,17 @@ export interface Addon {
   NativeKhrDX9MediaSharing: SharingConstructor<NativeKhrDX9MediaSharing>;
   NativeIntelVaApiSharing: SharingConstructor<NativeIntelVaApiSharing>;
   NativeD3D11Sharing: SharingConstructor<NativeD3D11Sharing>;
+  /** (platform, legacy, { acquire, release }, creating calls { buffer, image }, loaderFallback: an OpenCL 3.0 platform) */
+  NativeExternalMemory: new (
+    platform: NativePlatform,
+    legacy: boolean,
+    entryPoints: Readonly<Record<string, string>>,
+    creatingCalls: { buffer: string; image: string },
+    loaderFallback: boolean,
+  ) => NativeExternalMemory;
+  NativeSemaphores: SharingConstructor<NativeSemaphores>;
+  /** fcntl(F_DUPFD_CLOEXEC): another descriptor of the same open file (POSIX). */
+  duplicateFd(fd: number): number;
   // The VA module (native/libva.cc, va_display.cc, va_surface.cc).
   setVaErrorFactory(factory: (status: number, call: string, detail: string) => Error): void;
   vaLoad(candidates: { libva: string[]; drm: string[]; x11: string[]; xlib: string[] }): NativeVaLoad;

@@ -16,12 +16,15 @@ import {
   khrDX9MediaRecord,
   nvD3D11Record,
   nvD3D9Record,
+  externalRecords,
   sharingExtensions,
   sharingRecords,
 } from './extensions';
+import { type ExternalMemory, getExternalMemory } from './external-memory';
 import { IntelDX9Sharing } from './intel-dx9';
 import { KhrDX9MediaSharing } from './khr-dx9-media';
 import { NvD3D9Sharing } from './nv-d3d9';
+import { type Semaphores, getSemaphores } from './semaphore';
 import { enqueueShared } from './sharing';
 import { VaApiSharing } from './va-api';
 
@@ -40,7 +43,11 @@ const constructors = {
 type FacadeOf = { readonly [K in keyof typeof constructors]: InstanceType<(typeof constructors)[K]> };
 
 declare module '../sharing-hooks' {
-  interface SharingFacades extends FacadeOf {}
+  // The external memory / semaphore family's facades (records in externalRecords).
+  interface SharingFacades extends FacadeOf {
+    cl_khr_external_memory: ExternalMemory;
+    cl_khr_semaphore: Semaphores;
+  }
 }
 export type { SharingFacades };
 
@@ -82,9 +89,19 @@ for (const record of Object.values(sharingRecords)) {
   registerErrorNames(scopes, record.errorNames);
 }
 
+// The external memory / semaphore family: CL_INVALID_SEMAPHORE_KHR and the like, under each record's name and entry points.
+for (const record of Object.values(externalRecords)) {
+  if ('errorNames' in record) registerErrorNames([record.name, ...Object.values(record.entryPoints)], record.errorNames);
+}
+
 registerSharingHooks({
   enqueue: enqueueShared,
-  facade: (platform, extension) => getSharing(platform, extension as SharingExtension),
+  facade: (platform, extension) =>
+    extension === 'cl_khr_external_memory'
+      ? getExternalMemory(platform)
+      : extension === 'cl_khr_semaphore'
+        ? getSemaphores(platform)
+        : getSharing(platform, extension as SharingExtension),
   facadeOf: sharingOf,
   entryPoints: sharingExtensions,
 });
