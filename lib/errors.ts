@@ -150,7 +150,9 @@ export class OpenCLCommandError extends OpenCLError {
     super(status, 'event');
     const cause = waitedOn
       ? `an event it waited on failed (${waitedOn})`
-      : status === -14
+      : command === 'CL_COMMAND_USER'
+        ? 'the application set this user event to that status, or released it before setting it (-14)'
+        : status === -14
         ? 'an event it waited on failed'
         : 'the driver terminated it';
     this.message = `the ${command} command failed with execution status ${status}: ${cause}`;

@@ -250,14 +250,50 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   }
 
   /**
-   * Resolves with the status reported when the event reaches `status` (or
-   * fails), through clSetEventCallback: awaiting never blocks the event loop.
+   * Resolves with `status` once the event has reached it or a later one,
+   * through clSetEventCallback: awaiting never blocks the event loop. Rejects
+   * with an OpenCLCommandError when the command fails (before or after it
+   * was asked).
    */
-  whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus | number> {
+  whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus> {
     const code = typeof status === 'string' && Object.hasOwn(statusCodes, status) ? statusCodes[status] : undefined;
     if (code === undefined) throw new TypeError(`status must be one of ${Object.keys(statusCodes).join(', ')}; got ${describeValue(status)}`);
-    if (this.#ended !== undefined) return Promise.resolve(statusName(this.#ended < 0 ? this.#ended : code));
-    return this.#watch(code).then(statusName);
+    if (this.#ended !== undefined) return this.#ended < 0 ? Promise.reject(this.#failure(this.#ended)) : Promise.resolve(status);
+    const reached = (reported: number): ExecutionStatus => {
+      const failed = this.#failedStatus(reported);
+      if (failed !== undefined) throw this.#failure(failed);
+      return status;
+    };
+    if (code === CL.CL_COMPLETE) return this.#watch(CL.CL_COMPLETE).then(reached);
+    // Drivers call back only for the statuses a command passes through, and
+    // some skip one (PoCL takes a user event from submitted to complete, a
+    // failed command may never be running): completion implies every
+    // earlier status. Only the completion watch keeps the process alive.
+    const passed = this.native.whenStatus(code, false, false);
+    return Promise.race([passed, this.#watch(CL.CL_COMPLETE)]).then(reached);
+  }
+
+  /**
+   * The failure status behind a reported one, else undefined. Some drivers
+   * (PoCL) pass CL_COMPLETE to a callback registered after the event failed:
+   * the event's own status is authoritative. The waiting thread reports that
+   * status already.
+   */
+  #failedStatus(reported: number): number | undefined {
+    if (reported < 0) return reported;
+    if (this.#ended !== undefined) return this.#ended < 0 ? this.#ended : undefined;
+    if (this.#byWaiter || this.released || this.retired) return undefined;
+    try {
+      const own = this.statusCode();
+      return own < 0 ? own : undefined;
+    } catch {
+      return undefined; // released meanwhile: the callback's word stands
+    }
+  }
+
+  #failure(status: number): OpenCLCommandError {
+    const failed = this.gates.find((gate) => gate.state === 'failed');
+    return new OpenCLCommandError(status, this.#commandName(), failed?.describe());
   }
 
   /** Resolves when the command completes; rejects with an OpenCLCommandError when it fails. */
@@ -315,26 +351,12 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   }
 
   #end(reported: number): void {
-    // Some drivers (PoCL) pass CL_COMPLETE to a callback registered after the
-    // event already failed: the event's own status is authoritative. The
-    // waiting thread reports that status already.
-    let status = reported;
-    if (status >= 0 && this.#ended === undefined && !this.#byWaiter && !this.released && !this.retired) {
-      try {
-        status = this.statusCode();
-      } catch {
-        // released meanwhile: the callback's word stands
-      }
-    }
-    if (status > CL.CL_COMPLETE) status = CL.CL_COMPLETE;
+    const status = this.#failedStatus(reported) ?? CL.CL_COMPLETE;
     this.#ended ??= status;
     const hook = this.onEnd;
     this.onEnd = undefined;
     const error = hook?.(status);
-    if (status < 0) {
-      const failed = this.gates.find((gate) => gate.state === 'failed');
-      throw new OpenCLCommandError(status, this.#commandName(), failed?.describe());
-    }
+    if (status < 0) throw this.#failure(status);
     if (error) throw error;
   }
 
@@ -487,7 +509,7 @@ export class UserEvent extends Event {
     return false;
   }
 
-  override whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus | number> {
+  override whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus> {
     const promise = super.whenStatus(status);
     if (this.#state === 'unset') {
       this.#statusPromises.add(promise);

@@ -1,0 +1,101 @@
+// Issue 16, items 6-10: promises that settle whatever status a driver skips
+// or a command fails with, host reads and writes of surfaces OpenCL holds,
+// and a clear, typed error for every bad argument. Where a hang or a crash
+// is possible the reproduction runs in a fresh process that must end by
+// itself (a time-out there is a failure, not a hung test run).
+import { describe, expect, it } from 'vitest';
+import { OpenCLCommandError } from '../lib';
+import { poclSetup, runNodeAsync } from './helpers';
+
+// Every snippet gets PoCL (platform, device, context, queue) and `done(value)`,
+// which prints the value as JSON; the process must then exit on its own.
+const prelude = `
+const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+const device = platform.getDevices()[0];
+const context = ocl.createContext({ devices: [device] });
+const queue = context.createQueue(device);
+const done = (value) => console.log(JSON.stringify(value ?? null));
+const errorOf = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.name + ': ' + e.message; } };
+`;
+
+async function fresh(code: string, options: { timeout?: number; env?: NodeJS.ProcessEnv } = {}) {
+  const result = await runNodeAsync(prelude + code, {
+    timeout: options.timeout ?? 20_000,
+    env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS, ...options.env },
+  });
+  if (result.signal === 'SIGTERM') throw new Error(`the process did not exit by itself\n${result.stdout}\n${result.stderr}`);
+  if (result.signal || result.status !== 0) {
+    throw new Error(`the process ended with ${result.signal ?? `status ${result.status}`}\n${result.stderr}\n${result.stdout}`);
+  }
+  const last = result.stdout.trim().split('\n').pop() ?? '';
+  return { value: last ? JSON.parse(last) : undefined, stderr: result.stderr };
+}
+
+const poll = async (until: () => boolean) => {
+  for (let i = 0; i < 500 && !until(); i++) await new Promise((r) => setTimeout(r, 2));
+};
+
+describe('item 6: whenStatus settles when the driver skips the status (clSetEventCallback, OpenCL 3.0 5.11)', () => {
+  it("whenStatus('running') on a user event asked before setStatus('complete') resolves, and the process exits", async () => {
+    const { value } = await fresh(`
+      const gate = context.createUserEvent();
+      const seen = [];
+      gate.whenStatus('running').then((s) => seen.push('user running: ' + s));
+      gate.whenStatus('submitted').then((s) => seen.push('user submitted: ' + s));
+      const marker = queue.enqueueMarker({ waitFor: [gate] });
+      marker.whenStatus('running').then((s) => seen.push('marker running: ' + s));
+      gate.setStatus('complete');
+      process.once('beforeExit', () => done(seen.sort()));
+    `);
+    expect(value).toEqual(['marker running: running', 'user running: running', 'user submitted: submitted']);
+  });
+
+  it("whenStatus('running') of a command behind a user event that fails rejects, and the process exits", async () => {
+    const { value } = await fresh(`
+      const gate = context.createUserEvent();
+      const other = context.createQueue(device, { outOfOrder: true });
+      const marker = other.enqueueMarker({ waitFor: [gate] });
+      const seen = [];
+      marker.whenStatus('running').then((s) => seen.push('resolved ' + s), (e) => seen.push(e.name));
+      gate.whenStatus('running').then((s) => seen.push('resolved ' + s), (e) => seen.push('user ' + e.name));
+      gate.setStatus(-5);
+      process.once('beforeExit', () => done(seen.sort()));
+    `);
+    expect(value).toEqual(['OpenCLCommandError', 'user OpenCLCommandError']);
+  });
+});
+
+describe('item 7: whenStatus rejects with the failure of the command (clGetEventInfo CL_EVENT_COMMAND_EXECUTION_STATUS < 0)', () => {
+  it("whenStatus('complete') asked after the command failed rejects, as does one asked before", async () => {
+    const { context, queue } = poclSetup();
+    const gate = context.createUserEvent();
+    const marker = queue.enqueueMarker({ waitFor: [gate] });
+    const before = marker.whenStatus('complete');
+    gate.setStatus(-1);
+    await expect(before).rejects.toBeInstanceOf(OpenCLCommandError);
+    await poll(() => marker.status === -1);
+    expect(marker.status).toBe(-1);
+    const after = marker.whenStatus('complete');
+    await expect(after).rejects.toThrow(/CL_COMMAND_MARKER command failed with execution status -1: an event it waited on failed \(a user event set to -1\)/);
+    await expect(marker.whenStatus('running')).rejects.toBeInstanceOf(OpenCLCommandError);
+    await expect(marker.completed).rejects.toBeInstanceOf(OpenCLCommandError);
+    // Known ended now: the cached status answers the same way.
+    await expect(marker.whenStatus('complete')).rejects.toBeInstanceOf(OpenCLCommandError);
+    queue.release();
+    context.release();
+  });
+
+  it('a user event set to a failure: whenStatus rejects and says the application set it', async () => {
+    const { context } = poclSetup();
+    const gate = context.createUserEvent();
+    gate.setStatus(-9);
+    await expect(gate.whenStatus('complete')).rejects.toThrow(
+      'the CL_COMMAND_USER command failed with execution status -9: the application set this user event to that status, or released it before setting it (-14)',
+    );
+    const ok = context.createUserEvent();
+    const pending = ok.whenStatus('complete');
+    ok.setStatus('complete');
+    await expect(pending).resolves.toBe('complete');
+    context.release();
+  });
+});
