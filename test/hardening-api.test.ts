@@ -3,9 +3,20 @@
 // and a clear, typed error for every bad argument. Where a hang or a crash
 // is possible the reproduction runs in a fresh process that must end by
 // itself (a time-out there is a failure, not a hung test run).
-import { describe, expect, it } from 'vitest';
-import { OpenCLCommandError } from '../lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  OpenCLCommandError,
+  OpenCLStateError,
+  getPlatforms,
+  getSharing,
+  openVaDisplay,
+  type CommandQueue,
+  type Context,
+  type VaApiSharing,
+  type VaDisplay,
+} from '../lib';
 import { poclSetup, runNodeAsync } from './helpers';
+import { type Xvfb, startXvfb, useSoftva } from './helpers/va';
 
 // Every snippet gets PoCL (platform, device, context, queue) and `done(value)`,
 // which prints the value as JSON; the process must then exit on its own.
@@ -97,5 +108,90 @@ describe('item 7: whenStatus rejects with the failure of the command (clGetEvent
     ok.setStatus('complete');
     await expect(pending).resolves.toBe('complete');
     context.release();
+  });
+});
+
+describe('item 8: VA plane transfers while OpenCL holds the surface (cl_intel_va_api_media_sharing 9.X.6)', () => {
+  let xvfb: Xvfb;
+  let va: VaApiSharing;
+  let display: VaDisplay;
+  let context: Context;
+  let queue: CommandQueue;
+  const W = 16, H = 8;
+  const luma = Uint8Array.from({ length: W * H }, (_, i) => 16 + ((i * 5) % 220));
+  const chroma = new Uint8Array(W * (H / 2)).fill(128);
+  const inverted = luma.map((v) => 255 - v);
+
+  beforeAll(async () => {
+    xvfb = await startXvfb();
+    useSoftva(xvfb.display);
+    const platform = getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+    if (!platform) throw new Error('the reference driver is not listed: run npm run build:driver (vitest sets OCL_ICD_VENDORS)');
+    va = getSharing(platform, 'cl_intel_va_api_media_sharing');
+    display = openVaDisplay({ kind: 'x11' });
+    context = va.createContext(display);
+    queue = context.createQueue();
+  });
+  afterAll(async () => {
+    queue.release();
+    context.release();
+    display.dispose();
+    await xvfb.stop();
+  });
+
+  function invertLumaIn(surface: ReturnType<VaDisplay['createSurface']>) {
+    const [y, uv] = va.createFromNV12Surface(context, surface);
+    const program = context.createProgramWithBuiltInKernels(['invert_image']);
+    const kernel = program.createKernel('invert_image').setArgs(y, y);
+    return { y, uv, kernel, [Symbol.dispose]: () => { kernel.release(); program.release(); } };
+  }
+
+  it('acquired: readPlane, writePlane, read and write throw OpenCLStateError naming the queue; after the release they work', async () => {
+    using surface = display.createSurface({ width: W, height: H });
+    surface.write([luma, chroma]);
+    using shared = invertLumaIn(surface);
+    const scope = queue.acquire([shared.y, shared.uv]);
+    const message = /VaSurface\.readPlane\(0\): VA surface \d+ plane 0 is acquired by OpenCL on the in-order queue on "opencl-interop reference device"; release it first/;
+    expect(() => surface.readPlane(0)).toThrow(OpenCLStateError);
+    expect(() => surface.readPlane(0)).toThrow(message);
+    expect(() => surface.writePlane(1, chroma)).toThrow(/VaSurface\.writePlane\(1\): VA surface \d+ plane 0 is acquired by OpenCL/);
+    expect(() => surface.read()).toThrow(OpenCLStateError);
+    expect(() => surface.write([luma, chroma])).toThrow(OpenCLStateError);
+    queue.enqueueKernel(shared.kernel, [W, H]);
+    await scope[Symbol.asyncDispose]();
+    expect(surface.readPlane(0)).toEqual(inverted);
+  });
+
+  it('a plain `using` scope only enqueues the release: readPlane waits for it (and refuses while a user event holds it back)', () => {
+    using surface = display.createSurface({ width: W, height: H });
+    surface.write([luma, chroma]);
+    using shared = invertLumaIn(surface);
+    const gate = context.createUserEvent();
+    {
+      using scope = queue.acquire([shared.y, shared.uv], { waitFor: [gate] });
+      queue.enqueueKernel(shared.kernel, [W, H]);
+      expect(scope.active).toBe(true);
+    }
+    // The images may go too: the release in flight is still waited for.
+    shared.y.release();
+    shared.uv.release();
+    expect(() => surface.readPlane(0)).toThrow(/VaSurface\.readPlane\(0\) would block for ever: the release of VA surface \d+ plane 0 on the in-order queue on "opencl-interop reference device" waits on a user event/);
+    gate.setStatus('complete');
+    expect(surface.readPlane(0)).toEqual(inverted);
+  });
+
+  it("a release whose event the application released: the read waits through the queue (clFinish)", () => {
+    using surface = display.createSurface({ width: W, height: H });
+    surface.write([luma, chroma]);
+    using shared = invertLumaIn(surface);
+    const gate = context.createUserEvent();
+    queue.enqueueAcquireShared([shared.y, shared.uv], { waitFor: [gate] }).release();
+    queue.enqueueKernel(shared.kernel, [W, H]).release();
+    queue.enqueueReleaseShared([shared.y, shared.uv]).release();
+    expect(() => surface.writePlane(0, luma)).toThrow(/would block for ever/);
+    gate.setStatus('complete');
+    expect(surface.readPlane(0)).toEqual(inverted);
+    shared.y.release();
+    shared.uv.release();
   });
 });

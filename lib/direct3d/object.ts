@@ -7,6 +7,7 @@
 // SharedHandle this module created).
 import { type NativeComObject, type NativeDirect3D, nativeAddon } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
+import { settleAddress } from '../sharing-hooks';
 import { Direct3DError, Direct3DUnavailableError } from './errors';
 
 let installed: NativeDirect3D | undefined;
@@ -54,6 +55,15 @@ export abstract class Direct3DObject {
   /** True once dispose() has run. */
   get disposed(): boolean {
     return this.#native === null;
+  }
+
+  /**
+   * @internal Before a host read or write: refused while an OpenCL memory
+   * object made from this resource is acquired; a release in flight is
+   * waited for (see HostAccessGuard).
+   */
+  settleOpenCL(call: string): void {
+    settleAddress(this.comPointer, `${this.kind}.${call}`);
   }
 
   /**

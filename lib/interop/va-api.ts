@@ -8,7 +8,7 @@ import { CLImage } from '../memory';
 import type { Platform } from '../platform';
 import { OpenCLError, OpenCLReleasedError, describeValue } from '../errors';
 import { VaDisplay, VaSurface } from '../va/display';
-import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, type SharedObject, SharingFacade, sharedRecord } from './sharing';
 import { intelVaApiRecord } from './extensions';
 import * as T from './tokens';
 
@@ -89,7 +89,7 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
     );
     if (surface instanceof VaSurface && !this.#holding.has(image)) {
       this.#holding.add(image);
-      image.keepAlive(surface.hold(), surface.native);
+      image.keepAlive(surface.hold(image.sharing as SharedObject), surface.native);
     }
     return image;
   }

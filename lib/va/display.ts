@@ -6,6 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { NativeVaDisplay, NativeVaSurface } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
+import { type HostAccessGuard, HostAccessGuards } from '../sharing-hooks';
 import { VaDmaBuf, type VaDmaBufImport, importDescriptor } from './dma-buf';
 import { VaDisplayError, type VaDisplayAttempt } from './errors';
 import {
@@ -433,6 +434,8 @@ export class VaSurface {
   lastTransfer: 'derive' | 'image' | null = null;
   #native: NativeVaSurface | null;
   #holds = 0;
+  /** The OpenCL images made from it: host transfers wait for their releases and refuse while they are acquired. */
+  readonly #openclUse = new HostAccessGuards();
   #disposeRequested = false;
 
   /** @internal */
@@ -499,6 +502,7 @@ export class VaSurface {
       );
     }
     const native = this.native;
+    this.#openclUse.settle(`VaSurface.${write ? 'writePlane' : 'readPlane'}(${plane})`);
     if (!write) native.sync();
     const used = native.transfer(write, plane, data, pitch, size.bytesPerRow, size.height, method, fourccCode(this.format), this.width, this.height);
     if (used !== 'none') this.lastTransfer = used;
@@ -556,15 +560,18 @@ export class VaSurface {
 
   /**
    * @internal Keeps the surface from being destroyed while an OpenCL image
-   * shares it; the returned function lets go (once).
+   * shares it (and host transfers in step with its acquire state, `guard`);
+   * the returned function lets go (once).
    */
-  hold(): () => void {
+  hold(guard?: HostAccessGuard): () => void {
     this.native;
     this.#holds++;
     let held = true;
+    const unguard = guard && this.#openclUse.add(guard);
     return () => {
       if (!held) return;
       held = false;
+      unguard?.();
       this.#holds--;
       if (this.#holds === 0 && this.#disposeRequested) this.#destroy();
     };
