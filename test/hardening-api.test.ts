@@ -3,6 +3,8 @@
 // and a clear, typed error for every bad argument. Where a hang or a crash
 // is possible the reproduction runs in a fresh process that must end by
 // itself (a time-out there is a failure, not a hung test run).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   OpenCLCommandError,
@@ -15,7 +17,7 @@ import {
   type VaApiSharing,
   type VaDisplay,
 } from '../lib';
-import { poclSetup, runNodeAsync } from './helpers';
+import { poclSetup, repoRoot, runNodeAsync } from './helpers';
 import { type Xvfb, startXvfb, useSoftva } from './helpers/va';
 
 // Every snippet gets PoCL (platform, device, context, queue) and `done(value)`,
@@ -193,5 +195,45 @@ describe('item 8: VA plane transfers while OpenCL holds the surface (cl_intel_va
     expect(surface.readPlane(0)).toEqual(inverted);
     shared.y.release();
     shared.uv.release();
+  });
+});
+
+describe('item 9: kernels on CPU drivers run inside the process; what setArg(i, null) means (clSetKernelArg, NULL cl_mem)', () => {
+  const kernels = `
+    kernel void probe(global int *p, global int *flag) { flag[0] = p == 0 ? 1 : 2; }
+    kernel void deref(global int *p) { p[get_global_id(0)] = 1; }`;
+
+  it('setArg(i, null) passes a NULL pointer: the kernel sees p == 0', async () => {
+    const { value } = await fresh(`
+      (async () => {
+        const program = context.createProgram(\`${kernels}\`);
+        await program.build();
+        const flag = context.createBuffer(4);
+        await queue.enqueueKernel(program.createKernel('probe').setArgs(null, flag), 1);
+        const out = new Int32Array(1);
+        await queue.readBuffer(flag, out);
+        done(out[0]);
+      })();
+    `);
+    expect(value).toBe(1);
+  });
+
+  it('a kernel that dereferences a NULL argument kills the process on PoCL, as the README warns', async () => {
+    const result = await runNodeAsync(
+      prelude +
+        `(async () => {
+          const program = context.createProgram(\`${kernels}\`);
+          await program.build();
+          await queue.enqueueKernel(program.createKernel('deref').setArgs(null), 1);
+          done('survived');
+        })();`,
+      { timeout: 30_000, env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS } },
+    );
+    expect(result.stdout).not.toContain('survived');
+    expect(result.signal).toBe('SIGSEGV');
+    const readme = readFileSync(resolve(repoRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain('a kernel that dereferences a NULL argument crashes');
+    expect(readme).toContain('On CPU drivers (PoCL, Intel\'s and AMD\'s CPU runtimes) it runs inside the Node process');
+    expect(readme).toContain('`setArg(i, null)` sets a `global` or `constant` pointer parameter to NULL');
   });
 });
