@@ -171,6 +171,14 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
    */
   onEnd?: (status: number) => Error | undefined;
 
+  /**
+   * @internal True for a real Event (made by the binding), false for anything
+   * else, including objects made from Event.prototype and Proxies of events.
+   */
+  static isEvent(value: unknown): value is Event {
+    return typeof value === 'object' && value !== null && #settlers in value;
+  }
+
   /** The context of the command (or of the user event). */
   readonly context: ContextLink;
   /** The queue the command was enqueued on (undefined for a user event). */
@@ -523,7 +531,10 @@ export class UserEvent extends Event {
   setStatus(status: 'complete' | number): void {
     const code = status === 'complete' ? CL.CL_COMPLETE : status;
     if (typeof code !== 'number') throw new TypeError(`status must be 'complete' or a negative error code; got ${describeValue(status)}`);
-    if (!Number.isInteger(code) || code > 0) throw new RangeError(`status must be 'complete' or a negative error code; got ${code}`);
+    // clSetUserEventStatus takes a cl_int: anything else would wrap (-2^32 to 0, "complete").
+    if (!Number.isInteger(code) || code > 0 || code < -(2 ** 31)) {
+      throw new RangeError(`status must be 'complete' (0) or a negative error code from -1 to -2147483648 (a cl_int); got ${describeValue(status)}`);
+    }
     if (this.#state !== 'unset') throw new OpenCLStateError(`this user event was already set (${this.describe()})`);
     this.native.addon.setUserEventStatus(this.native.id, code);
     this.#settled(code);
@@ -561,11 +572,23 @@ export class UserEvent extends Event {
   }
 }
 
+function notAnEvent(what: string, value: unknown): TypeError {
+  let inherits = false;
+  try {
+    inherits = value instanceof Event;
+  } catch {
+    // a Proxy whose getPrototypeOf trap throws
+  }
+  const forged = inherits ? 'an object that only inherits from Event.prototype (made with Object.create, or a Proxy of an Event)' : describeValue(value);
+  return new TypeError(`${what} must be an Event the binding made (an enqueue's result or a user event); got ${forged}`);
+}
+
 /** Blocks until every event completes (events of one context). */
 export function waitForEvents(events: readonly Event[]): void {
-  if (!Array.isArray(events) || !events.every((event) => event instanceof Event)) {
-    throw new TypeError('events must be an array of Event');
-  }
+  if (!Array.isArray(events)) throw new TypeError(`events must be an array of Event; got ${describeValue(events)}`);
+  events.forEach((event, i) => {
+    if (!Event.isEvent(event)) throw notAnEvent(`events[${i}]`, event);
+  });
   if (events.some((event) => event.context !== events[0]!.context)) throw contextMismatch('clWaitForEvents', 'an event');
   events.forEach((event, i) => refuseToBlock(event.blockers(), 'waitForEvents()', `events[${i}]`));
   const pending = events.filter((event) => !event.handleGone);
@@ -583,7 +606,7 @@ export function nativeWaitList(waitFor: readonly Event[] | undefined, context: C
   if (!Array.isArray(waitFor)) throw new TypeError(`waitFor must be an array of Event; got ${typeof waitFor}`);
   const list: EventId[] = [];
   waitFor.forEach((event, i) => {
-    if (!(event instanceof Event)) throw new TypeError(`waitFor[${i}] must be an Event; got ${describeValue(event)}`);
+    if (!Event.isEvent(event)) throw notAnEvent(`waitFor[${i}]`, event);
     if (event.released) throw new OpenCLReleasedError(`Event (waitFor[${i}])`);
     if (event.context !== context) throw contextMismatch(call, `waitFor[${i}]`);
     const failure = event instanceof UserEvent && event.state === 'failed' ? event.describe() : event.knownFailure();

@@ -3,20 +3,27 @@
 // and a clear, typed error for every bad argument. Where a hang or a crash
 // is possible the reproduction runs in a fresh process that must end by
 // itself (a time-out there is a failure, not a hung test run).
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  Direct3DUnavailableError,
+  Event,
   OpenCLCommandError,
+  OpenCLError,
   OpenCLStateError,
+  VaDisplay,
+  VaDisplayError,
+  waitForEvents,
   getPlatforms,
   getSharing,
   openVaDisplay,
   type CommandQueue,
   type Context,
   type VaApiSharing,
-  type VaDisplay,
 } from '../lib';
+import * as direct3d from '../lib/direct3d';
 import { poclSetup, repoRoot, runNodeAsync } from './helpers';
 import { type Xvfb, startXvfb, useSoftva } from './helpers/va';
 
@@ -235,5 +242,175 @@ describe('item 9: kernels on CPU drivers run inside the process; what setArg(i, 
     expect(readme).toContain('a kernel that dereferences a NULL argument crashes');
     expect(readme).toContain('On CPU drivers (PoCL, Intel\'s and AMD\'s CPU runtimes) it runs inside the Node process');
     expect(readme).toContain('`setArg(i, null)` sets a `global` or `constant` pointer parameter to NULL');
+  });
+});
+
+describe('item 10: a clear, typed error for every bad input', () => {
+  it('the Direct3D module off Windows: all 33 entries; 30 throw the one Direct3DUnavailableError, the 3 table lookups answer', () => {
+    if (process.platform === 'win32') return;
+    const entries = Object.keys(direct3d).filter((name) => typeof (direct3d as Record<string, unknown>)[name] === 'function' && !name.endsWith('Error'));
+    const lookups = ['hresultName', 'd3d9FormatLabel', 'dxgiFormatLabel'];
+    expect(entries).toHaveLength(33);
+    const wrong: string[] = [];
+    for (const name of entries) {
+      const entry = (direct3d as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
+      const isClass = /^class\b/.test(Function.prototype.toString.call(entry));
+      for (const args of [[], [undefined], [{}], [1n, {}], [28]]) {
+        let outcome: string;
+        try {
+          const value = isClass ? new (entry as unknown as new (...a: unknown[]) => unknown)(...args) : entry(...args);
+          outcome = `returned ${typeof value}`;
+        } catch (error) {
+          outcome = error instanceof Direct3DUnavailableError ? 'unavailable' : `${(error as Error).name}: ${(error as Error).message}`;
+        }
+        // The lookups need no Windows: they answer a number and refuse anything else, naming the argument.
+        const expected = !lookups.includes(name) ? 'unavailable' : typeof args[0] === 'number' ? 'returned string' : /^TypeError: (hresult|code) must be an integer/;
+        if (expected instanceof RegExp ? expected.test(outcome) : outcome === expected) continue;
+        wrong.push(`${isClass ? 'new ' : ''}${name}(${args.map(String).join(', ')}): ${outcome}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(() => direct3d.openclDeviceLuid(undefined as never)).toThrow('openclDeviceLuid() needs Windows');
+    expect(() => new direct3d.SharedHandle(5n)).toThrow('new SharedHandle() needs Windows');
+  });
+
+  it('UserEvent.setStatus out of the cl_int range is a RangeError naming status (it used to wrap to complete)', () => {
+    const { context } = poclSetup();
+    const gate = context.createUserEvent();
+    expect(() => gate.setStatus(-(2 ** 32))).toThrow(new RangeError("status must be 'complete' (0) or a negative error code from -1 to -2147483648 (a cl_int); got number -4294967296"));
+    expect(() => gate.setStatus(-(2 ** 31) - 1)).toThrow(RangeError);
+    expect(gate.state).toBe('unset');
+    gate.setStatus(-(2 ** 31));
+    expect(gate.state).toBe('failed');
+    context.release();
+  });
+
+  it("setArg(i, 2**60, 'long'): in range but not a safe integer, and the message points at bigint", async () => {
+    const { context } = poclSetup();
+    const program = context.createProgram('kernel void k(global long *a, long n) { a[0] = n; }');
+    await program.build();
+    const kernel = program.createKernel('k');
+    expect(() => kernel.setArg(1, 2 ** 60, 'long')).toThrow(
+      new RangeError('1152921504606847000 is not a safe integer (beyond 2^53 a number has already lost its low bits), so it cannot be passed exactly as a long: pass it as a bigint (e.g. 1152921504606846976n)'),
+    );
+    expect(() => kernel.setArg(1, 2 ** 64, 'long')).toThrow(/is not a valid long \(range/);
+    kernel.setArg(1, 2n ** 60n, 'long');
+    context.release();
+  });
+
+  it('forged events in waitFor (Object.create(Event.prototype), a Proxy) are a TypeError naming waitFor[i]', () => {
+    const { context, queue } = poclSetup();
+    const real = queue.enqueueMarker();
+    const forged = 'an object that only inherits from Event.prototype (made with Object.create, or a Proxy of an Event)';
+    expect(() => queue.enqueueMarker({ waitFor: [Object.create(Event.prototype)] })).toThrow(
+      new TypeError(`waitFor[0] must be an Event the binding made (an enqueue's result or a user event); got ${forged}`),
+    );
+    expect(() => queue.enqueueMarker({ waitFor: [real, new Proxy(real, {})] })).toThrow(/^waitFor\[1\] must be an Event the binding made/);
+    expect(() => queue.fillBuffer(context.createBuffer(4), new Uint8Array(1), { waitFor: [new Proxy(real, { getPrototypeOf: () => { throw new Error('trap'); } })] })).toThrow(/^waitFor\[0\] must be an Event/);
+    expect(() => waitForEvents([new Proxy(real, {})])).toThrow(/^events\[0\] must be an Event the binding made/);
+    real.waitSync();
+    context.release();
+  });
+
+  it('PoCL without CL_RG: createImage says the format is not supported and what there is (it was a bare CL_INVALID_OPERATION)', () => {
+    const { context } = poclSetup();
+    const rg = context.supportedImageFormats().some((f) => f.order === 'RG' && f.type === 'UNORM_INT8');
+    expect(rg).toBe(false);
+    let thrown: unknown;
+    try {
+      context.createImage({ width: 8, height: 8, format: { order: 'RG', type: 'UNORM_INT8' } });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(OpenCLError);
+    expect((thrown as Error).message).toMatch(/: the format RG\/UNORM_INT8 is not among the 2d image formats this context supports for access 'read-write' \(context.supportedImageFormats\(\)\); with UNORM_INT8 it has .*RGBA/);
+    context.release();
+  });
+});
+
+describe('item 10: the VA module\'s errors (software VA driver on Xvfb, reference driver)', () => {
+  let xvfb: Xvfb;
+  let va: VaApiSharing;
+  beforeAll(async () => {
+    xvfb = await startXvfb();
+    useSoftva(xvfb.display);
+    const platform = getPlatforms().find((p) => p.name === 'opencl-interop reference driver')!;
+    va = getSharing(platform, 'cl_intel_va_api_media_sharing');
+  });
+  afterAll(async () => {
+    await xvfb.stop();
+  });
+
+  it('a detached ArrayBuffer (or a view of one) to writePlane, or as options.into, names the argument', () => {
+    using display = openVaDisplay({ kind: 'x11' });
+    using surface = display.createSurface({ width: 16, height: 8 });
+    const detached = new ArrayBuffer(128);
+    structuredClone(detached, { transfer: [detached] });
+    expect(() => surface.writePlane(0, detached)).toThrow(new TypeError('data is a detached ArrayBuffer (it was transferred): its bytes are gone'));
+    expect(() => surface.writePlane(0, new Uint8Array(detached))).toThrow(TypeError);
+    const view = new Uint8Array(128);
+    structuredClone(view.buffer, { transfer: [view.buffer] });
+    expect(() => surface.writePlane(0, view)).toThrow(new TypeError('data is a view of a detached ArrayBuffer (it was transferred): its bytes are gone'));
+    expect(() => surface.readPlane(0, { into: view })).toThrow(/^options\.into is a view of a detached ArrayBuffer/);
+  });
+
+  it("a directory's fd to importDmaBuf is not a DMA-BUF; a closed fd is not open", () => {
+    using display = openVaDisplay({ kind: 'x11' });
+    const fd = openSync(tmpdir(), 'r');
+    try {
+      expect(() => display.importDmaBuf({ format: 'BGRA', width: 16, height: 8, planes: [{ fd, offset: 0, pitch: 64 }] })).toThrow(
+        new TypeError(`planes[0].fd ${fd} is a directory, not a DMA-BUF (a DRM PRIME file descriptor)`),
+      );
+    } finally {
+      closeSync(fd);
+    }
+    expect(() => display.importDmaBuf({ format: 'BGRA', width: 16, height: 8, planes: [{ fd, offset: 0, pitch: 64 }] })).toThrow(
+      new RegExp(`^planes\\[0\\]\\.fd ${fd} is not an open file descriptor \\(EBADF\\)$`),
+    );
+  });
+
+  it("an unknown surface id says the driver knows no such surface of the context's display", () => {
+    using display = openVaDisplay({ kind: 'x11' });
+    using context = va.createContext(display);
+    expect(() => va.createFromSurface(context, 4242, 0)).toThrow(
+      `clCreateFromVA_APIMediaSurfaceINTEL failed: CL_INVALID_VA_API_MEDIA_SURFACE_INTEL (-1099): VA surface 4242 plane 0: the driver knows no such surface of the context's VA display 0x${display.address.toString(16)}`,
+    );
+  });
+
+  it("adopt() of a plain VADisplay with from: 'AVVAAPIDeviceContext' says it is a VADisplay", () => {
+    using display = openVaDisplay({ kind: 'x11' });
+    let thrown: unknown;
+    try {
+      VaDisplay.adopt(display.address, { from: 'AVVAAPIDeviceContext' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(VaDisplayError);
+    expect((thrown as Error).message).toBe(
+      `0x${display.address.toString(16)} is not a live AVVAAPIDeviceContext: it is a VADisplay itself, not an AVVAAPIDeviceContext holding one: adopt it with { from: 'VADisplay' } (the default)`,
+    );
+  });
+
+  it('a context made on a display disposed since takes that display\'s own surfaces (the context keeps it alive)', () => {
+    const display = openVaDisplay({ kind: 'x11' });
+    using context = va.createContext(display);
+    using surface = display.createSurface({ width: 16, height: 8 });
+    display.dispose();
+    const y = va.createFromSurface(context, surface, 0);
+    expect(y.width).toBe(16);
+    y.release();
+  });
+
+  it('a wrong LIBVA_DRIVERS_PATH is named in the VaDisplayError, not only VA_STATUS_ERROR_UNKNOWN', async () => {
+    const { value } = await fresh(
+      `
+      const err = (f) => { try { f(); return 'opened'; } catch (e) { return e.name + ': ' + e.message; } };
+      done([err(() => ocl.openVaDisplay({ kind: 'x11' })), (process.env.LIBVA_DRIVERS_PATH = '/nonexistent', err(() => ocl.openVaDisplay({ kind: 'x11' })))]);
+    `,
+      { env: { DISPLAY: xvfb.display, LIBVA_DRIVER_NAME: 'no_such_driver', LIBVA_DRIVERS_PATH: process.env.LIBVA_DRIVERS_PATH } },
+    );
+    expect(value[0]).toContain(`LIBVA_DRIVERS_PATH=${process.env.LIBVA_DRIVERS_PATH} has no no_such_driver_drv_video.so (LIBVA_DRIVER_NAME=no_such_driver): `);
+    expect(value[0]).toContain('(has ocl_interop_softva_drv_video.so)');
+    expect(value[1]).toContain('LIBVA_DRIVERS_PATH=/nonexistent has no no_such_driver_drv_video.so (LIBVA_DRIVER_NAME=no_such_driver): /nonexistent (not a readable folder)');
   });
 });

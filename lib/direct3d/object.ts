@@ -25,12 +25,22 @@ export function direct3dNative(call: string): NativeDirect3D {
   return native;
 }
 
+/**
+ * @internal Throws Direct3DUnavailableError off Windows: every entry of the
+ * module that needs Direct3D starts here (its classes too, so that none
+ * makes an inert object).
+ */
+export function requireWindows(call: string): void {
+  if (process.platform !== 'win32') throw new Direct3DUnavailableError(call);
+}
+
 /** Base of every Direct3D object of the module: one COM reference, dropped by dispose() or by garbage collection. */
 export abstract class Direct3DObject {
   #native: NativeComObject | null;
 
   /** @internal */
   constructor(native: NativeComObject) {
+    requireWindows(`new ${new.target.name}`);
     this.#native = native;
   }
 
@@ -165,6 +175,7 @@ export class SharedHandle {
   #handle: bigint | null;
   /** @internal */
   constructor(handle: bigint) {
+    requireWindows('new SharedHandle');
     this.#handle = handle;
   }
 

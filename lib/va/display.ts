@@ -120,6 +120,25 @@ function checkChoice<T extends string>(value: unknown, what: string, choices: re
   return value as T;
 }
 
+/** A detached ArrayBuffer (transferred, or structuredClone'd with transfer) reads as 0 bytes: say so, naming the argument. */
+function checkNotDetached(data: ArrayBuffer | ArrayBufferView, what: string): void {
+  const buffer = data instanceof ArrayBuffer ? data : data.buffer;
+  if (buffer instanceof ArrayBuffer && buffer.byteLength === 0 && isDetached(buffer)) {
+    throw new TypeError(`${what} is ${data instanceof ArrayBuffer ? 'a detached ArrayBuffer' : 'a view of a detached ArrayBuffer'} (it was transferred): its bytes are gone`);
+  }
+}
+
+function isDetached(buffer: ArrayBuffer): boolean {
+  const flag = (buffer as { detached?: boolean }).detached;
+  if (typeof flag === 'boolean') return flag;
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 function hex(address: bigint): string {
   return `0x${address.toString(16)}`;
 }
@@ -170,7 +189,15 @@ export class VaDisplay {
     const native = libva();
     const result = native.vaAdopt(address, kind === 'AVVAAPIDeviceContext');
     if ('step' in result) {
-      const reason = result.message;
+      let reason = result.message;
+      if (kind === 'AVVAAPIDeviceContext') {
+        // A common mix-up: the VADisplay itself given as the context.
+        const direct = native.vaAdopt(address, false);
+        if ('display' in direct) {
+          direct.display.release();
+          reason = `it is a VADisplay itself, not an AVVAAPIDeviceContext holding one: adopt it with { from: 'VADisplay' } (the default)`;
+        }
+      }
       throw new VaDisplayError(`${hex(address)} is not a live ${kind}: ${reason}`, [{ kind: 'adopt', target: hex(address), reason }]);
     }
     // One of ours: share it, so that it stays alive while this object does.
@@ -191,6 +218,14 @@ export class VaDisplay {
   /** @internal A hold on the display for something that must outlive it (an OpenCL context made on it). */
   hold(): NativeVaDisplay {
     return this.native.share();
+  }
+
+  /**
+   * @internal The VADisplay's address also after dispose(): the display stays
+   * alive natively while a surface or a context holds it.
+   */
+  get heldAddress(): bigint {
+    return this.#address;
   }
 
   /** The VADisplay as a bigint (what clCreateContext's CL_CONTEXT_VA_API_DISPLAY_INTEL takes). */
@@ -343,7 +378,7 @@ export function openVaDisplay(options?: VaDisplayOptions): VaDisplay {
     if ('display' in result) return new VaDisplay(result.display, attemptKind, target);
     const why =
       result.step === 'vaInitialize'
-        ? `vaInitialize failed: ${vaStatusName(result.status ?? 0xffffffff)} (${(result.status ?? 0xffffffff) >>> 0})${result.message ? `; libva: ${result.message}` : ''}`
+        ? `vaInitialize failed: ${vaStatusName(result.status ?? 0xffffffff)} (${(result.status ?? 0xffffffff) >>> 0})${result.message ? `; libva: ${result.message}` : ''}${driverPathProblem()}`
         : `${result.step}: ${result.message}`;
     if (result.status !== undefined) status = result.status >>> 0;
     attempts.push({ kind: attemptKind, target, reason: why });
@@ -394,6 +429,27 @@ export function openVaDisplay(options?: VaDisplayOptions): VaDisplay {
     attempts,
     status,
   );
+}
+
+/** Why libva may not have found its driver: what LIBVA_DRIVERS_PATH (and LIBVA_DRIVER_NAME) name that is not there. */
+function driverPathProblem(): string {
+  const path = process.env.LIBVA_DRIVERS_PATH;
+  if (!path) return '';
+  const name = process.env.LIBVA_DRIVER_NAME;
+  const missing: string[] = [];
+  for (const dir of path.split(':').filter(Boolean)) {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      missing.push(`${dir} (not a readable folder)`);
+      continue;
+    }
+    const drivers = entries.filter((entry) => entry.endsWith('_drv_video.so'));
+    if (name ? drivers.includes(`${name}_drv_video.so`) : drivers.length > 0) return '';
+    missing.push(`${dir} (${drivers.length ? `has ${drivers.join(', ')}` : 'no *_drv_video.so'})`);
+  }
+  return `; LIBVA_DRIVERS_PATH=${path} has no ${name ? `${name}_drv_video.so (LIBVA_DRIVER_NAME=${name})` : 'VA driver'}: ${missing.join('; ')}`;
 }
 
 function describeProblems(problems: readonly { library: string; error: string }[], library: string): string {
@@ -512,8 +568,9 @@ export class VaSurface {
   writePlane(plane: number, data: ArrayBufferView | ArrayBuffer, options?: VaPlaneTransferOptions): void {
     this.native;
     const size = this.#plane(plane);
+    if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) throw new TypeError(`data must be an ArrayBuffer or a typed array; got ${describeValue(data)}`);
+    checkNotDetached(data, 'data');
     const view = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
-    if (!ArrayBuffer.isView(view)) throw new TypeError(`data must be an ArrayBuffer or a typed array; got ${describeValue(data)}`);
     this.#transfer(true, plane, view, size, options);
   }
 
@@ -523,6 +580,7 @@ export class VaSurface {
     const size = this.#plane(plane);
     const into = options?.into;
     if (into !== undefined && !ArrayBuffer.isView(into)) throw new TypeError(`options.into must be a typed array; got ${describeValue(into)}`);
+    if (into !== undefined) checkNotDetached(into, 'options.into');
     const pitch = options?.pitch ?? size.bytesPerRow;
     const target = into ?? new Uint8Array(typeof pitch === 'number' && pitch > 0 ? pitch * (size.height - 1) + size.bytesPerRow : 0);
     this.#transfer(false, plane, target, size, options);
