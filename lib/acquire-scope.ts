@@ -40,10 +40,14 @@ export class AcquireScope {
     return event;
   }
 
-  /** `using`: enqueues the release (if still active) and flushes; it does not wait for it. */
+  /**
+   * `using`: enqueues the release (if still active) and flushes; it does not
+   * wait for it (the queue lets go of its event once it has ended). Reads and
+   * writes through the VA and Direct3D modules wait for it themselves.
+   */
   [Symbol.dispose](): void {
     if (this.#released) return;
-    this.release().release();
+    this.release();
     this.queue.flush();
   }
 

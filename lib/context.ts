@@ -3,6 +3,7 @@ import { CL } from './facts/cl-constants';
 import { Device, type DeviceType, deviceTypeMask } from './device';
 import { UserEvent } from './event';
 import { type ImageFormat, elementSize, resolveImageFormat, type ResolvedImageFormat } from './facts/cl-image-formats';
+import { OpenCLError } from './errors';
 import { checkHost } from './host-memory';
 import { decode } from './info';
 import { hasEntryPoint, ready } from './loader';
@@ -82,6 +83,9 @@ export interface ContextInterop {
   /** The Direct3D device / adapter or VADisplay, as given. It must outlive the context. */
   handle: bigint;
 }
+
+const CL_IMAGE_FORMAT_NOT_SUPPORTED = -10;
+const CL_INVALID_OPERATION = -59;
 
 export class Context extends Resource<NativeContext> {
   readonly platform: Platform;
@@ -250,8 +254,33 @@ export class Context extends Resource<NativeContext> {
     }
     this.#checkImageLimits(type, width, height, depth);
     const desc = { type: typeValue, width, height, depth, arraySize, rowPitch, slicePitch, hostBytes };
-    const native = this.addon.createImage(this.native, flags, [format.orderValue, format.typeValue], desc, options.data);
+    let native;
+    try {
+      native = this.addon.createImage(this.native, flags, [format.orderValue, format.typeValue], desc, options.data);
+    } catch (error) {
+      throw this.#unsupportedFormat(error, format, options.access, type) ?? error;
+    }
     return new CLImage(native, this);
+  }
+
+  // Some drivers (PoCL) answer a format they lack with CL_INVALID_OPERATION, not
+  // CL_IMAGE_FORMAT_NOT_SUPPORTED: say what was asked and what there is.
+  #unsupportedFormat(error: unknown, format: ResolvedImageFormat, access: Access | undefined, type: ImageType): OpenCLError | undefined {
+    if (!(error instanceof OpenCLError) || (error.status !== CL_INVALID_OPERATION && error.status !== CL_IMAGE_FORMAT_NOT_SUPPORTED)) return undefined;
+    let supported: ResolvedImageFormat[];
+    try {
+      supported = this.supportedImageFormats({ access, type });
+    } catch {
+      return undefined;
+    }
+    if (supported.some((f) => f.orderValue === format.orderValue && f.typeValue === format.typeValue)) return undefined;
+    const orders = [...new Set(supported.filter((f) => f.typeValue === format.typeValue).map((f) => f.order))];
+    return new OpenCLError(
+      error.status,
+      error.call,
+      `the format ${format.order}/${format.type} is not among the ${type} image formats this context supports for access '${access ?? 'read-write'}' ` +
+        `(context.supportedImageFormats()); with ${format.type} it has ${orders.length ? orders.join(', ') : 'none'}`,
+    );
   }
 
   // Sizes beyond every device's limits: the driver's error would not say which limit.

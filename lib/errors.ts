@@ -80,7 +80,9 @@ export class OpenCLCommandError extends OpenCLError {
     super(status, 'event');
     const cause = waitedOn
       ? `an event it waited on failed (${waitedOn})`
-      : status === STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+      : command === 'CL_COMMAND_USER'
+        ? 'the application set this user event to that status, or released it before setting it (-14)'
+        : status === STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
         ? 'an event it waited on failed'
         : 'the driver terminated it';
     this.message = `the ${command} command failed with execution status ${status}: ${cause}`;

@@ -182,6 +182,14 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
    */
   onEnd?: (status: number) => Error | undefined;
 
+  /**
+   * @internal True for a real Event (made by the binding), false for anything
+   * else, including objects made from Event.prototype and Proxies of events.
+   */
+  static isEvent(value: unknown): value is Event {
+    return typeof value === 'object' && value !== null && #settlers in value;
+  }
+
   /** The context of the command (or of the user event). */
   readonly context: ContextLink;
   /** The queue the command was enqueued on (undefined for a user event). */
@@ -261,14 +269,50 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   }
 
   /**
-   * Resolves with the status reported when the event reaches `status` (or
-   * fails), through clSetEventCallback: awaiting never blocks the event loop.
+   * Resolves with `status` once the event has reached it or a later one,
+   * through clSetEventCallback: awaiting never blocks the event loop. Rejects
+   * with an OpenCLCommandError when the command fails (before or after it
+   * was asked).
    */
-  whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus | number> {
+  whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus> {
     const code = typeof status === 'string' && Object.hasOwn(statusCodes, status) ? statusCodes[status] : undefined;
     if (code === undefined) throw new TypeError(`status must be one of ${Object.keys(statusCodes).join(', ')}; got ${describeValue(status)}`);
-    if (this.#ended !== undefined) return Promise.resolve(statusName(hasFailed(this.#ended) ? this.#ended : code));
-    return this.#watch(code).then(statusName);
+    if (this.#ended !== undefined) return hasFailed(this.#ended) ? Promise.reject(this.#failure(this.#ended)) : Promise.resolve(status);
+    const reached = (reported: number): ExecutionStatus => {
+      const failed = this.#failedStatus(reported);
+      if (failed !== undefined) throw this.#failure(failed);
+      return status;
+    };
+    if (code === CL.CL_COMPLETE) return this.#watch(CL.CL_COMPLETE).then(reached);
+    // Drivers call back only for the statuses a command passes through, and
+    // some skip one (PoCL takes a user event from submitted to complete, a
+    // failed command may never be running): completion implies every
+    // earlier status. Only the completion watch keeps the process alive.
+    const passed = this.native.whenStatus(code, false, false);
+    return Promise.race([passed, this.#watch(CL.CL_COMPLETE)]).then(reached);
+  }
+
+  /**
+   * The failure status behind a reported one, else undefined. Some drivers
+   * (PoCL) pass CL_COMPLETE to a callback registered after the event failed:
+   * the event's own status is authoritative. The waiting thread reports that
+   * status already.
+   */
+  #failedStatus(reported: number): number | undefined {
+    if (reported < 0) return reported;
+    if (this.#ended !== undefined) return hasFailed(this.#ended) ? this.#ended : undefined;
+    if (this.#byWaiter || this.released || this.retired) return undefined;
+    try {
+      const own = this.statusCode();
+      return hasFailed(own) ? own : undefined;
+    } catch {
+      return undefined; // released meanwhile: the callback's word stands
+    }
+  }
+
+  #failure(status: number): OpenCLCommandError {
+    const failed = this.gates.find((gate) => gate.state === 'failed');
+    return new OpenCLCommandError(status, this.#commandName(), failed?.describe());
   }
 
   /** Resolves when the command completes; rejects with an OpenCLCommandError when it fails. */
@@ -326,26 +370,12 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   }
 
   #end(reported: number): void {
-    // Some drivers (PoCL) pass CL_COMPLETE to a callback registered after the
-    // event already failed: the event's own status is authoritative. The
-    // waiting thread reports that status already.
-    let status = reported;
-    if (!hasFailed(status) && this.#ended === undefined && !this.#byWaiter && !this.released && !this.retired) {
-      try {
-        status = this.statusCode();
-      } catch {
-        // released meanwhile: the callback's word stands
-      }
-    }
-    if (status > CL.CL_COMPLETE) status = CL.CL_COMPLETE;
+    const status = this.#failedStatus(reported) ?? CL.CL_COMPLETE;
     this.#ended ??= status;
     const hook = this.onEnd;
     this.onEnd = undefined;
     const error = hook?.(status);
-    if (hasFailed(status)) {
-      const failed = this.gates.find((gate) => gate.state === 'failed');
-      throw new OpenCLCommandError(status, this.#commandName(), failed?.describe());
-    }
+    if (hasFailed(status)) throw this.#failure(status);
     if (error) throw error;
   }
 
@@ -498,7 +528,7 @@ export class UserEvent extends Event {
     return false;
   }
 
-  override whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus | number> {
+  override whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus> {
     const promise = super.whenStatus(status);
     if (this.#state === 'unset') {
       this.#statusPromises.add(promise);
@@ -512,7 +542,10 @@ export class UserEvent extends Event {
   setStatus(status: 'complete' | number): void {
     const code = status === 'complete' ? CL.CL_COMPLETE : status;
     if (typeof code !== 'number') throw new TypeError(`status must be 'complete' or a negative error code; got ${describeValue(status)}`);
-    if (!Number.isInteger(code) || code > CL.CL_COMPLETE) throw new RangeError(`status must be 'complete' or a negative error code; got ${code}`);
+    // clSetUserEventStatus takes a cl_int: anything else would wrap (-2^32 to 0, "complete").
+    if (!Number.isInteger(code) || code > 0 || code < -(2 ** 31)) {
+      throw new RangeError(`status must be 'complete' (0) or a negative error code from -1 to -2147483648 (a cl_int); got ${describeValue(status)}`);
+    }
     if (this.#state !== 'unset') throw new OpenCLStateError(`this user event was already set (${this.describe()})`);
     this.native.addon.setUserEventStatus(this.native.id, code);
     this.#settled(code);
@@ -550,11 +583,23 @@ export class UserEvent extends Event {
   }
 }
 
+function notAnEvent(what: string, value: unknown): TypeError {
+  let inherits = false;
+  try {
+    inherits = value instanceof Event;
+  } catch {
+    // a Proxy whose getPrototypeOf trap throws
+  }
+  const forged = inherits ? 'an object that only inherits from Event.prototype (made with Object.create, or a Proxy of an Event)' : describeValue(value);
+  return new TypeError(`${what} must be an Event the binding made (an enqueue's result or a user event); got ${forged}`);
+}
+
 /** Blocks until every event completes (events of one context). */
 export function waitForEvents(events: readonly Event[]): void {
-  if (!Array.isArray(events) || !events.every((event) => event instanceof Event)) {
-    throw new TypeError('events must be an array of Event');
-  }
+  if (!Array.isArray(events)) throw new TypeError(`events must be an array of Event; got ${describeValue(events)}`);
+  events.forEach((event, i) => {
+    if (!Event.isEvent(event)) throw notAnEvent(`events[${i}]`, event);
+  });
   if (events.some((event) => event.context !== events[0]!.context)) throw contextMismatch('clWaitForEvents', 'an event');
   events.forEach((event, i) => refuseToBlock(event.blockers(), 'waitForEvents()', `events[${i}]`));
   const pending = events.filter((event) => !event.handleGone);
@@ -572,7 +617,7 @@ export function nativeWaitList(waitFor: readonly Event[] | undefined, context: C
   if (!Array.isArray(waitFor)) throw new TypeError(`waitFor must be an array of Event; got ${typeof waitFor}`);
   const list: EventId[] = [];
   waitFor.forEach((event, i) => {
-    if (!(event instanceof Event)) throw new TypeError(`waitFor[${i}] must be an Event; got ${describeValue(event)}`);
+    if (!Event.isEvent(event)) throw notAnEvent(`waitFor[${i}]`, event);
     if (event.released) throw new OpenCLReleasedError(`Event (waitFor[${i}])`);
     if (event.context !== context) throw contextMismatch(call, `waitFor[${i}]`);
     const failure = event instanceof UserEvent && event.state === 'failed' ? event.describe() : event.knownFailure();

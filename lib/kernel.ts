@@ -117,7 +117,14 @@ function packInto(view: DataView, at: number, type: ArgType, value: number | big
         typeof x === 'number'
           ? Number.isSafeInteger(x) && x >= Number(range[0]) && x <= Number(range[1])
           : x >= BigInt(range[0]) && x <= BigInt(range[1]);
-      if (!valid) throw new RangeError(`${String(x)} is not a valid ${scalar} (range ${range[0]}..${range[1]})`);
+      if (!valid) {
+        if (typeof x === 'number' && Number.isInteger(x) && !Number.isSafeInteger(x) && x >= Number(range[0]) && x <= Number(range[1])) {
+          throw new RangeError(
+            `${String(x)} is not a safe integer (beyond 2^53 a number has already lost its low bits), so it cannot be passed exactly as a ${scalar}: pass it as a bigint (e.g. ${BigInt(x)}n)`,
+          );
+        }
+        throw new RangeError(`${String(x)} is not a valid ${scalar} (range ${range[0]}..${range[1]})`);
+      }
     }
     info.write(view, at + i * info.size, x);
   }

@@ -96,11 +96,11 @@ export abstract class Resource<N extends NativeHandle = NativeHandle> {
   /**
    * @internal Keeps another library's resource alive for as long as this
    * object: `letGo` runs once this object is released, and `nativeObject`
-   * (the resource's native object) is held by this one's native object, so
-   * that garbage collection releases the OpenCL object first.
+   * (the resource's native object), if given, is held by this one's native
+   * object, so that garbage collection releases the OpenCL object first.
    */
-  keepAlive(letGo: () => void, nativeObject: object): void {
-    this.native.keep(nativeObject);
+  keepAlive(letGo: () => void, nativeObject?: object): void {
+    if (nativeObject) this.native.keep(nativeObject);
     (this.#dependents ??= []).push(letGo);
   }
 

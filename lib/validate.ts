@@ -109,3 +109,22 @@ export function checkBytes(data: unknown, what: string): Uint8Array {
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   throw new TypeError(`${what} must be a Uint8Array, another typed array or an ArrayBuffer; got ${describeValue(data)}`);
 }
+
+/** A detached ArrayBuffer (transferred, or structuredClone'd with transfer) reads as 0 bytes: say so, naming the argument. */
+export function checkNotDetached(data: ArrayBuffer | ArrayBufferView, what: string): void {
+  const buffer = data instanceof ArrayBuffer ? data : data.buffer;
+  if (buffer instanceof ArrayBuffer && buffer.byteLength === 0 && isDetached(buffer)) {
+    throw new TypeError(`${what} is ${data instanceof ArrayBuffer ? 'a detached ArrayBuffer' : 'a view of a detached ArrayBuffer'} (it was transferred): its bytes are gone`);
+  }
+}
+
+function isDetached(buffer: ArrayBuffer): boolean {
+  const flag = (buffer as { detached?: boolean }).detached;
+  if (typeof flag === 'boolean') return flag;
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}

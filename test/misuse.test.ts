@@ -9,8 +9,11 @@ import { runNodeAsync } from './helpers';
 // detached, transferred or resized while commands use it, workers terminated
 // at random points, commands held back by user events that are never set
 // (blocking calls on them must throw, not hang), garbage collection in
-// between. Every failure must be a typed error, and the process must end
-// normally. Seeded, so a failure can be replayed with its seed
+// between, status waits (whenStatus of every status, on user events and
+// commands), and commands gated by a fresh user event on a queue (in-order or
+// out-of-order) that is then released. Every failure must be a typed error,
+// and the process must end normally, by itself: a process still alive 30 s
+// after its script ended says what holds it. Seeded, so a failure can be replayed with its seed
 // (MISUSE_SEEDS=1-100 MISUSE_STEPS=2000 runs more).
 const control = JSON.stringify(pathToFileURL(resolve(__dirname, 'driver/control.mjs')).href);
 
@@ -128,6 +131,18 @@ function fuzz(seed: number, steps: number) {
         () => pick(pool.queues).enqueueReleaseShared([pick(pool.shared)]),
         () => pool.events.push(pick(pool.contexts).createUserEvent()),
         () => pick(pool.events).setStatus(pick(['complete', -5, garbage()])),
+        // Status waits of every kind, on user events and on commands, asked before or after they end.
+        () => pick(pool.events).whenStatus(pick(['running', 'submitted', 'complete', 'queued', garbage()])).then(() => {}, () => {}),
+        // Commands held back by a fresh user event on a queue (out-of-order ones too), which is then released, or not.
+        () => {
+          const q = pick(pool.queues);
+          const gate = q.context.createUserEvent();
+          pool.events.push(gate);
+          pool.events.push(q.enqueueMarker({ waitFor: [gate] }));
+          pool.events.push(q.fillBuffer(pick(pool.buffers), new Uint8Array(4), { waitFor: [gate] }));
+          q.mapBuffer(pick(pool.buffers), { waitFor: [gate] }).then((m) => pool.mappings.push(m), () => {});
+          if (rand(2)) q.release();
+        },
         () => pick(pool.events).completed.catch(() => {}),
         () => pick(pool.queues).flush(),
         () => pick(pool.queues).finishSync(),
@@ -156,6 +171,11 @@ function fuzz(seed: number, steps: number) {
       if (${seed} % 3) for (const list of Object.values(pool)) for (const o of list) try { o.release?.(); } catch {}
       await Promise.all([...workers].map((w) => new Promise((r) => w.once('exit', r))));
       console.log(JSON.stringify(counts));
+      // The script has ended: the process must exit by itself. Say what holds it if it does not.
+      setTimeout(() => {
+        process.stderr.write('the process did not exit 30 s after the script ended; held by ' + JSON.stringify(process.getActiveResourcesInfo()) + '\\n');
+        process.exit(3);
+      }, 30_000).unref();
     })();`,
     { args: ['--expose-gc'], env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS, MISUSE_TRACE: process.env.MISUSE_TRACE }, timeout: 120_000 },
   );

@@ -8,7 +8,7 @@ import type { Device } from '../device';
 import { describeValue } from '../errors';
 import type { Platform } from '../platform';
 import { checkInt } from '../validate';
-import { DxgiAdapter, direct3dNative } from './object';
+import { DxgiAdapter, direct3dNative, requireWindows } from './object';
 
 /** A DXGI adapter (IDXGIFactory1::EnumAdapters1, IDXGIAdapter::GetDesc). */
 export interface AdapterInfo {
@@ -48,6 +48,10 @@ const CL_DEVICE_LUID_KHR = 0x106d;
 
 /** The LUID an OpenCL device reports (cl_khr_device_uuid), or undefined. */
 export function openclDeviceLuid(device: Device): bigint | undefined {
+  requireWindows('openclDeviceLuid');
+  if (typeof device !== 'object' || device === null || !('extensions' in device) || typeof device.info !== 'function') {
+    throw new TypeError(`device must be an OpenCL Device; got ${describeValue(device)}`);
+  }
   if (!device.extensions.includes('cl_khr_device_uuid')) return undefined;
   const valid = device.info(CL_DEVICE_LUID_VALID_KHR);
   if (!valid.some((b) => b !== 0)) return undefined;

@@ -364,6 +364,11 @@ export class D3D9Surface extends D3D9Resource {
   get kind(): string {
     return 'D3D9Surface';
   }
+  /** A level of a texture is shared with OpenCL as the texture (nv_d3d9 createFromTexture) or as itself. */
+  #settle(call: string): void {
+    this.settleOpenCL(call);
+    this.container?.settleOpenCL(call);
+  }
   get description(): D3D9Description {
     return this.describe();
   }
@@ -372,6 +377,7 @@ export class D3D9Surface extends D3D9Resource {
   read(options?: D3D9PlaneOptions): Uint8Array {
     const o = checkOptions<D3D9PlaneOptions>(options, 'options', ['plane']);
     const native = direct3dNative('read');
+    this.#settle('read()');
     return readAll(planeTransfers(this.description, o.plane, 'options'), (layout) => native.d3d9Transfer(this.native, false, 0, layout)!);
   }
 
@@ -379,6 +385,7 @@ export class D3D9Surface extends D3D9Resource {
   write(data: Uint8Array | ArrayBufferView | ArrayBuffer, options?: D3D9PlaneOptions): void {
     const o = checkOptions<D3D9PlaneOptions>(options, 'options', ['plane']);
     const native = direct3dNative('write');
+    this.#settle('write()');
     writeAll(data, planeTransfers(this.description, o.plane, 'options'), (layout, bytes) => native.d3d9Transfer(this.native, true, 0, layout, bytes));
   }
 }
@@ -463,11 +470,13 @@ export class D3D9VolumeTexture extends D3D9Resource {
   read(options?: { level?: number }): Uint8Array {
     const { description, level } = this.#level(options);
     const native = direct3dNative('read');
+    this.settleOpenCL('read()');
     return readAll(planeTransfers(description, undefined, 'options'), (layout) => native.d3d9Transfer(this.native, false, level, layout)!);
   }
   write(data: Uint8Array | ArrayBufferView | ArrayBuffer, options?: { level?: number }): void {
     const { description, level } = this.#level(options);
     const native = direct3dNative('write');
+    this.settleOpenCL('write()');
     writeAll(data, planeTransfers(description, undefined, 'options'), (layout, bytes) => native.d3d9Transfer(this.native, true, level, layout, bytes));
   }
   #level(options: unknown) {
@@ -484,12 +493,14 @@ abstract class D3D9Buffer extends D3D9Resource {
   }
   read(): Uint8Array {
     const size = this.description.size;
+    this.settleOpenCL('read()');
     return direct3dNative('read').d3d9Transfer(this.native, false, 0, { rowBytes: size, rows: 1, slices: 1, rowsBefore: 0, halfRowsBefore: 0, pitchDivisor: 1 })!;
   }
   write(data: Uint8Array | ArrayBufferView | ArrayBuffer): void {
     const bytes = checkBytes(data, 'data');
     const size = this.description.size;
     if (bytes.byteLength !== size) throw new RangeError(`data must hold the buffer's ${size} bytes; it holds ${bytes.byteLength}`);
+    this.settleOpenCL('write()');
     direct3dNative('write').d3d9Transfer(this.native, true, 0, { rowBytes: size, rows: 1, slices: 1, rowsBefore: 0, halfRowsBefore: 0, pitchDivisor: 1 }, bytes);
   }
 }

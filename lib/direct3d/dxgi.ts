@@ -220,6 +220,7 @@ export abstract class DxgiResource extends Direct3DObject {
    */
   read(options?: SubresourceOptions): Uint8Array {
     const parts = this.#layouts(options, 'read');
+    this.settleOpenCL('read()');
     const chunks = parts.map(({ sub, layout }) => this.api.transfer(this.native, false, sub, layout)!);
     if (chunks.length === 1) return chunks[0]!;
     const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
@@ -234,6 +235,7 @@ export abstract class DxgiResource extends Direct3DObject {
     const parts = this.#layouts(options, 'write');
     const total = parts.reduce((n, p) => n + layoutSize(p.layout), 0);
     if (bytes.byteLength !== total) throw new RangeError(`data must hold ${total} bytes for this ${this.#what(options)}; it holds ${bytes.byteLength}`);
+    this.settleOpenCL('write()');
     let at = 0;
     for (const { sub, layout } of parts) {
       const size = layoutSize(layout);

@@ -3,6 +3,7 @@
 // call gives where Direct3D cannot be (not Windows). Names and values are the
 // Windows SDK headers' (winerror.h, dxgi.h / dxgitype.h, d3d9.h, d3d10.h, d3d11.h);
 // test/direct3d.test.ts checks them against the mingw-w64 headers.
+import { describeValue } from '../errors';
 
 const win32 = (code: number): number => (0x80070000 | code) >>> 0; // HRESULT_FROM_WIN32
 const d3d9 = (code: number): number => (0x88760000 | code) >>> 0; // MAKE_D3DHRESULT
@@ -67,6 +68,7 @@ export const HRESULT_NAMES: Readonly<Record<number, string>> = Object.freeze({
 
 /** The header name of an HRESULT ('E_INVALIDARG', ...), or its hex value when it has none here. */
 export function hresultName(hresult: number): string {
+  if (typeof hresult !== 'number' || !Number.isInteger(hresult)) throw new TypeError(`hresult must be an integer (an HRESULT); got ${describeValue(hresult)}`);
   const value = hresult >>> 0;
   return HRESULT_NAMES[value] ?? `HRESULT 0x${value.toString(16).padStart(8, '0')}`;
 }

@@ -7,6 +7,7 @@
 // checks are lib/validate.ts's.
 import { type NativeComObject, type NativeDirect3D, nativeAddon } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
+import { settleAddress } from '../sharing-hooks';
 import { Direct3DError, Direct3DUnavailableError } from './errors';
 
 let installed: NativeDirect3D | undefined;
@@ -24,12 +25,22 @@ export function direct3dNative(call: string): NativeDirect3D {
   return native;
 }
 
+/**
+ * @internal Throws Direct3DUnavailableError off Windows: every entry of the
+ * module that needs Direct3D starts here (its classes too, so that none
+ * makes an inert object).
+ */
+export function requireWindows(call: string): void {
+  if (process.platform !== 'win32') throw new Direct3DUnavailableError(call);
+}
+
 /** Base of every Direct3D object of the module: one COM reference, dropped by dispose() or by garbage collection. */
 export abstract class Direct3DObject {
   #native: NativeComObject | null;
 
   /** @internal */
   constructor(native: NativeComObject) {
+    requireWindows(`new ${new.target.name}`);
     this.#native = native;
   }
 
@@ -54,6 +65,15 @@ export abstract class Direct3DObject {
   /** True once dispose() has run. */
   get disposed(): boolean {
     return this.#native === null;
+  }
+
+  /**
+   * @internal Before a host read or write: refused while an OpenCL memory
+   * object made from this resource is acquired; a release in flight is
+   * waited for (see HostAccessGuard).
+   */
+  settleOpenCL(call: string): void {
+    settleAddress(this.comPointer, `${this.kind}.${call}`);
   }
 
   /**
@@ -94,6 +114,7 @@ export class SharedHandle {
   #handle: bigint | null;
   /** @internal */
   constructor(handle: bigint) {
+    requireWindows('new SharedHandle');
     this.#handle = handle;
   }
 

@@ -35,11 +35,13 @@ export function d3d9FormatCode(value: unknown, what: string): number {
 
 /** The name of a DXGI format value among those the module knows, else the number. */
 export function dxgiFormatLabel(code: number): string {
+  if (typeof code !== 'number' || !Number.isInteger(code)) throw new TypeError(`code must be an integer (a DXGI_FORMAT value); got ${describeValue(code)}`);
   return Object.keys(dxgiCodes).find((name) => dxgiCodes[name] === code) ?? `DXGI_FORMAT ${code}`;
 }
 
 /** The name of a D3DFORMAT value among those the module knows, else the number. */
 export function d3d9FormatLabel(code: number): string {
+  if (typeof code !== 'number' || !Number.isInteger(code)) throw new TypeError(`code must be an integer (a D3DFORMAT value); got ${describeValue(code)}`);
   return Object.keys(d3d9Codes).find((name) => d3d9Codes[name] === code) ?? `D3DFORMAT ${code}`;
 }
 

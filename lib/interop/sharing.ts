@@ -6,10 +6,11 @@ import type { NativeDevice, NativeMem, NativeSharingBase } from '../addon';
 import { Context, type ContextOptions } from '../context';
 import { Device } from '../device';
 import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, OpenCLStateError, describeValue, errorName } from '../errors';
-import { type Event, registerCommandTypes } from '../event';
+import { type Event, refuseToBlock, registerCommandTypes } from '../event';
 import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFlags, accessName } from '../memory';
 import type { Platform } from '../platform';
 import type { CommandQueue } from '../queue';
+import { type HostAccessGuard, guardAddress } from '../sharing-hooks';
 import type { EntryPointNames, ExtensionRecord, SharingExtension } from './extensions';
 import { STATUS } from '../facts/cl-status';
 import { checkObject } from '../validate';
@@ -43,8 +44,21 @@ export interface CreateSharedOptions {
 /** @internal Makes the native object of an extension: (legacy 1.1 lookup, the record's entry point names). */
 export type NativeFactory<N> = (legacy: boolean, entryPoints: EntryPointNames) => N;
 
+/** For messages: which queue, e.g. "the out-of-order queue on pthread-cpu". */
+function describeQueue(queue: CommandQueue): string {
+  let device = 'its device';
+  let order = '';
+  try {
+    device = `"${queue.device.name}"`;
+    order = queue.properties.outOfOrder ? 'out-of-order ' : 'in-order ';
+  } catch {
+    // a released queue still has a name for the message
+  }
+  return `the ${order}queue on ${device}${queue.released ? ' (released since)' : ''}`;
+}
+
 /** @internal The binding's record of one shared memory object. */
-export class SharedObject implements SharingState {
+export class SharedObject implements SharingState, HostAccessGuard {
   readonly extension: SharingExtension;
   readonly description: string;
   readonly facade: SharingFacade<NativeSharing>;
@@ -65,6 +79,57 @@ export class SharedObject implements SharingState {
 
   get acquired(): boolean {
     return this.acquiredOn !== null;
+  }
+
+  /** The release enqueued last and its queue, until it is seen to end. */
+  #release?: { event: Event; queue: CommandQueue };
+
+  /** @internal Records the release just enqueued (its event, or the marker that joins several). */
+  releasedBy(event: Event, queue: CommandQueue): void {
+    this.#release = { event, queue };
+  }
+
+  get releasing(): boolean {
+    const release = this.#release;
+    if (!release) return false;
+    if (release.event.released) return true;
+    let status: number;
+    try {
+      status = release.event.statusCode();
+    } catch {
+      status = 0;
+    }
+    if (status > 0) return true;
+    this.#release = undefined;
+    return false;
+  }
+
+  /**
+   * Before the producer's host reads or writes the resource: refused while
+   * OpenCL has it acquired (an error by the spec, and the bytes would be
+   * stale or torn); a release in flight is waited for, as vaSyncSurface
+   * waits for the producer's own work.
+   */
+  settleForHost(call: string): void {
+    const queue = this.acquiredOn;
+    if (queue) {
+      throw new OpenCLStateError(
+        `${call}: ${this.description} is acquired by OpenCL on ${describeQueue(queue)}; ` +
+          'release it first (scope.release(), `using`, or queue.enqueueReleaseShared())',
+      );
+    }
+    if (!this.releasing) return;
+    const { event, queue: releasedOn } = this.#release!;
+    refuseToBlock(event.blockers(), call, `the release of ${this.description} on ${describeQueue(releasedOn)}`);
+    if (!event.released) event.waitSync();
+    else if (!releasedOn.released) releasedOn.finishSync();
+    else {
+      throw new OpenCLStateError(
+        `${call} cannot wait for the release of ${this.description}: its event and ${describeQueue(releasedOn)} were released ` +
+          'before the release was seen to end. Await the release (or use `await using`) before reading or writing from the host.',
+      );
+    }
+    this.#release = undefined;
   }
 
   checkAcquired(call: string, what: string): void {
@@ -246,7 +311,10 @@ export abstract class SharingFacade<N extends NativeSharing> {
       throw error;
     }
     const mem = kind === 'image' ? new CLImage(native, context) : new CLBuffer(native, context);
-    mem.sharing = new SharedObject(this as SharingFacade<NativeSharing>, description, details, flags);
+    const state = new SharedObject(this as SharingFacade<NativeSharing>, description, details, flags);
+    mem.sharing = state;
+    // A Direct3D resource (by its COM pointer): the Direct3D module's reads and writes ask its guards.
+    if (typeof details.resource === 'bigint') mem.keepAlive(guardAddress(details.resource, state));
     this.#objects.set(fullKey, new WeakRef(mem));
     if (this.#objects.size >= this.#pruneAt) {
       // A video pipeline shares new surfaces all the time: entries of released or collected objects go.
@@ -344,8 +412,11 @@ export function enqueueShared(which: 'acquire' | 'release', queue: CommandQueue,
     }
   }
   const events = [...groups].map(([facade, group]) => facade.enqueue(which, queue, group, waitFor));
-  if (events.length === 1) return events[0]!;
-  const joined = queue.enqueueMarker({ waitFor: events });
-  for (const event of events) event.release();
-  return joined;
+  let result = events[0]!;
+  if (events.length > 1) {
+    result = queue.enqueueMarker({ waitFor: events });
+    for (const event of events) event.release();
+  }
+  if (which === 'release') for (const mem of mems) (mem.sharing as SharedObject).releasedBy(result, queue);
+  return result;
 }

@@ -9,7 +9,7 @@ import type { Platform } from '../platform';
 import { OpenCLError, OpenCLReleasedError, describeValue } from '../errors';
 import { VaDisplay } from '../va/display';
 import { VaSurface } from '../va/surface';
-import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, type SharedObject, SharingFacade, sharedRecord } from './sharing';
 import { intelVaApiRecord } from './extensions';
 import { STATUS } from '../facts/cl-status';
 import * as T from '../facts/sharing-tokens';
@@ -73,12 +73,13 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
         throw new OpenCLError(STATUS.CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, call, `VA surface ${surface.id} is ${surface.format}; ${this.name} shares NV12 surfaces (table 9.X.4.1)`);
       }
       this.checkContext(context);
-      const display = surface.display.disposed ? null : surface.display.address;
+      // A disposed display lives on natively while its surfaces and contexts do: its address still names it.
+      const display = surface.display.heldAddress;
       if (display !== context.interop!.handle) {
         throw new OpenCLError(
           intelVaApiRecord.errors.invalidResource,
           call,
-          `VA surface ${surface.id} belongs to VA display ${display === null ? '(disposed)' : `0x${display.toString(16)}`}; the context was made on 0x${context.interop!.handle.toString(16)}`,
+          `VA surface ${surface.id} belongs to VA display 0x${display.toString(16)}${surface.display.disposed ? ' (disposed, kept alive by its surfaces)' : ''}; the context was made on 0x${context.interop!.handle.toString(16)}`,
         );
       }
     }
@@ -86,12 +87,26 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
     const planeIndex = SharingFacade.checkUint32(plane, 'plane');
     // NV12 is the one format of table 9.X.4.1.
     if (planeIndex > 1) throw new RangeError(`NV12 has planes 0 and 1; got ${planeIndex}`);
-    const image = this.shared<CLImage>(context, `${id}:${planeIndex}`, `VA surface ${id} plane ${planeIndex}`, 'image', { surfaceId: id, plane: planeIndex }, options, (flags) =>
-      this.native.createFromSurface(context.native, flags, id, planeIndex),
-    );
+    let image: CLImage;
+    try {
+      image = this.shared<CLImage>(context, `${id}:${planeIndex}`, `VA surface ${id} plane ${planeIndex}`, 'image', { surfaceId: id, plane: planeIndex }, options, (flags) =>
+        this.native.createFromSurface(context.native, flags, id, planeIndex),
+      );
+    } catch (error) {
+      // 9.X.4: CL_INVALID_VA_API_MEDIA_SURFACE_INTEL; a bare id is all the binding was told, so say what the driver's code means.
+      if (error instanceof OpenCLError && error.status === -1099 && !(surface instanceof VaSurface)) {
+        throw new OpenCLError(
+          -1099,
+          call,
+          `VA surface ${id} plane ${planeIndex}: the driver knows no such surface of the context's VA display 0x${context.interop!.handle.toString(16)} ` +
+            '(an id of another display, a destroyed surface, or a format it cannot share)',
+        );
+      }
+      throw error;
+    }
     if (surface instanceof VaSurface && !this.#holding.has(image)) {
       this.#holding.add(image);
-      image.keepAlive(surface.hold(), surface.native);
+      image.keepAlive(surface.hold(image.sharing as SharedObject), surface.native);
     }
     return image;
   }

@@ -119,7 +119,15 @@ export class VaDisplay {
     const native = libva();
     const result = native.vaAdopt(address, kind === 'AVVAAPIDeviceContext');
     if ('step' in result) {
-      const reason = result.message;
+      let reason = result.message;
+      if (kind === 'AVVAAPIDeviceContext') {
+        // A common mix-up: the VADisplay itself given as the context.
+        const direct = native.vaAdopt(address, false);
+        if ('display' in direct) {
+          direct.display.release();
+          reason = `it is a VADisplay itself, not an AVVAAPIDeviceContext holding one: adopt it with { from: 'VADisplay' } (the default)`;
+        }
+      }
       throw new VaDisplayError(`${hex(address)} is not a live ${kind}: ${reason}`, [{ kind: 'adopt', target: hex(address), reason }]);
     }
     // One of ours: share it, so that it stays alive while this object does.
@@ -140,6 +148,14 @@ export class VaDisplay {
   /** @internal A hold on the display for something that must outlive it (an OpenCL context made on it). */
   hold(): NativeVaDisplay {
     return this.native.share();
+  }
+
+  /**
+   * @internal The VADisplay's address also after dispose(): the display stays
+   * alive natively while a surface or a context holds it.
+   */
+  get heldAddress(): bigint {
+    return this.#address;
   }
 
   /** The VADisplay as a bigint (what clCreateContext's CL_CONTEXT_VA_API_DISPLAY_INTEL takes). */
@@ -286,7 +302,7 @@ export function openVaDisplay(options?: VaDisplayOptions): VaDisplay {
     if ('display' in result) return new VaDisplay(result.display, attemptKind, target);
     const why =
       result.step === 'vaInitialize'
-        ? `vaInitialize failed: ${vaStatusName(result.status ?? 0xffffffff)} (${(result.status ?? 0xffffffff) >>> 0})${result.message ? `; libva: ${result.message}` : ''}`
+        ? `vaInitialize failed: ${vaStatusName(result.status ?? 0xffffffff)} (${(result.status ?? 0xffffffff) >>> 0})${result.message ? `; libva: ${result.message}` : ''}${driverPathProblem()}`
         : `${result.step}: ${result.message}`;
     if (result.status !== undefined) status = result.status >>> 0;
     attempts.push({ kind: attemptKind, target, reason: why });
@@ -337,6 +353,27 @@ export function openVaDisplay(options?: VaDisplayOptions): VaDisplay {
     attempts,
     status,
   );
+}
+
+/** Why libva may not have found its driver: what LIBVA_DRIVERS_PATH (and LIBVA_DRIVER_NAME) name that is not there. */
+function driverPathProblem(): string {
+  const path = process.env.LIBVA_DRIVERS_PATH;
+  if (!path) return '';
+  const name = process.env.LIBVA_DRIVER_NAME;
+  const missing: string[] = [];
+  for (const dir of path.split(':').filter(Boolean)) {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      missing.push(`${dir} (not a readable folder)`);
+      continue;
+    }
+    const drivers = entries.filter((entry) => entry.endsWith('_drv_video.so'));
+    if (name ? drivers.includes(`${name}_drv_video.so`) : drivers.length > 0) return '';
+    missing.push(`${dir} (${drivers.length ? `has ${drivers.join(', ')}` : 'no *_drv_video.so'})`);
+  }
+  return `; LIBVA_DRIVERS_PATH=${path} has no ${name ? `${name}_drv_video.so (LIBVA_DRIVER_NAME=${name})` : 'VA driver'}: ${missing.join('; ')}`;
 }
 
 function describeProblems(problems: readonly { library: string; error: string }[], library: string): string {

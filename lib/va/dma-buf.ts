@@ -2,7 +2,7 @@
 // its file descriptors) and what a surface import takes (VaDmaBufImport:
 // planes of file descriptors, as Electron's offscreen `paint` event and
 // other producers hand them out).
-import { closeSync } from 'node:fs';
+import { closeSync, fstatSync } from 'node:fs';
 import type { NativeVaPrime } from '../addon';
 import { describeValue } from '../errors';
 import { checkInt, checkObject } from '../validate';
@@ -133,6 +133,18 @@ function checkModifier(value: unknown): bigint {
   return modifier;
 }
 
+/** A file descriptor that can be a DMA-BUF: open, and not a directory, a pipe or a socket. */
+function checkDmaBufFd(fd: number, what: string): void {
+  let kind: string | undefined;
+  try {
+    const stat = fstatSync(fd);
+    kind = stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a pipe' : stat.isSocket() ? 'a socket' : undefined;
+  } catch (error) {
+    throw new TypeError(`${what} ${fd} is not an open file descriptor (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  if (kind) throw new TypeError(`${what} ${fd} is ${kind}, not a DMA-BUF (a DRM PRIME file descriptor)`);
+}
+
 /** @internal A checked import descriptor, objects grouped by fd, for native importSurface. */
 export function importDescriptor(desc: VaDmaBufImport) {
   checkObject(desc, 'the import descriptor');
@@ -168,6 +180,7 @@ export function importDescriptor(desc: VaDmaBufImport) {
     let object = objects.findIndex((o) => o.fd === fd);
     if (object < 0) {
       if (objects.length === 4) throw new RangeError('at most 4 distinct file descriptors (DRM PRIME objects)');
+      checkDmaBufFd(fd, `planes[${i}].fd`);
       object = objects.push({ fd, size: 0, modifier }) - 1;
     }
     // The object's size: known when every plane in it says its size.

@@ -6,7 +6,8 @@
 import type { NativeVaSurface } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
 import { VA_EXPORT_SURFACE, VA_SURFACE_STATUS, type VaFourcc, type VaPlaneSize, type VaSurfaceState, fourccCode, vaPlaneSizes } from '../facts/va-formats';
-import { checkChoice, checkOptions } from '../validate';
+import { type HostAccessGuard, HostAccessGuards } from '../sharing-hooks';
+import { checkChoice, checkNotDetached, checkOptions } from '../validate';
 import { VaDmaBuf } from './dma-buf';
 
 /**
@@ -53,6 +54,8 @@ export class VaSurface {
   lastTransfer: 'derive' | 'image' | null = null;
   #native: NativeVaSurface | null;
   #holds = 0;
+  /** The OpenCL images made from it: host transfers wait for their releases and refuse while they are acquired. */
+  readonly #openclUse = new HostAccessGuards();
   #disposeRequested = false;
 
   /** @internal */
@@ -119,6 +122,7 @@ export class VaSurface {
       );
     }
     const native = this.native;
+    this.#openclUse.settle(`VaSurface.${write ? 'writePlane' : 'readPlane'}(${plane})`);
     if (!write) native.sync();
     const used = native.transfer(write, plane, data, pitch, size.bytesPerRow, size.height, method, fourccCode(this.format), this.width, this.height);
     if (used !== 'none') this.lastTransfer = used;
@@ -128,8 +132,9 @@ export class VaSurface {
   writePlane(plane: number, data: ArrayBufferView | ArrayBuffer, options?: VaPlaneTransferOptions): void {
     this.native;
     const size = this.#plane(plane);
+    if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) throw new TypeError(`data must be an ArrayBuffer or a typed array; got ${describeValue(data)}`);
+    checkNotDetached(data, 'data');
     const view = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
-    if (!ArrayBuffer.isView(view)) throw new TypeError(`data must be an ArrayBuffer or a typed array; got ${describeValue(data)}`);
     this.#transfer(true, plane, view, size, options);
   }
 
@@ -139,6 +144,7 @@ export class VaSurface {
     const size = this.#plane(plane);
     const into = options?.into;
     if (into !== undefined && !ArrayBuffer.isView(into)) throw new TypeError(`options.into must be a typed array; got ${describeValue(into)}`);
+    if (into !== undefined) checkNotDetached(into, 'options.into');
     const pitch = options?.pitch ?? size.bytesPerRow;
     const target = into ?? new Uint8Array(typeof pitch === 'number' && pitch > 0 ? pitch * (size.height - 1) + size.bytesPerRow : 0);
     this.#transfer(false, plane, target, size, options);
@@ -176,15 +182,18 @@ export class VaSurface {
 
   /**
    * @internal Keeps the surface from being destroyed while an OpenCL image
-   * shares it; the returned function lets go (once).
+   * shares it (and host transfers in step with its acquire state, `guard`);
+   * the returned function lets go (once).
    */
-  hold(): () => void {
+  hold(guard?: HostAccessGuard): () => void {
     this.native;
     this.#holds++;
     let held = true;
+    const unguard = guard && this.#openclUse.add(guard);
     return () => {
       if (!held) return;
       held = false;
+      unguard?.();
       this.#holds--;
       if (this.#holds === 0 && this.#disposeRequested) this.#destroy();
     };
