@@ -7,6 +7,7 @@
  *   external_pipeline_c [--platform NAME] [--width W] [--height H]
  *                       [--frames N] [--repeats R] [--slots 2,8,32]
  *                       [--kernel-iterations K] [--check-frames C]
+ *                       [--variants LIST] [--check-variants LIST]
  *
  * --platform (default "NVIDIA"): a substring of the OpenCL platform's name;
  * its first GPU device is used, and the Vulkan device whose deviceUUID equals
@@ -35,14 +36,24 @@
  * The host waits on a slot's fences before it records that slot's command
  * buffers again (N frames later). Each figure is the median of R runs of N
  * frames after a warm-up of max(50, N/10) frames.
+ * --variants (default naive,ahead) also runs experiments on the ahead order
+ * (kVariants): one vkQueueSubmit for consume(i) + produce(i+N); without the
+ * queue family ownership barriers; without acquire/release; the consumer
+ * submitted N/2 frames after its OpenCL work (lag); the host waiting (the
+ * producer's fence, an OpenCL marker event) instead of one or both
+ * semaphores; no ordering at all (races: timing only).
  *
  * The kernel alone: K launches back to back on ordinary OpenCL buffers, on the
  * imported ones (acquired once), and on the imported ones with an acquire and
  * a release around each launch (whose host time is reported per frame).
  *
- * Correctness: C frames each order with semaphores and without them; the
- * consumer also copies three 4 KiB pieces of the RGBA frame (start, middle,
- * end) into host-visible memory, compared with the expected colour of frame i.
+ * Correctness (--check-variants, default naive,ahead; 8 slots): C frames of
+ * each variant ordered and not ordered at all; the consumer also copies three
+ * 4 KiB pieces of the RGBA frame (start, middle, end) into host-visible
+ * memory, compared with the expected colour of frame i.
+ *
+ * Open descriptors are counted (/proc/self/fd) at the start, after the
+ * imports and after everything is freed.
  */
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 300
@@ -134,7 +145,9 @@ typedef struct {
   cl_mem cl_nv12, cl_rgba, cl_y, cl_uv;
   VkCommandBuffer produce_cmd, consume_cmd;
   VkFence produce_fence, consume_fence;
+  int produce_pending, consume_pending;
   int64_t checked_frame; /* frame whose pieces the last consume copied; -1 none */
+  cl_event cl_done;      /* the end of the frame's OpenCL work (host ordering) */
 } Slot;
 
 typedef struct {
@@ -152,6 +165,7 @@ typedef struct {
   clEnqueueSignalSemaphoresKHR_fn signal_semaphores;
   clReleaseSemaphoreKHR_fn release_semaphore;
   int use_sub_buffers;
+  int ownership, acquire_each; /* of the run in progress (Variant) */
   /* Vulkan */
   VkInstance instance;
   VkPhysicalDevice physical;
@@ -473,7 +487,7 @@ static void make_slot(Bench* b, Slot* s) {
                                      .commandBufferCount = 1};
   VK_CHECK(vkAllocateCommandBuffers(b->device_vk, &cai, &s->produce_cmd));
   VK_CHECK(vkAllocateCommandBuffers(b->device_vk, &cai, &s->consume_cmd));
-  VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT};
+  VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VK_CHECK(vkCreateFence(b->device_vk, &fci, NULL, &s->produce_fence));
   VK_CHECK(vkCreateFence(b->device_vk, &fci, NULL, &s->consume_fence));
   s->checked_frame = -1;
@@ -523,12 +537,14 @@ static void begin(VkCommandBuffer cmd) {
   VK_CHECK(vkBeginCommandBuffer(cmd, &bi));
 }
 
-static void wait_fence(Bench* b, VkFence fence) {
+static void wait_fence(Bench* b, VkFence fence, int* pending) {
+  if (!*pending) return;
   VK_CHECK(vkWaitForFences(b->device_vk, 1, &fence, VK_TRUE, UINT64_MAX));
   VK_CHECK(vkResetFences(b->device_vk, 1, &fence));
+  *pending = 0;
 }
 
-static void produce(Bench* b, Slot* s, uint32_t frame, int semaphores) {
+static void record_produce(Bench* b, Slot* s, uint32_t frame) {
   VkCommandBuffer cmd = s->produce_cmd;
   begin(cmd);
   /* After every earlier command: the consumer of this slot's previous frame
@@ -537,35 +553,47 @@ static void produce(Bench* b, Slot* s, uint32_t frame, int semaphores) {
                          .srcAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
                          .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT};
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &all, 0, NULL, 0, NULL);
-  ownership_barrier(b, cmd, s->nv12.buffer, 1, VK_ACCESS_TRANSFER_WRITE_BIT);
+  if (b->ownership) ownership_barrier(b, cmd, s->nv12.buffer, 1, VK_ACCESS_TRANSFER_WRITE_BIT);
   uint32_t luma = frame_luma(frame), u = frame_u(frame), v = frame_v(frame);
   vkCmdFillBuffer(cmd, s->nv12.buffer, 0, b->y_size, luma * 0x01010101u);
   vkCmdFillBuffer(cmd, s->nv12.buffer, b->y_size, b->uv_size, (u | v << 8) * 0x00010001u);
-  ownership_barrier(b, cmd, s->nv12.buffer, 0, VK_ACCESS_TRANSFER_WRITE_BIT);
+  if (b->ownership) ownership_barrier(b, cmd, s->nv12.buffer, 0, VK_ACCESS_TRANSFER_WRITE_BIT);
   VK_CHECK(vkEndCommandBuffer(cmd));
-  VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-                     .commandBufferCount = 1,
-                     .pCommandBuffers = &cmd,
-                     .signalSemaphoreCount = semaphores ? 1 : 0,
-                     .pSignalSemaphores = &s->nv12_ready};
-  VK_CHECK(vkQueueSubmit(b->queue_vk, 1, &si, s->produce_fence));
 }
 
-static void opencl(Bench* b, Slot* s, int semaphores) {
+static VkSubmitInfo produce_submit(Slot* s, int semaphores) {
+  return (VkSubmitInfo){.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                        .commandBufferCount = 1,
+                        .pCommandBuffers = &s->produce_cmd,
+                        .signalSemaphoreCount = semaphores ? 1 : 0,
+                        .pSignalSemaphores = &s->nv12_ready};
+}
+
+static void produce(Bench* b, Slot* s, uint32_t frame, int semaphores) {
+  record_produce(b, s, frame);
+  VkSubmitInfo si = produce_submit(s, semaphores);
+  VK_CHECK(vkQueueSubmit(b->queue_vk, 1, &si, s->produce_fence));
+  s->produce_pending = 1;
+}
+
+/* wait: on NV12-ready first; signal: RGBA-ready at the end; done: an event
+   for the end of the frame's OpenCL work (NULL: none). */
+static void opencl(Bench* b, Slot* s, int wait, int signal, cl_event* done) {
   cl_mem objects[] = {s->cl_nv12, s->cl_rgba};
-  if (semaphores) CHECK(b->wait_semaphores(b->queue, 1, &s->cl_nv12_ready, NULL, 0, NULL, NULL));
-  CHECK(b->acquire(b->queue, 2, objects, 0, NULL, NULL));
+  if (wait) CHECK(b->wait_semaphores(b->queue, 1, &s->cl_nv12_ready, NULL, 0, NULL, NULL));
+  if (b->acquire_each) CHECK(b->acquire(b->queue, 2, objects, 0, NULL, NULL));
   set_kernel_args(b, s->cl_nv12, s->cl_y, s->cl_uv, s->cl_rgba);
   enqueue_kernel(b);
-  CHECK(b->release(b->queue, 2, objects, 0, NULL, NULL));
-  if (semaphores) CHECK(b->signal_semaphores(b->queue, 1, &s->cl_rgba_ready, NULL, 0, NULL, NULL));
+  if (b->acquire_each) CHECK(b->release(b->queue, 2, objects, 0, NULL, NULL));
+  if (signal) CHECK(b->signal_semaphores(b->queue, 1, &s->cl_rgba_ready, NULL, 0, NULL, NULL));
+  if (done) CHECK(clEnqueueMarkerWithWaitList(b->queue, 0, NULL, done));
   CHECK(clFlush(b->queue));
 }
 
-static void consume(Bench* b, Slot* s, uint32_t frame, int semaphores, int check) {
+static void record_consume(Bench* b, Slot* s, uint32_t frame, int check) {
   VkCommandBuffer cmd = s->consume_cmd;
   begin(cmd);
-  ownership_barrier(b, cmd, s->rgba.buffer, 1, VK_ACCESS_TRANSFER_READ_BIT);
+  if (b->ownership) ownership_barrier(b, cmd, s->rgba.buffer, 1, VK_ACCESS_TRANSFER_READ_BIT);
   VkBufferCopy whole = {0, 0, b->rgba_size};
   vkCmdCopyBuffer(cmd, s->rgba.buffer, s->out.buffer, 1, &whole);
   if (check) {
@@ -580,16 +608,19 @@ static void consume(Bench* b, Slot* s, uint32_t frame, int semaphores, int check
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL, 0, NULL);
     s->checked_frame = frame;
   }
-  ownership_barrier(b, cmd, s->rgba.buffer, 0, VK_ACCESS_TRANSFER_READ_BIT);
+  if (b->ownership) ownership_barrier(b, cmd, s->rgba.buffer, 0, VK_ACCESS_TRANSFER_READ_BIT);
   VK_CHECK(vkEndCommandBuffer(cmd));
-  VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
-  VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-                     .waitSemaphoreCount = semaphores ? 1 : 0,
-                     .pWaitSemaphores = &s->rgba_ready,
-                     .pWaitDstStageMask = &stage,
-                     .commandBufferCount = 1,
-                     .pCommandBuffers = &cmd};
-  VK_CHECK(vkQueueSubmit(b->queue_vk, 1, &si, s->consume_fence));
+}
+
+static const VkPipelineStageFlags kTransferStage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+
+static VkSubmitInfo consume_submit(Slot* s, int semaphores) {
+  return (VkSubmitInfo){.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                        .waitSemaphoreCount = semaphores ? 1 : 0,
+                        .pWaitSemaphores = &s->rgba_ready,
+                        .pWaitDstStageMask = &kTransferStage,
+                        .commandBufferCount = 1,
+                        .pCommandBuffers = &s->consume_cmd};
 }
 
 typedef struct {
@@ -609,36 +640,112 @@ static void check_pieces(Slot* s, CheckResult* c) {
 }
 
 typedef enum { kNaive, kAhead } Order;
-static const char* const kOrderNames[] = {"naive", "ahead"};
+
+/* How a run submits its work. lag: the consumer of frame i is submitted
+   after the OpenCL work of frame i + lag (ahead order only, lag < slots);
+   one_submit: consume(i) and produce(i+N) go in one vkQueueSubmit;
+   ownership: queue family ownership barriers around Vulkan's uses;
+   acquire: acquire + release around each frame's kernel. */
+typedef struct {
+  const char* name;
+  Order order;
+  int lag_divisor; /* lag = slots / lag_divisor; 0: no lag */
+  int one_submit, ownership, acquire;
+  /* Orderings (when the run is ordered at all): the semaphore Vulkan ->
+     OpenCL (NV12 ready), the semaphore OpenCL -> Vulkan (RGBA ready), and the
+     host instead of either: it waits for the producer's fence before the
+     OpenCL work, or for the OpenCL work's event before submitting the
+     consumer. "unordered" has neither (it races: timing only). No variant
+     has a semaphore in one direction alone: nothing would then keep a binary
+     semaphore from being signalled again before its wait (undefined; on
+     NVIDIA such a run hung). */
+  int sem_to_cl, sem_to_vk, host_to_cl, host_to_vk;
+} Variant;
+
+static const Variant kNaiveVariant = {"naive", kNaive, 0, 0, 1, 1, 1, 1, 0, 0};
+static const Variant kAheadVariant = {"ahead", kAhead, 0, 0, 1, 1, 1, 1, 0, 0};
+/* --variants: the orders above and experiments on the ahead order. */
+static const Variant kVariants[] = {
+    {"naive", kNaive, 0, 0, 1, 1, 1, 1, 0, 0},
+    {"ahead", kAhead, 0, 0, 1, 1, 1, 1, 0, 0},
+    {"ahead-one-submit", kAhead, 0, 1, 1, 1, 1, 1, 0, 0},
+    {"ahead-no-ownership", kAhead, 0, 0, 0, 1, 1, 1, 0, 0},
+    {"ahead-no-acquire", kAhead, 0, 0, 1, 0, 1, 1, 0, 0},
+    {"ahead-lag", kAhead, 2, 0, 1, 1, 1, 1, 0, 0},
+    {"ahead-lag-one-submit", kAhead, 2, 1, 1, 1, 1, 1, 0, 0},
+    {"ahead-lag-host-to-vulkan", kAhead, 2, 0, 1, 1, 1, 0, 0, 1},
+    {"ahead-lag-host-both", kAhead, 2, 0, 1, 1, 0, 0, 1, 1},
+    {"unordered", kAhead, 0, 0, 1, 1, 0, 0, 0, 0},
+};
+enum { kVariantCount = sizeof kVariants / sizeof kVariants[0] };
 
 /* frames frames through `slots` slots; returns the wall time in ns. */
-static uint64_t run_pipeline(Bench* b, Slot* slot, int slots, Order order, long frames, int semaphores, CheckResult* check,
+static uint64_t run_pipeline(Bench* b, Slot* slot, int slots, const Variant* v, long frames, int ordered, CheckResult* check,
                              HostSplit* split) {
+  int sem_to_cl = ordered && v->sem_to_cl, sem_to_vk = ordered && v->sem_to_vk;
+  int host_to_cl = ordered && v->host_to_cl, host_to_vk = ordered && v->host_to_vk;
+  int one_submit = v->one_submit && !host_to_cl;
   uint64_t produce_ns = 0, opencl_ns = 0, consume_ns = 0, wait_ns = 0, t;
+  long lag = v->order == kAhead && v->lag_divisor ? slots / v->lag_divisor : 0;
+  if (lag >= slots) lag = slots - 1;
+  b->ownership = v->ownership;
+  b->acquire_each = v->acquire;
   uint64_t start = now_ns();
-#define TIMED(sum, stmt) (t = now_ns(), (stmt), sum += now_ns() - t)
-#define PRODUCE(i)                                                      \
-  do {                                                                  \
-    Slot* s_ = &slot[(i) % slots];                                      \
-    TIMED(wait_ns, wait_fence(b, s_->produce_fence));                  \
-    TIMED(produce_ns, produce(b, s_, (uint32_t)(i), semaphores));     \
+#define TIMED(sum, stmt) \
+  do {                   \
+    t = now_ns();        \
+    stmt;                \
+    sum += now_ns() - t; \
   } while (0)
-  if (order == kAhead)
+#define PRODUCE(i)                                                             \
+  do {                                                                         \
+    Slot* s_ = &slot[(i) % slots];                                             \
+    TIMED(wait_ns, wait_fence(b, s_->produce_fence, &s_->produce_pending)); \
+    TIMED(produce_ns, produce(b, s_, (uint32_t)(i), sem_to_cl));             \
+  } while (0)
+  if (v->order == kAhead)
     for (long i = 0; i < slots && i < frames; i++) PRODUCE(i);
-  for (long i = 0; i < frames; i++) {
-    Slot* s = &slot[i % slots];
-    if (order == kNaive) PRODUCE(i);
-    TIMED(opencl_ns, opencl(b, s, semaphores));
-    TIMED(wait_ns, wait_fence(b, s->consume_fence));
+  for (long i = 0; i < frames + lag; i++) {
+    if (v->order == kNaive) PRODUCE(i);
+    if (i < frames) {
+      Slot* s = &slot[i % slots];
+      if (host_to_cl) TIMED(wait_ns, wait_fence(b, s->produce_fence, &s->produce_pending));
+      TIMED(opencl_ns, opencl(b, s, sem_to_cl, sem_to_vk, host_to_vk ? &s->cl_done : NULL));
+    }
+    long j = i - lag; /* the frame consumed now */
+    if (j < 0) continue;
+    Slot* s = &slot[j % slots];
+    TIMED(wait_ns, wait_fence(b, s->consume_fence, &s->consume_pending));
     if (check) check_pieces(s, check);
-    TIMED(consume_ns, consume(b, s, (uint32_t)i, semaphores, check != NULL));
-    if (order == kAhead && i + slots < frames) PRODUCE(i + slots);
+    if (host_to_vk) {
+      TIMED(wait_ns, CHECK(clWaitForEvents(1, &s->cl_done)));
+      CHECK(clReleaseEvent(s->cl_done));
+    }
+    int next = v->order == kAhead && j + slots < frames;
+    if (next && one_submit) {
+      TIMED(wait_ns, wait_fence(b, s->produce_fence, &s->produce_pending));
+      t = now_ns();
+      record_consume(b, s, (uint32_t)j, check != NULL);
+      record_produce(b, s, (uint32_t)(j + slots));
+      VkSubmitInfo si[2] = {consume_submit(s, sem_to_vk), produce_submit(s, sem_to_cl)};
+      VK_CHECK(vkQueueSubmit(b->queue_vk, 2, si, s->consume_fence));
+      s->consume_pending = 1;
+      consume_ns += now_ns() - t;
+    } else {
+      t = now_ns();
+      record_consume(b, s, (uint32_t)j, check != NULL);
+      VkSubmitInfo si = consume_submit(s, sem_to_vk);
+      VK_CHECK(vkQueueSubmit(b->queue_vk, 1, &si, s->consume_fence));
+      s->consume_pending = 1;
+      consume_ns += now_ns() - t;
+      if (next) PRODUCE(j + slots);
+    }
   }
 #undef PRODUCE
 #undef TIMED
   for (int k = 0; k < slots; k++) {
-    VkFence fences[] = {slot[k].produce_fence, slot[k].consume_fence};
-    VK_CHECK(vkWaitForFences(b->device_vk, 2, fences, VK_TRUE, UINT64_MAX));
+    wait_fence(b, slot[k].produce_fence, &slot[k].produce_pending);
+    wait_fence(b, slot[k].consume_fence, &slot[k].consume_pending);
   }
   CHECK(clFinish(b->queue));
   uint64_t elapsed = now_ns() - start;
@@ -656,7 +763,7 @@ static uint64_t run_pipeline(Bench* b, Slot* slot, int slots, Order order, long 
 /* ---- the kernel alone ---- */
 
 typedef struct {
-  double plain_us, imported_us, imported_acquire_release_us, acquire_release_host_ns, enqueue_host_ns;
+  double plain_us, plain_again_us, imported_us, imported_acquire_release_us, acquire_release_host_ns, enqueue_host_ns;
 } KernelResult;
 
 static double time_kernels(Bench* b, long iterations, int repeats, cl_mem* acquire_each, double* host_ns_out) {
@@ -712,6 +819,8 @@ static KernelResult kernel_alone(Bench* b, Slot* imported, long iterations, int 
   CHECK(b->release(b->queue, 2, objects, 0, NULL, NULL));
   k.imported_acquire_release_us = time_kernels(b, iterations, repeats, objects, &k.acquire_release_host_ns);
   CHECK(clFinish(b->queue));
+  set_kernel_args(b, nv12, y, uv, rgba); /* the plain buffers once more: the order of the runs is no factor */
+  k.plain_again_us = time_kernels(b, iterations, repeats, NULL, NULL);
   if (y) clReleaseMemObject(y);
   if (uv) clReleaseMemObject(uv);
   clReleaseMemObject(nv12);
@@ -722,17 +831,35 @@ static KernelResult kernel_alone(Bench* b, Slot* imported, long iterations, int 
 static void usage(void) {
   fprintf(stderr,
           "usage: external_pipeline_c [--platform NAME] [--width W] [--height H] [--frames N] [--repeats R]\n"
-          "                           [--slots 2,8,32] [--kernel-iterations K] [--check-frames C]\n");
+          "                           [--slots 2,8,32] [--kernel-iterations K] [--check-frames C]\n"
+          "                           [--variants LIST] [--check-variants LIST]   (LIST: names, comma-separated:\n"
+          "                           naive ahead ahead-one-submit ahead-no-ownership ahead-no-acquire ahead-lag\n"
+          "                           ahead-lag-one-submit ahead-lag-host-to-vulkan ahead-lag-host-both unordered)\n");
   exit(2);
 }
 
 enum { kMaxSlotCounts = 8 };
+
+/* A comma-separated list of variant names; returns how many. */
+static int parse_variants(char* list, const Variant** out) {
+  int n = 0;
+  for (char* name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+    int found = 0;
+    for (int k = 0; k < kVariantCount && !found; k++)
+      if (!strcmp(name, kVariants[k].name) && n < kVariantCount) out[n++] = &kVariants[k], found = 1;
+    if (!found) usage();
+  }
+  return n;
+}
 
 int main(int argc, char** argv) {
   const char* want = "NVIDIA";
   long width = 3840, height = 2160, frames = 3000, kernel_iterations = 2000, check_frames = 400;
   int repeats = 3;
   int slot_counts[kMaxSlotCounts] = {2, 8, 32}, slot_count_n = 3;
+  const Variant* variants[kVariantCount] = {&kNaiveVariant, &kAheadVariant};
+  const Variant* check_variants[kVariantCount] = {&kNaiveVariant, &kAheadVariant};
+  int variant_n = 2, check_variant_n = 2;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--platform") && i + 1 < argc) want = argv[++i];
     else if (!strcmp(argv[i], "--width") && i + 1 < argc) width = strtol(argv[++i], NULL, 10);
@@ -748,6 +875,10 @@ int main(int argc, char** argv) {
         if (*p == ',') p++;
         else if (*p) usage();
       }
+    } else if (!strcmp(argv[i], "--variants") && i + 1 < argc) {
+      variant_n = parse_variants(argv[++i], variants);
+    } else if (!strcmp(argv[i], "--check-variants") && i + 1 < argc) {
+      check_variant_n = parse_variants(argv[++i], check_variants);
     } else usage();
   }
   if (frames < 1 || repeats < 1 || repeats > kMaxRepeats || kernel_iterations < 1 || check_frames < 0 || width < 4 ||
@@ -798,23 +929,27 @@ int main(int argc, char** argv) {
 
   KernelResult kr = kernel_alone(b, &slot[0], kernel_iterations, repeats);
   fprintf(stderr, "kernel alone (%ld launches, median of %d): plain %.2f us (%.0f fps), imported %.2f us (%.0f fps, %+.1f%%), "
-                  "imported + acquire/release each %.2f us; host: enqueue %.0f ns, acquire+release %.0f ns per frame\n",
+                  "imported + acquire/release each %.2f us, plain again %.2f us; host: enqueue %.0f ns, acquire+release %.0f ns per frame\n",
           kernel_iterations, repeats, kr.plain_us, 1e6 / kr.plain_us, kr.imported_us, 1e6 / kr.imported_us,
-          (kr.imported_us / kr.plain_us - 1) * 100, kr.imported_acquire_release_us, kr.enqueue_host_ns,
-          kr.acquire_release_host_ns);
+          (kr.imported_us / kr.plain_us - 1) * 100, kr.imported_acquire_release_us, kr.plain_again_us,
+          kr.enqueue_host_ns, kr.acquire_release_host_ns);
 
-  /* Correctness first: the same frames with and without the semaphores. */
-  CheckResult checks[4];
-  int check_slots = 8;
-  for (int c = 0; c < 4; c++) {
+  /* Correctness first: the same frames ordered (semaphores or host waits, as
+     the variant says) and not ordered at all. */
+  enum { kMaxChecks = 2 * kVariantCount };
+  CheckResult checks[kMaxChecks];
+  int check_slots = 8, check_n = 2 * check_variant_n;
+  for (int c = 0; c < check_n; c++) {
+    const Variant* v = check_variants[c / 2];
+    int ordered = !(c & 1);
     memset(&checks[c], 0, sizeof checks[c]);
-    if (check_frames > 0) run_pipeline(b, slot, check_slots, c & 1 ? kAhead : kNaive, check_frames, c < 2, &checks[c], NULL);
-    fprintf(stderr, "check %-5s %d slots, %s semaphores: %ld frames, %ld with mismatches, %ld of %ld pixels wrong\n",
-            kOrderNames[c & 1], check_slots, c < 2 ? "with" : "without", checks[c].frames, checks[c].mismatched_frames,
-            checks[c].mismatched_pixels, checks[c].frames * (kCheckPiece * kCheckPieces / 4));
+    if (check_frames > 0) run_pipeline(b, slot, check_slots, v, check_frames, ordered, &checks[c], NULL);
+    fprintf(stderr, "check %s, %d slots, %s: %ld frames, %ld with mismatches, %ld of %ld pixels wrong\n", v->name, check_slots,
+            ordered ? "ordered" : "NOT ordered", checks[c].frames, checks[c].mismatched_frames, checks[c].mismatched_pixels,
+            checks[c].frames * (kCheckPiece * kCheckPieces / 4));
   }
 
-  enum { kRuns = 2 * kMaxSlotCounts };
+  enum { kRuns = kVariantCount * kMaxSlotCounts };
   double fps[kRuns][kMaxRepeats];
   double median_fps[kRuns];
   HostSplit split[kRuns];
@@ -823,17 +958,17 @@ int main(int argc, char** argv) {
           repeats, frames);
   fprintf(stderr, "|---|---|---|---|---|\n");
   for (int k = 0; k < slot_count_n; k++) {
-    for (int o = 0; o < 2; o++) {
-      int run = k * 2 + o;
-      run_pipeline(b, slot, slot_counts[k], (Order)o, warmup, 1, NULL, NULL);
+    for (int o = 0; o < variant_n; o++) {
+      int run = k * variant_n + o;
+      run_pipeline(b, slot, slot_counts[k], variants[o], warmup, 1, NULL, NULL);
       HostSplit splits[kMaxRepeats];
       for (int r = 0; r < repeats; r++) {
-        uint64_t ns = run_pipeline(b, slot, slot_counts[k], (Order)o, frames, 1, NULL, &splits[r]);
+        uint64_t ns = run_pipeline(b, slot, slot_counts[k], variants[o], frames, 1, NULL, &splits[r]);
         fps[run][r] = (double)frames * 1e9 / (double)ns;
       }
       median_fps[run] = median_of(fps[run], repeats);
       split[run] = splits[repeats / 2];
-      fprintf(stderr, "| %s | %d | %.0f | ", kOrderNames[o], slot_counts[k], median_fps[run]);
+      fprintf(stderr, "| %s | %d | %.0f | ", variants[o]->name, slot_counts[k], median_fps[run]);
       for (int r = 0; r < repeats; r++) fprintf(stderr, "%s%.0f", r ? ", " : "", fps[run][r]);
       fprintf(stderr, " | %.1f, %.1f, %.1f, %.1f |\n", split[run].produce_ns / 1e3, split[run].opencl_ns / 1e3,
               split[run].consume_ns / 1e3, split[run].wait_ns / 1e3);
@@ -855,24 +990,24 @@ int main(int argc, char** argv) {
   json_string(b->vk_device_name);
   printf(",\"uuid_matched\":%s,\"width\":%ld,\"height\":%ld,\"frames\":%ld,\"repeats\":%d,\"planes\":\"%s\",", b->uuid_matched ? "true" : "false",
          width, height, frames, repeats, b->use_sub_buffers ? "sub-buffers" : "offset");
-  printf("\"kernel\":{\"plain_us\":%.3f,\"imported_us\":%.3f,\"imported_acquire_release_us\":%.3f,\"enqueue_host_ns\":%.0f,"
+  printf("\"kernel\":{\"plain_us\":%.3f,\"plain_again_us\":%.3f,\"imported_us\":%.3f,\"imported_acquire_release_us\":%.3f,\"enqueue_host_ns\":%.0f,"
          "\"acquire_release_host_ns\":%.0f},",
-         kr.plain_us, kr.imported_us, kr.imported_acquire_release_us, kr.enqueue_host_ns, kr.acquire_release_host_ns);
+         kr.plain_us, kr.plain_again_us, kr.imported_us, kr.imported_acquire_release_us, kr.enqueue_host_ns, kr.acquire_release_host_ns);
   printf("\"pipeline\":[");
   for (int k = 0; k < slot_count_n; k++) {
-    for (int o = 0; o < 2; o++) {
-      int run = k * 2 + o;
-      printf("%s{\"order\":\"%s\",\"slots\":%d,\"fps\":%.1f,\"fps_runs\":[", run ? "," : "", kOrderNames[o], slot_counts[k], median_fps[run]);
+    for (int o = 0; o < variant_n; o++) {
+      int run = k * variant_n + o;
+      printf("%s{\"order\":\"%s\",\"slots\":%d,\"fps\":%.1f,\"fps_runs\":[", run ? "," : "", variants[o]->name, slot_counts[k], median_fps[run]);
       for (int r = 0; r < repeats; r++) printf("%s%.1f", r ? "," : "", fps[run][r]);
       printf("],\"host_ns_per_frame\":{\"produce\":%.0f,\"opencl\":%.0f,\"consume\":%.0f,\"wait\":%.0f}}", split[run].produce_ns,
              split[run].opencl_ns, split[run].consume_ns, split[run].wait_ns);
     }
   }
   printf("],\"check\":[");
-  for (int c = 0; c < 4; c++)
-    printf("%s{\"order\":\"%s\",\"slots\":%d,\"semaphores\":%s,\"frames\":%ld,\"mismatched_frames\":%ld,\"mismatched_pixels\":%ld,"
+  for (int c = 0; c < check_n; c++)
+    printf("%s{\"order\":\"%s\",\"slots\":%d,\"ordered\":%s,\"frames\":%ld,\"mismatched_frames\":%ld,\"mismatched_pixels\":%ld,"
            "\"pixels_checked\":%ld}",
-           c ? "," : "", kOrderNames[c & 1], check_slots, c < 2 ? "true" : "false", checks[c].frames, checks[c].mismatched_frames,
+           c ? "," : "", check_variants[c / 2]->name, check_slots, c & 1 ? "false" : "true", checks[c].frames, checks[c].mismatched_frames,
            checks[c].mismatched_pixels, checks[c].frames * (kCheckPiece * kCheckPieces / 4));
   printf("],\"fds\":{\"start\":%d,\"opened\":%d,\"imported\":%d,\"exported\":%d,\"freed\":%d}}\n", fds_start, fds_opened, fds_imported,
          4 * max_slots, fds_freed);
