@@ -271,6 +271,39 @@ export interface NativeIntelVaApiSharing extends NativeSharingBase {
   deviceIds(source: number, display: bigint, set: number): NativeDevice[];
   createFromSurface(context: NativeContext, flags: bigint, surfaceId: number, plane: number): NativeMem;
 }
+/**
+ * A property list of a *WithProperties call: [name, value] pairs; a value is a
+ * number / bigint, a string (a UTF-16 name, passed by address) or a list
+ * ended with 0 (NativeDevice entries become their cl_device_id).
+ */
+export type NativePropertyList = [number, number | bigint | string | (NativeDevice | number)[]][];
+/** native/interop/external_memory.cc: cl_khr_external_memory on one platform. */
+export interface NativeExternalMemory extends NativeSharingBase {
+  createBuffer(context: NativeContext, properties: NativePropertyList, flags: bigint, size: number): NativeMem;
+  createImage(
+    context: NativeContext,
+    properties: NativePropertyList,
+    flags: bigint,
+    format: [number, number],
+    desc: { type: number; width: number; height: number; depth: number; arraySize: number; rowPitch: number; slicePitch: number },
+  ): NativeMem;
+}
+/** native/interop/semaphore.cc: one cl_semaphore_khr (released through its platform's clReleaseSemaphoreKHR). */
+export interface NativeSemaphore {
+  readonly address: bigint;
+  release(): void;
+}
+/** native/interop/semaphore.cc: cl_khr_semaphore (+ cl_khr_external_semaphore, _sync_fd) on one platform. */
+export interface NativeSemaphores {
+  readonly missing: string[];
+  create(context: NativeContext, properties: NativePropertyList): NativeSemaphore;
+  info(semaphore: NativeSemaphore, param: number): Uint8Array;
+  wait(queue: Ref<NativeQueue>, semaphores: NativeSemaphore[], payloads: bigint[] | null, waitList: WaitList): EventId;
+  signal(queue: Ref<NativeQueue>, semaphores: NativeSemaphore[], payloads: bigint[] | null, waitList: WaitList): EventId;
+  /** An fd (number) or, pointerSized, a HANDLE (bigint). */
+  exportHandle(semaphore: NativeSemaphore, device: NativeDevice, handleType: number, pointerSized: boolean): number | bigint;
+  reimportSyncFd(semaphore: NativeSemaphore, fd: number): void;
+}
 /** native/va_display.cc: one VADisplay (owned: opened here; else adopted). */
 export interface NativeVaDisplay {
   readonly address: bigint;
@@ -342,6 +375,75 @@ type NativeVaOpen = { display: NativeVaDisplay } | { step: string; message: stri
 export type NativeVaLoad =
   | { ok: true; path: string; drm: string | null; x11: string | null; optional: { library: string; error: string }[] }
   | { ok: false; attempts: { path: string; error: string }[] };
+
+// ---- The Vulkan module (native/vulkan/) -------------------------------------
+/** A wrapped object of the Vulkan module: release() lets go of this hold (idempotent). */
+export interface NativeVkObject {
+  release(): void;
+}
+export type NativeVkLoad = { ok: true; path: string; version: number } | { ok: false; attempts: { path: string; error: string }[] };
+/** [handle type bit, features, compatible handle types] */
+export type NativeVkHandleTypeRow = [number, number, number];
+export interface NativeVkPhysicalDevice {
+  name: string;
+  type: number;
+  apiVersion: number;
+  driverVersion: number;
+  vendorId: number;
+  deviceId: number;
+  deviceUUID: Uint8Array;
+  driverUUID: Uint8Array;
+  deviceLUID: Uint8Array | null;
+  nodeMask: number;
+  driverName: string | null;
+  driverInfo: string | null;
+  extensions: string[];
+  queueFamilies: { flags: number; count: number }[];
+  memoryHandleTypes: NativeVkHandleTypeRow[];
+  semaphoreHandleTypes: NativeVkHandleTypeRow[];
+  ycbcr: boolean;
+}
+export interface NativeVkInstance extends NativeVkObject {
+  physicalDevices(): NativeVkPhysicalDevice[];
+  createDevice(index: number, queueFamily: number, extensions: string[], ycbcr: boolean, memoryHandleTypes: number, semaphoreHandleTypes: number): NativeVkDevice;
+}
+export type NativeVkOp =
+  | { op: 'fill'; buffer: NativeVkBuffer; offset: number; size: number; value: number }
+  | { op: 'copy'; src: NativeVkBuffer; dst: NativeVkBuffer; srcOffset: number; dstOffset: number; size: number }
+  | { op: 'copyBufferToImage' | 'copyImageToBuffer'; buffer: NativeVkBuffer; image: NativeVkImage; plane: number; bufferOffset: number; rowLength: number }
+  | { op: 'dispatch'; shader: string; buffer: NativeVkBuffer; push: Uint32Array; groups: [number, number, number] };
+export interface NativeVkDevice extends NativeVkObject {
+  createBuffer(size: number, exportTypes: number, hostVisible: boolean): NativeVkBuffer;
+  imageSupport(format: number, linear: boolean, usage: number, handleType: number): { maxWidth: number; maxHeight: number; features: number; externalFeatures: number } | null;
+  createImage(format: number, width: number, height: number, linear: boolean, usage: number, exportTypes: number): NativeVkImage;
+  createSemaphore(exportTypes: number): NativeVkSemaphore;
+  record(ops: NativeVkOp[]): NativeVkCommands;
+  submit(commands: NativeVkCommands | null, wait: NativeVkSemaphore[] | undefined, signal: NativeVkSemaphore[] | undefined): Promise<void>;
+  pending(): number;
+}
+export interface NativeVkMemoryInfo {
+  allocationSize: number;
+  dedicated: boolean;
+  memoryType: number;
+  memoryFlags: number;
+  exportTypes: number;
+}
+export interface NativeVkBuffer extends NativeVkObject {
+  info(): NativeVkMemoryInfo & { size: number };
+  exportMemory(handleType: number): number | bigint;
+  write(offset: number, data: ArrayBufferView): Promise<void>;
+  read(offset: number, length: number): Promise<Uint8Array>;
+}
+export interface NativeVkImage extends NativeVkObject {
+  info(): NativeVkMemoryInfo & { planes: { width: number; height: number; texelBytes: number; offset?: number; size?: number; rowPitch?: number }[] };
+  exportMemory(handleType: number): number | bigint;
+  write(plane: number, data: ArrayBufferView, pitch: number): Promise<void>;
+  read(plane: number, pitch: number): Promise<Uint8Array>;
+}
+export interface NativeVkSemaphore extends NativeVkObject {
+  exportHandle(handleType: number): number | bigint;
+}
+export type NativeVkCommands = NativeVkObject;
 
 /** (platform, legacy 1.1 lookup, role -> entry point name from the extension's record in lib/interop/extensions.ts) */
 type SharingConstructor<T> = new (platform: NativePlatform, legacy: boolean, entryPoints: Readonly<Record<string, string>>) => T;
@@ -429,6 +531,17 @@ export interface Addon {
   NativeKhrDX9MediaSharing: SharingConstructor<NativeKhrDX9MediaSharing>;
   NativeIntelVaApiSharing: SharingConstructor<NativeIntelVaApiSharing>;
   NativeD3D11Sharing: SharingConstructor<NativeD3D11Sharing>;
+  /** (platform, legacy, { acquire, release }, creating calls { buffer, image }, loaderFallback: an OpenCL 3.0 platform) */
+  NativeExternalMemory: new (
+    platform: NativePlatform,
+    legacy: boolean,
+    entryPoints: Readonly<Record<string, string>>,
+    creatingCalls: { buffer: string; image: string },
+    loaderFallback: boolean,
+  ) => NativeExternalMemory;
+  NativeSemaphores: SharingConstructor<NativeSemaphores>;
+  /** fcntl(F_DUPFD_CLOEXEC): another descriptor of the same open file (POSIX). */
+  duplicateFd(fd: number): number;
   // The VA module (native/libva.cc, va_display.cc, va_surface.cc).
   setVaErrorFactory(factory: (status: number, call: string, detail: string) => Error): void;
   vaLoad(candidates: { libva: string[]; drm: string[]; x11: string[]; xlib: string[] }): NativeVaLoad;
@@ -436,6 +549,14 @@ export interface Addon {
   vaOpenDrm(path: string): NativeVaOpen;
   vaOpenX11(name: string | null): NativeVaOpen;
   vaAdopt(address: bigint, indirect: boolean): NativeVaOpen;
+  // The Vulkan module (native/vulkan/).
+  setVkErrorFactory(factory: (result: number, call: string, detail: string) => Error): void;
+  vkLoad(candidates: string[]): NativeVkLoad;
+  vkLoadedLibrary(): (NativeVkLoad & { ok: true }) | null;
+  vkInstanceExtensions(): string[];
+  vkCreateInstance(apiVersion: number, extensions: string[], applicationName: string): NativeVkInstance;
+  vkSetShaders(shaders: Readonly<Record<string, Uint32Array>>): void;
+  vkCloseHandle(handle: number | bigint): boolean;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { NativeDevice } from './addon';
 import { CL } from './constants';
+import { OpenCLError } from './errors';
 import { decode, parseVersion } from './info';
 import type { PlatformLink } from './links';
 
@@ -22,6 +23,24 @@ export function deviceTypeMask(type: DeviceType | bigint): bigint {
     throw new TypeError(`device type must be one of ${Object.keys(deviceTypeBits).join(', ')}; got ${String(type)}`);
   }
   return BigInt(bits);
+}
+
+// cl_khr_device_uuid (values from the OpenCL headers, CL/cl_ext.h).
+const DEVICE_UUID = Object.freeze({
+  CL_UUID_SIZE_KHR: 16,
+  CL_LUID_SIZE_KHR: 8,
+  CL_DEVICE_UUID_KHR: 0x106a,
+  CL_DRIVER_UUID_KHR: 0x106b,
+  CL_DEVICE_LUID_VALID_KHR: 0x106c,
+  CL_DEVICE_LUID_KHR: 0x106d,
+  CL_DEVICE_NODE_MASK_KHR: 0x106e,
+});
+
+/** 16 UUID bytes (OpenCL's CL_DEVICE_UUID_KHR, Vulkan's deviceUUID) as 8-4-4-4-12 lowercase hex. */
+export function formatUuid(bytes: Uint8Array | readonly number[]): string {
+  if (bytes.length !== 16) throw new RangeError(`a UUID has 16 bytes; got ${bytes.length}`);
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** An OpenCL device. Root devices live as long as their platform. */
@@ -179,6 +198,55 @@ export class Device {
    */
   get preferredInteropUserSync(): boolean {
     return this.#bool(CL.CL_DEVICE_PREFERRED_INTEROP_USER_SYNC);
+  }
+
+  /** cl_khr_device_uuid: the bytes of a query, or null when the device does not answer it (CL_INVALID_VALUE: no such query). */
+  #optionalInfo(param: number, size: number): Uint8Array | null {
+    let bytes: Uint8Array;
+    try {
+      bytes = this.native.info(param);
+    } catch (error) {
+      if (error instanceof OpenCLError) return null;
+      throw error;
+    }
+    return bytes.byteLength === size ? bytes : null;
+  }
+
+  /**
+   * The device's UUID (cl_khr_device_uuid, CL_DEVICE_UUID_KHR) as 8-4-4-4-12
+   * lowercase hex (formatUuid): the same bytes as Vulkan's
+   * VkPhysicalDeviceIDProperties.deviceUUID for the same GPU, so it finds the
+   * Vulkan device to share memory with. null when the device does not report one.
+   */
+  get uuid(): string | null {
+    const bytes = this.#optionalInfo(DEVICE_UUID.CL_DEVICE_UUID_KHR, DEVICE_UUID.CL_UUID_SIZE_KHR);
+    return bytes && formatUuid(bytes);
+  }
+  /** The UUID's 16 bytes (what a Vulkan device chooser takes), or null. */
+  get uuidBytes(): Uint8Array | null {
+    return this.#optionalInfo(DEVICE_UUID.CL_DEVICE_UUID_KHR, DEVICE_UUID.CL_UUID_SIZE_KHR);
+  }
+  /** The driver's UUID (CL_DRIVER_UUID_KHR; Vulkan's driverUUID), or null. */
+  get driverUuid(): string | null {
+    const bytes = this.#optionalInfo(DEVICE_UUID.CL_DRIVER_UUID_KHR, DEVICE_UUID.CL_UUID_SIZE_KHR);
+    return bytes && formatUuid(bytes);
+  }
+  /**
+   * The device's LUID (CL_DEVICE_LUID_KHR) as 16 hex digits, byte order as
+   * the driver gives it (on Windows: the DXGI adapter's LUID); null unless
+   * CL_DEVICE_LUID_VALID_KHR says it is valid.
+   */
+  get luid(): string | null {
+    const valid = this.#optionalInfo(DEVICE_UUID.CL_DEVICE_LUID_VALID_KHR, 4);
+    if (!valid || !decode.bool(valid)) return null;
+    const bytes = this.#optionalInfo(DEVICE_UUID.CL_DEVICE_LUID_KHR, DEVICE_UUID.CL_LUID_SIZE_KHR);
+    return bytes && Buffer.from(bytes).toString('hex');
+  }
+  /** The node mask (CL_DEVICE_NODE_MASK_KHR; Direct3D 12 node of the device), or null unless the LUID is valid. */
+  get nodeMask(): number | null {
+    if (this.luid === null) return null;
+    const bytes = this.#optionalInfo(DEVICE_UUID.CL_DEVICE_NODE_MASK_KHR, 4);
+    return bytes && decode.uint(bytes);
   }
 
   toString(): string {

@@ -2,7 +2,7 @@
 // VA-API sharing extensions. See README.md.
 export { CL, type CLName } from './constants';
 export { Context, createContext, type ContextInterop, type ContextOptions, type ContextProperty, type BufferOptions, type ImageOptions, type ImageType } from './context';
-export { Device, type DeviceType } from './device';
+export { Device, formatUuid, type DeviceType } from './device';
 export {
   OpenCLError,
   OpenCLCommandError,
@@ -49,6 +49,48 @@ export { D3D11Sharing, KhrD3D11Sharing, NvD3D11Sharing, NV12_EXTENSION, type D3D
 export { IntelDX9Sharing, type IntelDX9ImageInfo, type IntelDX9Source, type IntelDX9SurfaceOptions } from './interop/intel-dx9';
 export { KhrDX9MediaSharing, type KhrDX9ImageInfo, type KhrDX9SurfaceOptions, type MediaAdapter, type MediaAdapterType } from './interop/khr-dx9-media';
 export { VaApiSharing, type VaApiImageInfo } from './interop/va-api';
+// The Khronos external memory and semaphore family (cl_khr_external_memory, cl_khr_semaphore, cl_khr_external_semaphore).
+export {
+  externalExtensions,
+  externalRecords,
+  type ExternalExtension,
+  type ExternalHandleTypeRecord,
+  type HandleOwnership,
+} from './interop/extensions';
+export {
+  ExternalMemory,
+  ImportedFrame,
+  OpenCLHandleTypeError,
+  externalMemoryHandleTypes,
+  getExternalMemory,
+  importDmaBuf,
+  type DmaBufImportOptions,
+  type DmaBufPlanes,
+  type ElectronTextureInfo,
+  type ExternalBufferOptions,
+  type ExternalImageOptions,
+  type ExternalImportOptions,
+  type ExternalMemoryDetails,
+  type ExternalMemoryHandle,
+  type ExternalMemoryHandleType,
+  type ExternalPlane,
+  type NativePixmap,
+  type PlaneFormat,
+  type PlanesOptions,
+} from './interop/external-memory';
+export {
+  ExportedSemaphoreHandle,
+  Semaphore,
+  Semaphores,
+  getSemaphores,
+  type CreateSemaphoreOptions,
+  type ExternalSemaphoreHandle,
+  type ImportSemaphoreOptions,
+  type SemaphoreEnqueueOptions,
+  type SemaphoreHandleType,
+  type SemaphoreOptions,
+  type SemaphoreType,
+} from './interop/semaphore';
 export * from './interop/tokens';
 export * from './interop/formats';
 
@@ -56,3 +98,5 @@ export * from './interop/formats';
 export * from './va';
 // Direct3D objects from Node (Windows; elsewhere each call throws Direct3DUnavailableError).
 export * from './direct3d';
+// Vulkan: the producer and consumer side of external memory and semaphores (the loader loaded at run time).
+export * from './vulkan';

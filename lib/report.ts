@@ -20,6 +20,8 @@ export interface DeviceReport {
   computeUnits: number;
   globalMemBytes: string;
   imageSupport: boolean;
+  /** CL_DEVICE_COMPILER_AVAILABLE: whether createProgram(source) can build OpenCL C here. */
+  compilerAvailable: boolean;
   preferredInteropUserSync: boolean;
 }
 
@@ -70,6 +72,7 @@ export function systemReport(): SystemReport {
       computeUnits: d.maxComputeUnits,
       globalMemBytes: d.globalMemSize.toString(),
       imageSupport: d.imageSupport,
+      compilerAvailable: d.compilerAvailable,
       preferredInteropUserSync: d.preferredInteropUserSync,
     })),
     sharing: (Object.keys(sharingEntryPoints()) as SharingExtension[]).map((name) => extensionReport(platform, name)),
@@ -91,7 +94,7 @@ export function formatReport(report: SystemReport): string {
       const mib = Number(BigInt(d.globalMemBytes) / 1048576n);
       lines.push(
         `  Device ${j}: ${d.name} (${d.type})`,
-        `    ${d.version}; driver ${d.driverVersion}; ${d.computeUnits} compute units; ${mib} MiB; images ${d.imageSupport ? 'yes' : 'no'}; prefers interop user sync: ${d.preferredInteropUserSync ? 'yes' : 'no'}`,
+        `    ${d.version}; driver ${d.driverVersion}; ${d.computeUnits} compute units; ${mib} MiB; images ${d.imageSupport ? 'yes' : 'no'}; compiles OpenCL C: ${d.compilerAvailable ? 'yes' : 'no (built-in kernels only)'}; prefers interop user sync: ${d.preferredInteropUserSync ? 'yes' : 'no'}`,
       );
     });
     lines.push('  Sharing extensions (advertised by; entry points resolved):');

@@ -1,6 +1,7 @@
 // Registers every native file's exports. lib/addon.ts is the only consumer.
 #include "addon.h"
 #include "libva.h"
+#include "vulkan/vulkan.h"
 
 namespace ocl {
 namespace {
@@ -42,6 +43,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   va::InitLibVa(env, exports);
   va::InitVaDisplay(env, exports);
   va::InitVaSurface(env, exports);
+  InitVulkan(env, exports);
   return exports;
 }
 

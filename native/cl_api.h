@@ -105,6 +105,11 @@ using ContextDestructorNotify = void(OCL_CALL*)(cl_context, void*);
   X(clCreateSubBuffer, cl_mem, (cl_mem, cl_mem_flags, cl_uint, const void*, cl_int*))                \
   X(clCreateImage, cl_mem,                                                                           \
     (cl_context, cl_mem_flags, const cl_image_format*, const cl_image_desc*, void*, cl_int*))        \
+  X(clCreateBufferWithProperties, cl_mem,                                                            \
+    (cl_context, const cl_ulong*, cl_mem_flags, size_t, void*, cl_int*))                             \
+  X(clCreateImageWithProperties, cl_mem,                                                             \
+    (cl_context, const cl_ulong*, cl_mem_flags, const cl_image_format*, const cl_image_desc*, void*, \
+     cl_int*))                                                                                       \
   X(clRetainMemObject, cl_int, (cl_mem))                                                             \
   X(clReleaseMemObject, cl_int, (cl_mem))                                                            \
   X(clGetSupportedImageFormats, cl_int,                                                              \

@@ -59,6 +59,8 @@ void InitExtensions(Napi::Env env, Napi::Object exports) {
   InitIntelDX9(env, exports);
   InitKhrDX9Media(env, exports);
   InitIntelVaApi(env, exports);
+  InitExternalMemory(env, exports);
+  InitSemaphores(env, exports);
 }
 
 }  // namespace ocl

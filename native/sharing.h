@@ -102,6 +102,24 @@ inline cl_uint UintArg(const Napi::Value& v, const char* what) {
   return static_cast<cl_uint>(value);
 }
 
+// A property list of the *WithProperties calls (cl_mem_properties,
+// cl_semaphore_properties_khr: 64-bit values ending in 0), from JS
+// [[name, value], ...]. A value is a number or bigint; a string (stored here
+// as UTF-16 with a terminating 0, passed as its address: the Win32 NAME
+// handle types); or an array of NativeDevice / numbers, written out and ended
+// with a 0 (the device handle lists, the export handle type list).
+class PropertyList {
+ public:
+  PropertyList(const Napi::Value& pairs, const char* what);
+  const cl_ulong* data() const { return values_.empty() ? nullptr : values_.data(); }
+
+ private:
+  std::vector<cl_ulong> values_;
+  std::vector<std::unique_ptr<std::u16string>> strings_;
+};
+
+void InitExternalMemory(Napi::Env env, Napi::Object exports);
+void InitSemaphores(Napi::Env env, Napi::Object exports);
 void InitNvD3D9(Napi::Env env, Napi::Object exports);
 void InitD3D10(Napi::Env env, Napi::Object exports);
 void InitD3D11(Napi::Env env, Napi::Object exports);

@@ -145,6 +145,18 @@ describe('CLI: npx opencl-interop info', () => {
     expect(pocl.sharing.every((e: { advertised: string }) => e.advertised === 'no')).toBe(true);
   });
 
+  it('says which devices compile OpenCL C: PoCL does, the reference driver runs built-in kernels only', () => {
+    const vendors = resolve(repoRoot, 'cmake-build/vendors');
+    const report = JSON.parse(runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors }).stdout);
+    const compiles = (name: string) =>
+      report.platforms.find((p: { name: string }) => p.name === name).devices.map((d: { compilerAvailable: boolean }) => d.compilerAvailable);
+    expect(compiles('Portable Computing Language')).toEqual([true]);
+    expect(compiles('opencl-interop reference driver').every((c: boolean) => c === false)).toBe(true);
+    const text = runCli(['info'], { OCL_ICD_VENDORS: vendors }).stdout;
+    expect(text).toMatch(/compiles OpenCL C: yes/);
+    expect(text).toMatch(/compiles OpenCL C: no \(built-in kernels only\)/);
+  });
+
   it('explains a missing OpenCL and exits 3; bad usage exits 2', () => {
     const missing = runCli(['info'], { OPENCL_INTEROP_LIBRARY: '/nonexistent/libOpenCL.so' });
     expect(missing.status).toBe(3);

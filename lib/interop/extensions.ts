@@ -6,9 +6,8 @@
 import type { D3D9Family } from '../errors';
 import * as T from './tokens';
 
-/** Role -> entry point name. Every record has deviceIds, acquire and release. */
+/** Role -> entry point name. Every record has acquire and release; the sharing extensions have deviceIds too. */
 export interface EntryPointNames {
-  readonly deviceIds: string;
   readonly acquire: string;
   readonly release: string;
   readonly [create: string]: string;
@@ -37,8 +36,8 @@ export interface ExtensionRecord {
   readonly commandTypes: Readonly<Record<string, number>>;
   /** Device sources by the key the facade accepts ({ device }, { dxgiAdapter }, ...). */
   readonly deviceSources: Readonly<Record<string, DeviceSource>>;
-  /** The two device-set tokens of the device query. */
-  readonly deviceSets: { readonly preferred: number; readonly all: number };
+  /** The two device-set tokens of the device query (none: cl_khr_external_memory uses ordinary contexts). */
+  readonly deviceSets?: { readonly preferred: number; readonly all: number };
 }
 
 function errorsOf(names: Record<string, number>): Pick<ExtensionRecord, 'errors' | 'errorNames'> {
@@ -283,3 +282,135 @@ export const sharingExtensions: Readonly<Record<SharingExtension, readonly strin
 );
 
 export const sharingExtensionNames = Object.keys(sharingExtensions) as SharingExtension[];
+
+// ---- The Khronos external memory and semaphore family. Ordinary contexts,
+// no device query: memory and semaphores are imported from handles another
+// API exported. Handle types are listed with the extension that defines them.
+
+/**
+ * What a successful import does with the handle (the spec's "Descriptions of
+ * External Memory / Semaphore Handle Types"): file descriptors are
+ * transferred to the OpenCL implementation; Windows handles are not (NT
+ * handles stay the caller's to CloseHandle; a KMT handle holds no reference).
+ */
+export type HandleOwnership = 'transferred' | 'kept';
+
+export interface ExternalHandleTypeRecord {
+  readonly token: number;
+  /** The extension that defines the handle type. */
+  readonly extension: string;
+  /** fd: a POSIX file descriptor (number); nt / kmt: a Windows HANDLE (bigint); name: a UTF-16 object name (string). */
+  readonly handle: 'fd' | 'nt' | 'kmt' | 'name';
+  readonly ownership: HandleOwnership;
+}
+
+function frozen<R extends object>(r: R): R {
+  return Object.freeze(r);
+}
+
+export const externalMemoryRecord = frozen({
+  name: 'cl_khr_external_memory',
+  entryPoints: {
+    acquire: 'clEnqueueAcquireExternalMemObjectsKHR',
+    release: 'clEnqueueReleaseExternalMemObjectsKHR',
+  },
+  /** Core in OpenCL 3.0: asked of the platform first, else the loader's export on a 3.0 platform. */
+  creatingCalls: { buffer: 'clCreateBufferWithProperties', image: 'clCreateImageWithProperties' },
+  // The spec has no codes of its own: a second acquire is implementation-defined and use without acquire is
+  // undefined behaviour, so the binding refuses both before the driver, as CL_INVALID_OPERATION.
+  errors: { invalidDevice: -33, invalidResource: -38, alreadyAcquired: -59, notAcquired: -59 },
+  errorNames: { [-33]: 'CL_INVALID_DEVICE', [-38]: 'CL_INVALID_MEM_OBJECT', [-59]: 'CL_INVALID_OPERATION' },
+  commandTypes: {
+    CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR: T.externalTokens.CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR,
+    CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR: T.externalTokens.CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR,
+  },
+  deviceSources: {},
+  handleTypes: {
+    'opaque-fd': { token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, extension: 'cl_khr_external_memory_opaque_fd', handle: 'fd', ownership: 'transferred' },
+    'dma-buf': { token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR, extension: 'cl_khr_external_memory_dma_buf', handle: 'fd', ownership: 'transferred' },
+    'opaque-win32': { token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KHR, extension: 'cl_khr_external_memory_win32', handle: 'nt', ownership: 'kept' },
+    'opaque-win32-kmt': { token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KMT_KHR, extension: 'cl_khr_external_memory_win32', handle: 'kmt', ownership: 'kept' },
+    'opaque-win32-name': { token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_NAME_KHR, extension: 'cl_khr_external_memory_win32', handle: 'name', ownership: 'kept' },
+  },
+  queries: {
+    platformImportHandleTypes: T.externalTokens.CL_PLATFORM_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR,
+    deviceImportHandleTypes: T.externalTokens.CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR,
+    deviceAssumeLinearImageHandleTypes: T.externalTokens.CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR,
+  },
+  properties: { deviceHandleList: T.externalTokens.CL_MEM_DEVICE_HANDLE_LIST_KHR },
+} as const);
+
+export const semaphoreRecord = frozen({
+  name: 'cl_khr_semaphore',
+  entryPoints: {
+    create: 'clCreateSemaphoreWithPropertiesKHR',
+    wait: 'clEnqueueWaitSemaphoresKHR',
+    signal: 'clEnqueueSignalSemaphoresKHR',
+    info: 'clGetSemaphoreInfoKHR',
+    release: 'clReleaseSemaphoreKHR',
+    retain: 'clRetainSemaphoreKHR',
+  },
+  errorNames: { [T.externalTokens.CL_INVALID_SEMAPHORE_KHR]: 'CL_INVALID_SEMAPHORE_KHR' },
+  commandTypes: {
+    CL_COMMAND_SEMAPHORE_WAIT_KHR: T.externalTokens.CL_COMMAND_SEMAPHORE_WAIT_KHR,
+    CL_COMMAND_SEMAPHORE_SIGNAL_KHR: T.externalTokens.CL_COMMAND_SEMAPHORE_SIGNAL_KHR,
+  },
+  types: { binary: T.externalTokens.CL_SEMAPHORE_TYPE_BINARY_KHR },
+  queries: {
+    platformTypes: T.externalTokens.CL_PLATFORM_SEMAPHORE_TYPES_KHR,
+    deviceTypes: T.externalTokens.CL_DEVICE_SEMAPHORE_TYPES_KHR,
+    context: T.externalTokens.CL_SEMAPHORE_CONTEXT_KHR,
+    referenceCount: T.externalTokens.CL_SEMAPHORE_REFERENCE_COUNT_KHR,
+    properties: T.externalTokens.CL_SEMAPHORE_PROPERTIES_KHR,
+    payload: T.externalTokens.CL_SEMAPHORE_PAYLOAD_KHR,
+    type: T.externalTokens.CL_SEMAPHORE_TYPE_KHR,
+    devices: T.externalTokens.CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR,
+  },
+  properties: {
+    type: T.externalTokens.CL_SEMAPHORE_TYPE_KHR,
+    deviceHandleList: T.externalTokens.CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR,
+  },
+} as const);
+
+export const externalSemaphoreRecord = frozen({
+  name: 'cl_khr_external_semaphore',
+  entryPoints: { exportHandle: 'clGetSemaphoreHandleForTypeKHR' },
+  handleTypes: {
+    'opaque-fd': { token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, extension: 'cl_khr_external_semaphore_opaque_fd', handle: 'fd', ownership: 'transferred' },
+    'sync-fd': { token: T.externalTokens.CL_SEMAPHORE_HANDLE_SYNC_FD_KHR, extension: 'cl_khr_external_semaphore_sync_fd', handle: 'fd', ownership: 'transferred' },
+    'opaque-win32': { token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KHR, extension: 'cl_khr_external_semaphore_win32', handle: 'nt', ownership: 'kept' },
+    'opaque-win32-kmt': { token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KMT_KHR, extension: 'cl_khr_external_semaphore_win32', handle: 'kmt', ownership: 'kept' },
+    'opaque-win32-name': { token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_NAME_KHR, extension: 'cl_khr_external_semaphore_win32', handle: 'name', ownership: 'kept' },
+  },
+  queries: {
+    platformImportHandleTypes: T.externalTokens.CL_PLATFORM_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR,
+    platformExportHandleTypes: T.externalTokens.CL_PLATFORM_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR,
+    deviceImportHandleTypes: T.externalTokens.CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR,
+    deviceExportHandleTypes: T.externalTokens.CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR,
+    exportHandleTypes: T.externalTokens.CL_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR,
+    exportable: T.externalTokens.CL_SEMAPHORE_EXPORTABLE_KHR,
+  },
+  properties: { exportHandleTypes: T.externalTokens.CL_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR },
+} as const);
+
+export const externalSemaphoreSyncFdRecord = frozen({
+  name: 'cl_khr_external_semaphore_sync_fd',
+  entryPoints: { reimportSyncFd: 'clReImportSemaphoreSyncFdKHR' },
+} as const);
+
+/** The family's records: the extensions with entry points (the handle-type extensions are listed in their handleTypes). */
+export const externalRecords = Object.freeze({
+  cl_khr_external_memory: externalMemoryRecord,
+  cl_khr_semaphore: semaphoreRecord,
+  cl_khr_external_semaphore: externalSemaphoreRecord,
+  cl_khr_external_semaphore_sync_fd: externalSemaphoreSyncFdRecord,
+});
+
+export type ExternalExtension = keyof typeof externalRecords;
+
+/** Extension -> its entry point names (the creating calls of cl_khr_external_memory are core 3.0 and not listed). */
+export const externalExtensions: Readonly<Record<ExternalExtension, readonly string[]>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(externalRecords).map(([name, r]) => [name, Object.freeze(Object.values(r.entryPoints) as string[])]),
+  ) as Record<ExternalExtension, readonly string[]>,
+);

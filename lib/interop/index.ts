@@ -7,10 +7,12 @@ import type { Platform } from '../platform';
 import { type SharingFacades, registerSharingHooks } from '../sharing-hooks';
 import { D3D10Sharing } from './d3d10';
 import { KhrD3D11Sharing, NvD3D11Sharing } from './d3d11';
-import { type SharingExtension, sharingExtensions, sharingRecords } from './extensions';
+import { type SharingExtension, externalRecords, sharingExtensions, sharingRecords } from './extensions';
+import { type ExternalMemory, getExternalMemory } from './external-memory';
 import { IntelDX9Sharing } from './intel-dx9';
 import { KhrDX9MediaSharing } from './khr-dx9-media';
 import { NvD3D9Sharing } from './nv-d3d9';
+import { type Semaphores, getSemaphores } from './semaphore';
 import { enqueueShared } from './sharing';
 import { VaApiSharing } from './va-api';
 
@@ -24,6 +26,8 @@ declare module '../sharing-hooks' {
     cl_intel_va_api_media_sharing: VaApiSharing;
     cl_khr_d3d11_sharing: KhrD3D11Sharing;
     cl_nv_d3d11_sharing: NvD3D11Sharing;
+    cl_khr_external_memory: ExternalMemory;
+    cl_khr_semaphore: Semaphores;
   }
 }
 export type { SharingFacades };
@@ -74,9 +78,19 @@ for (const record of Object.values(sharingRecords)) {
   registerErrorNames(scopes, record.errorNames);
 }
 
+// The external memory / semaphore family: CL_INVALID_SEMAPHORE_KHR and the like, under each record's name and entry points.
+for (const record of Object.values(externalRecords)) {
+  if ('errorNames' in record) registerErrorNames([record.name, ...Object.values(record.entryPoints)], record.errorNames);
+}
+
 registerSharingHooks({
   enqueue: enqueueShared,
-  facade: (platform, extension) => getSharing(platform, extension as SharingExtension),
+  facade: (platform, extension) =>
+    extension === 'cl_khr_external_memory'
+      ? getExternalMemory(platform)
+      : extension === 'cl_khr_semaphore'
+        ? getSemaphores(platform)
+        : getSharing(platform, extension as SharingExtension),
   facadeOf: sharingOf,
   entryPoints: sharingExtensions,
 });

@@ -137,8 +137,10 @@ export abstract class SharingFacade<N extends NativeSharing> {
 
   /** @internal The device-set token of the record for 'preferred' (default) or 'all'; anything else is a TypeError. */
   protected deviceSetToken(set: unknown): number {
-    if (set === undefined || set === 'preferred') return this.record.deviceSets.preferred;
-    if (set === 'all') return this.record.deviceSets.all;
+    const sets = this.record.deviceSets;
+    if (!sets) throw new TypeError(`${this.record.name} has no device query`);
+    if (set === undefined || set === 'preferred') return sets.preferred;
+    if (set === 'all') return sets.all;
     throw new TypeError(`set must be 'preferred' or 'all'; got ${String(set)}`);
   }
 

@@ -46,10 +46,9 @@ flags=(-std=c++17 -O2 -shared -Wall -Werror -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIO
 # Objects of sources that no longer exist (a renamed native file) must not be linked.
 rm -rf "$out/obj"
 mkdir -p "$out/obj"
-for source in native/*.cc; do
-  echo "$source"
-done | xargs -P "$(nproc)" -I{} sh -c \
-  "$cxx ${flags[*]} -c {} -o $out/obj/\$(basename {} .cc).o"
+# Sources in subfolders (native/vulkan/...) are named by their path, so that equal file names do not collide.
+find native -name '*.cc' | sort | xargs -P "$(nproc)" -I{} sh -c \
+  "$cxx ${flags[*]} -Inative -c {} -o $out/obj/\$(echo {} | sed 's|^native/||; s|/|_|g; s|\\.cc\$||').o"
 mkdir -p "$out/package/prebuilds/win32-x64"
 $cxx "${flags[@]}" "$out"/obj/*.o "$out/libnode_api.a" -o "$out/package/prebuilds/win32-x64/opencl-interop.node" -s
 

@@ -629,6 +629,73 @@ typedef struct _cl_dx9_surface_info_khr {
 #define CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL 0x409A
 #define CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL 0x409B
 
+/* ---- OpenCL 3.0: memory objects created with properties ---- */
+typedef cl_ulong cl_properties;
+typedef cl_properties cl_mem_properties;
+#define CL_MEM_PROPERTIES 0x110A
+
+/* ---- cl_khr_external_memory, _opaque_fd, _dma_buf (and the win32 handle
+ * types, known so they can be refused by name) - values from
+ * shared/specs/external-memory-semaphore.tokens.tsv ---- */
+typedef cl_uint cl_external_memory_handle_type_khr;
+#define CL_PLATFORM_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR 0x2044
+#define CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR 0x204F
+#define CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR 0x2052
+#define CL_MEM_DEVICE_HANDLE_LIST_KHR 0x2051
+#define CL_MEM_DEVICE_HANDLE_LIST_END_KHR 0
+#define CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR 0x2047
+#define CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR 0x2048
+#define CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR 0x2060
+#define CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KHR 0x2061
+#define CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KMT_KHR 0x2062
+#define CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR 0x2067
+#define CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_NAME_KHR 0x2069
+
+/* ---- cl_khr_semaphore ---- */
+typedef struct _cl_semaphore_khr *cl_semaphore_khr;
+typedef cl_properties cl_semaphore_properties_khr;
+typedef cl_uint cl_semaphore_info_khr;
+typedef cl_uint cl_semaphore_type_khr;
+typedef cl_ulong cl_semaphore_payload_khr;
+#define CL_PLATFORM_SEMAPHORE_TYPES_KHR 0x2036
+#define CL_DEVICE_SEMAPHORE_TYPES_KHR 0x204C
+#define CL_SEMAPHORE_TYPE_BINARY_KHR 1
+#define CL_SEMAPHORE_CONTEXT_KHR 0x2039
+#define CL_SEMAPHORE_REFERENCE_COUNT_KHR 0x203A
+#define CL_SEMAPHORE_PROPERTIES_KHR 0x203B
+#define CL_SEMAPHORE_PAYLOAD_KHR 0x203C
+#define CL_SEMAPHORE_TYPE_KHR 0x203D
+#define CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR 0x2053
+#define CL_SEMAPHORE_DEVICE_HANDLE_LIST_END_KHR 0
+#define CL_COMMAND_SEMAPHORE_WAIT_KHR 0x2042
+#define CL_COMMAND_SEMAPHORE_SIGNAL_KHR 0x2043
+#define CL_INVALID_SEMAPHORE_KHR -1142
+
+/* ---- cl_khr_external_semaphore, _opaque_fd, _sync_fd (win32 types known) ---- */
+typedef cl_uint cl_external_semaphore_handle_type_khr;
+typedef cl_properties cl_semaphore_reimport_properties_khr;
+#define CL_PLATFORM_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR 0x2037
+#define CL_PLATFORM_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR 0x2038
+#define CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR 0x204D
+#define CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR 0x204E
+#define CL_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR 0x203F
+#define CL_SEMAPHORE_EXPORT_HANDLE_TYPES_LIST_END_KHR 0
+#define CL_SEMAPHORE_EXPORTABLE_KHR 0x2054
+#define CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR 0x2055
+#define CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KHR 0x2056
+#define CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KMT_KHR 0x2057
+#define CL_SEMAPHORE_HANDLE_SYNC_FD_KHR 0x2058
+#define CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_NAME_KHR 0x2068
+
+/* ---- cl_khr_device_uuid ---- */
+#define CL_UUID_SIZE_KHR 16
+#define CL_LUID_SIZE_KHR 8
+#define CL_DEVICE_UUID_KHR 0x106A
+#define CL_DRIVER_UUID_KHR 0x106B
+#define CL_DEVICE_LUID_VALID_KHR 0x106C
+#define CL_DEVICE_LUID_KHR 0x106D
+#define CL_DEVICE_NODE_MASK_KHR 0x106E
+
 /* ---- the ICD dispatch table (KHR layout, as used by ocl-icd and the
  * Khronos loader). X(name, kind): kind is IMPL when the reference driver
  * implements the entry point, else the stub kind it gets. Order = slot. ---- */
@@ -690,7 +757,7 @@ typedef struct _cl_dx9_surface_info_khr {
   X(clGetDeviceAndHostTimer, STUB_INT) X(clGetHostTimer, STUB_INT) \
   X(clGetKernelSubGroupInfo, STUB_INT) X(clSetDefaultDeviceCommandQueue, STUB_INT) \
   X(clSetProgramReleaseCallback, STUB_INT) X(clSetProgramSpecializationConstant, STUB_INT) \
-  X(clCreateBufferWithProperties, STUB_PTR) X(clCreateImageWithProperties, STUB_PTR) \
+  X(clCreateBufferWithProperties, IMPL) X(clCreateImageWithProperties, IMPL) \
   X(clSetContextDestructorCallback, STUB_INT)
 
 #define REFDRV_DISPATCH_MEMBER(name, kind) void *name;

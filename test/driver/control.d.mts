@@ -44,8 +44,17 @@ export interface ReferenceDriver {
   addRef(object: bigint): number;
   release(object: bigint): number;
   objectType(object: bigint): number;
-  liveObjects(kind: 'context' | 'command_queue' | 'mem' | 'event' | 'program' | 'kernel' | 'sampler' | 'cl' | 'resource' | 'all'): number;
+  liveObjects(kind: 'context' | 'command_queue' | 'mem' | 'event' | 'program' | 'kernel' | 'sampler' | 'semaphore' | 'cl' | 'resource' | 'all'): number;
   waitIdle(timeoutMs?: number): void;
+  /** Linux: a memfd payload in lavapipe's opaque-fd layout (CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR); the fd is the caller's. */
+  createOpaqueFdMemory(size: number): number;
+  /** Linux: a memfd DMA-BUF payload (CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR); the fd is the caller's. */
+  createDmaBuf(size: number): number;
+  /** Linux: payload bytes of a memory fd, as the exporting API sees them. */
+  payloadRead(fd: number, kind: 'opaque' | 'dma-buf', offset: number, size: number): Uint8Array;
+  payloadWrite(fd: number, kind: 'opaque' | 'dma-buf', offset: number, bytes: Uint8Array): void;
+  /** Linux: the state word (0 unsignaled, 1 signaled) of an exported opaque semaphore fd, after `op`. */
+  opaqueSemaphoreState(fd: number, op?: 'read' | 'signal' | 'unsignal'): number;
 }
 
 export declare function openReferenceDriver(path?: string): ReferenceDriver;

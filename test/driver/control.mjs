@@ -61,6 +61,22 @@ export function openReferenceDriver(path = referenceDriverPath) {
     objectType: fn('int refdrv_object_type(uint64_t object, _Out_ int *type)'),
     live: fn('int refdrv_live_objects(const char *kind)'),
     waitIdle: fn('int refdrv_wait_idle(uint32_t timeout_ms)'),
+    ...(process.platform === 'linux'
+      ? {
+          opaqueMemory: fn('int refdrv_create_opaque_fd_memory(uint64_t size, _Out_ int *fd)'),
+          dmaBuf: fn('int refdrv_create_dma_buf(uint64_t size, _Out_ int *fd)'),
+          payloadRead: fn('int refdrv_payload_read(int fd, int opaque, uint64_t offset, _Out_ uint8_t *dst, uint64_t size)'),
+          payloadWrite: fn('int refdrv_payload_write(int fd, int opaque, uint64_t offset, const uint8_t *src, uint64_t size)'),
+          semaphoreState: fn('int refdrv_opaque_semaphore_state(int fd, int op, _Out_ uint32_t *state)'),
+        }
+      : {}),
+  };
+  const linuxOnly = (name) => {
+    if (!f.dmaBuf) throw new Error(`${name} needs Linux (memfd payloads)`);
+  };
+  const fdArg = (fd, what) => {
+    if (!Number.isInteger(fd) || fd < 0) throw new TypeError(`${what}: fd must be a non-negative integer, got ${fd}`);
+    return fd;
   };
 
   function check(status, what) {
@@ -157,12 +173,46 @@ export function openReferenceDriver(path = referenceDriverPath) {
       check(f.objectType(object, type), 'objectType');
       return type[0];
     },
-    /** Live objects of a kind: context, command_queue, mem, event, program, kernel, sampler, cl, resource, all. */
+    /** Live objects of a kind: context, command_queue, mem, event, program, kernel, sampler, semaphore, cl, resource, all. */
     liveObjects(kind) {
       const n = f.live(kind);
       if (n < 0) throw new Error(`liveObjects(${kind}) failed: ${errors[n] ?? n}`);
       return n;
     },
     waitIdle: (timeoutMs = 10000) => check(f.waitIdle(timeoutMs), 'waitIdle'),
+    /** A memfd payload in lavapipe's opaque-fd layout (header, bytes at 4096) of `size` bytes; the fd is yours. */
+    createOpaqueFdMemory(size) {
+      linuxOnly('createOpaqueFdMemory');
+      const fd = [0];
+      check(f.opaqueMemory(size, fd), 'createOpaqueFdMemory');
+      return fd[0];
+    },
+    /** A memfd DMA-BUF payload of `size` bytes (offset 0); the fd is yours. */
+    createDmaBuf(size) {
+      linuxOnly('createDmaBuf');
+      const fd = [0];
+      check(f.dmaBuf(size, fd), 'createDmaBuf');
+      return fd[0];
+    },
+    /** Reads payload bytes of a memory fd as the exporting API sees them (kind 'opaque' or 'dma-buf'). */
+    payloadRead(fd, kind, offset, size) {
+      linuxOnly('payloadRead');
+      const bytes = new Uint8Array(size);
+      check(f.payloadRead(fdArg(fd, 'payloadRead'), kind === 'opaque' ? 1 : 0, offset, bytes, size), 'payloadRead');
+      return bytes;
+    },
+    payloadWrite(fd, kind, offset, bytes) {
+      linuxOnly('payloadWrite');
+      check(f.payloadWrite(fdArg(fd, 'payloadWrite'), kind === 'opaque' ? 1 : 0, offset, bytes, bytes.byteLength), 'payloadWrite');
+    },
+    /** The state word (0 / 1) of an exported opaque semaphore fd; op 'signal' / 'unsignal' change it first. */
+    opaqueSemaphoreState(fd, op = 'read') {
+      linuxOnly('opaqueSemaphoreState');
+      const ops = { read: -1, unsignal: 0, signal: 1 };
+      if (!(op in ops)) throw new TypeError(`op must be one of ${Object.keys(ops).join(', ')}, got ${op}`);
+      const state = [0];
+      check(f.semaphoreState(fdArg(fd, 'opaqueSemaphoreState'), ops[op], state), 'opaqueSemaphoreState');
+      return state[0];
+    },
   };
 }

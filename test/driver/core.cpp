@@ -100,6 +100,7 @@ static void destroy(RefObj *o) {
         defer_call([cb, m] { cb.fn(m, cb.data); });
       }
       interop_release_mem(m);
+      external_release_mem(m);
       cl_mem parent = m->parent;
       cl_context c = m->ctx;
       delete m;
@@ -138,6 +139,7 @@ static void destroy(RefObj *o) {
       release_obj(c);
       break;
     }
+    case Kind::Semaphore: destroy_semaphore(o); break;
     default:
       break;
   }
@@ -207,6 +209,7 @@ static void finish_command(Global::Command *cmd, cl_int st) {
   }
   for (auto d : cmd->deps) release_obj(d);
   for (auto m : cmd->mems) release_obj(m);
+  for (auto h : cmd->holds) release_obj(h);
   delete cmd;
   release_obj(ev);  // the command's reference
   G().cv.notify_all();
@@ -227,13 +230,24 @@ static void worker_main() {
       g.cv.notify_all();
       continue;
     }
+    // host-side watchers (sync_fd exports) finish when their condition holds
+    for (size_t i = 0; i < g.watchers.size();) {
+      if (g.watchers[i]()) g.watchers.erase(g.watchers.begin() + long(i));
+      else i++;
+    }
     Global::Command *ready = nullptr;
-    bool dep_failed = false;
+    bool dep_failed = false, polling = !g.watchers.empty();
     for (auto it = g.pending.begin(); it != g.pending.end(); ++it) {
       bool ok = true, failed = false;
       for (auto d : (*it)->deps) {
         if (d->status > 0) { ok = false; break; }
         if (d->status < 0) failed = true;
+      }
+      // a command with a readiness condition (semaphore wait) also waits for it; a failed
+      // dependency fails it without consuming anything
+      if (ok && !failed && (*it)->ready) {
+        polling = true;
+        if (!(*it)->ready()) ok = false;
       }
       if (ok) {
         ready = *it;
@@ -243,7 +257,9 @@ static void worker_main() {
       }
     }
     if (!ready) {
-      g.cv.wait(lk);
+      // conditions outside this process (a shared semaphore, a sync fd) are polled
+      if (polling) g.cv.wait_for(lk, std::chrono::milliseconds(1));
+      else g.cv.wait(lk);
       continue;
     }
     if (dep_failed) {
@@ -269,7 +285,8 @@ static void worker_main() {
 }
 
 cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const cl_event *wait,
-                 std::vector<cl_mem> mems, std::function<cl_int()> work, cl_event *event_out, bool barrier) {
+                 std::vector<cl_mem> mems, std::function<cl_int()> work, cl_event *event_out, bool barrier,
+                 std::function<bool()> ready, std::vector<RefObj *> holds) {
   auto &g = G();
   auto *ev = track(new _cl_event(), Kind::Event);
   ev->ctx = q->ctx;
@@ -309,6 +326,9 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const 
   for (auto m : mems) retain_obj(m);
   cmd->mems = std::move(mems);
   cmd->work = std::move(work);
+  for (auto h : holds) retain_obj(h);
+  cmd->holds = std::move(holds);
+  cmd->ready = std::move(ready);
   q->outstanding.push_back(ev);
   ev->t_submit = now_ns();
   ev->status = CL_SUBMITTED;
@@ -320,6 +340,17 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const 
   ensure_worker();
   g.cv.notify_all();
   return ev;
+}
+
+void wake_worker() {
+  ensure_worker();
+  G().cv.notify_all();
+}
+
+cl_int wait_list_failed(cl_uint n, const cl_event *list) {
+  for (cl_uint i = 0; i < n; i++)
+    if (list[i]->status < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  return CL_SUCCESS;
 }
 
 void wait_for(std::unique_lock<std::mutex> &lk, cl_event ev) {
@@ -450,9 +481,13 @@ CLAPI(cl_int) clGetPlatformInfo(cl_platform_id p, cl_platform_info name, size_t 
     case CL_PLATFORM_VERSION: return put_str(sz, val, ret, "OpenCL 1.2 opencl-interop-ref");
     case CL_PLATFORM_NAME: return put_str(sz, val, ret, "opencl-interop reference driver");
     case CL_PLATFORM_VENDOR: return put_str(sz, val, ret, "opencl-interop");
-    case CL_PLATFORM_EXTENSIONS: return put_str(sz, val, ret, kExtensions);
+    case CL_PLATFORM_EXTENSIONS: return put_str(sz, val, ret, std::string(kExtensions) + " " + kExternalExtensions);
     case CL_PLATFORM_ICD_SUFFIX_KHR: return put_str(sz, val, ret, "REF");
-    default: return CL_INVALID_VALUE;
+    default: {
+      cl_int rc;
+      if (external_platform_info(name, sz, val, ret, &rc)) return rc;
+      return CL_INVALID_VALUE;
+    }
   }
 }
 
@@ -534,7 +569,7 @@ CLAPI(cl_int) clGetDeviceInfo(cl_device_id d, cl_device_info name, size_t sz, vo
     case CL_DEVICE_PROFILE: return S("EMBEDDED_PROFILE");
     case CL_DEVICE_VERSION: return S("OpenCL 1.2 opencl-interop-ref");
     case CL_DEVICE_OPENCL_C_VERSION: return S("OpenCL C 1.2 ");
-    case CL_DEVICE_EXTENSIONS: return S(kExtensions);
+    case CL_DEVICE_EXTENSIONS: return put_str(sz, val, ret, std::string(kExtensions) + " " + kExternalExtensions);
     case CL_DEVICE_PLATFORM: return put(sz, val, ret, cl_platform_id(&g_platform));
     case CL_DEVICE_BUILT_IN_KERNELS: {
       std::string s;
@@ -553,7 +588,11 @@ CLAPI(cl_int) clGetDeviceInfo(cl_device_id d, cl_device_info name, size_t sz, vo
     case CL_DEVICE_PRINTF_BUFFER_SIZE: return SZ(1 << 20);
     case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return U(64);
     case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return U(64);
-    default: return CL_INVALID_VALUE;
+    default: {
+      cl_int rc;
+      if (external_device_info(name, sz, val, ret, &rc)) return rc;
+      return CL_INVALID_VALUE;
+    }
   }
 }
 
@@ -764,8 +803,18 @@ static bool flags_valid(cl_mem_flags f) {
   return true;
 }
 
+namespace refdrv {
+bool mem_flags_valid(cl_mem_flags f) { return flags_valid(f); }
+bool image_format_valid(const cl_image_format &f) { return format_valid(f); }
+}  // namespace refdrv
+
 CLAPI(cl_mem) clCreateBuffer(cl_context c, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
   ApiLock L;
+  return create_buffer_locked(c, flags, size, host_ptr, errcode_ret);
+}
+
+cl_mem refdrv::create_buffer_locked(cl_context c, cl_mem_flags flags, size_t size, void *host_ptr,
+                                    cl_int *errcode_ret) {
   if (!valid_ctx(c)) RET_ERR(CL_INVALID_CONTEXT);
   if (!flags_valid(flags)) RET_ERR(CL_INVALID_VALUE);
   if (size == 0 || size > (256ull << 20)) RET_ERR(CL_INVALID_BUFFER_SIZE);
@@ -922,6 +971,11 @@ static cl_mem create_image(cl_context c, cl_mem_flags flags, const cl_image_form
   return m;
 }
 
+cl_mem refdrv::create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_format *fmt,
+                                   const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret) {
+  return create_image(c, flags, fmt, desc, host_ptr, errcode_ret);
+}
+
 CLAPI(cl_mem) clCreateImage(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, const cl_image_desc *desc,
                             void *host_ptr, cl_int *errcode_ret) {
   ApiLock L;
@@ -984,6 +1038,8 @@ CLAPI(cl_int) clGetMemObjectInfo(cl_mem m, cl_mem_info name, size_t sz, void *va
     case CL_MEM_ASSOCIATED_MEMOBJECT:
       return put(sz, val, ret, m->type == CL_MEM_OBJECT_BUFFER ? m->parent : cl_mem(nullptr));
     case CL_MEM_OFFSET: return put(sz, val, ret, m->offset);
+    case CL_MEM_PROPERTIES:  // OpenCL 3.0: the list given to clCreate*WithProperties, else nothing
+      return put_bytes(sz, val, ret, m->props.data(), m->props.size() * sizeof(cl_mem_properties));
     default: return CL_INVALID_VALUE;
   }
 }

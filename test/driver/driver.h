@@ -26,10 +26,13 @@ CLAPI(cl_int) clIcdGetPlatformIDsKHR(cl_uint, cl_platform_id *, cl_uint *);
 
 namespace refdrv {
 
-enum class Kind : int { Platform, Device, Context, Queue, Mem, Event, Program, Kernel, Sampler, Count };
+enum class Kind : int { Platform, Device, Context, Queue, Mem, Event, Program, Kernel, Sampler, Semaphore, Count };
 
 // Which sharing extension created a cl_mem / which interop a context has.
-enum class Ext : int { None = 0, NvD3D9, KhrD3D10, IntelDX9, KhrDX9, IntelVA, KhrD3D11, NvD3D11 };
+enum class Ext : int { None = 0, NvD3D9, KhrD3D10, IntelDX9, KhrDX9, IntelVA, KhrD3D11, NvD3D11, KhrExternalMemory };
+
+// The imported payload of a cl_khr_external_memory object (external_memory.cpp).
+struct ExternalPayload;
 
 struct RefObj {
   const refdrv_icd_dispatch *dispatch;
@@ -108,6 +111,13 @@ struct _cl_mem : refdrv::RefObj {
   VASurfaceID va_id = 0;              // the id at creation time
   VASurfaceID *va_surface = nullptr;  // the application's pointer, returned by CL_MEM_VA_API_MEDIA_SURFACE_INTEL
   bool acquired = false;
+  // created by clCreateBufferWithProperties / clCreateImageWithProperties: the list as given
+  bool has_props = false;
+  std::vector<cl_mem_properties> props;
+  // cl_khr_external_memory: the handle type, the payload (holds the fd) and the device list
+  cl_external_memory_handle_type_khr ext_handle_type = 0;
+  std::shared_ptr<refdrv::ExternalPayload> ext_payload;
+  std::vector<cl_device_id> ext_devices;
 };
 
 struct _cl_sampler : refdrv::RefObj {
@@ -176,9 +186,15 @@ struct Global {
     std::vector<cl_event> deps;
     std::vector<cl_mem> mems;
     std::function<cl_int()> work;
+    // optional: besides its events, the command waits until this returns true (called by the
+    // worker with the lock held; semaphore waits consume the semaphores in it)
+    std::function<bool()> ready;
+    std::vector<RefObj *> holds;  // other objects the command keeps alive (semaphores)
   };
   std::deque<Command *> pending;
   std::deque<std::function<void()>> tasks;  // callbacks to run on the worker
+  // host-side watchers (sync_fd exports): polled by the worker until they return true
+  std::vector<std::function<bool()>> watchers;
   bool worker_started = false;
   size_t running = 0;
 };
@@ -246,7 +262,27 @@ cl_int not_acquired_error(Ext e);
 // application gets its own reference.
 cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const cl_event *wait,
                  std::vector<cl_mem> mems, std::function<cl_int()> work, cl_event *event_out,
-                 bool barrier = false);
+                 bool barrier = false, std::function<bool()> ready = nullptr, std::vector<RefObj *> holds = {});
+// wakes the worker (a semaphore changed state, a watcher was added)
+void wake_worker();
+// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when an event of the list has already failed
+cl_int wait_list_failed(cl_uint n, const cl_event *list);
+
+// core creation paths (lock held), shared with the *WithProperties entry points
+cl_mem create_buffer_locked(cl_context c, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret);
+cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, const cl_image_desc *desc,
+                           void *host_ptr, cl_int *errcode_ret);
+bool mem_flags_valid(cl_mem_flags f);
+bool image_format_valid(const cl_image_format &f);
+
+// cl_khr_external_memory / cl_khr_semaphore / cl_khr_external_semaphore / cl_khr_device_uuid
+// (external_memory.cpp, semaphore.cpp)
+bool external_platform_info(cl_platform_info p, size_t sz, void *val, size_t *ret, cl_int *rc);
+bool external_device_info(cl_device_info p, size_t sz, void *val, size_t *ret, cl_int *rc);
+void external_release_mem(cl_mem m);
+void destroy_semaphore(RefObj *o);
+void *external_extension_function(const char *name);
+extern const char *const kExternalExtensions;
 void wait_for(std::unique_lock<std::mutex> &lk, cl_event ev);
 void context_notify(cl_context ctx, const std::string &msg);
 

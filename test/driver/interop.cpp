@@ -31,8 +31,14 @@ const Family kVA{Ext::IntelVA, CL_INVALID_VA_API_MEDIA_SURFACE_INTEL, CL_VA_API_
                  CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL, CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL,
                  CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL};
 
+// cl_khr_external_memory: no error codes of its own; acquire/release misuse and use without
+// acquire are CL_INVALID_OPERATION (README, "Behaviour choices").
+const Family kExtMem{Ext::KhrExternalMemory, CL_INVALID_MEM_OBJECT, CL_INVALID_OPERATION, CL_INVALID_OPERATION,
+                     CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR, CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR};
+
 const Family &family(Ext e) {
   switch (e) {
+    case Ext::KhrExternalMemory: return kExtMem;
     case Ext::NvD3D9: return kNV;
     case Ext::KhrD3D10: return kD3D10;
     case Ext::IntelDX9: return kIntel;
@@ -365,7 +371,8 @@ void interop_release_mem(cl_mem m) {
 cl_int not_acquired_error(Ext e) { return family(e).not_acquired; }
 
 cl_int check_acquired(cl_mem m) {
-  cl_mem t = (m->parent && m->type == CL_MEM_OBJECT_BUFFER) ? m->parent : m;
+  // sub-buffers of a shared buffer; images over an imported buffer too
+  cl_mem t = (m->parent && (m->type == CL_MEM_OBJECT_BUFFER || m->parent->ext == Ext::KhrExternalMemory)) ? m->parent : m;
   if (t->ext != Ext::None && !t->acquired) return family(t->ext).not_acquired;
   return CL_SUCCESS;
 }
@@ -452,6 +459,8 @@ std::string error_name(cl_int e, Ext ext) {
       return ext == Ext::IntelDX9 ? in[i] : ext == Ext::KhrDX9 ? kh[i] : nv[i];
     }
     case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST: return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+    case CL_INVALID_OPERATION: return "CL_INVALID_OPERATION";
+    case CL_INVALID_SEMAPHORE_KHR: return "CL_INVALID_SEMAPHORE_KHR";
     default: return "error " + std::to_string(e);
   }
 }
@@ -775,7 +784,8 @@ void *extension_function(const char *name) {
 #undef F
   for (auto &e : table)
     if (!strcmp(e.first, name)) return e.second;
-  return d3d11_extension_function(name);
+  if (void *f = d3d11_extension_function(name)) return f;
+  return external_extension_function(name);
 }
 }  // namespace refdrv
 

@@ -204,7 +204,7 @@ REFDRV_API int refdrv_object_type(void *object, int *type_out);
 
 /* Number of live objects of a kind, or REFDRV_E_UNKNOWN_KIND. Kinds:
  * "context", "command_queue", "mem", "event", "program", "kernel",
- * "sampler" (OpenCL objects of this driver), "cl" (all of those),
+ * "sampler", "semaphore" (OpenCL objects of this driver), "cl" (all of those),
  * "resource" (all simulated objects: adapters, devices, displays, surfaces,
  * textures, buffers), and "all" (cl + resource). The default D3D9 and DXGI
  * adapters the driver creates for itself are not counted. */
@@ -213,6 +213,28 @@ REFDRV_API int refdrv_live_objects(const char *kind);
 /* Wait until every command enqueued on every queue of this driver has
  * finished (or timeout_ms passed: returns REFDRV_E_RANGE). */
 REFDRV_API int refdrv_wait_idle(uint32_t timeout_ms);
+
+/* ------------------------------------------ external memory and semaphores --
+ * (Linux.) Payloads in the shapes the driver imports (README, "External memory",
+ * "Semaphores"); every fd returned is the caller's (close-on-exec). */
+
+/* An opaque-fd memory payload of `size` bytes in lavapipe's layout: a memfd of
+ * size + 4136 bytes, header {uint64 file size, uint64 4096}, the bytes at 4096. */
+REFDRV_API int refdrv_create_opaque_fd_memory(uint64_t size, int *fd_out);
+
+/* A DMA-BUF payload of `size` bytes: a memfd, the bytes at offset 0. */
+REFDRV_API int refdrv_create_dma_buf(uint64_t size, int *fd_out);
+
+/* Read / write the payload bytes of a memory fd (opaque != 0: lavapipe's layout,
+ * else DMA-BUF), as the exporting API would. The fd stays the caller's. */
+REFDRV_API int refdrv_payload_read(int fd, int opaque, uint64_t offset, void *dst, uint64_t size);
+REFDRV_API int refdrv_payload_write(int fd, int opaque, uint64_t offset, const void *src, uint64_t size);
+
+/* The state word of an opaque semaphore fd (clGetSemaphoreHandleForTypeKHR with
+ * CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR), as another API or process sees it:
+ * op -1 reads it, 0 unsignals, 1 signals; *state_out (may be NULL) gets the word
+ * after the operation. The fd stays the caller's. */
+REFDRV_API int refdrv_opaque_semaphore_state(int fd, int op, uint32_t *state_out);
 
 #ifdef __cplusplus
 }

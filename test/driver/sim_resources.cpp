@@ -671,7 +671,7 @@ REFDRV_API int refdrv_live_objects(const char *kind) {
   auto c = [&](Kind k) { return int(g.counts[int(k)]); };
   std::string k = kind;
   int cl = c(Kind::Context) + c(Kind::Queue) + c(Kind::Mem) + c(Kind::Event) + c(Kind::Program) +
-           c(Kind::Kernel) + c(Kind::Sampler);
+           c(Kind::Kernel) + c(Kind::Sampler) + c(Kind::Semaphore);
   if (k == "context") return c(Kind::Context);
   if (k == "command_queue" || k == "queue") return c(Kind::Queue);
   if (k == "mem") return c(Kind::Mem);
@@ -679,6 +679,7 @@ REFDRV_API int refdrv_live_objects(const char *kind) {
   if (k == "program") return c(Kind::Program);
   if (k == "kernel") return c(Kind::Kernel);
   if (k == "sampler") return c(Kind::Sampler);
+  if (k == "semaphore") return c(Kind::Semaphore);
   if (k == "cl") return cl;
   if (k == "resource") return int(g_counted);
   if (k == "all") return cl + int(g_counted);

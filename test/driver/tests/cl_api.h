@@ -71,6 +71,8 @@
   X(cl_int, clEnqueueNDRangeKernel, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *)) \
   X(cl_int, clEnqueueMarkerWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
   X(cl_int, clEnqueueBarrierWithWaitList, (cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
+  X(cl_mem, clCreateBufferWithProperties, (cl_context, const cl_mem_properties *, cl_mem_flags, size_t, void *, cl_int *)) \
+  X(cl_mem, clCreateImageWithProperties, (cl_context, const cl_mem_properties *, cl_mem_flags, const cl_image_format *, const cl_image_desc *, void *, cl_int *)) \
   X(void *, clGetExtensionFunctionAddress, (const char *)) \
   X(void *, clGetExtensionFunctionAddressForPlatform, (cl_platform_id, const char *))
 
@@ -113,7 +115,17 @@
   X(cl_int, clGetDeviceIDsFromVA_APIMediaAdapterINTEL, (cl_platform_id, cl_va_api_device_source_intel, void *, cl_va_api_device_set_intel, cl_uint, cl_device_id *, cl_uint *)) \
   X(cl_mem, clCreateFromVA_APIMediaSurfaceINTEL, (cl_context, cl_mem_flags, VASurfaceID *, cl_uint, cl_int *)) \
   X(cl_int, clEnqueueAcquireVA_APIMediaSurfacesINTEL, (cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *)) \
-  X(cl_int, clEnqueueReleaseVA_APIMediaSurfacesINTEL, (cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *))
+  X(cl_int, clEnqueueReleaseVA_APIMediaSurfacesINTEL, (cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *)) \
+  X(cl_int, clEnqueueAcquireExternalMemObjectsKHR, (cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *)) \
+  X(cl_int, clEnqueueReleaseExternalMemObjectsKHR, (cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *)) \
+  X(cl_semaphore_khr, clCreateSemaphoreWithPropertiesKHR, (cl_context, const cl_semaphore_properties_khr *, cl_int *)) \
+  X(cl_int, clEnqueueWaitSemaphoresKHR, (cl_command_queue, cl_uint, const cl_semaphore_khr *, const cl_semaphore_payload_khr *, cl_uint, const cl_event *, cl_event *)) \
+  X(cl_int, clEnqueueSignalSemaphoresKHR, (cl_command_queue, cl_uint, const cl_semaphore_khr *, const cl_semaphore_payload_khr *, cl_uint, const cl_event *, cl_event *)) \
+  X(cl_int, clGetSemaphoreInfoKHR, (cl_semaphore_khr, cl_semaphore_info_khr, size_t, void *, size_t *)) \
+  X(cl_int, clRetainSemaphoreKHR, (cl_semaphore_khr)) \
+  X(cl_int, clReleaseSemaphoreKHR, (cl_semaphore_khr)) \
+  X(cl_int, clGetSemaphoreHandleForTypeKHR, (cl_semaphore_khr, cl_device_id, cl_external_semaphore_handle_type_khr, size_t, void *, size_t *)) \
+  X(cl_int, clReImportSemaphoreSyncFdKHR, (cl_semaphore_khr, cl_semaphore_reimport_properties_khr *, int))
 
 #define REFDRV_TEST_CONTROL_FUNCS(X) \
   X(refdrv_d3d9_create_adapter) X(refdrv_d3d9_create_device) X(refdrv_d3d9_create_surface) \
@@ -125,4 +137,6 @@
   X(refdrv_d3d11_create_texture3d) \
   X(refdrv_va_create_surface) X(refdrv_create_shared_handle) X(refdrv_resource_layout) \
   X(refdrv_resource_read) X(refdrv_resource_write) X(refdrv_refcount) X(refdrv_add_ref) X(refdrv_release) \
-  X(refdrv_object_type) X(refdrv_live_objects) X(refdrv_wait_idle)
+  X(refdrv_object_type) X(refdrv_live_objects) X(refdrv_wait_idle) \
+  X(refdrv_create_opaque_fd_memory) X(refdrv_create_dma_buf) X(refdrv_payload_read) X(refdrv_payload_write) \
+  X(refdrv_opaque_semaphore_state)

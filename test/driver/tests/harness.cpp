@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
   it->second();
   // lifetimes: nothing may be left alive
   CHECK_OK(rd.refdrv_wait_idle(5000));
-  const char *kinds[] = {"context", "command_queue", "mem", "event", "program", "kernel", "sampler", "resource"};
+  const char *kinds[] = {"context", "command_queue", "mem", "event", "program", "kernel", "sampler", "semaphore", "resource"};
   std::string leaks;
   for (auto k : kinds) {
     int n = rd.refdrv_live_objects(k);

@@ -1,0 +1,712 @@
+// cl_khr_external_memory (+ _opaque_fd, _dma_buf, _win32): buffers and images
+// imported from memory another API exported (Vulkan, a VA-API surface's
+// DMA-BUF, Electron's shared textures), acquired and released through the
+// one enqueue path (queue.acquire(), `await using`). Ordinary contexts: no
+// interop context property, no device query.
+import { closeSync, fstatSync } from 'node:fs';
+import type { NativeExternalMemory, NativePropertyList } from '../addon';
+import { CL } from '../constants';
+import { Context } from '../context';
+import { Device } from '../device';
+import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, describeValue } from '../errors';
+import type { Event } from '../event';
+import { type ImageFormat, resolveImageFormat } from '../formats';
+import { decode } from '../info';
+import { ready } from '../loader';
+import { type Access, CLBuffer, CLImage, type MemObject, checkCount } from '../memory';
+import type { Platform } from '../platform';
+import type { CommandQueue } from '../queue';
+import { VaDmaBuf } from '../va/dma-buf';
+import { type ExternalHandleTypeRecord, type HandleOwnership, externalMemoryRecord } from './extensions';
+import { SharedObject, SharingFacade, sharedRecord } from './sharing';
+
+export type ExternalMemoryHandleType = keyof typeof externalMemoryRecord.handleTypes;
+export const externalMemoryHandleTypes = Object.freeze(Object.keys(externalMemoryRecord.handleTypes)) as readonly ExternalMemoryHandleType[];
+
+/**
+ * Memory another API exported. A plain object does, and so do the Vulkan
+ * module's exports (which add relinquish() and disposed).
+ */
+export interface ExternalMemoryHandle {
+  readonly handleType: ExternalMemoryHandleType;
+  /** A file descriptor (opaque-fd, dma-buf), a HANDLE as a bigint (opaque-win32, -kmt), or the object's name (opaque-win32-name). */
+  readonly handle: number | bigint | string;
+  /** Bytes of the allocation. */
+  readonly size: number;
+  /** The exporter gives up the handle (its dispose will not close it): called after an import that took it. */
+  relinquish?(): void;
+  /** An exporter's object already disposed: its handle is gone. */
+  readonly disposed?: boolean;
+}
+
+export interface ExternalImportOptions {
+  /** How kernels may access the memory (default 'read-write'). */
+  access?: Access;
+  /**
+   * The context's devices that use the memory (CL_MEM_DEVICE_HANDLE_LIST_KHR):
+   * acquire and release then run on their queues only. Default: every device
+   * of the context (no list is passed).
+   */
+  devices?: readonly Device[];
+  /**
+   * File descriptors: import a duplicate, so the caller keeps its own
+   * descriptor (and closes it). Default false: a successful import takes the
+   * descriptor, as the spec says, and calls the handle's relinquish().
+   */
+  duplicate?: boolean;
+}
+
+export interface ExternalBufferOptions extends ExternalImportOptions {
+  /** Bytes to import (default: the handle's size). */
+  size?: number;
+}
+
+export interface ExternalImageOptions extends ExternalImportOptions {
+  format: ImageFormat;
+  width: number;
+  height?: number;
+  depth?: number;
+  arraySize?: number;
+  /** Default: '3d' when depth > 1, '2d' when height is given, else '1d'. */
+  type?: '1d' | '2d' | '3d' | '1d-array' | '2d-array';
+  /** The exporter's layout, where the driver takes one (default 0: the driver's own). */
+  rowPitch?: number;
+  slicePitch?: number;
+}
+
+/** One plane of an imported allocation: where its first row starts and the bytes from one row to the next. */
+export interface ExternalPlane {
+  offset: number;
+  pitch: number;
+}
+
+/** Formats whose planes importPlanes() and importDmaBuf() know. */
+export type PlaneFormat = 'NV12' | 'P010' | 'RGBA' | 'BGRA';
+
+interface PlaneFacts {
+  /** Divisors of width and height. */
+  sub: number;
+  bytesPerPixel: number;
+  format: ImageFormat;
+}
+const planeFacts: Readonly<Record<PlaneFormat, readonly PlaneFacts[]>> = {
+  NV12: [
+    { sub: 1, bytesPerPixel: 1, format: { order: 'R', type: 'UNORM_INT8' } },
+    { sub: 2, bytesPerPixel: 2, format: { order: 'RG', type: 'UNORM_INT8' } },
+  ],
+  P010: [
+    { sub: 1, bytesPerPixel: 2, format: { order: 'R', type: 'UNORM_INT16' } },
+    { sub: 2, bytesPerPixel: 4, format: { order: 'RG', type: 'UNORM_INT16' } },
+  ],
+  RGBA: [{ sub: 1, bytesPerPixel: 4, format: { order: 'RGBA', type: 'UNORM_INT8' } }],
+  BGRA: [{ sub: 1, bytesPerPixel: 4, format: { order: 'BGRA', type: 'UNORM_INT8' } }],
+};
+
+export interface PlanesOptions extends ExternalBufferOptions {
+  format: PlaneFormat;
+  width: number;
+  height: number;
+  /** One per plane of the format (NV12 / P010: Y, then UV). */
+  planes: readonly ExternalPlane[];
+  /**
+   * 'buffers' (default): a sub-buffer per plane. 'images': a 2D image per
+   * plane over that sub-buffer (cl_khr_image2d_from_buffer; the pitch and
+   * offset must meet the device's alignments).
+   */
+  as?: 'buffers' | 'images';
+}
+
+/** Planes of imported memory. Acquire `memory`; the planes follow it. */
+export class ImportedFrame {
+  readonly format: PlaneFormat;
+  readonly width: number;
+  readonly height: number;
+  /** The imported allocations (one per distinct file descriptor): what queue.acquire() takes. */
+  readonly memory: readonly CLBuffer[];
+  /** One per plane: sub-buffers, or images over them. */
+  readonly planes: readonly (CLBuffer | CLImage)[];
+  readonly #owned: MemObject[];
+
+  /** @internal */
+  constructor(format: PlaneFormat, width: number, height: number, memory: CLBuffer[], planes: (CLBuffer | CLImage)[], owned: MemObject[]) {
+    this.format = format;
+    this.width = width;
+    this.height = height;
+    this.memory = Object.freeze(memory);
+    this.planes = Object.freeze(planes);
+    this.#owned = owned;
+  }
+
+  /** Releases the planes and the imported memory (it must not be acquired). Idempotent. */
+  release(): void {
+    for (const mem of this.memory) {
+      if (mem.acquired) mem.release(); // throws the "still acquired" OpenCLStateError before anything is released
+    }
+    for (const mem of [...this.planes, ...this.#owned, ...this.memory]) mem.release();
+  }
+
+  [Symbol.dispose](): void {
+    this.release();
+  }
+}
+
+/** Electron's Linux shared texture (`paint` event, `texture.textureInfo.handle.nativePixmap`). */
+export interface NativePixmap {
+  readonly planes: readonly { readonly fd: number; readonly stride: number; readonly offset: number; readonly size: number }[];
+  /** DRM format modifier, a decimal string as Electron gives it (or a bigint). */
+  readonly modifier?: string | bigint;
+}
+
+/** What importDmaBuf() takes: planes of DMA-BUF file descriptors with their layout. */
+export interface DmaBufPlanes {
+  format: PlaneFormat;
+  width: number;
+  height: number;
+  planes: readonly { fd: number; offset?: number; pitch: number; size?: number }[];
+  /** DRM format modifier (default linear). */
+  modifier?: string | bigint;
+}
+
+export interface DmaBufImportOptions extends Omit<ExternalImportOptions, 'duplicate'> {
+  as?: 'buffers' | 'images';
+  /** For a NativePixmap: its format, width and height (Electron's textureInfo gives pixelFormat and codedSize). */
+  format?: PlaneFormat;
+  width?: number;
+  height?: number;
+  /**
+   * Accept DRM_FORMAT_MOD_INVALID (the producer's implicit layout) as linear.
+   * Any other non-linear modifier is refused: offsets and pitches do not
+   * describe tiled memory.
+   */
+  assumeLinear?: boolean;
+}
+
+const DRM_FORMAT_MOD_LINEAR = 0n;
+const DRM_FORMAT_MOD_INVALID = 0xffffffffffffffn;
+
+/**
+ * A handle type the devices cannot import (or export): names the handle
+ * type, the extension that defines it, and what the device does support.
+ */
+export class OpenCLHandleTypeError extends OpenCLExtensionError {
+  override name = 'OpenCLHandleTypeError';
+  readonly handleType: string;
+  /** The handle types the device (or platform) supports. */
+  readonly supported: readonly string[];
+  readonly device: string | undefined;
+  constructor(extension: string, platform: string, handleType: string, supported: readonly string[], device: string | undefined, action: 'import' | 'export') {
+    const where = device === undefined ? `the platform's devices` : `device "${device}"`;
+    super(
+      extension,
+      platform,
+      `${where} cannot ${action} ${handleType} handles; ${action}able: ${supported.length ? supported.join(', ') : 'none'}`,
+    );
+    this.handleType = handleType;
+    this.supported = Object.freeze([...supported]);
+    this.device = device;
+  }
+}
+
+/** @internal Names of the handle types a query's tokens stand for (unknown tokens as 0x hex). */
+export function handleTypeNames(tokens: readonly number[], table: Readonly<Record<string, ExternalHandleTypeRecord>>): string[] {
+  return tokens.map((token) => Object.keys(table).find((name) => table[name]!.token === token) ?? `0x${token.toString(16)}`);
+}
+
+/** @internal A uint-list query that a device without the extension answers with CL_INVALID_VALUE: then []. */
+export function optionalUints(query: () => Uint8Array): number[] {
+  try {
+    return decode.uints(query());
+  } catch (error) {
+    if (error instanceof OpenCLError && error.status === -30) return [];
+    throw error;
+  }
+}
+
+/** @internal A checked handle: its record and the value the property list carries. */
+export interface CheckedHandle<T extends string> {
+  handleType: T;
+  record: ExternalHandleTypeRecord;
+  value: number | bigint | string;
+  source: { relinquish?(): void };
+}
+
+/** @internal Checks an import's handle object against a handle-type table. */
+export function checkHandle<T extends string>(handle: unknown, table: Readonly<Record<T, ExternalHandleTypeRecord>>, what: string): CheckedHandle<T> {
+  if (handle === null || typeof handle !== 'object') throw new TypeError(`${what} must be an object { handleType, handle }; got ${describeValue(handle)}`);
+  const { handleType, handle: value, disposed } = handle as { handleType?: unknown; handle?: unknown; disposed?: unknown };
+  if (typeof handleType !== 'string' || !Object.hasOwn(table, handleType)) {
+    throw new TypeError(`${what}.handleType must be one of ${Object.keys(table).join(', ')}; got ${describeValue(handleType)}`);
+  }
+  if (disposed === true) throw new OpenCLReleasedError(`${handleType} handle (its exporter was disposed)`);
+  const record = table[handleType as T];
+  switch (record.handle) {
+    case 'fd':
+      // sync-fd alone takes -1 (an already signaled fence): the semaphore facade checks that.
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < -1 || value > 0x7fffffff) {
+        throw new TypeError(`${what}.handle of ${handleType} must be a file descriptor (an integer); got ${describeValue(value)}`);
+      }
+      // A descriptor that is not open never reaches a driver (which would take whatever opens under that number next).
+      if (value >= 0 && !isOpenFd(value)) throw new TypeError(`${what}.handle: file descriptor ${value} (${handleType}) is not open`);
+      break;
+    case 'nt':
+    case 'kmt':
+      if (typeof value !== 'bigint' || value <= 0n || value >= 2n ** 64n) {
+        throw new TypeError(`${what}.handle of ${handleType} must be a non-zero HANDLE as a bigint; got ${describeValue(value)}`);
+      }
+      break;
+    case 'name':
+      if (typeof value !== 'string' || value === '' || value.includes('\0')) {
+        throw new TypeError(`${what}.handle of ${handleType} must be the object's name (a non-empty string); got ${describeValue(value)}`);
+      }
+      break;
+  }
+  return { handleType: handleType as T, record, value: value as number | bigint | string, source: handle as { relinquish?(): void } };
+}
+
+/**
+ * @internal Runs an import with the handle's ownership rules: a duplicate is
+ * made first when asked (and closed if the import fails); after a successful
+ * import that took the caller's descriptor, the exporter's relinquish() runs.
+ */
+export function importWithOwnership<R>(checked: CheckedHandle<string>, duplicate: boolean, run: (value: number | bigint | string) => R): R {
+  let value = checked.value;
+  const dup = duplicate && checked.record.handle === 'fd' && (value as number) >= 0;
+  if (dup) value = ready().duplicateFd(value as number);
+  let result: R;
+  try {
+    result = run(value);
+  } catch (error) {
+    if (dup) closeQuietly(value as number);
+    throw error;
+  }
+  if (!dup && checked.record.ownership === 'transferred' && typeof checked.source.relinquish === 'function') checked.source.relinquish();
+  return result;
+}
+
+function isOpenFd(fd: number): boolean {
+  try {
+    fstatSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already gone
+  }
+}
+
+/** What the binding records of one imported memory object (ExternalMemory.importInfo). */
+export interface ExternalMemoryDetails {
+  handleType: ExternalMemoryHandleType;
+  /** Whose the handle is now: 'transferred' (OpenCL's) or 'kept' (the caller's). */
+  ownership: HandleOwnership;
+  /** The devices it was imported for (CL_MEM_DEVICE_HANDLE_LIST_KHR), or null for every device of the context. */
+  devices: readonly Device[] | null;
+}
+
+/**
+ * cl_khr_external_memory on one platform. Get it with
+ * getExternalMemory(platform) (or platform.getSharing('cl_khr_external_memory')).
+ */
+export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
+  readonly #details = new WeakMap<MemObject, ExternalMemoryDetails>();
+
+  /** @internal */
+  constructor(platform: Platform) {
+    // The creating calls are OpenCL 3.0's, which cl_khr_external_memory builds on: a platform that
+    // advertises it fills their dispatch slots, so the loader's export reaches them when the platform
+    // does not answer for them by name (the reference driver, an OpenCL 1.2 platform, does the same).
+    super(platform, externalMemoryRecord, (legacy, names) =>
+      new (ready().NativeExternalMemory)(platform.native, legacy, names, externalMemoryRecord.creatingCalls, true),
+    );
+  }
+
+  /**
+   * Handle types the platform's devices can all import
+   * (CL_PLATFORM_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR), or one device can
+   * (CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR).
+   */
+  importHandleTypes(device?: Device): ExternalMemoryHandleType[] {
+    const { queries, handleTypes } = externalMemoryRecord;
+    if (device === undefined) return handleTypeNames(optionalUints(() => this.platform.info(queries.platformImportHandleTypes)), handleTypes) as ExternalMemoryHandleType[];
+    return [...this.#deviceImportTypes(device)];
+  }
+
+  // A device's import handle types do not change: asked once (every import checks them).
+  readonly #importTypes = new WeakMap<Device, readonly ExternalMemoryHandleType[]>();
+  #deviceImportTypes(device: Device): readonly ExternalMemoryHandleType[] {
+    let types = this.#importTypes.get(device);
+    if (!types) {
+      const { queries, handleTypes } = externalMemoryRecord;
+      const tokens = optionalUints(() => this.#device(device, 'device').info(queries.deviceImportHandleTypes));
+      this.#importTypes.set(device, (types = Object.freeze(handleTypeNames(tokens, handleTypes) as ExternalMemoryHandleType[])));
+    }
+    return types;
+  }
+
+  /** Handle types whose imported images the device lays out linearly when nothing else is said (..._ASSUME_LINEAR_IMAGES_...). */
+  assumeLinearImageHandleTypes(device: Device): ExternalMemoryHandleType[] {
+    const { queries, handleTypes } = externalMemoryRecord;
+    return handleTypeNames(optionalUints(() => this.#device(device, 'device').info(queries.deviceAssumeLinearImageHandleTypes)), handleTypes) as ExternalMemoryHandleType[];
+  }
+
+  /**
+   * Imports memory as a buffer (clCreateBufferWithProperties with the
+   * handle). Acquire it before commands use it: `await using scope =
+   * queue.acquire([buffer])`. A file descriptor becomes OpenCL's on success
+   * (see ExternalImportOptions.duplicate); Windows handles stay the caller's.
+   */
+  importBuffer(context: Context, handle: ExternalMemoryHandle, options: ExternalBufferOptions = {}): CLBuffer {
+    const { checked, flags, devices, properties } = this.#prepare(context, handle, options, 'handle');
+    const size = options.size ?? (handle as { size?: unknown }).size;
+    checkCount(size, options.size === undefined ? 'handle.size' : 'options.size', 1);
+    const native = importWithOwnership(checked, options.duplicate === true, (value) =>
+      this.native.createBuffer(context.native, properties(value), flags, size),
+    );
+    return this.#adopt(new CLBuffer(native, context), checked, flags, devices, `external memory (${checked.handleType}, ${size} bytes)`);
+  }
+
+  /** Imports memory as an image (clCreateImageWithProperties with the handle); otherwise as importBuffer(). */
+  importImage(context: Context, handle: ExternalMemoryHandle, options: ExternalImageOptions): CLImage {
+    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object { format, width, ... }; got ${describeValue(options)}`);
+    const format = resolveImageFormat(options.format);
+    const { width, height = 0, depth = 0, arraySize = 0, rowPitch = 0, slicePitch = 0 } = options;
+    checkCount(width, 'width', 1);
+    for (const [name, value] of Object.entries({ height, depth, arraySize, rowPitch, slicePitch })) checkCount(value, name);
+    const type = options.type ?? (depth > 1 ? '3d' : height > 0 ? '2d' : '1d');
+    const typeValue = imageTypes[type as keyof typeof imageTypes];
+    if (!Object.hasOwn(imageTypes, type) || typeValue === undefined) throw new TypeError(`type must be one of ${Object.keys(imageTypes).join(', ')}; got ${describeValue(type)}`);
+    const { checked, flags, devices, properties } = this.#prepare(context, handle, options, 'handle');
+    const desc = { type: typeValue, width, height, depth, arraySize, rowPitch, slicePitch };
+    const native = importWithOwnership(checked, options.duplicate === true, (value) =>
+      this.native.createImage(context.native, properties(value), flags, [format.orderValue, format.typeValue], desc),
+    );
+    return this.#adopt(new CLImage(native, context), checked, flags, devices, `external image (${checked.handleType}, ${width}x${Math.max(height, 1)} ${format.order}/${format.type})`);
+  }
+
+  /**
+   * Imports one allocation that holds the planes of a frame (NV12 / P010: Y
+   * then UV, each at `{ offset, pitch }`; RGBA / BGRA: one plane) and gives a
+   * sub-buffer, or an image over it, per plane. Acquire `frame.memory`.
+   */
+  importPlanes(context: Context, handle: ExternalMemoryHandle, options: PlanesOptions): ImportedFrame {
+    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object { format, width, height, planes }; got ${describeValue(options)}`);
+    const layout = checkLayout(options.format, options.width, options.height, options.planes, options.as);
+    const size = options.size ?? (handle as { size?: unknown } | null)?.size;
+    checkCount(size, options.size === undefined ? 'handle.size' : 'options.size', 1);
+    checkPlacement(context, layout.planes, () => size);
+    const memory = this.importBuffer(context, handle, options);
+    return this.#planesOf(context, [memory], layout.planes.map((p) => ({ ...p, object: 0 })), layout, options.access);
+  }
+
+  /**
+   * Imports DMA-BUF planes (cl_khr_external_memory_dma_buf): a VaDmaBuf the
+   * VA module exported, Electron's Linux shared texture (its `nativePixmap`,
+   * or the textureInfo holding it), or planes of fds. The descriptors are
+   * duplicated: their owner keeps (and closes) its own.
+   */
+  importDmaBuf(context: Context, source: VaDmaBuf | NativePixmap | DmaBufPlanes | ElectronTextureInfo, options: DmaBufImportOptions = {}): ImportedFrame {
+    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object; got ${describeValue(options)}`);
+    const desc = dmaBufDescriptor(source, options);
+    const layout = checkLayout(desc.format, desc.width, desc.height, desc.planes, options.as);
+    const fds = [...new Set(desc.planes.map((p) => p.fd))];
+    const sizes = fds.map((fd) => {
+      let size = 0;
+      for (const [i, plane] of desc.planes.entries()) {
+        if (plane.fd === fd) size = Math.max(size, plane.offset + Math.max(plane.size ?? 0, layout.planes[i]!.bytes));
+      }
+      // The object's own size where the kernel reports one (a DMA-BUF's inode size is its length).
+      const fileSize = fstatSync(fd).size;
+      if (fileSize > 0 && fileSize < size) throw new RangeError(`DMA-BUF fd ${fd} has ${fileSize} bytes; its planes reach ${size}`);
+      return Math.max(fileSize, size);
+    });
+    const planes = desc.planes.map((p, i) => ({ ...layout.planes[i]!, offset: p.offset, object: fds.indexOf(p.fd) }));
+    checkPlacement(context, planes, (object) => sizes[object]!);
+    const memory: CLBuffer[] = [];
+    try {
+      for (const [object, fd] of fds.entries()) {
+        const size = sizes[object]!;
+        memory.push(this.importBuffer(context, { handleType: 'dma-buf', handle: fd, size }, { access: options.access, devices: options.devices, duplicate: true }));
+      }
+    } catch (error) {
+      for (const mem of memory) mem.release();
+      throw error;
+    }
+    return this.#planesOf(context, memory, planes, layout, options.access);
+  }
+
+  /** What the binding knows of an imported object: its handle type, whose the handle is now, the devices it was imported for. */
+  importInfo(mem: MemObject): ExternalMemoryDetails {
+    sharedRecord(mem, this);
+    return this.#details.get(mem)!;
+  }
+
+  /** @internal Acquire / release: a queue must be on one of the devices the memory was imported for. */
+  override enqueue(which: 'acquire' | 'release', queue: CommandQueue, mems: MemObject[], waitFor: readonly Event[] | undefined): Event {
+    for (const mem of mems) {
+      const devices = this.#details.get(mem)?.devices;
+      if (devices && !devices.includes(queue.device)) {
+        throw new OpenCLError(
+          -36,
+          externalMemoryRecord.entryPoints[which],
+          `${(mem.sharing as SharedObject).description} was imported for ${devices.map((d) => `"${d.name}"`).join(', ')}; the queue is on "${queue.device.name}"`,
+        );
+      }
+    }
+    return super.enqueue(which, queue, mems, waitFor);
+  }
+
+  #device(device: unknown, what: string): Device {
+    if (!(device instanceof Device)) throw new TypeError(`${what} must be a Device; got ${describeValue(device)}`);
+    if (device.platform !== this.platform) throw new TypeError(`${what} "${device.name}" belongs to "${device.platform.name}", not "${this.platform.name}"`);
+    return device;
+  }
+
+  /** Checks context, handle, access and devices; refuses a handle type a device cannot import, naming what it can. */
+  #prepare(context: Context, handle: ExternalMemoryHandle, options: ExternalImportOptions, what: string) {
+    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object; got ${describeValue(options)}`);
+    if (!(context instanceof Context)) throw new TypeError(`context must be a Context; got ${describeValue(context)}`);
+    if (context.platform !== this.platform) throw new TypeError(`the context belongs to "${context.platform.name}", not to "${this.platform.name}"`);
+    const checked = checkHandle(handle, externalMemoryRecord.handleTypes, what);
+    if (checked.record.handle === 'fd' && (checked.value as number) < 0) throw new TypeError(`${what}.handle of ${checked.handleType} must be a file descriptor (>= 0); got ${checked.value}`);
+    const flags = SharingFacade.accessFlagsOf(options);
+    let devices: Device[] | null = null;
+    if (options.devices !== undefined) {
+      if (!Array.isArray(options.devices) || options.devices.length === 0) throw new TypeError(`options.devices must be a non-empty array of the context's devices; got ${describeValue(options.devices)}`);
+      devices = options.devices.map((device, i) => {
+        const checkedDevice = this.#device(device, `options.devices[${i}]`);
+        if (!context.devices.includes(checkedDevice)) throw new TypeError(`options.devices[${i}] "${checkedDevice.name}" is not a device of the context`);
+        return checkedDevice;
+      });
+    }
+    for (const device of devices ?? context.devices) {
+      const supported = this.#deviceImportTypes(device);
+      if (!supported.includes(checked.handleType)) {
+        throw new OpenCLHandleTypeError(checked.record.extension, this.platform.name, checked.handleType, supported, device.name, 'import');
+      }
+    }
+    const deviceList = devices;
+    const properties = (value: number | bigint | string): NativePropertyList => {
+      const list: NativePropertyList = [[checked.record.token, value]];
+      if (deviceList) list.push([externalMemoryRecord.properties.deviceHandleList, deviceList.map((d) => d.native)]);
+      return list;
+    };
+    return { checked, flags, devices, properties };
+  }
+
+  #adopt<T extends CLBuffer | CLImage>(mem: T, checked: CheckedHandle<ExternalMemoryHandleType>, flags: bigint, devices: Device[] | null, description: string): T {
+    const details: Record<string, number | bigint> = { handleType: checked.record.token };
+    if (typeof checked.value !== 'string') details.handle = checked.value;
+    mem.sharing = new SharedObject(this as SharingFacade<NativeExternalMemory>, description, details, flags);
+    this.#details.set(mem, Object.freeze({ handleType: checked.handleType, ownership: checked.record.ownership, devices: devices && Object.freeze(devices) }));
+    // A KMT handle holds no reference to the memory: the exporter's object stays alive as long as the import.
+    if (checked.record.handle === 'kmt' && typeof checked.source === 'object') mem.keepAlive(() => {}, checked.source);
+    return mem;
+  }
+
+  #planesOf(context: Context, memory: CLBuffer[], planes: (PlaneLayout & { object: number })[], layout: FrameLayout, access: Access | undefined): ImportedFrame {
+    const made: MemObject[] = [];
+    const owned: MemObject[] = [];
+    try {
+      const views = planes.map((plane, i) => {
+        const parent = memory[plane.object]!;
+        const sub = parent.createSubBuffer(plane.offset, plane.bytes, { access });
+        made.push(sub);
+        if (layout.as === 'buffers') return sub;
+        const image = imageOverBuffer(context, sub, plane, i, access);
+        owned.push(sub);
+        made.push(image);
+        return image;
+      });
+      return new ImportedFrame(layout.format, layout.width, layout.height, memory, views, owned);
+    } catch (error) {
+      for (const mem of made.reverse()) mem.release();
+      for (const mem of memory) mem.release();
+      throw error;
+    }
+  }
+}
+
+/** Electron's textureInfo (the parts importDmaBuf reads). */
+export interface ElectronTextureInfo {
+  readonly pixelFormat?: string;
+  readonly codedSize?: { readonly width: number; readonly height: number };
+  readonly handle: { readonly nativePixmap: NativePixmap };
+}
+
+const imageTypes = {
+  '1d': CL.CL_MEM_OBJECT_IMAGE1D,
+  '2d': CL.CL_MEM_OBJECT_IMAGE2D,
+  '3d': CL.CL_MEM_OBJECT_IMAGE3D,
+  '1d-array': CL.CL_MEM_OBJECT_IMAGE1D_ARRAY,
+  '2d-array': CL.CL_MEM_OBJECT_IMAGE2D_ARRAY,
+} as const;
+
+interface PlaneLayout {
+  offset: number;
+  pitch: number;
+  width: number;
+  rows: number;
+  /** Bytes from the first row's start to the last row's end. */
+  bytes: number;
+  format: ImageFormat;
+  bytesPerPixel: number;
+}
+interface FrameLayout {
+  format: PlaneFormat;
+  width: number;
+  height: number;
+  as: 'buffers' | 'images';
+  planes: PlaneLayout[];
+}
+
+function checkLayout(format: unknown, width: unknown, height: unknown, planes: unknown, as: unknown): FrameLayout {
+  if (typeof format !== 'string' || !Object.hasOwn(planeFacts, format)) {
+    throw new TypeError(`format must be one of ${Object.keys(planeFacts).join(', ')}; got ${describeValue(format)}`);
+  }
+  const facts = planeFacts[format as PlaneFormat];
+  checkCount(width, 'width', 1);
+  checkCount(height, 'height', 1);
+  if (facts.length > 1 && (width % 2 !== 0 || height % 2 !== 0)) throw new RangeError(`${format} needs an even width and height; got ${width}x${height}`);
+  if (as !== undefined && as !== 'buffers' && as !== 'images') throw new TypeError(`as must be 'buffers' or 'images'; got ${describeValue(as)}`);
+  if (!Array.isArray(planes) || planes.length !== facts.length) {
+    throw new TypeError(`planes must be ${facts.length} { offset, pitch } for ${format}; got ${describeValue(planes)}`);
+  }
+  const layouts = facts.map((fact, i) => {
+    const plane: unknown = planes[i];
+    if (plane === null || typeof plane !== 'object') throw new TypeError(`planes[${i}] must be { offset, pitch }; got ${describeValue(plane)}`);
+    const { offset = 0, pitch } = plane as { offset?: unknown; pitch?: unknown };
+    checkCount(offset, `planes[${i}].offset`);
+    checkCount(pitch, `planes[${i}].pitch`, 1);
+    const planeWidth = width / fact.sub;
+    const rows = height / fact.sub;
+    const rowBytes = planeWidth * fact.bytesPerPixel;
+    if (pitch < rowBytes) throw new RangeError(`planes[${i}].pitch ${pitch} is less than a row of plane ${i} of a ${width}x${height} ${format} frame (${rowBytes} bytes)`);
+    return { offset, pitch, width: planeWidth, rows, bytes: pitch * (rows - 1) + rowBytes, format: fact.format, bytesPerPixel: fact.bytesPerPixel };
+  });
+  return { format: format as PlaneFormat, width, height, as: (as ?? 'buffers') as 'buffers' | 'images', planes: layouts };
+}
+
+/** Planes inside their allocation, at offsets every device can make a sub-buffer at: checked before anything is imported. */
+function checkPlacement(context: Context, planes: readonly (PlaneLayout & { object?: number })[], sizeOf: (object: number) => number): void {
+  planes.forEach((plane, i) => {
+    const size = sizeOf(plane.object ?? 0);
+    if (plane.offset + plane.bytes > size) {
+      throw new RangeError(`plane ${i} (offset ${plane.offset}, ${plane.bytes} bytes) runs past the ${size} bytes of its allocation`);
+    }
+    for (const device of context.devices) {
+      const align = device.memBaseAddrAlign / 8;
+      if (plane.offset % align !== 0) {
+        throw new RangeError(`plane ${i}'s offset ${plane.offset} is not a multiple of ${align} bytes, the sub-buffer alignment of "${device.name}" (CL_DEVICE_MEM_BASE_ADDR_ALIGN)`);
+      }
+    }
+  });
+}
+
+const IMAGE_PITCH_ALIGNMENT = 0x104a; // CL_DEVICE_IMAGE_PITCH_ALIGNMENT (pixels; OpenCL 2.0 / cl_khr_image2d_from_buffer)
+
+/** A 2D image over a plane's sub-buffer (cl_khr_image2d_from_buffer); it follows the sub-buffer's acquire state. */
+function imageOverBuffer(context: Context, sub: CLBuffer, plane: PlaneLayout, index: number, access: Access | undefined): CLImage {
+  for (const device of context.devices) {
+    const { major } = device.versionNumber;
+    if (major < 2 && !device.extensions.includes('cl_khr_image2d_from_buffer')) {
+      throw new OpenCLExtensionError('cl_khr_image2d_from_buffer', context.platform.name, `device "${device.name}" cannot make images over buffers: import the planes with as: 'buffers'`);
+    }
+    const alignment = decode.uint(device.info(IMAGE_PITCH_ALIGNMENT)) * plane.bytesPerPixel;
+    if (alignment > 0 && plane.pitch % alignment !== 0) {
+      throw new RangeError(`planes[${index}].pitch ${plane.pitch} is not a multiple of ${alignment} bytes, the image pitch alignment of "${device.name}"`);
+    }
+  }
+  const format = resolveImageFormat(plane.format);
+  const desc = { type: CL.CL_MEM_OBJECT_IMAGE2D, width: plane.width, height: plane.rows, depth: 0, arraySize: 0, rowPitch: plane.pitch, slicePitch: 0, buffer: sub.native, hostBytes: 0 };
+  const native = context.addon.createImage(context.native, SharingFacade.accessFlagsOf({ access }), [format.orderValue, format.typeValue], desc);
+  const image = new CLImage(native, context);
+  image.sharing = { ...sub.sharing!, description: `an image over ${sub.sharing!.description}`, checkAcquired: sub.sharing!.checkAcquired };
+  image.keepAlive(() => {}, sub.native);
+  return image;
+}
+
+function checkModifier(value: unknown, assumeLinear: boolean): void {
+  let modifier: bigint | undefined;
+  if (value === undefined) return;
+  if (typeof value === 'bigint') modifier = value;
+  else if (typeof value === 'string' && /^(0x[0-9a-f]+|[0-9]+)$/i.test(value)) modifier = BigInt(value);
+  if (modifier === undefined) throw new TypeError(`modifier must be a DRM format modifier (bigint or decimal string); got ${describeValue(value)}`);
+  if (modifier === DRM_FORMAT_MOD_LINEAR || (assumeLinear && modifier === DRM_FORMAT_MOD_INVALID)) return;
+  throw new TypeError(
+    `DRM format modifier 0x${modifier.toString(16)} is not linear: offsets and pitches do not describe that layout, so its planes cannot be imported` +
+      (modifier === DRM_FORMAT_MOD_INVALID ? ' (DRM_FORMAT_MOD_INVALID: pass assumeLinear: true if the producer\'s implicit layout is linear)' : ''),
+  );
+}
+
+/** The planes of a VaDmaBuf, an Electron pixmap or plain planes, checked. */
+function dmaBufDescriptor(source: unknown, options: DmaBufImportOptions): { format: PlaneFormat; width: number; height: number; planes: { fd: number; offset: number; pitch: number; size?: number }[] } {
+  if (source instanceof VaDmaBuf) {
+    const desc = source.toImport();
+    checkModifier(desc.modifier, options.assumeLinear === true);
+    return { format: desc.format as PlaneFormat, width: desc.width, height: desc.height, planes: desc.planes.map((p) => ({ fd: p.fd, offset: p.offset ?? 0, pitch: p.pitch })) };
+  }
+  if (source === null || typeof source !== 'object') throw new TypeError(`source must be a VaDmaBuf, an Electron textureInfo / nativePixmap, or { format, width, height, planes }; got ${describeValue(source)}`);
+  const info = source as Partial<ElectronTextureInfo> & Partial<NativePixmap> & Partial<DmaBufPlanes>;
+  if (info.handle && typeof info.handle === 'object' && 'nativePixmap' in info.handle) {
+    const electronFormat = typeof info.pixelFormat === 'string' ? info.pixelFormat.toUpperCase() : undefined;
+    return dmaBufDescriptor(info.handle.nativePixmap, {
+      ...options,
+      format: options.format ?? (electronFormat as PlaneFormat | undefined),
+      width: options.width ?? info.codedSize?.width,
+      height: options.height ?? info.codedSize?.height,
+    });
+  }
+  if (!Array.isArray(info.planes)) throw new TypeError(`source.planes must be an array of { fd, offset, pitch | stride }; got ${describeValue(info.planes)}`);
+  checkModifier(info.modifier, options.assumeLinear === true);
+  const format = info.format ?? options.format;
+  const width = info.width ?? options.width;
+  const height = info.height ?? options.height;
+  if (format === undefined || width === undefined || height === undefined) {
+    throw new TypeError('a nativePixmap does not say its format and size: pass options.format, width and height (Electron: textureInfo.pixelFormat and codedSize)');
+  }
+  const planes = info.planes.map((plane: unknown, i) => {
+    if (plane === null || typeof plane !== 'object') throw new TypeError(`planes[${i}] must be an object; got ${describeValue(plane)}`);
+    const p = plane as { fd?: unknown; offset?: unknown; pitch?: unknown; stride?: unknown; size?: unknown };
+    if (typeof p.fd !== 'number' || !Number.isInteger(p.fd) || p.fd < 0 || p.fd > 0x7fffffff) throw new TypeError(`planes[${i}].fd must be a file descriptor; got ${describeValue(p.fd)}`);
+    const pitch = p.pitch ?? p.stride;
+    const offset = p.offset ?? 0;
+    checkCount(offset, `planes[${i}].offset`);
+    checkCount(pitch, `planes[${i}].pitch`, 1);
+    if (p.size !== undefined) checkCount(p.size, `planes[${i}].size`, 1);
+    return { fd: p.fd, offset, pitch, size: p.size as number | undefined };
+  });
+  return { format: format as PlaneFormat, width: width as number, height: height as number, planes };
+}
+
+const cache = new WeakMap<Platform, ExternalMemory>();
+
+/**
+ * The cl_khr_external_memory facade of a platform (created once). Throws
+ * OpenCLExtensionError when the platform and its devices do not advertise
+ * the extension or an entry point does not resolve.
+ */
+export function getExternalMemory(platform: Platform): ExternalMemory {
+  let facade = cache.get(platform);
+  if (!facade) cache.set(platform, (facade = new ExternalMemory(platform)));
+  return facade;
+}
+
+/**
+ * Imports DMA-BUF planes into a context (see ExternalMemory.importDmaBuf):
+ * an OpenCLExtensionError naming cl_khr_external_memory_dma_buf where the
+ * platform does not advertise it.
+ */
+export function importDmaBuf(context: Context, source: VaDmaBuf | NativePixmap | DmaBufPlanes | ElectronTextureInfo, options?: DmaBufImportOptions): ImportedFrame {
+  if (!(context instanceof Context)) throw new TypeError(`context must be a Context; got ${describeValue(context)}`);
+  const extension = externalMemoryRecord.handleTypes['dma-buf'].extension;
+  if (!context.platform.supports(extension)) {
+    throw new OpenCLExtensionError(extension, context.platform.name, 'neither the platform nor its devices advertise it: DMA-BUF planes cannot be imported here');
+  }
+  return getExternalMemory(context.platform).importDmaBuf(context, source, options);
+}

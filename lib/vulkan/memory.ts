@@ -1,0 +1,206 @@
+// Buffers and 2D images with memory of their own, exportable for another API
+// (OpenCL's cl_khr_external_memory) to import; contents go in and out through
+// staging buffers, off the JavaScript thread's way (every transfer is a promise).
+import type { NativeVkBuffer, NativeVkImage } from '../addon';
+import { describeValue } from '../errors';
+import { checkBytes, checkInteger, checkOptions } from './check';
+import type { VulkanDevice } from './device';
+import { VulkanDisposedError, VulkanNotSupportedError } from './errors';
+import { MEMORY_HANDLE_BITS, VulkanExportedHandle, handleTypeNames, type VulkanMemoryHandleType } from './handles';
+
+/** @internal */
+export function checkMemoryHandleType(device: VulkanDevice, exportTypes: readonly VulkanMemoryHandleType[], handleType: unknown): VulkanMemoryHandleType {
+  const type = handleType ?? exportTypes[0];
+  if (type === undefined) throw new VulkanNotSupportedError('memory export', device.name, 'this memory was made without export types (the device exports none)');
+  if (typeof type !== 'string' || !(type in MEMORY_HANDLE_BITS)) {
+    throw new TypeError(`handleType must be one of ${Object.keys(MEMORY_HANDLE_BITS).map((t) => `'${t}'`).join(', ')}; got ${describeValue(type)}`);
+  }
+  const t = type as VulkanMemoryHandleType;
+  if (!exportTypes.includes(t)) {
+    throw new VulkanNotSupportedError(
+      `memory export as '${t}'`,
+      device.name,
+      `this memory was made exportable as ${exportTypes.map((x) => `'${x}'`).join(', ') || 'nothing'} (the device exports ${device.memoryHandleTypes.map((x) => `'${x}'`).join(', ') || 'none'})`,
+    );
+  }
+  return t;
+}
+
+abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
+  readonly device: VulkanDevice;
+  /** The handle types the memory may be exported as (fixed at creation). */
+  readonly exportTypes: readonly VulkanMemoryHandleType[];
+  /** Bytes of the allocation (VkMemoryRequirements.size): what an importer maps. */
+  readonly allocationSize: number;
+  /** Whether the allocation is dedicated to this resource (VkMemoryDedicatedAllocateInfo). */
+  readonly dedicated: boolean;
+  /** Whether the memory is host-visible (it is device-local where the device has such memory). */
+  readonly hostVisible: boolean;
+  #native: N | null;
+
+  /** @internal */
+  constructor(device: VulkanDevice, native: N) {
+    this.device = device;
+    this.#native = native;
+    const info = native.info();
+    this.allocationSize = info.allocationSize;
+    this.dedicated = info.dedicated;
+    this.hostVisible = (info.memoryFlags & 0x2) !== 0;
+    this.exportTypes = Object.freeze(handleTypeNames(MEMORY_HANDLE_BITS, info.exportTypes));
+  }
+
+  abstract get kind(): string;
+
+  /** @internal */
+  get native(): N {
+    if (!this.#native) throw new VulkanDisposedError(this.kind);
+    return this.#native;
+  }
+
+  get disposed(): boolean {
+    return this.#native === null;
+  }
+
+  /**
+   * Exports the memory (vkGetMemoryFdKHR / vkGetMemoryWin32HandleKHR): a new
+   * handle each call, owned by the returned object. Default: the first of exportTypes.
+   */
+  exportMemory(handleType?: VulkanMemoryHandleType): VulkanExportedHandle<VulkanMemoryHandleType> {
+    const native = this.native;
+    const type = checkMemoryHandleType(this.device, this.exportTypes, handleType);
+    return new VulkanExportedHandle(type, native.exportMemory(MEMORY_HANDLE_BITS[type]), this.allocationSize, this.dedicated);
+  }
+
+  /** Frees the memory once no submission in flight uses it (importers keep their own reference to it). Idempotent. */
+  dispose(): void {
+    const native = this.#native;
+    this.#native = null;
+    native?.release();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
+
+/** A buffer (transfer source/destination and storage) with memory of its own. */
+export class VulkanBuffer extends VulkanMemoryResource<NativeVkBuffer> {
+  /** Bytes asked for. */
+  readonly size: number;
+
+  /** @internal */
+  constructor(device: VulkanDevice, native: NativeVkBuffer) {
+    super(device, native);
+    this.size = native.info().size;
+  }
+
+  get kind(): string {
+    return 'VulkanBuffer';
+  }
+
+  /** Copies `data` into the buffer at `offset` (through a staging buffer, after the work submitted before it). */
+  write(data: ArrayBufferView | ArrayBuffer, offset = 0): Promise<void> {
+    const native = this.native;
+    const bytes = checkBytes(data, 'data');
+    checkInteger(offset, 'offset', 0, this.size);
+    if (bytes.byteLength === 0) return Promise.resolve();
+    if (offset + bytes.byteLength > this.size) {
+      throw new RangeError(`${bytes.byteLength} bytes at offset ${offset} do not fit in a buffer of ${this.size} bytes`);
+    }
+    return native.write(offset, bytes);
+  }
+
+  /** Copies `length` bytes at `offset` out of the buffer (default: to its end), after the work submitted before. */
+  read(offset = 0, length?: number): Promise<Uint8Array> {
+    const native = this.native;
+    checkInteger(offset, 'offset', 0, this.size);
+    const n = length === undefined ? this.size - offset : checkInteger(length, 'length', 0, this.size - offset);
+    if (n === 0) return Promise.resolve(new Uint8Array(0));
+    return native.read(offset, n);
+  }
+}
+
+export type VulkanImageFormat = 'rgba8' | 'nv12';
+/** @internal VkFormat */
+export const IMAGE_FORMATS: Readonly<Record<VulkanImageFormat, number>> = { rgba8: 37, nv12: 1000156003 };
+
+/** One plane of an image. */
+export interface VulkanImagePlane {
+  readonly width: number;
+  readonly height: number;
+  /** Bytes of a texel (NV12: Y 1, UV 2; RGBA8: 4) and of a row of texels. */
+  readonly texelBytes: number;
+  readonly rowBytes: number;
+  /** Linear tiling: where the plane lies in the memory (vkGetImageSubresourceLayout); null for optimal tiling. */
+  readonly offset: number | null;
+  readonly rowPitch: number | null;
+  readonly size: number | null;
+}
+
+export interface VulkanPlaneOptions {
+  /** Bytes from one row to the next in the JavaScript memory (default: rowBytes, packed). */
+  pitch?: number;
+}
+
+/** A 2D image (RGBA8 or NV12) in VK_IMAGE_LAYOUT_GENERAL, with memory of its own. */
+export class VulkanImage extends VulkanMemoryResource<NativeVkImage> {
+  readonly format: VulkanImageFormat;
+  readonly width: number;
+  readonly height: number;
+  readonly tiling: 'linear' | 'optimal';
+  readonly planes: readonly VulkanImagePlane[];
+
+  /** @internal */
+  constructor(device: VulkanDevice, native: NativeVkImage, format: VulkanImageFormat, width: number, height: number, tiling: 'linear' | 'optimal') {
+    super(device, native);
+    this.format = format;
+    this.width = width;
+    this.height = height;
+    this.tiling = tiling;
+    this.planes = Object.freeze(
+      native.info().planes.map((p) =>
+        Object.freeze({
+          width: p.width,
+          height: p.height,
+          texelBytes: p.texelBytes,
+          rowBytes: p.width * p.texelBytes,
+          offset: p.offset ?? null,
+          rowPitch: p.rowPitch ?? null,
+          size: p.size ?? null,
+        }),
+      ),
+    );
+  }
+
+  get kind(): string {
+    return 'VulkanImage';
+  }
+
+  #plane(plane: unknown): VulkanImagePlane {
+    const index = checkInteger(plane, 'plane', 0, this.planes.length - 1);
+    return this.planes[index]!;
+  }
+
+  /** Writes one plane: rows of rowBytes bytes, options.pitch apart in `data`. */
+  writePlane(plane: number, data: ArrayBufferView | ArrayBuffer, options?: VulkanPlaneOptions): Promise<void> {
+    const native = this.native;
+    const p = this.#plane(plane);
+    const bytes = checkBytes(data, 'data');
+    const { pitch = p.rowBytes } = checkOptions<VulkanPlaneOptions>(options, 'options', ['pitch']);
+    checkInteger(pitch, 'options.pitch', p.rowBytes);
+    const needed = pitch * (p.height - 1) + p.rowBytes;
+    if (bytes.byteLength < needed) {
+      throw new RangeError(`plane ${plane} of a ${this.width}x${this.height} ${this.format} image is ${p.height} rows of ${p.rowBytes} bytes: data needs ${needed} bytes at pitch ${pitch}; it has ${bytes.byteLength}`);
+    }
+    return native.write(plane, bytes, pitch);
+  }
+
+  /** Reads one plane: rows of rowBytes bytes, options.pitch apart in the result. */
+  readPlane(plane: number, options?: VulkanPlaneOptions): Promise<Uint8Array> {
+    const native = this.native;
+    const p = this.#plane(plane);
+    const { pitch = p.rowBytes } = checkOptions<VulkanPlaneOptions>(options, 'options', ['pitch']);
+    checkInteger(pitch, 'options.pitch', p.rowBytes);
+    return native.read(plane, pitch);
+  }
+}

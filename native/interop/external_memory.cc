@@ -1,0 +1,171 @@
+// cl_khr_external_memory (+ _opaque_fd, _dma_buf, _win32): buffers and images
+// imported from another API's memory handle (clCreateBufferWithProperties /
+// clCreateImageWithProperties with the handle in the property list), and
+// their acquire / release. Which handle, whose ownership and which devices
+// are decided in lib/interop/external-memory.ts; this file converts and calls.
+#include "sharing.h"
+
+#include <cerrno>
+#include <cstring>
+
+#if !defined(_WIN32)
+#include <fcntl.h>
+#include <unistd.h>
+#endif
+
+namespace ocl {
+
+PropertyList::PropertyList(const Napi::Value& pairs, const char* what) {
+  Napi::Env env = pairs.Env();
+  if (!pairs.IsArray()) throw Napi::TypeError::New(env, std::string(what) + " must be an array of [name, value]");
+  Napi::Array list = pairs.As<Napi::Array>();
+  for (uint32_t i = 0; i < list.Length(); ++i) {
+    Napi::Value pair = list.Get(i);
+    if (!pair.IsArray() || pair.As<Napi::Array>().Length() != 2) {
+      throw Napi::TypeError::New(env, std::string(what) + " entries must be [name, value]");
+    }
+    values_.push_back(ToU64(pair.As<Napi::Array>().Get(0u), what));
+    Napi::Value value = pair.As<Napi::Array>().Get(1u);
+    if (value.IsString()) {
+      strings_.push_back(std::make_unique<std::u16string>(value.As<Napi::String>().Utf16Value()));
+      values_.push_back(static_cast<cl_ulong>(reinterpret_cast<uintptr_t>(strings_.back()->c_str())));
+    } else if (value.IsArray()) {
+      Napi::Array items = value.As<Napi::Array>();
+      for (uint32_t j = 0; j < items.Length(); ++j) {
+        Napi::Value item = items.Get(j);
+        if (item.IsObject()) {
+          values_.push_back(static_cast<cl_ulong>(reinterpret_cast<uintptr_t>(NativeDevice::From(item, what))));
+        } else {
+          values_.push_back(ToU64(item, what));
+        }
+      }
+      values_.push_back(0);  // *_LIST_END_KHR
+    } else {
+      values_.push_back(ToU64(value, what));
+    }
+  }
+  values_.push_back(0);
+}
+
+namespace {
+
+using CreateBufferFn = cl_mem(OCL_CALL*)(cl_context, const cl_ulong*, cl_mem_flags, size_t, void*, cl_int*);
+using CreateImageFn = cl_mem(OCL_CALL*)(cl_context, const cl_ulong*, cl_mem_flags, const cl_image_format*,
+                                        const cl_image_desc*, void*, cl_int*);
+
+class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
+ public:
+  // (platform, legacy, { acquire, release }, { buffer, image }: the creating
+  // calls' names, asked of the platform first, loaderFallback: whether the
+  // loader's own export may be used when the platform does not answer for them
+  // (an OpenCL 3.0 platform: its dispatch table has them).
+  explicit NativeExternalMemory(const Napi::CallbackInfo& info) : SharingBase(info) {
+    Napi::Env env = info.Env();
+    if (!info[3].IsObject()) throw Napi::TypeError::New(env, "creating calls must be an object { buffer, image }");
+    Napi::Object names = info[3].As<Napi::Object>();
+    bool legacy = info[1].ToBoolean();
+    auto resolve = [&](const char* role) -> void* {
+      Napi::Value name = names.Get(role);
+      if (!name.IsString()) throw Napi::TypeError::New(env, std::string("creating call ") + role + " must be named");
+      std::string text = name.As<Napi::String>().Utf8Value();
+      return legacy ? OCL_FN(env, clGetExtensionFunctionAddress)(text.c_str())
+                    : OCL_FN(env, clGetExtensionFunctionAddressForPlatform)(platform(), text.c_str());
+    };
+    createBuffer_ = reinterpret_cast<CreateBufferFn>(resolve("buffer"));
+    createImage_ = reinterpret_cast<CreateImageFn>(resolve("image"));
+    loaderFallback_ = info[4].ToBoolean();
+  }
+
+  static void Init(Napi::Env env, Napi::Object exports) {
+    Register(env, exports, "NativeExternalMemory",
+             {InstanceMethod("createBuffer", &NativeExternalMemory::CreateBuffer),
+              InstanceMethod("createImage", &NativeExternalMemory::CreateImage),
+              InstanceMethod("acquire", &NativeExternalMemory::Acquire),
+              InstanceMethod("release", &NativeExternalMemory::Release)});
+  }
+
+ private:
+  CreateBufferFn BufferFn(Napi::Env env) const {
+    if (createBuffer_) return createBuffer_;
+    if (loaderFallback_ && Api(env).clCreateBufferWithProperties) return Api(env).clCreateBufferWithProperties;
+    ThrowMissingEntryPoint(env, "clCreateBufferWithProperties");
+  }
+  CreateImageFn ImageFn(Napi::Env env) const {
+    if (createImage_) return createImage_;
+    if (loaderFallback_ && Api(env).clCreateImageWithProperties) return Api(env).clCreateImageWithProperties;
+    ThrowMissingEntryPoint(env, "clCreateImageWithProperties");
+  }
+
+  // createBuffer(context, properties, flags, size)
+  Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    PropertyList properties(info[1], "properties");
+    cl_mem_flags flags = FlagsArg(info[2]);
+    size_t size = ToSize(info[3], "size");
+    CreateBufferFn fn = BufferFn(env);
+    cl_int status = CL_SUCCESS;
+    cl_mem mem = fn(NativeContext::From(info[0], "context"), properties.data(), flags, size, nullptr, &status);
+    return WrapCreated(env, "clCreateBufferWithProperties", mem, status);
+  }
+
+  // createImage(context, properties, flags, [order, type], { type, width, height, depth, arraySize, rowPitch, slicePitch })
+  Napi::Value CreateImage(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    PropertyList properties(info[1], "properties");
+    cl_mem_flags flags = FlagsArg(info[2]);
+    if (!info[3].IsArray() || !info[4].IsObject()) throw Napi::TypeError::New(env, "format and descriptor are required");
+    Napi::Array format = info[3].As<Napi::Array>();
+    cl_image_format imageFormat{UintArg(format.Get(0u), "channel order"), UintArg(format.Get(1u), "channel type")};
+    Napi::Object d = info[4].As<Napi::Object>();
+    cl_image_desc desc{};
+    desc.image_type = UintArg(d.Get("type"), "image type");
+    desc.image_width = ToSize(d.Get("width"), "width");
+    desc.image_height = ToSize(d.Get("height"), "height");
+    desc.image_depth = ToSize(d.Get("depth"), "depth");
+    desc.image_array_size = ToSize(d.Get("arraySize"), "arraySize");
+    desc.image_row_pitch = ToSize(d.Get("rowPitch"), "rowPitch");
+    desc.image_slice_pitch = ToSize(d.Get("slicePitch"), "slicePitch");
+    CreateImageFn fn = ImageFn(env);
+    cl_int status = CL_SUCCESS;
+    cl_mem mem = fn(NativeContext::From(info[0], "context"), properties.data(), flags, &imageFormat, &desc, nullptr,
+                    &status);
+    return WrapCreated(env, "clCreateImageWithProperties", mem, status);
+  }
+
+  Napi::Value Acquire(const Napi::CallbackInfo& info) {
+    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));
+  }
+  Napi::Value Release(const Napi::CallbackInfo& info) {
+    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "release"));
+  }
+
+  CreateBufferFn createBuffer_ = nullptr;
+  CreateImageFn createImage_ = nullptr;
+  bool loaderFallback_ = false;
+};
+
+// duplicateFd(fd) -> a new descriptor of the same open file (close-on-exec),
+// so that an import can take one while the caller keeps its own.
+Napi::Value DuplicateFd(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+#if defined(_WIN32)
+  throw Napi::Error::New(env, "file descriptors are not imported on Windows");
+#else
+  uint64_t fd = ToU64(info[0], "fd");
+  if (fd > 0x7fffffff) throw Napi::RangeError::New(env, "fd must be a file descriptor (0 to 2^31-1)");
+  int copy = fcntl(static_cast<int>(fd), F_DUPFD_CLOEXEC, 0);
+  if (copy < 0) {
+    throw Napi::Error::New(env, "fcntl(F_DUPFD_CLOEXEC) on fd " + std::to_string(fd) + " failed: " + std::strerror(errno));
+  }
+  return Napi::Number::New(env, copy);
+#endif
+}
+
+}  // namespace
+
+void InitExternalMemory(Napi::Env env, Napi::Object exports) {
+  NativeExternalMemory::Init(env, exports);
+  exports.Set("duplicateFd", Napi::Function::New(env, DuplicateFd, "duplicateFd"));
+}
+
+}  // namespace ocl

@@ -1,0 +1,282 @@
+// Devices, their queue and submission: one vkQueueSubmit per submit, a fence
+// from the device's pool, and a waiter thread that watches fences and settles
+// the submission's promise on the JavaScript thread (a ThreadSafeFunction),
+// so that awaiting never blocks JavaScript.
+#include "vulkan/module.h"
+
+namespace ocl {
+namespace vk {
+
+const napi_type_tag NativeVkDevice::kTypeTag = {0x71b9c4e2d05a4f83ULL, 0xa4e09d3b6c2f1857ULL};
+
+// Watches the fences of one device, oldest first, and reports each to the JS thread.
+class FenceWaiter {
+ public:
+  FenceWaiter(Napi::Env env, std::weak_ptr<DeviceState> owner, VkDevice device, decltype(DeviceApi::vkWaitForFences) wait)
+      : owner_(std::move(owner)), device_(device), wait_(wait) {
+    tsfn_ = Tsfn::New(env, "opencl-interop vulkan fences", 0, 1);
+    tsfn_.Unref(env);
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~FenceWaiter() { Stop(); }
+
+  void Watch(uint64_t id, VkFence fence) {
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      queue_.emplace_back(id, fence);
+    }
+    wake_.notify_one();
+  }
+  // JS thread: idempotent.
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      if (stopped_) return;
+      stopped_ = true;
+    }
+    wake_.notify_one();
+    if (thread_.joinable()) thread_.join();
+    tsfn_.Release();
+  }
+  // The event loop stays alive while submissions are in flight.
+  void Hold(Napi::Env env, bool hold) {
+    if (hold)
+      tsfn_.Ref(env);
+    else
+      tsfn_.Unref(env);
+  }
+
+ private:
+  struct Done {
+    std::weak_ptr<DeviceState> owner;
+    uint64_t id;
+    VkResult result;
+  };
+  static void CallJs(Napi::Env env, Napi::Function, void*, Done* done) {
+    if (env != nullptr && done != nullptr) {
+      if (DeviceRef device = done->owner.lock()) device->Complete(env, done->id, done->result);
+    }
+    delete done;
+  }
+  using Tsfn = Napi::TypedThreadSafeFunction<void, Done, CallJs>;
+
+  void Run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [this] { return stopped_ || !queue_.empty(); });
+      if (stopped_) return;
+      auto [id, fence] = queue_.front();
+      lock.unlock();
+      // A bounded wait, so that Stop() is seen while a fence never signals.
+      VkResult result = wait_(device_, 1, &fence, 1, 100ull * 1000 * 1000);
+      lock.lock();
+      if (result == VK_TIMEOUT) continue;
+      queue_.pop_front();
+      if (stopped_) return;
+      auto* done = new Done{owner_, id, result};
+      if (tsfn_.NonBlockingCall(done) != napi_ok) delete done;
+    }
+  }
+
+  std::weak_ptr<DeviceState> owner_;
+  VkDevice device_;
+  decltype(DeviceApi::vkWaitForFences) wait_;
+  Tsfn tsfn_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::pair<uint64_t, VkFence>> queue_;
+  bool stopped_ = false;
+};
+
+namespace {
+void CloseHook(void* device) { static_cast<DeviceState*>(device)->Close(); }
+}  // namespace
+
+void DeviceState::Start(Napi::Env napiEnv) {
+  env = napiEnv;
+  waiter = std::make_unique<FenceWaiter>(napiEnv, weak_from_this(), device, fn.vkWaitForFences);
+  napi_add_env_cleanup_hook(env, CloseHook, this);
+}
+
+void DeviceState::Close() {
+  if (closed) return;
+  closed = true;
+  if (waiter) waiter->Stop();
+  if (pending.empty()) return;
+  // The environment is going away with work in flight: give it a moment, then leave the device to the process's end.
+  std::vector<VkFence> fences;
+  for (auto& [id, submission] : pending) fences.push_back(submission->fence);
+  VkResult result = fn.vkWaitForFences(device, uint32_t(fences.size()), fences.data(), 1, 2000ull * 1000 * 1000);
+  if (result != VK_SUCCESS) abandoned = true;
+  for (auto& [id, submission] : pending) {
+    if (!abandoned) freeFences.push_back(submission->fence);
+    // The promise is never settled: its environment is gone.
+    submission->deferred.reset();
+  }
+  pending.clear();
+}
+
+DeviceState::DeviceState() = default;
+
+DeviceState::~DeviceState() {
+  if (env && !closed) napi_remove_env_cleanup_hook(env, CloseHook, this);
+  if (waiter) waiter->Stop();
+  if (abandoned || !device || !fn.vkDestroyDevice) return;
+  if (fn.vkDeviceWaitIdle) fn.vkDeviceWaitIdle(device);
+  for (VkFence fence : freeFences) fn.vkDestroyFence(device, fence, nullptr);
+  for (auto& [name, pipeline] : pipelines) fn.vkDestroyPipeline(device, pipeline, nullptr);
+  if (pipelineLayout) fn.vkDestroyPipelineLayout(device, pipelineLayout, nullptr);
+  if (setLayout) fn.vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
+  if (pool) fn.vkDestroyCommandPool(device, pool, nullptr);
+  fn.vkDestroyDevice(device, nullptr);
+}
+
+VkFence DeviceState::TakeFence(Napi::Env napiEnv) {
+  if (!freeFences.empty()) {
+    VkFence fence = freeFences.back();
+    freeFences.pop_back();
+    return fence;
+  }
+  VkFenceCreateInfo create{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
+  VkFence fence = 0;
+  CheckVk(napiEnv, fn.vkCreateFence(device, &create, nullptr, &fence), "vkCreateFence");
+  return fence;
+}
+
+int32_t DeviceState::FindMemoryType(uint32_t typeBits, VkFlags required, VkFlags preferred) const {
+  int32_t fallback = -1;
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+    if (!(typeBits & (1u << i))) continue;
+    VkFlags flags = memory.memoryTypes[i].propertyFlags;
+    if ((flags & required) != required) continue;
+    if ((flags & preferred) == preferred) return int32_t(i);
+    if (fallback < 0) fallback = int32_t(i);
+  }
+  return fallback;
+}
+
+VkCommandBuffer DeviceState::BeginOneTime(Napi::Env napiEnv) {
+  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  VkCommandBuffer cb = nullptr;
+  CheckVk(napiEnv, fn.vkAllocateCommandBuffers(device, &allocate, &cb), "vkAllocateCommandBuffers");
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
+  VkResult result = fn.vkBeginCommandBuffer(cb, &begin);
+  if (result < 0) {
+    fn.vkFreeCommandBuffers(device, pool, 1, &cb);
+    ThrowVkError(napiEnv, result, "vkBeginCommandBuffer");
+  }
+  return cb;
+}
+
+Napi::Value DeviceState::Submit(Napi::Env napiEnv, const std::vector<VkCommandBuffer>& buffers, const std::vector<VkSemaphore>& wait,
+                                const std::vector<VkSemaphore>& signal, std::unique_ptr<Submission> submission) {
+  if (closed) throw Napi::Error::New(napiEnv, "the environment is shutting down");
+  VkFence fence = TakeFence(napiEnv);
+  VkFlags stages[16];
+  for (size_t i = 0; i < wait.size() && i < 16; ++i) stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                    nullptr,
+                    uint32_t(wait.size()),
+                    wait.data(),
+                    stages,
+                    uint32_t(buffers.size()),
+                    buffers.data(),
+                    uint32_t(signal.size()),
+                    signal.data()};
+  VkResult result = fn.vkQueueSubmit(queue, 1, &info, fence);
+  if (result < 0) {
+    freeFences.push_back(fence);
+    ThrowVkError(napiEnv, result, "vkQueueSubmit");
+  }
+  uint64_t id = nextSubmission++;
+  submission->fence = fence;
+  Napi::Value promise = submission->deferred ? Napi::Value(submission->deferred->Promise()) : napiEnv.Undefined();
+  if (pending.empty()) waiter->Hold(napiEnv, true);
+  pending.emplace(id, std::move(submission));
+  waiter->Watch(id, fence);
+  return promise;
+}
+
+void DeviceState::Complete(Napi::Env napiEnv, uint64_t id, VkResult result) {
+  auto it = pending.find(id);
+  if (it == pending.end()) return;
+  std::unique_ptr<Submission> submission = std::move(it->second);
+  pending.erase(it);
+  if (pending.empty() && waiter) waiter->Hold(napiEnv, false);
+  if (result == VK_SUCCESS) {
+    fn.vkResetFences(device, 1, &submission->fence);
+    freeFences.push_back(submission->fence);
+  } else {
+    fn.vkDestroyFence(device, submission->fence, nullptr);  // a failed wait (device lost): not reused
+  }
+  Napi::HandleScope scope(napiEnv);
+  if (!submission->deferred) return;
+  try {
+    if (result != VK_SUCCESS) ThrowVkError(napiEnv, result, "vkWaitForFences");
+    Napi::Value value = submission->result ? submission->result(napiEnv) : napiEnv.Undefined();
+    submission->deferred->Resolve(value);
+  } catch (const Napi::Error& error) {
+    submission->deferred->Reject(error.Value());
+  }
+}
+
+void FullBarrier(const DeviceApi& fn, VkCommandBuffer cb) {
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_MEMORY_WRITE_BIT,
+                          VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
+  fn.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+namespace {
+
+// Semaphores of a submit: NativeVkSemaphore[] (checked by lib/vulkan), held by the submission.
+void Semaphores(const Napi::Value& value, const char* what, std::vector<VkSemaphore>& out, Submission& submission) {
+  if (value.IsUndefined() || value.IsNull()) return;
+  if (!value.IsArray()) throw Napi::TypeError::New(value.Env(), std::string(what) + " must be an array of NativeVkSemaphore");
+  Napi::Array array = value.As<Napi::Array>();
+  uint32_t n = array.Length();
+  if (n > 16) throw Napi::RangeError::New(value.Env(), std::string(what) + " holds more than 16 semaphores");
+  for (uint32_t i = 0; i < n; ++i) {
+    const std::shared_ptr<SemaphoreState>& state = NativeVkSemaphore::From(array.Get(i), what);
+    out.push_back(state->semaphore);
+    submission.holds.push_back(state);
+  }
+}
+
+}  // namespace
+
+// submit(commands: NativeVkCommands | null, wait: NativeVkSemaphore[] | undefined, signal: ... | undefined) -> Promise<void>
+Napi::Value NativeVkDevice::SubmitMethod(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const DeviceRef& device = Live(env);
+  auto submission = std::make_unique<Submission>(env, true);
+  std::vector<VkCommandBuffer> buffers;
+  if (!info[0].IsNull() && !info[0].IsUndefined()) {
+    const std::shared_ptr<CommandsState>& commands = NativeVkCommands::From(info[0], "commands");
+    if (commands->device != device) throw Napi::TypeError::New(env, "commands were recorded on another device");
+    buffers.push_back(commands->buffer);
+    submission->holds.push_back(commands);
+  }
+  std::vector<VkSemaphore> wait, signal;
+  Semaphores(info[1], "wait", wait, *submission);
+  Semaphores(info[2], "signal", signal, *submission);
+  return device->Submit(env, buffers, wait, signal, std::move(submission));
+}
+
+// pending() -> submissions in flight
+Napi::Value NativeVkDevice::Pending(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), double(Live(info.Env())->pending.size()));
+}
+
+void NativeVkDevice::Init(Napi::Env env, Napi::Object exports) {
+  Register(env, exports,
+           {InstanceMethod("createBuffer", &NativeVkDevice::CreateBuffer), InstanceMethod("createImage", &NativeVkDevice::CreateImage),
+            InstanceMethod("imageSupport", &NativeVkDevice::ImageSupport),
+            InstanceMethod("createSemaphore", &NativeVkDevice::MakeSemaphore), InstanceMethod("record", &NativeVkDevice::Record),
+            InstanceMethod("submit", &NativeVkDevice::SubmitMethod), InstanceMethod("pending", &NativeVkDevice::Pending)});
+}
+
+void InitDevice(Napi::Env env, Napi::Object exports) { NativeVkDevice::Init(env, exports); }
+
+}  // namespace vk
+}  // namespace ocl

@@ -1,0 +1,206 @@
+// Loads the Vulkan loader (libvulkan.so.1, vulkan-1.dll) at run time and
+// resolves everything else through vkGetInstanceProcAddr: installing or
+// building the addon never needs Vulkan. What is loaded stays loaded for the
+// life of the process, shared by every environment.
+#include <mutex>
+
+#include "vulkan/module.h"
+
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#include <unistd.h>
+#endif
+
+namespace ocl {
+namespace vk {
+namespace {
+
+std::mutex loadMutex;
+GlobalApi global;
+bool loaded = false;
+std::string loadedPath;
+
+// Per environment: the error factory lib/vulkan/errors.ts installs.
+struct EnvData {
+  Napi::FunctionReference makeError;
+};
+std::mutex envMutex;
+std::unordered_map<napi_env, std::unique_ptr<EnvData>> envs;
+
+EnvData& Data(Napi::Env env) {
+  std::lock_guard<std::mutex> guard(envMutex);
+  auto& slot = envs[env];
+  if (!slot) {
+    slot = std::make_unique<EnvData>();
+    napi_add_env_cleanup_hook(
+        env,
+        [](void* key) {
+          std::lock_guard<std::mutex> guard(envMutex);
+          envs.erase(static_cast<napi_env>(key));
+        },
+        static_cast<void*>(env));
+  }
+  return *slot;
+}
+
+std::vector<std::pair<std::string, std::vector<uint32_t>>> shaders;  // set once per process
+
+#if defined(_WIN32)
+void* Open(const std::string& path, std::string& error) {
+  HMODULE module = LoadLibraryA(path.c_str());
+  if (!module) error = "LoadLibrary failed with error " + std::to_string(GetLastError());
+  return reinterpret_cast<void*>(module);
+}
+void* Symbol(void* handle, const char* name) { return reinterpret_cast<void*>(GetProcAddress(static_cast<HMODULE>(handle), name)); }
+#else
+void* Open(const std::string& path, std::string& error) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* message = dlerror();
+    error = message ? message : "unknown error";
+  }
+  return handle;
+}
+void* Symbol(void* handle, const char* name) { return dlsym(handle, name); }
+#endif
+
+Napi::Object Loaded(Napi::Env env) {
+  Napi::Object result = Napi::Object::New(env);
+  result.Set("ok", true);
+  result.Set("path", loadedPath);
+  uint32_t version = VkMakeApiVersion(1, 0, 0);
+  if (global.vkEnumerateInstanceVersion) global.vkEnumerateInstanceVersion(&version);
+  result.Set("version", version);
+  return result;
+}
+
+// vkLoad(candidates: string[]) -> { ok: true, path, version } | { ok: false, attempts: [{ path, error }] }
+Napi::Value Load(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::lock_guard<std::mutex> guard(loadMutex);
+  if (loaded) return Loaded(env);
+  if (!info[0].IsArray()) throw Napi::TypeError::New(env, "candidates must be an array");
+  Napi::Array candidates = info[0].As<Napi::Array>();
+  Napi::Array attempts = Napi::Array::New(env);
+  for (uint32_t i = 0; i < candidates.Length(); ++i) {
+    std::string path = candidates.Get(i).ToString();
+    std::string error;
+    void* handle = Open(path, error);
+    auto gipa = handle ? reinterpret_cast<PFN_vkGetInstanceProcAddr>(Symbol(handle, "vkGetInstanceProcAddr")) : nullptr;
+    if (handle && !gipa) error = "the library has no vkGetInstanceProcAddr";
+    if (gipa) {
+      GlobalApi api;
+      api.vkGetInstanceProcAddr = gipa;
+#define OCL_VK_RESOLVE(name, ret, params) api.name = reinterpret_cast<decltype(api.name)>(gipa(nullptr, #name));
+      OCL_VK_GLOBAL_ENTRY_POINTS(OCL_VK_RESOLVE)
+#undef OCL_VK_RESOLVE
+      if (!api.vkCreateInstance || !api.vkEnumerateInstanceExtensionProperties) {
+        error = "vkGetInstanceProcAddr gives no vkCreateInstance";
+      } else {
+        global = api;
+        loaded = true;
+        loadedPath = path;
+        return Loaded(env);
+      }
+    }
+    Napi::Object attempt = Napi::Object::New(env);
+    attempt.Set("path", path);
+    attempt.Set("error", error);
+    attempts.Set(attempts.Length(), attempt);
+  }
+  Napi::Object result = Napi::Object::New(env);
+  result.Set("ok", false);
+  result.Set("attempts", attempts);
+  return result;
+}
+
+Napi::Value LoadedLibrary(const Napi::CallbackInfo& info) {
+  std::lock_guard<std::mutex> guard(loadMutex);
+  return loaded ? Napi::Value(Loaded(info.Env())) : info.Env().Null();
+}
+
+// vkInstanceExtensions() -> string[]
+Napi::Value InstanceExtensions(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const GlobalApi& api = Global(env);
+  uint32_t count = 0;
+  CheckVk(env, api.vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr), "vkEnumerateInstanceExtensionProperties");
+  std::vector<VkExtensionProperties> list(count);
+  CheckVk(env, api.vkEnumerateInstanceExtensionProperties(nullptr, &count, list.data()), "vkEnumerateInstanceExtensionProperties");
+  Napi::Array result = Napi::Array::New(env);
+  for (uint32_t i = 0; i < count && i < list.size(); ++i) result.Set(i, std::string(list[i].extensionName));
+  return result;
+}
+
+// setVkErrorFactory((result, call, detail) => VulkanError)
+Napi::Value SetErrorFactory(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsFunction()) throw Napi::TypeError::New(env, "factory must be a function");
+  Data(env).makeError = Napi::Persistent(info[0].As<Napi::Function>());
+  return env.Undefined();
+}
+
+// vkSetShaders({ name: Uint32Array }): the SPIR-V lib/vulkan/shaders.ts ships (first call wins).
+Napi::Value SetShaders(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsObject()) throw Napi::TypeError::New(env, "shaders must be an object");
+  std::lock_guard<std::mutex> guard(loadMutex);
+  if (!shaders.empty()) return env.Undefined();
+  Napi::Object object = info[0].As<Napi::Object>();
+  Napi::Array names = object.GetPropertyNames();
+  for (uint32_t i = 0; i < names.Length(); ++i) {
+    std::string name = names.Get(i).ToString();
+    Napi::Value code = object.Get(name);
+    if (!code.IsTypedArray() || code.As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array)
+      throw Napi::TypeError::New(env, "shader " + name + " must be a Uint32Array");
+    Napi::Uint32Array words = code.As<Napi::Uint32Array>();
+    shaders.emplace_back(name, std::vector<uint32_t>(words.Data(), words.Data() + words.ElementLength()));
+  }
+  return env.Undefined();
+}
+
+// vkCloseHandle(handle: number (fd) | bigint (HANDLE)): closes an exported handle.
+Napi::Value CloseHandleMethod(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+#if defined(_WIN32)
+  HANDLE handle = reinterpret_cast<HANDLE>(static_cast<uintptr_t>(ToU64(info[0], "handle")));
+  return Napi::Boolean::New(env, CloseHandle(handle) != 0);
+#else
+  int fd = int(ToU64(info[0], "handle"));
+  return Napi::Boolean::New(env, close(fd) == 0);
+#endif
+}
+
+}  // namespace
+
+const GlobalApi& Global(Napi::Env env) {
+  if (!loaded) throw Napi::Error::New(env, "the Vulkan loader is not loaded");
+  return global;
+}
+
+const std::vector<uint32_t>* ShaderCode(const std::string& name) {
+  for (auto& [n, code] : shaders)
+    if (n == name) return &code;
+  return nullptr;
+}
+
+void ThrowVkError(Napi::Env env, VkResult result, const char* call, const std::string& detail) {
+  Napi::FunctionReference& factory = Data(env).makeError;
+  if (factory.IsEmpty()) throw Napi::Error::New(env, std::string(call) + " failed with VkResult " + std::to_string(result));
+  Napi::Value error = factory.Call({Napi::Number::New(env, result), Napi::String::New(env, call), Napi::String::New(env, detail)});
+  throw Napi::Error(env, error);
+}
+
+void InitLoader(Napi::Env env, Napi::Object exports) {
+  exports.Set("vkLoad", Napi::Function::New(env, Load, "vkLoad"));
+  exports.Set("vkLoadedLibrary", Napi::Function::New(env, LoadedLibrary, "vkLoadedLibrary"));
+  exports.Set("vkInstanceExtensions", Napi::Function::New(env, InstanceExtensions, "vkInstanceExtensions"));
+  exports.Set("setVkErrorFactory", Napi::Function::New(env, SetErrorFactory, "setVkErrorFactory"));
+  exports.Set("vkSetShaders", Napi::Function::New(env, SetShaders, "vkSetShaders"));
+  exports.Set("vkCloseHandle", Napi::Function::New(env, CloseHandleMethod, "vkCloseHandle"));
+}
+
+}  // namespace vk
+}  // namespace ocl

@@ -1,0 +1,29 @@
+// external.h - what external_memory.cpp and semaphore.cpp share: file-descriptor
+// helpers, the semaphore part of the platform/device queries, and the entry
+// points' extension-function table.
+#pragma once
+#include "driver.h"
+
+#include <string>
+
+namespace refdrv_ext {
+
+#if !defined(_WIN32)
+// "/memfd:NAME (deleted)", "anon_inode:[eventfd]", "/dmabuf:..." ... or "" when fd is not open
+std::string fd_target(int fd);
+bool fd_is_open(int fd);
+bool fd_is_memfd(int fd);
+bool fd_is_dma_buf(int fd);  // a kernel dma-buf (anon_inode:dmabuf or /dmabuf:)
+#endif
+
+// a property value that must hold a file descriptor: [0, INT_MAX], else -1
+int fd_from_property(cl_ulong v);
+
+bool semaphore_platform_info(cl_platform_info p, size_t sz, void *val, size_t *ret, cl_int *rc);
+bool semaphore_device_info(cl_device_info p, size_t sz, void *val, size_t *ret, cl_int *rc);
+void *semaphore_extension_function(const char *name);
+
+// put a list of cl_uint values (handle types, semaphore types)
+cl_int put_uints(size_t sz, void *val, size_t *ret, std::initializer_list<cl_uint> v);
+
+}  // namespace refdrv_ext

@@ -1,0 +1,531 @@
+// cl_khr_external_memory (+ _opaque_fd, _dma_buf, _win32) and cl_khr_device_uuid
+// through the public API: on the reference driver (through the ICD loader) every
+// entry point and error, ownership of imported descriptors counted in
+// /proc/self/fd; on PoCL typed "not supported" errors that leak no descriptor.
+import { closeSync, fstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CLBuffer,
+  CLImage,
+  ExternalMemory,
+  ImportedFrame,
+  OpenCLError,
+  OpenCLExtensionError,
+  OpenCLHandleTypeError,
+  OpenCLReleasedError,
+  OpenCLStateError,
+  createContext,
+  externalExtensions,
+  externalRecords,
+  externalTokens,
+  formatUuid,
+  getExternalMemory,
+  getPlatforms,
+  importDmaBuf,
+  createVulkanInstance,
+  openVaDisplay,
+  uuidString,
+  VaDmaBuf,
+  type CommandQueue,
+  type Context,
+  type Device,
+  type Platform,
+} from '../lib';
+import { openReferenceDriver, referenceDriverPath } from './driver/control.mjs';
+import { pocl, runNode } from './helpers';
+import { type Xvfb, startXvfb, useSoftva } from './helpers/va';
+
+/** The token table of shared/specs, copied into the repository with the reference driver's tests. */
+const TOKENS_TSV = resolve(__dirname, 'driver/tests/external-memory-semaphore.tokens.tsv');
+
+/** The reference driver's payload helpers (control.mjs: refdriver_control.h, "external memory and semaphores"). */
+function payloads() {
+  const ref = openReferenceDriver();
+  return {
+    opaqueFd: (size: number): number => ref.createOpaqueFdMemory(size),
+    dmaBuf: (size: number): number => ref.createDmaBuf(size),
+    read: (fd: number, opaqueLayout: boolean, offset: number, size: number): Uint8Array => ref.payloadRead(fd, opaqueLayout ? 'opaque' : 'dma-buf', offset, size),
+    write: (fd: number, opaqueLayout: boolean, offset: number, bytes: Uint8Array): void => ref.payloadWrite(fd, opaqueLayout ? 'opaque' : 'dma-buf', offset, bytes),
+  };
+}
+
+const openFds = () => readdirSync('/proc/self/fd').length;
+/** Descriptors open on the same file as `fd` (memfds and dma-bufs have a target of their own): counts that other activity cannot disturb. */
+function fdsOn(target: string): number {
+  let n = 0;
+  for (const entry of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${entry}`) === target) n++;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return n;
+}
+const targetOf = (fd: number) => readlinkSync(`/proc/self/fd/${fd}`);
+function isOpen(fd: number): boolean {
+  try {
+    fstatSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function pattern(size: number, seed: number): Uint8Array {
+  return Uint8Array.from({ length: size }, (_, i) => (i * 7 + seed) & 0xff);
+}
+
+function referencePlatform(): Platform {
+  const platform = getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+  if (!platform) throw new Error('the reference driver is not listed: run npm run build:driver (vitest sets OCL_ICD_VENDORS)');
+  return platform;
+}
+
+describe('cl_khr_external_memory on the reference driver', () => {
+  let platform: Platform;
+  let device: Device;
+  let memory: ExternalMemory;
+  let context: Context;
+  let queue: CommandQueue;
+  let ref: ReturnType<typeof payloads>;
+
+  beforeAll(() => {
+    platform = referencePlatform();
+    device = platform.getDevices()[0]!;
+    memory = getExternalMemory(platform);
+    context = createContext({ devices: [device] });
+    queue = context.createQueue();
+    ref = payloads();
+  });
+  afterAll(() => {
+    queue.release();
+    context.release();
+  });
+
+  it('resolves the facade once per platform, also through platform.getSharing; its record lists the entry points', () => {
+    expect(memory).toBeInstanceOf(ExternalMemory);
+    expect(getExternalMemory(platform)).toBe(memory);
+    expect(platform.getSharing('cl_khr_external_memory')).toBe(memory);
+    expect(memory.entryPoints).toEqual(['clEnqueueAcquireExternalMemObjectsKHR', 'clEnqueueReleaseExternalMemObjectsKHR']);
+    expect(externalExtensions.cl_khr_external_memory).toEqual(memory.entryPoints);
+    expect(Object.keys(externalRecords)).toEqual(['cl_khr_external_memory', 'cl_khr_semaphore', 'cl_khr_external_semaphore', 'cl_khr_external_semaphore_sync_fd']);
+  });
+
+  it('tokens: externalTokens has every row of shared/specs/external-memory-semaphore.tokens.tsv, and agrees with CL/cl_ext.h where Debian has them', () => {
+    const rows = readFileSync(TOKENS_TSV, 'utf8').trim().split('\n').map((line) => line.split('\t'));
+    expect(rows).toHaveLength(44);
+    expect(Object.keys(externalTokens)).toHaveLength(44);
+    for (const [name, value] of rows) expect([name, (externalTokens as Record<string, number>)[name!]]).toEqual([name, Number(value)]);
+    const header = readFileSync('/usr/include/CL/cl_ext.h', 'utf8');
+    let compared = 0;
+    for (const [name, value] of Object.entries(externalTokens)) {
+      const match = new RegExp(`#define\\s+${name}\\s+(-?(?:0x[0-9a-fA-F]+|\\d+))`).exec(header);
+      if (!match) continue;
+      expect([name, Number(match[1])]).toEqual([name, value]);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(30);
+  });
+
+  it('platform and device queries: import handle types (CL_PLATFORM/DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR), assume-linear images', () => {
+    expect(memory.importHandleTypes()).toEqual(['opaque-fd', 'dma-buf']);
+    expect(memory.importHandleTypes(device)).toEqual(['opaque-fd', 'dma-buf']);
+    expect(memory.assumeLinearImageHandleTypes(device)).toEqual(['opaque-fd', 'dma-buf']);
+    expect(() => memory.importHandleTypes(pocl().getDevices()[0]!)).toThrow(TypeError);
+    expect(() => memory.importHandleTypes({} as never)).toThrow(TypeError);
+  });
+
+  it('cl_khr_device_uuid: UUID, driver UUID as 8-4-4-4-12 hex, no LUID off Windows (CL_DEVICE_LUID_VALID_KHR false), node mask null', () => {
+    expect(device.uuid).toBe(formatUuid(Buffer.from('refdrv-device-01')));
+    expect(device.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(device.driverUuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(device.luid).toBeNull();
+    expect(device.nodeMask).toBeNull();
+    expect(() => formatUuid(new Uint8Array(8))).toThrow(RangeError);
+    // A device matched by UUID: the driver claims the UUID it is told (REFDRV_DEVICE_UUID).
+    const claimed = '00112233445566778899aabbccddeeff';
+    const run = runNode(
+      `const p = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver'); console.log(p.getDevices()[0].uuid);`,
+      { env: { REFDRV_DEVICE_UUID: claimed } },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('00112233-4455-6677-8899-aabbccddeeff');
+  });
+
+  it('clCreateBufferWithProperties with an opaque fd: acquire (await using) sees the exporter\'s bytes, release hands OpenCL\'s back', async () => {
+    const fd = ref.opaqueFd(4096);
+    ref.write(fd, true, 0, pattern(4096, 1));
+    let relinquished = 0;
+    const buffer = memory.importBuffer(context, { handleType: 'opaque-fd', handle: fd, size: 4096, relinquish: () => relinquished++ });
+    expect(relinquished).toBe(1); // the import took the descriptor
+    expect(buffer).toBeInstanceOf(CLBuffer);
+    expect(buffer.sharedWith).toBe('cl_khr_external_memory');
+    expect(buffer.size).toBe(4096);
+    expect(memory.importInfo(buffer)).toEqual({ handleType: 'opaque-fd', ownership: 'transferred', devices: null });
+    expect(isOpen(fd)).toBe(true); // held by the driver while the memory object lives
+    {
+      await using scope = queue.acquire([buffer]);
+      expect(buffer.acquired).toBe(true);
+      const seen = new Uint8Array(4096);
+      await queue.readBuffer(buffer, seen);
+      expect(seen).toEqual(pattern(4096, 1));
+      await queue.writeBuffer(buffer, pattern(4096, 9));
+      expect(scope.active).toBe(true);
+    }
+    expect(buffer.acquired).toBe(false);
+    expect(ref.read(fd, true, 0, 4096)).toEqual(pattern(4096, 9));
+    buffer.release();
+    expect(isOpen(fd)).toBe(false); // closed with the memory object: it was the driver's
+  });
+
+  it('ownership (spec "File Descriptor Handle Types"): a successful import takes the fd, a failed one leaves it; duplicate keeps the caller\'s; counted in /proc/self/fd', () => {
+    const before = openFds();
+    for (let i = 0; i < 20; i++) {
+      const fd = ref.opaqueFd(1024);
+      memory.importBuffer(context, { handleType: 'opaque-fd', handle: fd, size: 1024 }).release();
+      expect(isOpen(fd)).toBe(false);
+    }
+    expect(openFds()).toBe(before);
+    // A failed import (the driver refuses a size beyond the payload) leaves the fd to the caller.
+    const fd = ref.opaqueFd(1024);
+    let relinquished = 0;
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: fd, size: 1 << 20, relinquish: () => relinquished++ })).toThrow(OpenCLError);
+    expect(relinquished).toBe(0);
+    expect(isOpen(fd)).toBe(true);
+    // duplicate: the import takes a duplicate; the caller's fd stays open and is the caller's to close.
+    const buffer = memory.importBuffer(context, { handleType: 'opaque-fd', handle: fd, size: 1024, relinquish: () => relinquished++ }, { duplicate: true });
+    expect(relinquished).toBe(0);
+    buffer.release();
+    expect(isOpen(fd)).toBe(true);
+    closeSync(fd);
+    // A failed import of a duplicate closes the duplicate.
+    const fd2 = ref.opaqueFd(1024);
+    const withFd = openFds();
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: fd2, size: 1 << 20 }, { duplicate: true })).toThrow(OpenCLError);
+    expect(openFds()).toBe(withFd);
+    closeSync(fd2);
+    expect(openFds()).toBe(before);
+  });
+
+  it('acquire rules: use without acquire, a second acquire and a release without acquire are refused (CL_INVALID_OPERATION); an acquired object cannot be released', async () => {
+    const buffer = memory.importBuffer(context, { handleType: 'dma-buf', handle: ref.dmaBuf(256), size: 256 });
+    expect(() => queue.readBuffer(buffer, new Uint8Array(256), { blocking: true })).toThrow(/CL_INVALID_OPERATION.*not acquired/);
+    expect(() => queue.enqueueReleaseShared([buffer])).toThrow(/CL_INVALID_OPERATION.*not acquired/);
+    const acquired = queue.enqueueAcquireShared([buffer]);
+    expect(() => queue.enqueueAcquireShared([buffer])).toThrow(/CL_INVALID_OPERATION.*already acquired/);
+    expect(() => buffer.release()).toThrow(OpenCLStateError);
+    const released = queue.enqueueReleaseShared([buffer]);
+    await released;
+    acquired.release();
+    released.release();
+    buffer.release();
+    expect(() => queue.acquire([buffer])).toThrow(OpenCLReleasedError);
+  });
+
+  it('the device handle list (CL_MEM_DEVICE_HANDLE_LIST_KHR): devices of the context only; acquire on their queues', async () => {
+    const buffer = memory.importBuffer(context, { handleType: 'dma-buf', handle: ref.dmaBuf(64), size: 64 }, { devices: [device] });
+    expect(memory.importInfo(buffer).devices).toEqual([device]);
+    await queue.withAcquired([buffer], async () => {
+      await queue.fillBuffer(buffer, new Uint8Array([5]));
+    });
+    buffer.release();
+    const fd = ref.dmaBuf(64);
+    expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: fd, size: 64 }, { devices: [pocl().getDevices()[0]!] })).toThrow(TypeError);
+    expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: fd, size: 64 }, { devices: [] })).toThrow(TypeError);
+    expect(isOpen(fd)).toBe(true);
+    closeSync(fd);
+  });
+
+  it('clCreateImageWithProperties: an RGBA image over imported memory, written by the exporter, read through OpenCL', async () => {
+    const fd = ref.dmaBuf(16 * 8 * 4);
+    ref.write(fd, false, 0, pattern(16 * 8 * 4, 3));
+    const image = memory.importImage(context, { handleType: 'dma-buf', handle: fd, size: 16 * 8 * 4 }, { format: { order: 'RGBA', type: 'UNORM_INT8' }, width: 16, height: 8 });
+    expect(image).toBeInstanceOf(CLImage);
+    expect([image.width, image.height]).toEqual([16, 8]);
+    {
+      await using _ = queue.acquire([image]);
+      const seen = new Uint8Array(16 * 8 * 4);
+      await queue.readImage(image, seen);
+      expect(seen).toEqual(pattern(16 * 8 * 4, 3));
+    }
+    image.release();
+    expect(isOpen(fd)).toBe(false);
+    expect(() => memory.importImage(context, { handleType: 'dma-buf', handle: 1, size: 4 }, null as never)).toThrow(TypeError);
+    expect(() => memory.importImage(context, { handleType: 'dma-buf', handle: 1, size: 4 }, { format: { order: 'RGBA', type: 'UNORM_INT8' }, width: 0 })).toThrow(RangeError);
+  });
+
+  it('NV12 planes of one allocation as { offset, pitch }: sub-buffers that follow the allocation\'s acquire', async () => {
+    const width = 64, height = 32, pitch = 128, uvOffset = pitch * height + 256;
+    const size = uvOffset + pitch * (height / 2);
+    const fd = ref.opaqueFd(size);
+    const bytes = pattern(size, 5);
+    ref.write(fd, true, 0, bytes);
+    const frame = memory.importPlanes(context, { handleType: 'opaque-fd', handle: fd, size }, { format: 'NV12', width, height, planes: [{ offset: 0, pitch }, { offset: uvOffset, pitch }] });
+    expect(frame).toBeInstanceOf(ImportedFrame);
+    expect(frame.memory).toHaveLength(1);
+    const [y, uv] = frame.planes as [CLBuffer, CLBuffer];
+    expect(y.size).toBe(pitch * (height - 1) + width);
+    expect(uv.size).toBe(pitch * (height / 2 - 1) + width);
+    expect(uv.offset).toBe(uvOffset);
+    expect(() => queue.readBuffer(uv, new Uint8Array(uv.size), { blocking: true })).toThrow(/not acquired/);
+    {
+      await using _ = queue.acquire(frame.memory);
+      const seen = new Uint8Array(uv.size);
+      await queue.readBuffer(uv, seen);
+      expect(seen).toEqual(bytes.subarray(uvOffset, uvOffset + uv.size));
+    }
+    frame.release();
+    expect(isOpen(fd)).toBe(false);
+  });
+
+  it('planes: P010 rows, layout errors before anything is imported (the fd stays the caller\'s), images only where the driver makes images over buffers', () => {
+    const fd = ref.opaqueFd(1 << 16);
+    const before = openFds();
+    const handle = { handleType: 'opaque-fd' as const, handle: fd, size: 1 << 16 };
+    expect(() => memory.importPlanes(context, handle, { format: 'P010', width: 64, height: 32, planes: [{ offset: 0, pitch: 64 }, { offset: 8192, pitch: 128 }] })).toThrow(/pitch 64 is less than a row .* \(128 bytes\)/);
+    expect(() => memory.importPlanes(context, handle, { format: 'NV12', width: 64, height: 32, planes: [{ offset: 0, pitch: 64 }] })).toThrow(TypeError);
+    expect(() => memory.importPlanes(context, handle, { format: 'NV12', width: 63, height: 32, planes: [{ offset: 0, pitch: 64 }, { offset: 4096, pitch: 64 }] })).toThrow(RangeError);
+    expect(() => memory.importPlanes(context, handle, { format: 'NV12', width: 64, height: 32, planes: [{ offset: 0, pitch: 64 }, { offset: 4097, pitch: 64 }] })).toThrow(/offset 4097 is not a multiple of 128 bytes.*CL_DEVICE_MEM_BASE_ADDR_ALIGN/);
+    expect(() => memory.importPlanes(context, handle, { format: 'NV12', width: 64, height: 32, planes: [{ offset: 0, pitch: 64 }, { offset: 1 << 16, pitch: 64 }] })).toThrow(/runs past/);
+    expect(() => memory.importPlanes(context, handle, { format: 'YUY2' as never, width: 64, height: 32, planes: [] })).toThrow(TypeError);
+    expect(openFds()).toBe(before);
+    expect(isOpen(fd)).toBe(true);
+    // The reference driver (OpenCL 1.2) has no cl_khr_image2d_from_buffer: images over planes are refused, naming it.
+    let error: unknown;
+    try {
+      memory.importPlanes(context, handle, { format: 'P010', width: 64, height: 32, planes: [{ offset: 0, pitch: 128 }, { offset: 8192, pitch: 128 }], as: 'images' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OpenCLExtensionError);
+    expect((error as OpenCLExtensionError).extension).toBe('cl_khr_image2d_from_buffer');
+    expect(openFds()).toBe(before - 1); // the import took the fd and was released with the frame's parts
+    expect(isOpen(fd)).toBe(false);
+  });
+
+  it('cl_khr_external_memory_dma_buf: planes of fds and Electron\'s nativePixmap import (their owners keep their fds), a non-linear modifier is refused', async () => {
+    const width = 32, height = 16, pitch = 64;
+    const size = pitch * height * 3 / 2;
+    const fd = ref.dmaBuf(size);
+    ref.write(fd, false, 0, pattern(size, 11));
+    const before = openFds();
+    const frame = importDmaBuf(context, { format: 'NV12', width, height, planes: [{ fd, offset: 0, pitch }, { fd, offset: pitch * height, pitch }] });
+    expect(frame.memory[0]!.size).toBe(size);
+    expect(memory.importInfo(frame.memory[0]!).handleType).toBe('dma-buf');
+    {
+      await using _ = queue.acquire(frame.memory);
+      const y = new Uint8Array((frame.planes[0] as CLBuffer).size);
+      await queue.readBuffer(frame.planes[0] as CLBuffer, y);
+      expect(y).toEqual(pattern(size, 11).subarray(0, y.byteLength));
+    }
+    frame.release();
+    expect(openFds()).toBe(before);
+    expect(isOpen(fd)).toBe(true); // duplicated for the import: the fd is still its owner's
+
+    // Electron's `paint` texture on Linux: textureInfo.handle.nativePixmap, pixelFormat and codedSize.
+    const bgra = ref.dmaBuf(16 * 4 * 4);
+    const textureInfo = { pixelFormat: 'bgra', codedSize: { width: 16, height: 4 }, handle: { nativePixmap: { planes: [{ fd: bgra, stride: 64, offset: 0, size: 256 }], modifier: '0' } } };
+    const texture = memory.importDmaBuf(context, textureInfo);
+    expect(texture.format).toBe('BGRA');
+    expect((texture.planes[0] as CLBuffer).size).toBe(256);
+    texture.release();
+    expect(() => memory.importDmaBuf(context, { ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: '72057594037927935' } } })).toThrow(/DRM_FORMAT_MOD_INVALID/);
+    memory.importDmaBuf(context, { ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: '72057594037927935' } } }, { assumeLinear: true }).release();
+    expect(() => memory.importDmaBuf(context, { ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: 0x0100000000000001n } } })).toThrow(/not linear/);
+    expect(() => memory.importDmaBuf(context, textureInfo.handle.nativePixmap)).toThrow(/pass options.format, width and height/);
+    expect(openFds()).toBe(before + 1);
+    closeSync(bgra);
+    closeSync(fd);
+    expect(openFds()).toBe(before - 1);
+  });
+
+  it('typed errors: a handle type the device cannot import names it, its extension and what the device imports; bad handles are TypeErrors', () => {
+    let error: unknown;
+    try {
+      memory.importBuffer(context, { handleType: 'opaque-win32', handle: 0x40n, size: 64 });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OpenCLHandleTypeError);
+    expect(error).toBeInstanceOf(OpenCLExtensionError);
+    const typed = error as OpenCLHandleTypeError;
+    expect(typed.extension).toBe('cl_khr_external_memory_win32');
+    expect(typed.handleType).toBe('opaque-win32');
+    expect(typed.supported).toEqual(['opaque-fd', 'dma-buf']);
+    expect(typed.device).toBe(device.name);
+    expect(typed.message).toMatch(/cannot import opaque-win32 handles; importable: opaque-fd, dma-buf/);
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: -1, size: 64 })).toThrow(TypeError);
+    const closed = ref.dmaBuf(64);
+    closeSync(closed);
+    expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: closed, size: 64 })).toThrow(/file descriptor \d+ \(dma-buf\) is not open/);
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 3n as never, size: 64 })).toThrow(TypeError);
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-win32', handle: 0 as never, size: 64 })).toThrow(TypeError);
+    expect(() => memory.importBuffer(context, { handleType: 'bogus' as never, handle: 1, size: 64 })).toThrow(/handleType must be one of opaque-fd, dma-buf/);
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 1, size: 0 })).toThrow(RangeError);
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 1, size: 64, disposed: true })).toThrow(OpenCLReleasedError);
+    expect(() => memory.importBuffer(context, null as never)).toThrow(TypeError);
+    expect(() => memory.importBuffer({} as never, { handleType: 'opaque-fd', handle: 1, size: 64 })).toThrow(TypeError);
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 1, size: 64 }, { access: 'rw' as never })).toThrow(TypeError);
+  });
+
+  it('an imported object dropped without release is released by garbage collection, closing its fd (fresh process)', () => {
+    const run = runNode(
+      `const koffi = require(${JSON.stringify(createRequire(__filename).resolve('koffi'))});
+       const lib = koffi.load(${JSON.stringify(referenceDriverPath)});
+       const make = lib.func('int refdrv_create_dma_buf(uint64_t size, _Out_ int *fd)');
+       const p = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+       const context = ocl.createContext({ devices: p.getDevices() });
+       const memory = ocl.getExternalMemory(p);
+       const fds = [];
+       for (let i = 0; i < 50; i++) { const out = [0]; make(4096, out); fds.push(out[0]); memory.importBuffer(context, { handleType: 'dma-buf', handle: out[0], size: 4096 }); }
+       const open = () => fds.filter((fd) => { try { require('node:fs').fstatSync(fd); return true; } catch { return false; } }).length;
+       const before = open();
+       (async () => { for (let i = 0; i < 20 && open() > 0; i++) { global.gc(); await new Promise((r) => setTimeout(r, 20)); } console.log(before, open()); })();`,
+      { args: ['--expose-gc'] },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('50 0');
+  });
+});
+
+describe('a VA-API surface exported as DMA-BUF (the real libva, the software VA driver) imported into OpenCL', () => {
+  let xvfb: Xvfb;
+  beforeAll(async () => {
+    xvfb = await startXvfb();
+    useSoftva(xvfb.display);
+  });
+  afterAll(async () => {
+    await xvfb?.stop();
+  });
+
+  it('importDmaBuf(VaDmaBuf): the NV12 planes at the exported offsets and pitches, read and written through OpenCL; the VaDmaBuf keeps its fds', async () => {
+    const platform = referencePlatform();
+    const context = createContext({ devices: platform.getDevices() });
+    const queue = context.createQueue();
+    using display = openVaDisplay({ kind: 'x11' });
+    using surface = display.createSurface({ width: 32, height: 16 });
+    surface.write([pattern(512, 5), pattern(256, 6)]);
+    const dmabuf = surface.exportDmaBuf();
+    expect(dmabuf).toBeInstanceOf(VaDmaBuf);
+    const target = targetOf(dmabuf.objects[0]!.fd);
+    const before = fdsOn(target);
+    const frame = importDmaBuf(context, dmabuf);
+    expect(frame.format).toBe('NV12');
+    expect(fdsOn(target)).toBe(before + 1); // a duplicate, the driver's from the import on
+    const [yLayout, uvLayout] = dmabuf.layers[0]!.planes;
+    {
+      await using _ = queue.acquire(frame.memory);
+      const y = new Uint8Array((frame.planes[0] as CLBuffer).size);
+      await queue.readBuffer(frame.planes[0] as CLBuffer, y);
+      for (let row = 0; row < 16; row++) expect(y.subarray(row * yLayout!.pitch, row * yLayout!.pitch + 32)).toEqual(pattern(512, 5).subarray(row * 32, row * 32 + 32));
+      await queue.fillBuffer(frame.planes[1] as CLBuffer, new Uint8Array([77]));
+    }
+    expect((frame.planes[1] as CLBuffer).offset).toBe(uvLayout!.offset);
+    expect(surface.readPlane(1).every((b) => b === 77)).toBe(true);
+    frame.release();
+    expect(fdsOn(target)).toBe(before);
+    expect(dmabuf.objects.every((o) => isOpen(o.fd))).toBe(true);
+    dmabuf.close();
+    queue.release();
+    context.release();
+  });
+});
+
+describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, OpenCL imports through the reference driver, reads and rewrites, Vulkan reads back', () => {
+  it('a Vulkan buffer exported as an opaque fd (lavapipe\'s memfd, the allocation at 4096): matched by UUID, imported, acquired, rewritten, read back by Vulkan; the fd counted', async () => {
+    const platform = referencePlatform();
+    using instance = createVulkanInstance();
+    const physical = instance.physicalDevices()[0]!;
+    // The reference driver claims lavapipe's deviceUUID, as a GPU's OpenCL and Vulkan drivers report the same one.
+    process.env.REFDRV_DEVICE_UUID = Buffer.from(physical.deviceUUID).toString('hex');
+    const device = platform.getDevices()[0]!;
+    try {
+      expect(device.uuid).toBe(uuidString(physical.deviceUUID));
+      using vk = instance.createDevice({ uuid: device.uuidBytes! });
+      const context = createContext({ devices: [device] });
+      const queue = context.createQueue();
+      const memory = getExternalMemory(platform);
+      const size = 1 << 16;
+      using vkBuffer = vk.createBuffer({ size });
+      await vkBuffer.write(pattern(size, 17));
+      const exported = vkBuffer.exportMemory('opaque-fd');
+      const fd = exported.handle as number;
+      const target = targetOf(fd);
+      const before = fdsOn(target);
+      const clBuffer = memory.importBuffer(context, exported, { size });
+      expect(exported.owned).toBe(false); // relinquished: the import took the fd
+      expect(isOpen(fd)).toBe(true);
+      {
+        await using _ = queue.acquire([clBuffer]);
+        const seen = new Uint8Array(size);
+        await queue.readBuffer(clBuffer, seen);
+        expect(seen).toEqual(pattern(size, 17));
+        await queue.writeBuffer(clBuffer, pattern(size, 23));
+      }
+      expect(await vkBuffer.read(0, size)).toEqual(pattern(size, 23));
+      clBuffer.release();
+      expect(isOpen(fd)).toBe(false);
+      expect(fdsOn(target)).toBe(before - 1); // the exported descriptor, closed with the memory object that owned it
+
+      // NV12 planes of one Vulkan allocation, as { offset, pitch }.
+      const width = 64, height = 32, pitch = 128, uvOffset = pitch * height;
+      const frameBytes = uvOffset + pitch * (height / 2);
+      using frameBuffer = vk.createBuffer({ size: frameBytes });
+      await frameBuffer.write(pattern(frameBytes, 29));
+      const frameExport = frameBuffer.exportMemory();
+      const frameTarget = targetOf(frameExport.handle as number);
+      const beforeFrame = fdsOn(frameTarget);
+      const frame = memory.importPlanes(context, frameExport, { size: frameBytes, format: 'NV12', width, height, planes: [{ offset: 0, pitch }, { offset: uvOffset, pitch }] });
+      {
+        await using _ = queue.acquire(frame.memory);
+        await queue.fillBuffer(frame.planes[1] as CLBuffer, new Uint8Array([128]));
+      }
+      const back = await frameBuffer.read(0, frameBytes);
+      expect(back.subarray(0, uvOffset)).toEqual(pattern(frameBytes, 29).subarray(0, uvOffset));
+      expect(back.subarray(uvOffset, uvOffset + (frame.planes[1] as CLBuffer).size).every((b) => b === 128)).toBe(true);
+      frame.release();
+      expect(fdsOn(frameTarget)).toBe(beforeFrame - 1);
+      queue.release();
+      context.release();
+    } finally {
+      delete process.env.REFDRV_DEVICE_UUID;
+    }
+  });
+});
+
+describe('external memory on PoCL: not supported, typed errors, no descriptor leaked', () => {
+  it('getExternalMemory names cl_khr_external_memory; importDmaBuf names cl_khr_external_memory_dma_buf; the fd stays open and the count unchanged', () => {
+    const platform = pocl();
+    const device = platform.getDevices()[0]!;
+    expect(device.uuid).toBeNull(); // PoCL 3.1 has no cl_khr_device_uuid
+    expect(device.luid).toBeNull();
+    const context = createContext({ devices: [device] });
+    const ref = payloads();
+    const fd = ref.dmaBuf(4096);
+    const before = openFds();
+    let error: unknown;
+    try {
+      getExternalMemory(platform);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OpenCLExtensionError);
+    expect((error as OpenCLExtensionError).extension).toBe('cl_khr_external_memory');
+    expect(() => platform.getSharing('cl_khr_external_memory')).toThrow(OpenCLExtensionError);
+    try {
+      importDmaBuf(context, { format: 'RGBA', width: 16, height: 16, planes: [{ fd, pitch: 64 }] });
+      error = undefined;
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OpenCLExtensionError);
+    expect((error as OpenCLExtensionError).extension).toBe('cl_khr_external_memory_dma_buf');
+    expect((error as Error).message).toContain('Portable Computing Language');
+    expect(openFds()).toBe(before);
+    expect(isOpen(fd)).toBe(true);
+    closeSync(fd);
+    context.release();
+  });
+});

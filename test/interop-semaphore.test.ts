@@ -1,0 +1,324 @@
+// cl_khr_semaphore and cl_khr_external_semaphore (+ _opaque_fd, _sync_fd)
+// through the public API: on the reference driver (through the ICD loader)
+// every entry point and error, handle ownership counted in /proc/self/fd; on
+// PoCL a typed "not supported" error that leaks no descriptor.
+import { closeSync, fstatSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ExportedSemaphoreHandle,
+  OpenCLError,
+  OpenCLExtensionError,
+  OpenCLHandleTypeError,
+  OpenCLReleasedError,
+  Semaphore,
+  Semaphores,
+  createContext,
+  externalTokens,
+  getPlatforms,
+  getExternalMemory,
+  getSemaphores,
+  type CommandQueue,
+  type Context,
+  type Device,
+  type Platform,
+} from '../lib';
+import { openReferenceDriver, referenceDriverPath } from './driver/control.mjs';
+import { pocl, runNode } from './helpers';
+
+const koffiPath = createRequire(__filename).resolve('koffi');
+
+/** The reference driver's control API (control.mjs): payloads and semaphore state words as another API sees them. */
+function control() {
+  const ref = openReferenceDriver();
+  return {
+    /** The state word of an opaque semaphore fd as another API sees it (op -1 read, 0 unsignal, 1 signal). */
+    opaqueState: (fd: number, op: -1 | 0 | 1 = -1): number => ref.opaqueSemaphoreState(fd, op === -1 ? 'read' : op === 1 ? 'signal' : 'unsignal'),
+    liveSemaphores: (): number => ref.liveObjects('semaphore'),
+    memfd: (size = 64): number => ref.createDmaBuf(size),
+    read: (fd: number, size: number): Uint8Array => ref.payloadRead(fd, 'dma-buf', 0, size),
+    write: (fd: number, bytes: Uint8Array): void => ref.payloadWrite(fd, 'dma-buf', 0, bytes),
+  };
+}
+
+const openFds = () => readdirSync('/proc/self/fd').length;
+function isOpen(fd: number): boolean {
+  try {
+    fstatSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function referencePlatform(): Platform {
+  const platform = getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+  if (!platform) throw new Error('the reference driver is not listed: run npm run build:driver (vitest sets OCL_ICD_VENDORS)');
+  return platform;
+}
+
+describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver', () => {
+  let platform: Platform;
+  let device: Device;
+  let semaphores: Semaphores;
+  let context: Context;
+  let other: Context;
+  let queue: CommandQueue;
+  let otherQueue: CommandQueue;
+  let ref: ReturnType<typeof control>;
+
+  beforeAll(() => {
+    platform = referencePlatform();
+    device = platform.getDevices()[0]!;
+    semaphores = getSemaphores(platform);
+    context = createContext({ devices: [device] });
+    other = createContext({ devices: [device] });
+    queue = context.createQueue();
+    otherQueue = other.createQueue();
+    ref = control();
+  });
+  afterAll(() => {
+    queue.release();
+    otherQueue.release();
+    context.release();
+    other.release();
+  });
+
+  it('resolves the facade once per platform (also platform.getSharing); queries: semaphore types, import and export handle types', () => {
+    expect(semaphores).toBeInstanceOf(Semaphores);
+    expect(getSemaphores(platform)).toBe(semaphores);
+    expect(platform.getSharing('cl_khr_semaphore')).toBe(semaphores);
+    expect(semaphores.extensions).toEqual([
+      'cl_khr_semaphore',
+      'cl_khr_external_semaphore',
+      'cl_khr_external_semaphore_opaque_fd',
+      'cl_khr_external_semaphore_sync_fd',
+    ]);
+    expect(semaphores.semaphoreTypes()).toEqual(['binary']);
+    expect(semaphores.semaphoreTypes(device)).toEqual(['binary']);
+    expect(semaphores.importHandleTypes()).toEqual(['opaque-fd', 'sync-fd']);
+    expect(semaphores.importHandleTypes(device)).toEqual(['opaque-fd', 'sync-fd']);
+    expect(semaphores.exportHandleTypes(device)).toEqual(['opaque-fd', 'sync-fd']);
+    expect(() => semaphores.importHandleTypes(pocl().getDevices()[0]!)).toThrow(TypeError);
+  });
+
+  it('clCreateSemaphoreWithPropertiesKHR and clGetSemaphoreInfoKHR: a binary semaphore, unsignaled, its properties as given', () => {
+    using semaphore = semaphores.create(context);
+    expect(semaphore).toBeInstanceOf(Semaphore);
+    expect(semaphore.type).toBe('binary');
+    expect(semaphore.payload).toBe(0n);
+    expect(semaphore.referenceCount).toBe(1);
+    expect(semaphore.properties.slice(0, 2)).toEqual([BigInt(externalTokens.CL_SEMAPHORE_TYPE_KHR), 1n]);
+    expect(semaphore.exportable).toBe(false);
+    expect(semaphore.exportHandleTypes).toEqual([]);
+    expect(semaphore.importedFrom).toBeNull();
+    expect(semaphore.address).toBeTypeOf('bigint');
+    using forDevice = semaphores.create(context, { device });
+    expect(forDevice.device).toBe(device);
+  });
+
+  it('clEnqueueSignalSemaphoresKHR / clEnqueueWaitSemaphoresKHR: a wait holds its queue until the signal, whatever queue signals', async () => {
+    using semaphore = semaphores.create(context);
+    const second = context.createQueue();
+    const gate = context.createUserEvent();
+    const signaled = semaphore.signal(queue, { waitFor: [gate] });
+    const waited = semaphore.wait(second);
+    const after = second.enqueueMarker();
+    second.flush();
+    queue.flush();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(waited.status).not.toBe('complete');
+    expect(after.status).not.toBe('complete');
+    gate.setStatus('complete');
+    await Promise.all([signaled, waited, after]);
+    expect(semaphore.payload).toBe(0n); // the wait consumed the signal
+    await semaphores.signal(queue, [semaphore]);
+    expect(semaphore.payload).toBe(1n);
+    await semaphores.wait(queue, [semaphore]);
+    expect(semaphore.payload).toBe(0n);
+    for (const event of [signaled, waited, after, gate]) event.release();
+    second.release();
+  });
+
+  it('opaque fd: exported (the handle is the caller\'s), imported in another context (the import takes it), one payload for both', async () => {
+    const before = openFds();
+    const exporter = semaphores.create(context, { exportAs: 'opaque-fd' });
+    expect(exporter.exportable).toBe(true);
+    expect(exporter.exportHandleTypes).toEqual(['opaque-fd']);
+    const withPayload = openFds(); // the driver keeps the payload in a memfd of its own
+    const handle = exporter.exportHandle();
+    expect(handle).toBeInstanceOf(ExportedSemaphoreHandle);
+    expect(handle.handleType).toBe('opaque-fd');
+    expect(openFds()).toBe(withPayload + 1);
+    // Another API's view of the payload: the same word.
+    const view = exporter.exportHandle();
+    const imported = semaphores.import(other, handle);
+    expect(handle.disposed).toBe(true); // relinquished: the import took it
+    expect(imported.importedFrom).toBe('opaque-fd');
+    expect(imported.deviceListDropped).toBe(false);
+    await exporter.signal(queue);
+    expect(ref.opaqueState(view.handle as number)).toBe(1);
+    expect(imported.payload).toBe(1n);
+    await imported.wait(otherQueue);
+    expect(ref.opaqueState(view.handle as number)).toBe(0);
+    // Signaled by "the other API": OpenCL's wait sees it.
+    ref.opaqueState(view.handle as number, 1);
+    await imported.wait(otherQueue);
+    view.close();
+    view.close();
+    imported.release();
+    exporter.release();
+    expect(openFds()).toBe(before);
+    expect(ref.liveSemaphores()).toBe(0);
+  });
+
+  it('sync fd: exported after a signal, imported as a fence, re-imported (clReImportSemaphoreSyncFdKHR), -1 is a fence already signaled', async () => {
+    const before = openFds();
+    const exporter = semaphores.create(context, { exportAs: 'sync-fd' });
+    await exporter.signal(queue);
+    const fence = exporter.exportHandle(device);
+    expect(fence.handleType).toBe('sync-fd');
+    const imported = semaphores.import(other, fence, { device });
+    expect(fence.disposed).toBe(true);
+    expect(imported.device).toBe(device);
+    await imported.wait(otherQueue);
+    imported.reimportSyncFd(-1);
+    await imported.wait(otherQueue);
+    await exporter.signal(queue);
+    imported.reimportSyncFd(exporter.exportHandle());
+    await imported.wait(otherQueue);
+    using signaled = semaphores.import(other, { handleType: 'sync-fd', handle: -1 });
+    await signaled.wait(otherQueue);
+    imported.release();
+    exporter.release();
+    expect(openFds()).toBe(before);
+  });
+
+  it('imported memory ordered by imported semaphores (the spec\'s "Example With Memory Sharing Using Acquire/Release"): OpenCL runs only after the other API signals, and signals back when its release is done', async () => {
+    // "The other API": a DMA-BUF payload and two semaphores whose state words it reads and writes.
+    const ready = semaphores.create(other, { exportAs: 'opaque-fd' });
+    const done = semaphores.create(other, { exportAs: 'opaque-fd' });
+    const readyView = ready.exportHandle();
+    const doneView = done.exportHandle();
+    const readyCl = semaphores.import(context, ready.exportHandle());
+    const doneCl = semaphores.import(context, done.exportHandle());
+    const fd = ref.memfd(256);
+    ref.write(fd, new Uint8Array(256).fill(1));
+    const buffer = getExternalMemory(platform).importBuffer(context, { handleType: 'dma-buf', handle: fd, size: 256 }, { duplicate: true });
+
+    const waited = readyCl.wait(queue);
+    const scope = queue.acquire([buffer]);
+    const copied = queue.copyBuffer(buffer, buffer, { srcOffset: 0, dstOffset: 128, size: 128 });
+    const released = scope.release();
+    const signaled = doneCl.signal(queue);
+    queue.flush();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(waited.status).not.toBe('complete');
+    expect(ref.opaqueState(doneView.handle as number)).toBe(0);
+
+    const written = Uint8Array.from({ length: 256 }, (_, i) => (i < 128 ? i + 7 : 0));
+    ref.write(fd, written);
+    ref.opaqueState(readyView.handle as number, 1);
+    await signaled;
+    expect(ref.opaqueState(doneView.handle as number)).toBe(1);
+    const seen = ref.read(fd, 256);
+    expect(seen.subarray(128)).toEqual(written.subarray(0, 128)); // the copy ran after the other API's write
+    for (const event of [waited, scope.event, copied, released, signaled]) event.release();
+    buffer.release();
+    closeSync(fd);
+    for (const s of [readyCl, doneCl, ready, done]) s.release();
+    readyView.close();
+    doneView.close();
+  });
+
+  it('ownership: a failed import leaves the fd to the caller; duplicate keeps the caller\'s; counted in /proc/self/fd', () => {
+    const notASemaphore = ref.memfd();
+    const before = openFds();
+    let relinquished = 0;
+    expect(() => semaphores.import(context, { handleType: 'opaque-fd', handle: notASemaphore, relinquish: () => relinquished++ })).toThrow(OpenCLError);
+    expect(relinquished).toBe(0);
+    expect(isOpen(notASemaphore)).toBe(true);
+    expect(() => semaphores.import(context, { handleType: 'opaque-fd', handle: notASemaphore }, { duplicate: true })).toThrow(OpenCLError);
+    expect(openFds()).toBe(before);
+    closeSync(notASemaphore);
+    const exporter = semaphores.create(context, { exportAs: 'opaque-fd' });
+    const handle = exporter.exportHandle();
+    const copy = semaphores.import(context, handle, { duplicate: true });
+    expect(handle.disposed).toBe(false);
+    expect(isOpen(handle.handle as number)).toBe(true);
+    copy.release();
+    handle.close();
+    expect(handle.disposed).toBe(true);
+    exporter.release();
+    expect(openFds()).toBe(before - 1);
+  });
+
+  it('typed errors: handle types the device cannot export or import, export without exportAs, re-import of a non-sync-fd semaphore, released and foreign semaphores', () => {
+    let error: unknown;
+    try {
+      semaphores.create(context, { exportAs: 'opaque-win32' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OpenCLHandleTypeError);
+    expect((error as OpenCLHandleTypeError).extension).toBe('cl_khr_external_semaphore_win32');
+    expect((error as OpenCLHandleTypeError).supported).toEqual(['opaque-fd', 'sync-fd']);
+    expect((error as Error).message).toMatch(/cannot export opaque-win32 handles; exportable: opaque-fd, sync-fd/);
+    expect(() => semaphores.import(context, { handleType: 'opaque-win32-kmt', handle: 8n })).toThrow(/cannot import opaque-win32-kmt handles; importable: opaque-fd, sync-fd/);
+    expect(() => semaphores.create(context, { exportAs: 'bogus' as never })).toThrow(TypeError);
+    expect(() => semaphores.import(context, { handleType: 'opaque-fd', handle: -1 })).toThrow(TypeError);
+    expect(() => semaphores.import(context, { handleType: 'sync-fd', handle: 1.5 })).toThrow(TypeError);
+    using plain = semaphores.create(context);
+    expect(() => plain.exportHandle()).toThrow(/not created to be exported/);
+    expect(() => plain.reimportSyncFd(-1)).toThrow(OpenCLError);
+    try {
+      plain.reimportSyncFd(-1);
+    } catch (e) {
+      expect((e as OpenCLError).code).toBe('CL_INVALID_SEMAPHORE_KHR');
+    }
+    expect(() => semaphores.wait(queue, [])).toThrow(TypeError);
+    expect(() => semaphores.wait(queue, [{} as never])).toThrow(TypeError);
+    expect(() => semaphores.signal(queue, [plain], { payloads: [1n, 2n] })).toThrow(TypeError);
+    expect(() => plain.wait(otherQueue)).toThrow(/CL_INVALID_CONTEXT/);
+    expect(() => semaphores.create({} as never)).toThrow(TypeError);
+    expect(() => semaphores.create(context, { device: pocl().getDevices()[0]! })).toThrow(TypeError);
+    const gone = semaphores.create(context);
+    gone.release();
+    gone.release();
+    expect(gone.released).toBe(true);
+    expect(() => gone.signal(queue)).toThrow(OpenCLReleasedError);
+    expect(() => gone.payload).toThrow(OpenCLReleasedError);
+  });
+
+  it('a semaphore dropped without release is released by garbage collection (fresh process)', () => {
+    const run = runNode(
+      `const koffi = require(${JSON.stringify(koffiPath)});
+       const live = koffi.load(${JSON.stringify(referenceDriverPath)}).func('int refdrv_live_objects(const char *kind)');
+       const p = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+       const context = ocl.createContext({ devices: p.getDevices() });
+       for (let i = 0; i < 50; i++) ocl.getSemaphores(p).create(context);
+       const before = live('semaphore');
+       (async () => { for (let i = 0; i < 20 && live('semaphore') > 0; i++) { global.gc(); await new Promise((r) => setTimeout(r, 20)); } console.log(before, live('semaphore')); })();`,
+      { args: ['--expose-gc'] },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('50 0');
+  });
+});
+
+describe('semaphores on PoCL: not supported, a typed error, no descriptor leaked', () => {
+  it('getSemaphores names cl_khr_semaphore; the caller\'s fd stays open', () => {
+    const platform = pocl();
+    const before = openFds();
+    let error: unknown;
+    try {
+      getSemaphores(platform);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OpenCLExtensionError);
+    expect((error as OpenCLExtensionError).extension).toBe('cl_khr_semaphore');
+    expect(() => platform.getSharing('cl_khr_semaphore')).toThrow(OpenCLExtensionError);
+    expect(openFds()).toBe(before);
+  });
+});
