@@ -131,6 +131,10 @@ static uint32_t frame_rgba(uint32_t i) { return rgba_pixel(frame_luma(i), frame_
 
 enum { kCheckPiece = 4096, kCheckPieces = 3 };
 
+/* The OpenCL calls of one frame, timed one by one in an instrumented run. */
+enum { kCallWait, kCallAcquire, kCallKernel, kCallRelease, kCallSignal, kCallFlush, kCallKinds };
+static const char* const kCallNames[kCallKinds] = {"wait", "acquire", "kernels", "release", "signal", "flush"};
+
 typedef struct {
   VkBuffer buffer;
   VkDeviceMemory memory;
@@ -166,6 +170,8 @@ typedef struct {
   clReleaseSemaphoreKHR_fn release_semaphore;
   int use_sub_buffers;
   int ownership, acquire_each; /* of the run in progress (Variant) */
+  int time_calls;              /* add each OpenCL call's host time to calls_ns */
+  uint64_t calls_ns[kCallKinds];
   /* Vulkan */
   VkInstance instance;
   VkPhysicalDevice physical;
@@ -580,14 +586,26 @@ static void produce(Bench* b, Slot* s, uint32_t frame, int semaphores) {
    for the end of the frame's OpenCL work (NULL: none). */
 static void opencl(Bench* b, Slot* s, int wait, int signal, cl_event* done) {
   cl_mem objects[] = {s->cl_nv12, s->cl_rgba};
+  uint64_t t[kCallKinds + 1] = {0};
+  int timed = b->time_calls;
+  if (timed) t[0] = now_ns();
   if (wait) CHECK(b->wait_semaphores(b->queue, 1, &s->cl_nv12_ready, NULL, 0, NULL, NULL));
+  if (timed) t[1] = now_ns();
   if (b->acquire_each) CHECK(b->acquire(b->queue, 2, objects, 0, NULL, NULL));
+  if (timed) t[2] = now_ns();
   set_kernel_args(b, s->cl_nv12, s->cl_y, s->cl_uv, s->cl_rgba);
   enqueue_kernel(b);
+  if (timed) t[3] = now_ns();
   if (b->acquire_each) CHECK(b->release(b->queue, 2, objects, 0, NULL, NULL));
+  if (timed) t[4] = now_ns();
   if (signal) CHECK(b->signal_semaphores(b->queue, 1, &s->cl_rgba_ready, NULL, 0, NULL, NULL));
   if (done) CHECK(clEnqueueMarkerWithWaitList(b->queue, 0, NULL, done));
+  if (timed) t[5] = now_ns();
   CHECK(clFlush(b->queue));
+  if (timed) {
+    t[6] = now_ns();
+    for (int k = 0; k < kCallKinds; k++) b->calls_ns[k] += t[k + 1] - t[k];
+  }
 }
 
 static void record_consume(Bench* b, Slot* s, uint32_t frame, int check) {
@@ -975,6 +993,22 @@ int main(int argc, char** argv) {
     }
   }
 
+  /* Where the OpenCL host time of a frame goes: the ahead order on 8 slots, each call timed. */
+  double calls_per_frame[kCallKinds];
+  {
+    run_pipeline(b, slot, check_slots, &kAheadVariant, warmup, 1, NULL, NULL);
+    memset(b->calls_ns, 0, sizeof b->calls_ns);
+    b->time_calls = 1;
+    uint64_t ns = run_pipeline(b, slot, check_slots, &kAheadVariant, frames, 1, NULL, NULL);
+    b->time_calls = 0;
+    fprintf(stderr, "\nOpenCL calls per frame, host time (ahead, %d slots, %ld frames at %.0f frames/s):", check_slots, frames,
+            (double)frames * 1e9 / (double)ns);
+    for (int k = 0; k < kCallKinds; k++) {
+      calls_per_frame[k] = (double)b->calls_ns[k] / (double)frames;
+      fprintf(stderr, " %s %.1f us%s", kCallNames[k], calls_per_frame[k] / 1e3, k + 1 < kCallKinds ? "," : "\n");
+    }
+  }
+
   VK_CHECK(vkDeviceWaitIdle(b->device_vk));
   for (int k = 0; k < max_slots; k++) free_slot(b, &slot[k]);
   int fds_freed = count_open_fds();
@@ -1009,7 +1043,9 @@ int main(int argc, char** argv) {
            "\"pixels_checked\":%ld}",
            c ? "," : "", check_variants[c / 2]->name, check_slots, c & 1 ? "false" : "true", checks[c].frames, checks[c].mismatched_frames,
            checks[c].mismatched_pixels, checks[c].frames * (kCheckPiece * kCheckPieces / 4));
-  printf("],\"fds\":{\"start\":%d,\"opened\":%d,\"imported\":%d,\"exported\":%d,\"freed\":%d}}\n", fds_start, fds_opened, fds_imported,
+  printf("],\"calls_ns\":{");
+  for (int k = 0; k < kCallKinds; k++) printf("%s\"%s\":%.0f", k ? "," : "", kCallNames[k], calls_per_frame[k]);
+  printf("},\"fds\":{\"start\":%d,\"opened\":%d,\"imported\":%d,\"exported\":%d,\"freed\":%d}}\n", fds_start, fds_opened, fds_imported,
          4 * max_slots, fds_freed);
 
   clReleaseKernel(b->kernel);
