@@ -63,6 +63,10 @@ export function frameRgba(i) {
   return (clamp8((c + 409 * e) >> 8) | (clamp8((c - 100 * d - 208 * e) >> 8) << 8) | (clamp8((c + 516 * d) >> 8) << 16) | 0xff000000) >>> 0;
 }
 const CHECK_PIECE = 4096;
+// The orders of submission both sides run: naive, ahead, and ahead with the
+// consumers N/2 frames behind OpenCL's work (FrameSlots' lag; the C side's
+// ahead-lag variant).
+const VARIANTS = ['naive', 'ahead', 'ahead-lag'];
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -112,7 +116,7 @@ async function main() {
     if (!existsSync(opts.c)) {
       console.error(`bench: C program not found at ${opts.c} (npm run build:driver builds it where the Vulkan headers are installed); Node side only`);
     } else {
-      const args = ['--platform', opts.platform, '--width', String(width), '--height', String(height), '--frames', String(frames), '--repeats', String(repeats), '--slots', slotCounts.join(','), '--kernel-iterations', String(kernelIterations), '--check-frames', String(checkFrames), ...opts['c-args'].split(' ').filter(Boolean)];
+      const args = ['--variants', VARIANTS.join(','), '--platform', opts.platform, '--width', String(width), '--height', String(height), '--frames', String(frames), '--repeats', String(repeats), '--slots', slotCounts.join(','), '--kernel-iterations', String(kernelIterations), '--check-frames', String(checkFrames), ...opts['c-args'].split(' ').filter(Boolean)];
       const t0 = Date.now();
       const child = spawnSync(opts.c, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
       process.stderr.write(child.stderr ?? '');
@@ -201,14 +205,18 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
     return commands;
   };
 
-  /** @param {{ check?: any, timing?: any }} [options] */
-  async function pipeline(n, order, count, { check = null, timing } = {}) {
+  /** @param {{ check?: any, timing?: any }} [extra] */
+  async function pipeline(n, variant, count, extra = {}) {
+    const { check = null, timing } = extra;
     const helper = new FrameSlots({ vulkan, queue, count: n });
+    const order = variant === 'naive' ? 'naive' : 'ahead';
+    const lag = variant === 'ahead-lag' ? Math.floor(n / 2) : 0;
     try {
       const t0 = performance.now();
       await helper.run({
         frames: count,
         order,
+        lag,
         timing,
         acquire: (s) => [slots[s.index].frame.memory[0], slots[s.index].clRgba],
         produce: (s, f) => produceCommands(slots[s.index], valueIndex(f, n)),
@@ -310,7 +318,7 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
 
   result.pipeline = [];
   for (const n of slotCounts) {
-    for (const order of ['naive', 'ahead']) {
+    for (const order of VARIANTS) {
       await pipeline(n, order, warmup);
       const runs = [], splits = [];
       for (let r = 0; r < repeats; r++) {
@@ -327,7 +335,7 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
   }
 
   // Where the OpenCL host time of a frame goes (ahead, 8 slots, each call timed).
-  {
+  if (!process.env.BENCH_NO_CALLS) {
     await pipeline(8, 'ahead', warmup);
     const timing = { calls: {} };
     const ms = await pipeline(8, 'ahead', frames, { timing });
@@ -358,13 +366,13 @@ function report(c, node, slotCounts, json) {
   const lines = [];
   lines.push(`card: ${(c ?? node)?.device ?? 'n/a'}; ${(c ?? node)?.width}x${(c ?? node)?.height} NV12 -> RGBA; frames/s, median of ${(c ?? node)?.repeats} runs of ${(c ?? node)?.frames} frames`);
   lines.push('');
-  lines.push('| slots | C naive | C ahead | Node naive | Node ahead | Node best / C best |');
-  lines.push('|---|---|---|---|---|---|');
+  lines.push(`| slots | ${VARIANTS.map((v) => `C ${v}`).join(' | ')} | ${VARIANTS.map((v) => `Node ${v}`).join(' | ')} | Node best / C best |`);
+  lines.push(`|---|${VARIANTS.map(() => '---|---|').join('')}---|`);
   const fps = (side, order, n) => side?.pipeline.find((p) => p.order === order && p.slots === n)?.fps;
   for (const n of slotCounts) {
-    const cBest = Math.max(fps(c, 'naive', n) ?? 0, fps(c, 'ahead', n) ?? 0);
-    const nodeBest = Math.max(fps(node, 'naive', n) ?? 0, fps(node, 'ahead', n) ?? 0);
-    lines.push(`| ${n} | ${f0(fps(c, 'naive', n))} | ${f0(fps(c, 'ahead', n))} | ${f0(fps(node, 'naive', n))} | ${f0(fps(node, 'ahead', n))} | ${cBest && nodeBest ? `${(nodeBest / cBest).toFixed(3)}x` : 'n/a'} |`);
+    const cBest = Math.max(...VARIANTS.map((v) => fps(c, v, n) ?? 0));
+    const nodeBest = Math.max(...VARIANTS.map((v) => fps(node, v, n) ?? 0));
+    lines.push(`| ${n} | ${VARIANTS.map((v) => f0(fps(c, v, n))).join(' | ')} | ${VARIANTS.map((v) => f0(fps(node, v, n))).join(' | ')} | ${cBest && nodeBest ? `${(nodeBest / cBest).toFixed(3)}x` : 'n/a'} |`);
   }
   lines.push('');
   lines.push('| the kernel alone (us per launch) | C | Node |');
@@ -380,7 +388,7 @@ function report(c, node, slotCounts, json) {
   lines.push('| host us per frame (produce / opencl / consume / waiting) | C | Node |');
   lines.push('|---|---|---|');
   for (const n of slotCounts) {
-    for (const order of ['naive', 'ahead']) {
+    for (const order of VARIANTS) {
       const split = (side) => {
         const p = side?.pipeline.find((x) => x.order === order && x.slots === n);
         if (!p) return 'n/a';

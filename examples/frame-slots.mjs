@@ -18,7 +18,10 @@
 //            consumer of frame f, which waits for OpenCL: one frame at a time.
 //   'ahead'  produce(0..N-1) first, then for each frame opencl(f), consume(f),
 //            produce(f+N): each slot's next frame is queued right after its
-//            consumer, so N frames are in flight.
+//            consumer, so N frames are in flight. With `lag` L (0 to N-1), the
+//            consumer of frame f is submitted after the OpenCL work of frame
+//            f+L: OpenCL's work is queued L frames early, so the host's time
+//            for it is off the path each frame takes through the GPU.
 // Nobody waits per frame: before it submits the consumer of frame f, the
 // helper awaits the consumer of frame f-N (the same slot), which has usually
 // finished long before.
@@ -75,7 +78,8 @@ export class FrameSlots {
   }
 
   /**
-   * Runs `frames` frames through the slots.
+   * Runs `frames` frames through the slots, in `order` ('ahead' by default;
+   * `lag`: see above).
    * produce(slot, frame) and consume(slot, frame) return the VulkanCommands
    * to submit (recorded once, submitted many times); acquire(slot) the
    * imported memory objects OpenCL acquires around opencl(slot, frame), which
@@ -88,12 +92,13 @@ export class FrameSlots {
    */
   async run(options) {
     check(options !== null && typeof options === 'object', 'options must be an object');
-    const { frames, order = 'ahead', produce, opencl, consume, acquire, onConsumed, timing } = options;
+    const { frames, order = 'ahead', lag = 0, produce, opencl, consume, acquire, onConsumed, timing } = options;
     check(Number.isInteger(frames) && frames >= 0, `options.frames must be a non-negative integer; got ${frames}`, RangeError);
     check(ORDERS.includes(order), `options.order must be one of ${ORDERS.join(', ')}; got ${order}`);
     for (const [name, fn] of Object.entries({ produce, opencl, consume, acquire })) check(typeof fn === 'function', `options.${name} must be a function`);
     check(onConsumed === undefined || typeof onConsumed === 'function', 'options.onConsumed must be a function');
     const n = this.slots.length;
+    check(Number.isInteger(lag) && lag >= 0 && lag < n && (lag === 0 || order === 'ahead'), `options.lag must be an integer from 0 to ${n - 1} (the ahead order only); got ${lag}`, RangeError);
     const queue = this.queue;
     const vkQueue = this.vulkan.queue;
     const now = timing ? () => performance.now() : () => 0;
@@ -188,9 +193,11 @@ export class FrameSlots {
     };
 
     if (order === 'ahead') for (let f = 0; f < n && f < frames; f++) produceFrame(f);
-    for (let f = 0; f < frames; f++) {
-      if (order === 'naive') produceFrame(f);
-      openclFrame(f);
+    for (let i = 0; i < frames + lag; i++) {
+      if (order === 'naive') produceFrame(i);
+      if (i < frames) openclFrame(i);
+      const f = i - lag; // the frame consumed now
+      if (f < 0) continue;
       await consumeFrame(f);
       if (order === 'ahead' && f + n < frames) produceFrame(f + n);
     }
