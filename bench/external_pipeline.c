@@ -171,6 +171,7 @@ typedef struct {
   int use_sub_buffers;
   int ownership, acquire_each; /* of the run in progress (Variant) */
   int time_calls;              /* add each OpenCL call's host time to calls_ns */
+  int cl_events, package_vk;   /* of the run in progress (Variant) */
   uint64_t calls_ns[kCallKinds];
   /* Vulkan */
   VkInstance instance;
@@ -550,6 +551,14 @@ static void wait_fence(Bench* b, VkFence fence, int* pending) {
   *pending = 0;
 }
 
+/* The package's barrier between recorded operations (lib/vulkan). */
+static void full_barrier(VkCommandBuffer cmd) {
+  VkMemoryBarrier all = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                         .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+                         .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &all, 0, NULL, 0, NULL);
+}
+
 static void record_produce(Bench* b, Slot* s, uint32_t frame) {
   VkCommandBuffer cmd = s->produce_cmd;
   begin(cmd);
@@ -562,7 +571,9 @@ static void record_produce(Bench* b, Slot* s, uint32_t frame) {
   if (b->ownership) ownership_barrier(b, cmd, s->nv12.buffer, 1, VK_ACCESS_TRANSFER_WRITE_BIT);
   uint32_t luma = frame_luma(frame), u = frame_u(frame), v = frame_v(frame);
   vkCmdFillBuffer(cmd, s->nv12.buffer, 0, b->y_size, luma * 0x01010101u);
+  if (b->package_vk) full_barrier(cmd);
   vkCmdFillBuffer(cmd, s->nv12.buffer, b->y_size, b->uv_size, (u | v << 8) * 0x00010001u);
+  if (b->package_vk) full_barrier(cmd);
   if (b->ownership) ownership_barrier(b, cmd, s->nv12.buffer, 0, VK_ACCESS_TRANSFER_WRITE_BIT);
   VK_CHECK(vkEndCommandBuffer(cmd));
 }
@@ -589,16 +600,28 @@ static void opencl(Bench* b, Slot* s, int wait, int signal, cl_event* done) {
   uint64_t t[kCallKinds + 1] = {0};
   int timed = b->time_calls;
   if (timed) t[0] = now_ns();
-  if (wait) CHECK(b->wait_semaphores(b->queue, 1, &s->cl_nv12_ready, NULL, 0, NULL, NULL));
+  cl_event ev = NULL, *e = b->cl_events ? &ev : NULL;
+#define RELEASE_EVENT() \
+  if (ev) {             \
+    clReleaseEvent(ev); \
+    ev = NULL;          \
+  }
+  if (wait) CHECK(b->wait_semaphores(b->queue, 1, &s->cl_nv12_ready, NULL, 0, NULL, e));
+  RELEASE_EVENT();
   if (timed) t[1] = now_ns();
-  if (b->acquire_each) CHECK(b->acquire(b->queue, 2, objects, 0, NULL, NULL));
+  if (b->acquire_each) CHECK(b->acquire(b->queue, 2, objects, 0, NULL, e));
+  RELEASE_EVENT();
   if (timed) t[2] = now_ns();
   set_kernel_args(b, s->cl_nv12, s->cl_y, s->cl_uv, s->cl_rgba);
-  enqueue_kernel(b);
+  CHECK(clEnqueueNDRangeKernel(b->queue, b->kernel, 2, NULL, b->global, b->has_local ? b->local : NULL, 0, NULL, e));
+  RELEASE_EVENT();
   if (timed) t[3] = now_ns();
-  if (b->acquire_each) CHECK(b->release(b->queue, 2, objects, 0, NULL, NULL));
+  if (b->acquire_each) CHECK(b->release(b->queue, 2, objects, 0, NULL, e));
+  RELEASE_EVENT();
   if (timed) t[4] = now_ns();
-  if (signal) CHECK(b->signal_semaphores(b->queue, 1, &s->cl_rgba_ready, NULL, 0, NULL, NULL));
+  if (signal) CHECK(b->signal_semaphores(b->queue, 1, &s->cl_rgba_ready, NULL, 0, NULL, e));
+  RELEASE_EVENT();
+#undef RELEASE_EVENT
   if (done) CHECK(clEnqueueMarkerWithWaitList(b->queue, 0, NULL, done));
   if (timed) t[5] = now_ns();
   CHECK(clFlush(b->queue));
@@ -612,8 +635,10 @@ static void record_consume(Bench* b, Slot* s, uint32_t frame, int check) {
   VkCommandBuffer cmd = s->consume_cmd;
   begin(cmd);
   if (b->ownership) ownership_barrier(b, cmd, s->rgba.buffer, 1, VK_ACCESS_TRANSFER_READ_BIT);
+  if (b->package_vk) full_barrier(cmd);
   VkBufferCopy whole = {0, 0, b->rgba_size};
   vkCmdCopyBuffer(cmd, s->rgba.buffer, s->out.buffer, 1, &whole);
+  if (b->package_vk) full_barrier(cmd);
   if (check) {
     size_t middle = (size_t)(b->height / 2) * b->width * 4;
     VkBufferCopy pieces[kCheckPieces] = {{0, 0, kCheckPiece},
@@ -631,12 +656,13 @@ static void record_consume(Bench* b, Slot* s, uint32_t frame, int check) {
 }
 
 static const VkPipelineStageFlags kTransferStage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+static const VkPipelineStageFlags kAllStages = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
 
-static VkSubmitInfo consume_submit(Slot* s, int semaphores) {
+static VkSubmitInfo consume_submit(Bench* b, Slot* s, int semaphores) {
   return (VkSubmitInfo){.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
                         .waitSemaphoreCount = semaphores ? 1 : 0,
                         .pWaitSemaphores = &s->rgba_ready,
-                        .pWaitDstStageMask = &kTransferStage,
+                        .pWaitDstStageMask = b->package_vk ? &kAllStages : &kTransferStage,
                         .commandBufferCount = 1,
                         .pCommandBuffers = &s->consume_cmd};
 }
@@ -678,22 +704,30 @@ typedef struct {
      semaphore from being signalled again before its wait (undefined; on
      NVIDIA such a run hung). */
   int sem_to_cl, sem_to_vk, host_to_cl, host_to_vk;
+  /* As the package does it (to find what costs it time): cl_events, an event
+     asked for each OpenCL command and released at once; package_vk, Vulkan's
+     waits at every stage and a full memory barrier before, between and after
+     the operations of each submission (no ownership barriers). */
+  int cl_events, package_vk;
 } Variant;
 
-static const Variant kNaiveVariant = {"naive", kNaive, 0, 0, 1, 1, 1, 1, 0, 0};
-static const Variant kAheadVariant = {"ahead", kAhead, 0, 0, 1, 1, 1, 1, 0, 0};
+static const Variant kNaiveVariant = {"naive", kNaive, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0};
+static const Variant kAheadVariant = {"ahead", kAhead, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0};
 /* --variants: the orders above and experiments on the ahead order. */
 static const Variant kVariants[] = {
-    {"naive", kNaive, 0, 0, 1, 1, 1, 1, 0, 0},
-    {"ahead", kAhead, 0, 0, 1, 1, 1, 1, 0, 0},
-    {"ahead-one-submit", kAhead, 0, 1, 1, 1, 1, 1, 0, 0},
-    {"ahead-no-ownership", kAhead, 0, 0, 0, 1, 1, 1, 0, 0},
-    {"ahead-no-acquire", kAhead, 0, 0, 1, 0, 1, 1, 0, 0},
-    {"ahead-lag", kAhead, 2, 0, 1, 1, 1, 1, 0, 0},
-    {"ahead-lag-one-submit", kAhead, 2, 1, 1, 1, 1, 1, 0, 0},
-    {"ahead-lag-host-to-vulkan", kAhead, 2, 0, 1, 1, 1, 0, 0, 1},
-    {"ahead-lag-host-both", kAhead, 2, 0, 1, 1, 0, 0, 1, 1},
-    {"unordered", kAhead, 0, 0, 1, 1, 0, 0, 0, 0},
+    {"naive", kNaive, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0},
+    {"ahead", kAhead, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0},
+    {"ahead-one-submit", kAhead, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+    {"ahead-no-ownership", kAhead, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0},
+    {"ahead-no-acquire", kAhead, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0},
+    {"ahead-lag", kAhead, 2, 0, 1, 1, 1, 1, 0, 0, 0, 0},
+    {"ahead-lag-one-submit", kAhead, 2, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+    {"ahead-lag-host-to-vulkan", kAhead, 2, 0, 1, 1, 1, 0, 0, 1, 0, 0},
+    {"ahead-lag-host-both", kAhead, 2, 0, 1, 1, 0, 0, 1, 1, 0, 0},
+    {"unordered", kAhead, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0},
+    {"ahead-cl-events", kAhead, 0, 0, 1, 1, 1, 1, 0, 0, 1, 0},
+    {"ahead-package-vk", kAhead, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1},
+    {"ahead-package-both", kAhead, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1},
 };
 enum { kVariantCount = sizeof kVariants / sizeof kVariants[0] };
 
@@ -707,6 +741,8 @@ static uint64_t run_pipeline(Bench* b, Slot* slot, int slots, const Variant* v, 
   long lag = v->order == kAhead && v->lag_divisor ? slots / v->lag_divisor : 0;
   if (lag >= slots) lag = slots - 1;
   b->ownership = v->ownership;
+  b->cl_events = v->cl_events;
+  b->package_vk = v->package_vk;
   b->acquire_each = v->acquire;
   uint64_t start = now_ns();
 #define TIMED(sum, stmt) \
@@ -745,14 +781,14 @@ static uint64_t run_pipeline(Bench* b, Slot* slot, int slots, const Variant* v, 
       t = now_ns();
       record_consume(b, s, (uint32_t)j, check != NULL);
       record_produce(b, s, (uint32_t)(j + slots));
-      VkSubmitInfo si[2] = {consume_submit(s, sem_to_vk), produce_submit(s, sem_to_cl)};
+      VkSubmitInfo si[2] = {consume_submit(b, s, sem_to_vk), produce_submit(s, sem_to_cl)};
       VK_CHECK(vkQueueSubmit(b->queue_vk, 2, si, s->consume_fence));
       s->consume_pending = 1;
       consume_ns += now_ns() - t;
     } else {
       t = now_ns();
       record_consume(b, s, (uint32_t)j, check != NULL);
-      VkSubmitInfo si = consume_submit(s, sem_to_vk);
+      VkSubmitInfo si = consume_submit(b, s, sem_to_vk);
       VK_CHECK(vkQueueSubmit(b->queue_vk, 1, &si, s->consume_fence));
       s->consume_pending = 1;
       consume_ns += now_ns() - t;
@@ -852,7 +888,8 @@ static void usage(void) {
           "                           [--slots 2,8,32] [--kernel-iterations K] [--check-frames C]\n"
           "                           [--variants LIST] [--check-variants LIST]   (LIST: names, comma-separated:\n"
           "                           naive ahead ahead-one-submit ahead-no-ownership ahead-no-acquire ahead-lag\n"
-          "                           ahead-lag-one-submit ahead-lag-host-to-vulkan ahead-lag-host-both unordered)\n");
+          "                           ahead-lag-one-submit ahead-lag-host-to-vulkan ahead-lag-host-both unordered\n"
+          "                           ahead-cl-events ahead-package-vk ahead-package-both)\n");
   exit(2);
 }
 
