@@ -153,7 +153,7 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
   const uuid = device.uuid;
   if (!uuid) fail(`"${device.name}" reports no CL_DEVICE_UUID_KHR: no Vulkan device can be matched to it`);
   const instance = cl.createVulkanInstance({ apiVersion: '1.2' });
-  const vulkan = instance.createDevice({ uuid: Uint8Array.from(Buffer.from(uuid.replace(/-/g, ''), 'hex')) });
+  const vulkan = instance.createDevice({ uuid: device.uuidBytes });
 
   const ySize = width * height, uvSize = ySize / 2, nv12Size = ySize + uvSize, rgbaSize = ySize * 4;
   const global = [width / 4, height];

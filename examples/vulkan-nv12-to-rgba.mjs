@@ -53,6 +53,7 @@ export async function runVulkanExample({ platformName = 'NVIDIA', width = 3840, 
   const platform = ocl.getPlatforms().find((p) => p.name.includes(platformName) && p.supports('cl_khr_external_semaphore'));
   if (!platform) throw new Error(`no OpenCL platform named like "${platformName}" with cl_khr_external_memory and cl_khr_external_semaphore`);
   const device = platform.getDevices()[0];
+  if (!device.uuidBytes) throw new Error(`"${device.name}" reports no CL_DEVICE_UUID_KHR: no Vulkan device can be matched to it`);
   const memory = ocl.getExternalMemory(platform);
   // (Node 20 has no `using`: everything is released at the end.)
   const context = ocl.createContext({ devices: [device] });
@@ -64,7 +65,7 @@ export async function runVulkanExample({ platformName = 'NVIDIA', width = 3840, 
 
   // The Vulkan device that is the same GPU as the OpenCL device.
   const instance = ocl.createVulkanInstance();
-  const vulkan = instance.createDevice({ uuid: Uint8Array.from(Buffer.from(device.uuid.replace(/-/g, ''), 'hex')) });
+  const vulkan = instance.createDevice({ uuid: device.uuidBytes });
 
   const ySize = width * height;
   const slots = [];

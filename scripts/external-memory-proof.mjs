@@ -84,7 +84,7 @@ const context = cl.createContext({ devices: [device] });
 const queue = context.createQueue();
 if (!device.uuid) fail(`"${device.name}" reports no CL_DEVICE_UUID_KHR`);
 const instance = cl.createVulkanInstance({ apiVersion: '1.2' });
-const vulkan = instance.createDevice({ uuid: Uint8Array.from(Buffer.from(device.uuid.replace(/-/g, ''), 'hex')) });
+const vulkan = instance.createDevice({ uuid: device.uuidBytes });
 
 const result = {
   platform: platform.name,
