@@ -14,8 +14,9 @@
 // two Vulkan binary semaphores imported into OpenCL. One frame: Vulkan fills
 // the planes (signal), OpenCL waits, acquires, runs nv12_to_rgba (3 kernel
 // arguments set per frame), releases, signals, flushes; Vulkan waits and
-// copies the RGBA frame out. Orders: naive and ahead (examples/frame-slots.mjs
-// says what they are). The C side records its command buffers each frame with
+// copies the RGBA frame out. Orders: naive, ahead, and ahead with the
+// consumers N/2 frames behind OpenCL's work (examples/frame-slots.mjs says
+// what they are; the C side's variants of the same names). The C side records its command buffers each frame with
 // the frame's values; the Node side records each slot's commands once per
 // value it uses (two a slot: frames of even and odd laps differ, which is
 // what the check needs) and submits them again.

@@ -41,7 +41,12 @@
  * queue family ownership barriers; without acquire/release; the consumer
  * submitted N/2 frames after its OpenCL work (lag); the host waiting (the
  * producer's fence, an OpenCL marker event) instead of one or both
- * semaphores; no ordering at all (races: timing only).
+ * semaphores; no ordering at all (races: timing only); and submitting as
+ * the package does (an OpenCL event asked for and released per command;
+ * lib/vulkan's full barriers around every operation; its semaphore waits at
+ * every stage), to find what costs the package frames.
+ * After the table, one more run (ahead, 8 slots) times each OpenCL call of a
+ * frame on the host (JSON calls_ns).
  *
  * The kernel alone: K launches back to back on ordinary OpenCL buffers, on the
  * imported ones (acquired once), and on the imported ones with an acquire and
@@ -551,6 +556,8 @@ static void wait_fence(Bench* b, VkFence fence, int* pending) {
   *pending = 0;
 }
 
+enum { kPackageBarriers = 1, kPackageWaitStage = 2 };
+
 /* The package's barrier between recorded operations (lib/vulkan). */
 static void full_barrier(VkCommandBuffer cmd) {
   VkMemoryBarrier all = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -571,9 +578,9 @@ static void record_produce(Bench* b, Slot* s, uint32_t frame) {
   if (b->ownership) ownership_barrier(b, cmd, s->nv12.buffer, 1, VK_ACCESS_TRANSFER_WRITE_BIT);
   uint32_t luma = frame_luma(frame), u = frame_u(frame), v = frame_v(frame);
   vkCmdFillBuffer(cmd, s->nv12.buffer, 0, b->y_size, luma * 0x01010101u);
-  if (b->package_vk) full_barrier(cmd);
+  if (b->package_vk & kPackageBarriers) full_barrier(cmd);
   vkCmdFillBuffer(cmd, s->nv12.buffer, b->y_size, b->uv_size, (u | v << 8) * 0x00010001u);
-  if (b->package_vk) full_barrier(cmd);
+  if (b->package_vk & kPackageBarriers) full_barrier(cmd);
   if (b->ownership) ownership_barrier(b, cmd, s->nv12.buffer, 0, VK_ACCESS_TRANSFER_WRITE_BIT);
   VK_CHECK(vkEndCommandBuffer(cmd));
 }
@@ -635,10 +642,10 @@ static void record_consume(Bench* b, Slot* s, uint32_t frame, int check) {
   VkCommandBuffer cmd = s->consume_cmd;
   begin(cmd);
   if (b->ownership) ownership_barrier(b, cmd, s->rgba.buffer, 1, VK_ACCESS_TRANSFER_READ_BIT);
-  if (b->package_vk) full_barrier(cmd);
+  if (b->package_vk & kPackageBarriers) full_barrier(cmd);
   VkBufferCopy whole = {0, 0, b->rgba_size};
   vkCmdCopyBuffer(cmd, s->rgba.buffer, s->out.buffer, 1, &whole);
-  if (b->package_vk) full_barrier(cmd);
+  if (b->package_vk & kPackageBarriers) full_barrier(cmd);
   if (check) {
     size_t middle = (size_t)(b->height / 2) * b->width * 4;
     VkBufferCopy pieces[kCheckPieces] = {{0, 0, kCheckPiece},
@@ -662,7 +669,7 @@ static VkSubmitInfo consume_submit(Bench* b, Slot* s, int semaphores) {
   return (VkSubmitInfo){.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
                         .waitSemaphoreCount = semaphores ? 1 : 0,
                         .pWaitSemaphores = &s->rgba_ready,
-                        .pWaitDstStageMask = b->package_vk ? &kAllStages : &kTransferStage,
+                        .pWaitDstStageMask = b->package_vk & kPackageWaitStage ? &kAllStages : &kTransferStage,
                         .commandBufferCount = 1,
                         .pCommandBuffers = &s->consume_cmd};
 }
@@ -705,9 +712,10 @@ typedef struct {
      NVIDIA such a run hung). */
   int sem_to_cl, sem_to_vk, host_to_cl, host_to_vk;
   /* As the package does it (to find what costs it time): cl_events, an event
-     asked for each OpenCL command and released at once; package_vk, Vulkan's
-     waits at every stage and a full memory barrier before, between and after
-     the operations of each submission (no ownership barriers). */
+     asked for each OpenCL command and released at once; package_vk (bits),
+     kPackageBarriers: a full memory barrier before, between and after the
+     operations of each submission (no ownership barriers), kPackageWaitStage:
+     Vulkan's semaphore waits at every stage (not the transfer stage). */
   int cl_events, package_vk;
 } Variant;
 
@@ -726,8 +734,10 @@ static const Variant kVariants[] = {
     {"ahead-lag-host-both", kAhead, 2, 0, 1, 1, 0, 0, 1, 1, 0, 0},
     {"unordered", kAhead, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0},
     {"ahead-cl-events", kAhead, 0, 0, 1, 1, 1, 1, 0, 0, 1, 0},
-    {"ahead-package-vk", kAhead, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1},
-    {"ahead-package-both", kAhead, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1},
+    {"ahead-package-vk", kAhead, 0, 0, 0, 1, 1, 1, 0, 0, 0, 3},
+    {"ahead-package-both", kAhead, 0, 0, 0, 1, 1, 1, 0, 0, 1, 3},
+    {"ahead-package-barriers", kAhead, 0, 0, 0, 1, 1, 1, 0, 0, 0, 1},
+    {"ahead-package-wait-stage", kAhead, 0, 0, 0, 1, 1, 1, 0, 0, 0, 2},
 };
 enum { kVariantCount = sizeof kVariants / sizeof kVariants[0] };
 
@@ -889,7 +899,8 @@ static void usage(void) {
           "                           [--variants LIST] [--check-variants LIST]   (LIST: names, comma-separated:\n"
           "                           naive ahead ahead-one-submit ahead-no-ownership ahead-no-acquire ahead-lag\n"
           "                           ahead-lag-one-submit ahead-lag-host-to-vulkan ahead-lag-host-both unordered\n"
-          "                           ahead-cl-events ahead-package-vk ahead-package-both)\n");
+          "                           ahead-cl-events ahead-package-vk ahead-package-both ahead-package-barriers\n"
+          "                           ahead-package-wait-stage)\n");
   exit(2);
 }
 

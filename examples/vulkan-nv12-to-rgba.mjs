@@ -17,7 +17,7 @@ import * as ocl from '../dist/index.js';
 import { FrameSlots } from './frame-slots.mjs';
 
 // BT.601 limited range, integer arithmetic (the CPU check computes the same).
-const NV12_TO_RGBA = `
+export const nv12ToRgbaBuffersSource = `
 uint rgba_pixel(int luma, int d, int e) {
   int c = 298 * (luma - 16) + 128;
   int r = clamp((c + 409 * e) >> 8, 0, 255);
@@ -34,7 +34,8 @@ __kernel void nv12_to_rgba(__global const uchar4* y, __global const uchar4* uv, 
                                    rgba_pixel(l.s2, d1, e1), rgba_pixel(l.s3, d1, e1));
 }`;
 
-function rgbaOnCpu(frame, width, height) {
+/** The RGBA pixels (0xAABBGGRR words) the kernel makes of NV12 test frame `frame`, computed on the CPU. */
+export function rgbaOnCpu(frame, width, height) {
   const { y, uv } = ocl.nv12TestFrame(frame, width, height);
   const out = new Uint32Array(width * height);
   const clamp = (v) => (v < 0 ? 0 : v > 255 ? 255 : v);
@@ -58,7 +59,7 @@ export async function runVulkanExample({ platformName = 'NVIDIA', width = 3840, 
   // (Node 20 has no `using`: everything is released at the end.)
   const context = ocl.createContext({ devices: [device] });
   const queue = context.createQueue();
-  const program = context.createProgram(NV12_TO_RGBA);
+  const program = context.createProgram(nv12ToRgbaBuffersSource);
   await program.build();
   const kernel = program.createKernel('nv12_to_rgba');
   kernel.setArg(3, width / 4, 'uint');
