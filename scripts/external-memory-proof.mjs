@@ -136,10 +136,12 @@ const targets = [];
 const fdsBefore = openFds();
 {
   const vk = vulkan.createBuffer({ size });
-  targets.push({ name: 'buffer', kind: 'buffer', vk, cl: memory.importBuffer(context, vk.exportMemory()), words, note: `${size} bytes, allocation ${vk.allocationSize}${vk.dedicated ? ' (dedicated)' : ''}` });
+  targets.push({ name: 'buffer', kind: 'buffer', counted: true, vk, cl: memory.importBuffer(context, vk.exportMemory()), words, note: `${size} bytes, allocation ${vk.allocationSize}${vk.dedicated ? ' (dedicated)' : ''}` });
 }
-// The last one is written by vkCmdFillBuffer (one value a cycle) into a staging buffer copied into the image: a first
-// version of this script, which wrote every image so, saw 3/4 of the pixels wrong on NVIDIA even when ordered.
+// The last one is written with one value over the whole image (vkCmdFillBuffer into a staging buffer, copied into
+// the image in the same submission). On the H100 (driver 580.159.04) OpenCL then sees 3/4 of its pixels wrong even
+// when ordered, every cycle, while the same image written with a value per pixel is right, and Vulkan alone (fill,
+// copy, copy back) is right too: reported, not counted in the verdict, until it is understood.
 for (const [name, tiling, as] of [['image, linear', 'linear', 'image'], ['image, optimal tiling', 'optimal', 'image'], ["image, linear, its memory as a buffer", 'linear', 'rows'], ['image, linear, written by a Vulkan fill', 'linear', 'image-fill']]) {
   const vk = vulkan.createImage({ width: imageWidth, height: imageHeight, format: 'rgba8', tiling });
   const plane = vk.planes[0];
@@ -149,9 +151,9 @@ for (const [name, tiling, as] of [['image, linear', 'linear', 'image'], ['image,
       ? memory.importImage(context, vk.exportMemory(), { format: { order: 'RGBA', type: 'UNSIGNED_INT8' }, width: imageWidth, height: imageHeight, rowPitch: tiling === 'linear' ? plane.rowPitch : 0 })
       : memory.importBuffer(context, vk.exportMemory());
     const fillSource = as === 'image-fill' ? vulkan.createBuffer({ size: imageWidth * imageHeight * 4, exportTypes: [] }) : null;
-    targets.push({ name, kind: as === 'image-fill' ? 'image' : as, filled: !!fillSource, fillSource, vk, cl, plane, note });
+    targets.push({ name, kind: as === 'image-fill' ? 'image' : as, filled: !!fillSource, counted: !fillSource, fillSource, vk, cl, plane, note });
   } catch (error) {
-    targets.push({ name, kind: as, vk, cl: null, plane, note, error: `${error.constructor.name}: ${error.message}` });
+    targets.push({ name, kind: as, counted: as !== 'image-fill', vk, cl: null, plane, note, error: `${error.constructor.name}: ${error.message}` });
   }
 }
 result.fds_for_imports = openFds() - fdsBefore;
@@ -250,12 +252,14 @@ async function cyclesOf(ordered, count, first) {
   return tallies;
 }
 
-const describe = (t) => `${t.target}: ${t.mismatched} of ${t.values} values wrong (${t.mismatched_cycles} of ${t.cycles} cycles with mismatches)`;
+const uncounted = new Set(targets.filter((t) => !t.counted).map((t) => t.name));
+const describe = (t) =>
+  `${t.target}: ${t.mismatched} of ${t.values} values wrong (${t.mismatched_cycles} of ${t.cycles} cycles with mismatches)${uncounted.has(t.target) ? ' [not counted in the verdict: see the script]' : ''}`;
 result.ordered = await cyclesOf(true, frames, 0);
 for (const t of result.ordered) log(`ordered by the imported semaphores, ${describe(t)}`);
 result.unordered = await cyclesOf(false, frames, 1000);
 for (const t of result.unordered) log(`without semaphores (the race), ${describe(t)}`);
-result.targets = targets.map((t) => ({ name: t.name, note: t.note, imported: !!t.cl, error: t.error }));
+result.targets = targets.map((t) => ({ name: t.name, note: t.note, imported: !!t.cl, counted: t.counted, error: t.error }));
 
 for (const t of targets) {
   t.cl?.release();
@@ -303,15 +307,15 @@ queue.release();
 context.release();
 vulkan.dispose();
 instance.dispose();
-const orderedBuffer = result.ordered.find((t) => t.target === 'buffer');
-const orderedImages = result.ordered.filter((t) => t.target !== 'buffer');
+// The verdict: every counted target imported, right when ordered, raced without semaphores.
+const counted = new Set(targets.filter((t) => t.counted).map((t) => t.name));
 const ok =
-  orderedBuffer?.mismatched === 0 &&
-  orderedImages.some((t) => t.mismatched === 0) &&
-  result.unordered.some((t) => t.mismatched > 0) &&
+  targets.every((t) => !t.counted || t.cl) &&
+  result.ordered.every((t) => !counted.has(t.target) || t.mismatched === 0) &&
+  result.unordered.every((t) => !counted.has(t.target) || t.mismatched > 0) &&
   after.fds === before.fds &&
   (before.gpu_mib === null || after.gpu_mib <= before.gpu_mib);
 result.ok = ok;
-log(ok ? 'PROOF HOLDS: 0 mismatches ordered (the buffer and at least one image import), the race shows without semaphores, nothing left behind' : 'PROOF FAILS: see above');
+log(ok ? `PROOF HOLDS: ${[...counted].join('; ')}: 0 mismatches ordered, the race shows without semaphores; nothing left behind` : 'PROOF FAILS: see above');
 if (opts.json) console.log(JSON.stringify(result));
 process.exitCode = ok ? 0 : 1;
