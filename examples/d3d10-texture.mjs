@@ -5,7 +5,7 @@
 //   node examples/d3d10-texture.mjs
 import { fileURLToPath } from 'node:url';
 import * as ocl from '../dist/index.js';
-import { openReferenceDriver } from '../test/driver/control.mjs';
+import { openReferenceDriver } from './support/test-equipment.mjs';
 import { kernelProgram, invertImageSource } from './support/kernels.mjs';
 import { isReference, openOpenCL, platformFor, withOwned } from './support/opencl.mjs';
 

@@ -10,7 +10,7 @@ import { runVaApiExample } from './va-api-nv12-to-rgba.mjs';
 import { invertTexture } from './d3d10-texture.mjs';
 import { runElectronExample } from './d3d11-electron-shared-texture.mjs';
 import { vectorAdd } from './vector-add.mjs';
-import { openReferenceDriver } from '../test/driver/control.mjs';
+import { openReferenceDriver } from './support/test-equipment.mjs';
 import { isReference, openOpenCL, platformFor, withOwned } from './support/opencl.mjs';
 
 const outDir = resolve('build/demo');

@@ -1,12 +1,13 @@
 import type { Addon, NativeContext } from './addon';
-import { CL } from './constants';
+import { CL } from './facts/cl-constants';
 import { Device, type DeviceType, deviceTypeMask } from './device';
 import { UserEvent } from './event';
-import { type ImageFormat, elementSize, resolveImageFormat, type ResolvedImageFormat } from './formats';
+import { type ImageFormat, elementSize, resolveImageFormat, type ResolvedImageFormat } from './facts/cl-image-formats';
 import { checkHost } from './host-memory';
 import { decode } from './info';
 import { hasEntryPoint, ready } from './loader';
-import { type Access, CLBuffer, CLImage, accessFlags, checkCount } from './memory';
+import { type Access, CLBuffer, CLImage, accessFlags } from './memory';
+import { checkCount } from './validate';
 import { Platform, requirePlatforms } from './platform';
 import { Program } from './program';
 import { CommandQueue, type QueueOptions } from './queue';

@@ -1,5 +1,5 @@
 import type { NativeDevice } from './addon';
-import { CL } from './constants';
+import { CL } from './facts/cl-constants';
 import { OpenCLError } from './errors';
 import { decode, parseVersion } from './info';
 import type { PlatformLink } from './links';

@@ -1,80 +1,10 @@
 // Typed errors. Every failing driver call becomes an OpenCLError carrying the
 // status, its spec name and the entry point; misuse caught before the driver
 // is called gets TypeError/RangeError or one of the specific classes below.
+import { STATUS } from './facts/cl-status';
 
-const coreErrorNames: Record<number, string> = {
-  [-1]: 'CL_DEVICE_NOT_FOUND',
-  [-2]: 'CL_DEVICE_NOT_AVAILABLE',
-  [-3]: 'CL_COMPILER_NOT_AVAILABLE',
-  [-4]: 'CL_MEM_OBJECT_ALLOCATION_FAILURE',
-  [-5]: 'CL_OUT_OF_RESOURCES',
-  [-6]: 'CL_OUT_OF_HOST_MEMORY',
-  [-7]: 'CL_PROFILING_INFO_NOT_AVAILABLE',
-  [-8]: 'CL_MEM_COPY_OVERLAP',
-  [-9]: 'CL_IMAGE_FORMAT_MISMATCH',
-  [-10]: 'CL_IMAGE_FORMAT_NOT_SUPPORTED',
-  [-11]: 'CL_BUILD_PROGRAM_FAILURE',
-  [-12]: 'CL_MAP_FAILURE',
-  [-13]: 'CL_MISALIGNED_SUB_BUFFER_OFFSET',
-  [-14]: 'CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST',
-  [-15]: 'CL_COMPILE_PROGRAM_FAILURE',
-  [-16]: 'CL_LINKER_NOT_AVAILABLE',
-  [-17]: 'CL_LINK_PROGRAM_FAILURE',
-  [-18]: 'CL_DEVICE_PARTITION_FAILED',
-  [-19]: 'CL_KERNEL_ARG_INFO_NOT_AVAILABLE',
-  [-30]: 'CL_INVALID_VALUE',
-  [-31]: 'CL_INVALID_DEVICE_TYPE',
-  [-32]: 'CL_INVALID_PLATFORM',
-  [-33]: 'CL_INVALID_DEVICE',
-  [-34]: 'CL_INVALID_CONTEXT',
-  [-35]: 'CL_INVALID_QUEUE_PROPERTIES',
-  [-36]: 'CL_INVALID_COMMAND_QUEUE',
-  [-37]: 'CL_INVALID_HOST_PTR',
-  [-38]: 'CL_INVALID_MEM_OBJECT',
-  [-39]: 'CL_INVALID_IMAGE_FORMAT_DESCRIPTOR',
-  [-40]: 'CL_INVALID_IMAGE_SIZE',
-  [-41]: 'CL_INVALID_SAMPLER',
-  [-42]: 'CL_INVALID_BINARY',
-  [-43]: 'CL_INVALID_BUILD_OPTIONS',
-  [-44]: 'CL_INVALID_PROGRAM',
-  [-45]: 'CL_INVALID_PROGRAM_EXECUTABLE',
-  [-46]: 'CL_INVALID_KERNEL_NAME',
-  [-47]: 'CL_INVALID_KERNEL_DEFINITION',
-  [-48]: 'CL_INVALID_KERNEL',
-  [-49]: 'CL_INVALID_ARG_INDEX',
-  [-50]: 'CL_INVALID_ARG_VALUE',
-  [-51]: 'CL_INVALID_ARG_SIZE',
-  [-52]: 'CL_INVALID_KERNEL_ARGS',
-  [-53]: 'CL_INVALID_WORK_DIMENSION',
-  [-54]: 'CL_INVALID_WORK_GROUP_SIZE',
-  [-55]: 'CL_INVALID_WORK_ITEM_SIZE',
-  [-56]: 'CL_INVALID_GLOBAL_OFFSET',
-  [-57]: 'CL_INVALID_EVENT_WAIT_LIST',
-  [-58]: 'CL_INVALID_EVENT',
-  [-59]: 'CL_INVALID_OPERATION',
-  [-60]: 'CL_INVALID_GL_OBJECT',
-  [-61]: 'CL_INVALID_BUFFER_SIZE',
-  [-62]: 'CL_INVALID_MIP_LEVEL',
-  [-63]: 'CL_INVALID_GLOBAL_WORK_SIZE',
-  [-64]: 'CL_INVALID_PROPERTY',
-  [-65]: 'CL_INVALID_IMAGE_DESCRIPTOR',
-  [-66]: 'CL_INVALID_COMPILER_OPTIONS',
-  [-67]: 'CL_INVALID_LINKER_OPTIONS',
-  [-68]: 'CL_INVALID_DEVICE_PARTITION_COUNT',
-  [-69]: 'CL_INVALID_PIPE_SIZE',
-  [-70]: 'CL_INVALID_DEVICE_QUEUE',
-  [-71]: 'CL_INVALID_SPEC_ID',
-  [-72]: 'CL_MAX_SIZE_RESTRICTION_EXCEEDED',
-  [-1001]: 'CL_PLATFORM_NOT_FOUND_KHR',
-  [-1002]: 'CL_INVALID_D3D10_DEVICE_KHR',
-  [-1003]: 'CL_INVALID_D3D10_RESOURCE_KHR',
-  [-1004]: 'CL_D3D10_RESOURCE_ALREADY_ACQUIRED_KHR',
-  [-1005]: 'CL_D3D10_RESOURCE_NOT_ACQUIRED_KHR',
-  [-1098]: 'CL_INVALID_VA_API_MEDIA_ADAPTER_INTEL',
-  [-1099]: 'CL_INVALID_VA_API_MEDIA_SURFACE_INTEL',
-  [-1100]: 'CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL',
-  [-1101]: 'CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL',
-};
+/** Status code -> spec name, for every code of STATUS. */
+const coreErrorNames: Readonly<Record<number, string>> = Object.fromEntries(Object.entries(STATUS).map(([name, value]) => [value, name]));
 
 /** The three D3D9 sharing extensions give -1010..-1013 different names. */
 export type D3D9Family = 'nv_d3d9' | 'intel_dx9' | 'khr_dx9_media';
@@ -105,7 +35,7 @@ export function registerErrorNames(scopes: readonly string[], names: Readonly<Re
  * either, every candidate name is listed.
  */
 export function errorName(status: number, context?: D3D9Family | string): string {
-  if (status === 0) return 'CL_SUCCESS';
+  if (status === STATUS.CL_SUCCESS) return 'CL_SUCCESS';
   const scoped = context ? scopedErrorNames.get(context)?.[status] : undefined;
   if (scoped) return scoped;
   if (coreErrorNames[status]) return coreErrorNames[status]!;
@@ -150,7 +80,7 @@ export class OpenCLCommandError extends OpenCLError {
     super(status, 'event');
     const cause = waitedOn
       ? `an event it waited on failed (${waitedOn})`
-      : status === -14
+      : status === STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
         ? 'an event it waited on failed'
         : 'the driver terminated it';
     this.message = `the ${command} command failed with execution status ${status}: ${cause}`;
@@ -250,7 +180,7 @@ export class OpenCLExtensionError extends Error {
  * binding checks before calling it.
  */
 export function contextMismatch(call: string, what: string): OpenCLError {
-  return new OpenCLError(-34, call, `${what} belongs to another context`);
+  return new OpenCLError(STATUS.CL_INVALID_CONTEXT, call, `${what} belongs to another context`);
 }
 
 /** @internal A short description of a value for error messages ("the string \"0\"", "a Sampler", ...). */

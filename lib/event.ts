@@ -1,5 +1,6 @@
 import type { Addon, EventId, NativeHandle } from './addon';
-import { CL } from './constants';
+import { CL } from './facts/cl-constants';
+import { STATUS } from './facts/cl-status';
 import { OpenCLCommandError, OpenCLError, OpenCLReleasedError, OpenCLStateError, contextMismatch, describeValue } from './errors';
 import { decode } from './info';
 import { ready } from './loader';
@@ -8,12 +9,23 @@ import { Resource } from './resource';
 
 export type ExecutionStatus = 'queued' | 'submitted' | 'running' | 'complete';
 
+/** What every enqueue takes: the events it waits for. */
+export interface EnqueueOptions {
+  /** Events that must complete before this command starts. */
+  waitFor?: readonly Event[];
+}
+
 const statusCodes: Record<ExecutionStatus, number> = {
   complete: CL.CL_COMPLETE,
   running: CL.CL_RUNNING,
   submitted: CL.CL_SUBMITTED,
   queued: CL.CL_QUEUED,
 };
+
+/** A command's status is CL_COMPLETE or one of the running states above it, or the negative error code it failed with. */
+function hasFailed(status: number): boolean {
+  return status < CL.CL_COMPLETE;
+}
 
 function statusName(code: number): ExecutionStatus | number {
   const entry = Object.entries(statusCodes).find(([, value]) => value === code);
@@ -90,7 +102,7 @@ function pollUntilEnded(event: Event, settle: (status: number) => void): void {
     try {
       status = event.statusCode();
     } catch {
-      settle(EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      settle(STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
       return;
     }
     if (status <= CL.CL_COMPLETE) settle(status);
@@ -107,7 +119,6 @@ interface Waiter {
 }
 
 const noGates: readonly UserEvent[] = Object.freeze([]);
-const EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST = -14;
 
 /**
  * An event's id in the addon's table (native/event.cc), with the calls that
@@ -244,7 +255,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
 
   /** @internal Why this command is known to fail (a failed gate, or it failed already), else undefined. */
   knownFailure(): string | undefined {
-    if (this.#ended !== undefined && this.#ended < 0) return `its ${this.#commandName()} command failed (status ${this.#ended})`;
+    if (this.#ended !== undefined && hasFailed(this.#ended)) return `its ${this.#commandName()} command failed (status ${this.#ended})`;
     const failed = this.gates.find((gate) => gate.state === 'failed');
     return failed ? `it waits on ${failed.describe()}` : undefined;
   }
@@ -256,7 +267,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   whenStatus(status: ExecutionStatus = 'complete'): Promise<ExecutionStatus | number> {
     const code = typeof status === 'string' && Object.hasOwn(statusCodes, status) ? statusCodes[status] : undefined;
     if (code === undefined) throw new TypeError(`status must be one of ${Object.keys(statusCodes).join(', ')}; got ${describeValue(status)}`);
-    if (this.#ended !== undefined) return Promise.resolve(statusName(this.#ended < 0 ? this.#ended : code));
+    if (this.#ended !== undefined) return Promise.resolve(statusName(hasFailed(this.#ended) ? this.#ended : code));
     return this.#watch(code).then(statusName);
   }
 
@@ -319,7 +330,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
     // event already failed: the event's own status is authoritative. The
     // waiting thread reports that status already.
     let status = reported;
-    if (status >= 0 && this.#ended === undefined && !this.#byWaiter && !this.released && !this.retired) {
+    if (!hasFailed(status) && this.#ended === undefined && !this.#byWaiter && !this.released && !this.retired) {
       try {
         status = this.statusCode();
       } catch {
@@ -331,7 +342,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
     const hook = this.onEnd;
     this.onEnd = undefined;
     const error = hook?.(status);
-    if (status < 0) {
+    if (hasFailed(status)) {
       const failed = this.gates.find((gate) => gate.state === 'failed');
       throw new OpenCLCommandError(status, this.#commandName(), failed?.describe());
     }
@@ -363,7 +374,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
       start: read(CL.CL_PROFILING_COMMAND_START),
       end: read(CL.CL_PROFILING_COMMAND_END),
     };
-    if (this.#ended === 0) this.#profiling = info;
+    if (this.#ended === CL.CL_COMPLETE) this.#profiling = info;
     return info;
   }
 
@@ -383,7 +394,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
     this.#ended = status;
     try {
       this.#commandType ??= decode.uint(this.native.info(CL.CL_EVENT_COMMAND_TYPE));
-      if (status === 0 && this.queue?.profilingEnabled) this.#profiling ??= this.profiling;
+      if (status === CL.CL_COMPLETE && this.queue?.profilingEnabled) this.#profiling ??= this.profiling;
     } catch {
       // what could not be read stays unanswered
     }
@@ -437,7 +448,7 @@ export type UserEventState = 'unset' | 'complete' | 'failed';
 /** An event the application completes itself (clCreateUserEvent). */
 export class UserEvent extends Event {
   #state: UserEventState = 'unset';
-  #failure = 0;
+  #failure: number = CL.CL_COMPLETE;
   #waiters = new Set<Waiter>();
   /** whenStatus() promises pending while unset: once set they keep the process alive. */
   readonly #statusPromises = new Set<Promise<unknown>>();
@@ -464,7 +475,7 @@ export class UserEvent extends Event {
   /** @internal For messages: what happened to this user event. */
   describe(): string {
     if (this.#state === 'unset') return 'a user event that is not set';
-    if (this.#failure === EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST && this.released) {
+    if (this.#failure === STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST && this.released) {
       return 'a user event released before it was set';
     }
     return this.#state === 'complete' ? 'a completed user event' : `a user event set to ${this.#failure}`;
@@ -501,7 +512,7 @@ export class UserEvent extends Event {
   setStatus(status: 'complete' | number): void {
     const code = status === 'complete' ? CL.CL_COMPLETE : status;
     if (typeof code !== 'number') throw new TypeError(`status must be 'complete' or a negative error code; got ${describeValue(status)}`);
-    if (!Number.isInteger(code) || code > 0) throw new RangeError(`status must be 'complete' or a negative error code; got ${code}`);
+    if (!Number.isInteger(code) || code > CL.CL_COMPLETE) throw new RangeError(`status must be 'complete' or a negative error code; got ${code}`);
     if (this.#state !== 'unset') throw new OpenCLStateError(`this user event was already set (${this.describe()})`);
     this.native.addon.setUserEventStatus(this.native.id, code);
     this.#settled(code);
@@ -511,13 +522,13 @@ export class UserEvent extends Event {
     const wasUnset = !this.released && this.#state === 'unset';
     super.release();
     // The native release fails an unset user event (see native/event.cc).
-    if (wasUnset) this.#settled(EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    if (wasUnset) this.#settled(STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   }
 
   #settled(code: number): void {
     this.#state = code === CL.CL_COMPLETE ? 'complete' : 'failed';
     this.#failure = code;
-    if (code < 0) {
+    if (hasFailed(code)) {
       // Drivers need not call back for a user event that failed (PoCL does not): its status is known.
       this.endWatchers(code);
     } else {
@@ -566,7 +577,7 @@ export function nativeWaitList(waitFor: readonly Event[] | undefined, context: C
     if (event.context !== context) throw contextMismatch(call, `waitFor[${i}]`);
     const failure = event instanceof UserEvent && event.state === 'failed' ? event.describe() : event.knownFailure();
     if (failure) {
-      throw new OpenCLError(EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call, `waitFor[${i}] has failed: ${failure}`);
+      throw new OpenCLError(STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call, `waitFor[${i}] has failed: ${failure}`);
     }
     if (!event.handleGone) list.push(event.native.id);
   });

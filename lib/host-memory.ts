@@ -14,7 +14,8 @@
 //     it in place (zero copy), and each command in flight keeps it alive.
 import type { NativeHostBlock } from './addon';
 import { OpenCLReleasedError, describeValue } from './errors';
-import { checkCount, isDetached } from './memory';
+import { isDetached } from './memory';
+import { checkCount } from './validate';
 import { ready } from './loader';
 
 /**

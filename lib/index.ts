@@ -1,6 +1,6 @@
 // opencl-interop: OpenCL for Node.js with the Direct3D 9/10, DX9 media and
 // VA-API sharing extensions. See README.md.
-export { CL, type CLName } from './constants';
+export { CL, type CLName } from './facts/cl-constants';
 export { Context, createContext, type ContextInterop, type ContextOptions, type ContextProperty, type BufferOptions, type ImageOptions, type ImageType } from './context';
 export { Device, formatUuid, type DeviceType } from './device';
 export {
@@ -18,14 +18,14 @@ export {
 } from './errors';
 export { Event, UserEvent, waitForEvents, type ExecutionStatus, type ProfilingInfo, type UserEventState } from './event';
 export { HostMemory, allocateHostMemory, type HostData } from './host-memory';
-export { elementSize, resolveImageFormat, type ChannelOrder, type ChannelType, type ImageFormat, type ResolvedImageFormat } from './formats';
+export { elementSize, resolveImageFormat, type ChannelOrder, type ChannelType, type ImageFormat, type ResolvedImageFormat } from './facts/cl-image-formats';
 export { Kernel, LocalMemory, localMemory, packArg, type ArgType, type KernelArg, type ScalarType, type VectorType, type WorkGroupInfo, type KernelArgInfo, type AddressQualifier, type AccessQualifier, type TypeQualifier } from './kernel';
 export { LIBRARY_ENV, loadOpenCL, loadedLibrary, type LoadOptions, type LoadedLibrary } from './loader';
 export { CLBuffer, CLImage, Mapping, MemObject, type Access } from './memory';
 export { Platform, getPlatforms, requirePlatforms } from './platform';
 export { Program, type BuildOptions } from './program';
+export { AcquireScope } from './acquire-scope';
 export {
-  AcquireScope,
   CommandQueue,
   type BufferTransferOptions,
   type EnqueueOptions,
@@ -91,8 +91,9 @@ export {
   type SemaphoreOptions,
   type SemaphoreType,
 } from './interop/semaphore';
-export * from './interop/tokens';
-export * from './interop/formats';
+export * from './facts/sharing-tokens';
+export * from './facts/sharing-formats';
+export * from './interop/shared-image';
 
 // VA-API: displays, surfaces, DMA-BUF (libva loaded at run time).
 export * from './va';

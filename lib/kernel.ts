@@ -1,5 +1,5 @@
 import type { NativeKernel } from './addon';
-import { CL } from './constants';
+import { CL } from './facts/cl-constants';
 import type { Device } from './device';
 import { OpenCLReleasedError, contextMismatch, describeValue, OpenCLError } from './errors';
 import { decode } from './info';

@@ -1,11 +1,12 @@
 import type { NativeMem } from './addon';
-import { CL } from './constants';
-import { OpenCLReleasedError, OpenCLStateError, describeValue } from './errors';
+import { CL } from './facts/cl-constants';
+import { OpenCLReleasedError, OpenCLStateError } from './errors';
 import type { Event } from './event';
 import { decode } from './info';
-import { type ResolvedImageFormat, resolveImageFormat, type ChannelOrder, type ChannelType } from './formats';
+import { type ResolvedImageFormat, resolveImageFormat, type ChannelOrder, type ChannelType } from './facts/cl-image-formats';
 import type { ContextLink, QueueLink } from './links';
 import { Resource } from './resource';
+import { checkCount } from './validate';
 
 /** @internal What lib/interop attaches to a shared memory object. */
 export interface SharingState {
@@ -377,14 +378,6 @@ export class LiveSet<T extends object> {
   }
 }
 
-/** @internal An [x, y, z] of integers >= min, copied (each element read once). */
-export function checkTriple(value: unknown, what: string, min: number): [number, number, number] {
-  if (!Array.isArray(value) || value.length !== 3) throw new TypeError(`${what} must be [x, y, z]; got ${describeValue(value)}`);
-  const copy = [value[0], value[1], value[2]] as unknown[];
-  copy.forEach((v, i) => checkCount(v, `${what}[${i}]`, min));
-  return copy as [number, number, number];
-}
-
 /**
  * @internal Bytes a host region of an image occupies. Pitches of 0 mean
  * tightly packed; given pitches must hold a row (and a slice). For a 1D image
@@ -408,12 +401,4 @@ export function hostImageBytes(image: CLImage, region: readonly number[], rowPit
   const total = slice * (slices - 1) + row * (rows - 1) + rowBytes;
   if (!Number.isSafeInteger(total)) throw new RangeError(`the host region (${total} bytes) is larger than any host memory`);
   return total;
-}
-
-/** @internal */
-export function checkCount(value: unknown, what: string, min = 0): asserts value is number {
-  if (typeof value !== 'number') throw new TypeError(`${what} must be an integer >= ${min}; got ${describeValue(value)}`);
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`${what} must be an integer >= ${min}; got ${String(value)}`);
-  }
 }

@@ -1,5 +1,6 @@
 import type { NativePlatform } from './addon';
-import { CL } from './constants';
+import { CL } from './facts/cl-constants';
+import { STATUS } from './facts/cl-status';
 import { Device, type DeviceType, deviceTypeMask } from './device';
 import { OpenCLError, OpenCLNoPlatformError } from './errors';
 import { decode, parseVersion } from './info';
@@ -71,7 +72,7 @@ export class Platform {
     try {
       natives = this.native.devices(deviceTypeMask(type));
     } catch (error) {
-      if (error instanceof OpenCLError && error.status === -1) return [];
+      if (error instanceof OpenCLError && error.status === STATUS.CL_DEVICE_NOT_FOUND) return [];
       throw error;
     }
     return natives.map((native) => this.deviceFor(native));
@@ -126,7 +127,7 @@ export function getPlatforms(): Platform[] {
     natives = preservingIcdEnvironment(() => native.getPlatformIDs());
   } catch (error) {
     // ocl-icd and the Khronos loader report "no driver" as CL_PLATFORM_NOT_FOUND_KHR.
-    if (error instanceof OpenCLError && error.status === -1001) return [];
+    if (error instanceof OpenCLError && error.status === STATUS.CL_PLATFORM_NOT_FOUND_KHR) return [];
     throw error;
   }
   return natives.map((platform) => {

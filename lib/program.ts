@@ -1,5 +1,6 @@
 import type { NativeProgram } from './addon';
-import { CL } from './constants';
+import { CL } from './facts/cl-constants';
+import { STATUS } from './facts/cl-status';
 import type { ContextLink } from './links';
 import type { Device } from './device';
 import { OpenCLBuildError, OpenCLStateError, contextMismatch } from './errors';
@@ -7,7 +8,6 @@ import { decode } from './info';
 import { Kernel } from './kernel';
 import { Resource } from './resource';
 
-const INVALID_BUILD_OPTIONS = -43;
 
 export interface BuildOptions {
   /** Devices to build for; default: every device of the context. */
@@ -80,10 +80,10 @@ export class Program extends Resource<NativeProgram> {
       const given = options.options ?? '';
       const withArgInfo = /(^|\s)-cl-kernel-arg-info(\s|$)/.test(given) ? given : `${given} -cl-kernel-arg-info`.trim();
       let status = await this.native.build(devices.map((d) => d.native), withArgInfo);
-      if (status === INVALID_BUILD_OPTIONS && withArgInfo !== given) {
+      if (status === STATUS.CL_INVALID_BUILD_OPTIONS && withArgInfo !== given) {
         status = await this.native.build(devices.map((d) => d.native), given);
       }
-      if (status !== 0) {
+      if (status !== STATUS.CL_SUCCESS) {
         const log = devices
           .map((device) => {
             let text: string;

@@ -1,76 +1,21 @@
 import { type EventId, type NativeHostBlock, type NativeQueue, callArrays } from './addon';
-import { CL } from './constants';
+import { CL } from './facts/cl-constants';
 import type { ContextLink } from './links';
 import type { Device } from './device';
-import { type CompletionMechanism, Event, type UserEvent, completionMechanism, gateOn, gatesOf, nativeWaitList, refuseToBlock } from './event';
-import { OpenCLError, OpenCLStateError, contextMismatch, describeValue } from './errors';
+import { AcquireScope } from './acquire-scope';
+import { type CompletionMechanism, Event, type EnqueueOptions, type UserEvent, completionMechanism, gateOn, gatesOf, nativeWaitList, refuseToBlock } from './event';
+import { OpenCLError, contextMismatch, describeValue } from './errors';
 import { type CheckedHost, type HostData, checkHost } from './host-memory';
 import { decode } from './info';
 import { Kernel } from './kernel';
-import { CLBuffer, CLImage, LiveSet, Mapping, MemObject, checkCount, checkTriple, hostImageBytes } from './memory';
+import { CLBuffer, CLImage, LiveSet, Mapping, MemObject, hostImageBytes } from './memory';
 import { Resource } from './resource';
 import { enqueueShared } from './sharing-hooks';
-
-/**
- * Objects acquired by queue.acquire(). release() gives them back.
- * `await using scope = queue.acquire(...)` enqueues the release at the end of
- * the block and waits for it, so Direct3D / VA-API code after the block sees
- * what OpenCL wrote. Plain `using` only enqueues (and flushes) the release.
- */
-export class AcquireScope {
-  readonly queue: CommandQueue;
-  readonly objects: readonly MemObject[];
-  /** The acquire command's event (one marker when several extensions are involved). */
-  readonly event: Event;
-  #released = false;
-
-  /** @internal */
-  constructor(queue: CommandQueue, objects: readonly MemObject[], options: EnqueueOptions) {
-    this.queue = queue;
-    this.objects = Object.freeze([...objects]);
-    this.event = enqueueShared('acquire', queue, this.objects, options.waitFor);
-  }
-
-  /** True until release() (or dispose). */
-  get active(): boolean {
-    return !this.#released;
-  }
-
-  /** Enqueues the release of every object; later commands on the objects need a new acquire. */
-  release(options: EnqueueOptions = {}): Event {
-    if (this.#released) throw new OpenCLStateError('this acquire scope was already released');
-    const event = enqueueShared('release', this.queue, this.objects, options.waitFor);
-    this.#released = true;
-    return event;
-  }
-
-  /** `using`: enqueues the release (if still active) and flushes; it does not wait for it. */
-  [Symbol.dispose](): void {
-    if (this.#released) return;
-    this.release().release();
-    this.queue.flush();
-  }
-
-  /** `await using`: enqueues the release (if still active) and waits until it has completed. */
-  async [Symbol.asyncDispose](): Promise<void> {
-    if (this.#released) return;
-    const released = this.release();
-    this.queue.flush();
-    try {
-      await released;
-    } finally {
-      released.release();
-      this.event.release();
-    }
-  }
-}
+import { checkCount, checkTriple } from './validate';
 
 type Triple = [number, number, number];
 
-export interface EnqueueOptions {
-  /** Events that must complete before this command starts. */
-  waitFor?: readonly Event[];
-}
+export type { EnqueueOptions } from './event';
 export interface TransferOptions extends EnqueueOptions {
   /**
    * Block until the transfer is done (the caller's memory is used directly).

@@ -1,5 +1,5 @@
 import type { NativeSampler } from './addon';
-import { CL } from './constants';
+import { CL } from './facts/cl-constants';
 import type { ContextLink } from './links';
 import { decode } from './info';
 import { Resource } from './resource';

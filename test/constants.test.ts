@@ -5,9 +5,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CL } from '../lib/constants';
-import * as tokensModule from '../lib/interop/tokens';
-import { D3DCUBEMAP_FACES, interopTokenHeaders, interopTokens } from '../lib/interop/tokens';
+import { CL } from '../lib/facts/cl-constants';
+import * as tokensModule from '../lib/facts/sharing-tokens';
+import { D3DCUBEMAP_FACES, interopTokenHeaders, interopTokens } from '../lib/facts/sharing-tokens';
 
 const HEADER_DIR = '/usr/include/CL';
 // CI runs from a clean clone with shared/ beside the repository.
@@ -229,7 +229,7 @@ describe('tokens against the Khronos headers', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('CL (lib/constants.ts): every entry a header defines has the header value (OpenCL 3.0 API spec / cl.h)', () => {
+  it('CL (lib/facts/cl-constants.ts): every entry a header defines has the header value (OpenCL 3.0 API spec / cl.h)', () => {
     const h = need();
     const { compared, wrong } = mismatches(CL, h);
     expect(wrong).toEqual([]);
@@ -246,7 +246,7 @@ describe('tokens against the Khronos headers', () => {
   });
 });
 
-describe('tokens.ts against shared/specs/tokens.tsv', () => {
+describe('lib/facts/sharing-tokens.ts against shared/specs/tokens.tsv', () => {
   it(`tokens: all ${TSV_COUNT} rows of tokens.tsv, same values and headers (the five extensions' "New Tokens")`, () => {
     if (!existsSync(TOKENS_TSV)) {
       // Clean clone without shared/ beside it: the count is all we can check.
@@ -297,7 +297,7 @@ describe('tokens.ts against shared/specs/tokens.tsv', () => {
     }
   });
 
-  it('tokens.ts: every exported CL_* constant is in interopTokens with the same value, and none clashes with CL', () => {
+  it('sharing-tokens.ts: every exported CL_* constant is in interopTokens with the same value, and none clashes with CL', () => {
     const exported = Object.entries(tokensModule).filter(([name]) => name.startsWith('CL_')) as [string, number][];
     expect(Object.fromEntries(exported)).toEqual({ ...interopTokens });
     expect(Object.isFrozen(interopTokens)).toBe(true);

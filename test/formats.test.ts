@@ -1,7 +1,8 @@
-// The shared-image format tables and predictor (lib/interop/formats.ts) against
+// The shared-image format tables (lib/facts/sharing-formats.ts) and predictor
+// (lib/interop/shared-image.ts) against
 // the specs' tables.
 import { describe, expect, it } from 'vitest';
-import { CL } from '../lib/constants';
+import { CL } from '../lib/facts/cl-constants';
 import {
   D3DFMT,
   DXGI_FORMAT,
@@ -14,10 +15,10 @@ import {
   dxgiFormatTable,
   isPlanarFormat,
   makeFourCC,
-  predictSharedImage,
   vaFormatTable,
   type PlanarFormat,
-} from '../lib/interop/formats';
+} from '../lib/facts/sharing-formats';
+import { predictSharedImage } from '../lib/interop/shared-image';
 
 const planes = (entry: unknown) => (entry as PlanarFormat).planes.map((p) => [p.plane, p.content, p.order, p.type]);
 

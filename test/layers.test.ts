@@ -1,7 +1,9 @@
 // The shape of lib/: imports (type-only ones included) form no circle, the
 // core never imports lib/interop/ (it reaches the sharing extensions through
-// lib/sharing-hooks.ts), and lib/direct3d/ (a resource producer) sits beside
-// lib/interop/. `declare module` augmentations are not imports.
+// lib/sharing-hooks.ts), lib/direct3d/ and lib/va/ (resource producers) sit
+// beside lib/interop/, and lib/facts/ (spec data: tokens, formats, status
+// codes) is the base every layer may import. `declare module` augmentations
+// are not imports. See docs/ARCHITECTURE.md.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +11,7 @@ import { repoRoot } from './helpers';
 
 const libRoot = resolve(repoRoot, 'lib');
 const direct3d = resolve(libRoot, 'direct3d');
+const facts = resolve(libRoot, 'facts');
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -67,14 +70,42 @@ describe('lib/ layering', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('lib/direct3d/ sits beside lib/interop/: it reads only its format tables, the facades take its objects without importing it, the core imports neither', () => {
+  it('lib/direct3d/ sits beside lib/interop/: it imports nothing of it, the facades take its objects without importing it, the core imports neither', () => {
     const interop = resolve(libRoot, 'interop');
     const wiring = new Set(['index.ts', 'cli.ts'].map((file) => resolve(libRoot, file)));
     const edges = files.flatMap((file) => graph.get(file)!.map((target) => [file, target] as const));
     const fromDirect3D = edges.filter(([file, target]) => file.startsWith(direct3d + '/') && target.startsWith(interop + '/'));
-    expect(fromDirect3D.map(([, target]) => name(target)).filter((target) => target !== 'lib/interop/formats.ts')).toEqual([]);
+    expect(fromDirect3D.map(([file, target]) => `${name(file)} -> ${name(target)}`)).toEqual([]);
     const intoDirect3D = edges.filter(([file, target]) => target.startsWith(direct3d + '/') && !file.startsWith(direct3d + '/') && !wiring.has(file));
     expect(intoDirect3D.map(([file, target]) => `${name(file)} -> ${name(target)}`)).toEqual([]);
-    expect(graph.get(resolve(direct3d, 'formats.ts'))).toContain(resolve(interop, 'formats.ts'));
+    expect(graph.get(resolve(direct3d, 'texture-formats.ts'))).toContain(resolve(facts, 'sharing-formats.ts'));
+  });
+
+  it('lib/facts/ is the base: it imports only lib/facts/ (the argument checks and errors build on it, not it on them)', () => {
+    const offenders = files
+      .filter((file) => file.startsWith(facts + '/'))
+      .flatMap((file) => graph.get(file)!.filter((target) => !target.startsWith(facts + '/')).map((target) => `${name(file)} -> ${name(target)}`));
+    expect(offenders).toEqual([]);
+    expect(graph.get(resolve(libRoot, 'errors.ts'))).toContain(resolve(facts, 'cl-status.ts'));
+  });
+});
+
+describe('examples/ and the test equipment', () => {
+  it('the examples reach test/ only through examples/support/test-equipment.mjs', () => {
+    const examplesRoot = resolve(repoRoot, 'examples');
+    const testRoot = resolve(repoRoot, 'test');
+    const helper = resolve(examplesRoot, 'support/test-equipment.mjs');
+    const scripts = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? scripts(join(dir, entry.name)) : entry.name.endsWith('.mjs') ? [join(dir, entry.name)] : [],
+      );
+    const reaching = scripts(examplesRoot).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\bfrom\s+'(\.[^']+)'/g)]
+        .map((match) => resolve(dirname(file), match[1]!))
+        .filter((target) => target.startsWith(testRoot + '/'))
+        .map((target) => `${name(file)} -> ${name(target)}`),
+    );
+    expect(reaching.length).toBeGreaterThan(0);
+    expect(reaching.filter((edge) => !edge.startsWith(`${name(helper)} -> `))).toEqual([]);
   });
 });

@@ -179,11 +179,16 @@ describe('displays', () => {
   });
 
   it('options are checked: kinds, names and unknown keys are typed errors naming the option', () => {
-    expect(() => openVaDisplay({ kind: 'wayland' as never })).toThrow(new TypeError("options.kind must be 'auto' or 'drm' or 'x11'; got the string \"wayland\""));
+    expect(() => openVaDisplay({ kind: 'wayland' as never })).toThrow(new TypeError("options.kind must be 'auto', 'drm', 'x11'; got the string \"wayland\""));
     expect(() => openVaDisplay({ device: 3 as never })).toThrow(new TypeError('options.device must be a non-empty string; got number 3'));
     expect(() => openVaDisplay({ kind: 'x11', device: '/dev/dri/renderD128' })).toThrow(TypeError);
     expect(() => openVaDisplay({ drm: true } as never)).toThrow(new TypeError('options.drm is not an option; the options are kind, device, x11Display'));
     expect(() => openVaDisplay('x11' as never)).toThrow(TypeError);
+  });
+
+  it('an array is not an options object (lib/validate.ts, as in the Direct3D module)', () => {
+    expect(() => openVaDisplay([] as never)).toThrow(new TypeError('options must be an object; got an array of 0'));
+    expect(() => VaDisplay.adopt(1n, [] as never)).toThrow(new TypeError('options must be an object; got an array of 0'));
   });
 });
 

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, copyFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ocl from '../../dist/index.js';
-import { referenceDriverPath } from '../../test/driver/control.mjs';
+import { referenceDriverPath } from './test-equipment.mjs';
 
 export const REFERENCE_PLATFORM = 'opencl-interop reference driver';
 

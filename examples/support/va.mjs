@@ -5,13 +5,9 @@
 // reference OpenCL driver, it stands in for missing hardware and says so.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import * as ocl from '../../dist/index.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-export const softvaDir = join(root, 'cmake-build/va-drivers');
-const SOFTVA = 'ocl_interop_softva';
+import { SOFTVA_DRIVER_NAME as SOFTVA, softvaDir } from './test-equipment.mjs';
 
 function onPath(command) {
   return (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, command)));

@@ -7,7 +7,8 @@ import type { NativeAdapterDesc } from '../addon';
 import type { Device } from '../device';
 import { describeValue } from '../errors';
 import type { Platform } from '../platform';
-import { DxgiAdapter, checkInt, direct3dNative } from './object';
+import { checkInt } from '../validate';
+import { DxgiAdapter, direct3dNative } from './object';
 
 /** A DXGI adapter (IDXGIFactory1::EnumAdapters1, IDXGIAdapter::GetDesc). */
 export interface AdapterInfo {

@@ -2,20 +2,23 @@
 // cl_khr_d3d10_sharing takes) on a chosen adapter, buffers, 2D and 3D
 // textures, created shared (legacy or keyed mutex) or opened from a legacy
 // shared handle, contents read and written.
-import type { NativeComObject, NativeDirect3D } from '../addon';
+import type { NativeDirect3D } from '../addon';
 import { type AdapterChoice, chooseAdapter } from './adapters';
 import { featureLevels } from './d3d11';
 import {
   type DxgiApi,
   type DxgiBufferOptions,
   DxgiDevice,
-  DxgiResource,
+  DxgiDeviceResource,
+  type DxgiResourceKinds,
   type DxgiTexture2DOptions,
   type DxgiTexture3DOptions,
   bufferDesc,
   textureDesc,
+  wrapResource,
 } from './dxgi';
-import { DxgiAdapter, SharedHandle, type SharedHandleInput, checkBoolean, checkOptions, direct3dNative, handleValue } from './object';
+import { checkBoolean, checkOptions } from '../validate';
+import { DxgiAdapter, SharedHandle, type SharedHandleInput, direct3dNative, handleValue } from './object';
 
 /** D3D10_BIND_FLAG names. */
 export type D3D10Bind = 'vertex-buffer' | 'index-buffer' | 'constant-buffer' | 'shader-resource' | 'stream-output' | 'render-target' | 'depth-stencil';
@@ -97,12 +100,7 @@ export class D3D10Device extends DxgiDevice {
       throw new TypeError("Direct3D 10 opens legacy shared handles only (e.g. a resource's sharedHandle); an NT handle needs a D3D11 device");
     }
     const value = handleValue(handle, 'handle');
-    const native = direct3dNative('openSharedResource').d3d10OpenSharedResource(this.native, value);
-    switch (native.kind) {
-      case 'D3D10Buffer': return new D3D10Buffer(native, this);
-      case 'D3D10Texture2D': return new D3D10Texture2D(native, this);
-      default: return new D3D10Texture3D(native, this);
-    }
+    return wrapResource(direct3dNative('openSharedResource').d3d10OpenSharedResource(this.native, value), this, resourceKinds);
   }
 
   /** ID3D10Device::Flush. */
@@ -112,21 +110,7 @@ export class D3D10Device extends DxgiDevice {
 }
 
 /** An ID3D10Buffer, ID3D10Texture2D or ID3D10Texture3D. */
-export abstract class D3D10Resource extends DxgiResource {
-  readonly #device: D3D10Device;
-  /** @internal */
-  constructor(native: NativeComObject, device: D3D10Device) {
-    super(native);
-    this.#device = device;
-  }
-  get device(): D3D10Device {
-    return this.#device;
-  }
-  /** @internal */
-  protected get api(): DxgiApi {
-    return api(direct3dNative(this.kind));
-  }
-}
+export abstract class D3D10Resource extends DxgiDeviceResource<D3D10Device> {}
 
 export class D3D10Buffer extends D3D10Resource {
   get kind(): string {
@@ -145,3 +129,5 @@ export class D3D10Texture3D extends D3D10Resource {
     return 'D3D10Texture3D';
   }
 }
+
+const resourceKinds: DxgiResourceKinds<D3D10Device, D3D10Resource> = { Buffer: D3D10Buffer, Texture2D: D3D10Texture2D, Texture3D: D3D10Texture3D };

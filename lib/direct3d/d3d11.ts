@@ -4,21 +4,24 @@
 // or opened from a shared handle (ID3D11Device1::OpenSharedResource1 for the
 // NT handles Electron gives), contents read and written. The objects go to
 // cl_khr_d3d11_sharing / cl_nv_d3d11_sharing as they are.
-import type { NativeComObject, NativeDirect3D } from '../addon';
+import type { NativeDirect3D } from '../addon';
 import { type AdapterChoice, chooseAdapter } from './adapters';
 import {
   type DxgiApi,
   type DxgiBufferOptions,
   DxgiDevice,
-  DxgiResource,
+  DxgiDeviceResource,
+  type DxgiResourceKinds,
   type DxgiTexture2DOptions,
   type DxgiTexture3DOptions,
   bufferDesc,
   openArgs,
   textureDesc,
+  wrapResource,
 } from './dxgi';
-import { type DxgiFormatInput, dxgiFormatCode } from './formats';
-import { DxgiAdapter, type SharedHandleInput, checkBoolean, checkOptions, direct3dNative } from './object';
+import { type DxgiFormatInput, dxgiFormatCode } from './texture-formats';
+import { checkBoolean, checkOptions } from '../validate';
+import { DxgiAdapter, type SharedHandleInput, direct3dNative } from './object';
 
 /** D3D11_BIND_FLAG names. */
 export type D3D11Bind =
@@ -142,7 +145,7 @@ export class D3D11Device extends DxgiDevice {
    */
   openSharedResource(handle: SharedHandleInput, options?: { nt?: boolean }): D3D11Resource {
     const { handle: value, nt } = openArgs(handle, options);
-    return wrapResource(direct3dNative('openSharedResource').d3d11OpenSharedResource(this.native, value, nt), this);
+    return wrapResource(direct3dNative('openSharedResource').d3d11OpenSharedResource(this.native, value, nt), this, resourceKinds);
   }
 
   /** D3D11_FORMAT_SUPPORT bits of a format on this device (ID3D11Device::CheckFormatSupport; 0: unsupported). */
@@ -157,22 +160,7 @@ export class D3D11Device extends DxgiDevice {
 }
 
 /** An ID3D11Buffer, ID3D11Texture2D or ID3D11Texture3D. */
-export abstract class D3D11Resource extends DxgiResource {
-  readonly #device: D3D11Device;
-  /** @internal */
-  constructor(native: NativeComObject, device: D3D11Device) {
-    super(native);
-    this.#device = device;
-  }
-  /** The device it was created or opened on. */
-  get device(): D3D11Device {
-    return this.#device;
-  }
-  /** @internal */
-  protected get api(): DxgiApi {
-    return api(direct3dNative(this.kind));
-  }
-}
+export abstract class D3D11Resource extends DxgiDeviceResource<D3D11Device> {}
 
 export class D3D11Buffer extends D3D11Resource {
   get kind(): string {
@@ -192,10 +180,4 @@ export class D3D11Texture3D extends D3D11Resource {
   }
 }
 
-function wrapResource(native: NativeComObject, device: D3D11Device): D3D11Resource {
-  switch (native.kind) {
-    case 'D3D11Buffer': return new D3D11Buffer(native, device);
-    case 'D3D11Texture2D': return new D3D11Texture2D(native, device);
-    default: return new D3D11Texture3D(native, device);
-  }
-}
+const resourceKinds: DxgiResourceKinds<D3D11Device, D3D11Resource> = { Buffer: D3D11Buffer, Texture2D: D3D11Texture2D, Texture3D: D3D11Texture3D };

@@ -8,19 +8,9 @@
 import type { NativeComObject, NativeD3D9AdapterDesc, NativeD3D9Desc, NativePlaneLayout } from '../addon';
 import { type AdapterChoice, chooseAdapter } from './adapters';
 import { Direct3DFeatureError } from './errors';
-import { type D3D9FormatInput, d3d9FormatCode, d3d9FormatLabel, d3d9Planes, layoutSize, planeLayout } from './formats';
-import {
-  Direct3DObject,
-  type SharedHandleInput,
-  checkBoolean,
-  checkBytes,
-  checkChoice,
-  checkFlags,
-  checkInt,
-  checkOptions,
-  direct3dNative,
-  handleValue,
-} from './object';
+import { type D3D9FormatInput, d3d9FormatCode, d3d9FormatLabel, d3d9Planes, layoutSize, planeLayout } from './texture-formats';
+import { checkBoolean, checkBytes, checkChoice, checkFlags, checkInt, checkOptions } from '../validate';
+import { Direct3DObject, type SharedHandleInput, direct3dNative, handleValue } from './object';
 
 /** An adapter as Direct3D 9 enumerates it (IDirect3D9::GetAdapterIdentifier, IDirect3D9Ex::GetAdapterLUID). */
 export interface D3D9AdapterInfo {

@@ -6,18 +6,9 @@
 import type { NativeComObject, NativeDxgiResourceDesc, NativePlaneLayout } from '../addon';
 import { describeValue } from '../errors';
 import { type AdapterInfo } from './adapters';
-import { type DxgiFormatInput, dxgiFormatCode, dxgiFormatLabel, dxgiPlanes, layoutSize, planeLayout } from './formats';
-import {
-  Direct3DObject,
-  SharedHandle,
-  checkBytes,
-  checkChoice,
-  checkFlags,
-  checkInt,
-  checkOptions,
-  direct3dNative,
-  handleValue,
-} from './object';
+import { type DxgiFormatInput, dxgiFormatCode, dxgiFormatLabel, dxgiPlanes, layoutSize, planeLayout } from './texture-formats';
+import { checkBytes, checkChoice, checkFlags, checkInt, checkOptions } from '../validate';
+import { Direct3DObject, SharedHandle, direct3dNative, handleValue } from './object';
 
 /** D3D10_USAGE / D3D11_USAGE. */
 export type DxgiUsage = 'default' | 'immutable' | 'dynamic' | 'staging';
@@ -148,6 +139,9 @@ export abstract class DxgiDevice extends Direct3DObject {
     this.adapter = Object.freeze({ ...info.adapter });
     this.featureLevel = `${info.featureLevel >> 12}_${(info.featureLevel >> 8) & 0xf}`;
   }
+
+  /** @internal The API's tables and native calls. */
+  abstract get api(): DxgiApi;
 }
 
 /** A Direct3D 10 or 11 buffer or texture. */
@@ -351,3 +345,40 @@ export function openArgs(handle: unknown, options: unknown): { handle: bigint; n
   return { handle: value, nt };
 }
 
+/**
+ * A buffer or texture of a device of type D: the one implementation of the
+ * D3D10.1 and D3D11 resources, which type it (D3D10Resource over D3D10Device,
+ * D3D11Resource over D3D11Device) and name its three kinds.
+ */
+export abstract class DxgiDeviceResource<D extends DxgiDevice> extends DxgiResource {
+  readonly #device: D;
+  /** @internal */
+  constructor(native: NativeComObject, device: D) {
+    super(native);
+    this.#device = device;
+  }
+  /** The device it was created or opened on. */
+  get device(): D {
+    return this.#device;
+  }
+  /** @internal */
+  protected get api(): DxgiApi {
+    return this.#device.api;
+  }
+}
+
+/** @internal One API's resource classes, by the kind its native wrappers report ('D3D11Buffer', ...). */
+export interface DxgiResourceKinds<D extends DxgiDevice, R> {
+  readonly Buffer: new (native: NativeComObject, device: D) => R;
+  readonly Texture2D: new (native: NativeComObject, device: D) => R;
+  readonly Texture3D: new (native: NativeComObject, device: D) => R;
+}
+
+/** @internal The typed object of a resource the native side created or opened. */
+export function wrapResource<D extends DxgiDevice, R>(native: NativeComObject, device: D, kinds: DxgiResourceKinds<D, R>): R {
+  switch (native.kind) {
+    case `${device.api.prefix}Buffer`: return new kinds.Buffer(native, device);
+    case `${device.api.prefix}Texture2D`: return new kinds.Texture2D(native, device);
+    default: return new kinds.Texture3D(native, device);
+  }
+}

@@ -69,5 +69,5 @@ export {
   type SubresourceOptions,
 } from './dxgi';
 export { Direct3DError, Direct3DFeatureError, Direct3DUnavailableError, HRESULT_NAMES, hresultName } from './errors';
-export { d3d9FormatLabel, dxgiFormatLabel, type D3D9FormatInput, type DxgiFormatInput } from './formats';
+export { d3d9FormatLabel, dxgiFormatLabel, type D3D9FormatInput, type DxgiFormatInput } from './texture-formats';
 export { Direct3DObject, DxgiAdapter, SharedHandle, type SharedHandleInput } from './object';

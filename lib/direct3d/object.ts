@@ -2,9 +2,9 @@
 // only, else Direct3DUnavailableError), the lifetime (dispose(), `using`,
 // the native wrapper's finalizer as the safety net; a child holds its parent
 // natively, so a disposed device's textures keep working), the COM pointer
-// the sharing facades take (`comPointer`), option checks that name the
-// argument, and shared handles (bigint, the bytes Electron hands out, or a
-// SharedHandle this module created).
+// the sharing facades take (`comPointer`) and shared handles (bigint, the
+// bytes Electron hands out, or a SharedHandle this module created). Argument
+// checks are lib/validate.ts's.
 import { type NativeComObject, type NativeDirect3D, nativeAddon } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
 import { Direct3DError, Direct3DUnavailableError } from './errors';
@@ -78,67 +78,6 @@ export class DxgiAdapter extends Direct3DObject {
   get kind(): string {
     return 'DXGIAdapter';
   }
-}
-
-// ------------------------------------------------------------- checks ----
-
-/** @internal An options object (undefined: {}), whose keys are all known. */
-export function checkOptions<T extends object>(options: unknown, what: string, keys: readonly string[]): Partial<T> {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${what} must be an object; got ${describeValue(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!keys.includes(key)) throw new TypeError(`${what}.${key} is not an option; the options are ${keys.join(', ')}`);
-  }
-  return options as Partial<T>;
-}
-
-/** @internal An integer in [min, max] (fallback when undefined and one is given). */
-export function checkInt(value: unknown, what: string, min: number, max: number, fallback?: number): number {
-  if (value === undefined && fallback !== undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${what} must be an integer from ${min} to ${max}; got ${describeValue(value)}`);
-  }
-  return value;
-}
-
-/** @internal One of `choices` (fallback when undefined). */
-export function checkChoice<T extends string>(value: unknown, what: string, choices: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) {
-    throw new TypeError(`${what} must be ${choices.map((c) => `'${c}'`).join(', ')}; got ${describeValue(value)}`);
-  }
-  return value as T;
-}
-
-/** @internal A boolean (fallback when undefined). */
-export function checkBoolean(value: unknown, what: string, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw new TypeError(`${what} must be a boolean; got ${describeValue(value)}`);
-  return value;
-}
-
-/** @internal OR of named flags: an array of names of `table` (or one name). */
-export function checkFlags(value: unknown, what: string, table: Readonly<Record<string, number>>, fallback: readonly string[]): number {
-  const names = value === undefined ? fallback : typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(names)) throw new TypeError(`${what} must be an array of ${Object.keys(table).map((k) => `'${k}'`).join(', ')}; got ${describeValue(value)}`);
-  let bits = 0;
-  for (const name of names) {
-    if (typeof name !== 'string' || !Object.hasOwn(table, name)) {
-      throw new TypeError(`${what} takes ${Object.keys(table).map((k) => `'${k}'`).join(', ')}; got ${describeValue(name)}`);
-    }
-    bits |= table[name]!;
-  }
-  return bits >>> 0;
-}
-
-/** @internal Bytes to write: a Uint8Array (a Buffer is one) or another ArrayBuffer view / ArrayBuffer, as bytes. */
-export function checkBytes(data: unknown, what: string): Uint8Array {
-  if (data instanceof Uint8Array) return data;
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  throw new TypeError(`${what} must be a Uint8Array, another typed array or an ArrayBuffer; got ${describeValue(data)}`);
 }
 
 // ------------------------------------------------------- shared handles ----

@@ -8,7 +8,7 @@ import type { CLBuffer, CLImage, MemObject } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { d3d10Record } from './extensions';
-import * as T from './tokens';
+import * as T from '../facts/sharing-tokens';
 
 /** Where to find the OpenCL devices: an ID3D10Device or an IDXGIAdapter. */
 export type D3D10DeviceSource = { device: NativeAddress } | { dxgiAdapter: NativeAddress };

@@ -11,6 +11,7 @@ import type { CLBuffer, CLImage, MemObject } from '../memory';
 import type { Platform } from '../platform';
 import { type D3D11Queries, type ExtensionRecord, khrD3D11Record, nvD3D11Record } from './extensions';
 import { type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
+import { checkObject } from '../validate';
 
 /** Where to find the OpenCL devices: an ID3D11Device or an IDXGIAdapter. */
 export type D3D11DeviceSource = { device: NativeAddress } | { dxgiAdapter: NativeAddress };
@@ -114,7 +115,7 @@ export abstract class D3D11Sharing extends SharingFacade<NativeD3D11Sharing> {
    * subresources 2 * arraySlice and 2 * arraySlice + 1 of the texture.
    */
   createFromNV12Texture(context: Context, resource: NativeAddress, options: NV12TextureOptions = {}): { y: CLImage; uv: CLImage } {
-    if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+    checkObject(options, 'options');
     if (!this.sharesNV12) {
       throw new OpenCLExtensionError(NV12_EXTENSION, this.platform.name, 'neither the platform nor its devices advertise it (NV12 planes need it)');
     }

@@ -2,9 +2,9 @@
 // facade (lib/interop/<ext>.ts), by the native layer (native/<ext>.cc gets
 // `entryPoints` and resolves each name by its role; no entry point name is
 // written anywhere else), by the errors module (error names) and by the info
-// report. Values are the tokens of ./tokens.ts (facts from the specs/headers).
+// report. Values are the tokens of ../facts/sharing-tokens.ts (facts from the specs/headers).
 import type { D3D9Family } from '../errors';
-import * as T from './tokens';
+import * as T from '../facts/sharing-tokens';
 
 /** Role -> entry point name. Every record has acquire and release; the sharing extensions have deviceIds too. */
 export interface EntryPointNames {
@@ -228,7 +228,7 @@ export const khrD3D11Record = record({
   },
 } as const);
 
-// cl_nv_d3d11_sharing: names and values of OpenCV's cl_d3d11_ext.h (see tokens.ts).
+// cl_nv_d3d11_sharing: names and values of OpenCV's cl_d3d11_ext.h (see ../facts/sharing-tokens.ts).
 export const nvD3D11Record = record({
   name: 'cl_nv_d3d11_sharing',
   entryPoints: {
@@ -261,16 +261,18 @@ export const nvD3D11Record = record({
   },
 } as const);
 
-/** Every record, in the order the report and the docs list them. */
-export const sharingRecords = Object.freeze({
-  cl_nv_d3d9_sharing: nvD3D9Record,
-  cl_khr_d3d10_sharing: d3d10Record,
-  cl_intel_dx9_media_sharing: intelDX9Record,
-  cl_khr_dx9_media_sharing: khrDX9MediaRecord,
-  cl_intel_va_api_media_sharing: intelVaApiRecord,
-  cl_khr_d3d11_sharing: khrD3D11Record,
-  cl_nv_d3d11_sharing: nvD3D11Record,
-});
+/**
+ * The bound extensions: this list of records, in the order the report and the
+ * docs list them, is the one place they are listed. Everything else (the
+ * name -> record table, the entry point table, the facade classes of
+ * lib/interop/index.ts, SharingFacades) is derived from it.
+ */
+const records = [nvD3D9Record, d3d10Record, intelDX9Record, khrDX9MediaRecord, intelVaApiRecord, khrD3D11Record, nvD3D11Record] as const;
+
+type RecordsByName = { readonly [R in (typeof records)[number] as R['name']]: R };
+
+/** Extension name -> its record. */
+export const sharingRecords: RecordsByName = Object.freeze(Object.fromEntries(records.map((r) => [r.name, r])) as unknown as RecordsByName);
 
 export type SharingExtension = keyof typeof sharingRecords;
 

@@ -5,19 +5,21 @@
 // interop context property, no device query.
 import { closeSync, fstatSync } from 'node:fs';
 import type { NativeExternalMemory, NativePropertyList } from '../addon';
-import { CL } from '../constants';
+import { CL } from '../facts/cl-constants';
 import { Context } from '../context';
 import { Device } from '../device';
 import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, describeValue } from '../errors';
+import { STATUS } from '../facts/cl-status';
 import type { Event } from '../event';
-import { type ImageFormat, resolveImageFormat } from '../formats';
+import { type ImageFormat, resolveImageFormat } from '../facts/cl-image-formats';
 import { decode } from '../info';
 import { ready } from '../loader';
-import { type Access, CLBuffer, CLImage, type MemObject, checkCount } from '../memory';
+import { type Access, CLBuffer, CLImage, type MemObject } from '../memory';
 import type { Platform } from '../platform';
 import type { CommandQueue } from '../queue';
 import { VaDmaBuf } from '../va/dma-buf';
 import { type ExternalHandleTypeRecord, type HandleOwnership, externalMemoryRecord } from './extensions';
+import { checkCount } from '../validate';
 import { SharedObject, SharingFacade, sharedRecord } from './sharing';
 
 export type ExternalMemoryHandleType = keyof typeof externalMemoryRecord.handleTypes;
@@ -217,7 +219,7 @@ export function optionalUints(query: () => Uint8Array): number[] {
   try {
     return decode.uints(query());
   } catch (error) {
-    if (error instanceof OpenCLError && error.status === -30) return [];
+    if (error instanceof OpenCLError && error.status === STATUS.CL_INVALID_VALUE) return [];
     throw error;
   }
 }

@@ -7,7 +7,19 @@ import type { Platform } from '../platform';
 import { type SharingFacades, registerSharingHooks } from '../sharing-hooks';
 import { D3D10Sharing } from './d3d10';
 import { KhrD3D11Sharing, NvD3D11Sharing } from './d3d11';
-import { type SharingExtension, externalRecords, sharingExtensions, sharingRecords } from './extensions';
+import {
+  type SharingExtension,
+  d3d10Record,
+  intelDX9Record,
+  intelVaApiRecord,
+  khrD3D11Record,
+  khrDX9MediaRecord,
+  nvD3D11Record,
+  nvD3D9Record,
+  externalRecords,
+  sharingExtensions,
+  sharingRecords,
+} from './extensions';
 import { type ExternalMemory, getExternalMemory } from './external-memory';
 import { IntelDX9Sharing } from './intel-dx9';
 import { KhrDX9MediaSharing } from './khr-dx9-media';
@@ -16,31 +28,30 @@ import { type Semaphores, getSemaphores } from './semaphore';
 import { enqueueShared } from './sharing';
 import { VaApiSharing } from './va-api';
 
-// The facade class of each extension: the core's SharingFacades, filled in here.
+// The facade class of each extension, keyed by its record's name; the core's
+// SharingFacades is derived from this table (filled in by declaration merging).
+const constructors = {
+  [nvD3D9Record.name]: NvD3D9Sharing,
+  [d3d10Record.name]: D3D10Sharing,
+  [intelDX9Record.name]: IntelDX9Sharing,
+  [khrDX9MediaRecord.name]: KhrDX9MediaSharing,
+  [intelVaApiRecord.name]: VaApiSharing,
+  [khrD3D11Record.name]: KhrD3D11Sharing,
+  [nvD3D11Record.name]: NvD3D11Sharing,
+} as const satisfies { readonly [K in SharingExtension]: new (platform: Platform) => unknown };
+
+type FacadeOf = { readonly [K in keyof typeof constructors]: InstanceType<(typeof constructors)[K]> };
+
 declare module '../sharing-hooks' {
-  interface SharingFacades {
-    cl_nv_d3d9_sharing: NvD3D9Sharing;
-    cl_khr_d3d10_sharing: D3D10Sharing;
-    cl_intel_dx9_media_sharing: IntelDX9Sharing;
-    cl_khr_dx9_media_sharing: KhrDX9MediaSharing;
-    cl_intel_va_api_media_sharing: VaApiSharing;
-    cl_khr_d3d11_sharing: KhrD3D11Sharing;
-    cl_nv_d3d11_sharing: NvD3D11Sharing;
+  // The external memory / semaphore family's facades (records in externalRecords).
+  interface SharingFacades extends FacadeOf {
     cl_khr_external_memory: ExternalMemory;
     cl_khr_semaphore: Semaphores;
   }
 }
 export type { SharingFacades };
 
-const constructors: { [K in SharingExtension]: new (platform: Platform) => SharingFacades[K] } = {
-  cl_nv_d3d9_sharing: NvD3D9Sharing,
-  cl_khr_d3d10_sharing: D3D10Sharing,
-  cl_intel_dx9_media_sharing: IntelDX9Sharing,
-  cl_khr_dx9_media_sharing: KhrDX9MediaSharing,
-  cl_intel_va_api_media_sharing: VaApiSharing,
-  cl_khr_d3d11_sharing: KhrD3D11Sharing,
-  cl_nv_d3d11_sharing: NvD3D11Sharing,
-};
+const facadeClasses: { readonly [K in SharingExtension]: new (platform: Platform) => SharingFacades[K] } = constructors;
 
 const cache = new WeakMap<Platform, Map<SharingExtension, unknown>>();
 
@@ -51,9 +62,9 @@ const cache = new WeakMap<Platform, Map<SharingExtension, unknown>>();
  * the extension, or some entry point does not resolve.
  */
 export function getSharing<K extends SharingExtension>(platform: Platform, extension: K): SharingFacades[K] {
-  const create = Object.hasOwn(constructors, extension) ? constructors[extension] : undefined;
+  const create = Object.hasOwn(facadeClasses, extension) ? facadeClasses[extension] : undefined;
   if (!create) {
-    throw new TypeError(`unknown sharing extension ${String(extension)}; one of ${Object.keys(constructors).join(', ')}`);
+    throw new TypeError(`unknown sharing extension ${String(extension)}; one of ${Object.keys(facadeClasses).join(', ')}`);
   }
   let facades = cache.get(platform);
   if (!facades) cache.set(platform, (facades = new Map()));

@@ -8,7 +8,7 @@ import type { CLImage } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { intelDX9Record } from './extensions';
-import * as T from './tokens';
+import * as T from '../facts/sharing-tokens';
 
 /** The DX9 object whose devices are wanted: an IDirect3DDevice9, IDirect3DDevice9Ex or IDXVAHD_Device. */
 export type IntelDX9Source = { d3d9Device: NativeAddress } | { d3d9ExDevice: NativeAddress } | { dxvaDevice: NativeAddress };

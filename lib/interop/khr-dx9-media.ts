@@ -8,7 +8,7 @@ import type { CLImage } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { type DeviceSource, khrDX9MediaRecord } from './extensions';
-import * as T from './tokens';
+import * as T from '../facts/sharing-tokens';
 
 /** The adapter kinds: D3D9 (IDirect3DDevice9*), D3D9EX (IDirect3DDevice9Ex*), DXVA (IDXVAHD_Device*). */
 export type MediaAdapterType = 'd3d9' | 'd3d9ex' | 'dxva';

@@ -8,7 +8,7 @@ import type { CLBuffer, CLImage, MemObject } from '../memory';
 import type { Platform } from '../platform';
 import { type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { nvD3D9Record } from './extensions';
-import * as T from './tokens';
+import * as T from '../facts/sharing-tokens';
 
 /** Where to find the OpenCL devices: a Direct3D 9 device, or an adapter by name. */
 export type D3D9DeviceSource = { device: NativeAddress } | { adapterName: string };

@@ -6,6 +6,7 @@ import type { NativePropertyList, NativeSemaphore, NativeSemaphores } from '../a
 import { Context } from '../context';
 import { Device } from '../device';
 import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, describeValue } from '../errors';
+import { STATUS } from '../facts/cl-status';
 import { type Event, registerCommandTypes } from '../event';
 import { decode } from '../info';
 import { ready } from '../loader';
@@ -13,7 +14,7 @@ import type { Platform } from '../platform';
 import { CommandQueue } from '../queue';
 import { OpenCLHandleTypeError, checkHandle, handleTypeNames, importWithOwnership, optionalUints } from './external-memory';
 import { externalSemaphoreRecord, externalSemaphoreSyncFdRecord, semaphoreRecord } from './extensions';
-import { externalTokens } from './tokens';
+import { externalTokens } from '../facts/sharing-tokens';
 
 export type SemaphoreHandleType = keyof typeof externalSemaphoreRecord.handleTypes;
 export type SemaphoreType = keyof typeof semaphoreRecord.types;
@@ -149,7 +150,7 @@ export class Semaphore {
   get type(): SemaphoreType {
     const token = decode.uint(this.info(semaphoreRecord.queries.type));
     const name = (Object.keys(semaphoreRecord.types) as SemaphoreType[]).find((t) => semaphoreRecord.types[t] === token);
-    if (!name) throw new OpenCLError(-30, semaphoreRecord.entryPoints.info, `unknown semaphore type 0x${token.toString(16)}`);
+    if (!name) throw new OpenCLError(STATUS.CL_INVALID_VALUE, semaphoreRecord.entryPoints.info, `unknown semaphore type 0x${token.toString(16)}`);
     return name;
   }
   /** Binary semaphores: 0n unsignaled, 1n signaled (CL_SEMAPHORE_PAYLOAD_KHR). */
@@ -191,7 +192,7 @@ export class Semaphore {
   exportHandle(device: Device | undefined = this.device ?? undefined): ExportedSemaphoreHandle {
     const handleType = this.exportAs;
     const call = externalSemaphoreRecord.entryPoints.exportHandle;
-    if (!handleType) throw new OpenCLError(-30, call, 'this semaphore was not created to be exported: create it with { exportAs }');
+    if (!handleType) throw new OpenCLError(STATUS.CL_INVALID_VALUE, call, 'this semaphore was not created to be exported: create it with { exportAs }');
     this.facade.requireEntryPoint(call, externalSemaphoreRecord.name);
     const target = device ?? this.context.devices[0]!;
     if (!(target instanceof Device) || !this.context.devices.includes(target)) throw new TypeError(`device must be a device of the semaphore's context; got ${describeValue(device)}`);
@@ -347,7 +348,7 @@ export class Semaphores {
       try {
         return this.native.create(context.native, properties(true));
       } catch (error) {
-        if (!(device && context.devices.length === 1 && error instanceof OpenCLError && error.status === -64)) throw error;
+        if (!(device && context.devices.length === 1 && error instanceof OpenCLError && error.status === STATUS.CL_INVALID_PROPERTY)) throw error;
         dropped = true;
         return this.native.create(context.native, properties(false));
       }
@@ -374,9 +375,9 @@ export class Semaphores {
       if (!(semaphore instanceof Semaphore)) throw new TypeError(`semaphores[${i}] must be a Semaphore; got ${describeValue(semaphore)}`);
       if (semaphore.facade !== this) throw new TypeError(`semaphores[${i}] belongs to platform "${semaphore.facade.platform.name}"`);
       if (semaphore.released) throw new OpenCLReleasedError(`Semaphore (semaphores[${i}])`);
-      if (semaphore.context !== queue.context) throw new OpenCLError(-34, call, `semaphores[${i}] belongs to another context than the queue`);
+      if (semaphore.context !== queue.context) throw new OpenCLError(STATUS.CL_INVALID_CONTEXT, call, `semaphores[${i}] belongs to another context than the queue`);
       if (semaphore.device && semaphore.device !== queue.device) {
-        throw new OpenCLError(-36, call, `semaphores[${i}] is for device "${semaphore.device.name}"; the queue is on "${queue.device.name}"`);
+        throw new OpenCLError(STATUS.CL_INVALID_COMMAND_QUEUE, call, `semaphores[${i}] is for device "${semaphore.device.name}"; the queue is on "${queue.device.name}"`);
       }
       return semaphore.native;
     });

@@ -11,6 +11,8 @@ import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFla
 import type { Platform } from '../platform';
 import type { CommandQueue } from '../queue';
 import type { EntryPointNames, ExtensionRecord, SharingExtension } from './extensions';
+import { STATUS } from '../facts/cl-status';
+import { checkObject } from '../validate';
 
 /** Which devices a device query returns. */
 export type DeviceSet = 'preferred' | 'all';
@@ -129,7 +131,7 @@ export abstract class SharingFacade<N extends NativeSharing> {
     try {
       natives = query();
     } catch (error) {
-      if (error instanceof OpenCLError && error.status === -1) return [];
+      if (error instanceof OpenCLError && error.status === STATUS.CL_DEVICE_NOT_FOUND) return [];
       throw error;
     }
     return natives.map((native) => this.platform.deviceFor(native));
@@ -156,14 +158,14 @@ export abstract class SharingFacade<N extends NativeSharing> {
     options: SharedContextOptions,
     devicesFor: (set: DeviceSet) => Device[],
   ): Context {
-    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object; got ${options === null ? 'null' : typeof options}`);
+    checkObject(options, 'options');
     let devices = options.devices;
     if (devices === undefined) {
       devices = devicesFor('preferred');
       if (devices.length === 0) devices = devicesFor('all');
     }
     if (devices.length === 0) {
-      throw new OpenCLError(-1, 'clCreateContext', `no device of "${this.platform.name}" can share with this ${this.record.name} object`);
+      throw new OpenCLError(STATUS.CL_DEVICE_NOT_FOUND, 'clCreateContext', `no device of "${this.platform.name}" can share with this ${this.record.name} object`);
     }
     let context: Context;
     try {
@@ -256,7 +258,7 @@ export abstract class SharingFacade<N extends NativeSharing> {
 
   /** @internal Memory flags from a create call's options: an object whose access is one of the three modes. */
   static accessFlagsOf(options: CreateSharedOptions | undefined): bigint {
-    if (options !== undefined && (typeof options !== 'object' || options === null)) throw new TypeError('options must be an object');
+    if (options !== undefined) checkObject(options, 'options');
     return accessFlags(options?.access);
   }
 

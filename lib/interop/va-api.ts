@@ -7,10 +7,12 @@ import { ready } from '../loader';
 import { CLImage } from '../memory';
 import type { Platform } from '../platform';
 import { OpenCLError, OpenCLReleasedError, describeValue } from '../errors';
-import { VaDisplay, VaSurface } from '../va/display';
+import { VaDisplay } from '../va/display';
+import { VaSurface } from '../va/surface';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, SharingFacade, sharedRecord } from './sharing';
 import { intelVaApiRecord } from './extensions';
-import * as T from './tokens';
+import { STATUS } from '../facts/cl-status';
+import * as T from '../facts/sharing-tokens';
 
 /** What CL_MEM_VA_API_MEDIA_SURFACE_INTEL and CL_IMAGE_VA_API_PLANE_INTEL report. */
 export interface VaApiImageInfo {
@@ -68,13 +70,13 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
       if (surface.disposed) throw new OpenCLReleasedError('VaSurface');
       // Table 9.X.4.1 lists NV12 only; 9.X.4: a surface of another display is CL_INVALID_VA_API_MEDIA_SURFACE_INTEL.
       if (surface.format !== 'NV12') {
-        throw new OpenCLError(-39, call, `VA surface ${surface.id} is ${surface.format}; ${this.name} shares NV12 surfaces (table 9.X.4.1)`);
+        throw new OpenCLError(STATUS.CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, call, `VA surface ${surface.id} is ${surface.format}; ${this.name} shares NV12 surfaces (table 9.X.4.1)`);
       }
       this.checkContext(context);
       const display = surface.display.disposed ? null : surface.display.address;
       if (display !== context.interop!.handle) {
         throw new OpenCLError(
-          -1099,
+          intelVaApiRecord.errors.invalidResource,
           call,
           `VA surface ${surface.id} belongs to VA display ${display === null ? '(disposed)' : `0x${display.toString(16)}`}; the context was made on 0x${context.interop!.handle.toString(16)}`,
         );

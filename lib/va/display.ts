@@ -1,27 +1,18 @@
-// VA displays and their surfaces. A display is opened on a DRM render node or
-// an X11 display (and terminated when nothing holds it any more), or adopted
-// from an address another library made (never terminated here). Surfaces hold
-// their display: a disposed display stays alive, natively, until its last
-// surface and the last OpenCL context made on it are gone.
+// VA displays. A display is opened on a DRM render node or an X11 display (and
+// terminated when nothing holds it any more), or adopted from an address
+// another library made (never terminated here). It creates and imports
+// surfaces (surface.ts); they hold their display: a disposed display stays
+// alive, natively, until its last surface and the last OpenCL context made on
+// it are gone.
 import { existsSync, readdirSync } from 'node:fs';
-import type { NativeVaDisplay, NativeVaSurface } from '../addon';
+import type { NativeVaDisplay } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
+import { type VaFourcc, formatFacts, fourccCode, fourccText, vaFourccs, vaStatusName } from '../facts/va-formats';
+import { checkChoice, checkInt, checkNonEmptyString, checkOptions } from '../validate';
 import { VaDmaBuf, type VaDmaBufImport, importDescriptor } from './dma-buf';
 import { VaDisplayError, type VaDisplayAttempt } from './errors';
-import {
-  VA_EXPORT_SURFACE,
-  VA_SURFACE_STATUS,
-  type VaFourcc,
-  type VaPlaneSize,
-  type VaSurfaceState,
-  formatFacts,
-  fourccCode,
-  fourccText,
-  vaFourccs,
-  vaPlaneSizes,
-  vaStatusName,
-} from './formats';
 import { libva, loadLibva } from './loader';
+import { VaSurface } from './surface';
 
 /** The environment variable that names the DRM render node openVaDisplay() uses (default: the first /dev/dri/renderD*). */
 export const VA_DEVICE_ENV = 'OPENCL_INTEROP_VA_DEVICE';
@@ -76,47 +67,6 @@ export interface VaSurfaceOptions {
   height: number;
   /** Pixel format (default 'NV12'): one of the driver's render-target formats (surfaceFormats()). */
   format?: VaFourcc;
-}
-
-/** How a plane is copied: vaDeriveImage + vaMapBuffer, vaCreateImage + vaGetImage/vaPutImage, or the first that works. */
-export type VaTransferMethod = 'auto' | 'derive' | 'image';
-
-export interface VaPlaneTransferOptions {
-  /** Bytes between rows in the JavaScript memory (default: packed). */
-  pitch?: number;
-  /** Default 'auto': derive, else an image when the driver cannot map the surface directly. */
-  method?: VaTransferMethod;
-}
-
-export interface VaExportOptions {
-  /** 'composed' (default): one layer in the surface's DRM format; 'separate': one layer per plane. */
-  layers?: 'composed' | 'separate';
-  /** What the importer will do with it (default 'read-write'). */
-  access?: 'read' | 'write' | 'read-write';
-}
-
-function checkDimension(value: unknown, what: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 65535) {
-    throw new RangeError(`${what} must be an integer from 1 to 65535; got ${describeValue(value)}`);
-  }
-  return value;
-}
-
-function checkOptions<T extends object>(options: unknown, what: string, keys: readonly string[]): Partial<T> {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') throw new TypeError(`${what} must be an object; got ${describeValue(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!keys.includes(key)) throw new TypeError(`${what}.${key} is not an option; the options are ${keys.join(', ')}`);
-  }
-  return options as Partial<T>;
-}
-
-function checkChoice<T extends string>(value: unknown, what: string, choices: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) {
-    throw new TypeError(`${what} must be ${choices.map((c) => `'${c}'`).join(' or ')}; got ${describeValue(value)}`);
-  }
-  return value as T;
 }
 
 function hex(address: bigint): string {
@@ -271,13 +221,11 @@ export class VaDisplay {
 
   /** `count` surfaces of one size and format, in one vaCreateSurfaces call. */
   createSurfaces(count: number, options: VaSurfaceOptions): VaSurface[] {
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 4096) {
-      throw new RangeError(`count must be an integer from 1 to 4096; got ${describeValue(count)}`);
-    }
+    checkInt(count, 'count', 1, 4096);
     if (options === undefined) throw new TypeError('options must give width and height');
     const o = checkOptions<VaSurfaceOptions>(options, 'options', ['width', 'height', 'format']);
-    const width = checkDimension(o.width, 'options.width');
-    const height = checkDimension(o.height, 'options.height');
+    const width = checkInt(o.width, 'options.width', 1, 65535);
+    const height = checkInt(o.height, 'options.height', 1, 65535);
     const format = o.format ?? 'NV12';
     const facts = formatFacts(format);
     if (!facts) throw new TypeError(`options.format must be one of ${vaFourccs.join(', ')}; got ${describeValue(format)}`);
@@ -326,11 +274,7 @@ export class VaDisplay {
 export function openVaDisplay(options?: VaDisplayOptions): VaDisplay {
   const o = checkOptions<VaDisplayOptions>(options, 'options', ['kind', 'device', 'x11Display']);
   const kind = checkChoice(o.kind, 'options.kind', ['auto', 'drm', 'x11'] as const, 'auto');
-  for (const key of ['device', 'x11Display'] as const) {
-    if (o[key] !== undefined && (typeof o[key] !== 'string' || o[key] === '')) {
-      throw new TypeError(`options.${key} must be a non-empty string; got ${describeValue(o[key])}`);
-    }
-  }
+  for (const key of ['device', 'x11Display'] as const) if (o[key] !== undefined) checkNonEmptyString(o[key], `options.${key}`);
   if (o.device !== undefined && kind === 'x11') throw new TypeError("options.device names a DRM node; it does not go with kind 'x11'");
   if (o.x11Display !== undefined && kind === 'drm') throw new TypeError("options.x11Display does not go with kind 'drm'");
   const native = libva();
@@ -413,180 +357,7 @@ function renderNodes(): string[] {
     .map((name) => `/dev/dri/${name}`);
 }
 
-/**
- * A VA surface (VASurfaceID) of a display. Its planes can be written and read
- * from JavaScript, it can be exported as DMA-BUF, and the
- * cl_intel_va_api_media_sharing facade shares it with OpenCL (NV12) without
- * copying. It keeps its display alive.
- */
-export class VaSurface {
-  readonly display: VaDisplay;
-  /** The VASurfaceID. */
-  readonly id: number;
-  /** Its pixel format. */
-  readonly format: VaFourcc;
-  readonly width: number;
-  readonly height: number;
-  /** True when it was made over imported DMA-BUF planes. */
-  readonly imported: boolean;
-  /** How the last plane transfer went: through vaDeriveImage, or an image (vaCreateImage + vaGetImage/vaPutImage). */
-  lastTransfer: 'derive' | 'image' | null = null;
-  #native: NativeVaSurface | null;
-  #holds = 0;
-  #disposeRequested = false;
-
-  /** @internal */
-  constructor(display: VaDisplay, native: NativeVaSurface, format: VaFourcc, width: number, height: number, imported: boolean) {
-    this.display = display;
-    this.#native = native;
-    this.id = native.id;
-    this.format = format;
-    this.width = width;
-    this.height = height;
-    this.imported = imported;
-  }
-
-  /** @internal The native surface; throws OpenCLReleasedError after dispose(). */
-  get native(): NativeVaSurface {
-    if (!this.#native || this.#disposeRequested) throw new OpenCLReleasedError('VaSurface');
-    return this.#native;
-  }
-
-  /** True once dispose() has run. */
-  get disposed(): boolean {
-    return this.#disposeRequested || this.#native === null;
-  }
-
-  /** The planes of its format at its size (NV12: Y, then UV at half size). */
-  get planes(): VaPlaneSize[] {
-    return vaPlaneSizes(this.format, this.width, this.height);
-  }
-
-  /** Waits until the driver's work on the surface is done (vaSyncSurface). */
-  sync(): void {
-    this.native.sync();
-  }
-
-  /** What the surface is doing (vaQuerySurfaceStatus). */
-  get status(): VaSurfaceState {
-    const bits = this.native.status();
-    for (const name of ['rendering', 'displaying', 'skipped', 'ready'] as const) if (bits & VA_SURFACE_STATUS[name]) return name;
-    return 'ready';
-  }
-
-  #plane(plane: unknown): VaPlaneSize {
-    const planes = this.planes;
-    if (typeof plane !== 'number' || !Number.isInteger(plane) || plane < 0 || plane >= planes.length) {
-      throw new RangeError(
-        `plane must be ${planes.length === 1 ? '0' : `an integer from 0 to ${planes.length - 1}`} for ${this.format} (${planes.length} plane${planes.length > 1 ? 's' : ''}); got ${describeValue(plane)}`,
-      );
-    }
-    return planes[plane]!;
-  }
-
-  #transfer(write: boolean, plane: number, data: ArrayBufferView, size: VaPlaneSize, options: VaPlaneTransferOptions | undefined): void {
-    const o = checkOptions<VaPlaneTransferOptions & { into?: unknown }>(options, 'options', write ? ['pitch', 'method'] : ['pitch', 'method', 'into']);
-    const method = checkChoice(o.method, 'options.method', ['auto', 'derive', 'image'] as const, 'auto');
-    const pitch = o.pitch ?? size.bytesPerRow;
-    if (typeof pitch !== 'number' || !Number.isInteger(pitch) || pitch < size.bytesPerRow) {
-      throw new RangeError(`options.pitch must be an integer of at least ${size.bytesPerRow} (bytes in a row of plane ${plane}); got ${describeValue(o.pitch)}`);
-    }
-    const needed = pitch * (size.height - 1) + size.bytesPerRow;
-    if (data.byteLength < needed) {
-      throw new RangeError(
-        `plane ${plane} of a ${this.width}x${this.height} ${this.format} surface is ${size.height} rows of ${size.bytesPerRow} bytes: ` +
-          `${write ? 'data' : 'options.into'} needs ${needed} bytes${pitch === size.bytesPerRow ? '' : ` at pitch ${pitch}`}; it has ${data.byteLength}`,
-      );
-    }
-    const native = this.native;
-    if (!write) native.sync();
-    const used = native.transfer(write, plane, data, pitch, size.bytesPerRow, size.height, method, fourccCode(this.format), this.width, this.height);
-    if (used !== 'none') this.lastTransfer = used;
-  }
-
-  /** Copies `data` (rows of bytesPerRow bytes, `pitch` apart) into one plane. */
-  writePlane(plane: number, data: ArrayBufferView | ArrayBuffer, options?: VaPlaneTransferOptions): void {
-    this.native;
-    const size = this.#plane(plane);
-    const view = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
-    if (!ArrayBuffer.isView(view)) throw new TypeError(`data must be an ArrayBuffer or a typed array; got ${describeValue(data)}`);
-    this.#transfer(true, plane, view, size, options);
-  }
-
-  /** Copies one plane out (after vaSyncSurface): packed rows unless options.pitch, into options.into if given. */
-  readPlane(plane: number, options?: VaPlaneTransferOptions & { into?: ArrayBufferView }): Uint8Array {
-    this.native;
-    const size = this.#plane(plane);
-    const into = options?.into;
-    if (into !== undefined && !ArrayBuffer.isView(into)) throw new TypeError(`options.into must be a typed array; got ${describeValue(into)}`);
-    const pitch = options?.pitch ?? size.bytesPerRow;
-    const target = into ?? new Uint8Array(typeof pitch === 'number' && pitch > 0 ? pitch * (size.height - 1) + size.bytesPerRow : 0);
-    this.#transfer(false, plane, target, size, options);
-    return target instanceof Uint8Array ? target : new Uint8Array(target.buffer, target.byteOffset, target.byteLength);
-  }
-
-  /** Writes every plane, one array per plane (packed rows). */
-  write(planes: readonly (ArrayBufferView | ArrayBuffer)[], options?: VaPlaneTransferOptions): void {
-    const count = this.planes.length;
-    if (!Array.isArray(planes) || planes.length !== count) {
-      throw new TypeError(`planes must be an array of ${count} (one per plane of ${this.format}); got ${describeValue(planes)}`);
-    }
-    planes.forEach((data, i) => this.writePlane(i, data, options));
-  }
-
-  /** Reads every plane (packed rows). */
-  read(options?: VaPlaneTransferOptions): Uint8Array[] {
-    return this.planes.map((_, i) => this.readPlane(i, options));
-  }
-
-  /**
-   * The surface as a DRM PRIME descriptor (vaExportSurfaceHandle): file
-   * descriptors the returned VaDmaBuf owns. The driver does not synchronize:
-   * call sync() first if the surface was just rendered to.
-   */
-  exportDmaBuf(options?: VaExportOptions): VaDmaBuf {
-    const o = checkOptions<VaExportOptions>(options, 'options', ['layers', 'access']);
-    const layers = checkChoice(o.layers, 'options.layers', ['composed', 'separate'] as const, 'composed');
-    const access = checkChoice(o.access, 'options.access', ['read', 'write', 'read-write'] as const, 'read-write');
-    const flags =
-      (layers === 'composed' ? VA_EXPORT_SURFACE.COMPOSED_LAYERS : VA_EXPORT_SURFACE.SEPARATE_LAYERS) |
-      { read: VA_EXPORT_SURFACE.READ_ONLY, write: VA_EXPORT_SURFACE.WRITE_ONLY, 'read-write': VA_EXPORT_SURFACE.READ_WRITE }[access];
-    return new VaDmaBuf(this.native.exportPrime(flags));
-  }
-
-  /**
-   * @internal Keeps the surface from being destroyed while an OpenCL image
-   * shares it; the returned function lets go (once).
-   */
-  hold(): () => void {
-    this.native;
-    this.#holds++;
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
-      this.#holds--;
-      if (this.#holds === 0 && this.#disposeRequested) this.#destroy();
-    };
-  }
-
-  #destroy(): void {
-    const native = this.#native;
-    this.#native = null;
-    native?.destroy();
-  }
-
-  /**
-   * Destroys the surface (vaDestroySurfaces). Idempotent. While OpenCL images
-   * made from it are alive, it stays until they are released.
-   */
-  dispose(): void {
-    if (this.#disposeRequested || !this.#native) return;
-    this.#disposeRequested = true;
-    if (this.#holds === 0) this.#destroy();
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
+declare module './surface' {
+  // VaDisplay is what surface.ts calls VaDisplayLink.
+  interface VaDisplayLink extends VaDisplay {}
 }

@@ -5,7 +5,8 @@
 import { closeSync } from 'node:fs';
 import type { NativeVaPrime } from '../addon';
 import { describeValue } from '../errors';
-import { DRM_FORMAT_MOD_LINEAR, type VaFourcc, formatFacts, fourccCode, fourccText, vaFourccs, vaPlaneSizes } from './formats';
+import { checkInt, checkObject } from '../validate';
+import { DRM_FORMAT_MOD_LINEAR, type VaFourcc, formatFacts, fourccCode, fourccText, vaFourccs, vaPlaneSizes } from '../facts/va-formats';
 
 /** One plane of a DMA-BUF import. */
 export interface VaDmaBufPlane {
@@ -121,13 +122,6 @@ export class VaDmaBuf {
 
 const MAX_FD = 0x7fffffff;
 
-function checkInt(value: unknown, what: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${what} must be an integer from ${min} to ${max}; got ${describeValue(value)}`);
-  }
-  return value;
-}
-
 function checkModifier(value: unknown): bigint {
   if (value === undefined) return DRM_FORMAT_MOD_LINEAR;
   let modifier: bigint | undefined;
@@ -141,7 +135,7 @@ function checkModifier(value: unknown): bigint {
 
 /** @internal A checked import descriptor, objects grouped by fd, for native importSurface. */
 export function importDescriptor(desc: VaDmaBufImport) {
-  if (desc === null || typeof desc !== 'object') throw new TypeError(`the import descriptor must be an object; got ${describeValue(desc)}`);
+  checkObject(desc, 'the import descriptor');
   const facts = formatFacts(desc.format);
   if (!facts) throw new TypeError(`format must be one of ${vaFourccs.join(', ')}; got ${describeValue(desc.format)}`);
   const width = checkInt(desc.width, 'width', 1, 65535);
@@ -159,7 +153,7 @@ export function importDescriptor(desc: VaDmaBufImport) {
   const modifier = checkModifier(desc.modifier);
   const objects: { fd: number; size: number; modifier: bigint }[] = [];
   const planes = desc.planes.map((plane, i) => {
-    if (plane === null || typeof plane !== 'object') throw new TypeError(`planes[${i}] must be an object; got ${describeValue(plane)}`);
+    checkObject(plane, `planes[${i}]`);
     const fd = checkInt(plane.fd, `planes[${i}].fd`, 0, MAX_FD);
     const offset = checkInt(plane.offset ?? 0, `planes[${i}].offset`, 0, 0xffffffff);
     const pitch = checkInt(plane.pitch, `planes[${i}].pitch`, 1, 0xffffffff);

@@ -1,6 +1,6 @@
 // The VA module's typed errors: a libva call that returned a VAStatus, libva
 // itself missing, and a display that could not be opened or adopted.
-import { vaStatusName } from './formats';
+import { vaStatusName } from '../facts/va-formats';
 
 /** A libva call returned a status other than VA_STATUS_SUCCESS. */
 export class VaError extends Error {

@@ -5,17 +5,14 @@ export { VaDmaBuf, type VaDmaBufImport, type VaDmaBufLayer, type VaDmaBufObject,
 export {
   VA_DEVICE_ENV,
   VaDisplay,
-  VaSurface,
   openVaDisplay,
   type VaAdoptOptions,
   type VaDisplayOptions,
-  type VaExportOptions,
   type VaImageFormat,
-  type VaPlaneTransferOptions,
   type VaProfileInfo,
   type VaSurfaceOptions,
-  type VaTransferMethod,
 } from './display';
+export { VaSurface, type VaExportOptions, type VaPlaneTransferOptions, type VaTransferMethod } from './surface';
 export { LIBVA_PACKAGES, VaDisplayError, VaError, VaNotAvailableError, type VaDisplayAttempt } from './errors';
 export {
   DRM_FORMAT_MOD_INVALID,
@@ -33,5 +30,5 @@ export {
   type VaFourcc,
   type VaPlaneSize,
   type VaSurfaceState,
-} from './formats';
+} from '../facts/va-formats';
 export { LIBVA_ENV, loadLibva, loadedLibva, type LibvaLoadOptions, type LoadedLibva } from './loader';

@@ -4,6 +4,7 @@
 import type { Addon, NativeVaLoad } from '../addon';
 import { addon } from '../loader';
 import { VaError, VaNotAvailableError } from './errors';
+import { checkObject } from '../validate';
 
 /** The environment variable that names the libva library to load (a path to libva.so.2). */
 export const LIBVA_ENV = 'OPENCL_INTEROP_LIBVA';
@@ -37,7 +38,7 @@ function describe(result: NativeVaLoad & { ok: true }): LoadedLibva {
  * library then throws.
  */
 export function loadLibva(options: LibvaLoadOptions = {}): LoadedLibva {
-  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  checkObject(options, 'options');
   if (options.library !== undefined && (typeof options.library !== 'string' || options.library === '')) {
     throw new TypeError(`options.library must be a non-empty string (a path to libva.so.2); got ${typeof options.library}`);
   }

@@ -3,8 +3,8 @@
 // barrier (and the sequence from what comes before and after it on the queue).
 import type { NativeVkCommands, NativeVkOp } from '../addon';
 import { describeValue } from '../errors';
-import { checkInteger, checkOptions } from './check';
-import type { VulkanDevice } from './device';
+import { checkInt, checkOptions } from '../validate';
+import type { VulkanDeviceLink } from './links';
 import { VulkanDisposedError } from './errors';
 import { VulkanBuffer, VulkanImage } from './memory';
 
@@ -41,14 +41,14 @@ export interface NV12FrameOptions {
 
 /** @internal The plane offsets and pitches of an NV12 frame, checked. */
 export function nv12Layout(o: NV12FrameOptions) {
-  const width = checkInteger(o.width, 'width', 4, 65536);
-  const height = checkInteger(o.height, 'height', 2, 65536);
+  const width = checkInt(o.width, 'width', 4, 65536);
+  const height = checkInt(o.height, 'height', 2, 65536);
   if (width % 4 || height % 2) throw new RangeError(`an NV12 test frame needs a width that is a multiple of 4 and an even height; got ${width}x${height}`);
-  const frame = checkInteger(o.frame, 'frame', 0, 0xffffffff);
-  const yOffset = checkInteger(o.yOffset ?? 0, 'yOffset', 0);
-  const yPitch = checkInteger(o.yPitch ?? width, 'yPitch', width);
-  const uvOffset = checkInteger(o.uvOffset ?? yOffset + yPitch * height, 'uvOffset', 0);
-  const uvPitch = checkInteger(o.uvPitch ?? yPitch, 'uvPitch', width);
+  const frame = checkInt(o.frame, 'frame', 0, 0xffffffff);
+  const yOffset = checkInt(o.yOffset ?? 0, 'yOffset', 0);
+  const yPitch = checkInt(o.yPitch ?? width, 'yPitch', width);
+  const uvOffset = checkInt(o.uvOffset ?? yOffset + yPitch * height, 'uvOffset', 0);
+  const uvPitch = checkInt(o.uvPitch ?? yPitch, 'uvPitch', width);
   for (const [name, value] of [['yOffset', yOffset], ['yPitch', yPitch], ['uvOffset', uvOffset], ['uvPitch', uvPitch]] as const) {
     if (value % 4) throw new RangeError(`${name} must be a multiple of 4; got ${value}`);
   }
@@ -60,7 +60,7 @@ export function nv12Layout(o: NV12FrameOptions) {
 
 /** Collects the operations of a command sequence; VulkanDevice.record() hands one to its callback. */
 export class VulkanRecorder {
-  readonly device: VulkanDevice;
+  readonly device: VulkanDeviceLink;
   /** @internal */
   readonly ops: NativeVkOp[] = [];
   /** @internal */
@@ -68,7 +68,7 @@ export class VulkanRecorder {
   #closed = false;
 
   /** @internal */
-  constructor(device: VulkanDevice) {
+  constructor(device: VulkanDeviceLink) {
     this.device = device;
   }
 
@@ -96,10 +96,10 @@ export class VulkanRecorder {
   fill(buffer: VulkanBuffer, value: number, options?: VulkanFillOptions): this {
     const b = this.#buffer(buffer, 'buffer');
     const o = checkOptions<VulkanFillOptions>(options, 'options', ['offset', 'size']);
-    const offset = checkInteger(o.offset ?? 0, 'options.offset', 0, b.size);
-    const size = checkInteger(o.size ?? b.size - offset, 'options.size', 0, b.size - offset);
+    const offset = checkInt(o.offset ?? 0, 'options.offset', 0, b.size);
+    const size = checkInt(o.size ?? b.size - offset, 'options.size', 0, b.size - offset);
     if (offset % 4 || size % 4) throw new RangeError(`vkCmdFillBuffer needs an offset and size that are multiples of 4; got ${offset} and ${size}`);
-    checkInteger(value, 'value', 0, 0xffffffff);
+    checkInt(value, 'value', 0, 0xffffffff);
     if (size > 0) this.ops.push({ op: 'fill', buffer: b.native, offset, size, value });
     return this;
   }
@@ -109,9 +109,9 @@ export class VulkanRecorder {
     const s = this.#buffer(src, 'src');
     const d = this.#buffer(dst, 'dst');
     const o = checkOptions<VulkanCopyOptions>(options, 'options', ['srcOffset', 'dstOffset', 'size']);
-    const srcOffset = checkInteger(o.srcOffset ?? 0, 'options.srcOffset', 0, s.size);
-    const dstOffset = checkInteger(o.dstOffset ?? 0, 'options.dstOffset', 0, d.size);
-    const size = checkInteger(o.size ?? Math.min(s.size - srcOffset, d.size - dstOffset), 'options.size', 0, Math.min(s.size - srcOffset, d.size - dstOffset));
+    const srcOffset = checkInt(o.srcOffset ?? 0, 'options.srcOffset', 0, s.size);
+    const dstOffset = checkInt(o.dstOffset ?? 0, 'options.dstOffset', 0, d.size);
+    const size = checkInt(o.size ?? Math.min(s.size - srcOffset, d.size - dstOffset), 'options.size', 0, Math.min(s.size - srcOffset, d.size - dstOffset));
     if (s === d && srcOffset < dstOffset + size && dstOffset < srcOffset + size) throw new RangeError('the source and destination ranges overlap');
     if (size > 0) this.ops.push({ op: 'copy', src: s.native, dst: d.native, srcOffset, dstOffset, size });
     return this;
@@ -121,10 +121,10 @@ export class VulkanRecorder {
     const b = this.#buffer(buffer, 'buffer');
     const img = this.#image(image, 'image');
     const o = checkOptions<VulkanImageCopyOptions>(options, 'options', ['plane', 'bufferOffset', 'bufferPitch']);
-    const plane = checkInteger(o.plane ?? 0, 'options.plane', 0, img.planes.length - 1);
+    const plane = checkInt(o.plane ?? 0, 'options.plane', 0, img.planes.length - 1);
     const p = img.planes[plane]!;
-    const bufferOffset = checkInteger(o.bufferOffset ?? 0, 'options.bufferOffset', 0, b.size);
-    const pitch = checkInteger(o.bufferPitch ?? p.rowBytes, 'options.bufferPitch', p.rowBytes);
+    const bufferOffset = checkInt(o.bufferOffset ?? 0, 'options.bufferOffset', 0, b.size);
+    const pitch = checkInt(o.bufferPitch ?? p.rowBytes, 'options.bufferPitch', p.rowBytes);
     if (bufferOffset % 4 || bufferOffset % p.texelBytes) throw new RangeError(`options.bufferOffset must be a multiple of 4 and of ${p.texelBytes}; got ${bufferOffset}`);
     if (pitch % p.texelBytes) throw new RangeError(`options.bufferPitch must be a multiple of the plane's ${p.texelBytes}-byte texels; got ${pitch}`);
     const needed = bufferOffset + pitch * (p.height - 1) + p.rowBytes;
@@ -164,13 +164,13 @@ export class VulkanRecorder {
 
 /** A recorded command sequence: submit it as often as needed (VulkanQueue.submit). It holds what it uses. */
 export class VulkanCommands {
-  readonly device: VulkanDevice;
+  readonly device: VulkanDeviceLink;
   /** How many operations it records. */
   readonly length: number;
   #native: NativeVkCommands | null;
 
   /** @internal */
-  constructor(device: VulkanDevice, native: NativeVkCommands, length: number) {
+  constructor(device: VulkanDeviceLink, native: NativeVkCommands, length: number) {
     this.device = device;
     this.#native = native;
     this.length = length;

@@ -2,11 +2,11 @@
 // semaphores, recorded commands, and submission that costs one native call.
 import type { NativeVkDevice, NativeVkSemaphore } from '../addon';
 import { describeValue } from '../errors';
-import { checkChoice, checkInteger, checkOptions } from './check';
+import { checkChoice, checkInt, checkOptions } from '../validate';
 import { VulkanCommands, VulkanRecorder } from './commands';
 import { VulkanDisposedError, VulkanNotSupportedError } from './errors';
 import { MEMORY_HANDLE_BITS, SEMAPHORE_HANDLE_BITS, type VulkanMemoryHandleType, type VulkanSemaphoreHandleType } from './handles';
-import type { VulkanPhysicalDevice } from './instance';
+import type { VulkanPhysicalDevice } from './physical-device';
 import { IMAGE_FORMATS, VulkanBuffer, VulkanImage, type VulkanImageFormat } from './memory';
 import { VulkanSemaphore } from './semaphore';
 
@@ -211,7 +211,7 @@ export class VulkanDevice {
     const native = this.native;
     if (options === undefined) throw new TypeError('options must give the size');
     const o = checkOptions<VulkanBufferOptions>(options, 'options', ['size', 'exportTypes', 'hostVisible']);
-    const size = checkInteger(o.size, 'options.size', 1);
+    const size = checkInt(o.size, 'options.size', 1);
     const types = this.#memoryTypes(o.exportTypes, 'options.exportTypes');
     if (o.hostVisible !== undefined && typeof o.hostVisible !== 'boolean') throw new TypeError(`options.hostVisible must be a boolean; got ${describeValue(o.hostVisible)}`);
     const bits = types.reduce((m, t) => m | MEMORY_HANDLE_BITS[t], 0);
@@ -225,8 +225,8 @@ export class VulkanDevice {
     const o = checkOptions<VulkanImageOptions>(options, 'options', ['width', 'height', 'format', 'tiling', 'exportTypes']);
     const format = checkChoice(o.format, 'options.format', ['rgba8', 'nv12'] as const);
     const tiling = checkChoice(o.tiling, 'options.tiling', ['linear', 'optimal'] as const, 'linear');
-    const width = checkInteger(o.width, 'options.width', 1, 16384);
-    const height = checkInteger(o.height, 'options.height', 1, 16384);
+    const width = checkInt(o.width, 'options.width', 1, 16384);
+    const height = checkInt(o.height, 'options.height', 1, 16384);
     if (format === 'nv12' && (width % 2 || height % 2)) throw new RangeError(`an NV12 image needs an even width and height; got ${width}x${height}`);
     const types = this.#memoryTypes(o.exportTypes, 'options.exportTypes');
     const bits = types.reduce((m, t) => m | MEMORY_HANDLE_BITS[t], 0);
@@ -297,3 +297,7 @@ export class VulkanDevice {
   }
 }
 
+declare module './links' {
+  // VulkanDevice is what links.ts calls VulkanDeviceLink.
+  interface VulkanDeviceLink extends VulkanDevice {}
+}

@@ -1,6 +1,6 @@
 // The NV12 test pattern of lib/vulkan/shaders/nv12-pattern.comp, on the CPU:
 // what VulkanRecorder.nv12TestFrame() writes, for checking frames byte for byte.
-import { checkOptions } from './check';
+import { checkOptions } from '../validate';
 import { nv12Layout } from './commands';
 
 export interface NV12TestFrame {

@@ -3,13 +3,15 @@
 // CL_DEVICE_UUID_KHR bytes) or by index.
 import type { NativeVkHandleTypeRow, NativeVkInstance, NativeVkPhysicalDevice } from '../addon';
 import { describeValue } from '../errors';
-import { checkChoice, checkInteger, checkOptions } from './check';
+import { checkChoice, checkInt, checkOptions } from '../validate';
 import { VulkanDevice } from './device';
 import { VulkanDisposedError, VulkanNotSupportedError, VulkanUnavailableError } from './errors';
 import { MEMORY_HANDLE_BITS, SEMAPHORE_HANDLE_BITS, type VulkanMemoryHandleType, type VulkanSemaphoreHandleType } from './handles';
 import { loadVulkan, vulkan, vulkanVersionString } from './loader';
+import type { VulkanDeviceType, VulkanHandleTypeSupport, VulkanPhysicalDevice } from './physical-device';
 
-export type VulkanDeviceType = 'other' | 'integrated-gpu' | 'discrete-gpu' | 'virtual-gpu' | 'cpu';
+export type { VulkanDeviceType, VulkanHandleTypeSupport, VulkanPhysicalDevice } from './physical-device';
+
 const DEVICE_TYPES: readonly VulkanDeviceType[] = ['other', 'integrated-gpu', 'discrete-gpu', 'virtual-gpu', 'cpu'];
 
 const QUEUE_COMPUTE = 0x2, QUEUE_TRANSFER = 0x4, QUEUE_GRAPHICS = 0x1;
@@ -29,51 +31,6 @@ const SEMAPHORE_EXTENSIONS: Readonly<Record<VulkanSemaphoreHandleType, readonly 
   'opaque-win32': ['VK_KHR_external_semaphore_win32'],
   'opaque-win32-kmt': ['VK_KHR_external_semaphore_win32'],
 };
-
-/** What a physical device can do with one handle type (buffers with transfer + storage usage; binary semaphores). */
-export interface VulkanHandleTypeSupport<T extends string> {
-  readonly handleType: T;
-  readonly exportable: boolean;
-  readonly importable: boolean;
-  /** Memory: the allocation must be dedicated to one buffer or image. */
-  readonly dedicatedOnly: boolean;
-  /** The device extensions the handle type needs, and whether the device has them. */
-  readonly extensions: readonly string[];
-  readonly extensionsPresent: boolean;
-}
-
-/** One physical device as vkEnumeratePhysicalDevices lists it. */
-export interface VulkanPhysicalDevice {
-  readonly index: number;
-  readonly name: string;
-  readonly type: VulkanDeviceType;
-  /** The Vulkan version the device supports, e.g. '1.3.230'. */
-  readonly apiVersion: string;
-  readonly driverVersion: number;
-  readonly vendorId: number;
-  readonly deviceId: number;
-  /** VkPhysicalDeviceIDProperties: what OpenCL's cl_khr_device_uuid reports for the same device. */
-  readonly deviceUUID: Uint8Array;
-  readonly driverUUID: Uint8Array;
-  /** The LUID (Windows), or null when the driver says it is not valid. */
-  readonly deviceLUID: Uint8Array | null;
-  readonly nodeMask: number;
-  /** VK_KHR_driver_properties, where the device has it. */
-  readonly driverName: string | null;
-  readonly driverInfo: string | null;
-  readonly extensions: readonly string[];
-  /** The first queue family with compute and transfer (the one a device gets), or null. */
-  readonly queueFamily: number | null;
-  readonly memoryHandleTypes: readonly VulkanHandleTypeSupport<VulkanMemoryHandleType>[];
-  readonly semaphoreHandleTypes: readonly VulkanHandleTypeSupport<VulkanSemaphoreHandleType>[];
-  /** Memory handle types buffers can be exported as (supported and the extensions present). */
-  readonly memoryExport: readonly VulkanMemoryHandleType[];
-  readonly memoryImport: readonly VulkanMemoryHandleType[];
-  readonly semaphoreExport: readonly VulkanSemaphoreHandleType[];
-  readonly semaphoreImport: readonly VulkanSemaphoreHandleType[];
-  /** samplerYcbcrConversion: multi-planar (NV12) images are possible. */
-  readonly ycbcr: boolean;
-}
 
 function support<T extends string>(
   rows: NativeVkHandleTypeRow[],
@@ -207,7 +164,7 @@ export class VulkanInstance {
         throw new VulkanNotSupportedError(`a device with UUID ${uuidString(uuid)}`, 'This Vulkan instance', `no physical device has that deviceUUID; the devices are: ${listed}`);
       }
     } else if (o.index !== undefined) {
-      const index = checkInteger(o.index, 'options.index', 0, Math.max(0, devices.length - 1));
+      const index = checkInt(o.index, 'options.index', 0, Math.max(0, devices.length - 1));
       chosen = devices[index];
       if (!chosen) throw new RangeError(`options.index ${index}: this instance has no physical devices`);
     } else {

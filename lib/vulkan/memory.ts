@@ -3,13 +3,13 @@
 // staging buffers, off the JavaScript thread's way (every transfer is a promise).
 import type { NativeVkBuffer, NativeVkImage } from '../addon';
 import { describeValue } from '../errors';
-import { checkBytes, checkInteger, checkOptions } from './check';
-import type { VulkanDevice } from './device';
+import { checkBytes, checkInt, checkOptions } from '../validate';
+import type { VulkanDeviceLink } from './links';
 import { VulkanDisposedError, VulkanNotSupportedError } from './errors';
 import { MEMORY_HANDLE_BITS, VulkanExportedHandle, handleTypeNames, type VulkanMemoryHandleType } from './handles';
 
 /** @internal */
-export function checkMemoryHandleType(device: VulkanDevice, exportTypes: readonly VulkanMemoryHandleType[], handleType: unknown): VulkanMemoryHandleType {
+export function checkMemoryHandleType(device: VulkanDeviceLink, exportTypes: readonly VulkanMemoryHandleType[], handleType: unknown): VulkanMemoryHandleType {
   const type = handleType ?? exportTypes[0];
   if (type === undefined) throw new VulkanNotSupportedError('memory export', device.name, 'this memory was made without export types (the device exports none)');
   if (typeof type !== 'string' || !(type in MEMORY_HANDLE_BITS)) {
@@ -27,7 +27,7 @@ export function checkMemoryHandleType(device: VulkanDevice, exportTypes: readonl
 }
 
 abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
-  readonly device: VulkanDevice;
+  readonly device: VulkanDeviceLink;
   /** The handle types the memory may be exported as (fixed at creation). */
   readonly exportTypes: readonly VulkanMemoryHandleType[];
   /** Bytes of the allocation (VkMemoryRequirements.size): what an importer maps. */
@@ -39,7 +39,7 @@ abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
   #native: N | null;
 
   /** @internal */
-  constructor(device: VulkanDevice, native: N) {
+  constructor(device: VulkanDeviceLink, native: N) {
     this.device = device;
     this.#native = native;
     const info = native.info();
@@ -89,7 +89,7 @@ export class VulkanBuffer extends VulkanMemoryResource<NativeVkBuffer> {
   readonly size: number;
 
   /** @internal */
-  constructor(device: VulkanDevice, native: NativeVkBuffer) {
+  constructor(device: VulkanDeviceLink, native: NativeVkBuffer) {
     super(device, native);
     this.size = native.info().size;
   }
@@ -102,7 +102,7 @@ export class VulkanBuffer extends VulkanMemoryResource<NativeVkBuffer> {
   write(data: ArrayBufferView | ArrayBuffer, offset = 0): Promise<void> {
     const native = this.native;
     const bytes = checkBytes(data, 'data');
-    checkInteger(offset, 'offset', 0, this.size);
+    checkInt(offset, 'offset', 0, this.size);
     if (bytes.byteLength === 0) return Promise.resolve();
     if (offset + bytes.byteLength > this.size) {
       throw new RangeError(`${bytes.byteLength} bytes at offset ${offset} do not fit in a buffer of ${this.size} bytes`);
@@ -113,8 +113,8 @@ export class VulkanBuffer extends VulkanMemoryResource<NativeVkBuffer> {
   /** Copies `length` bytes at `offset` out of the buffer (default: to its end), after the work submitted before. */
   read(offset = 0, length?: number): Promise<Uint8Array> {
     const native = this.native;
-    checkInteger(offset, 'offset', 0, this.size);
-    const n = length === undefined ? this.size - offset : checkInteger(length, 'length', 0, this.size - offset);
+    checkInt(offset, 'offset', 0, this.size);
+    const n = length === undefined ? this.size - offset : checkInt(length, 'length', 0, this.size - offset);
     if (n === 0) return Promise.resolve(new Uint8Array(0));
     return native.read(offset, n);
   }
@@ -151,7 +151,7 @@ export class VulkanImage extends VulkanMemoryResource<NativeVkImage> {
   readonly planes: readonly VulkanImagePlane[];
 
   /** @internal */
-  constructor(device: VulkanDevice, native: NativeVkImage, format: VulkanImageFormat, width: number, height: number, tiling: 'linear' | 'optimal') {
+  constructor(device: VulkanDeviceLink, native: NativeVkImage, format: VulkanImageFormat, width: number, height: number, tiling: 'linear' | 'optimal') {
     super(device, native);
     this.format = format;
     this.width = width;
@@ -177,7 +177,7 @@ export class VulkanImage extends VulkanMemoryResource<NativeVkImage> {
   }
 
   #plane(plane: unknown): VulkanImagePlane {
-    const index = checkInteger(plane, 'plane', 0, this.planes.length - 1);
+    const index = checkInt(plane, 'plane', 0, this.planes.length - 1);
     return this.planes[index]!;
   }
 
@@ -187,7 +187,7 @@ export class VulkanImage extends VulkanMemoryResource<NativeVkImage> {
     const p = this.#plane(plane);
     const bytes = checkBytes(data, 'data');
     const { pitch = p.rowBytes } = checkOptions<VulkanPlaneOptions>(options, 'options', ['pitch']);
-    checkInteger(pitch, 'options.pitch', p.rowBytes);
+    checkInt(pitch, 'options.pitch', p.rowBytes);
     const needed = pitch * (p.height - 1) + p.rowBytes;
     if (bytes.byteLength < needed) {
       throw new RangeError(`plane ${plane} of a ${this.width}x${this.height} ${this.format} image is ${p.height} rows of ${p.rowBytes} bytes: data needs ${needed} bytes at pitch ${pitch}; it has ${bytes.byteLength}`);
@@ -200,7 +200,7 @@ export class VulkanImage extends VulkanMemoryResource<NativeVkImage> {
     const native = this.native;
     const p = this.#plane(plane);
     const { pitch = p.rowBytes } = checkOptions<VulkanPlaneOptions>(options, 'options', ['pitch']);
-    checkInteger(pitch, 'options.pitch', p.rowBytes);
+    checkInt(pitch, 'options.pitch', p.rowBytes);
     return native.read(plane, pitch);
   }
 }

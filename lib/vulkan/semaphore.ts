@@ -1,7 +1,7 @@
 // Binary semaphores that may be exported for another API (OpenCL's
 // cl_khr_external_semaphore) to wait on or signal.
 import type { NativeVkSemaphore } from '../addon';
-import type { VulkanDevice } from './device';
+import type { VulkanDeviceLink } from './links';
 import { VulkanDisposedError, VulkanNotSupportedError, VulkanStateError } from './errors';
 import { SEMAPHORE_HANDLE_BITS, VulkanExportedHandle, type VulkanSemaphoreHandleType } from './handles';
 
@@ -12,7 +12,7 @@ import { SEMAPHORE_HANDLE_BITS, VulkanExportedHandle, type VulkanSemaphoreHandle
  * caller orders them.
  */
 export class VulkanSemaphore {
-  readonly device: VulkanDevice;
+  readonly device: VulkanDeviceLink;
   /** The handle types it may be exported as (fixed at creation). */
   readonly exportTypes: readonly VulkanSemaphoreHandleType[];
   #native: NativeVkSemaphore | null;
@@ -20,7 +20,7 @@ export class VulkanSemaphore {
   #signalPending = false;
 
   /** @internal */
-  constructor(device: VulkanDevice, native: NativeVkSemaphore, exportTypes: VulkanSemaphoreHandleType[]) {
+  constructor(device: VulkanDeviceLink, native: NativeVkSemaphore, exportTypes: VulkanSemaphoreHandleType[]) {
     this.device = device;
     this.#native = native;
     this.exportTypes = Object.freeze(exportTypes);

@@ -1,6 +1,6 @@
 // Image channel orders and data types as data: names, channel counts and
 // bytes per channel, used to validate sizes before the driver is called.
-import { CL } from './constants';
+import { CL } from './cl-constants';
 
 export type ChannelOrder =
   | 'R' | 'A' | 'RG' | 'RA' | 'RGB' | 'RGBA' | 'BGRA' | 'ARGB' | 'INTENSITY' | 'LUMINANCE' | 'Rx' | 'RGx' | 'RGBx'

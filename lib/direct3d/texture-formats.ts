@@ -1,12 +1,12 @@
 // The formats the Direct3D module creates, reads and writes: those of the
-// sharing tables (lib/interop/formats.ts: the 37 DXGI formats of the D3D10 /
+// sharing tables (lib/facts/sharing-formats.ts: the 37 DXGI formats of the D3D10 /
 // D3D11 tables, the D3DFORMATs of the D3D9 tables) plus DXGI_FORMAT_NV12, and
 // where each plane of a subresource lies in mapped memory. Other format codes
 // may be created (Direct3D decides); reading and writing them is refused here.
 import type { NativePlaneLayout } from '../addon';
 import { describeValue } from '../errors';
-import { elementSize } from '../formats';
-import { D3DFMT, DXGI_FORMAT, DXGI_FORMAT_NV12, d3d11DxgiFormatTable, d3d9FormatTable, type D3DFormatName, type DxgiFormatName } from '../interop/formats';
+import { elementSize } from '../facts/cl-image-formats';
+import { D3DFMT, DXGI_FORMAT, DXGI_FORMAT_NV12, d3d11DxgiFormatTable, d3d9FormatTable, type D3DFormatName, type DxgiFormatName } from '../facts/sharing-formats';
 
 /** A DXGI format: a name of the sharing tables, 'DXGI_FORMAT_NV12', or any DXGI_FORMAT value. */
 export type DxgiFormatInput = DxgiFormatName | 'DXGI_FORMAT_NV12' | number;

@@ -9,7 +9,7 @@
 // 0x4024-0x4027 and 0x402A-0x402B; all three D3D9 families use -1010..-1013.
 //
 // CL_CONTEXT_INTEROP_USER_SYNC (0x1085) and CL_DEVICE_PREFERRED_INTEROP_USER_SYNC
-// (0x1048) are core tokens: they live in `CL` (lib/constants.ts), not here, so
+// (0x1048) are core tokens: they live in `CL` (cl-constants.ts), not here, so
 // that lib/index.ts can re-export both modules without a name clash.
 
 // ---- cl_nv_d3d9_sharing

@@ -1,6 +1,6 @@
 // Core OpenCL tokens under their spec names (values from the OpenCL 3.0
 // specification; test/constants.test.ts checks them against the Khronos
-// headers). The sharing extensions' tokens are in interop/tokens.ts.
+// headers). The sharing extensions' tokens are in sharing-tokens.ts.
 
 export const CL = Object.freeze({
   CL_SUCCESS: 0,

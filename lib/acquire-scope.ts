@@ -1,0 +1,62 @@
+// What queue.acquire() returns: objects made from Direct3D / VA-API resources,
+// acquired for OpenCL through their extensions' entry points (reached through
+// lib/sharing-hooks.ts), and the release that gives them back.
+import type { EnqueueOptions, Event } from './event';
+import { OpenCLStateError } from './errors';
+import type { QueueLink } from './links';
+import type { MemObject } from './memory';
+import { enqueueShared } from './sharing-hooks';
+
+/**
+ * Objects acquired by queue.acquire(). release() gives them back.
+ * `await using scope = queue.acquire(...)` enqueues the release at the end of
+ * the block and waits for it, so Direct3D / VA-API code after the block sees
+ * what OpenCL wrote. Plain `using` only enqueues (and flushes) the release.
+ */
+export class AcquireScope {
+  readonly queue: QueueLink;
+  readonly objects: readonly MemObject[];
+  /** The acquire command's event (one marker when several extensions are involved). */
+  readonly event: Event;
+  #released = false;
+
+  /** @internal */
+  constructor(queue: QueueLink, objects: readonly MemObject[], options: EnqueueOptions) {
+    this.queue = queue;
+    this.objects = Object.freeze([...objects]);
+    this.event = enqueueShared('acquire', queue, this.objects, options.waitFor);
+  }
+
+  /** True until release() (or dispose). */
+  get active(): boolean {
+    return !this.#released;
+  }
+
+  /** Enqueues the release of every object; later commands on the objects need a new acquire. */
+  release(options: EnqueueOptions = {}): Event {
+    if (this.#released) throw new OpenCLStateError('this acquire scope was already released');
+    const event = enqueueShared('release', this.queue, this.objects, options.waitFor);
+    this.#released = true;
+    return event;
+  }
+
+  /** `using`: enqueues the release (if still active) and flushes; it does not wait for it. */
+  [Symbol.dispose](): void {
+    if (this.#released) return;
+    this.release().release();
+    this.queue.flush();
+  }
+
+  /** `await using`: enqueues the release (if still active) and waits until it has completed. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#released) return;
+    const released = this.release();
+    this.queue.flush();
+    try {
+      await released;
+    } finally {
+      released.release();
+      this.event.release();
+    }
+  }
+}

@@ -1,0 +1,8 @@
+// A Vulkan object's link to the device it belongs to: the VulkanDevice
+// (device.ts completes it), so that buffers, images, semaphores and command
+// sequences name their device without importing the module that creates them
+// (as lib/links.ts does for the core).
+
+/** The device of a buffer, image, semaphore or command sequence: the VulkanDevice. */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface VulkanDeviceLink {}
