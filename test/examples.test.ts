@@ -106,4 +106,35 @@ describe('the examples\' OpenCL C, for platforms with a compiler', () => {
     queue.release();
     context.release();
   });
+
+  it('vulkan-nv12-to-rgba\'s buffer kernel turns the Vulkan NV12 test frame into the RGBA its CPU conversion gives, planes as sub-buffers, on PoCL', async () => {
+    const { nv12ToRgbaBuffersSource, rgbaOnCpu } = await import('../examples/vulkan-nv12-to-rgba.mjs');
+    const { nv12TestFrame } = await import('../dist/index.js');
+    const { context, queue } = poclSetup();
+    const [width, height, frame] = [64, 32, 5];
+    const { y, uv } = nv12TestFrame(frame, width, height);
+    const nv12 = new Uint8Array(width * height * 1.5);
+    nv12.set(y);
+    nv12.set(uv, width * height);
+    const planes = context.createBuffer(nv12);
+    const yPlane = planes.createSubBuffer(0, width * height);
+    const uvPlane = planes.createSubBuffer(width * height, (width * height) / 2);
+    const rgba = context.createBuffer(width * height * 4);
+    const program = context.createProgram(nv12ToRgbaBuffersSource);
+    await program.build();
+    const kernel = program.createKernel('nv12_to_rgba').setArgs(yPlane, uvPlane, rgba, ['uint', width / 4]);
+    queue.enqueueKernel(kernel, [width / 4, height]).release();
+    const out = new Uint32Array(width * height);
+    queue.readBuffer(rgba, out, { blocking: true }).release();
+    const want = rgbaOnCpu(frame, width, height);
+    expect(out.findIndex((v, i) => v !== want[i])).toBe(-1);
+    expect(new Set(want).size).toBeGreaterThan(100); // a frame of many colours, not one
+    for (const o of [kernel, program, yPlane, uvPlane, planes, rgba, queue, context]) o.release();
+  });
+
+  it('FrameSlots (examples/frame-slots.mjs) names what it was given wrong', async () => {
+    const { FrameSlots } = await import('../examples/frame-slots.mjs');
+    expect(() => new FrameSlots(undefined as never)).toThrow(/options must be an object/);
+    expect(() => new FrameSlots({ vulkan: {} as never, queue: {} as never, count: 2 })).toThrow(/options.vulkan must be a VulkanDevice/);
+  });
 });
