@@ -13,7 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "objects.h"
+#include "host_memory.h"
+
+#include "completion.h"
 
 namespace ocl {
 

@@ -3,7 +3,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "libva.h"
+#include "va/libva.h"
 
 #if !defined(_WIN32)
 #include <dlfcn.h>

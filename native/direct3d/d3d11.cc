@@ -5,7 +5,7 @@
 // resource wrapper holds its device. lib/direct3d/d3d11.ts validates first.
 #ifdef _WIN32
 
-#include "direct3d.h"
+#include "direct3d/object.h"
 
 #include <d3d11.h>
 #include <d3d11_1.h>

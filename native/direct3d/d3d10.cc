@@ -5,7 +5,7 @@
 // Every resource wrapper holds its device. lib/direct3d/d3d10.ts validates first.
 #ifdef _WIN32
 
-#include "direct3d.h"
+#include "direct3d/object.h"
 
 #include <d3d10_1.h>
 

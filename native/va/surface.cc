@@ -3,7 +3,7 @@
 // destroy() or when garbage-collected.
 #include <cstring>
 
-#include "libva.h"
+#include "va/libva.h"
 
 namespace ocl {
 namespace va {
