@@ -5,7 +5,7 @@
 // Every resource wrapper holds its device. lib/direct3d/d3d10.ts validates first.
 #ifdef _WIN32
 
-#include "direct3d/object.h"
+#include "direct3d/dxgi_resources.h"
 
 #include <d3d10_1.h>
 
@@ -13,13 +13,40 @@ namespace ocl {
 namespace d3d {
 namespace {
 
-const char* const kDevice = "D3D10Device";
-
-ID3D10Device1* DeviceArg(const Napi::Value& value) { return NativeComObject::From(value, "device", {kDevice})->As<ID3D10Device1>(); }
-
-NativeComObject* ResourceArg(const Napi::Value& value) {
-  return NativeComObject::From(value, "resource", {"D3D10Buffer", "D3D10Texture2D", "D3D10Texture3D"});
-}
+struct D3D10 {
+  using Device = ID3D10Device1;
+  using Resource = ID3D10Resource;
+  using Buffer = ID3D10Buffer;
+  using Texture2D = ID3D10Texture2D;
+  using Texture3D = ID3D10Texture3D;
+  using BufferDesc = D3D10_BUFFER_DESC;
+  using Texture2DDesc = D3D10_TEXTURE2D_DESC;
+  using Texture3DDesc = D3D10_TEXTURE3D_DESC;
+  using SubresourceData = D3D10_SUBRESOURCE_DATA;
+  using Usage = D3D10_USAGE;
+  using Dimension = D3D10_RESOURCE_DIMENSION;
+  static constexpr Dimension kDimensionUnknown = D3D10_RESOURCE_DIMENSION_UNKNOWN;
+  static constexpr Dimension kDimensionBuffer = D3D10_RESOURCE_DIMENSION_BUFFER;
+  static constexpr Dimension kDimensionTexture2D = D3D10_RESOURCE_DIMENSION_TEXTURE2D;
+  static constexpr Dimension kDimensionTexture3D = D3D10_RESOURCE_DIMENSION_TEXTURE3D;
+  static constexpr Usage kStaging = D3D10_USAGE_STAGING;
+  static constexpr UINT kCpuReadWrite = D3D10_CPU_ACCESS_READ | D3D10_CPU_ACCESS_WRITE;
+  static constexpr bool kStructuredBuffers = false;
+  static constexpr const char* kDevice = "D3D10Device";
+  static constexpr const char* kBuffer = "D3D10Buffer";
+  static constexpr const char* kTexture2D = "D3D10Texture2D";
+  static constexpr const char* kTexture3D = "D3D10Texture3D";
+  static constexpr const char* kCreateBufferCall = "ID3D10Device::CreateBuffer";
+  static constexpr const char* kCreateTexture2DCall = "ID3D10Device::CreateTexture2D";
+  static constexpr const char* kCreateTexture3DCall = "ID3D10Device::CreateTexture3D";
+  static constexpr const char* kGetTypeCall = "ID3D10Resource::GetType";
+  static constexpr const char* kQueryInterfaceCall = "ID3D10Resource::QueryInterface";
+  static constexpr const char* kStagingCall = "creating a D3D10 staging resource";
+};
+using Resources = DxgiResources<D3D10>;
+Resources::Device* DeviceArg(const Napi::Value& value) { return Resources::DeviceArg(value); }
+NativeComObject* ResourceArg(const Napi::Value& value) { return Resources::ResourceArg(value); }
+const char* const kDevice = D3D10::kDevice;
 
 // d3d10CreateDevice(adapterIndex: number | null, flags, featureLevels: number[]): the first level that works.
 Napi::Value CreateDevice(const Napi::CallbackInfo& info) {
@@ -39,84 +66,6 @@ Napi::Value CreateDevice(const Napi::CallbackInfo& info) {
   return NativeComObject::Wrap(env, device, kDevice);
 }
 
-// d3d10DeviceInfo(device): { featureLevel, creationFlags, adapter }
-Napi::Value DeviceInfo(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  ID3D10Device1* device = DeviceArg(info[0]);
-  Napi::Object out = Napi::Object::New(env);
-  out.Set("featureLevel", Napi::Number::New(env, device->GetFeatureLevel()));
-  out.Set("creationFlags", Napi::Number::New(env, device->GetCreationFlags()));
-  Com<IUnknown> adapter;
-  adapter.p = AdapterOfDevice(env, device);
-  out.Set("adapter", DescribeAdapter(env, adapter, -1));
-  return out;
-}
-
-Napi::Value Adapter(const Napi::CallbackInfo& info) {
-  return NativeComObject::Wrap(info.Env(), AdapterOfDevice(info.Env(), DeviceArg(info[0])), "DXGIAdapter");
-}
-
-// d3d10CreateBuffer(device, { byteWidth, usage, bindFlags, cpuAccessFlags, miscFlags }, initial?)
-Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
-  Napi::Object options = ObjectArg(info[1], "options");
-  D3D10_BUFFER_DESC desc = {};
-  desc.ByteWidth = U32Of(options, "byteWidth");
-  desc.Usage = static_cast<D3D10_USAGE>(U32Of(options, "usage"));
-  desc.BindFlags = U32Of(options, "bindFlags");
-  desc.CPUAccessFlags = U32Of(options, "cpuAccessFlags");
-  desc.MiscFlags = U32Of(options, "miscFlags");
-  D3D10_SUBRESOURCE_DATA initial = {};
-  initial.pSysMem = InitialData(info[2], desc.ByteWidth);
-  bool hasInitial = initial.pSysMem != nullptr;
-  ID3D10Buffer* buffer = nullptr;
-  CheckHr(env, owner->As<ID3D10Device1>()->CreateBuffer(&desc, hasInitial ? &initial : nullptr, &buffer), "ID3D10Device::CreateBuffer");
-  return NativeComObject::Wrap(env, buffer, "D3D10Buffer", {owner->object()});
-}
-
-// d3d10CreateTexture2D(device, { width, height, mipLevels, arraySize, format, sampleCount, sampleQuality, usage, bindFlags, cpuAccessFlags, miscFlags })
-Napi::Value CreateTexture2D(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
-  Napi::Object o = ObjectArg(info[1], "options");
-  D3D10_TEXTURE2D_DESC desc = {};
-  desc.Width = U32Of(o, "width");
-  desc.Height = U32Of(o, "height");
-  desc.MipLevels = U32Of(o, "mipLevels");
-  desc.ArraySize = U32Of(o, "arraySize");
-  desc.Format = static_cast<DXGI_FORMAT>(U32Of(o, "format"));
-  desc.SampleDesc.Count = U32Of(o, "sampleCount");
-  desc.SampleDesc.Quality = U32Of(o, "sampleQuality");
-  desc.Usage = static_cast<D3D10_USAGE>(U32Of(o, "usage"));
-  desc.BindFlags = U32Of(o, "bindFlags");
-  desc.CPUAccessFlags = U32Of(o, "cpuAccessFlags");
-  desc.MiscFlags = U32Of(o, "miscFlags");
-  ID3D10Texture2D* texture = nullptr;
-  CheckHr(env, owner->As<ID3D10Device1>()->CreateTexture2D(&desc, nullptr, &texture), "ID3D10Device::CreateTexture2D");
-  return NativeComObject::Wrap(env, texture, "D3D10Texture2D", {owner->object()});
-}
-
-// d3d10CreateTexture3D(device, { width, height, depth, mipLevels, format, usage, bindFlags, cpuAccessFlags, miscFlags })
-Napi::Value CreateTexture3D(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  NativeComObject* owner = NativeComObject::From(info[0], "device", {kDevice});
-  Napi::Object o = ObjectArg(info[1], "options");
-  D3D10_TEXTURE3D_DESC desc = {};
-  desc.Width = U32Of(o, "width");
-  desc.Height = U32Of(o, "height");
-  desc.Depth = U32Of(o, "depth");
-  desc.MipLevels = U32Of(o, "mipLevels");
-  desc.Format = static_cast<DXGI_FORMAT>(U32Of(o, "format"));
-  desc.Usage = static_cast<D3D10_USAGE>(U32Of(o, "usage"));
-  desc.BindFlags = U32Of(o, "bindFlags");
-  desc.CPUAccessFlags = U32Of(o, "cpuAccessFlags");
-  desc.MiscFlags = U32Of(o, "miscFlags");
-  ID3D10Texture3D* texture = nullptr;
-  CheckHr(env, owner->As<ID3D10Device1>()->CreateTexture3D(&desc, nullptr, &texture), "ID3D10Device::CreateTexture3D");
-  return NativeComObject::Wrap(env, texture, "D3D10Texture3D", {owner->object()});
-}
-
 // d3d10OpenSharedResource(device, handle: bigint): a legacy shared handle, under the resource's own interface.
 Napi::Value OpenSharedResource(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -124,50 +73,7 @@ Napi::Value OpenSharedResource(const Napi::CallbackInfo& info) {
   Com<ID3D10Resource> resource;
   CheckHr(env, owner->As<ID3D10Device1>()->OpenSharedResource(HandleArg(info[1], "handle"), __uuidof(ID3D10Resource), resource.Out()),
           "ID3D10Device::OpenSharedResource");
-  D3D10_RESOURCE_DIMENSION dimension = D3D10_RESOURCE_DIMENSION_UNKNOWN;
-  resource->GetType(&dimension);
-  const char* kind = dimension == D3D10_RESOURCE_DIMENSION_BUFFER      ? "D3D10Buffer"
-                     : dimension == D3D10_RESOURCE_DIMENSION_TEXTURE2D ? "D3D10Texture2D"
-                     : dimension == D3D10_RESOURCE_DIMENSION_TEXTURE3D ? "D3D10Texture3D"
-                                                                       : nullptr;
-  if (!kind) ThrowHr(env, E_NOINTERFACE, "ID3D10Resource::GetType", "the shared resource is not a buffer, 2D or 3D texture");
-  const IID& iid = dimension == D3D10_RESOURCE_DIMENSION_BUFFER      ? __uuidof(ID3D10Buffer)
-                   : dimension == D3D10_RESOURCE_DIMENSION_TEXTURE2D ? __uuidof(ID3D10Texture2D)
-                                                                     : __uuidof(ID3D10Texture3D);
-  IUnknown* typed = nullptr;
-  CheckHr(env, resource->QueryInterface(iid, reinterpret_cast<void**>(&typed)), "ID3D10Resource::QueryInterface");
-  return NativeComObject::Wrap(env, typed, kind, {owner->object()});
-}
-
-// d3d10Describe(resource): GetDesc, with `dimension`.
-Napi::Value Describe(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  NativeComObject* self = ResourceArg(info[0]);
-  Napi::Object out = Napi::Object::New(env);
-  auto set = [&](const char* key, uint32_t value) { out.Set(key, Napi::Number::New(env, value)); };
-  if (self->kind() == "D3D10Buffer") {
-    D3D10_BUFFER_DESC desc;
-    self->As<ID3D10Buffer>()->GetDesc(&desc);
-    out.Set("dimension", "buffer");
-    set("byteWidth", desc.ByteWidth), set("usage", desc.Usage), set("bindFlags", desc.BindFlags);
-    set("cpuAccessFlags", desc.CPUAccessFlags), set("miscFlags", desc.MiscFlags), set("structureByteStride", 0);
-  } else if (self->kind() == "D3D10Texture2D") {
-    D3D10_TEXTURE2D_DESC desc;
-    self->As<ID3D10Texture2D>()->GetDesc(&desc);
-    out.Set("dimension", "texture2d");
-    set("width", desc.Width), set("height", desc.Height), set("depth", 1), set("mipLevels", desc.MipLevels);
-    set("arraySize", desc.ArraySize), set("format", desc.Format), set("sampleCount", desc.SampleDesc.Count);
-    set("sampleQuality", desc.SampleDesc.Quality), set("usage", desc.Usage), set("bindFlags", desc.BindFlags);
-    set("cpuAccessFlags", desc.CPUAccessFlags), set("miscFlags", desc.MiscFlags);
-  } else {
-    D3D10_TEXTURE3D_DESC desc;
-    self->As<ID3D10Texture3D>()->GetDesc(&desc);
-    out.Set("dimension", "texture3d");
-    set("width", desc.Width), set("height", desc.Height), set("depth", desc.Depth), set("mipLevels", desc.MipLevels);
-    set("arraySize", 1), set("format", desc.Format), set("usage", desc.Usage), set("bindFlags", desc.BindFlags);
-    set("cpuAccessFlags", desc.CPUAccessFlags), set("miscFlags", desc.MiscFlags);
-  }
-  return out;
+  return Resources::WrapResource(env, resource, owner->object());
 }
 
 // Maps one subresource of a D3D10 resource: (data, row pitch, depth pitch).
@@ -195,46 +101,6 @@ void UnmapResource(NativeComObject* self, ID3D10Resource* resource, UINT sub) {
   else static_cast<ID3D10Texture3D*>(resource)->Unmap(sub);
 }
 
-// A staging copy of one subresource (CPU read/write) or null when the resource is staging itself; and its usage.
-ID3D10Resource* MakeStaging(Napi::Env env, NativeComObject* self, ID3D10Device* device, UINT sub, D3D10_USAGE& usage) {
-  const UINT cpu = D3D10_CPU_ACCESS_READ | D3D10_CPU_ACCESS_WRITE;
-  HRESULT hr = S_OK;
-  ID3D10Resource* copy = nullptr;
-  if (self->kind() == "D3D10Buffer") {
-    D3D10_BUFFER_DESC desc;
-    self->As<ID3D10Buffer>()->GetDesc(&desc);
-    if ((usage = desc.Usage) == D3D10_USAGE_STAGING) return nullptr;
-    D3D10_BUFFER_DESC staging = {desc.ByteWidth, D3D10_USAGE_STAGING, 0, cpu, 0};
-    hr = device->CreateBuffer(&staging, nullptr, reinterpret_cast<ID3D10Buffer**>(&copy));
-  } else if (self->kind() == "D3D10Texture2D") {
-    D3D10_TEXTURE2D_DESC desc;
-    self->As<ID3D10Texture2D>()->GetDesc(&desc);
-    if ((usage = desc.Usage) == D3D10_USAGE_STAGING) return nullptr;
-    UINT level = sub % desc.MipLevels;
-    desc.Width = desc.Width >> level ? desc.Width >> level : 1;
-    desc.Height = desc.Height >> level ? desc.Height >> level : 1;
-    desc.MipLevels = desc.ArraySize = 1;
-    desc.Usage = D3D10_USAGE_STAGING;
-    desc.BindFlags = desc.MiscFlags = 0;
-    desc.CPUAccessFlags = cpu;
-    hr = device->CreateTexture2D(&desc, nullptr, reinterpret_cast<ID3D10Texture2D**>(&copy));
-  } else {
-    D3D10_TEXTURE3D_DESC desc;
-    self->As<ID3D10Texture3D>()->GetDesc(&desc);
-    if ((usage = desc.Usage) == D3D10_USAGE_STAGING) return nullptr;
-    desc.Width = desc.Width >> sub ? desc.Width >> sub : 1;
-    desc.Height = desc.Height >> sub ? desc.Height >> sub : 1;
-    desc.Depth = desc.Depth >> sub ? desc.Depth >> sub : 1;
-    desc.MipLevels = 1;
-    desc.Usage = D3D10_USAGE_STAGING;
-    desc.BindFlags = desc.MiscFlags = 0;
-    desc.CPUAccessFlags = cpu;
-    hr = device->CreateTexture3D(&desc, nullptr, reinterpret_cast<ID3D10Texture3D**>(&copy));
-  }
-  CheckHr(env, hr, "creating a D3D10 staging resource");
-  return copy;
-}
-
 // d3d10Transfer(resource, write, subresource, layout, data?): as d3d11Transfer.
 Napi::Value Transfer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -246,9 +112,9 @@ Napi::Value Transfer(const Napi::CallbackInfo& info) {
   auto* resource = self->As<ID3D10Resource>();
   Com<ID3D10Device> device;
   resource->GetDevice(&device);
-  D3D10_USAGE usage = D3D10_USAGE_DEFAULT;
+  D3D10_USAGE usage = Resources::UsageOf(self);
   Com<ID3D10Resource> staging;
-  staging.p = MakeStaging(env, self, device, sub, usage);
+  staging.p = Resources::StagingCopy(env, self, device.p, sub);
   ID3D10Resource* target = resource;
   UINT targetSub = sub;
   D3D10_MAP mode = write ? D3D10_MAP_WRITE : D3D10_MAP_READ;  // WRITE keeps what is there
@@ -282,13 +148,13 @@ Napi::Value Flush(const Napi::CallbackInfo& info) {
 
 void InitD3D10Device(Napi::Env env, Napi::Object exports) {
   exports.Set("d3d10CreateDevice", Napi::Function::New(env, CreateDevice, "d3d10CreateDevice"));
-  exports.Set("d3d10DeviceInfo", Napi::Function::New(env, DeviceInfo, "d3d10DeviceInfo"));
-  exports.Set("d3d10Adapter", Napi::Function::New(env, Adapter, "d3d10Adapter"));
-  exports.Set("d3d10CreateBuffer", Napi::Function::New(env, CreateBuffer, "d3d10CreateBuffer"));
-  exports.Set("d3d10CreateTexture2D", Napi::Function::New(env, CreateTexture2D, "d3d10CreateTexture2D"));
-  exports.Set("d3d10CreateTexture3D", Napi::Function::New(env, CreateTexture3D, "d3d10CreateTexture3D"));
+  exports.Set("d3d10DeviceInfo", Napi::Function::New(env, Resources::DeviceInfo, "d3d10DeviceInfo"));
+  exports.Set("d3d10Adapter", Napi::Function::New(env, Resources::Adapter, "d3d10Adapter"));
+  exports.Set("d3d10CreateBuffer", Napi::Function::New(env, Resources::CreateBuffer, "d3d10CreateBuffer"));
+  exports.Set("d3d10CreateTexture2D", Napi::Function::New(env, Resources::CreateTexture2D, "d3d10CreateTexture2D"));
+  exports.Set("d3d10CreateTexture3D", Napi::Function::New(env, Resources::CreateTexture3D, "d3d10CreateTexture3D"));
   exports.Set("d3d10OpenSharedResource", Napi::Function::New(env, OpenSharedResource, "d3d10OpenSharedResource"));
-  exports.Set("d3d10Describe", Napi::Function::New(env, Describe, "d3d10Describe"));
+  exports.Set("d3d10Describe", Napi::Function::New(env, Resources::Describe, "d3d10Describe"));
   exports.Set("d3d10Transfer", Napi::Function::New(env, Transfer, "d3d10Transfer"));
   exports.Set("d3d10Flush", Napi::Function::New(env, Flush, "d3d10Flush"));
 }
