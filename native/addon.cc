@@ -1,7 +1,13 @@
 // Registers the core's and every area's exports. lib/addon.ts is the only
 // consumer. The one file that knows every area: the core never includes an
 // area, and each area declares its registration in its own header.
+#include "completion.h"
+#include "errors.h"
+#include "event.h"
+#include "host_memory.h"
+#include "loader.h"
 #include "objects.h"
+#include "queue.h"
 
 #include "direct3d/direct3d.h"
 #include "interop/interop.h"

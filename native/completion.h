@@ -57,4 +57,7 @@ using StatusNotify = EventNotify;
 cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, StatusNotify notify, void* user,
                       bool (*abandoned)(void*) = nullptr, void (*drop)(void*) = nullptr);
 
+// Makes the environment's CallbackHub and registers eventWhenStatus (addon.cc).
+void InitCompletion(Napi::Env env, Napi::Object exports);
+
 }  // namespace ocl

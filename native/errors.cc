@@ -1,6 +1,10 @@
 // Turns driver status codes and native-side misuse into the JS error classes
 // that lib/ hands over once, for every area, when the addon loads.
-#include "objects.h"
+#include "errors.h"
+
+#include <cstring>
+
+#include "environment.h"
 
 namespace ocl {
 

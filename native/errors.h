@@ -56,4 +56,7 @@ auto CreateCall(Napi::Env env, const Resolved<Fn>& entry, Args&&... args) {
 // Calls a creating entry point (status through its last argument); returns what it made.
 #define OCL_CREATE(env, name, ...) ::ocl::CreateCall(env, OCL_ENTRY(env, name), __VA_ARGS__)
 
+// Registers setErrorClasses (addon.cc).
+void InitErrors(Napi::Env env, Napi::Object exports);
+
 }  // namespace ocl

@@ -54,4 +54,7 @@ std::vector<cl_event> ToWaitList(const Napi::Value& v);
 // The id of the event an enqueue produced (ownership passes to JS); undefined for none.
 Napi::Value WrapEvent(Napi::Env env, cl_event event);
 
+// Makes the environment's event table and registers the event functions (addon.cc).
+void InitEvent(Napi::Env env, Napi::Object exports);
+
 }  // namespace ocl

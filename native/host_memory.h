@@ -25,7 +25,7 @@ class NativeHostBlock : public Napi::ObjectWrap<NativeHostBlock> {
   static constexpr const char* kName = "NativeHostBlock";
   static const napi_type_tag kTypeTag;
   static void Init(Napi::Env env, Napi::Object exports);
-  static Napi::Object New(Napi::Env env, std::shared_ptr<HostBlock> block);
+  static Napi::Object Wrap(Napi::Env env, std::shared_ptr<HostBlock> block);
   static bool Is(const Napi::Value& v);
   static std::shared_ptr<HostBlock> From(const Napi::Value& v, const char* what);
 
@@ -47,5 +47,7 @@ struct TransferHost {
 TransferHost ToTransferHost(const Napi::Value& v, bool blocking, const char* what);
 // Keeps the transfer's block until the driver reports its command finished.
 void HoldUntilComplete(Napi::Env env, cl_event event, const TransferHost& host);
+
+void InitHostMemory(Napi::Env env, Napi::Object exports);
 
 }  // namespace ocl

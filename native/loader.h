@@ -12,4 +12,7 @@ const CoreApi& Api(Napi::Env env);
 // Same, but returns nullptr instead of throwing (used by release paths).
 const CoreApi* ApiOrNull();
 
+// Registers load and loadedLibrary (addon.cc).
+void InitLoader(Napi::Env env, Napi::Object exports);
+
 }  // namespace ocl

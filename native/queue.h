@@ -16,4 +16,7 @@ struct Enqueue {
   Napi::Value Result(Napi::Env env) { return WrapEvent(env, event); }
 };
 
+// Registers NativeQueue and every core enqueue command (addon.cc).
+void InitQueue(Napi::Env env, Napi::Object exports);
+
 }  // namespace ocl
