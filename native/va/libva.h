@@ -59,6 +59,9 @@ using DisplayRef = std::shared_ptr<DisplayState>;
 // Calls a libva entry point and throws a VaError on failure, with libva's
 // messages for that display.
 void CheckVa(Napi::Env env, const DisplayRef& display, VAStatus status, const char* call);
+// Calls libva's entry point `name` (a member of `lib`, a LibVa) with the
+// arguments that follow; a failure is a VaError naming it (its name written once).
+#define VA_CHECK(env, display, lib, name, ...) ::ocl::va::CheckVa(env, display, (lib).name(__VA_ARGS__), #name)
 
 class NativeVaDisplay : public Napi::ObjectWrap<NativeVaDisplay> {
  public:
