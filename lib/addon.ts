@@ -2,13 +2,16 @@
 // does not export it): the public classes wrap it and do all validation and
 // policy. The types stay in the declarations because those classes name them.
 import * as path from 'node:path';
+import { Direct3DError } from './direct3d/errors';
+import { OpenCLEntryPointError, OpenCLError, OpenCLReleasedError } from './errors';
+import { VaError } from './va/errors';
 
 export interface NativeHandle {
   release(): void;
-  /** Holds a native object of another library's resource until this handle is released (native/addon.h). */
+  /** Holds a native object of another library's resource until this handle is released (native/objects.h). */
   keep(value: object): void;
   readonly address: bigint;
-  /** Its id in the addon's object table (native/addon.h ObjectTable): what the hot calls take instead of the object. */
+  /** Its id in the addon's object table (native/objects.h ObjectTable): what the hot calls take instead of the object. */
   readonly slot: number;
 }
 export interface NativePlatform extends NativeHandle {
@@ -73,7 +76,7 @@ type WaitList = EventId[] | undefined;
 /** A native object or its slot (NativeHandle.slot): the enqueue calls take either. */
 type Ref<T> = T | number;
 
-/** native/direct3d.cc (Windows only): one COM object of the Direct3D module, holding what it needs (its device). */
+/** native/direct3d/direct3d.cc (Windows only): one COM object of the Direct3D module, holding what it needs (its device). */
 export interface NativeComObject {
   /** The interface pointer (0n once released). */
   readonly address: bigint;
@@ -104,7 +107,7 @@ export interface NativeD3D9AdapterDesc {
   deviceId: number;
   luid: bigint;
 }
-/** Where one plane of one subresource lies in mapped memory (native/direct3d.h PlaneLayout). */
+/** Where one plane of one subresource lies in mapped memory (native/direct3d/object.h PlaneLayout). */
 export interface NativePlaneLayout {
   rowBytes: number;
   rows: number;
@@ -169,9 +172,8 @@ export interface NativeD3D9Desc {
   inTexture?: boolean;
 }
 type NativeShared = { object: NativeComObject; sharedHandle: bigint };
-/** native/direct3d.cc, d3d11_device.cc, d3d10_device.cc, d3d9_device.cc: `exports.direct3d`, on Windows only. */
+/** native/direct3d/ (direct3d.cc, d3d11.cc, d3d10.cc, d3d9.cc): `exports.direct3d`, on Windows only. */
 export interface NativeDirect3D {
-  setErrorFactory(factory: (hresult: number, call: string, detail: string) => Error): void;
   adapters(): NativeAdapterDesc[];
   /** IDXGIFactory1::EnumAdapters1(index). */
   adapterObject(index: number): NativeComObject;
@@ -232,7 +234,7 @@ export interface NativeSharingBase {
   acquire(queue: Ref<NativeQueue>, mems: Ref<NativeMem>[], waitList: WaitList): EventId;
   release(queue: Ref<NativeQueue>, mems: Ref<NativeMem>[], waitList: WaitList): EventId;
 }
-/** native/nv_d3d9.cc */
+/** native/interop/nv_d3d9.cc */
 export interface NativeNvD3D9Sharing extends NativeSharingBase {
   deviceIds(source: number, object: bigint | string, set: number): NativeDevice[];
   createFromVertexBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
@@ -242,31 +244,31 @@ export interface NativeNvD3D9Sharing extends NativeSharingBase {
   createFromCubeTexture(context: NativeContext, flags: bigint, resource: bigint, face: number, miplevel: number): NativeMem;
   createFromVolumeTexture(context: NativeContext, flags: bigint, resource: bigint, miplevel: number): NativeMem;
 }
-/** native/d3d10.cc */
+/** native/interop/d3d10.cc */
 export interface NativeD3D10Sharing extends NativeSharingBase {
   deviceIds(source: number, object: bigint, set: number): NativeDevice[];
   createFromBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
   createFromTexture2D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
   createFromTexture3D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
 }
-/** native/d3d11.cc: cl_khr_d3d11_sharing or cl_nv_d3d11_sharing, by the record's names. */
+/** native/interop/d3d11.cc: cl_khr_d3d11_sharing or cl_nv_d3d11_sharing, by the record's names. */
 export interface NativeD3D11Sharing extends NativeSharingBase {
   deviceIds(source: number, object: bigint, set: number): NativeDevice[];
   createFromBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
   createFromTexture2D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
   createFromTexture3D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
 }
-/** native/intel_dx9.cc */
+/** native/interop/intel_dx9.cc */
 export interface NativeIntelDX9Sharing extends NativeSharingBase {
   deviceIds(source: number, object: bigint, set: number): NativeDevice[];
   createFromMediaSurface(context: NativeContext, flags: bigint, resource: bigint, sharedHandle: bigint, plane: number): NativeMem;
 }
-/** native/khr_dx9_media.cc */
+/** native/interop/khr_dx9_media.cc */
 export interface NativeKhrDX9MediaSharing extends NativeSharingBase {
   deviceIds(adapterTypes: number[], adapters: bigint[], set: number): NativeDevice[];
   createFromMediaSurface(context: NativeContext, flags: bigint, adapterType: number, resource: bigint, sharedHandle: bigint, plane: number): NativeMem;
 }
-/** native/va_api.cc */
+/** native/interop/va_api.cc */
 export interface NativeIntelVaApiSharing extends NativeSharingBase {
   deviceIds(source: number, display: bigint, set: number): NativeDevice[];
   createFromSurface(context: NativeContext, flags: bigint, surfaceId: number, plane: number): NativeMem;
@@ -304,7 +306,7 @@ export interface NativeSemaphores {
   exportHandle(semaphore: NativeSemaphore, device: NativeDevice, handleType: number, pointerSized: boolean): number | bigint;
   reimportSyncFd(semaphore: NativeSemaphore, fd: number): void;
 }
-/** native/va_display.cc: one VADisplay (owned: opened here; else adopted). */
+/** native/va/display.cc: one VADisplay (owned: opened here; else adopted). */
 export interface NativeVaDisplay {
   readonly address: bigint;
   readonly owned: boolean;
@@ -351,7 +353,7 @@ export interface NativeVaPrime {
   objects: { fd: number; size: number; modifier: bigint }[];
   layers: { drmFormat: number; planes: { object: number; offset: number; pitch: number }[] }[];
 }
-/** native/va_surface.cc: one VASurfaceID. */
+/** native/va/surface.cc: one VASurfaceID. */
 export interface NativeVaSurface {
   readonly id: number;
   destroy(): void;
@@ -464,11 +466,8 @@ export type LoadResult =
   | { ok: false; attempts: { path: string; error: string }[] };
 
 export interface Addon {
-  setErrorFactories(factories: {
-    clError(status: number, call: string): Error;
-    missingEntryPoint(name: string): Error;
-    released(kind: string): Error;
-  }): void;
+  /** The error classes native code throws, by name (native/errors.cc); given once, as the addon loads. */
+  setErrorClasses(classes: typeof errorClasses): void;
   load(candidates: string[]): LoadResult;
   loadedLibrary(): (LoadResult & { ok: true }) | null;
   getPlatformIDs(): NativePlatform[];
@@ -542,8 +541,7 @@ export interface Addon {
   NativeSemaphores: SharingConstructor<NativeSemaphores>;
   /** fcntl(F_DUPFD_CLOEXEC): another descriptor of the same open file (POSIX). */
   duplicateFd(fd: number): number;
-  // The VA module (native/libva.cc, va_display.cc, va_surface.cc).
-  setVaErrorFactory(factory: (status: number, call: string, detail: string) => Error): void;
+  // The VA module (native/va/: loader.cc, display.cc, surface.cc).
   vaLoad(candidates: { libva: string[]; drm: string[]; x11: string[]; xlib: string[] }): NativeVaLoad;
   vaLoadedLibrary(): (NativeVaLoad & { ok: true }) | null;
   vaOpenDrm(path: string): NativeVaOpen;
@@ -574,6 +572,13 @@ export const callArrays = {
   kernelArgOps: new Float64Array(1 + 3 * 64),
 } as const;
 
+/**
+ * Every error class the native side throws, for every area, by the name
+ * native code asks for: (status, call), (name), (kind without "Native"),
+ * VaError (status, call, detail), Direct3DError (hresult, call, detail?).
+ */
+const errorClasses = { OpenCLError, OpenCLEntryPointError, OpenCLReleasedError, VaError, Direct3DError } as const;
+
 let addon: Addon | undefined;
 
 /** @internal Loads the compiled addon (a prebuild or a local build). */
@@ -593,6 +598,7 @@ export function nativeAddon(): Addon {
       { cause },
     );
   }
+  addon.setErrorClasses(errorClasses);
   addon.useCallArrays(callArrays.ndrangeSizes, callArrays.kernelArgOps);
   return addon;
 }

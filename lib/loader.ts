@@ -2,7 +2,7 @@
 // fails because OpenCL is missing; the first call that needs it does, with an
 // OpenCLNotAvailableError that says what was tried and what to install.
 import { nativeAddon, type Addon } from './addon';
-import { OpenCLEntryPointError, OpenCLError, OpenCLNotAvailableError, OpenCLReleasedError, OpenCLStateError } from './errors';
+import { OpenCLNotAvailableError, OpenCLStateError } from './errors';
 
 /** The environment variable that names an OpenCL library to load instead of the system's loader. */
 export const LIBRARY_ENV = 'OPENCL_INTEROP_LIBRARY';
@@ -34,20 +34,9 @@ function defaultCandidates(): string[] {
   }
 }
 
-let factoriesSet = false;
-
-/** @internal The addon with its error factories installed. */
+/** @internal The addon (its error classes are installed as it loads: lib/addon.ts). */
 export function addon(): Addon {
-  const native = nativeAddon();
-  if (!factoriesSet) {
-    native.setErrorFactories({
-      clError: (status, call) => new OpenCLError(status, call),
-      missingEntryPoint: (name) => new OpenCLEntryPointError(name),
-      released: (kind) => new OpenCLReleasedError(kind.replace(/^Native/, '')),
-    });
-    factoriesSet = true;
-  }
-  return native;
+  return nativeAddon();
 }
 
 let loaded: LoadedLibrary | undefined;

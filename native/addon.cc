@@ -1,34 +1,29 @@
-// Registers every native file's exports. lib/addon.ts is the only consumer.
-#include "addon.h"
-#include "libva.h"
+// Registers the core's and every area's exports. lib/addon.ts is the only
+// consumer. The one file that knows every area: the core never includes an
+// area, and each area declares its registration in its own header.
+#include "completion.h"
+#include "errors.h"
+#include "event.h"
+#include "host_memory.h"
+#include "loader.h"
+#include "objects.h"
+#include "queue.h"
+
+#include "direct3d/direct3d.h"
+#include "interop/interop.h"
+#include "va/va.h"
 #include "vulkan/vulkan.h"
 
 namespace ocl {
-namespace {
-
-// setErrorFactories({ clError, missingEntryPoint, released }): the error
-// classes live in lib/errors.ts; native code builds errors through these.
-Napi::Value SetErrorFactories(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (!info[0].IsObject()) throw Napi::TypeError::New(env, "factories must be an object");
-  Napi::Object factories = info[0].As<Napi::Object>();
-  AddonData& data = AddonData::Get(env);
-  data.makeClError = Napi::Persistent(factories.Get("clError").As<Napi::Function>());
-  data.makeMissingEntry = Napi::Persistent(factories.Get("missingEntryPoint").As<Napi::Function>());
-  data.makeReleasedError = Napi::Persistent(factories.Get("released").As<Napi::Function>());
-  return env.Undefined();
-}
-
-}  // namespace
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
-  exports.Set("setErrorFactories", Napi::Function::New(env, SetErrorFactories, "setErrorFactories"));
+  InitErrors(env, exports);
 #ifdef _WIN32
   InitDirect3D(env, exports);  // the Direct3D module: Windows only
 #endif
   InitLoader(env, exports);
-  InitCallbacks(env, exports);
+  InitCompletion(env, exports);
   InitPlatform(env, exports);
   InitDevice(env, exports);
   InitContext(env, exports);
@@ -39,10 +34,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitProgram(env, exports);
   InitKernel(env, exports);
   InitEvent(env, exports);
-  InitExtensions(env, exports);
-  va::InitLibVa(env, exports);
-  va::InitVaDisplay(env, exports);
-  va::InitVaSurface(env, exports);
+  InitInterop(env, exports);
+  va::InitVa(env, exports);
   InitVulkan(env, exports);
   return exports;
 }

@@ -1,4 +1,4 @@
-#include "callbacks.h"
+#include "completion.h"
 #include "objects.h"
 
 namespace ocl {
@@ -79,14 +79,14 @@ Napi::Value CreateContext(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto props = ToProperties(info[0]);
   auto devices = NativeDevice::FromArray(info[1], "devices");
-  auto fn = OCL_FN(env, clCreateContext);
+  auto entry = OCL_ENTRY(env, clCreateContext);
   uint64_t listener;
   NotifyTarget* target = PrepareNotify(env, info[2], listener);
   cl_int status = CL_SUCCESS;
-  cl_context context = fn(props.empty() ? nullptr : props.data(), static_cast<cl_uint>(devices.size()),
+  cl_context context = entry.fn(props.empty() ? nullptr : props.data(), static_cast<cl_uint>(devices.size()),
                           devices.empty() ? nullptr : devices.data(), target ? OnContextError : nullptr, target,
                           &status);
-  return Finish(env, context, status, "clCreateContext", target, listener);
+  return Finish(env, context, status, entry.call, target, listener);
 }
 
 // createContextFromType(properties: bigint[], type: bigint, onError?)
@@ -94,13 +94,13 @@ Napi::Value CreateContextFromType(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto props = ToProperties(info[0]);
   cl_device_type type = ToU64(info[1], "type");
-  auto fn = OCL_FN(env, clCreateContextFromType);
+  auto entry = OCL_ENTRY(env, clCreateContextFromType);
   uint64_t listener;
   NotifyTarget* target = PrepareNotify(env, info[2], listener);
   cl_int status = CL_SUCCESS;
-  cl_context context = fn(props.empty() ? nullptr : props.data(), type, target ? OnContextError : nullptr, target,
+  cl_context context = entry.fn(props.empty() ? nullptr : props.data(), type, target ? OnContextError : nullptr, target,
                           &status);
-  return Finish(env, context, status, "clCreateContextFromType", target, listener);
+  return Finish(env, context, status, entry.call, target, listener);
 }
 
 }  // namespace
@@ -116,7 +116,7 @@ void NativeContext::BeforeRelease() {
 
 Napi::Value NativeContext::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return InfoBytes(info, Checked(env), OCL_FN(env, clGetContextInfo), "clGetContextInfo");
+  return InfoBytes(info, Checked(env), OCL_ENTRY(env, clGetContextInfo));
 }
 
 void NativeContext::Init(Napi::Env env, Napi::Object exports) {

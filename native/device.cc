@@ -6,7 +6,7 @@ const napi_type_tag NativeDevice::kTypeTag = {0x6f636c2d64657669ULL, 0x636500000
 
 Napi::Value NativeDevice::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return InfoBytes(info, Checked(env), OCL_FN(env, clGetDeviceInfo), "clGetDeviceInfo");
+  return InfoBytes(info, Checked(env), OCL_ENTRY(env, clGetDeviceInfo));
 }
 
 void NativeDevice::Init(Napi::Env env, Napi::Object exports) {

@@ -13,7 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "objects.h"
+#include "host_memory.h"
+
+#include "completion.h"
 
 namespace ocl {
 
@@ -51,7 +53,7 @@ void UnmapPages(uint8_t* data, size_t bytes) {
 // given back from driver threads, hence the lock.
 class PagePool {
  public:
-  static PagePool& Instance() {
+  static PagePool& Shared() {
     static auto* pool = new PagePool();  // never destroyed: driver threads may give blocks back at exit
     return *pool;
   }
@@ -104,7 +106,7 @@ HostBlock::HostBlock(size_t bytes, bool zeroed) : size(bytes) {
     return;
   }
   mapped_ = rounded;
-  data = PagePool::Instance().Take(rounded, mapped_);
+  data = PagePool::Shared().Take(rounded, mapped_);
   if (data) {
     if (zeroed) std::memset(data, 0, mapped_);
     return;
@@ -123,7 +125,7 @@ HostBlock::~HostBlock() {
 #endif
     return;
   }
-  PagePool::Instance().Give(data, mapped_);
+  PagePool::Shared().Give(data, mapped_);
 }
 
 NativeHostBlock::NativeHostBlock(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeHostBlock>(info) {
@@ -144,7 +146,7 @@ bool NativeHostBlock::Is(const Napi::Value& v) {
   return v.IsObject() && v.As<Napi::Object>().CheckTypeTag(&kTypeTag);
 }
 
-Napi::Object NativeHostBlock::New(Napi::Env env, std::shared_ptr<HostBlock> block) {
+Napi::Object NativeHostBlock::Wrap(Napi::Env env, std::shared_ptr<HostBlock> block) {
   Napi::Object object = AddonData::Get(env).constructors.at(&kTypeTag).New({});
   Unwrap(object)->block_ = std::move(block);
   return object;
@@ -160,7 +162,7 @@ static std::shared_ptr<HostBlock> Allocate(Napi::Env env, size_t size, bool zero
 // HostMemory is; a staging block for a read need not be).
 static Napi::Value AllocateHostBlock(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return NativeHostBlock::New(env, Allocate(env, ToSize(info[0], "size"), info[1].ToBoolean()));
+  return NativeHostBlock::Wrap(env, Allocate(env, ToSize(info[0], "size"), info[1].ToBoolean()));
 }
 
 // stageHostBlock(view, size): a block holding a copy of the view's first size bytes.
@@ -174,7 +176,7 @@ static Napi::Value StageHostBlock(const Napi::CallbackInfo& info) {
   }
   auto block = Allocate(env, size, false);
   if (size) std::memcpy(block->data, view.data, size);
-  return NativeHostBlock::New(env, std::move(block));
+  return NativeHostBlock::Wrap(env, std::move(block));
 }
 
 // copyTo(view): the block's bytes into a JS view. False when the view can no

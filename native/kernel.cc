@@ -6,41 +6,15 @@ const napi_type_tag NativeKernel::kTypeTag = {0x6f636c2d6b65726eULL, 0x656c00000
 
 namespace {
 
-constexpr size_t kNDRangeSizes = 12;
-constexpr size_t kMaxArgOps = 64;
-constexpr size_t kArgOps = 1 + 3 * kMaxArgOps;
-
 Napi::Value CreateKernel(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_program program = NativeProgram::From(info[0], "program");
   std::string name = info[1].As<Napi::String>();
-  cl_int status = CL_SUCCESS;
-  cl_kernel kernel = OCL_FN(env, clCreateKernel)(program, name.c_str(), &status);
-  Check(env, status, "clCreateKernel");
+  cl_kernel kernel = OCL_CREATE(env, clCreateKernel, program, name.c_str());
   return NativeKernel::Wrap(env, kernel);
 }
 
-// Keeps `v`, a typed array of `length` elements, for the life of the environment; returns its data.
-template <typename T>
-const T* KeepArray(const Napi::Value& v, napi_typedarray_type type, size_t length, Napi::Reference<Napi::TypedArrayOf<T>>& keep,
-                   const char* what) {
-  if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != type ||
-      v.As<Napi::TypedArray>().ElementLength() != length) {
-    throw Napi::TypeError::New(v.Env(), std::string(what) + " must be a typed array of " + std::to_string(length) + " elements");
-  }
-  keep = Napi::Persistent(v.As<Napi::TypedArrayOf<T>>());
-  return v.As<Napi::TypedArrayOf<T>>().Data();
-}
-
-// useCallArrays(Float64Array(kNDRangeSizes), Float64Array(kArgOps)), once per
-// environment (lib/addon.ts, when the addon loads): the arrays enqueueNDRange
-// reads its sizes and the kernel's pending arguments from.
-Napi::Value UseCallArrays(const Napi::CallbackInfo& info) {
-  auto& data = AddonData::Get(info.Env());
-  data.ndrangeData = KeepArray(info[0], napi_float64_array, kNDRangeSizes, data.ndrangeSizes, "NDRange sizes");
-  data.argOpsData = KeepArray(info[1], napi_float64_array, kArgOps, data.argOps, "argument operations");
-  return info.Env().Undefined();
-}
+}  // namespace
 
 enum ArgOp { kOpObject = 1, kOpBytes = 2, kOpLocal = 3 };
 
@@ -53,7 +27,7 @@ void ApplyPendingArgs(Napi::Env env, NativeKernel& kernel, const double* ops) {
   const auto count = static_cast<size_t>(ops[0]);
   if (count > kMaxArgOps) throw Napi::RangeError::New(env, "too many pending kernel arguments");
   if (count == 0) return;
-  auto setArg = OCL_FN(env, clSetKernelArg);
+  auto setArg = OCL_ENTRY(env, clSetKernelArg);
   const ObjectTable& objects = AddonData::Get(env).objects;
   for (size_t i = 0; i < count; ++i) {
     const double* op = ops + 1 + 3 * i;
@@ -71,64 +45,26 @@ void ApplyPendingArgs(Napi::Env env, NativeKernel& kernel, const double* ops) {
           }
           if (!handle) ThrowReleased(env, "kernel argument");
         }
-        status = setArg(kernel.handle(), index, sizeof(void*), &handle);
+        status = setArg.fn(kernel.handle(), index, sizeof(void*), &handle);
         break;
       }
       case kOpBytes: {
         const auto length = static_cast<size_t>(value);
         const uint8_t* bytes = kernel.ArgBytes(index, length);
         if (!bytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
-        status = setArg(kernel.handle(), index, length, bytes);
+        status = setArg.fn(kernel.handle(), index, length, bytes);
         break;
       }
       case kOpLocal:
-        status = setArg(kernel.handle(), index, static_cast<size_t>(value), nullptr);
+        status = setArg.fn(kernel.handle(), index, static_cast<size_t>(value), nullptr);
         break;
       default:
         throw Napi::TypeError::New(env, "unknown kernel argument operation");
     }
-    Check(env, status, "clSetKernelArg");
+    Check(env, status, setArg.call);
   }
 }
 
-double SlotArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
-  double id = -1;
-  if (napi_get_value_double(info.Env(), info[i], &id) != napi_ok) {
-    throw Napi::TypeError::New(info.Env(), std::string(what) + " must be a slot number");
-  }
-  return id;
-}
-
-// enqueueNDRange(queueSlot, kernelSlot, waitList): dimensions and sizes come
-// from the array given to useCallArrays: [dims, hasOffset, hasLocal, global x3,
-// offset x3, local x3]; pending arguments are applied first (ApplyPendingArgs).
-Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  NativeQueue* queue = NativeQueue::FromSlot(env, SlotArg(info, 0, "queue"), "queue");
-  NativeKernel* kernel = NativeKernel::FromSlot(env, SlotArg(info, 1, "kernel"), "kernel");
-  if (!queue->handle()) ThrowReleased(env, NativeQueue::kName);
-  if (!kernel->handle()) ThrowReleased(env, NativeKernel::kName);
-  const AddonData& data = AddonData::Get(env);
-  const double* v = data.ndrangeData;
-  if (!v) throw Napi::Error::New(env, "enqueueNDRange before useCallArrays");
-  const auto dims = static_cast<cl_uint>(v[0]);
-  if (dims < 1 || dims > 3) throw Napi::RangeError::New(env, "an NDRange has 1 to 3 dimensions");
-  size_t global[3], offset[3], local[3];
-  for (cl_uint d = 0; d < dims; ++d) {
-    global[d] = static_cast<size_t>(v[3 + d]);
-    offset[d] = static_cast<size_t>(v[6 + d]);
-    local[d] = static_cast<size_t>(v[9 + d]);
-  }
-  Enqueue op(info[2]);
-  ApplyPendingArgs(env, *kernel, data.argOpsData);
-  Check(env,
-        OCL_FN(env, clEnqueueNDRangeKernel)(queue->handle(), kernel->handle(), dims, v[1] != 0 ? offset : nullptr, global,
-                                            v[2] != 0 ? local : nullptr, op.count(), op.list(), &op.event),
-        "clEnqueueNDRangeKernel");
-  return op.Result(env);
-}
-
-}  // namespace
 
 // setArg(index, bytes): the value's bytes, already packed by lib/.
 Napi::Value NativeKernel::SetArg(const Napi::CallbackInfo& info) {
@@ -136,7 +72,7 @@ Napi::Value NativeKernel::SetArg(const Napi::CallbackInfo& info) {
   cl_kernel kernel = Checked(env);
   cl_uint index = static_cast<cl_uint>(ToU64(info[0], "index"));
   HostView bytes = ToHostView(info[1], "value");
-  Check(env, OCL_FN(env, clSetKernelArg)(kernel, index, bytes.length, bytes.data), "clSetKernelArg");
+  OCL_CHECK(env, clSetKernelArg, kernel, index, bytes.length, bytes.data);
   return env.Undefined();
 }
 
@@ -148,7 +84,7 @@ Napi::Value NativeKernel::SetArgBytes(const Napi::CallbackInfo& info) {
   size_t length = ToSize(info[1], "length");
   const uint8_t* bytes = ArgBytes(index, length);
   if (!bytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
-  Check(env, OCL_FN(env, clSetKernelArg)(kernel, index, length, bytes), "clSetKernelArg");
+  OCL_CHECK(env, clSetKernelArg, kernel, index, length, bytes);
   return env.Undefined();
 }
 
@@ -179,7 +115,7 @@ Napi::Value NativeKernel::SetArgMem(const Napi::CallbackInfo& info) {
   cl_kernel kernel = Checked(env);
   cl_uint index = static_cast<cl_uint>(ToU64(info[0], "index"));
   cl_mem mem = info[1].IsNull() ? nullptr : NativeMem::From(info[1], "memory object");
-  Check(env, OCL_FN(env, clSetKernelArg)(kernel, index, sizeof(cl_mem), &mem), "clSetKernelArg");
+  OCL_CHECK(env, clSetKernelArg, kernel, index, sizeof(cl_mem), &mem);
   return env.Undefined();
 }
 
@@ -188,7 +124,7 @@ Napi::Value NativeKernel::SetArgSampler(const Napi::CallbackInfo& info) {
   cl_kernel kernel = Checked(env);
   cl_uint index = static_cast<cl_uint>(ToU64(info[0], "index"));
   cl_sampler sampler = NativeSampler::From(info[1], "sampler");
-  Check(env, OCL_FN(env, clSetKernelArg)(kernel, index, sizeof(cl_sampler), &sampler), "clSetKernelArg");
+  OCL_CHECK(env, clSetKernelArg, kernel, index, sizeof(cl_sampler), &sampler);
   return env.Undefined();
 }
 
@@ -198,13 +134,13 @@ Napi::Value NativeKernel::SetArgLocal(const Napi::CallbackInfo& info) {
   cl_kernel kernel = Checked(env);
   cl_uint index = static_cast<cl_uint>(ToU64(info[0], "index"));
   size_t size = ToSize(info[1], "size");
-  Check(env, OCL_FN(env, clSetKernelArg)(kernel, index, size, nullptr), "clSetKernelArg");
+  OCL_CHECK(env, clSetKernelArg, kernel, index, size, nullptr);
   return env.Undefined();
 }
 
 Napi::Value NativeKernel::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return InfoBytes(info, Checked(env), OCL_FN(env, clGetKernelInfo), "clGetKernelInfo");
+  return InfoBytes(info, Checked(env), OCL_ENTRY(env, clGetKernelInfo));
 }
 
 // workGroupInfo(device | null, param)
@@ -213,9 +149,9 @@ Napi::Value NativeKernel::WorkGroupInfo(const Napi::CallbackInfo& info) {
   cl_kernel kernel = Checked(env);
   cl_device_id device = info[0].IsNull() ? nullptr : NativeDevice::From(info[0], "device");
   cl_uint param = static_cast<cl_uint>(ToU64(info[1], "param"));
-  auto fn = OCL_FN(env, clGetKernelWorkGroupInfo);
-  return QueryBytes(env, "clGetKernelWorkGroupInfo", [&](size_t size, void* out, size_t* sizeRet) {
-    return fn(kernel, device, param, size, out, sizeRet);
+  auto entry = OCL_ENTRY(env, clGetKernelWorkGroupInfo);
+  return QueryBytes(env, entry.call, [&](size_t size, void* out, size_t* sizeRet) {
+    return entry.fn(kernel, device, param, size, out, sizeRet);
   });
 }
 
@@ -225,9 +161,9 @@ Napi::Value NativeKernel::ArgInfo(const Napi::CallbackInfo& info) {
   cl_kernel kernel = Checked(env);
   cl_uint index = static_cast<cl_uint>(ToU64(info[0], "index"));
   cl_uint param = static_cast<cl_uint>(ToU64(info[1], "param"));
-  auto fn = OCL_FN(env, clGetKernelArgInfo);
-  return QueryBytes(env, "clGetKernelArgInfo", [&](size_t size, void* out, size_t* sizeRet) {
-    return fn(kernel, index, param, size, out, sizeRet);
+  auto entry = OCL_ENTRY(env, clGetKernelArgInfo);
+  return QueryBytes(env, entry.call, [&](size_t size, void* out, size_t* sizeRet) {
+    return entry.fn(kernel, index, param, size, out, sizeRet);
   });
 }
 
@@ -245,8 +181,6 @@ void NativeKernel::Init(Napi::Env env, Napi::Object exports) {
 void InitKernel(Napi::Env env, Napi::Object exports) {
   NativeKernel::Init(env, exports);
   exports.Set("createKernel", Napi::Function::New(env, CreateKernel, "createKernel"));
-  exports.Set("useCallArrays", Napi::Function::New(env, UseCallArrays, "useCallArrays"));
-  exports.Set("enqueueNDRange", Napi::Function::New(env, EnqueueNDRange, "enqueueNDRange"));
 }
 
 }  // namespace ocl

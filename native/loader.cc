@@ -2,7 +2,7 @@
 // library is process-wide: once one is loaded, every environment uses it.
 #include <mutex>
 
-#include "addon.h"
+#include "loader.h"
 
 #if defined(_WIN32)
 #include <windows.h>

@@ -1,10 +1,149 @@
-// The Native* classes, one per OpenCL object kind. Each is defined in its own
-// file (platform.cc, device.cc, ...).
+// The core's shared pieces: per-environment data, the table of wrapped
+// objects, the wrapped-handle base class and the Native* classes, one per
+// OpenCL object kind, each defined in its twin of lib/ (platform.cc,
+// device.cc, ...).
 #pragma once
 
-#include "addon.h"
+#include <napi.h>
+
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include "convert.h"
+#include "environment.h"
 
 namespace ocl {
+
+// The widest kernel argument value: a 16-vector of 8-byte scalars (a kernel's
+// argument store holds this many bytes per argument).
+constexpr size_t kArgBytes = 128;
+// The arrays lib/ passes the hot calls' values through (useCallArrays):
+// enqueueNDRange's sizes, and the kernel arguments pending for it.
+constexpr size_t kNDRangeSizes = 12;
+constexpr size_t kMaxArgOps = 64;
+constexpr size_t kArgOps = 1 + 3 * kMaxArgOps;
+
+// ---- wrapped handles -------------------------------------------------------
+
+// Base of every Native* class: owns one OpenCL handle, releases it once
+// (explicitly or when garbage-collected), and refuses use after release.
+// Derived supplies kTypeTag, kName and static void ReleaseHandle(T).
+template <typename Derived, typename T>
+class Handle : public Napi::ObjectWrap<Derived> {
+ public:
+  explicit Handle(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Derived>(info) {
+    info.This().As<Napi::Object>().TypeTag(&Derived::kTypeTag);
+    if (info.Length() >= 1 && info[0].IsExternal()) {
+      handle_ = static_cast<T>(info[0].As<Napi::External<void>>().Data());
+    }
+    slot_ = AddonData::Get(info.Env()).objects.Add(static_cast<Derived*>(this), &Derived::kTypeTag);
+  }
+  ~Handle() override {
+    Drop();
+    AddonData::Get(this->Env()).objects.Remove(slot_);
+  }
+
+  static Napi::Object Wrap(Napi::Env env, T handle) {
+    auto& ctor = AddonData::Get(env).constructors.at(&Derived::kTypeTag);
+    return ctor.New({Napi::External<void>::New(env, static_cast<void*>(handle))});
+  }
+
+  // The object, or its slot (what the hot calls pass).
+  static Derived* FromValue(const Napi::Value& v, const char* what) {
+    Napi::Env env = v.Env();
+    double id = 0;
+    if (napi_get_value_double(env, v, &id) == napi_ok) return FromSlot(env, id, what);
+    if (!v.IsObject() || !v.As<Napi::Object>().CheckTypeTag(&Derived::kTypeTag)) {
+      throw Napi::TypeError::New(env, std::string(what) + " must be a " + Derived::kName);
+    }
+    return Derived::Unwrap(v.As<Napi::Object>());
+  }
+
+  // By the id its `slot` accessor gave JS (see ObjectTable).
+  static Derived* FromSlot(Napi::Env env, double id, const char* what) {
+    void* object = AddonData::Get(env).objects.Find(id, &Derived::kTypeTag);
+    if (!object) throw Napi::TypeError::New(env, std::string(what) + " must be the slot of a " + Derived::kName);
+    return static_cast<Derived*>(object);
+  }
+
+  static T From(const Napi::Value& v, const char* what) {
+    Derived* self = FromValue(v, what);
+    if (!self->handle_) ThrowReleased(v.Env(), Derived::kName);
+    return self->handle_;
+  }
+
+  static std::vector<T> FromArray(const Napi::Value& v, const char* what) {
+    std::vector<T> out;
+    if (v.IsUndefined() || v.IsNull()) return out;
+    if (!v.IsArray()) throw Napi::TypeError::New(v.Env(), std::string(what) + " must be an array");
+    auto array = v.As<Napi::Array>();
+    out.reserve(array.Length());
+    for (uint32_t i = 0; i < array.Length(); ++i) out.push_back(From(array.Get(i), what));
+    return out;
+  }
+
+  T handle() const { return handle_; }
+  // Derived classes hide this to drop what they hold besides the handle.
+  void BeforeRelease() {}
+  void AfterRelease() {}
+
+ protected:
+  static std::vector<Napi::ClassPropertyDescriptor<Derived>> BaseMembers() {
+    return {
+        Napi::ObjectWrap<Derived>::InstanceMethod("release", &Handle::ReleaseMethod),
+        Napi::ObjectWrap<Derived>::InstanceMethod("keep", &Handle::KeepMethod),
+        Napi::ObjectWrap<Derived>::InstanceAccessor("address", &Handle::AddressGetter, nullptr),
+        Napi::ObjectWrap<Derived>::InstanceAccessor("slot", &Handle::SlotGetter, nullptr),
+    };
+  }
+
+  static void Register(Napi::Env env, Napi::Object exports, const char* name,
+                       std::vector<Napi::ClassPropertyDescriptor<Derived>> members) {
+    auto base = BaseMembers();
+    members.insert(members.end(), base.begin(), base.end());
+    Napi::Function ctor = Napi::ObjectWrap<Derived>::DefineClass(env, name, members);
+    AddonData::Get(env).constructors[&Derived::kTypeTag] = Napi::Persistent(ctor);
+    exports.Set(name, ctor);
+  }
+
+  T Checked(Napi::Env env) const {
+    if (!handle_) ThrowReleased(env, Derived::kName);
+    return handle_;
+  }
+
+  void Drop() {
+    if (handle_ && ApiOrNull()) Derived::ReleaseHandle(handle_);
+    handle_ = nullptr;
+  }
+
+ private:
+  Napi::Value ReleaseMethod(const Napi::CallbackInfo& info) {
+    static_cast<Derived*>(this)->BeforeRelease();
+    Drop();
+    static_cast<Derived*>(this)->AfterRelease();
+    kept_.clear();
+    return info.Env().Undefined();
+  }
+  // keep(object): holds a JS object (a native object of another library's
+  // resource, e.g. the VA display a context was made on) until this handle
+  // is released. When both become garbage, the handle's finalizer releases
+  // the OpenCL object before the held one can be collected.
+  Napi::Value KeepMethod(const Napi::CallbackInfo& info) {
+    if (!info[0].IsObject()) throw Napi::TypeError::New(info.Env(), "keep() takes an object");
+    if (handle_) kept_.push_back(Napi::Persistent(info[0].As<Napi::Object>()));
+    return info.Env().Undefined();
+  }
+  Napi::Value AddressGetter(const Napi::CallbackInfo& info) { return FromPointer(info.Env(), handle_); }
+  Napi::Value SlotGetter(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), slot_); }
+
+  T handle_ = nullptr;
+  double slot_ = 0;
+  // Destroyed after ~Handle's Drop(): what is kept outlives the release.
+  std::vector<Napi::ObjectReference> kept_;
+};
 
 // Platforms and devices are not reference counted (root devices only).
 template <typename Derived, typename T>
@@ -141,105 +280,18 @@ class NativeKernel : public Handle<NativeKernel, cl_kernel> {
   size_t argStoreSize_ = 0;
 };
 
-// Events are not wrapped JS objects: a command's event is a slot in a table
-// per environment (event.cc), and JS holds its id, a number. That spares every
-// command a JS object with a finalizer; lib/ releases each id explicitly (the
-// owner, the queue's retiring of ended events, or the queue's release), and a
-// queue collected without release takes its commands' events with it.
-class EventTable {
- public:
-  EventTable() = default;
-  EventTable(const EventTable&) = delete;
-  EventTable& operator=(const EventTable&) = delete;
-  ~EventTable();
+// Hands the driver the kernel arguments lib/kernel.ts checked and held since
+// the last enqueue (kernel.cc; the layout of `ops` is described there).
+void ApplyPendingArgs(Napi::Env env, NativeKernel& kernel, const double* ops);
 
-  struct Entry {
-    cl_event event = nullptr;
-    uint32_t generation = 1;
-    // Releasing a user event that was never set fails it first, so commands
-    // waiting on it end with an error instead of waiting forever, whatever the
-    // driver does with an unset user event on its last release.
-    bool pendingUser = false;
-    // Events of commands waiting on this (unset) user event. PoCL fails a user
-    // event on its last release and aborts if a waiting command's event is
-    // already gone, so they are released only after this event.
-    std::vector<cl_event> dependents;
-  };
-
-  // Takes ownership of the event (one reference); returns its id.
-  Napi::Value Add(Napi::Env env, cl_event event);
-  // The live entry an id names; throws a TypeError for what is not an id and
-  // an OpenCLReleasedError for an id already released.
-  Entry& Get(const Napi::Value& id, const char* what);
-  // The live entry of an id, or null.
-  Entry* Find(double id);
-  void Release(Entry& entry);
-  // The events of commands enqueued on `queue` (it was collected unreleased).
-  void ReleaseCommandsOf(cl_command_queue queue);
-
- private:
-  std::vector<Entry> entries_;
-  std::vector<uint32_t> free_;
-};
-
-// Host memory the binding owns (host_memory.cc): page-aligned, freed when the
-// last holder (a JS wrapper, an ArrayBuffer over it, a command in flight) lets go.
-struct HostBlock {
-  HostBlock(size_t bytes, bool zeroed);
-  ~HostBlock();
-  HostBlock(const HostBlock&) = delete;
-  HostBlock& operator=(const HostBlock&) = delete;
-  uint8_t* data = nullptr;
-  size_t size = 0;
-
- private:
-  size_t mapped_ = 0;  // 0: from the heap
-};
-
-class NativeHostBlock : public Napi::ObjectWrap<NativeHostBlock> {
- public:
-  explicit NativeHostBlock(const Napi::CallbackInfo& info);
-  static constexpr const char* kName = "NativeHostBlock";
-  static const napi_type_tag kTypeTag;
-  static void Init(Napi::Env env, Napi::Object exports);
-  static Napi::Object New(Napi::Env env, std::shared_ptr<HostBlock> block);
-  static bool Is(const Napi::Value& v);
-  static std::shared_ptr<HostBlock> From(const Napi::Value& v, const char* what);
-
- private:
-  Napi::Value CopyTo(const Napi::CallbackInfo& info);
-  Napi::Value ArrayBuffer(const Napi::CallbackInfo& info);
-  Napi::Value Size(const Napi::CallbackInfo& info);
-  Napi::Value Release(const Napi::CallbackInfo& info);
-  std::shared_ptr<HostBlock> block_;
-};
-
-// The host side of a transfer: a block of ours (any transfer), or JS memory
-// (blocking transfers only).
-struct TransferHost {
-  void* data = nullptr;
-  size_t length = 0;
-  std::shared_ptr<HostBlock> block;
-};
-TransferHost ToTransferHost(const Napi::Value& v, bool blocking, const char* what);
-// Keeps the transfer's block until the driver reports its command finished.
-void HoldUntilComplete(Napi::Env env, cl_event event, const TransferHost& host);
-
-// Calls notify(event, status, user) on some thread once the event reaches
-// execStatus or fails: through clSetEventCallback, or a polling thread where
-// the driver has no event callbacks. Not CL_SUCCESS: notify will not be called.
-using StatusNotify = EventNotify;
-cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, StatusNotify notify, void* user,
-                      bool (*abandoned)(void*) = nullptr, void (*drop)(void*) = nullptr);
-
-// Enqueue helpers shared by every file that enqueues commands.
-struct Enqueue {
-  std::vector<cl_event> waitList;
-  cl_event event = nullptr;
-  explicit Enqueue(const Napi::Value& waitListValue) : waitList(ToWaitList(waitListValue)) {}
-  cl_uint count() const { return static_cast<cl_uint>(waitList.size()); }
-  const cl_event* list() const { return waitList.empty() ? nullptr : waitList.data(); }
-  Napi::Value Result(Napi::Env env) { return WrapEvent(env, event); }
-};
+// Registration of the core files whose classes are declared here; addon.cc
+// calls them (and the Init each other core header declares).
+void InitPlatform(Napi::Env env, Napi::Object exports);
+void InitDevice(Napi::Env env, Napi::Object exports);
+void InitContext(Napi::Env env, Napi::Object exports);
+void InitMemory(Napi::Env env, Napi::Object exports);
+void InitSampler(Napi::Env env, Napi::Object exports);
+void InitProgram(Napi::Env env, Napi::Object exports);
+void InitKernel(Napi::Env env, Napi::Object exports);
 
 }  // namespace ocl

@@ -15,7 +15,7 @@ const napi_type_tag NativePlatform::kTypeTag = {0x6f636c2d706c6174ULL, 0x666f726
 
 Napi::Value NativePlatform::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return InfoBytes(info, Checked(env), OCL_FN(env, clGetPlatformInfo), "clGetPlatformInfo");
+  return InfoBytes(info, Checked(env), OCL_ENTRY(env, clGetPlatformInfo));
 }
 
 // devices(type: bigint) -> NativeDevice[]; CL_DEVICE_NOT_FOUND surfaces as an error.
@@ -23,12 +23,12 @@ Napi::Value NativePlatform::Devices(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_platform_id platform = Checked(env);
   cl_device_type type = ToU64(info[0], "type");
-  auto fn = OCL_FN(env, clGetDeviceIDs);
+  auto entry = OCL_ENTRY(env, clGetDeviceIDs);
   std::lock_guard<std::mutex> lock(enumerationMutex);
   cl_uint count = 0;
-  Check(env, fn(platform, type, 0, nullptr, &count), "clGetDeviceIDs");
+  CheckCall(env, entry, platform, type, 0, nullptr, &count);
   std::vector<cl_device_id> devices(count);
-  if (count) Check(env, fn(platform, type, count, devices.data(), nullptr), "clGetDeviceIDs");
+  if (count) CheckCall(env, entry, platform, type, count, devices.data(), nullptr);
   Napi::Array result = Napi::Array::New(env, devices.size());
   for (uint32_t i = 0; i < devices.size(); ++i) result.Set(i, NativeDevice::Wrap(env, devices[i]));
   return result;
@@ -55,12 +55,12 @@ void NativePlatform::Init(Napi::Env env, Napi::Object exports) {
 namespace {
 Napi::Value GetPlatformIDs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  auto fn = OCL_FN(env, clGetPlatformIDs);
+  auto entry = OCL_ENTRY(env, clGetPlatformIDs);
   std::lock_guard<std::mutex> lock(enumerationMutex);
   cl_uint count = 0;
-  Check(env, fn(0, nullptr, &count), "clGetPlatformIDs");
+  CheckCall(env, entry, 0, nullptr, &count);
   std::vector<cl_platform_id> platforms(count);
-  if (count) Check(env, fn(count, platforms.data(), nullptr), "clGetPlatformIDs");
+  if (count) CheckCall(env, entry, count, platforms.data(), nullptr);
   Napi::Array result = Napi::Array::New(env, platforms.size());
   for (uint32_t i = 0; i < platforms.size(); ++i) result.Set(i, NativePlatform::Wrap(env, platforms[i]));
   return result;

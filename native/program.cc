@@ -12,9 +12,7 @@ Napi::Value CreateProgramWithSource(const Napi::CallbackInfo& info) {
   std::string source = info[1].As<Napi::String>();
   const char* text = source.c_str();
   size_t length = source.size();
-  cl_int status = CL_SUCCESS;
-  cl_program program = OCL_FN(env, clCreateProgramWithSource)(context, 1, &text, &length, &status);
-  Check(env, status, "clCreateProgramWithSource");
+  cl_program program = OCL_CREATE(env, clCreateProgramWithSource, context, 1, &text, &length);
   return NativeProgram::Wrap(env, program);
 }
 
@@ -24,10 +22,8 @@ Napi::Value CreateProgramWithBuiltInKernels(const Napi::CallbackInfo& info) {
   cl_context context = NativeContext::From(info[0], "context");
   auto devices = NativeDevice::FromArray(info[1], "devices");
   std::string names = info[2].As<Napi::String>();
-  cl_int status = CL_SUCCESS;
-  cl_program program = OCL_FN(env, clCreateProgramWithBuiltInKernels)(
-      context, static_cast<cl_uint>(devices.size()), devices.data(), names.c_str(), &status);
-  Check(env, status, "clCreateProgramWithBuiltInKernels");
+  cl_program program = OCL_CREATE(env, clCreateProgramWithBuiltInKernels,
+      context, static_cast<cl_uint>(devices.size()), devices.data(), names.c_str());
   return NativeProgram::Wrap(env, program);
 }
 
@@ -83,11 +79,11 @@ constexpr cl_uint kProgramBinaries = 0x1166;     // CL_PROGRAM_BINARIES
 // device, sized by CL_PROGRAM_BINARY_SIZES: the bytes of all of them, in
 // device order, come back concatenated.
 Napi::Value ProgramBinaries(Napi::Env env, cl_program program) {
-  auto fn = OCL_FN(env, clGetProgramInfo);
+  auto entry = OCL_ENTRY(env, clGetProgramInfo);
   size_t bytes = 0;
-  Check(env, fn(program, kProgramBinarySizes, 0, nullptr, &bytes), "clGetProgramInfo");
+  CheckCall(env, entry, program, kProgramBinarySizes, 0, nullptr, &bytes);
   std::vector<size_t> sizes(bytes / sizeof(size_t));
-  if (!sizes.empty()) Check(env, fn(program, kProgramBinarySizes, bytes, sizes.data(), nullptr), "clGetProgramInfo");
+  if (!sizes.empty()) CheckCall(env, entry, program, kProgramBinarySizes, bytes, sizes.data(), nullptr);
   size_t total = 0;
   for (size_t size : sizes) total += size;
   std::vector<uint8_t> all(total);
@@ -98,8 +94,7 @@ Napi::Value ProgramBinaries(Napi::Env env, cl_program program) {
     offset += size;
   }
   if (!pointers.empty()) {
-    Check(env, fn(program, kProgramBinaries, pointers.size() * sizeof(unsigned char*), pointers.data(), nullptr),
-          "clGetProgramInfo");
+    CheckCall(env, entry, program, kProgramBinaries, pointers.size() * sizeof(unsigned char*), pointers.data(), nullptr);
   }
   return BytesToJs(env, all.data(), all.size());
 }
@@ -108,7 +103,7 @@ Napi::Value NativeProgram::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_program program = Checked(env);
   if (ToU64(info[0], "param") == kProgramBinaries) return ProgramBinaries(env, program);
-  return InfoBytes(info, program, OCL_FN(env, clGetProgramInfo), "clGetProgramInfo");
+  return InfoBytes(info, program, OCL_ENTRY(env, clGetProgramInfo));
 }
 
 Napi::Value NativeProgram::BuildInfo(const Napi::CallbackInfo& info) {
@@ -116,9 +111,9 @@ Napi::Value NativeProgram::BuildInfo(const Napi::CallbackInfo& info) {
   cl_program program = Checked(env);
   cl_device_id device = NativeDevice::From(info[0], "device");
   cl_uint param = static_cast<cl_uint>(ToU64(info[1], "param"));
-  auto fn = OCL_FN(env, clGetProgramBuildInfo);
-  return QueryBytes(env, "clGetProgramBuildInfo", [&](size_t size, void* out, size_t* sizeRet) {
-    return fn(program, device, param, size, out, sizeRet);
+  auto entry = OCL_ENTRY(env, clGetProgramBuildInfo);
+  return QueryBytes(env, entry.call, [&](size_t size, void* out, size_t* sizeRet) {
+    return entry.fn(program, device, param, size, out, sizeRet);
   });
 }
 

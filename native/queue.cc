@@ -1,8 +1,19 @@
-#include "objects.h"
+// The command queue and every core command enqueued on it: markers and
+// barriers, buffer and image transfers, copies and fills, maps and unmaps,
+// and kernels (enqueueNDRange). The twin of lib/queue.ts.
+#include "queue.h"
+
+#include "completion.h"
+#include "host_memory.h"
 
 namespace ocl {
 
 const napi_type_tag NativeQueue::kTypeTag = {0x6f636c2d71756575ULL, 0x6500000000000004ULL};
+
+NativeQueue::~NativeQueue() {
+  // Collected without release(): lib/ can no longer release its commands' events.
+  if (handle()) AddonData::Get(Env()).events->ReleaseCommandsOf(handle());
+}
 
 namespace {
 
@@ -13,18 +24,16 @@ Napi::Value CreateQueue(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_context context = NativeContext::From(info[0], "context");
   cl_device_id device = NativeDevice::From(info[1], "device");
-  cl_int status = CL_SUCCESS;
   cl_command_queue queue = nullptr;
   if (info[2].IsArray()) {
     auto array = info[2].As<Napi::Array>();
     std::vector<cl_queue_properties> props;
     for (uint32_t i = 0; i < array.Length(); ++i) props.push_back(ToU64(array.Get(i), "queue property"));
     props.push_back(0);
-    queue = OCL_FN(env, clCreateCommandQueueWithProperties)(context, device, props.data(), &status);
-    Check(env, status, "clCreateCommandQueueWithProperties");
+    queue = OCL_CREATE(env, clCreateCommandQueueWithProperties, context, device, props.data());
   } else {
-    queue = OCL_FN(env, clCreateCommandQueue)(context, device, ToU64(info[3], "properties"), &status);
-    Check(env, status, "clCreateCommandQueue");
+    cl_command_queue_properties properties = ToU64(info[3], "properties");
+    queue = OCL_CREATE(env, clCreateCommandQueue, context, device, properties);
   }
   return NativeQueue::Wrap(env, queue);
 }
@@ -33,8 +42,7 @@ Napi::Value EnqueueMarker(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   Enqueue op(info[1]);
-  Check(env, OCL_FN(env, clEnqueueMarkerWithWaitList)(queue, op.count(), op.list(), &op.event),
-        "clEnqueueMarkerWithWaitList");
+  OCL_CHECK(env, clEnqueueMarkerWithWaitList, queue, op.count(), op.list(), &op.event);
   return op.Result(env);
 }
 
@@ -42,8 +50,367 @@ Napi::Value EnqueueBarrier(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   Enqueue op(info[1]);
-  Check(env, OCL_FN(env, clEnqueueBarrierWithWaitList)(queue, op.count(), op.list(), &op.event),
-        "clEnqueueBarrierWithWaitList");
+  OCL_CHECK(env, clEnqueueBarrierWithWaitList, queue, op.count(), op.list(), &op.event);
+  return op.Result(env);
+}
+
+
+constexpr cl_uint kImageElementSize = 0x1111;  // CL_IMAGE_ELEMENT_SIZE
+
+// Bytes a host region of an image occupies, so no transfer can run past the
+// JS memory it was given. Pitches of 0 mean "tightly packed".
+bool MulAdd(size_t a, size_t b, size_t& total) {
+  size_t product = 0;
+  if (a != 0 && b > SIZE_MAX / a) return false;
+  product = a * b;
+  if (total > SIZE_MAX - product) return false;
+  total += product;
+  return true;
+}
+
+// Bytes a host region of an image occupies, so no transfer can run past the
+// memory it was given. Pitches of 0 mean "tightly packed"; every product is
+// checked, so no wrap-around can make a huge region look small.
+size_t HostImageBytes(Napi::Env env, cl_mem image, const size_t region[3], size_t& rowPitch, size_t& slicePitch) {
+  size_t elementSize = 0;
+  OCL_CHECK(env, clGetImageInfo, image, kImageElementSize, sizeof(elementSize), &elementSize, nullptr);
+  auto tooLarge = [&] { return Napi::RangeError::New(env, "the host region is larger than the address space"); };
+  size_t rowBytes = 0;
+  if (!MulAdd(region[0], elementSize, rowBytes)) throw tooLarge();
+  if (rowPitch == 0) rowPitch = rowBytes;
+  if (slicePitch == 0 && !MulAdd(rowPitch, region[1], slicePitch)) throw tooLarge();
+  if (region[0] == 0 || region[1] == 0 || region[2] == 0) return 0;
+  size_t total = rowBytes;
+  if (!MulAdd(slicePitch, region[2] - 1, total) || !MulAdd(rowPitch, region[1] - 1, total)) throw tooLarge();
+  return total;
+}
+
+// enqueueReadBuffer / enqueueWriteBuffer(queue, buffer, blocking, offset, size, host, waitList)
+// host: a HostBlock (any transfer) or JS memory (blocking transfers only).
+template <bool kWrite>
+Napi::Value EnqueueBufferTransfer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  bool blocking = info[2].ToBoolean();
+  size_t offset = ToSize(info[3], "offset");
+  size_t size = ToSize(info[4], "size");
+  TransferHost host = ToTransferHost(info[5], blocking, "host memory");
+  RequireBytes(env, HostView{host.data, host.length}, size, "host memory");
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem mem = NativeMem::From(info[1], "buffer");
+  Enqueue op(info[6]);
+  if (kWrite) {
+    OCL_CHECK(env, clEnqueueWriteBuffer, queue, mem, blocking, offset, size, host.data, op.count(), op.list(),
+                                            &op.event);
+  } else {
+    OCL_CHECK(env, clEnqueueReadBuffer, queue, mem, blocking, offset, size, host.data, op.count(), op.list(),
+                                           &op.event);
+  }
+  if (!blocking) HoldUntilComplete(env, op.event, host);
+  return op.Result(env);
+}
+
+// enqueueReadImage / enqueueWriteImage(queue, image, blocking, origin, region, rowPitch, slicePitch, host, waitList)
+template <bool kWrite>
+Napi::Value EnqueueImageTransfer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  bool blocking = info[2].ToBoolean();
+  size_t origin[3], region[3];
+  ToTriple(info[3], "origin", origin);
+  ToTriple(info[4], "region", region);
+  size_t rowPitch = ToSize(info[5], "rowPitch");
+  size_t slicePitch = ToSize(info[6], "slicePitch");
+  size_t hostRowPitch = rowPitch, hostSlicePitch = slicePitch;
+  TransferHost host = ToTransferHost(info[7], blocking, "host memory");
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem image = NativeMem::From(info[1], "image");
+  RequireBytes(env, HostView{host.data, host.length}, HostImageBytes(env, image, region, hostRowPitch, hostSlicePitch),
+               "host memory");
+  Enqueue op(info[8]);
+  if (kWrite) {
+    OCL_CHECK(env, clEnqueueWriteImage, queue, image, blocking, origin, region, rowPitch, slicePitch, host.data,
+                                           op.count(), op.list(), &op.event);
+  } else {
+    OCL_CHECK(env, clEnqueueReadImage, queue, image, blocking, origin, region, rowPitch, slicePitch, host.data,
+                                          op.count(), op.list(), &op.event);
+  }
+  if (!blocking) HoldUntilComplete(env, op.event, host);
+  return op.Result(env);
+}
+
+// Every function below reads all of its JS arguments (numbers, arrays, the
+// wait list) before it takes the raw handles: a getter on an array element
+// could otherwise release an object between the check and the call.
+
+// enqueueCopyBuffer(queue, src, dst, srcOffset, dstOffset, size, waitList)
+Napi::Value EnqueueCopyBuffer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  size_t srcOffset = ToSize(info[3], "srcOffset"), dstOffset = ToSize(info[4], "dstOffset");
+  size_t size = ToSize(info[5], "size");
+  Enqueue op(info[6]);
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem src = NativeMem::From(info[1], "source");
+  cl_mem dst = NativeMem::From(info[2], "destination");
+  OCL_CHECK(env, clEnqueueCopyBuffer, queue, src, dst, srcOffset, dstOffset, size, op.count(), op.list(), &op.event);
+  return op.Result(env);
+}
+
+// enqueueFillBuffer(queue, buffer, pattern, offset, size, waitList); the
+// driver copies the pattern before it returns.
+Napi::Value EnqueueFillBuffer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  size_t offset = ToSize(info[3], "offset"), size = ToSize(info[4], "size");
+  Enqueue op(info[5]);
+  HostView pattern = ToHostView(info[2], "pattern");
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem mem = NativeMem::From(info[1], "buffer");
+  OCL_CHECK(env, clEnqueueFillBuffer, queue, mem, pattern.data, pattern.length, offset, size, op.count(), op.list(),
+                                         &op.event);
+  return op.Result(env);
+}
+
+// enqueueCopyImage(queue, src, dst, srcOrigin, dstOrigin, region, waitList)
+Napi::Value EnqueueCopyImage(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  size_t srcOrigin[3], dstOrigin[3], region[3];
+  ToTriple(info[3], "srcOrigin", srcOrigin);
+  ToTriple(info[4], "dstOrigin", dstOrigin);
+  ToTriple(info[5], "region", region);
+  Enqueue op(info[6]);
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem src = NativeMem::From(info[1], "source");
+  cl_mem dst = NativeMem::From(info[2], "destination");
+  OCL_CHECK(env, clEnqueueCopyImage, queue, src, dst, srcOrigin, dstOrigin, region, op.count(), op.list(),
+                                        &op.event);
+  return op.Result(env);
+}
+
+// enqueueFillImage(queue, image, color (16 bytes), origin, region, waitList)
+Napi::Value EnqueueFillImage(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  size_t origin[3], region[3];
+  ToTriple(info[3], "origin", origin);
+  ToTriple(info[4], "region", region);
+  Enqueue op(info[5]);
+  HostView color = ToHostView(info[2], "color");
+  RequireBytes(env, color, 16, "color");
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem image = NativeMem::From(info[1], "image");
+  OCL_CHECK(env, clEnqueueFillImage, queue, image, color.data, origin, region, op.count(), op.list(), &op.event);
+  return op.Result(env);
+}
+
+// enqueueCopyImageToBuffer(queue, image, buffer, origin, region, dstOffset, waitList)
+Napi::Value EnqueueCopyImageToBuffer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  size_t origin[3], region[3];
+  ToTriple(info[3], "origin", origin);
+  ToTriple(info[4], "region", region);
+  size_t dstOffset = ToSize(info[5], "dstOffset");
+  Enqueue op(info[6]);
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem image = NativeMem::From(info[1], "image");
+  cl_mem buffer = NativeMem::From(info[2], "buffer");
+  OCL_CHECK(env, clEnqueueCopyImageToBuffer, queue, image, buffer, origin, region, dstOffset, op.count(), op.list(),
+                                                &op.event);
+  return op.Result(env);
+}
+
+// enqueueCopyBufferToImage(queue, buffer, image, srcOffset, origin, region, waitList)
+Napi::Value EnqueueCopyBufferToImage(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  size_t srcOffset = ToSize(info[3], "srcOffset");
+  size_t origin[3], region[3];
+  ToTriple(info[4], "origin", origin);
+  ToTriple(info[5], "region", region);
+  Enqueue op(info[6]);
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem buffer = NativeMem::From(info[1], "buffer");
+  cl_mem image = NativeMem::From(info[2], "image");
+  OCL_CHECK(env, clEnqueueCopyBufferToImage, queue, buffer, image, srcOffset, origin, region, op.count(), op.list(),
+                                                &op.event);
+  return op.Result(env);
+}
+
+void OCL_CALL ReleaseEventWhenDone(cl_event, cl_int, void* event) {
+  if (const CoreApi* api = ApiOrNull()) api->clReleaseEvent(static_cast<cl_event>(event));
+}
+
+// A mapped region. Its ArrayBuffer holds the record, and the record holds its
+// own references to the memory object and the queue: releasing (or
+// collecting) the buffer, queue and context cannot free storage a view still
+// reaches. When the ArrayBuffer goes without an unmap, the record unmaps.
+struct MapRecord {
+  cl_command_queue queue;
+  cl_mem mem;
+  void* pointer;
+  bool unmapped = false;
+  MapRecord(const CoreApi& api, cl_command_queue q, cl_mem m, void* p) : queue(q), mem(m), pointer(p) {
+    api.clRetainCommandQueue(queue);
+    api.clRetainMemObject(mem);
+  }
+  ~MapRecord() {
+    const CoreApi* api = ApiOrNull();
+    if (!api) return;
+    cl_event event = nullptr;
+    if (!unmapped && api->clEnqueueUnmapMemObject(queue, mem, pointer, 0, nullptr, &event) == CL_SUCCESS) {
+      api->clFlush(queue);
+      // The unmap may wait behind a command gated by a user event: its event
+      // is kept until it ends (PoCL aborts when a waiting command's event is
+      // gone as a user event fails).
+      if (event && NotifyOnStatus(*api, event, CL_COMPLETE, ReleaseEventWhenDone, event) != CL_SUCCESS) {
+        api->clReleaseEvent(event);
+      }
+    }
+    api->clReleaseMemObject(mem);
+    api->clReleaseCommandQueue(queue);
+  }
+};
+
+Napi::Object MapResult(Napi::Env env, cl_command_queue queue, cl_mem mem, void* pointer, size_t size, cl_event event) {
+  auto* record = new MapRecord(Api(env), queue, mem, pointer);
+  Napi::Object result = Napi::Object::New(env);
+  napi_value buffer;
+  napi_status status = napi_create_external_arraybuffer(
+      env, pointer, size, [](napi_env, void*, void* hint) { delete static_cast<MapRecord*>(hint); }, record, &buffer);
+  if (status != napi_ok) {
+    delete record;  // unmaps
+    if (event) Api(env).clReleaseEvent(event);
+    throw Napi::Error::New(env,
+                           "this JavaScript engine does not allow ArrayBuffers over native memory (Electron's memory "
+                           "cage), so mapping is not available: use readBuffer / writeBuffer instead");
+  }
+  result.Set("buffer", Napi::Value(env, buffer));
+  result.Set("record", Napi::External<MapRecord>::New(env, record));
+  result.Set("event", WrapEvent(env, event));
+  return result;
+}
+
+// enqueueMapBuffer(queue, buffer, blocking, flags, offset, size, waitList) -> { buffer, record, event }
+Napi::Value EnqueueMapBuffer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  bool blocking = info[2].ToBoolean();
+  cl_map_flags flags = ToU64(info[3], "flags");
+  size_t offset = ToSize(info[4], "offset");
+  size_t size = ToSize(info[5], "size");
+  Enqueue op(info[6]);
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem mem = NativeMem::From(info[1], "buffer");
+  void* pointer = OCL_CREATE(env, clEnqueueMapBuffer, queue, mem, blocking, flags, offset, size, op.count(), op.list(),
+                                                  &op.event);
+  return MapResult(env, queue, mem, pointer, size, op.event);
+}
+
+// enqueueMapImage(queue, image, blocking, flags, origin, region, waitList)
+//   -> { buffer, record, event, rowPitch, slicePitch }
+Napi::Value EnqueueMapImage(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  bool blocking = info[2].ToBoolean();
+  cl_map_flags flags = ToU64(info[3], "flags");
+  size_t origin[3], region[3];
+  ToTriple(info[4], "origin", origin);
+  ToTriple(info[5], "region", region);
+  Enqueue op(info[6]);
+  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_mem image = NativeMem::From(info[1], "image");
+  size_t rowPitch = 0, slicePitch = 0;
+  void* pointer = OCL_CREATE(env, clEnqueueMapImage, queue, image, blocking, flags, origin, region, &rowPitch,
+                                                 &slicePitch, op.count(), op.list(), &op.event);
+  size_t bytesRowPitch = rowPitch, bytesSlicePitch = slicePitch ? slicePitch : rowPitch * region[1];
+  size_t size = 0;
+  try {
+    size = HostImageBytes(env, image, region, bytesRowPitch, bytesSlicePitch);
+  } catch (...) {
+    OCL_FN(env, clEnqueueUnmapMemObject)(queue, image, pointer, 0, nullptr, nullptr);
+    if (op.event) Api(env).clReleaseEvent(op.event);
+    throw;
+  }
+  Napi::Object result = MapResult(env, queue, image, pointer, size, op.event);
+  result.Set("rowPitch", Napi::Number::New(env, static_cast<double>(rowPitch)));
+  result.Set("slicePitch", Napi::Number::New(env, static_cast<double>(slicePitch)));
+  return result;
+}
+
+// enqueueUnmap(mappedArrayBuffer, record, waitList) -> event. The record is
+// alive while its ArrayBuffer is attached; unmapping detaches it so no view
+// can reach the memory afterwards.
+Napi::Value EnqueueUnmap(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsArrayBuffer() || !info[1].IsExternal()) {
+    throw Napi::TypeError::New(env, "unmap takes the ArrayBuffer and record of a map");
+  }
+  Napi::ArrayBuffer mapped = info[0].As<Napi::ArrayBuffer>();
+  if (mapped.IsDetached()) throw Napi::TypeError::New(env, "the mapping's ArrayBuffer is detached");
+  auto* record = info[1].As<Napi::External<MapRecord>>().Data();
+  if (record->unmapped || record->pointer != mapped.Data()) throw Napi::TypeError::New(env, "not this mapping's record");
+  Enqueue op(info[2]);
+  OCL_CHECK(env, clEnqueueUnmapMemObject, record->queue, record->mem, record->pointer, op.count(), op.list(),
+                                             &op.event);
+  record->unmapped = true;
+  mapped.Detach();
+  return op.Result(env);
+}
+
+// detachArrayBuffer(mapped): used when a mapping cannot be unmapped (its
+// queue is gone), so no view can reach memory the driver may reuse.
+Napi::Value DetachArrayBuffer(const Napi::CallbackInfo& info) {
+  if (info[0].IsArrayBuffer() && !info[0].As<Napi::ArrayBuffer>().IsDetached()) info[0].As<Napi::ArrayBuffer>().Detach();
+  return info.Env().Undefined();
+}
+
+// Keeps `v`, a typed array of `length` elements, for the life of the environment; returns its data.
+template <typename T>
+const T* KeepArray(const Napi::Value& v, napi_typedarray_type type, size_t length, Napi::Reference<Napi::TypedArrayOf<T>>& keep,
+                   const char* what) {
+  if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != type ||
+      v.As<Napi::TypedArray>().ElementLength() != length) {
+    throw Napi::TypeError::New(v.Env(), std::string(what) + " must be a typed array of " + std::to_string(length) + " elements");
+  }
+  keep = Napi::Persistent(v.As<Napi::TypedArrayOf<T>>());
+  return v.As<Napi::TypedArrayOf<T>>().Data();
+}
+
+// useCallArrays(Float64Array(kNDRangeSizes), Float64Array(kArgOps)), once per
+// environment (lib/addon.ts, when the addon loads): the arrays enqueueNDRange
+// reads its sizes and the kernel's pending arguments from.
+Napi::Value UseCallArrays(const Napi::CallbackInfo& info) {
+  auto& data = AddonData::Get(info.Env());
+  data.ndrangeData = KeepArray(info[0], napi_float64_array, kNDRangeSizes, data.ndrangeSizes, "NDRange sizes");
+  data.argOpsData = KeepArray(info[1], napi_float64_array, kArgOps, data.argOps, "argument operations");
+  return info.Env().Undefined();
+}
+
+double SlotArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
+  double id = -1;
+  if (napi_get_value_double(info.Env(), info[i], &id) != napi_ok) {
+    throw Napi::TypeError::New(info.Env(), std::string(what) + " must be a slot number");
+  }
+  return id;
+}
+
+// enqueueNDRange(queueSlot, kernelSlot, waitList): dimensions and sizes come
+// from the array given to useCallArrays: [dims, hasOffset, hasLocal, global x3,
+// offset x3, local x3]; pending arguments are applied first (ApplyPendingArgs).
+Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  NativeQueue* queue = NativeQueue::FromSlot(env, SlotArg(info, 0, "queue"), "queue");
+  NativeKernel* kernel = NativeKernel::FromSlot(env, SlotArg(info, 1, "kernel"), "kernel");
+  if (!queue->handle()) ThrowReleased(env, NativeQueue::kName);
+  if (!kernel->handle()) ThrowReleased(env, NativeKernel::kName);
+  const AddonData& data = AddonData::Get(env);
+  const double* v = data.ndrangeData;
+  if (!v) throw Napi::Error::New(env, "enqueueNDRange before useCallArrays");
+  const auto dims = static_cast<cl_uint>(v[0]);
+  if (dims < 1 || dims > 3) throw Napi::RangeError::New(env, "an NDRange has 1 to 3 dimensions");
+  size_t global[3], offset[3], local[3];
+  for (cl_uint d = 0; d < dims; ++d) {
+    global[d] = static_cast<size_t>(v[3 + d]);
+    offset[d] = static_cast<size_t>(v[6 + d]);
+    local[d] = static_cast<size_t>(v[9 + d]);
+  }
+  Enqueue op(info[2]);
+  ApplyPendingArgs(env, *kernel, data.argOpsData);
+  OCL_CHECK(env, clEnqueueNDRangeKernel, queue->handle(), kernel->handle(), dims, v[1] != 0 ? offset : nullptr, global,
+                                            v[2] != 0 ? local : nullptr, op.count(), op.list(), &op.event);
   return op.Result(env);
 }
 
@@ -51,18 +418,18 @@ Napi::Value EnqueueBarrier(const Napi::CallbackInfo& info) {
 
 Napi::Value NativeQueue::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return InfoBytes(info, Checked(env), OCL_FN(env, clGetCommandQueueInfo), "clGetCommandQueueInfo");
+  return InfoBytes(info, Checked(env), OCL_ENTRY(env, clGetCommandQueueInfo));
 }
 
 Napi::Value NativeQueue::Flush(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Check(env, OCL_FN(env, clFlush)(Checked(env)), "clFlush");
+  OCL_CHECK(env, clFlush, Checked(env));
   return env.Undefined();
 }
 
 Napi::Value NativeQueue::Finish(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Check(env, OCL_FN(env, clFinish)(Checked(env)), "clFinish");
+  OCL_CHECK(env, clFinish, Checked(env));
   return env.Undefined();
 }
 
@@ -76,7 +443,26 @@ void InitQueue(Napi::Env env, Napi::Object exports) {
   NativeQueue::Init(env, exports);
   exports.Set("createQueue", Napi::Function::New(env, CreateQueue, "createQueue"));
   exports.Set("enqueueMarker", Napi::Function::New(env, EnqueueMarker, "enqueueMarker"));
-  exports.Set("enqueueBarrier", Napi::Function::New(env, EnqueueBarrier, "enqueueBarrier"));
+  const std::pair<const char*, Napi::Function::Callback> functions[] = {
+      {"enqueueBarrier", EnqueueBarrier},
+      {"enqueueReadBuffer", EnqueueBufferTransfer<false>},
+      {"enqueueWriteBuffer", EnqueueBufferTransfer<true>},
+      {"enqueueReadImage", EnqueueImageTransfer<false>},
+      {"enqueueWriteImage", EnqueueImageTransfer<true>},
+      {"enqueueCopyBuffer", EnqueueCopyBuffer},
+      {"enqueueFillBuffer", EnqueueFillBuffer},
+      {"enqueueCopyImage", EnqueueCopyImage},
+      {"enqueueFillImage", EnqueueFillImage},
+      {"enqueueCopyImageToBuffer", EnqueueCopyImageToBuffer},
+      {"enqueueCopyBufferToImage", EnqueueCopyBufferToImage},
+      {"enqueueMapBuffer", EnqueueMapBuffer},
+      {"enqueueMapImage", EnqueueMapImage},
+      {"enqueueUnmap", EnqueueUnmap},
+      {"detachArrayBuffer", DetachArrayBuffer},
+      {"useCallArrays", UseCallArrays},
+      {"enqueueNDRange", EnqueueNDRange},
+  };
+  for (const auto& [name, callback] : functions) exports.Set(name, Napi::Function::New(env, callback, name));
 }
 
 }  // namespace ocl

@@ -11,20 +11,18 @@ namespace {
 Napi::Value CreateSampler(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_context context = NativeContext::From(info[0], "context");
-  cl_int status = CL_SUCCESS;
   cl_sampler sampler = nullptr;
   if (info[4].IsArray()) {
     auto array = info[4].As<Napi::Array>();
     std::vector<cl_sampler_properties> props;
     for (uint32_t i = 0; i < array.Length(); ++i) props.push_back(ToU64(array.Get(i), "sampler property"));
     props.push_back(0);
-    sampler = OCL_FN(env, clCreateSamplerWithProperties)(context, props.data(), &status);
-    Check(env, status, "clCreateSamplerWithProperties");
+    sampler = OCL_CREATE(env, clCreateSamplerWithProperties, context, props.data());
   } else {
-    sampler = OCL_FN(env, clCreateSampler)(context, info[1].ToBoolean() ? 1 : 0,
-                                            static_cast<cl_uint>(ToU64(info[2], "addressing")),
-                                            static_cast<cl_uint>(ToU64(info[3], "filter")), &status);
-    Check(env, status, "clCreateSampler");
+    cl_bool normalized = info[1].ToBoolean() ? 1 : 0;
+    auto addressing = static_cast<cl_uint>(ToU64(info[2], "addressing"));
+    auto filter = static_cast<cl_uint>(ToU64(info[3], "filter"));
+    sampler = OCL_CREATE(env, clCreateSampler, context, normalized, addressing, filter);
   }
   return NativeSampler::Wrap(env, sampler);
 }
@@ -33,7 +31,7 @@ Napi::Value CreateSampler(const Napi::CallbackInfo& info) {
 
 Napi::Value NativeSampler::Info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  return InfoBytes(info, Checked(env), OCL_FN(env, clGetSamplerInfo), "clGetSamplerInfo");
+  return InfoBytes(info, Checked(env), OCL_ENTRY(env, clGetSamplerInfo));
 }
 
 void NativeSampler::Init(Napi::Env env, Napi::Object exports) {

@@ -72,7 +72,8 @@ describe('lib/ layering', () => {
 
   it('lib/direct3d/ sits beside lib/interop/: it imports nothing of it, the facades take its objects without importing it, the core imports neither', () => {
     const interop = resolve(libRoot, 'interop');
-    const wiring = new Set(['index.ts', 'cli.ts'].map((file) => resolve(libRoot, file)));
+    // lib/addon.ts (native/addon.cc's twin) hands every area's error classes to the addon as it loads.
+    const wiring = new Set(['index.ts', 'cli.ts', 'addon.ts'].map((file) => resolve(libRoot, file)));
     const edges = files.flatMap((file) => graph.get(file)!.map((target) => [file, target] as const));
     const fromDirect3D = edges.filter(([file, target]) => file.startsWith(direct3d + '/') && target.startsWith(interop + '/'));
     expect(fromDirect3D.map(([file, target]) => `${name(file)} -> ${name(target)}`)).toEqual([]);
@@ -107,5 +108,102 @@ describe('examples/ and the test equipment', () => {
     );
     expect(reaching.length).toBeGreaterThan(0);
     expect(reaching.filter((edge) => !edge.startsWith(`${name(helper)} -> `))).toEqual([]);
+  });
+});
+
+// ---- native/ ---------------------------------------------------------------
+// The shape of native/: the core at the top (twins of lib/*.ts), one folder per
+// area (interop/, va/, direct3d/, ...). Includes are written relative to
+// native/ and form no circle; nothing includes the registration file
+// (addon.cc, which has no header); the core never includes an area; an area
+// includes core headers and its own; addon.cc reaches each area only through
+// the area's registration header, <area>/<area>.h.
+const nativeRoot = resolve(repoRoot, 'native');
+
+function nativeSources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return nativeSources(path);
+    return /\.(cc|h)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** Quoted includes of a file, as written; the path each names under native/ (null: none there). */
+function nativeIncludesOf(file: string, known: Set<string>): { written: string; target: string | null }[] {
+  return [...readFileSync(file, 'utf8').matchAll(/^\s*#\s*include\s+"([^"]+)"/gm)].map((match) => {
+    const target = resolve(nativeRoot, match[1]!);
+    return { written: match[1]!, target: known.has(target) ? target : null };
+  });
+}
+
+/** '' for the core (native/ itself), else the area's folder name. */
+const areaOf = (file: string): string => {
+  const parts = relative(nativeRoot, file).split('/');
+  return parts.length > 1 ? parts[0]! : '';
+};
+
+describe('native/ layering', () => {
+  const nativeFiles = nativeSources(nativeRoot);
+  const known = new Set(nativeFiles);
+  const includes = new Map(nativeFiles.map((file) => [file, nativeIncludesOf(file, known)]));
+  const edges = nativeFiles.flatMap((file) =>
+    includes.get(file)!.flatMap(({ target }) => (target ? [[file, target] as const] : [])),
+  );
+  const edgeName = ([from, to]: readonly [string, string]): string => `${name(from)} -> ${name(to)}`;
+  const registration = resolve(nativeRoot, 'addon.cc');
+  const areas = [...new Set(nativeFiles.map(areaOf).filter((area) => area !== ''))];
+
+  it('reads the includes of every file (the parser sees the known edges)', () => {
+    expect(areas).toEqual(expect.arrayContaining(['interop', 'va', 'direct3d']));
+    expect(edges.map(edgeName)).toEqual(
+      expect.arrayContaining(['native/queue.cc -> native/queue.h', 'native/interop/extensions.cc -> native/interop/sharing.h']),
+    );
+  });
+
+  it('writes every include relative to native/ (both builds put native/ on the include path)', () => {
+    const unresolved = nativeFiles.flatMap((file) =>
+      includes.get(file)!.filter(({ target }) => target === null).map(({ written }) => `${name(file)}: #include "${written}"`),
+    );
+    expect(unresolved).toEqual([]);
+  });
+
+  it('has no include circle', () => {
+    const graph = new Map(nativeFiles.map((file) => [file, edges.filter(([from]) => from === file).map(([, to]) => to)]));
+    const state = new Map<string, 'open' | 'done'>();
+    const circles: string[] = [];
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        circles.push([...path.slice(path.indexOf(file)), file].map(name).join(' -> '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file)!) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of nativeFiles) visit(file, []);
+    expect(circles).toEqual([]);
+  });
+
+  it('nothing reaches back up to the registration: no file includes native/addon.*', () => {
+    const offenders = edges.filter(([, to]) => /^native\/addon\.\w+$/.test(name(to)));
+    expect(offenders.map(edgeName)).toEqual([]);
+  });
+
+  it('the core (native/*.cc|h but addon.cc) never includes an area', () => {
+    const offenders = edges.filter(([from, to]) => from !== registration && areaOf(from) === '' && areaOf(to) !== '');
+    expect(offenders.map(edgeName)).toEqual([]);
+  });
+
+  it('an area includes core headers and its own headers only', () => {
+    const offenders = edges.filter(([from, to]) => areaOf(from) !== '' && areaOf(to) !== '' && areaOf(to) !== areaOf(from));
+    expect(offenders.map(edgeName)).toEqual([]);
+  });
+
+  it('addon.cc reaches each area through its registration header <area>/<area>.h, and through nothing else', () => {
+    const intoAreas = edges.filter(([from, to]) => from === registration && areaOf(to) !== '');
+    const beyondRegistration = intoAreas.filter(([, to]) => relative(nativeRoot, to) !== `${areaOf(to)}/${areaOf(to)}.h`);
+    expect(beyondRegistration.map(edgeName)).toEqual([]);
+    expect(intoAreas.map(([, to]) => areaOf(to)).sort()).toEqual([...areas].sort());
   });
 });

@@ -8,7 +8,7 @@
 import { type NativeComObject, type NativeDirect3D, nativeAddon } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
 import { settleAddress } from '../sharing-hooks';
-import { Direct3DError, Direct3DUnavailableError } from './errors';
+import { Direct3DUnavailableError } from './errors';
 
 let installed: NativeDirect3D | undefined;
 
@@ -20,7 +20,6 @@ export function direct3dNative(call: string): NativeDirect3D {
   if (!native) {
     throw new Direct3DUnavailableError(call, `${call}(): this build of the opencl-interop addon has no Direct3D module (rebuild it on Windows)`);
   }
-  native.setErrorFactory((hresult, failed, detail) => new Direct3DError(hresult, failed, detail || undefined));
   installed = native;
   return native;
 }

@@ -3,7 +3,7 @@
 // VaNotAvailableError naming the packages to install.
 import type { Addon, NativeVaLoad } from '../addon';
 import { addon } from '../loader';
-import { VaError, VaNotAvailableError } from './errors';
+import { VaNotAvailableError } from './errors';
 import { checkObject } from '../validate';
 
 /** The environment variable that names the libva library to load (a path to libva.so.2). */
@@ -68,16 +68,9 @@ export function loadedLibva(): LoadedLibva | null {
   return already ? (loaded = describe(already)) : null;
 }
 
-let factorySet = false;
-
-/** @internal The addon with the VA error factory installed (libva not necessarily loaded). */
+/** @internal The addon (libva not necessarily loaded; its VaError class is installed as the addon loads). */
 export function vaAddon(): Addon {
-  const native = addon();
-  if (!factorySet) {
-    native.setVaErrorFactory((status, call, detail) => new VaError(status, call, detail));
-    factorySet = true;
-  }
-  return native;
+  return addon();
 }
 
 /** @internal Loads libva if needed and returns the addon. */

@@ -3,7 +3,7 @@
 // clCreateImageWithProperties with the handle in the property list), and
 // their acquire / release. Which handle, whose ownership and which devices
 // are decided in lib/interop/external-memory.ts; this file converts and calls.
-#include "sharing.h"
+#include "interop/sharing.h"
 
 #include <cerrno>
 #include <cstring>

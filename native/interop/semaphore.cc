@@ -2,7 +2,7 @@
 // _win32): semaphore objects (created, or imported from another API's
 // handle), wait and signal on a queue, export of a handle, re-import of a
 // sync_fd. Properties, ownership and quirks are lib/interop/semaphore.ts's.
-#include "sharing.h"
+#include "interop/sharing.h"
 
 namespace ocl {
 namespace {

@@ -21,7 +21,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "addon.h"
+#include "environment.h"
+#include "errors.h"
+#include "objects.h"
 #include "vulkan/vk_decls.h"
 #include "vulkan/vulkan.h"
 

@@ -39,16 +39,19 @@ headers=node_modules/node-api-headers
 x86_64-w64-mingw32-dlltool -d "$headers/def/node_api.def" -D node.exe -l "$out/libnode_api.a"
 
 flags=(-std=c++17 -O2 -shared -Wall -Werror -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS
-  -DNODE_ADDON_API_DISABLE_DEPRECATED -isystem node_modules/node-addon-api -isystem "$headers/include"
+  -DNODE_ADDON_API_DISABLE_DEPRECATED -isystem node_modules/node-addon-api -isystem "$headers/include" -Inative
   -static -static-libgcc -static-libstdc++)
 
-# The addon, one object per source so the two cores work in parallel.
+# The addon, one object per source so the two cores work in parallel; every
+# source under native/ (its areas' folders too), each object named by its
+# path (interop/d3d10.cc and direct3d/d3d10.cc both exist).
 # Objects of sources that no longer exist (a renamed native file) must not be linked.
 rm -rf "$out/obj"
 mkdir -p "$out/obj"
-# Sources in subfolders (native/vulkan/...) are named by their path, so that equal file names do not collide.
-find native -name '*.cc' | sort | xargs -P "$(nproc)" -I{} sh -c \
-  "$cxx ${flags[*]} -Inative -c {} -o $out/obj/\$(echo {} | sed 's|^native/||; s|/|_|g; s|\\.cc\$||').o"
+find native -name '*.cc' | sort | while read -r source; do
+  object=$(echo "${source#native/}" | tr / _)
+  echo "$source $out/obj/${object%.cc}.o"
+done | xargs -P "$(nproc)" -n 2 sh -c "$cxx ${flags[*]} -c \"\$0\" -o \"\$1\""
 mkdir -p "$out/package/prebuilds/win32-x64"
 $cxx "${flags[@]}" "$out"/obj/*.o "$out/libnode_api.a" -o "$out/package/prebuilds/win32-x64/opencl-interop.node" -s
 

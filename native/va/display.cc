@@ -3,7 +3,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "libva.h"
+#include "va/libva.h"
 
 #if !defined(_WIN32)
 #include <dlfcn.h>
@@ -198,7 +198,7 @@ Napi::Value NativeVaDisplay::Profiles(const Napi::CallbackInfo& info) {
   int max = va.vaMaxNumProfiles(state->display);
   std::vector<VAProfile> profiles(max > 0 ? size_t(max) : 1);
   int count = 0;
-  CheckVa(env, state, va.vaQueryConfigProfiles(state->display, profiles.data(), &count), "vaQueryConfigProfiles");
+  VA_CHECK(env, state, va, vaQueryConfigProfiles, state->display, profiles.data(), &count);
   int maxEntrypoints = va.vaMaxNumEntrypoints(state->display);
   Napi::Array result = Napi::Array::New(env);
   for (int i = 0; i < count && i < int(profiles.size()); ++i) {
@@ -245,7 +245,7 @@ Napi::Value NativeVaDisplay::ImageFormats(const Napi::CallbackInfo& info) {
   int max = va.vaMaxNumImageFormats(state->display);
   std::vector<VAImageFormat> formats(max > 0 ? size_t(max) : 1);
   int count = 0;
-  CheckVa(env, state, va.vaQueryImageFormats(state->display, formats.data(), &count), "vaQueryImageFormats");
+  VA_CHECK(env, state, va, vaQueryImageFormats, state->display, formats.data(), &count);
   Napi::Array result = Napi::Array::New(env);
   for (int i = 0; i < count && i < int(formats.size()); ++i) result.Set(result.Length(), FormatToJs(env, formats[i]));
   return result;
@@ -260,10 +260,8 @@ Napi::Value NativeVaDisplay::SurfaceAttributes(const Napi::CallbackInfo& info) {
   if (!va.vaCreateConfig || !va.vaDestroyConfig || !va.vaQuerySurfaceAttributes)
     ThrowVaError(env, kUnimplemented, "vaQuerySurfaceAttributes", "this libva has no vaQuerySurfaceAttributes");
   VAConfigID config = kInvalidId;
-  CheckVa(env, state,
-          va.vaCreateConfig(state->display, info[0].As<Napi::Number>().Int32Value(), info[1].As<Napi::Number>().Int32Value(), nullptr, 0,
-                            &config),
-          "vaCreateConfig");
+  VA_CHECK(env, state, va, vaCreateConfig, state->display, info[0].As<Napi::Number>().Int32Value(),
+           info[1].As<Napi::Number>().Int32Value(), nullptr, 0, &config);
   struct ConfigGuard {
     const LibVa& va;
     VADisplay display;
@@ -271,9 +269,9 @@ Napi::Value NativeVaDisplay::SurfaceAttributes(const Napi::CallbackInfo& info) {
     ~ConfigGuard() { va.vaDestroyConfig(display, id); }
   } guard{va, state->display, config};
   unsigned count = 0;
-  CheckVa(env, state, va.vaQuerySurfaceAttributes(state->display, config, nullptr, &count), "vaQuerySurfaceAttributes");
+  VA_CHECK(env, state, va, vaQuerySurfaceAttributes, state->display, config, nullptr, &count);
   std::vector<VASurfaceAttrib> attribs(count ? count : 1);
-  CheckVa(env, state, va.vaQuerySurfaceAttributes(state->display, config, attribs.data(), &count), "vaQuerySurfaceAttributes");
+  VA_CHECK(env, state, va, vaQuerySurfaceAttributes, state->display, config, attribs.data(), &count);
   Napi::Object result = Napi::Object::New(env);
   Napi::Array formats = Napi::Array::New(env);
   for (unsigned i = 0; i < count && i < attribs.size(); ++i) {
@@ -308,8 +306,7 @@ Napi::Value NativeVaDisplay::CreateSurfaces(const Napi::CallbackInfo& info) {
   attrib.flags = kAttribSettable;
   attrib.value.type = kValueInteger;
   attrib.value.value.i = int32_t(fourcc);
-  CheckVa(env, state, va.vaCreateSurfaces(state->display, rt, width, height, ids.data(), count, fourcc ? &attrib : nullptr, fourcc ? 1 : 0),
-          "vaCreateSurfaces");
+  VA_CHECK(env, state, va, vaCreateSurfaces, state->display, rt, width, height, ids.data(), count, fourcc ? &attrib : nullptr, fourcc ? 1 : 0);
   Napi::Array result = Napi::Array::New(env, count);
   for (uint32_t i = 0; i < count; ++i) result.Set(i, NativeVaSurface::Wrap(env, state, ids[i]));
   return result;
@@ -411,7 +408,7 @@ Napi::Value NativeVaDisplay::ImportSurface(const Napi::CallbackInfo& info) {
     attribs[2].value.value.p = &external;
   }
   VASurfaceID id = kInvalidId;
-  CheckVa(env, state, va.vaCreateSurfaces(state->display, rt, width, height, &id, 1, attribs, 3), "vaCreateSurfaces");
+  VA_CHECK(env, state, va, vaCreateSurfaces, state->display, rt, width, height, &id, 1, attribs, 3);
   return NativeVaSurface::Wrap(env, state, id);
 }
 

@@ -1,8 +1,8 @@
 // The Direct3D module's native side (Windows only): one wrapper class for
 // every COM object it hands to JavaScript (NativeComObject), the HRESULT
 // guard, the Direct3D DLLs loaded at run time, and the plane-aware row copy
-// that reads and writes resource contents. d3d11_device.cc, d3d10_device.cc
-// and d3d9_device.cc hold one Direct3D API each; direct3d.cc registers them.
+// that reads and writes resource contents. direct3d/d3d11.cc, d3d10.cc and d3d9.cc
+// hold one Direct3D API each; direct3d/direct3d.cc registers them.
 // Policy (formats, sizes, what may be written) is lib/direct3d/'s.
 #pragma once
 
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "addon.h"
+#include "objects.h"
 
 namespace ocl {
 namespace d3d {

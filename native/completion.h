@@ -1,10 +1,16 @@
-// Driver callbacks (event status, context errors) arrive on driver threads.
-// They reach JS only through one ThreadSafeFunction per environment.
+// How the driver's news reaches JS (completion.cc). Driver callbacks (event
+// status, context errors) arrive on driver threads and reach JS only through
+// one ThreadSafeFunction per environment (CallbackHub); where the driver has
+// no event callbacks a polling thread stands in for them (NotifyOnStatus).
 #pragma once
 
-#include <mutex>
+#include <napi.h>
 
-#include "addon.h"
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "cl_api.h"
 
 namespace ocl {
 
@@ -43,5 +49,15 @@ class CallbackHub {
   uint64_t nextListener_ = 1;
   std::unordered_map<uint64_t, Napi::FunctionReference> listeners_;
 };
+
+// Calls notify(event, status, user) on some thread once the event reaches
+// execStatus or fails: through clSetEventCallback, or a polling thread where
+// the driver has no event callbacks. Not CL_SUCCESS: notify will not be called.
+using StatusNotify = EventNotify;
+cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, StatusNotify notify, void* user,
+                      bool (*abandoned)(void*) = nullptr, void (*drop)(void*) = nullptr);
+
+// Makes the environment's CallbackHub and registers eventWhenStatus (addon.cc).
+void InitCompletion(Napi::Env env, Napi::Object exports);
 
 }  // namespace ocl

@@ -1,4 +1,7 @@
-#include "sharing.h"
+// The sharing extensions' common machinery (entry points per platform,
+// device queries, created memory objects) and the area's registration.
+#include "interop/interop.h"
+#include "interop/sharing.h"
 
 namespace ocl {
 
@@ -52,7 +55,7 @@ Napi::Value WrapCreated(Napi::Env env, const char* call, cl_mem mem, cl_int stat
   return NativeMem::Wrap(env, mem);
 }
 
-void InitExtensions(Napi::Env env, Napi::Object exports) {
+void InitInterop(Napi::Env env, Napi::Object exports) {
   InitNvD3D9(env, exports);
   InitD3D10(env, exports);
   InitD3D11(env, exports);

@@ -3,7 +3,7 @@
 // destroy() or when garbage-collected.
 #include <cstring>
 
-#include "libva.h"
+#include "va/libva.h"
 
 namespace ocl {
 namespace va {
@@ -76,7 +76,7 @@ Napi::Value NativeVaSurface::DestroyMethod(const Napi::CallbackInfo& info) {
 Napi::Value NativeVaSurface::Sync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   VASurfaceID id = Live(env);
-  CheckVa(env, display_, Lib(env).vaSyncSurface(display_->display, id), "vaSyncSurface");
+  VA_CHECK(env, display_, Lib(env), vaSyncSurface, display_->display, id);
   return env.Undefined();
 }
 
@@ -85,7 +85,7 @@ Napi::Value NativeVaSurface::Status(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   VASurfaceID id = Live(env);
   int status = 0;
-  CheckVa(env, display_, Lib(env).vaQuerySurfaceStatus(display_->display, id, &status), "vaQuerySurfaceStatus");
+  VA_CHECK(env, display_, Lib(env), vaQuerySurfaceStatus, display_->display, id, &status);
   return Napi::Number::New(env, status);
 }
 
@@ -125,14 +125,14 @@ Napi::Value NativeVaSurface::Transfer(const Napi::CallbackInfo& info) {
     int max = va.vaMaxNumImageFormats(display);
     std::vector<VAImageFormat> formats(max > 0 ? size_t(max) : 1);
     int count = 0;
-    CheckVa(env, display_, va.vaQueryImageFormats(display, formats.data(), &count), "vaQueryImageFormats");
+    VA_CHECK(env, display_, va, vaQueryImageFormats, display, formats.data(), &count);
     VAImageFormat* format = nullptr;
     for (int i = 0; i < count && i < int(formats.size()); ++i)
       if (formats[i].fourcc == fourcc) format = &formats[i];
     if (!format) ThrowVaError(env, 0x16 /* VA_STATUS_ERROR_INVALID_IMAGE_FORMAT */, "vaCreateImage", "the driver lists no image format with this surface's fourcc");
-    CheckVa(env, display_, va.vaCreateImage(display, format, int(width), int(height), &scope.image), "vaCreateImage");
+    VA_CHECK(env, display_, va, vaCreateImage, display, format, int(width), int(height), &scope.image);
     scope.made = true;
-    CheckVa(env, display_, va.vaGetImage(display, id, 0, 0, width, height, scope.image.image_id), "vaGetImage");
+    VA_CHECK(env, display_, va, vaGetImage, display, id, 0, 0, width, height, scope.image.image_id);
   }
   const VAImage& image = scope.image;
   if (plane >= image.num_planes || plane >= 3)
@@ -142,7 +142,7 @@ Napi::Value NativeVaSurface::Transfer(const Napi::CallbackInfo& info) {
     throw Napi::RangeError::New(env, "plane " + std::to_string(plane) + " has pitch " + std::to_string(pitch) + " and " +
                                          std::to_string(image.data_size) + " bytes in all; " + std::to_string(rows) + " rows of " +
                                          std::to_string(rowBytes) + " bytes do not fit");
-  CheckVa(env, display_, va.vaMapBuffer(display, image.buf, &scope.data), "vaMapBuffer");
+  VA_CHECK(env, display_, va, vaMapBuffer, display, image.buf, &scope.data);
   uint8_t* base = static_cast<uint8_t*>(scope.data) + offset;
   uint8_t* bytes = static_cast<uint8_t*>(host.data);
   for (size_t r = 0; r < rows; ++r) {
@@ -154,7 +154,7 @@ Napi::Value NativeVaSurface::Transfer(const Napi::CallbackInfo& info) {
   if (write && path[0] == 'i') {
     va.vaUnmapBuffer(display, image.buf);
     scope.data = nullptr;
-    CheckVa(env, display_, va.vaPutImage(display, id, image.image_id, 0, 0, width, height, 0, 0, width, height), "vaPutImage");
+    VA_CHECK(env, display_, va, vaPutImage, display, id, image.image_id, 0, 0, width, height, 0, 0, width, height);
   }
   return Napi::String::New(env, path);
 }
@@ -168,7 +168,7 @@ Napi::Value NativeVaSurface::ExportPrime(const Napi::CallbackInfo& info) {
   if (!va.vaExportSurfaceHandle) ThrowVaError(env, kUnimplemented, "vaExportSurfaceHandle", "this libva has no vaExportSurfaceHandle (libva < 2.1)");
   uint32_t flags = uint32_t(ToU64(info[0], "flags"));
   VADRMPRIMESurfaceDescriptor desc{};
-  CheckVa(env, display_, va.vaExportSurfaceHandle(display_->display, id, kMemTypeDrmPrime2, flags, &desc), "vaExportSurfaceHandle");
+  VA_CHECK(env, display_, va, vaExportSurfaceHandle, display_->display, id, kMemTypeDrmPrime2, flags, &desc);
   Napi::Object result = Napi::Object::New(env);
   result.Set("fourcc", desc.fourcc);
   result.Set("width", desc.width);

@@ -1,5 +1,5 @@
-// The VA module's native side: libva loaded at run time (libva.cc), displays
-// (va_display.cc) and surfaces (va_surface.cc). Thin: it calls libva,
+// The VA module's native side: libva loaded at run time (va/loader.cc),
+// displays (va/display.cc) and surfaces (va/surface.cc). Thin: it calls libva,
 // converts arguments and never decides policy; lib/va/ validates and owns
 // lifetimes. Everything runs on the JavaScript thread that owns the object.
 #pragma once
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "addon.h"
-#include "va_decls.h"
+#include "objects.h"
+#include "va/decls.h"
 
 namespace ocl {
 namespace va {
@@ -59,6 +59,9 @@ using DisplayRef = std::shared_ptr<DisplayState>;
 // Calls a libva entry point and throws a VaError on failure, with libva's
 // messages for that display.
 void CheckVa(Napi::Env env, const DisplayRef& display, VAStatus status, const char* call);
+// Calls libva's entry point `name` (a member of `lib`, a LibVa) with the
+// arguments that follow; a failure is a VaError naming it (its name written once).
+#define VA_CHECK(env, display, lib, name, ...) ::ocl::va::CheckVa(env, display, (lib).name(__VA_ARGS__), #name)
 
 class NativeVaDisplay : public Napi::ObjectWrap<NativeVaDisplay> {
  public:
@@ -107,7 +110,6 @@ class NativeVaSurface : public Napi::ObjectWrap<NativeVaSurface> {
   VASurfaceID id_ = kInvalidId;
 };
 
-void InitLibVa(Napi::Env env, Napi::Object exports);
 void InitVaDisplay(Napi::Env env, Napi::Object exports);
 void InitVaSurface(Napi::Env env, Napi::Object exports);
 

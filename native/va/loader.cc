@@ -4,7 +4,8 @@
 // the process and is shared by every environment.
 #include <mutex>
 
-#include "libva.h"
+#include "va/libva.h"
+#include "va/va.h"
 
 #if !defined(_WIN32)
 #include <dlfcn.h>
@@ -153,14 +154,6 @@ Napi::Value LoadedLibrary(const Napi::CallbackInfo& info) {
   return coreLoaded ? Napi::Value(Loaded(info.Env())) : info.Env().Null();
 }
 
-// setVaErrorFactory((status, call, detail) => VaError)
-Napi::Value SetErrorFactory(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (!info[0].IsFunction()) throw Napi::TypeError::New(env, "factory must be a function");
-  AddonData::Get(env).makeVaError = Napi::Persistent(info[0].As<Napi::Function>());
-  return env.Undefined();
-}
-
 }  // namespace
 
 const LibVa& Lib(Napi::Env env) {
@@ -171,10 +164,8 @@ const LibVa& Lib(Napi::Env env) {
 const LibVa* LibOrNull() { return coreLoaded ? &lib : nullptr; }
 
 void ThrowVaError(Napi::Env env, VAStatus status, const char* call, const std::string& detail) {
-  Napi::FunctionReference& factory = AddonData::Get(env).makeVaError;
-  if (factory.IsEmpty()) throw Napi::Error::New(env, std::string(call) + " failed with VAStatus " + std::to_string(status));
-  Napi::Value error = factory.Call({Napi::Number::New(env, status), Napi::String::New(env, call), Napi::String::New(env, detail)});
-  throw Napi::Error(env, error);
+  ThrowErrorOf(env, "VaError", {Napi::Number::New(env, status), Napi::String::New(env, call), Napi::String::New(env, detail)},
+               std::string(call) + " failed with VAStatus " + std::to_string(status));
 }
 
 bool ReadMemory(const void* address, void* out, size_t n) {
@@ -233,10 +224,11 @@ void CheckVa(Napi::Env env, const DisplayRef& display, VAStatus status, const ch
   ThrowVaError(env, status, call, detail);
 }
 
-void InitLibVa(Napi::Env env, Napi::Object exports) {
+void InitVa(Napi::Env env, Napi::Object exports) {
   exports.Set("vaLoad", Napi::Function::New(env, Load, "vaLoad"));
   exports.Set("vaLoadedLibrary", Napi::Function::New(env, LoadedLibrary, "vaLoadedLibrary"));
-  exports.Set("setVaErrorFactory", Napi::Function::New(env, SetErrorFactory, "setVaErrorFactory"));
+  InitVaDisplay(env, exports);
+  InitVaSurface(env, exports);
 }
 
 }  // namespace va

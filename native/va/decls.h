@@ -1,5 +1,5 @@
-// VA-API declarations used by the VA module (libva.cc, va_display.cc,
-// va_surface.cc). The addon builds without libva or its headers: libva is
+// VA-API declarations used by the VA module (va/loader.cc, display.cc,
+// surface.cc). The addon builds without libva or its headers: libva is
 // loaded at run time and every type here is declared from the published
 // va.h / va_drmcommon.h / va_backend.h (libva 2.x ABI). The software VA
 // driver's build checks these layouts against the real headers

@@ -4,7 +4,8 @@
 // adapters, and the row copy of read/write. Registered as exports.direct3d.
 #ifdef _WIN32
 
-#include "direct3d.h"
+#include "direct3d/direct3d.h"
+#include "direct3d/object.h"
 
 #include <dxgi1_2.h>
 
@@ -88,15 +89,11 @@ Napi::Value NativeComObject::Kind(const Napi::CallbackInfo& info) { return Napi:
 // ---------------------------------------------------------------- errors --
 
 void ThrowHr(Napi::Env env, HRESULT hr, const char* call, const std::string& detail) {
-  AddonData& data = AddonData::Get(env);
-  if (data.makeDirect3DError.IsEmpty()) {
-    char text[160];
-    std::snprintf(text, sizeof(text), "%s failed: HRESULT 0x%08lx", call, static_cast<unsigned long>(hr));
-    throw Napi::Error::New(env, text + (detail.empty() ? "" : ": " + detail));
-  }
-  Napi::Value error = data.makeDirect3DError.Call(
-      {Napi::Number::New(env, static_cast<double>(static_cast<uint32_t>(hr))), Napi::String::New(env, call), Napi::String::New(env, detail)});
-  throw Napi::Error(env, error);
+  char text[160];
+  std::snprintf(text, sizeof(text), "%s failed: HRESULT 0x%08lx", call, static_cast<unsigned long>(hr));
+  Napi::Value detailValue = detail.empty() ? env.Undefined() : Napi::String::New(env, detail);
+  ThrowErrorOf(env, "Direct3DError", {Napi::Number::New(env, static_cast<double>(static_cast<uint32_t>(hr))), Napi::String::New(env, call), detailValue},
+               text + (detail.empty() ? "" : ": " + detail));
 }
 
 FARPROC SystemFunction(Napi::Env env, const char* dll, const char* name) {
@@ -273,13 +270,6 @@ Napi::Value KeyedMutex(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, static_cast<double>(static_cast<uint32_t>(hr)));
 }
 
-// setErrorFactory((hresult, call, detail) => Direct3DError)
-Napi::Value SetErrorFactory(const Napi::CallbackInfo& info) {
-  if (!info[0].IsFunction()) throw Napi::TypeError::New(info.Env(), "factory must be a function");
-  AddonData::Get(info.Env()).makeDirect3DError = Napi::Persistent(info[0].As<Napi::Function>());
-  return info.Env().Undefined();
-}
-
 }  // namespace
 
 Napi::Object DescribeAdapter(Napi::Env env, IUnknown* unknown, int index) {
@@ -349,7 +339,6 @@ IUnknown* AdapterOfDevice(Napi::Env env, IUnknown* device) {
 void InitDirect3D(Napi::Env env, Napi::Object exports) {
   Napi::Object direct3d = Napi::Object::New(env);
   d3d::NativeComObject::Init(env, direct3d);
-  direct3d.Set("setErrorFactory", Napi::Function::New(env, d3d::SetErrorFactory, "setErrorFactory"));
   direct3d.Set("adapters", Napi::Function::New(env, d3d::DxgiAdapters, "adapters"));
   direct3d.Set("adapterObject", Napi::Function::New(env, d3d::AdapterObject, "adapterObject"));
   direct3d.Set("closeHandle", Napi::Function::New(env, d3d::CloseNtHandle, "closeHandle"));

@@ -1,5 +1,5 @@
 // cl_intel_va_api_media_sharing: VA-API video surfaces (NV12 planes).
-#include "sharing.h"
+#include "interop/sharing.h"
 
 namespace ocl {
 namespace {

@@ -6,7 +6,7 @@
 // for surfaces that cannot be locked). lib/direct3d/d3d9.ts validates first.
 #ifdef _WIN32
 
-#include "direct3d.h"
+#include "direct3d/object.h"
 
 #include <d3d9.h>
 #include <dxva2api.h>

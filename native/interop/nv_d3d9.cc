@@ -1,5 +1,5 @@
 // cl_nv_d3d9_sharing: Direct3D 9 buffers, surfaces, textures, cube and volume textures.
-#include "sharing.h"
+#include "interop/sharing.h"
 
 namespace ocl {
 namespace {

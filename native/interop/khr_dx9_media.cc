@@ -1,5 +1,5 @@
 // cl_khr_dx9_media_sharing: DX9 media surfaces through arrays of KHR media adapters.
-#include "sharing.h"
+#include "interop/sharing.h"
 
 namespace ocl {
 namespace {

@@ -1,6 +1,6 @@
 // cl_khr_d3d11_sharing and cl_nv_d3d11_sharing: Direct3D 11 buffers, 2D and 3D
 // textures. One class for both: the record gives the KHR or the NV entry point names.
-#include "direct3d_sharing.h"
+#include "interop/direct3d_sharing.h"
 
 namespace ocl {
 namespace {

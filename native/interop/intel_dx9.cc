@@ -1,5 +1,5 @@
 // cl_intel_dx9_media_sharing: DX9 media surfaces (NV12 / YV12 planes) via Intel's entry points.
-#include "sharing.h"
+#include "interop/sharing.h"
 
 namespace ocl {
 namespace {

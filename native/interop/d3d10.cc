@@ -1,5 +1,5 @@
 // cl_khr_d3d10_sharing: Direct3D 10 buffers, 2D and 3D textures.
-#include "direct3d_sharing.h"
+#include "interop/direct3d_sharing.h"
 
 namespace ocl {
 namespace {

@@ -1,4 +1,4 @@
-// Shared machinery of the sharing-extension files (nv_d3d9.cc, d3d10.cc,
+// Shared machinery of the sharing-extension files (interop/: nv_d3d9.cc, d3d10.cc,
 // d3d11.cc, intel_dx9.cc, khr_dx9_media.cc, va_api.cc). Each
 // extension object resolves its entry points for one platform, once, through
 // clGetExtensionFunctionAddressForPlatform (clGetExtensionFunctionAddress on
@@ -6,6 +6,7 @@
 #pragma once
 
 #include "objects.h"
+#include "queue.h"
 
 namespace ocl {
 
@@ -19,12 +20,7 @@ using DeviceIdsFn = cl_int(OCL_CALL*)(cl_platform_id, cl_uint, void*, cl_uint, c
 // Entry points of one extension for one platform. The names come from the
 // extension's record (lib/interop/extensions.ts) as { role: name }; the
 // native files ask for a role ("deviceIds", "buffer", "acquire", ...) and
-// never spell an entry point name themselves.
-template <typename Fn>
-struct Resolved {
-  Fn fn;
-  const char* call;  // the entry point's name, for errors
-};
+// never spell an entry point name themselves (Resolved: errors.h).
 
 class EntryPoints {
  public:
@@ -120,6 +116,8 @@ class PropertyList {
 
 void InitExternalMemory(Napi::Env env, Napi::Object exports);
 void InitSemaphores(Napi::Env env, Napi::Object exports);
+
+// Registration of each extension's file; extensions.cc (InitInterop) calls them.
 void InitNvD3D9(Napi::Env env, Napi::Object exports);
 void InitD3D10(Napi::Env env, Napi::Object exports);
 void InitD3D11(Napi::Env env, Napi::Object exports);

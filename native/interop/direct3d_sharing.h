@@ -6,7 +6,7 @@
 // cl_mem*, the same ABI).
 #pragma once
 
-#include "sharing.h"
+#include "interop/sharing.h"
 
 namespace ocl {
 

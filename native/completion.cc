@@ -1,0 +1,333 @@
+// Completion: driver callbacks reach JS through one ThreadSafeFunction per
+// environment (CallbackHub), a polling thread stands in for drivers without
+// event callbacks (StatusPoller), and a waiting thread sees completion where
+// it wakes sooner than the driver's callback (CompletionWaiter).
+#include "completion.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
+#include <system_error>
+#include <thread>
+
+#include "event.h"
+
+namespace ocl {
+
+std::shared_ptr<CallbackHub> CallbackHub::Create(Napi::Env env) {
+  auto hub = std::make_shared<CallbackHub>();
+  hub->tsfn_ = Tsfn::New(env, "opencl-interop callbacks", 0, 1, hub.get());
+  hub->tsfn_.Unref(env);
+  // Registered after the ThreadSafeFunction, so it runs before Node tears it down.
+  napi_add_env_cleanup_hook(env, Close, hub.get());
+  return hub;
+}
+
+void CallbackHub::Close(void* data) {
+  auto* hub = static_cast<CallbackHub*>(data);
+  std::lock_guard<std::mutex> lock(hub->mutex_);
+  hub->open_ = false;
+  hub->listeners_.clear();
+}
+
+void CallbackHub::Post(Delivery* delivery) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!open_ || tsfn_.NonBlockingCall(delivery) != napi_ok) delete delivery;
+}
+
+bool CallbackHub::IsOpen() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return open_;
+}
+
+void CallbackHub::Hold(Napi::Env env) {
+  if (holds_++ == 0) tsfn_.Ref(env);
+}
+
+void CallbackHub::CallJs(Napi::Env env, Napi::Function, CallbackHub* hub, Delivery* delivery) {
+  std::unique_ptr<Delivery> owned(delivery);
+  if (env == nullptr || delivery == nullptr) return;
+  if (delivery->keepsAlive && --hub->holds_ == 0) hub->tsfn_.Unref(env);
+  try {
+    delivery->Deliver(env, *hub);
+  } catch (const Napi::Error& error) {
+    // Report a listener's exception as uncaught; during environment teardown
+    // JS cannot run at all, and nothing may escape into the driver's thread.
+    try {
+      error.ThrowAsJavaScriptException();
+    } catch (...) {
+    }
+  } catch (...) {
+  }
+}
+
+uint64_t CallbackHub::AddListener(Napi::Function fn) {
+  uint64_t id = nextListener_++;
+  listeners_.emplace(id, Napi::Persistent(fn));
+  return id;
+}
+
+void CallbackHub::RemoveListener(uint64_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (open_) listeners_.erase(id);
+}
+
+Napi::FunctionReference* CallbackHub::Listener(uint64_t id) {
+  auto it = listeners_.find(id);
+  return it == listeners_.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+struct EventStatusDelivery : CallbackHub::Delivery {
+  std::shared_ptr<CallbackHub> hub;
+  Napi::Promise::Deferred deferred;
+  cl_int status = 0;
+  explicit EventStatusDelivery(Napi::Env env) : deferred(Napi::Promise::Deferred::New(env)) {}
+  void Deliver(Napi::Env env, CallbackHub&) override { deferred.Resolve(Napi::Number::New(env, status)); }
+};
+
+void OCL_CALL OnEventStatus(cl_event, cl_int status, void* user) {
+  auto* delivery = static_cast<EventStatusDelivery*>(user);
+  delivery->status = status;
+  std::shared_ptr<CallbackHub> hub = std::move(delivery->hub);
+  hub->Post(delivery);
+}
+
+bool DeliveryAbandoned(void* user) { return !static_cast<EventStatusDelivery*>(user)->hub->IsOpen(); }
+void DropDelivery(void* user) { delete static_cast<EventStatusDelivery*>(user); }
+
+// For drivers without event callbacks (OpenCL 1.0, such as Wine's opencl.dll,
+// which answers clSetEventCallback with CL_INVALID_OPERATION): one thread per
+// process polls the watched events and notifies as the callback would.
+class StatusPoller {
+ public:
+  static StatusPoller& Instance() {
+    static auto* poller = new StatusPoller();  // never destroyed: its thread may outlive static teardown
+    return *poller;
+  }
+
+  struct Watched {
+    cl_event event;
+    cl_int execStatus;
+    StatusNotify notify;
+    void* user;
+    bool (*abandoned)(void*);  // its receiver is gone: drop instead of notifying
+    void (*drop)(void*);
+  };
+
+  // Takes a reference on the event. False when no thread could be started.
+  bool Watch(const CoreApi& api, const Watched& watched) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!started_) {
+      try {
+        std::thread([this] { Run(); }).detach();
+      } catch (const std::system_error&) {
+        return false;
+      }
+      started_ = true;
+      std::atexit(Stop);
+    }
+    api.clRetainEvent(watched.event);
+    incoming_.push_back(watched);
+    wake_.notify_one();
+    return true;
+  }
+
+ private:
+  // At exit the driver may be tearing itself down: no calls into it after
+  // this returns. On Windows the thread may already have been terminated
+  // mid-round, so the wait is bounded.
+  static void Stop() {
+    StatusPoller& self = Instance();
+    self.stopping_ = true;
+    for (int i = 0; i < 100 && self.inRound_; i++) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+
+  void Run() {
+    std::vector<Watched> watched;
+    auto pause = std::chrono::microseconds(20);
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (watched.empty()) wake_.wait(lock, [this] { return !incoming_.empty(); });
+        else wake_.wait_for(lock, pause, [this] { return !incoming_.empty(); });
+        if (!incoming_.empty()) pause = std::chrono::microseconds(20);
+        watched.insert(watched.end(), incoming_.begin(), incoming_.end());
+        incoming_.clear();
+      }
+      inRound_ = true;
+      if (stopping_) {
+        inRound_ = false;
+        return;
+      }
+      const CoreApi* api = ApiOrNull();
+      bool progressed = false;
+      for (auto it = watched.begin(); it != watched.end();) {
+        bool abandoned = it->abandoned && it->abandoned(it->user);
+        cl_int status = CL_QUEUED;
+        if (!abandoned) {
+          cl_int queried = api->clGetEventInfo(it->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
+          if (queried != CL_SUCCESS) status = queried;
+          if (status > it->execStatus) {
+            ++it;
+            continue;
+          }
+        }
+        if (abandoned) {
+          if (it->drop) it->drop(it->user);
+        } else {
+          it->notify(it->event, status < 0 ? status : it->execStatus, it->user);  // as a callback reports it
+        }
+        api->clReleaseEvent(it->event);
+        it = watched.erase(it);
+        progressed = true;
+      }
+      inRound_ = false;
+      pause = progressed ? std::chrono::microseconds(20) : std::min(pause * 2, std::chrono::microseconds(2000));
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<Watched> incoming_;
+  bool started_ = false;
+  std::atomic<bool> stopping_{false};
+  std::atomic<bool> inRound_{false};
+};
+
+// Completion seen by a thread blocked in clWaitForEvents instead of by the
+// driver's callback: on some drivers (NVIDIA's) the waiting thread wakes
+// sooner than the driver's callback thread calls back (bench/README.md,
+// "Awaiting"). One thread per process waits on the watched events in the
+// order they were watched; lib/ sends it only commands it knows will end
+// (none behind an unset or failed user event), so it never waits for ever.
+class CompletionWaiter {
+ public:
+  static CompletionWaiter& Instance() {
+    static auto* waiter = new CompletionWaiter();  // never destroyed: its thread may outlive static teardown
+    return *waiter;
+  }
+
+  // Takes a reference on the event. False when no thread could be started.
+  bool Watch(const CoreApi& api, cl_event event, EventStatusDelivery* delivery) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!started_) {
+      try {
+        std::thread([this] { Run(); }).detach();
+      } catch (const std::system_error&) {
+        return false;
+      }
+      started_ = true;
+      std::atexit(Stop);
+    }
+    api.clRetainEvent(event);
+    items_.push_back({event, delivery});
+    wake_.notify_one();
+    return true;
+  }
+
+ private:
+  // At exit the driver may be tearing itself down: no calls into it after
+  // this returns (a wait in progress is given a bounded time to end).
+  static void Stop() {
+    CompletionWaiter& self = Instance();
+    {
+      std::lock_guard<std::mutex> lock(self.mutex_);
+      self.stopping_ = true;
+      self.wake_.notify_one();
+    }
+    for (int i = 0; i < 100 && self.waiting_; i++) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+
+  void Run() {
+    for (;;) {
+      std::pair<cl_event, EventStatusDelivery*> item;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [this] { return stopping_ || !items_.empty(); });
+        if (stopping_) return;
+        item = items_.front();
+        items_.pop_front();
+        waiting_ = true;
+      }
+      const CoreApi* api = ApiOrNull();
+      auto [event, delivery] = item;
+      cl_int status = CL_COMPLETE;
+      if (!DeliveryAbandoned(delivery)) {
+        api->clWaitForEvents(1, &event);
+        cl_int queried = api->clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
+        if (queried != CL_SUCCESS) status = queried;
+        delivery->status = status > CL_COMPLETE ? CL_COMPLETE : status;
+        std::shared_ptr<CallbackHub> hub = std::move(delivery->hub);
+        hub->Post(delivery);
+      } else {
+        DropDelivery(delivery);
+      }
+      api->clReleaseEvent(event);
+      waiting_ = false;
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::pair<cl_event, EventStatusDelivery*>> items_;
+  bool started_ = false;
+  bool stopping_ = false;
+  std::atomic<bool> waiting_{false};
+};
+
+}  // namespace
+
+cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, StatusNotify notify, void* user,
+                      bool (*abandoned)(void*), void (*drop)(void*)) {
+  cl_int status = api.clSetEventCallback ? api.clSetEventCallback(event, execStatus, notify, user) : CL_INVALID_OPERATION;
+  if (status != CL_INVALID_OPERATION) return status;
+  // The same argument check clSetEventCallback makes.
+  if (execStatus != CL_COMPLETE && execStatus != CL_RUNNING && execStatus != CL_SUBMITTED) return CL_INVALID_VALUE;
+  return StatusPoller::Instance().Watch(api, {event, execStatus, notify, user, abandoned, drop}) ? CL_SUCCESS
+                                                                                                 : CL_OUT_OF_HOST_MEMORY;
+}
+
+namespace {
+
+// eventWhenStatus(id, execStatus, keepAlive, byWaiter) -> Promise<number>:
+// resolves with the status the driver reports once the event reaches
+// execStatus (or fails). byWaiter: completion seen by the waiting thread
+// (CompletionWaiter) instead of a driver callback.
+Napi::Value EventWhenStatus(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  cl_event event = EventOf(info[0]);
+  cl_int execStatus = info[1].As<Napi::Number>().Int32Value();
+  bool keepAlive = info[2].ToBoolean();
+  bool byWaiter = info[3].ToBoolean() && execStatus == CL_COMPLETE;
+  const CoreApi& api = Api(env);
+  AddonData& data = AddonData::Get(env);
+  auto* delivery = new EventStatusDelivery(env);
+  delivery->hub = data.hub;
+  delivery->keepsAlive = keepAlive;
+  Napi::Promise promise = delivery->deferred.Promise();
+  // Counted before the call: some drivers invoke the callback synchronously.
+  if (keepAlive) data.hub->Hold(env);
+  if (byWaiter && api.clWaitForEvents && CompletionWaiter::Instance().Watch(api, event, delivery)) return promise;
+  cl_int status = NotifyOnStatus(api, event, execStatus, OnEventStatus, delivery, DeliveryAbandoned, DropDelivery);
+  if (status != CL_SUCCESS) {
+    // The callback was not registered, so the delivery is still ours.
+    delivery->status = status;
+    data.hub->Post(delivery);
+    ThrowClError(env, status, "clSetEventCallback");
+  }
+  return promise;
+}
+
+}  // namespace
+
+void InitCompletion(Napi::Env env, Napi::Object exports) {
+  AddonData::Get(env).hub = CallbackHub::Create(env);
+  exports.Set("eventWhenStatus", Napi::Function::New(env, EventWhenStatus, "eventWhenStatus"));
+}
+
+}  // namespace ocl

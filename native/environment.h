@@ -1,0 +1,103 @@
+// What the addon keeps per Node environment (main thread or worker): the
+// AddonData that every file reaches through AddonData::Get(env), and the
+// table of wrapped objects by slot.
+#pragma once
+
+#include <napi.h>
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace ocl {
+
+class CallbackHub;
+class EventTable;
+
+// Ids of table slots, as JS numbers: generation * 2^24 + index, exact in a
+// double. A slot's generation changes when it is freed, so a stale id never
+// names the slot's next occupant.
+struct SlotId {
+  static constexpr uint32_t kIndexBits = 24;
+  static constexpr uint32_t kMaxIndex = (1u << kIndexBits) - 1;
+  static constexpr uint32_t kGenerationLimit = 1u << 28;
+  uint32_t index;
+  uint32_t generation;
+  double ToDouble() const { return static_cast<double>(generation) * (1u << kIndexBits) + index; }
+  // False for what no slot could have made (negative, fractional, too large).
+  static bool FromDouble(double id, SlotId& out) {
+    if (!(id >= 0 && id < 9007199254740992.0) || id != static_cast<double>(static_cast<uint64_t>(id))) return false;
+    auto bits = static_cast<uint64_t>(id);
+    out.index = static_cast<uint32_t>(bits & kMaxIndex);
+    out.generation = static_cast<uint32_t>(bits >> kIndexBits);
+    return true;
+  }
+  static uint32_t Next(uint32_t generation) { return generation + 1 < kGenerationLimit ? generation + 1 : 1; }
+};
+
+// Every wrapped native object (Handle) of an environment, by slot: the hot
+// calls take a number instead of unwrapping an object and checking its type
+// tag (two private-symbol lookups each).
+class ObjectTable {
+ public:
+  double Add(void* object, const napi_type_tag* tag) {
+    uint32_t index;
+    if (!free_.empty()) {
+      index = free_.back();
+      free_.pop_back();
+    } else {
+      index = static_cast<uint32_t>(entries_.size());
+      entries_.push_back({});
+    }
+    entries_[index].object = object;
+    entries_[index].tag = tag;
+    return SlotId{index, entries_[index].generation}.ToDouble();
+  }
+  void Remove(double id) {
+    SlotId slot;
+    if (!SlotId::FromDouble(id, slot) || slot.index >= entries_.size()) return;
+    Entry& entry = entries_[slot.index];
+    if (entry.generation != slot.generation) return;
+    entry = {nullptr, nullptr, SlotId::Next(entry.generation)};
+    free_.push_back(slot.index);
+  }
+  // The object with this id and type tag, or null.
+  void* Find(double id, const napi_type_tag* tag) const {
+    SlotId slot;
+    if (!SlotId::FromDouble(id, slot) || slot.index >= entries_.size()) return nullptr;
+    const Entry& entry = entries_[slot.index];
+    return entry.generation == slot.generation && entry.tag == tag ? entry.object : nullptr;
+  }
+
+ private:
+  struct Entry {
+    void* object = nullptr;
+    const napi_type_tag* tag = nullptr;
+    uint32_t generation = 1;
+  };
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> free_;
+};
+
+// One per Node environment (main thread or worker).
+struct AddonData {
+  // The error classes lib/ installs once (setErrorClasses), by class name.
+  Napi::ObjectReference errorClasses;
+  std::unordered_map<const napi_type_tag*, Napi::FunctionReference> constructors;
+  std::shared_ptr<CallbackHub> hub;
+  // Every event this environment holds (event.cc).
+  std::shared_ptr<EventTable> events;
+  ObjectTable objects;
+  // enqueueNDRange's sizes, written by lib/queue.ts just before each call
+  // (one Float64Array for the life of the environment: no array to read per call).
+  Napi::Reference<Napi::Float64Array> ndrangeSizes;
+  const double* ndrangeData = nullptr;
+  // The kernel arguments lib/kernel.ts holds for the next enqueueNDRange.
+  Napi::Reference<Napi::Float64Array> argOps;
+  const double* argOpsData = nullptr;
+
+  static AddonData& Get(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }
+};
+
+}  // namespace ocl

@@ -1,0 +1,251 @@
+// The boundary between lib/ and the addon, held in one place: what the built
+// addon exports is what lib/addon.ts declares (read with the TypeScript
+// compiler), and each native call's name is written once at its call site.
+//
+// Arity: a function made by Napi::Function::New reports length 0, so the
+// addon itself cannot say how many arguments a function takes. What is
+// knowable is how many the native body reads: the highest info[i] it uses.
+// Where the body hands `info` on to a helper (InfoBytes, AcquireOrRelease...)
+// that count is only a lower bound; elsewhere it must equal the declaration's
+// parameter count. Classes that are not exported (NativeVaDisplay,
+// NativeComObject) are reached through instances only and are not compared here.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers';
+
+interface Declared {
+  /** Parameter count of a method; null for a property (an accessor, or a class constructor). */
+  params: number | null;
+  /** The member's type, as written. */
+  type: string;
+  optional: boolean;
+}
+
+const addonFile = resolve(repoRoot, 'lib/addon.ts');
+const source = ts.createSourceFile(addonFile, readFileSync(addonFile, 'utf8'), ts.ScriptTarget.Latest, true);
+const interfaces = new Map<string, ts.InterfaceDeclaration>();
+source.forEachChild((node) => {
+  if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, node);
+});
+
+/** The members of an interface of lib/addon.ts, those of the interfaces it extends included. */
+function membersOf(interfaceName: string): Map<string, Declared> {
+  const declaration = interfaces.get(interfaceName);
+  if (!declaration) throw new Error(`lib/addon.ts declares no interface ${interfaceName}`);
+  const members = new Map<string, Declared>();
+  for (const clause of declaration.heritageClauses ?? []) {
+    for (const base of clause.types) for (const [key, value] of membersOf(base.expression.getText(source))) members.set(key, value);
+  }
+  for (const member of declaration.members) {
+    if (!member.name) continue;
+    const key = member.name.getText(source);
+    if (ts.isMethodSignature(member)) {
+      members.set(key, { params: member.parameters.length, type: '', optional: !!member.questionToken });
+    } else if (ts.isPropertySignature(member)) {
+      members.set(key, { params: null, type: member.type?.getText(source) ?? '', optional: !!member.questionToken });
+    }
+  }
+  return members;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const addon = require(resolve(repoRoot, 'build/Release/opencl_interop.node')) as Record<string, unknown>;
+const declared = membersOf('Addon');
+
+const isClass = (value: unknown): value is new (...args: never[]) => unknown =>
+  typeof value === 'function' && Object.getOwnPropertyNames(value.prototype ?? {}).includes('constructor') &&
+  Object.getOwnPropertyNames(value.prototype).length > 1;
+
+/** The class an Addon member declares (SharingConstructor<NativeX> -> NativeX), or null for a function. */
+function declaredClass(member: Declared): string | null {
+  return /^SharingConstructor<(\w+)>$/.exec(member.type)?.[1] ?? null;
+}
+
+// ---- native sources: which C++ function each JS name calls, and what it reads
+const nativeRoot = resolve(repoRoot, 'native');
+const nativeFiles = (function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? walk(path) : /\.(cc|h)$/.test(entry.name) ? [path] : [];
+  });
+})(nativeRoot);
+const nativeText = new Map(nativeFiles.map((file) => [file, readFileSync(file, 'utf8')]));
+
+/** A C++ function that a JS name calls, and the file that registers it (where its body is looked for first). */
+interface Registration {
+  cxx: string;
+  file: string;
+}
+
+/** JS name -> C++ functions, from the registration tables ({"name", Fn}, Function::New(env, Fn, "name"), InstanceMethod("name", &Class::Fn)). */
+function registrations(): Map<string, Registration[]> {
+  const found = new Map<string, Registration[]>();
+  const add = (jsName: string, cxx: string, file: string) =>
+    found.set(jsName, [...(found.get(jsName) ?? []), { cxx: cxx.replace(/<[^>]*>$/, ''), file }]);
+  for (const [file, text] of nativeText) {
+    for (const match of text.matchAll(/\{"(\w+)",\s*([\w:]+(?:<[^>]*>)?)\}/g)) add(match[1]!, match[2]!, file);
+    for (const match of text.matchAll(/Function::New\(env,\s*([\w:]+(?:<[^>]*>)?),\s*"(\w+)"\)/g)) add(match[2]!, match[1]!, file);
+    for (const match of text.matchAll(/InstanceMethod\("(\w+)",\s*&([\w:<>]+)\)/g)) add(match[1]!, match[2]!, file);
+  }
+  return found;
+}
+const registered = registrations();
+
+function bodyAt(text: string, pattern: RegExp): string | null {
+  const match = pattern.exec(text);
+  if (!match) return null;
+  let depth = 1;
+  let i = match.index + match[0].length;
+  for (; i < text.length && depth > 0; i++) depth += text[i] === '{' ? 1 : text[i] === '}' ? -1 : 0;
+  return text.slice(match.index + match[0].length, i - 1);
+}
+
+/** The body of a registered C++ function: Class::Method anywhere, else a function or in-class method of that name in the registering file. */
+function bodyOf({ cxx, file }: Registration): string | null {
+  const method = cxx.split('::').pop()!;
+  const owner = cxx.includes('::') ? cxx.split('::').slice(-2, -1)[0]! : null;
+  if (owner) {
+    const qualified = new RegExp(`\\b${owner}::${method}\\(const Napi::CallbackInfo& info\\)[^{;]*\\{`);
+    for (const text of nativeText.values()) {
+      const body = bodyAt(text, qualified);
+      if (body !== null) return body;
+    }
+  }
+  return bodyAt(nativeText.get(file)!, new RegExp(`^\\s*(?:static\\s+)?Napi::Value\\s+${method}\\(const Napi::CallbackInfo& info\\)[^{;]*\\{`, 'm'));
+}
+
+/** What a native body reads: exactly (it reads info[] itself only) or at least (it hands `info` on). */
+function readsOf(body: string): { count: number; exact: boolean } {
+  const indices = [...body.matchAll(/\binfo\[(\d+)\]/g)].map((match) => Number(match[1]));
+  const handsOn = /\binfo\b(?!\s*\[|\.Env\(\)|\.This\(\)|\.Length\(\))/.test(body);
+  return { count: indices.length ? Math.max(...indices) + 1 : 0, exact: !handsOn };
+}
+
+/** The arguments the one native function registered as `jsName` reads (null: not one function, or no body found). */
+function nativeReads(jsName: string): { count: number; exact: boolean } | null {
+  const functions = registered.get(jsName);
+  if (!functions || functions.length !== 1) return null;
+  const body = bodyOf(functions[0]!);
+  return body === null ? null : readsOf(body);
+}
+
+function arityMismatches(jsName: string, params: number, where: string): string[] {
+  const reads = nativeReads(jsName);
+  if (!reads) return [];
+  if (reads.exact ? reads.count !== params : reads.count > params) {
+    return [`${where}: lib/addon.ts declares ${params} parameter(s), the native function reads ${reads.exact ? '' : 'at least '}${reads.count}`];
+  }
+  return [];
+}
+
+describe('the addon boundary: the built addon against lib/addon.ts', () => {
+  it('reads the declarations and the registrations (the parsers see known members)', () => {
+    expect(declared.get('enqueueReadBuffer')?.params).toBe(7);
+    expect(declared.get('NativeD3D11Sharing')?.type).toBe('SharingConstructor<NativeD3D11Sharing>');
+    expect(membersOf('NativeQueue').get('release')?.params).toBe(0);
+    expect(registered.get('enqueueNDRange')?.map(({ cxx }) => cxx)).toEqual(['EnqueueNDRange']);
+    expect(nativeReads('createBuffer')).toEqual({ count: 4, exact: true });
+    expect(nativeReads('info')).toBeNull(); // many classes have an info(): not one function
+  });
+
+  it('every function and class lib/addon.ts declares is exported, as a function or as a class', () => {
+    const problems: string[] = [];
+    for (const [key, member] of declared) {
+      const value = addon[key];
+      if (key === 'direct3d') {
+        // Windows builds only (test/windows/ checks it there).
+        if (process.platform !== 'win32' && value !== undefined) problems.push('direct3d: exported outside Windows');
+        continue;
+      }
+      if (value === undefined) {
+        if (!member.optional) problems.push(`${key}: declared, not exported`);
+        continue;
+      }
+      const className = declaredClass(member);
+      if (className) {
+        if (!isClass(value)) problems.push(`${key}: declared a class, exported ${typeof value}`);
+      } else if (member.params === null || typeof value !== 'function') {
+        problems.push(`${key}: declared ${member.params === null ? `property ${member.type}` : 'a function'}, exported ${typeof value}`);
+      } else if (isClass(value)) {
+        problems.push(`${key}: declared a function, exported a class`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('every export is declared: in the Addon interface, or as the interface of its instances (NativeQueue, ...)', () => {
+    const undeclared = Object.keys(addon).filter((key) => !declared.has(key) && !interfaces.has(key));
+    expect(undeclared).toEqual([]);
+  });
+
+  it('every exported class has the prototype methods and accessors its interface declares, and no others', () => {
+    const problems: string[] = [];
+    const classes = Object.entries(addon).filter(([, value]) => isClass(value));
+    expect(classes.map(([key]) => key)).toEqual(expect.arrayContaining(['NativeQueue', 'NativeHostBlock', 'NativeD3D11Sharing']));
+    for (const [key, value] of classes) {
+      const interfaceName = declaredClass(declared.get(key) ?? { params: null, type: '', optional: false }) ?? key;
+      const members = membersOf(interfaceName);
+      const prototype = (value as { prototype: object }).prototype;
+      const own = Object.getOwnPropertyNames(prototype).filter((name) => name !== 'constructor');
+      for (const name of own) {
+        const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
+        const member = members.get(name);
+        if (!member) problems.push(`${key}.${name}: exported, not declared by ${interfaceName}`);
+        else if (descriptor.get && member.params !== null) problems.push(`${key}.${name}: an accessor natively, a method in ${interfaceName}`);
+        else if (typeof descriptor.value === 'function' && member.params === null) problems.push(`${key}.${name}: a method natively, a property in ${interfaceName}`);
+      }
+      for (const name of members.keys()) if (!own.includes(name)) problems.push(`${key}.${name}: declared by ${interfaceName}, not on the prototype`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('each function reads as many arguments as lib/addon.ts declares (where the native body shows it)', () => {
+    const problems: string[] = [];
+    for (const [key, member] of declared) {
+      if (member.params !== null) problems.push(...arityMismatches(key, member.params, key));
+    }
+    // Methods: by the C++ method their class registers (InstanceMethod("name", &Class::Method)).
+    for (const [file, text] of nativeText) {
+      for (const match of text.matchAll(/InstanceMethod\("(\w+)",\s*&(Native\w+)::(\w+)\)/g)) {
+        const [, jsName, className, method] = match as unknown as [string, string, string, string];
+        if (!interfaces.has(className)) continue;
+        const member = membersOf(className).get(jsName);
+        if (member?.params == null) continue;
+        const body = bodyOf({ cxx: `${className}::${method}`, file });
+        if (body === null) continue;
+        const { count, exact } = readsOf(body);
+        if (exact ? count !== member.params : count > member.params) {
+          problems.push(`${className}.${jsName}: lib/addon.ts declares ${member.params} parameter(s), the native method reads ${exact ? '' : 'at least '}${count}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('native call names', () => {
+  // A call's name in an error is the name the code called: OCL_CHECK, OCL_CREATE
+  // and OCL_ENTRY (native/errors.h) stringify it, so no OpenCL entry point name
+  // is spelled as a string. The exceptions, each a name that is not the
+  // argument of a call made at that line:
+  const allowed = new Map([
+    // dlsym's probe of a candidate library, before any entry point is resolved.
+    ['native/loader.cc', ['clGetPlatformIDs']],
+    // NotifyOnStatus registers clSetEventCallback or polls in its place; the error names what it stands for.
+    ['native/completion.cc', ['clSetEventCallback']],
+  ]);
+
+  it('no OpenCL entry point name is written as a string in native/ (outside comments) but the listed exceptions', () => {
+    const spelled = nativeFiles.flatMap((file) => {
+      const code = nativeText.get(file)!.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
+      const where = relative(repoRoot, file);
+      return [...code.matchAll(/"(cl[A-Z]\w+)"/g)]
+        .map((match) => match[1]!)
+        .filter((callName) => !(allowed.get(where) ?? []).includes(callName))
+        .map((callName) => `${where}: "${callName}"`);
+    });
+    expect(spelled).toEqual([]);
+  });
+});
