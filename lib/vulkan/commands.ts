@@ -4,8 +4,8 @@
 import type { NativeVkCommands, NativeVkOp } from '../addon';
 import { describeValue } from '../errors';
 import { checkInteger, checkOptions } from './check';
-import type { VulkanDevice } from './device';
 import { VulkanDisposedError } from './errors';
+import type { VulkanDeviceLink } from './links';
 import { VulkanBuffer, VulkanImage } from './memory';
 
 export interface VulkanFillOptions {
@@ -60,7 +60,7 @@ export function nv12Layout(o: NV12FrameOptions) {
 
 /** Collects the operations of a command sequence; VulkanDevice.record() hands one to its callback. */
 export class VulkanRecorder {
-  readonly device: VulkanDevice;
+  readonly device: VulkanDeviceLink;
   /** @internal */
   readonly ops: NativeVkOp[] = [];
   /** @internal */
@@ -68,7 +68,7 @@ export class VulkanRecorder {
   #closed = false;
 
   /** @internal */
-  constructor(device: VulkanDevice) {
+  constructor(device: VulkanDeviceLink) {
     this.device = device;
   }
 
@@ -164,13 +164,13 @@ export class VulkanRecorder {
 
 /** A recorded command sequence: submit it as often as needed (VulkanQueue.submit). It holds what it uses. */
 export class VulkanCommands {
-  readonly device: VulkanDevice;
+  readonly device: VulkanDeviceLink;
   /** How many operations it records. */
   readonly length: number;
   #native: NativeVkCommands | null;
 
   /** @internal */
-  constructor(device: VulkanDevice, native: NativeVkCommands, length: number) {
+  constructor(device: VulkanDeviceLink, native: NativeVkCommands, length: number) {
     this.device = device;
     this.#native = native;
     this.length = length;

@@ -6,8 +6,8 @@ import { checkChoice, checkInteger, checkOptions } from './check';
 import { VulkanCommands, VulkanRecorder } from './commands';
 import { VulkanDisposedError, VulkanNotSupportedError } from './errors';
 import { MEMORY_HANDLE_BITS, SEMAPHORE_HANDLE_BITS, type VulkanMemoryHandleType, type VulkanSemaphoreHandleType } from './handles';
-import type { VulkanPhysicalDevice } from './instance';
 import { IMAGE_FORMATS, VulkanBuffer, VulkanImage, type VulkanImageFormat } from './memory';
+import type { VulkanPhysicalDevice } from './physical-device';
 import { VulkanSemaphore } from './semaphore';
 
 export interface VulkanBufferOptions {
@@ -297,3 +297,7 @@ export class VulkanDevice {
   }
 }
 
+declare module './links' {
+  // VulkanDevice is what links.ts calls VulkanDeviceLink.
+  interface VulkanDeviceLink extends VulkanDevice {}
+}

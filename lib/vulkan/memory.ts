@@ -4,12 +4,12 @@
 import type { NativeVkBuffer, NativeVkImage } from '../addon';
 import { describeValue } from '../errors';
 import { checkBytes, checkInteger, checkOptions } from './check';
-import type { VulkanDevice } from './device';
 import { VulkanDisposedError, VulkanNotSupportedError } from './errors';
 import { MEMORY_HANDLE_BITS, VulkanExportedHandle, handleTypeNames, type VulkanMemoryHandleType } from './handles';
+import type { VulkanDeviceLink } from './links';
 
 /** @internal */
-export function checkMemoryHandleType(device: VulkanDevice, exportTypes: readonly VulkanMemoryHandleType[], handleType: unknown): VulkanMemoryHandleType {
+export function checkMemoryHandleType(device: VulkanDeviceLink, exportTypes: readonly VulkanMemoryHandleType[], handleType: unknown): VulkanMemoryHandleType {
   const type = handleType ?? exportTypes[0];
   if (type === undefined) throw new VulkanNotSupportedError('memory export', device.name, 'this memory was made without export types (the device exports none)');
   if (typeof type !== 'string' || !(type in MEMORY_HANDLE_BITS)) {
@@ -27,7 +27,7 @@ export function checkMemoryHandleType(device: VulkanDevice, exportTypes: readonl
 }
 
 abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
-  readonly device: VulkanDevice;
+  readonly device: VulkanDeviceLink;
   /** The handle types the memory may be exported as (fixed at creation). */
   readonly exportTypes: readonly VulkanMemoryHandleType[];
   /** Bytes of the allocation (VkMemoryRequirements.size): what an importer maps. */
@@ -39,7 +39,7 @@ abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
   #native: N | null;
 
   /** @internal */
-  constructor(device: VulkanDevice, native: N) {
+  constructor(device: VulkanDeviceLink, native: N) {
     this.device = device;
     this.#native = native;
     const info = native.info();
@@ -89,7 +89,7 @@ export class VulkanBuffer extends VulkanMemoryResource<NativeVkBuffer> {
   readonly size: number;
 
   /** @internal */
-  constructor(device: VulkanDevice, native: NativeVkBuffer) {
+  constructor(device: VulkanDeviceLink, native: NativeVkBuffer) {
     super(device, native);
     this.size = native.info().size;
   }
@@ -151,7 +151,7 @@ export class VulkanImage extends VulkanMemoryResource<NativeVkImage> {
   readonly planes: readonly VulkanImagePlane[];
 
   /** @internal */
-  constructor(device: VulkanDevice, native: NativeVkImage, format: VulkanImageFormat, width: number, height: number, tiling: 'linear' | 'optimal') {
+  constructor(device: VulkanDeviceLink, native: NativeVkImage, format: VulkanImageFormat, width: number, height: number, tiling: 'linear' | 'optimal') {
     super(device, native);
     this.format = format;
     this.width = width;

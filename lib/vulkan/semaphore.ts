@@ -1,9 +1,9 @@
 // Binary semaphores that may be exported for another API (OpenCL's
 // cl_khr_external_semaphore) to wait on or signal.
 import type { NativeVkSemaphore } from '../addon';
-import type { VulkanDevice } from './device';
 import { VulkanDisposedError, VulkanNotSupportedError, VulkanStateError } from './errors';
 import { SEMAPHORE_HANDLE_BITS, VulkanExportedHandle, type VulkanSemaphoreHandleType } from './handles';
+import type { VulkanDeviceLink } from './links';
 
 /**
  * A binary semaphore. While only Vulkan uses it, the module tracks whether a
@@ -12,7 +12,7 @@ import { SEMAPHORE_HANDLE_BITS, VulkanExportedHandle, type VulkanSemaphoreHandle
  * caller orders them.
  */
 export class VulkanSemaphore {
-  readonly device: VulkanDevice;
+  readonly device: VulkanDeviceLink;
   /** The handle types it may be exported as (fixed at creation). */
   readonly exportTypes: readonly VulkanSemaphoreHandleType[];
   #native: NativeVkSemaphore | null;
@@ -20,7 +20,7 @@ export class VulkanSemaphore {
   #signalPending = false;
 
   /** @internal */
-  constructor(device: VulkanDevice, native: NativeVkSemaphore, exportTypes: VulkanSemaphoreHandleType[]) {
+  constructor(device: VulkanDeviceLink, native: NativeVkSemaphore, exportTypes: VulkanSemaphoreHandleType[]) {
     this.device = device;
     this.#native = native;
     this.exportTypes = Object.freeze(exportTypes);
