@@ -2,14 +2,21 @@
 // npx opencl-interop info [--json] [--library PATH]
 import { OpenCLNotAvailableError } from './errors';
 import './interop'; // registers the sharing extensions the report lists
+import { externalReport } from './interop/external-report';
 import { loadOpenCL } from './loader';
 import { formatReport, systemReport } from './report';
+import { vulkanReport } from './vulkan/report';
 
 const usage = `Usage: opencl-interop info [--json] [--library PATH]
 
-  info        list OpenCL platforms and devices, and for each of the seven
-              sharing extensions whether it is advertised and how many of
-              its entry points resolve
+  info        list OpenCL platforms and devices (with their UUIDs); for
+              each of the seven sharing extensions and of the external
+              memory / semaphore family whether it is advertised and how
+              many of its entry points resolve, and the handle types each
+              device imports and exports; and whether Vulkan is available:
+              its loader, its physical devices, and which of them match an
+              OpenCL device by UUID ($OPENCL_INTEROP_VULKAN_LOADER names
+              another Vulkan loader)
   --json      print the same as JSON
   --library   load this OpenCL library (ICD loader or driver) instead of the
               system's; $OPENCL_INTEROP_LIBRARY does the same`;
@@ -38,7 +45,7 @@ function main(argv: string[]): number {
   }
   try {
     loadOpenCL(library ? { library } : {});
-    const report = systemReport();
+    const report = systemReport({ external: externalReport, vulkan: vulkanReport });
     console.log(json ? JSON.stringify(report, null, 2) : formatReport(report));
     return 0;
   } catch (error) {

@@ -3,6 +3,7 @@ import { CL } from './facts/cl-constants';
 import { OpenCLError } from './errors';
 import { decode, parseVersion } from './info';
 import type { PlatformLink } from './links';
+import { formatUuid } from './uuid';
 
 export type DeviceType = 'default' | 'cpu' | 'gpu' | 'accelerator' | 'custom' | 'all';
 
@@ -35,13 +36,6 @@ const DEVICE_UUID = Object.freeze({
   CL_DEVICE_LUID_KHR: 0x106d,
   CL_DEVICE_NODE_MASK_KHR: 0x106e,
 });
-
-/** 16 UUID bytes (OpenCL's CL_DEVICE_UUID_KHR, Vulkan's deviceUUID) as 8-4-4-4-12 lowercase hex. */
-export function formatUuid(bytes: Uint8Array | readonly number[]): string {
-  if (bytes.length !== 16) throw new RangeError(`a UUID has 16 bytes; got ${bytes.length}`);
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /** An OpenCL device. Root devices live as long as their platform. */
 export class Device {

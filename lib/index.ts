@@ -2,7 +2,7 @@
 // VA-API sharing extensions. See README.md.
 export { CL, type CLName } from './facts/cl-constants';
 export { Context, createContext, type ContextInterop, type ContextOptions, type ContextProperty, type BufferOptions, type ImageOptions, type ImageType } from './context';
-export { Device, formatUuid, type DeviceType } from './device';
+export { Device, type DeviceType } from './device';
 export {
   OpenCLError,
   OpenCLCommandError,
@@ -37,6 +37,7 @@ export {
   type TransferOptions,
 } from './queue';
 export { Resource } from './resource';
+export { formatUuid } from './uuid';
 export { Sampler, type AddressingMode, type FilterMode, type SamplerOptions } from './sampler';
 
 // The sharing extensions.

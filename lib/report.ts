@@ -1,13 +1,20 @@
-// What `npx opencl-interop info` prints: platforms, devices and, for each of
-// the seven sharing extensions, whether it is advertised and how many of its
-// entry points resolve.
+// What `npx opencl-interop info` prints: platforms and devices (with their
+// UUIDs); for each of the seven sharing extensions and for the external memory
+// / semaphore family, whether it is advertised and how many of its entry points
+// resolve, and the handle types each device imports and exports; and whether
+// Vulkan is available, with its physical devices matched to the OpenCL ones by
+// UUID. The core builds the first part; the family's and Vulkan's parts come
+// from lib/interop and lib/vulkan through ReportSources (the CLI wires them).
 import { loadedLibrary } from './loader';
 import { getPlatforms, type Platform } from './platform';
 import { type SharingExtension, sharingEntryPoints } from './sharing-hooks';
 
-export interface ExtensionReport {
-  name: SharingExtension;
-  advertised: 'platform' | 'device' | 'platform+device' | 'no';
+export type Advertised = 'platform' | 'device' | 'platform+device' | 'no';
+
+export interface ExtensionReport<N extends string = SharingExtension> {
+  name: N;
+  advertised: Advertised;
+  /** Resolved by clGetExtensionFunctionAddressForPlatform; total 0 for an extension without entry points of its own. */
   entryPoints: { resolved: number; total: number; missing: string[] };
 }
 
@@ -23,6 +30,24 @@ export interface DeviceReport {
   /** CL_DEVICE_COMPILER_AVAILABLE: whether createProgram(source) can build OpenCL C here. */
   compilerAvailable: boolean;
   preferredInteropUserSync: boolean;
+  /** CL_DEVICE_UUID_KHR (cl_khr_device_uuid) as 8-4-4-4-12 hex, or null: what a Vulkan device is matched by. */
+  uuid: string | null;
+}
+
+/** The handle types one device takes part in sharing with (empty where it does not advertise the extension). */
+export interface ExternalDeviceReport {
+  name: string;
+  /** CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR. */
+  memoryImport: string[];
+  /** CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR and CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR. */
+  semaphoreImport: string[];
+  semaphoreExport: string[];
+}
+
+/** cl_khr_external_memory, cl_khr_semaphore, cl_khr_external_semaphore and their handle-type extensions on one platform. */
+export interface ExternalReport {
+  extensions: ExtensionReport<string>[];
+  devices: ExternalDeviceReport[];
 }
 
 export interface PlatformReport {
@@ -32,17 +57,61 @@ export interface PlatformReport {
   icdSuffix: string;
   devices: DeviceReport[];
   sharing: ExtensionReport[];
+  /** null when the report was made without the family's source. */
+  external: ExternalReport | null;
+}
+
+/** An OpenCL device a Vulkan device matches by UUID: indices as the report lists them. */
+export interface DeviceMatch {
+  platform: number;
+  device: number;
+  name: string;
+}
+
+export interface VulkanDeviceReport {
+  index: number;
+  name: string;
+  type: string;
+  apiVersion: string;
+  /** VkPhysicalDeviceIDProperties.deviceUUID as 8-4-4-4-12 hex. */
+  uuid: string;
+  memoryExport: string[];
+  memoryImport: string[];
+  semaphoreExport: string[];
+  semaphoreImport: string[];
+  /** The OpenCL devices with the same UUID: the same hardware, so memory and semaphores can be shared. */
+  matches: DeviceMatch[];
+}
+
+export interface VulkanReport {
+  /** A Vulkan 1.1 instance could be made (what external memory needs). */
+  available: boolean;
+  /** The Vulkan loader, where one was found. */
+  loader: { path: string; version: string } | null;
+  /** Why Vulkan is not available (the typed error's name and message), or null. */
+  error: { name: string; message: string } | null;
+  devices: VulkanDeviceReport[];
 }
 
 export interface SystemReport {
   library: string | null;
   platforms: PlatformReport[];
+  /** null when the report was made without Vulkan's source. */
+  vulkan: VulkanReport | null;
 }
 
-function extensionReport(platform: Platform, name: SharingExtension): ExtensionReport {
+/** The parts of the report that live above the core. */
+export interface ReportSources {
+  /** The external memory / semaphore family on one platform. */
+  external?(platform: Platform): ExternalReport;
+  /** Vulkan's side, matched against the OpenCL devices listed so far. */
+  vulkan?(platforms: readonly PlatformReport[]): VulkanReport;
+}
+
+/** Where an extension is advertised and how many of `entryPoints` resolve on the platform. */
+export function extensionReport<N extends string>(platform: Platform, name: N, entryPoints: readonly string[]): ExtensionReport<N> {
   const onPlatform = platform.extensions.includes(name);
   const onDevice = platform.getDevices().some((d) => d.extensions.includes(name));
-  const entryPoints = sharingEntryPoints()[name]!;
   const missing = entryPoints.filter((entry) => {
     try {
       return platform.extensionFunctionAddress(entry) === 0n;
@@ -57,7 +126,7 @@ function extensionReport(platform: Platform, name: SharingExtension): ExtensionR
   };
 }
 
-export function systemReport(): SystemReport {
+export function systemReport(sources: ReportSources = {}): SystemReport {
   const platforms = getPlatforms().map((platform) => ({
     name: platform.name,
     vendor: platform.vendor,
@@ -74,10 +143,39 @@ export function systemReport(): SystemReport {
       imageSupport: d.imageSupport,
       compilerAvailable: d.compilerAvailable,
       preferredInteropUserSync: d.preferredInteropUserSync,
+      uuid: d.uuid,
     })),
-    sharing: (Object.keys(sharingEntryPoints()) as SharingExtension[]).map((name) => extensionReport(platform, name)),
+    sharing: Object.entries(sharingEntryPoints()).map(([name, entryPoints]) => extensionReport(platform, name as SharingExtension, entryPoints)),
+    external: sources.external ? sources.external(platform) : null,
   }));
-  return { library: loadedLibrary()?.path ?? null, platforms };
+  return { library: loadedLibrary()?.path ?? null, platforms, vulkan: sources.vulkan ? sources.vulkan(platforms) : null };
+}
+
+const list = (names: readonly string[]) => names.join(', ') || 'none';
+
+function formatExtensions(lines: string[], extensions: readonly ExtensionReport<string>[]): void {
+  for (const e of extensions) {
+    const resolved = e.entryPoints.total ? `${e.entryPoints.resolved}/${e.entryPoints.total}` : '-';
+    lines.push(`    ${e.name.padEnd(36)} ${e.advertised.padEnd(16)} ${resolved}`);
+  }
+}
+
+function formatVulkan(lines: string[], vulkan: VulkanReport): void {
+  lines.push('');
+  if (!vulkan.available) {
+    const loader = vulkan.loader ? `loader ${vulkan.loader.path} (Vulkan ${vulkan.loader.version}); ` : '';
+    lines.push(`Vulkan: not available: ${loader}${vulkan.error?.name ?? 'no error'}`, ...(vulkan.error?.message ?? '').split('\n').map((line) => `  ${line}`));
+    return;
+  }
+  lines.push(`Vulkan: loader ${vulkan.loader!.path} (Vulkan ${vulkan.loader!.version}); ${vulkan.devices.length} physical device(s)`);
+  for (const d of vulkan.devices) {
+    const matches = d.matches.map((m) => `platform ${m.platform} device ${m.device} (${m.name})`);
+    lines.push(
+      `  Vulkan device ${d.index}: ${d.name} (${d.type}); Vulkan ${d.apiVersion}; UUID ${d.uuid}`,
+      `    memory export ${list(d.memoryExport)}; import ${list(d.memoryImport)}; semaphore export ${list(d.semaphoreExport)}; import ${list(d.semaphoreImport)}`,
+      `    same UUID as OpenCL: ${matches.length ? matches.join(', ') : 'no OpenCL device'}`,
+    );
+  }
 }
 
 export function formatReport(report: SystemReport): string {
@@ -95,13 +193,19 @@ export function formatReport(report: SystemReport): string {
       lines.push(
         `  Device ${j}: ${d.name} (${d.type})`,
         `    ${d.version}; driver ${d.driverVersion}; ${d.computeUnits} compute units; ${mib} MiB; images ${d.imageSupport ? 'yes' : 'no'}; compiles OpenCL C: ${d.compilerAvailable ? 'yes' : 'no (built-in kernels only)'}; prefers interop user sync: ${d.preferredInteropUserSync ? 'yes' : 'no'}`,
+        `    UUID ${d.uuid ?? 'none (no cl_khr_device_uuid)'}`,
       );
     });
     lines.push('  Sharing extensions (advertised by; entry points resolved):');
-    for (const e of p.sharing) {
-      const resolved = `${e.entryPoints.resolved}/${e.entryPoints.total}`;
-      lines.push(`    ${e.name.padEnd(32)} ${e.advertised.padEnd(16)} ${resolved}`);
+    formatExtensions(lines, p.sharing);
+    if (p.external) {
+      lines.push('  External memory and semaphores (advertised by; entry points resolved):');
+      formatExtensions(lines, p.external.extensions);
+      p.external.devices.forEach((d, j) => {
+        lines.push(`    Device ${j}: memory import ${list(d.memoryImport)}; semaphore import ${list(d.semaphoreImport)}; semaphore export ${list(d.semaphoreExport)}`);
+      });
     }
   });
+  if (report.vulkan) formatVulkan(lines, report.vulkan);
   return lines.join('\n');
 }

@@ -124,29 +124,114 @@ describe('loading OpenCL at run time', () => {
 });
 
 describe('CLI: npx opencl-interop info', () => {
-  it('prints platforms, devices and the seven sharing extensions', () => {
-    const { status, stdout } = runCli(['info']);
+  const vendors = resolve(repoRoot, 'cmake-build/vendors');
+  const lavapipeUuid = '6d65736132322e332e36000000000000'; // "mesa22.3.6": lavapipe's deviceUUID (test/driver/README.md)
+  const family = [
+    'cl_khr_external_memory',
+    'cl_khr_external_memory_opaque_fd',
+    'cl_khr_external_memory_dma_buf',
+    'cl_khr_external_memory_win32',
+    'cl_khr_semaphore',
+    'cl_khr_external_semaphore',
+    'cl_khr_external_semaphore_opaque_fd',
+    'cl_khr_external_semaphore_sync_fd',
+    'cl_khr_external_semaphore_win32',
+  ];
+  type Entry = { name: string; advertised: string; entryPoints: { resolved: number; total: number; missing: string[] } };
+  const byName = (report: { platforms: { name: string }[] }, name: string) => report.platforms.find((p) => p.name === name) as any;
+
+  it('prints platforms, devices with their UUIDs, the seven sharing extensions, the external memory / semaphore family and Vulkan', () => {
+    const { status, stdout } = runCli(['info'], { OCL_ICD_VENDORS: vendors });
     expect(status).toBe(0);
     expect(stdout).toMatch(/Platform \d+: Portable Computing Language/);
     expect(stdout).toMatch(/cl_intel_va_api_media_sharing\s+no\s+0\/4/);
+    expect(stdout).toContain('UUID 72656664-7276-2d64-6576-6963652d3031'); // the reference device's "refdrv-device-01"
+    expect(stdout).toContain('UUID none (no cl_khr_device_uuid)'); // PoCL 3.1
+    expect(stdout).toMatch(/External memory and semaphores \(advertised by; entry points resolved\):\n\s+cl_khr_external_memory\s+platform\+device\s+2\/2\n\s+cl_khr_external_memory_opaque_fd\s+platform\+device\s+-\n/);
+    expect(stdout).toMatch(/cl_khr_semaphore\s+no\s+0\/6/); // PoCL
+    expect(stdout).toContain('Device 0: memory import opaque-fd, dma-buf; semaphore import opaque-fd, sync-fd; semaphore export opaque-fd, sync-fd');
+    expect(stdout).toContain('Device 0: memory import none; semaphore import none; semaphore export none');
+    expect(stdout).toMatch(/\nVulkan: loader libvulkan\.so\.1 \(Vulkan 1\.\d+\.\d+\); 1 physical device\(s\)\n  Vulkan device 0: llvmpipe .*\(cpu\); Vulkan 1\.\d+\.\d+; UUID 6d657361-3232-2e33-2e36-000000000000\n/);
+    expect(stdout).toContain('memory export opaque-fd; import opaque-fd; semaphore export none; import none');
+    expect(stdout).toContain('same UUID as OpenCL: no OpenCL device');
   });
 
   it('--json is machine-readable and shows the reference driver resolving all 39 entry points of the seven extensions', () => {
-    const vendors = resolve(repoRoot, 'cmake-build/vendors');
     const { status, stdout } = runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors });
     expect(status).toBe(0);
     const report = JSON.parse(stdout);
     const names = report.platforms.map((p: { name: string }) => p.name);
     expect(names).toContain('Portable Computing Language');
-    const ref = report.platforms.find((p: { name: string }) => p.name === 'opencl-interop reference driver');
+    const ref = byName(report, 'opencl-interop reference driver');
     expect(ref.sharing.map((e: { advertised: string }) => e.advertised)).toEqual(Array(7).fill('platform+device'));
     expect(ref.sharing.reduce((n: number, e: { entryPoints: { resolved: number } }) => n + e.entryPoints.resolved, 0)).toBe(39);
-    const pocl = report.platforms.find((p: { name: string }) => p.name === 'Portable Computing Language');
+    const pocl = byName(report, 'Portable Computing Language');
     expect(pocl.sharing.every((e: { advertised: string }) => e.advertised === 'no')).toBe(true);
   });
 
+  it('--json: the external memory / semaphore family (cl_khr_external_memory, cl_khr_semaphore, cl_khr_external_semaphore): the reference driver advertises all but win32 and resolves its 10 entry points; PoCL advertises none', () => {
+    const report = JSON.parse(runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors }).stdout);
+    const ref = byName(report, 'opencl-interop reference driver');
+    expect(ref.external.extensions.map((e: Entry) => e.name)).toEqual(family);
+    expect(Object.fromEntries(ref.external.extensions.map((e: Entry) => [e.name, e.advertised]))).toEqual(
+      Object.fromEntries(family.map((name) => [name, name.endsWith('_win32') ? 'no' : 'platform+device'])),
+    );
+    const totals = Object.fromEntries(ref.external.extensions.map((e: Entry) => [e.name, `${e.entryPoints.resolved}/${e.entryPoints.total}`]));
+    expect(totals).toMatchObject({ cl_khr_external_memory: '2/2', cl_khr_semaphore: '6/6', cl_khr_external_semaphore: '1/1', cl_khr_external_semaphore_sync_fd: '1/1', cl_khr_external_memory_opaque_fd: '0/0' });
+    expect(ref.external.extensions.reduce((n: number, e: Entry) => n + e.entryPoints.resolved, 0)).toBe(10);
+    // CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR, CL_DEVICE_SEMAPHORE_{IMPORT,EXPORT}_HANDLE_TYPES_KHR
+    expect(ref.external.devices).toEqual([
+      { name: 'opencl-interop reference device', memoryImport: ['opaque-fd', 'dma-buf'], semaphoreImport: ['opaque-fd', 'sync-fd'], semaphoreExport: ['opaque-fd', 'sync-fd'] },
+    ]);
+    expect(ref.devices[0].uuid).toBe('72656664-7276-2d64-6576-6963652d3031');
+    const pocl = byName(report, 'Portable Computing Language');
+    expect(pocl.external.extensions.every((e: Entry) => e.advertised === 'no' && e.entryPoints.resolved === 0)).toBe(true);
+    expect(pocl.external.devices.every((d: Record<string, unknown>) => [d.memoryImport, d.semaphoreImport, d.semaphoreExport].every((t) => Array.isArray(t) && t.length === 0))).toBe(true);
+    expect(pocl.devices[0].uuid).toBeNull();
+  });
+
+  it('--json: Vulkan (lavapipe) with its deviceUUID; an OpenCL device that reports the same UUID (cl_khr_device_uuid) is marked as its match', () => {
+    const plain = JSON.parse(runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors }).stdout);
+    expect(plain.vulkan.available).toBe(true);
+    expect(plain.vulkan.error).toBeNull();
+    expect(plain.vulkan.loader.path).toBe('libvulkan.so.1');
+    expect(plain.vulkan.devices).toHaveLength(1);
+    expect(plain.vulkan.devices[0]).toMatchObject({
+      index: 0,
+      type: 'cpu',
+      uuid: '6d657361-3232-2e33-2e36-000000000000',
+      memoryExport: ['opaque-fd'],
+      semaphoreExport: [],
+      matches: [],
+    });
+    // The reference driver claims lavapipe's UUID, as a GPU's OpenCL and Vulkan drivers report the same one.
+    const matched = JSON.parse(runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors, REFDRV_DEVICE_UUID: lavapipeUuid }).stdout);
+    const refIndex = matched.platforms.findIndex((p: { name: string }) => p.name === 'opencl-interop reference driver');
+    expect(matched.platforms[refIndex].devices[0].uuid).toBe('6d657361-3232-2e33-2e36-000000000000');
+    expect(matched.vulkan.devices[0].matches).toEqual([{ platform: refIndex, device: 0, name: 'opencl-interop reference device' }]);
+    const text = runCli(['info'], { OCL_ICD_VENDORS: vendors, REFDRV_DEVICE_UUID: lavapipeUuid }).stdout;
+    expect(text).toContain(`same UUID as OpenCL: platform ${refIndex} device 0 (opencl-interop reference device)`);
+  });
+
+  it('Vulkan unavailable is part of the report, not a failure: no loader (the typed error naming the packages), or a loader with no driver', () => {
+    const missing = runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors, OPENCL_INTEROP_VULKAN_LOADER: '/nonexistent/libvulkan.so.1' });
+    expect(missing.status).toBe(0);
+    const { vulkan } = JSON.parse(missing.stdout);
+    expect(vulkan).toMatchObject({ available: false, loader: null, devices: [] });
+    expect(vulkan.error.name).toBe('VulkanUnavailableError');
+    expect(vulkan.error.message).toMatch(/\/nonexistent\/libvulkan\.so\.1 \(from OPENCL_INTEROP_VULKAN_LOADER\)/);
+    expect(vulkan.error.message).toMatch(/libvulkan1/);
+    const text = runCli(['info'], { OPENCL_INTEROP_VULKAN_LOADER: '/nonexistent/libvulkan.so.1' });
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/\nVulkan: not available: VulkanUnavailableError\n  The Vulkan loader could not be loaded/);
+    const noDriver = runCli(['info', '--json'], { VK_DRIVER_FILES: '/nonexistent/icd.json', VK_ICD_FILENAMES: '/nonexistent/icd.json' });
+    expect(noDriver.status).toBe(0);
+    const v = JSON.parse(noDriver.stdout).vulkan;
+    expect(v).toMatchObject({ available: false, loader: { path: 'libvulkan.so.1' }, devices: [] });
+    expect(v.error).toEqual({ name: 'VulkanError', message: expect.stringMatching(/vkCreateInstance failed: VK_ERROR_INCOMPATIBLE_DRIVER/) });
+  });
+
   it('says which devices compile OpenCL C: PoCL does, the reference driver runs built-in kernels only', () => {
-    const vendors = resolve(repoRoot, 'cmake-build/vendors');
     const report = JSON.parse(runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors }).stdout);
     const compiles = (name: string) =>
       report.platforms.find((p: { name: string }) => p.name === name).devices.map((d: { compilerAvailable: boolean }) => d.compilerAvailable);

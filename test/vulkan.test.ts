@@ -21,6 +21,7 @@ import {
   VulkanStateError,
   VulkanUnavailableError,
   createVulkanInstance,
+  formatUuid,
   loadVulkan,
   loadedVulkan,
   nv12TestFrame,
@@ -112,6 +113,12 @@ describe('instances and physical devices (ยง5.1, VkPhysicalDeviceIDProperties, ย
     const info = execFileSync('vulkaninfo', [], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     expect(info).toContain(`deviceUUID      = ${uuidString(d.deviceUUID)}`);
     expect(info).toContain(`driverUUID      = ${uuidString(d.driverUUID)}`);
+  });
+
+  it('uuidString is the core\'s formatUuid (one formatter for CL_DEVICE_UUID_KHR and deviceUUID): 8-4-4-4-12 lowercase hex, 16 bytes or a RangeError', () => {
+    expect(uuidString).toBe(formatUuid);
+    expect(uuidString(Uint8Array.from({ length: 16 }, (_, i) => i * 17))).toBe('00112233-4455-6677-8899-aabbccddeeff');
+    expect(() => uuidString(new Uint8Array(15))).toThrow(RangeError);
   });
 
   it('createDevice({ uuid }) picks the device whose deviceUUID matches (what an OpenCL device reports as CL_DEVICE_UUID_KHR)', () => {

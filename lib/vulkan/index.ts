@@ -21,16 +21,10 @@ export {
 export { VULKAN_PACKAGES, VulkanDisposedError, VulkanError, VulkanNotSupportedError, VulkanStateError, VulkanUnavailableError, vkResultName } from './errors';
 export { nv12TestFrame, type NV12TestFrame } from './frames';
 export { VulkanExportedHandle, type VulkanMemoryHandleType, type VulkanSemaphoreHandleType } from './handles';
-export {
-  VulkanInstance,
-  createVulkanInstance,
-  uuidString,
-  type VulkanDeviceOptions,
-  type VulkanDeviceType,
-  type VulkanHandleTypeSupport,
-  type VulkanInstanceOptions,
-  type VulkanPhysicalDevice,
-} from './instance';
+export { VulkanInstance, createVulkanInstance, type VulkanDeviceOptions, type VulkanInstanceOptions } from './instance';
+export { type VulkanDeviceType, type VulkanHandleTypeSupport, type VulkanPhysicalDevice } from './physical-device';
+// The core's formatUuid under the name this module first gave it.
+export { formatUuid as uuidString } from '../uuid';
 export { VULKAN_LOADER_ENV, loadVulkan, loadedVulkan, vulkanVersionString, type LoadedVulkan, type VulkanLoadOptions } from './loader';
 export { VulkanBuffer, VulkanImage, type VulkanImageFormat, type VulkanImagePlane, type VulkanPlaneOptions } from './memory';
 export { VulkanSemaphore } from './semaphore';

@@ -3,6 +3,7 @@
 // CL_DEVICE_UUID_KHR bytes) or by index.
 import type { NativeVkHandleTypeRow, NativeVkInstance, NativeVkPhysicalDevice } from '../addon';
 import { describeValue } from '../errors';
+import { formatUuid as uuidString } from '../uuid';
 import { checkChoice, checkInt, checkOptions } from '../validate';
 import { VulkanDevice } from './device';
 import { VulkanDisposedError, VulkanNotSupportedError, VulkanUnavailableError } from './errors';
@@ -92,12 +93,6 @@ function describeDevice(native: NativeVkPhysicalDevice, index: number): VulkanPh
     semaphoreImport: Object.freeze(semaphores.filter((s) => usable(s, 'importable')).map((s) => s.handleType)),
     ycbcr: native.ycbcr,
   });
-}
-
-/** 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx' of a 16-byte UUID. */
-export function uuidString(uuid: Uint8Array): string {
-  const hex = Array.from(uuid, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 export interface VulkanInstanceOptions {

@@ -7,6 +7,9 @@
 #                                on the reference driver's DLL loaded by path
 #   test/windows/direct3d.test.mjs  the Direct3D module (lib/direct3d) and the facades taking its objects
 #   test/windows/examples.test.mjs  the Direct3D 11 examples, run as scripts
+#   test/windows/vulkan.test.mjs    the Vulkan module (Wine's vulkan-1.dll: lavapipe with a display,
+#                                Vulkan 1.0 and the typed error without one, run again so) and the
+#                                external memory / semaphore facades' typed errors
 #   refdrv_d3d_tests.exe         the reference driver's own C++ checks with real D3D objects
 # Needs (Debian): wine64 xvfb mingw-w64 cmake, plus PoCL for the core suite.
 set -uo pipefail
@@ -112,9 +115,15 @@ suite direct3d test/windows/direct3d.test.mjs OPENCL_INTEROP_LIBRARY="$driver_dl
 suite examples test/windows/examples.test.mjs OPENCL_INTEROP_UNDER_WINE=1 \
   OPENCL_INTEROP_LIBRARY="$(windows_path "$root/$examples/cmake-build/lib/ocl_interop_refdriver.dll")" \
   OPENCL_INTEROP_EXAMPLES="$(windows_path "$root/$examples")"
+suite vulkan test/windows/vulkan.test.mjs -u OPENCL_INTEROP_LIBRARY OPENCL_INTEROP_UNDER_WINE=1 OPENCL_INTEROP_REFDRIVER="$driver_dll"
 if [ -f build-win32/driver/refdrv_d3d_tests.exe ]; then
   run refdrv_d3d_tests "$wine" build-win32/driver/refdrv_d3d_tests.exe "$driver_dll" || failed=1
 fi
+# Wine started without an X display: winevulkan has no host driver, and vulkan-1.dll reports Vulkan 1.0.
+"$wineserver" -k 2>/dev/null
+timeout 60 "$wineserver" -w 2>/dev/null
+suite vulkan-headless test/windows/vulkan.test.mjs -u DISPLAY -u OPENCL_INTEROP_LIBRARY OPENCL_INTEROP_UNDER_WINE=1 \
+  OPENCL_INTEROP_WINE_HEADLESS=1 OPENCL_INTEROP_REFDRIVER="$driver_dll"
 timeout 60 "$wineserver" -w 2>/dev/null || true
 
 if [ $failed -ne 0 ]; then

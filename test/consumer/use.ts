@@ -19,6 +19,10 @@ import {
   Direct3DError,
   type D3D11Texture2D,
   type SharedHandle,
+  createVulkanInstance,
+  formatUuid,
+  uuidString,
+  type VulkanDevice,
 } from 'opencl-interop';
 
 export function consumer(): void {
@@ -67,4 +71,20 @@ export function direct3d(): void {
   const { y, uv } = d3d11.createFromNV12Texture(context, texture);
   const bytes: Uint8Array = texture.read({ plane: 1 });
   void [y, uv, bytes, opened.comPointer, new Direct3DError(0x80004001, 'call').code];
+}
+
+// The Vulkan module: an object's device is the full VulkanDevice; one UUID formatter under two names.
+export function vulkan(): void {
+  using instance = createVulkanInstance();
+  const clDevice = getPlatforms()[0]!.getDevices()[0]!;
+  using device = instance.createDevice({ uuid: clDevice.uuidBytes! });
+  const buffer = device.createBuffer({ size: 64 });
+  const owner: VulkanDevice = buffer.device;
+  const commands = owner.record((r) => r.fill(buffer, 0));
+  void commands.device.queue.submit(commands, { signal: [owner.createSemaphore()] });
+  const uuid: string = uuidString(device.physicalDevice.deviceUUID);
+  const same: string = formatUuid(device.physicalDevice.deviceUUID);
+  void [uuid === same, clDevice.uuid === uuid];
+  // @ts-expect-error: internal members are not in the published declarations
+  void buffer.native;
 }
