@@ -1418,7 +1418,7 @@ int main(int argc, char **argv) {
 #define T_EXT(ret, name, args)                                                                              \
   cl.name = reinterpret_cast<decltype(cl.name)>(cl.clGetExtensionFunctionAddressForPlatform(g_platform, #name)); \
   if (!cl.name) missing++;
-  REFDRV_TEST_EXT_FUNCS(T_EXT)
+  REFDRV_TEST_SHARING_FUNCS(T_EXT)
 #undef T_EXT
   check(missing == 0, "setup.all_27_extension_functions", "%d missing", missing);
   char ext[1024] = "";
