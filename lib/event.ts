@@ -211,6 +211,11 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
     return this.native.info(param);
   }
 
+  /** @internal True once the binding has seen the command end (awaited, waited for, or retired): statusCode() then needs no handle. */
+  get seenEnded(): boolean {
+    return this.#ended !== undefined;
+  }
+
   /** @internal The execution status code now (cached once the command has ended). */
   statusCode(): number {
     return this.#ended ?? this.native.status();

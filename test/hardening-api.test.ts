@@ -203,6 +203,20 @@ describe('item 8: VA plane transfers while OpenCL holds the surface (cl_intel_va
     shared.y.release();
     shared.uv.release();
   });
+
+  it('withAcquired awaits its release: releasing the queue and the images afterwards leaves nothing to wait for, and the read works', async () => {
+    using surface = display.createSurface({ width: W, height: H });
+    surface.write([luma, chroma]);
+    using shared = invertLumaIn(surface);
+    const ownQueue = context.createQueue();
+    await ownQueue.withAcquired([shared.y, shared.uv], async () => {
+      ownQueue.enqueueKernel(shared.kernel, [W, H]).release();
+    });
+    ownQueue.release();
+    shared.y.release();
+    shared.uv.release();
+    expect(surface.readPlane(0)).toEqual(inverted);
+  });
 });
 
 describe('item 9: kernels on CPU drivers run inside the process; what setArg(i, null) means (clSetKernelArg, NULL cl_mem)', () => {

@@ -92,7 +92,8 @@ export class SharedObject implements SharingState, HostAccessGuard {
   get releasing(): boolean {
     const release = this.#release;
     if (!release) return false;
-    if (release.event.released) return true;
+    // A release event awaited (or waited for) and then released has been seen to end.
+    if (release.event.released && !release.event.seenEnded) return true;
     let status: number;
     try {
       status = release.event.statusCode();
