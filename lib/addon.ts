@@ -447,7 +447,6 @@ export interface NativeVkSemaphore extends NativeVkObject {
   exportHandle(handleType: number): number | bigint;
 }
 /** Recorded commands (NativeVkDevice.record): a class of its own natively, with release() only. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-empty-interface
 export interface NativeVkCommands extends NativeVkObject {}
 
 /** (platform, legacy 1.1 lookup, role -> entry point name from the extension's record in lib/interop/extensions.ts) */

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "../../native/va_decls.h"
+#include "../../native/va/decls.h"
 
 namespace refdrv {
 namespace {

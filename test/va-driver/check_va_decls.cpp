@@ -1,4 +1,4 @@
-// The addon declares the VA-API types it uses itself (native/va_decls.h) so
+// The addon declares the VA-API types it uses itself (native/va/decls.h) so
 // that it builds without libva. This program, built against libva's own
 // headers, checks those declarations: sizes, member offsets and values.
 #include <va/va.h>
@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <type_traits>
 
-#include "../../native/va_decls.h"
+#include "../../native/va/decls.h"
 
 namespace ours = ocl::va;
 
@@ -106,6 +106,6 @@ SAME_FUNCTION(vaUnmapBuffer);
 SAME_FUNCTION(vaExportSurfaceHandle);
 
 int main() {
-  std::puts("native/va_decls.h matches libva's headers");
+  std::puts("native/va/decls.h matches libva's headers");
   return 0;
 }
