@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { Direct3DError } from './direct3d/errors';
 import { OpenCLEntryPointError, OpenCLError, OpenCLReleasedError } from './errors';
 import { VaError } from './va/errors';
+import { VulkanError } from './vulkan/errors';
 
 export interface NativeHandle {
   release(): void;
@@ -445,7 +446,8 @@ export interface NativeVkImage extends NativeVkObject {
 export interface NativeVkSemaphore extends NativeVkObject {
   exportHandle(handleType: number): number | bigint;
 }
-export type NativeVkCommands = NativeVkObject;
+/** Recorded commands (NativeVkDevice.record): a class of its own natively, with release() only. */
+export interface NativeVkCommands extends NativeVkObject {}
 
 /** (platform, legacy 1.1 lookup, role -> entry point name from the extension's record in lib/interop/extensions.ts) */
 type SharingConstructor<T> = new (platform: NativePlatform, legacy: boolean, entryPoints: Readonly<Record<string, string>>) => T;
@@ -548,7 +550,6 @@ export interface Addon {
   vaOpenX11(name: string | null): NativeVaOpen;
   vaAdopt(address: bigint, indirect: boolean): NativeVaOpen;
   // The Vulkan module (native/vulkan/).
-  setVkErrorFactory(factory: (result: number, call: string, detail: string) => Error): void;
   vkLoad(candidates: string[]): NativeVkLoad;
   vkLoadedLibrary(): (NativeVkLoad & { ok: true }) | null;
   vkInstanceExtensions(): string[];
@@ -575,9 +576,10 @@ export const callArrays = {
 /**
  * Every error class the native side throws, for every area, by the name
  * native code asks for: (status, call), (name), (kind without "Native"),
- * VaError (status, call, detail), Direct3DError (hresult, call, detail?).
+ * VaError (status, call, detail), Direct3DError (hresult, call, detail?),
+ * VulkanError (result, call, detail).
  */
-const errorClasses = { OpenCLError, OpenCLEntryPointError, OpenCLReleasedError, VaError, Direct3DError } as const;
+const errorClasses = { OpenCLError, OpenCLEntryPointError, OpenCLReleasedError, VaError, Direct3DError, VulkanError } as const;
 
 let addon: Addon | undefined;
 

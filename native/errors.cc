@@ -36,7 +36,7 @@ void ThrowReleased(Napi::Env env, const char* kind) {
 
 namespace {
 
-// setErrorClasses({ OpenCLError, OpenCLEntryPointError, OpenCLReleasedError, VaError, Direct3DError }):
+// setErrorClasses({ OpenCLError, OpenCLEntryPointError, OpenCLReleasedError, VaError, Direct3DError, VulkanError }):
 // the error classes of every area, by name, from lib/addon.ts when the addon loads.
 Napi::Value SetErrorClasses(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();

@@ -4,7 +4,7 @@
 import type { Addon, NativeVkLoad } from '../addon';
 import { describeValue } from '../errors';
 import { addon } from '../loader';
-import { VulkanError, VulkanUnavailableError } from './errors';
+import { VulkanUnavailableError } from './errors';
 import { spirv } from './shaders';
 
 /** The environment variable that names the Vulkan loader to load (a path to libvulkan.so.1 / vulkan-1.dll). */
@@ -83,11 +83,10 @@ export function loadedVulkan(): LoadedVulkan | null {
 
 let prepared = false;
 
-/** @internal The addon with the Vulkan error factory and the shaders installed (the loader not necessarily loaded). */
+/** @internal The addon with the shaders installed (the loader not necessarily loaded). */
 export function vulkanAddon(): Addon {
   const native = addon();
   if (!prepared) {
-    native.setVkErrorFactory((result, call, detail) => new VulkanError(result, call, detail));
     native.vkSetShaders(spirv);
     prepared = true;
   }

@@ -64,15 +64,15 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
     if (!info[3].IsObject()) throw Napi::TypeError::New(env, "creating calls must be an object { buffer, image }");
     Napi::Object names = info[3].As<Napi::Object>();
     bool legacy = info[1].ToBoolean();
-    auto resolve = [&](const char* role) -> void* {
-      Napi::Value name = names.Get(role);
-      if (!name.IsString()) throw Napi::TypeError::New(env, std::string("creating call ") + role + " must be named");
-      std::string text = name.As<Napi::String>().Utf8Value();
-      return legacy ? OCL_FN(env, clGetExtensionFunctionAddress)(text.c_str())
-                    : OCL_FN(env, clGetExtensionFunctionAddressForPlatform)(platform(), text.c_str());
+    auto resolve = [&](const char* role, std::string& name) -> void* {
+      Napi::Value given = names.Get(role);
+      if (!given.IsString()) throw Napi::TypeError::New(env, std::string("creating call ") + role + " must be named");
+      name = given.As<Napi::String>().Utf8Value();
+      return legacy ? OCL_FN(env, clGetExtensionFunctionAddress)(name.c_str())
+                    : OCL_FN(env, clGetExtensionFunctionAddressForPlatform)(platform(), name.c_str());
     };
-    createBuffer_ = reinterpret_cast<CreateBufferFn>(resolve("buffer"));
-    createImage_ = reinterpret_cast<CreateImageFn>(resolve("image"));
+    createBuffer_ = reinterpret_cast<CreateBufferFn>(resolve("buffer", createBufferName_));
+    createImage_ = reinterpret_cast<CreateImageFn>(resolve("image", createImageName_));
     loaderFallback_ = info[4].ToBoolean();
   }
 
@@ -85,15 +85,18 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
   }
 
  private:
-  CreateBufferFn BufferFn(Napi::Env env) const {
-    if (createBuffer_) return createBuffer_;
-    if (loaderFallback_ && Api(env).clCreateBufferWithProperties) return Api(env).clCreateBufferWithProperties;
-    ThrowMissingEntryPoint(env, "clCreateBufferWithProperties");
+  // The platform's creating call, else (an OpenCL 3.0 platform) the loader's own export of it.
+  Resolved<CreateBufferFn> BufferFn(Napi::Env env) const {
+    if (createBuffer_) return {createBuffer_, createBufferName_.c_str()};
+    if (!loaderFallback_) ThrowMissingEntryPoint(env, createBufferName_.c_str());
+    auto loaders = OCL_ENTRY(env, clCreateBufferWithProperties);
+    return {loaders.fn, loaders.call};
   }
-  CreateImageFn ImageFn(Napi::Env env) const {
-    if (createImage_) return createImage_;
-    if (loaderFallback_ && Api(env).clCreateImageWithProperties) return Api(env).clCreateImageWithProperties;
-    ThrowMissingEntryPoint(env, "clCreateImageWithProperties");
+  Resolved<CreateImageFn> ImageFn(Napi::Env env) const {
+    if (createImage_) return {createImage_, createImageName_.c_str()};
+    if (!loaderFallback_) ThrowMissingEntryPoint(env, createImageName_.c_str());
+    auto loaders = OCL_ENTRY(env, clCreateImageWithProperties);
+    return {loaders.fn, loaders.call};
   }
 
   // createBuffer(context, properties, flags, size)
@@ -102,10 +105,10 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
     PropertyList properties(info[1], "properties");
     cl_mem_flags flags = FlagsArg(info[2]);
     size_t size = ToSize(info[3], "size");
-    CreateBufferFn fn = BufferFn(env);
+    auto [fn, call] = BufferFn(env);
     cl_int status = CL_SUCCESS;
     cl_mem mem = fn(NativeContext::From(info[0], "context"), properties.data(), flags, size, nullptr, &status);
-    return WrapCreated(env, "clCreateBufferWithProperties", mem, status);
+    return WrapCreated(env, call, mem, status);
   }
 
   // createImage(context, properties, flags, [order, type], { type, width, height, depth, arraySize, rowPitch, slicePitch })
@@ -125,11 +128,11 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
     desc.image_array_size = ToSize(d.Get("arraySize"), "arraySize");
     desc.image_row_pitch = ToSize(d.Get("rowPitch"), "rowPitch");
     desc.image_slice_pitch = ToSize(d.Get("slicePitch"), "slicePitch");
-    CreateImageFn fn = ImageFn(env);
+    auto [fn, call] = ImageFn(env);
     cl_int status = CL_SUCCESS;
     cl_mem mem = fn(NativeContext::From(info[0], "context"), properties.data(), flags, &imageFormat, &desc, nullptr,
                     &status);
-    return WrapCreated(env, "clCreateImageWithProperties", mem, status);
+    return WrapCreated(env, call, mem, status);
   }
 
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
@@ -141,6 +144,7 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
 
   CreateBufferFn createBuffer_ = nullptr;
   CreateImageFn createImage_ = nullptr;
+  std::string createBufferName_, createImageName_;
   bool loaderFallback_ = false;
 };
 

@@ -26,25 +26,25 @@ VkPipeline ShaderPipeline(Napi::Env env, DeviceState& device, const std::string&
   if (!device.setLayout) {
     VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     VkDescriptorSetLayoutCreateInfo create{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr, 0, 1, &binding};
-    CheckVk(env, fn.vkCreateDescriptorSetLayout(device.device, &create, nullptr, &device.setLayout), "vkCreateDescriptorSetLayout");
+    VK_CHECK(env, fn, vkCreateDescriptorSetLayout, device.device, &create, nullptr, &device.setLayout);
   }
   if (!device.pipelineLayout) {
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushBytes};
     VkPipelineLayoutCreateInfo create{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, nullptr, 0, 1, &device.setLayout, 1, &range};
-    CheckVk(env, fn.vkCreatePipelineLayout(device.device, &create, nullptr, &device.pipelineLayout), "vkCreatePipelineLayout");
+    VK_CHECK(env, fn, vkCreatePipelineLayout, device.device, &create, nullptr, &device.pipelineLayout);
   }
   VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, code->size() * 4, code->data()};
   VkShaderModule module = 0;
-  CheckVk(env, fn.vkCreateShaderModule(device.device, &moduleInfo, nullptr, &module), "vkCreateShaderModule");
+  VK_CHECK(env, fn, vkCreateShaderModule, device.device, &moduleInfo, nullptr, &module);
   VkComputePipelineCreateInfo create{};
   create.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
   create.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
   create.layout = device.pipelineLayout;
   create.basePipelineIndex = -1;
   VkPipeline pipeline = 0;
-  VkResult result = fn.vkCreateComputePipelines(device.device, 0, 1, &create, nullptr, &pipeline);
+  VkOutcome created = VK_CALL(fn, vkCreateComputePipelines, device.device, 0, 1, &create, nullptr, &pipeline);
   fn.vkDestroyShaderModule(device.device, module, nullptr);
-  CheckVk(env, result, "vkCreateComputePipelines");
+  CheckVk(env, created);
   device.pipelines[name] = pipeline;
   return pipeline;
 }
@@ -86,12 +86,12 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
   if (dispatches) {
     VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, dispatches};
     VkDescriptorPoolCreateInfo create{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, dispatches, 1, &size};
-    CheckVk(env, fn.vkCreateDescriptorPool(device->device, &create, nullptr, &state->descriptors), "vkCreateDescriptorPool");
+    VK_CHECK(env, fn, vkCreateDescriptorPool, device->device, &create, nullptr, &state->descriptors);
   }
   VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, device->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  CheckVk(env, fn.vkAllocateCommandBuffers(device->device, &allocate, &state->buffer), "vkAllocateCommandBuffers");
+  VK_CHECK(env, fn, vkAllocateCommandBuffers, device->device, &allocate, &state->buffer);
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr, VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT, nullptr};
-  CheckVk(env, fn.vkBeginCommandBuffer(state->buffer, &begin), "vkBeginCommandBuffer");
+  VK_CHECK(env, fn, vkBeginCommandBuffer, state->buffer, &begin);
   VkCommandBuffer cb = state->buffer;
   uint32_t dispatchIndex = 0;
   for (uint32_t i = 0; i < ops.Length(); ++i) {
@@ -127,7 +127,7 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
       Napi::Array groups = op.Get("groups").As<Napi::Array>();
       VkDescriptorSetAllocateInfo allocateSet{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, state->descriptors, 1, &device->setLayout};
       VkDescriptorSet& set = sets[dispatchIndex++];
-      CheckVk(env, fn.vkAllocateDescriptorSets(device->device, &allocateSet, &set), "vkAllocateDescriptorSets");
+      VK_CHECK(env, fn, vkAllocateDescriptorSets, device->device, &allocateSet, &set);
       VkDescriptorBufferInfo bufferInfo{buffer->buffer, 0, VK_WHOLE_SIZE};
       VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, 0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nullptr, &bufferInfo, nullptr};
       fn.vkUpdateDescriptorSets(device->device, 1, &write, 0, nullptr);
@@ -142,7 +142,7 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
     }
   }
   FullBarrier(fn, cb);
-  CheckVk(env, fn.vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+  VK_CHECK(env, fn, vkEndCommandBuffer, cb);
   return NativeVkCommands::Wrap(env, std::move(state));
 }
 

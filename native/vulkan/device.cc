@@ -140,7 +140,7 @@ VkFence DeviceState::TakeFence(Napi::Env napiEnv) {
   }
   VkFenceCreateInfo create{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
   VkFence fence = 0;
-  CheckVk(napiEnv, fn.vkCreateFence(device, &create, nullptr, &fence), "vkCreateFence");
+  VK_CHECK(napiEnv, fn, vkCreateFence, device, &create, nullptr, &fence);
   return fence;
 }
 
@@ -159,12 +159,12 @@ int32_t DeviceState::FindMemoryType(uint32_t typeBits, VkFlags required, VkFlags
 VkCommandBuffer DeviceState::BeginOneTime(Napi::Env napiEnv) {
   VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
   VkCommandBuffer cb = nullptr;
-  CheckVk(napiEnv, fn.vkAllocateCommandBuffers(device, &allocate, &cb), "vkAllocateCommandBuffers");
+  VK_CHECK(napiEnv, fn, vkAllocateCommandBuffers, device, &allocate, &cb);
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
-  VkResult result = fn.vkBeginCommandBuffer(cb, &begin);
-  if (result < 0) {
+  VkOutcome begun = VK_CALL(fn, vkBeginCommandBuffer, cb, &begin);
+  if (begun.result < 0) {
     fn.vkFreeCommandBuffers(device, pool, 1, &cb);
-    ThrowVkError(napiEnv, result, "vkBeginCommandBuffer");
+    ThrowVkError(napiEnv, begun);
   }
   return cb;
 }
@@ -184,10 +184,10 @@ Napi::Value DeviceState::Submit(Napi::Env napiEnv, const std::vector<VkCommandBu
                     buffers.data(),
                     uint32_t(signal.size()),
                     signal.data()};
-  VkResult result = fn.vkQueueSubmit(queue, 1, &info, fence);
-  if (result < 0) {
+  VkOutcome submitted = VK_CALL(fn, vkQueueSubmit, queue, 1, &info, fence);
+  if (submitted.result < 0) {
     freeFences.push_back(fence);
-    ThrowVkError(napiEnv, result, "vkQueueSubmit");
+    ThrowVkError(napiEnv, submitted);
   }
   uint64_t id = nextSubmission++;
   submission->fence = fence;

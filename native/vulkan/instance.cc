@@ -40,11 +40,10 @@ Napi::Value CreateInstance(const Napi::CallbackInfo& info) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO, nullptr, name.c_str(), 1, "opencl-interop", 1, apiVersion};
   VkInstanceCreateInfo create{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, nullptr, 0, &app, 0, nullptr, uint32_t(names.size()), names.data()};
   VkInstance instance = nullptr;
-  CheckVk(env, api.vkCreateInstance(&create, nullptr, &instance), "vkCreateInstance");
+  VK_CHECK(env, api, vkCreateInstance, &create, nullptr, &instance);
   auto state = std::make_shared<InstanceState>();
   state->instance = instance;
   state->apiVersion = apiVersion;
-  state->fn.vkDestroyInstance = reinterpret_cast<decltype(state->fn.vkDestroyInstance)>(api.vkGetInstanceProcAddr(instance, "vkDestroyInstance"));
 #define OCL_VK_RESOLVE(name, ret, params) \
   state->fn.name = reinterpret_cast<decltype(state->fn.name)>(api.vkGetInstanceProcAddr(instance, #name));
   OCL_VK_INSTANCE_ENTRY_POINTS(OCL_VK_RESOLVE)
@@ -58,20 +57,20 @@ Napi::Value CreateInstance(const Napi::CallbackInfo& info) {
 
 std::vector<VkPhysicalDevice> PhysicalDeviceList(Napi::Env env, const InstanceState& state) {
   uint32_t count = 0;
-  CheckVk(env, state.fn.vkEnumeratePhysicalDevices(state.instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  VK_CHECK(env, state.fn, vkEnumeratePhysicalDevices, state.instance, &count, nullptr);
   std::vector<VkPhysicalDevice> list(count);
-  VkResult result = state.fn.vkEnumeratePhysicalDevices(state.instance, &count, list.data());
-  if (result != VK_INCOMPLETE) CheckVk(env, result, "vkEnumeratePhysicalDevices");
+  VkOutcome listed = VK_CALL(state.fn, vkEnumeratePhysicalDevices, state.instance, &count, list.data());
+  if (listed.result != VK_INCOMPLETE) CheckVk(env, listed);
   list.resize(count);
   return list;
 }
 
 std::vector<std::string> DeviceExtensions(Napi::Env env, const InstanceState& state, VkPhysicalDevice physical) {
   uint32_t count = 0;
-  CheckVk(env, state.fn.vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr), "vkEnumerateDeviceExtensionProperties");
+  VK_CHECK(env, state.fn, vkEnumerateDeviceExtensionProperties, physical, nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> list(count);
-  VkResult result = state.fn.vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, list.data());
-  if (result != VK_INCOMPLETE) CheckVk(env, result, "vkEnumerateDeviceExtensionProperties");
+  VkOutcome listed = VK_CALL(state.fn, vkEnumerateDeviceExtensionProperties, physical, nullptr, &count, list.data());
+  if (listed.result != VK_INCOMPLETE) CheckVk(env, listed);
   std::vector<std::string> out;
   for (uint32_t i = 0; i < count && i < list.size(); ++i) out.emplace_back(list[i].extensionName);
   return out;
@@ -205,13 +204,12 @@ Napi::Value NativeVkInstance::CreateDevice(const Napi::CallbackInfo& info) {
   VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, ycbcr ? &ycbcrFeature : nullptr, 0, 1, &queue, 0, nullptr,
                             uint32_t(names.size()), names.data(), nullptr};
   VkDevice device = nullptr;
-  CheckVk(env, instance->fn.vkCreateDevice(physical, &create, nullptr, &device), "vkCreateDevice");
+  VK_CHECK(env, instance->fn, vkCreateDevice, physical, &create, nullptr, &device);
   auto state = std::make_shared<DeviceState>();
   state->instance = instance;
   state->physical = physical;
   state->device = device;
   state->family = family;
-  state->fn.vkDestroyDevice = reinterpret_cast<decltype(state->fn.vkDestroyDevice)>(instance->fn.vkGetDeviceProcAddr(device, "vkDestroyDevice"));
 #define OCL_VK_RESOLVE(name, ret, params) \
   state->fn.name = reinterpret_cast<decltype(state->fn.name)>(instance->fn.vkGetDeviceProcAddr(device, #name));
   OCL_VK_DEVICE_ENTRY_POINTS(OCL_VK_RESOLVE)
@@ -226,7 +224,7 @@ Napi::Value NativeVkInstance::CreateDevice(const Napi::CallbackInfo& info) {
   instance->fn.vkGetPhysicalDeviceMemoryProperties(physical, &state->memory);
   state->fn.vkGetDeviceQueue(device, family, 0, &state->queue);
   VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, family};
-  CheckVk(env, state->fn.vkCreateCommandPool(device, &pool, nullptr, &state->pool), "vkCreateCommandPool");
+  VK_CHECK(env, state->fn, vkCreateCommandPool, device, &pool, nullptr, &state->pool);
   state->Start(env);
   return NativeVkDevice::Wrap(env, std::move(state));
 }

@@ -22,29 +22,6 @@ GlobalApi global;
 bool loaded = false;
 std::string loadedPath;
 
-// Per environment: the error factory lib/vulkan/errors.ts installs.
-struct EnvData {
-  Napi::FunctionReference makeError;
-};
-std::mutex envMutex;
-std::unordered_map<napi_env, std::unique_ptr<EnvData>> envs;
-
-EnvData& Data(Napi::Env env) {
-  std::lock_guard<std::mutex> guard(envMutex);
-  auto& slot = envs[env];
-  if (!slot) {
-    slot = std::make_unique<EnvData>();
-    napi_add_env_cleanup_hook(
-        env,
-        [](void* key) {
-          std::lock_guard<std::mutex> guard(envMutex);
-          envs.erase(static_cast<napi_env>(key));
-        },
-        static_cast<void*>(env));
-  }
-  return *slot;
-}
-
 std::vector<std::pair<std::string, std::vector<uint32_t>>> shaders;  // set once per process
 
 #if defined(_WIN32)
@@ -126,20 +103,12 @@ Napi::Value InstanceExtensions(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const GlobalApi& api = Global(env);
   uint32_t count = 0;
-  CheckVk(env, api.vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr), "vkEnumerateInstanceExtensionProperties");
+  VK_CHECK(env, api, vkEnumerateInstanceExtensionProperties, nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> list(count);
-  CheckVk(env, api.vkEnumerateInstanceExtensionProperties(nullptr, &count, list.data()), "vkEnumerateInstanceExtensionProperties");
+  VK_CHECK(env, api, vkEnumerateInstanceExtensionProperties, nullptr, &count, list.data());
   Napi::Array result = Napi::Array::New(env);
   for (uint32_t i = 0; i < count && i < list.size(); ++i) result.Set(i, std::string(list[i].extensionName));
   return result;
-}
-
-// setVkErrorFactory((result, call, detail) => VulkanError)
-Napi::Value SetErrorFactory(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (!info[0].IsFunction()) throw Napi::TypeError::New(env, "factory must be a function");
-  Data(env).makeError = Napi::Persistent(info[0].As<Napi::Function>());
-  return env.Undefined();
 }
 
 // vkSetShaders({ name: Uint32Array }): the SPIR-V lib/vulkan/shaders.ts ships (first call wins).
@@ -187,17 +156,14 @@ const std::vector<uint32_t>* ShaderCode(const std::string& name) {
 }
 
 void ThrowVkError(Napi::Env env, VkResult result, const char* call, const std::string& detail) {
-  Napi::FunctionReference& factory = Data(env).makeError;
-  if (factory.IsEmpty()) throw Napi::Error::New(env, std::string(call) + " failed with VkResult " + std::to_string(result));
-  Napi::Value error = factory.Call({Napi::Number::New(env, result), Napi::String::New(env, call), Napi::String::New(env, detail)});
-  throw Napi::Error(env, error);
+  ThrowErrorOf(env, "VulkanError", {Napi::Number::New(env, result), Napi::String::New(env, call), Napi::String::New(env, detail)},
+               std::string(call) + " failed with VkResult " + std::to_string(result) + (detail.empty() ? "" : ": " + detail));
 }
 
 void InitLoader(Napi::Env env, Napi::Object exports) {
   exports.Set("vkLoad", Napi::Function::New(env, Load, "vkLoad"));
   exports.Set("vkLoadedLibrary", Napi::Function::New(env, LoadedLibrary, "vkLoadedLibrary"));
   exports.Set("vkInstanceExtensions", Napi::Function::New(env, InstanceExtensions, "vkInstanceExtensions"));
-  exports.Set("setVkErrorFactory", Napi::Function::New(env, SetErrorFactory, "setVkErrorFactory"));
   exports.Set("vkSetShaders", Napi::Function::New(env, SetShaders, "vkSetShaders"));
   exports.Set("vkCloseHandle", Napi::Function::New(env, CloseHandleMethod, "vkCloseHandle"));
 }

@@ -47,20 +47,20 @@ void Allocate(Napi::Env env, DeviceState& device, ResourceState& resource, VkBuf
   }
   const VkMemoryRequirements& req = requirements.memoryRequirements;
   int32_t type = device.FindMemoryType(req.memoryTypeBits, required, preferred);
-  if (type < 0) ThrowVkError(env, -2 /* VK_ERROR_OUT_OF_DEVICE_MEMORY */, "vkAllocateMemory", "no memory type of the device fits this resource");
+  if (type < 0) ThrowVkError(env, VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkAllocateMemory", "no memory type of the device fits this resource");
   resource.dedicated = dedicatedOnly || dedicated.prefersDedicatedAllocation || dedicated.requiresDedicatedAllocation;
   VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO, nullptr, image, buffer};
   VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO, resource.dedicated ? &dedicatedInfo : nullptr,
                                         resource.exportTypes};
   const void* chain = resource.exportTypes ? static_cast<const void*>(&exportInfo) : (resource.dedicated ? &dedicatedInfo : nullptr);
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, chain, req.size, uint32_t(type)};
-  CheckVk(env, fn.vkAllocateMemory(device.device, &allocate, nullptr, &resource.memory), "vkAllocateMemory");
+  VK_CHECK(env, fn, vkAllocateMemory, device.device, &allocate, nullptr, &resource.memory);
   resource.allocationSize = req.size;
   resource.memoryType = uint32_t(type);
   if (buffer)
-    CheckVk(env, fn.vkBindBufferMemory(device.device, buffer, resource.memory, 0), "vkBindBufferMemory");
+    VK_CHECK(env, fn, vkBindBufferMemory, device.device, buffer, resource.memory, 0);
   else
-    CheckVk(env, fn.vkBindImageMemory(device.device, image, resource.memory, 0), "vkBindImageMemory");
+    VK_CHECK(env, fn, vkBindImageMemory, device.device, image, resource.memory, 0);
 }
 
 constexpr VkFlags kBufferUsage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
@@ -74,7 +74,7 @@ std::shared_ptr<BufferState> MakeBuffer(Napi::Env env, const DeviceRef& device, 
   VkExternalMemoryCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO, nullptr, exportTypes};
   VkBufferCreateInfo create{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, exportTypes ? &external : nullptr, 0, size, kBufferUsage,
                             VK_SHARING_MODE_EXCLUSIVE, 0, nullptr};
-  CheckVk(env, fn.vkCreateBuffer(device->device, &create, nullptr, &state->buffer), "vkCreateBuffer");
+  VK_CHECK(env, fn, vkCreateBuffer, device->device, &create, nullptr, &state->buffer);
   bool dedicatedOnly = false;
   for (VkFlags bit = 1; bit && bit <= exportTypes; bit <<= 1) {
     if (!(exportTypes & bit)) continue;
@@ -119,7 +119,7 @@ std::shared_ptr<StagingState> MakeStaging(Napi::Env env, const DeviceRef& device
     staging->memory = buffer->memory;
     buffer->buffer = 0;
     buffer->memory = 0;
-    CheckVk(env, device->fn.vkMapMemory(device->device, staging->memory, 0, VK_WHOLE_SIZE, 0, &staging->mapped), "vkMapMemory");
+    VK_CHECK(env, device->fn, vkMapMemory, device->device, staging->memory, 0, VK_WHOLE_SIZE, 0, &staging->mapped);
   }
   staging->commands = device->BeginOneTime(env);
   return staging;
@@ -129,7 +129,7 @@ std::shared_ptr<StagingState> MakeStaging(Napi::Env env, const DeviceRef& device
 static Napi::Value SubmitOneTime(Napi::Env env, const DeviceRef& device, const std::shared_ptr<StagingState>& staging,
                                  std::vector<std::shared_ptr<void>> holds, bool promise,
                                  std::function<Napi::Value(Napi::Env)> result = nullptr) {
-  CheckVk(env, device->fn.vkEndCommandBuffer(staging->commands), "vkEndCommandBuffer");
+  VK_CHECK(env, device->fn, vkEndCommandBuffer, staging->commands);
   auto submission = std::make_unique<Submission>(env, promise);
   submission->holds = std::move(holds);
   submission->holds.push_back(staging);
@@ -165,9 +165,9 @@ Napi::Value NativeVkDevice::ImageSupport(const Napi::CallbackInfo& info) {
   VkImageFormatProperties2 props{};
   props.sType = VK_STRUCTURE_TYPE_IMAGE_FORMAT_PROPERTIES_2;
   props.pNext = handleType ? &externalProps : nullptr;
-  VkResult result = ifn.vkGetPhysicalDeviceImageFormatProperties2(device->physical, &query, &props);
-  if (result == VK_ERROR_FORMAT_NOT_SUPPORTED) return env.Null();
-  CheckVk(env, result, "vkGetPhysicalDeviceImageFormatProperties2");
+  VkOutcome queried = VK_CALL(ifn, vkGetPhysicalDeviceImageFormatProperties2, device->physical, &query, &props);
+  if (queried.result == VK_ERROR_FORMAT_NOT_SUPPORTED) return env.Null();
+  CheckVk(env, queried);
   Napi::Object o = Napi::Object::New(env);
   o.Set("maxWidth", props.imageFormatProperties.maxExtent.width);
   o.Set("maxHeight", props.imageFormatProperties.maxExtent.height);
@@ -205,7 +205,7 @@ Napi::Value NativeVkDevice::CreateImage(const Napi::CallbackInfo& info) {
   create.usage = usage;
   create.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   create.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  CheckVk(env, fn.vkCreateImage(device->device, &create, nullptr, &state->image), "vkCreateImage");
+  VK_CHECK(env, fn, vkCreateImage, device->device, &create, nullptr, &state->image);
   bool dedicatedOnly = false;
   for (VkFlags bit = 1; bit && bit <= state->exportTypes; bit <<= 1) {
     if (!(state->exportTypes & bit)) continue;
@@ -347,17 +347,16 @@ Napi::Value ExportMemory(Napi::Env env, const ResourceState& resource, VkFlags h
   const DeviceState& device = *resource.device;
   if (!(resource.exportTypes & handleType)) throw Napi::TypeError::New(env, "the memory was not made exportable as this handle type");
   if (handleType == VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT || handleType == VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT) {
-    if (!device.fn.vkGetMemoryFdKHR) ThrowVkError(env, VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetMemoryFdKHR", "VK_KHR_external_memory_fd is not enabled");
+    VK_REQUIRE(env, device.fn, vkGetMemoryFdKHR, "VK_KHR_external_memory_fd is not enabled");
     VkMemoryGetFdInfoKHR get{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR, nullptr, resource.memory, handleType};
     int fd = -1;
-    CheckVk(env, device.fn.vkGetMemoryFdKHR(device.device, &get, &fd), "vkGetMemoryFdKHR");
+    VK_CHECK(env, device.fn, vkGetMemoryFdKHR, device.device, &get, &fd);
     return Napi::Number::New(env, fd);
   }
-  if (!device.fn.vkGetMemoryWin32HandleKHR)
-    ThrowVkError(env, VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetMemoryWin32HandleKHR", "VK_KHR_external_memory_win32 is not enabled");
+  VK_REQUIRE(env, device.fn, vkGetMemoryWin32HandleKHR, "VK_KHR_external_memory_win32 is not enabled");
   VkGetWin32HandleInfoKHR get{VK_STRUCTURE_TYPE_MEMORY_GET_WIN32_HANDLE_INFO_KHR, nullptr, resource.memory, handleType};
   void* handle = nullptr;
-  CheckVk(env, device.fn.vkGetMemoryWin32HandleKHR(device.device, &get, &handle), "vkGetMemoryWin32HandleKHR");
+  VK_CHECK(env, device.fn, vkGetMemoryWin32HandleKHR, device.device, &get, &handle);
   return Napi::BigInt::New(env, uint64_t(reinterpret_cast<uintptr_t>(handle)));
 }
 

@@ -47,11 +47,31 @@ struct DeviceApi {
 // The loaded loader, or a JS error when none is loaded.
 const GlobalApi& Global(Napi::Env env);
 
-// Throws the VulkanError lib/vulkan/errors.ts makes for (result, call, detail).
+// Throws the VulkanError of lib/vulkan/errors.ts for (result, call, detail):
+// one of the error classes lib/addon.ts installs (setErrorClasses, errors.cc).
 [[noreturn]] void ThrowVkError(Napi::Env env, VkResult result, const char* call, const std::string& detail = "");
-inline void CheckVk(Napi::Env env, VkResult result, const char* call) {
-  if (result < 0) ThrowVkError(env, result, call);
+
+// A call's result with the call's name, for the errors of a call whose result
+// is examined before it is thrown (VK_INCOMPLETE, cleanup first).
+struct VkOutcome {
+  VkResult result;
+  const char* call;
+};
+[[noreturn]] inline void ThrowVkError(Napi::Env env, const VkOutcome& outcome) {
+  ThrowVkError(env, outcome.result, outcome.call);
 }
+inline void CheckVk(Napi::Env env, const VkOutcome& outcome) {
+  if (outcome.result < 0) ThrowVkError(env, outcome);
+}
+
+// Each Vulkan call's name written once, at its call site (as OCL_CHECK does for OpenCL):
+// VK_CALL(device.fn, vkQueueSubmit, ...) -> VkOutcome{result, "vkQueueSubmit"};
+// VK_CHECK(env, device.fn, vkCreateFence, ...) throws a VulkanError naming the call on a negative VkResult.
+#define VK_CALL(api, name, ...) (::ocl::vk::VkOutcome{(api).name(__VA_ARGS__), #name})
+#define VK_CHECK(env, api, name, ...) ::ocl::vk::CheckVk(env, VK_CALL(api, name, __VA_ARGS__))
+// An extension entry point the device was made without: a VulkanError naming it and why.
+#define VK_REQUIRE(env, api, name, why) \
+  ((api).name ? (void)0 : ::ocl::vk::ThrowVkError(env, VK_ERROR_EXTENSION_NOT_PRESENT, #name, why))
 
 struct InstanceState {
   VkInstance instance = nullptr;

@@ -20,7 +20,7 @@ Napi::Value NativeVkDevice::MakeSemaphore(const Napi::CallbackInfo& info) {
   state->exportTypes = VkFlags(ToU64(info[0], "exportTypes"));
   VkExportSemaphoreCreateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO, nullptr, state->exportTypes};
   VkSemaphoreCreateInfo create{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, state->exportTypes ? &exportInfo : nullptr, 0};
-  CheckVk(env, device->fn.vkCreateSemaphore(device->device, &create, nullptr, &state->semaphore), "vkCreateSemaphore");
+  VK_CHECK(env, device->fn, vkCreateSemaphore, device->device, &create, nullptr, &state->semaphore);
   return NativeVkSemaphore::Wrap(env, std::move(state));
 }
 
@@ -32,18 +32,16 @@ Napi::Value NativeVkSemaphore::Export(const Napi::CallbackInfo& info) {
   VkFlags handleType = VkFlags(ToU64(info[0], "handleType"));
   if (!(state.exportTypes & handleType)) throw Napi::TypeError::New(env, "the semaphore was not made exportable as this handle type");
   if (handleType == VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT || handleType == VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT) {
-    if (!device.fn.vkGetSemaphoreFdKHR)
-      ThrowVkError(env, VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetSemaphoreFdKHR", "VK_KHR_external_semaphore_fd is not enabled");
+    VK_REQUIRE(env, device.fn, vkGetSemaphoreFdKHR, "VK_KHR_external_semaphore_fd is not enabled");
     VkMemoryGetFdInfoKHR get{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR, nullptr, state.semaphore, handleType};
     int fd = -1;
-    CheckVk(env, device.fn.vkGetSemaphoreFdKHR(device.device, &get, &fd), "vkGetSemaphoreFdKHR");
+    VK_CHECK(env, device.fn, vkGetSemaphoreFdKHR, device.device, &get, &fd);
     return Napi::Number::New(env, fd);
   }
-  if (!device.fn.vkGetSemaphoreWin32HandleKHR)
-    ThrowVkError(env, VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetSemaphoreWin32HandleKHR", "VK_KHR_external_semaphore_win32 is not enabled");
+  VK_REQUIRE(env, device.fn, vkGetSemaphoreWin32HandleKHR, "VK_KHR_external_semaphore_win32 is not enabled");
   VkGetWin32HandleInfoKHR get{VK_STRUCTURE_TYPE_SEMAPHORE_GET_WIN32_HANDLE_INFO_KHR, nullptr, state.semaphore, handleType};
   void* handle = nullptr;
-  CheckVk(env, device.fn.vkGetSemaphoreWin32HandleKHR(device.device, &get, &handle), "vkGetSemaphoreWin32HandleKHR");
+  VK_CHECK(env, device.fn, vkGetSemaphoreWin32HandleKHR, device.device, &get, &handle);
   return Napi::BigInt::New(env, uint64_t(reinterpret_cast<uintptr_t>(handle)));
 }
 

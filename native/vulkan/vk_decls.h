@@ -56,6 +56,7 @@ constexpr VkResult VK_NOT_READY = 1;
 constexpr VkResult VK_TIMEOUT = 2;
 constexpr VkResult VK_INCOMPLETE = 5;
 constexpr VkResult VK_ERROR_OUT_OF_HOST_MEMORY = -1;
+constexpr VkResult VK_ERROR_OUT_OF_DEVICE_MEMORY = -2;
 constexpr VkResult VK_ERROR_INITIALIZATION_FAILED = -3;
 constexpr VkResult VK_ERROR_DEVICE_LOST = -4;
 constexpr VkResult VK_ERROR_EXTENSION_NOT_PRESENT = -7;
