@@ -73,9 +73,6 @@ function hex(address: bigint): string {
   return `0x${address.toString(16)}`;
 }
 
-/** Displays this module opened, by address: adopting one of them shares it instead of pointing at it. */
-const ownedDisplays = new Map<bigint, WeakRef<VaDisplay>>();
-
 /**
  * A VA display (VADisplay). Open one with openVaDisplay() or VaDisplay.open(),
  * or adopt another library's with VaDisplay.adopt(). Pass it to the
@@ -96,7 +93,6 @@ export class VaDisplay {
     this.kind = kind;
     this.source = source;
     this.#address = native.address;
-    if (native.owned) ownedDisplays.set(this.#address, new WeakRef(this));
   }
 
   /** Opens a display: see VaDisplayOptions. */
@@ -109,6 +105,8 @@ export class VaDisplay {
    * FFmpeg's AVVAAPIDeviceContext). The address is checked before libva sees
    * it: memory that is not a live, initialized VADisplay is a VaDisplayError.
    * The owner keeps the display alive; this object never terminates it.
+   * A display this module opened (in any thread of the process, disposed or
+   * not) is shared instead: it stays alive until this object, too, is disposed.
    */
   static adopt(address: bigint, options?: VaAdoptOptions): VaDisplay {
     const { from } = checkOptions<VaAdoptOptions>(options, 'options', ['from']);
@@ -130,12 +128,7 @@ export class VaDisplay {
       }
       throw new VaDisplayError(`${hex(address)} is not a live ${kind}: ${reason}`, [{ kind: 'adopt', target: hex(address), reason }]);
     }
-    // One of ours: share it, so that it stays alive while this object does.
-    const ours = ownedDisplays.get(result.display.address)?.deref();
-    if (ours && !ours.disposed) {
-      result.display.release();
-      return new VaDisplay(ours.native.share(), 'adopted', hex(address));
-    }
+    // One this module opened comes back shared (native/va/display.cc, the registry in native/va/loader.cc): it lives while this object does.
     return new VaDisplay(result.display, 'adopted', hex(address));
   }
 
@@ -180,7 +173,7 @@ export class VaDisplay {
     return driver ? { major: driver[0], minor: driver[1] } : null;
   }
 
-  /** libva's VA-API version, as vaInitialize reported it (displays opened here; null when adopted). */
+  /** libva's VA-API version, as vaInitialize reported it (displays opened by this module; null when adopted from another library). */
   get libvaVersion(): { major: number; minor: number } | null {
     const version = this.native.versions().libva;
     return version ? { major: version[0], minor: version[1] } : null;
@@ -272,7 +265,6 @@ export class VaDisplay {
     const native = this.#native;
     if (!native) return;
     this.#native = null;
-    if (ownedDisplays.get(this.#address)?.deref() === this) ownedDisplays.delete(this.#address);
     native.release();
   }
 

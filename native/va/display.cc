@@ -32,7 +32,7 @@ void CollectMessage(void* user, const char* message) {
   auto* state = static_cast<DisplayState*>(user);
   std::string text = message ? message : "";
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  if (!text.empty() && state->messages.size() < 16) state->messages.push_back(text);
+  if (!text.empty()) state->AddMessage(std::move(text));
 }
 void IgnoreMessage(void*, const char*) {}
 
@@ -55,6 +55,7 @@ Napi::Object Initialize(Napi::Env env, DisplayRef state) {
     return Failure(env, "vaInitialize", messages, status);
   }
   state->Clear();
+  RegisterOwned(state);
   return Opened(env, std::move(state));
 }
 
@@ -107,6 +108,11 @@ Napi::Value Adopt(const Napi::CallbackInfo& info) {
     if (!ReadMemory(address, &display, sizeof(display))) return Failure(env, "read", "the device context address is not readable memory");
     if (!display) return Failure(env, "read", "the device context holds a null VADisplay");
   }
+  // One this module opened (in any environment of the process): shared, so
+  // that it is terminated only when every holder, this one too, let go.
+  bool terminating = false;
+  if (DisplayRef ours = FindOwned(display, terminating)) return Opened(env, std::move(ours));
+  if (terminating) return Failure(env, "terminated", "the VADisplay is being terminated (its last holder let go of it)");
   DisplayContextHead head{};
   if (!ReadMemory(display, &head, sizeof(head))) return Failure(env, "read", "the VADisplay address is not readable memory");
   if (head.vadpy_magic != kDisplayMagic) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -41,20 +42,35 @@ bool ReadMemory(const void* address, void* out, size_t n);
 // One VADisplay. Owned displays (opened here) are terminated, and their DRM
 // file / X connection closed, when the last holder lets go: the display
 // object, its extra handles (contexts made on it) and its surfaces each hold
-// a reference. Adopted displays are never terminated here.
+// a reference, in whichever environment (thread) they live. Adopted displays
+// are never terminated here.
 struct DisplayState {
   VADisplay display = nullptr;
   bool owned = false;
   int fd = -1;
   void* x11 = nullptr;
   int libva_major = 0, libva_minor = 0;
-  // libva's error messages since the last Clear(), for error details (owned displays only).
-  std::vector<std::string> messages;
   ~DisplayState();
-  void Clear() { messages.clear(); }
+  // libva's error messages since the last Clear(), for error details (owned
+  // displays only). libva reports on the thread that called it: any holder's.
+  void AddMessage(std::string text);
+  void Clear();
   std::string Messages() const;
+
+ private:
+  mutable std::mutex messagesMutex_;
+  std::vector<std::string> messages_;
 };
 using DisplayRef = std::shared_ptr<DisplayState>;
+
+// Owned displays of the whole process (every environment), by VADisplay:
+// adopting the address of one shares its state, so that it stays alive as
+// long as the adopter holds it. Registered once vaInitialize succeeded;
+// ~DisplayState takes it out under the same lock, before it terminates.
+void RegisterOwned(const DisplayRef& state);
+// The owned display at `display`, shared; nullptr when none. `terminating`:
+// it is one, but its last holder is terminating it now.
+DisplayRef FindOwned(VADisplay display, bool& terminating);
 
 // Calls a libva entry point and throws a VaError on failure, with libva's
 // messages for that display.

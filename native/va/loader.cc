@@ -3,6 +3,7 @@
 // libva. Like the OpenCL loader, what is loaded stays loaded for the life of
 // the process and is shared by every environment.
 #include <mutex>
+#include <unordered_map>
 
 #include "va/libva.h"
 #include "va/va.h"
@@ -199,8 +200,36 @@ bool ReadMemory(const void* address, void* out, size_t n) {
 #endif
 }
 
+namespace {
+std::mutex registryMutex;
+std::unordered_map<VADisplay, std::weak_ptr<DisplayState>>& Registry() {
+  // Never destroyed: environments may let go of displays while the process exits.
+  static auto* registry = new std::unordered_map<VADisplay, std::weak_ptr<DisplayState>>();
+  return *registry;
+}
+}  // namespace
+
+void RegisterOwned(const DisplayRef& state) {
+  std::lock_guard<std::mutex> guard(registryMutex);
+  Registry()[state->display] = state;
+}
+
+DisplayRef FindOwned(VADisplay display, bool& terminating) {
+  std::lock_guard<std::mutex> guard(registryMutex);
+  terminating = false;
+  auto it = Registry().find(display);
+  if (it == Registry().end()) return nullptr;
+  DisplayRef state = it->second.lock();
+  terminating = !state;
+  return state;
+}
+
 DisplayState::~DisplayState() {
   if (!owned || !coreLoaded) return;
+  // Held while terminating: an adopt of this address waits, then finds it gone.
+  std::lock_guard<std::mutex> guard(registryMutex);
+  auto it = Registry().find(display);
+  if (it != Registry().end() && it->second.expired()) Registry().erase(it);
   if (display) lib.vaTerminate(display);
   if (x11 && lib.XCloseDisplay) lib.XCloseDisplay(x11);
 #if !defined(_WIN32)
@@ -208,9 +237,20 @@ DisplayState::~DisplayState() {
 #endif
 }
 
+void DisplayState::AddMessage(std::string text) {
+  std::lock_guard<std::mutex> guard(messagesMutex_);
+  if (messages_.size() < 16) messages_.push_back(std::move(text));
+}
+
+void DisplayState::Clear() {
+  std::lock_guard<std::mutex> guard(messagesMutex_);
+  messages_.clear();
+}
+
 std::string DisplayState::Messages() const {
+  std::lock_guard<std::mutex> guard(messagesMutex_);
   std::string text;
-  for (const std::string& message : messages) {
+  for (const std::string& message : messages_) {
     if (!text.empty()) text += "; ";
     text += message;
   }

@@ -1,0 +1,127 @@
+// Issue 16's crashes, each reproduced in a fresh process through the public
+// API: a crash there is a signal or a time-out, not a failed assertion of this
+// process. Each test failed before its fix (the commit that added it says how).
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runNodeAsync } from './helpers';
+import { SOFTVA_VENDOR, type Xvfb, requireSoftva, softvaEnv, startXvfb } from './helpers/va';
+
+const dist = JSON.stringify(resolve(__dirname, '../dist/index.js'));
+
+// Every snippet gets `ocl`, `Worker`, `done(value)` (prints the value as JSON;
+// a snippet that never calls it fails) and `errorOf(fn)`.
+const prelude = `
+const { Worker } = require('node:worker_threads');
+const done = (value) => console.log(JSON.stringify(value ?? null));
+const errorOf = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.name + ': ' + e.message; } };
+const poclSetup = (options) => {
+  const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+  const device = platform.getDevices()[0];
+  const context = ocl.createContext({ devices: [device] });
+  return { platform, device, context, queue: context.createQueue(device, options) };
+};
+`;
+
+interface Fresh {
+  env?: NodeJS.ProcessEnv;
+  args?: string[];
+  timeout?: number;
+}
+
+/** Runs the snippet in a fresh node; it must exit 0 (no signal) and print a value last. */
+async function fresh(code: string, options: Fresh = {}): Promise<unknown> {
+  const result = await runNodeAsync(prelude + code, { env: options.env, args: options.args, timeout: options.timeout ?? 60_000 });
+  if (result.signal || result.status !== 0) {
+    throw new Error(`the process ended with ${result.signal ?? `status ${result.status}`}\n${result.stderr}\n${result.stdout}`);
+  }
+  const last = result.stdout.trim().split('\n').pop() ?? '';
+  return last ? JSON.parse(last) : undefined;
+}
+
+describe('1. an adopted VA display this module opened is shared, never left on freed memory', () => {
+  let xvfb: Xvfb;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    requireSoftva();
+    xvfb = await startXvfb();
+    env = { ...softvaEnv(xvfb.display), OPENCL_INTEROP_VA_DEVICE: undefined };
+  }, 30_000);
+  afterAll(() => xvfb?.stop());
+
+  // A surface round trip and the vendor string: what the display answers while it lives.
+  const use = `
+    const check = (display) => {
+      const surface = display.createSurface({ width: 16, height: 16 });
+      surface.writePlane(0, new Uint8Array(256).fill(201));
+      const byte = surface.readPlane(0)[100];
+      surface.dispose();
+      return { vendor: display.vendor, byte };
+    };`;
+
+  it('adopted after dispose(), while a surface keeps it alive; the surface disposed next: the adopted display still works', async () => {
+    const value = await fresh(
+      `${use}
+      const display = ocl.openVaDisplay({ kind: 'x11' });
+      const surface = display.createSurface({ width: 16, height: 16 });
+      const address = display.address;
+      display.dispose();
+      const adopted = ocl.VaDisplay.adopt(address);
+      surface.dispose();
+      const result = check(adopted);
+      // Opened while the adopted object lives: another display, at another address.
+      const other = ocl.openVaDisplay({ kind: 'x11' });
+      result.otherAddress = other.address !== address;
+      other.dispose();
+      adopted.dispose();
+      done(result);`,
+      { env },
+    );
+    expect(value).toEqual({ vendor: SOFTVA_VENDOR, byte: 201, otherAddress: true });
+  });
+
+  it('opened in a worker that exits; adopted by the main thread: the main thread keeps it', async () => {
+    const value = await fresh(
+      `${use}
+      const worker = new Worker(\`
+        const ocl = require(${dist});
+        const { parentPort } = require('node:worker_threads');
+        const display = ocl.openVaDisplay({ kind: 'x11' });
+        parentPort.postMessage(display.address);
+        parentPort.once('message', () => { display.dispose(); process.exit(0); });
+      \`, { eval: true });
+      worker.once('message', (address) => {
+        const adopted = ocl.VaDisplay.adopt(address);
+        worker.postMessage('exit');
+        worker.once('exit', () => {
+          const result = check(adopted);
+          adopted.dispose();
+          done(result);
+        });
+      });`,
+      { env },
+    );
+    expect(value).toEqual({ vendor: SOFTVA_VENDOR, byte: 201 });
+  });
+
+  it('opened by the main thread, adopted by a worker, disposed by the main thread: the worker keeps it', async () => {
+    const value = await fresh(
+      `
+      const display = ocl.openVaDisplay({ kind: 'x11' });
+      const worker = new Worker(\`
+        const ocl = require(${dist});
+        const { parentPort, workerData } = require('node:worker_threads');
+        ${use}
+        const adopted = ocl.VaDisplay.adopt(workerData);
+        parentPort.postMessage('adopted');
+        parentPort.once('message', () => { parentPort.postMessage(check(adopted)); adopted.dispose(); });
+      \`, { eval: true, workerData: display.address });
+      worker.once('message', () => {
+        display.dispose();
+        worker.once('message', (result) => done(result));
+        worker.postMessage('go');
+      });`,
+      { env },
+    );
+    expect(value).toEqual({ vendor: SOFTVA_VENDOR, byte: 201 });
+  });
+});
