@@ -52,8 +52,8 @@ export interface NativeKernel extends NativeHandle {
   setArg(index: number, bytes: ArrayBufferView): void;
   /** clSetKernelArg with `length` bytes of argument `index` in the kernel's argument store. */
   setArgBytes(index: number, length: number): void;
-  /** The kernel's argument store: 128 bytes per argument, packed by lib/kernel.ts. */
-  useArgStore(store: Uint8Array): void;
+  /** The kernel's argument store: 128 bytes per argument, packed by lib/kernel.ts; made by the addon, the same at every call. */
+  argStore(): Uint8Array;
   setArgMem(index: number, mem: NativeMem | null): void;
   setArgSampler(index: number, sampler: NativeSampler): void;
   setArgLocal(index: number, size: number): void;
@@ -508,8 +508,8 @@ export interface Addon {
   createProgramWithSource(context: NativeContext, source: string): NativeProgram;
   createProgramWithBuiltInKernels(context: NativeContext, devices: NativeDevice[], names: string): NativeProgram;
   createKernel(program: NativeProgram, name: string): NativeKernel;
-  /** Gives the addon callArrays.ndrangeSizes and callArrays.kernelArgOps, once per thread. */
-  useCallArrays(ndrangeSizes: Float64Array, kernelArgOps: Float64Array): void;
+  /** The arrays of callArrays, made by the addon; handed out once per thread (later calls throw). */
+  takeCallArrays(): { ndrangeSizes: Float64Array; kernelArgOps: Float64Array };
   /** Applies the kernel's pending arguments (callArrays.kernelArgOps), then clEnqueueNDRangeKernel. */
   enqueueNDRange(queueSlot: number, kernelSlot: number, waitList: WaitList): EventId;
   createUserEvent(context: NativeContext): EventId;
@@ -561,17 +561,19 @@ export interface Addon {
 /**
  * @internal Arrays the hot calls pass their values through instead of making
  * new ones per call: written just before the native call, after every check.
- * One pair per thread (this module and the addon are loaded per thread).
+ * One pair per thread (this module and the addon are loaded per thread). The
+ * addon makes them and hands them out once, here, as it loads: no script can
+ * reach them or give the addon arrays of its own.
  */
-export const callArrays = {
+export const callArrays: {
   /** enqueueNDRange: [dims, hasOffset, hasLocal, global x3, offset x3, local x3]. */
-  ndrangeSizes: new Float64Array(12),
+  ndrangeSizes: Float64Array;
   /**
    * enqueueNDRange: the kernel arguments to hand the driver first,
    * [count, (index, kind, value) x count] (see lib/kernel.ts, pendingArgs).
    */
-  kernelArgOps: new Float64Array(1 + 3 * 64),
-} as const;
+  kernelArgOps: Float64Array;
+} = { ndrangeSizes: new Float64Array(0), kernelArgOps: new Float64Array(0) };
 
 /**
  * Every error class the native side throws, for every area, by the name
@@ -601,6 +603,8 @@ export function nativeAddon(): Addon {
     );
   }
   addon.setErrorClasses(errorClasses);
-  addon.useCallArrays(callArrays.ndrangeSizes, callArrays.kernelArgOps);
+  const arrays = addon.takeCallArrays();
+  callArrays.ndrangeSizes = arrays.ndrangeSizes;
+  callArrays.kernelArgOps = arrays.kernelArgOps;
   return addon;
 }

@@ -430,10 +430,15 @@ export class Kernel extends Resource<NativeKernel> {
   }
 
   #argStore(): DataView {
+    if (this.#store?.byteLength === 0) {
+      throw new TypeError(
+        "the kernel's argument store was detached (transferred away through kernel.native): this kernel takes no more values; create another",
+      );
+    }
     if (!this.#storeView) {
-      this.#store = new Uint8Array(Math.max(1, this.numArgs) * argBytesEach);
-      this.native.useArgStore(this.#store);
-      this.#storeView = new DataView(this.#store.buffer);
+      // Made by the addon (never memory a script could hand it), argBytesEach bytes per argument.
+      this.#store = this.native.argStore();
+      this.#storeView = new DataView(this.#store.buffer, this.#store.byteOffset, this.#store.byteLength);
     }
     return this.#storeView;
   }

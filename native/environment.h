@@ -91,11 +91,11 @@ struct AddonData {
   ObjectTable objects;
   // enqueueNDRange's sizes, written by lib/queue.ts just before each call
   // (one Float64Array for the life of the environment: no array to read per call).
+  // The addon makes both arrays and hands them out once (queue.cc, takeCallArrays);
+  // their data is looked up at each use, never kept: a detached array is refused.
   Napi::Reference<Napi::Float64Array> ndrangeSizes;
-  const double* ndrangeData = nullptr;
   // The kernel arguments lib/kernel.ts holds for the next enqueueNDRange.
   Napi::Reference<Napi::Float64Array> argOps;
-  const double* argOpsData = nullptr;
 
   static AddonData& Get(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }
 };

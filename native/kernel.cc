@@ -6,6 +6,8 @@ const napi_type_tag NativeKernel::kTypeTag = {0x6f636c2d6b65726eULL, 0x656c00000
 
 namespace {
 
+constexpr cl_uint kKernelNumArgs = 0x1191;  // CL_KERNEL_NUM_ARGS
+
 Napi::Value CreateKernel(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_program program = NativeProgram::From(info[0], "program");
@@ -50,8 +52,7 @@ void ApplyPendingArgs(Napi::Env env, NativeKernel& kernel, const double* ops) {
       }
       case kOpBytes: {
         const auto length = static_cast<size_t>(value);
-        const uint8_t* bytes = kernel.ArgBytes(index, length);
-        if (!bytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
+        const uint8_t* bytes = kernel.ArgBytes(env, index, length);
         status = setArg.fn(kernel.handle(), index, length, bytes);
         break;
       }
@@ -82,31 +83,32 @@ Napi::Value NativeKernel::SetArgBytes(const Napi::CallbackInfo& info) {
   cl_kernel kernel = Checked(env);
   cl_uint index = static_cast<cl_uint>(ToU64(info[0], "index"));
   size_t length = ToSize(info[1], "length");
-  const uint8_t* bytes = ArgBytes(index, length);
-  if (!bytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
+  const uint8_t* bytes = ArgBytes(env, index, length);
   OCL_CHECK(env, clSetKernelArg, kernel, index, length, bytes);
   return env.Undefined();
 }
 
-// useArgStore(Uint8Array): kArgBytes bytes per argument, where lib/kernel.ts
-// packs argument values; kept for the kernel's life.
-Napi::Value NativeKernel::UseArgStore(const Napi::CallbackInfo& info) {
+// argStore() -> Uint8Array: kArgBytes bytes per argument, where lib/kernel.ts
+// packs argument values. Made here on the first call, the same one at every
+// call: a script cannot hand the kernel memory of its own.
+Napi::Value NativeKernel::ArgStore(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array) {
-    throw Napi::TypeError::New(env, "the argument store must be a Uint8Array");
+  if (argStore_.IsEmpty()) {
+    cl_kernel kernel = Checked(env);
+    cl_uint count = 0;
+    OCL_CHECK(env, clGetKernelInfo, kernel, kKernelNumArgs, sizeof(count), &count, nullptr);
+    argStore_ = Napi::Persistent(Napi::Uint8Array::New(env, (count ? count : 1) * kArgBytes));
   }
-  auto store = info[0].As<Napi::Uint8Array>();
-  argStore_ = Napi::Persistent(store);
-  argStoreData_ = store.Data();
-  argStoreSize_ = store.ByteLength();
-  return env.Undefined();
+  return argStore_.Value();
 }
 
-const uint8_t* NativeKernel::ArgBytes(cl_uint index, size_t length) const {
-  if (!argStoreData_ || length == 0 || length > kArgBytes) return nullptr;
+const uint8_t* NativeKernel::ArgBytes(Napi::Env env, cl_uint index, size_t length) const {
+  if (length == 0 || length > kArgBytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
   size_t start = static_cast<size_t>(index) * kArgBytes;
-  if (start + kArgBytes > argStoreSize_) return nullptr;
-  return argStoreData_ + start;
+  size_t bytes = 0;
+  const uint8_t* store = HeldData(env, argStore_, bytes, "the kernel's argument store");
+  if (start + kArgBytes > bytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
+  return store + start;
 }
 
 // setArgMem(index, mem | null)
@@ -172,7 +174,7 @@ void NativeKernel::Init(Napi::Env env, Napi::Object exports) {
            {InstanceMethod("info", &NativeKernel::Info), InstanceMethod("workGroupInfo", &NativeKernel::WorkGroupInfo),
             InstanceMethod("argInfo", &NativeKernel::ArgInfo), InstanceMethod("setArg", &NativeKernel::SetArg),
             InstanceMethod("setArgBytes", &NativeKernel::SetArgBytes),
-            InstanceMethod("useArgStore", &NativeKernel::UseArgStore),
+            InstanceMethod("argStore", &NativeKernel::ArgStore),
             InstanceMethod("setArgMem", &NativeKernel::SetArgMem),
             InstanceMethod("setArgSampler", &NativeKernel::SetArgSampler),
             InstanceMethod("setArgLocal", &NativeKernel::SetArgLocal)});

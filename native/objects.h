@@ -20,7 +20,7 @@ namespace ocl {
 // The widest kernel argument value: a 16-vector of 8-byte scalars (a kernel's
 // argument store holds this many bytes per argument).
 constexpr size_t kArgBytes = 128;
-// The arrays lib/ passes the hot calls' values through (useCallArrays):
+// The arrays lib/ passes the hot calls' values through (takeCallArrays):
 // enqueueNDRange's sizes, and the kernel arguments pending for it.
 constexpr size_t kNDRangeSizes = 12;
 constexpr size_t kMaxArgOps = 64;
@@ -268,16 +268,17 @@ class NativeKernel : public Handle<NativeKernel, cl_kernel> {
   Napi::Value SetArgSampler(const Napi::CallbackInfo& info);
   Napi::Value SetArgLocal(const Napi::CallbackInfo& info);
   Napi::Value SetArgBytes(const Napi::CallbackInfo& info);
-  Napi::Value UseArgStore(const Napi::CallbackInfo& info);
+  Napi::Value ArgStore(const Napi::CallbackInfo& info);
 
  public:
-  // Argument `index`'s packed value in the store, or null when out of range.
-  const uint8_t* ArgBytes(cl_uint index, size_t length) const;
+  // Argument `index`'s packed value in the store; throws when out of range
+  // or when the store was detached.
+  const uint8_t* ArgBytes(Napi::Env env, cl_uint index, size_t length) const;
 
  private:
+  // Made by the addon (argStore()), one per kernel for its life; its data is
+  // looked up at each use, never kept.
   Napi::Reference<Napi::Uint8Array> argStore_;
-  const uint8_t* argStoreData_ = nullptr;
-  size_t argStoreSize_ = 0;
 };
 
 // Hands the driver the kernel arguments lib/kernel.ts checked and held since

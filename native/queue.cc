@@ -357,26 +357,23 @@ Napi::Value DetachArrayBuffer(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-// Keeps `v`, a typed array of `length` elements, for the life of the environment; returns its data.
-template <typename T>
-const T* KeepArray(const Napi::Value& v, napi_typedarray_type type, size_t length, Napi::Reference<Napi::TypedArrayOf<T>>& keep,
-                   const char* what) {
-  if (!v.IsTypedArray() || v.As<Napi::TypedArray>().TypedArrayType() != type ||
-      v.As<Napi::TypedArray>().ElementLength() != length) {
-    throw Napi::TypeError::New(v.Env(), std::string(what) + " must be a typed array of " + std::to_string(length) + " elements");
-  }
-  keep = Napi::Persistent(v.As<Napi::TypedArrayOf<T>>());
-  return v.As<Napi::TypedArrayOf<T>>().Data();
-}
-
-// useCallArrays(Float64Array(kNDRangeSizes), Float64Array(kArgOps)), once per
-// environment (lib/addon.ts, when the addon loads): the arrays enqueueNDRange
-// reads its sizes and the kernel's pending arguments from.
-Napi::Value UseCallArrays(const Napi::CallbackInfo& info) {
-  auto& data = AddonData::Get(info.Env());
-  data.ndrangeData = KeepArray(info[0], napi_float64_array, kNDRangeSizes, data.ndrangeSizes, "NDRange sizes");
-  data.argOpsData = KeepArray(info[1], napi_float64_array, kArgOps, data.argOps, "argument operations");
-  return info.Env().Undefined();
+// takeCallArrays() -> { ndrangeSizes: Float64Array(kNDRangeSizes), kernelArgOps:
+// Float64Array(kArgOps) }: the arrays enqueueNDRange reads its sizes and the
+// kernel's pending arguments from. Made here, handed out once per environment
+// (lib/addon.ts takes them as it loads the addon, before any script can reach
+// it); later calls are refused, so no script can hand the addon arrays of its own.
+Napi::Value TakeCallArrays(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto& data = AddonData::Get(env);
+  if (!data.ndrangeSizes.IsEmpty()) throw Napi::Error::New(env, "the call arrays were handed out already (to opencl-interop, as it loaded the addon)");
+  Napi::Float64Array sizes = Napi::Float64Array::New(env, kNDRangeSizes);
+  Napi::Float64Array ops = Napi::Float64Array::New(env, kArgOps);
+  data.ndrangeSizes = Napi::Persistent(sizes);
+  data.argOps = Napi::Persistent(ops);
+  Napi::Object result = Napi::Object::New(env);
+  result.Set("ndrangeSizes", sizes);
+  result.Set("kernelArgOps", ops);
+  return result;
 }
 
 double SlotArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
@@ -388,7 +385,7 @@ double SlotArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
 }
 
 // enqueueNDRange(queueSlot, kernelSlot, waitList): dimensions and sizes come
-// from the array given to useCallArrays: [dims, hasOffset, hasLocal, global x3,
+// from the array takeCallArrays made: [dims, hasOffset, hasLocal, global x3,
 // offset x3, local x3]; pending arguments are applied first (ApplyPendingArgs).
 Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -397,8 +394,10 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   if (!queue->handle()) ThrowReleased(env, NativeQueue::kName);
   if (!kernel->handle()) ThrowReleased(env, NativeKernel::kName);
   const AddonData& data = AddonData::Get(env);
-  const double* v = data.ndrangeData;
-  if (!v) throw Napi::Error::New(env, "enqueueNDRange before useCallArrays");
+  size_t sizesLength = 0, opsLength = 0;
+  const double* v = HeldData(env, data.ndrangeSizes, sizesLength, "the NDRange sizes array");
+  const double* ops = HeldData(env, data.argOps, opsLength, "the kernel argument operations array");
+  if (sizesLength < kNDRangeSizes || opsLength < kArgOps) throw Napi::RangeError::New(env, "the call arrays are too short");
   const auto dims = static_cast<cl_uint>(v[0]);
   if (dims < 1 || dims > 3) throw Napi::RangeError::New(env, "an NDRange has 1 to 3 dimensions");
   size_t global[3], offset[3], local[3];
@@ -408,7 +407,7 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
     local[d] = static_cast<size_t>(v[9 + d]);
   }
   Enqueue op(info[2]);
-  ApplyPendingArgs(env, *kernel, data.argOpsData);
+  ApplyPendingArgs(env, *kernel, ops);
   OCL_CHECK(env, clEnqueueNDRangeKernel, queue->handle(), kernel->handle(), dims, v[1] != 0 ? offset : nullptr, global,
                                             v[2] != 0 ? local : nullptr, op.count(), op.list(), &op.event);
   return op.Result(env);
@@ -459,7 +458,7 @@ void InitQueue(Napi::Env env, Napi::Object exports) {
       {"enqueueMapImage", EnqueueMapImage},
       {"enqueueUnmap", EnqueueUnmap},
       {"detachArrayBuffer", DetachArrayBuffer},
-      {"useCallArrays", UseCallArrays},
+      {"takeCallArrays", TakeCallArrays},
       {"enqueueNDRange", EnqueueNDRange},
   };
   for (const auto& [name, callback] : functions) exports.Set(name, Napi::Function::New(env, callback, name));

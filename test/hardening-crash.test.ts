@@ -125,3 +125,87 @@ describe('1. an adopted VA display this module opened is shared, never left on f
     expect(value).toEqual({ vendor: SOFTVA_VENDOR, byte: 201 });
   });
 });
+
+describe('2. no internal method reachable from a public object keeps pointers into memory the script controls', () => {
+  // A kernel whose result shows the arguments it got: out[i] = v + i.
+  const kernelSetup = `
+    const { context, queue } = poclSetup();
+    const program = context.createProgram('__kernel void k(__global int* out, int v) { out[get_global_id(0)] = v + (int)get_global_id(0); }');
+    const detach = (view) => { try { structuredClone(view.buffer, { transfer: [view.buffer] }); } catch {} };
+    const churn = () => { for (let i = 0; i < 4; i++) { global.gc(); const junk = []; for (let j = 0; j < 64; j++) junk.push(new Float64Array(256).fill(-1e9)); } };
+    const run = async (kernel, v) => {
+      const out = context.createBuffer(16);
+      kernel.setArg(0, out).setArg(1, v, 'int');
+      queue.enqueueKernel(kernel, 4);
+      const result = new Int32Array(4);
+      await queue.readBuffer(out, result);
+      return [...result];
+    };
+    // Calls every method of \`target\` whose name matches \`pattern\` with \`args\`; detaches what it was given or got.
+    const tryAll = (target, pattern, args) => {
+      const outcomes = [];
+      for (let o = target; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+        for (const name of Object.getOwnPropertyNames(o)) {
+          if (!pattern.test(name) || typeof target[name] !== 'function') continue;
+          try {
+            const got = target[name](...args);
+            for (const view of [...args, ...(got && typeof got === 'object' ? Object.values(got) : [])]) if (ArrayBuffer.isView(view)) detach(view);
+            if (ArrayBuffer.isView(got)) detach(got);
+            outcomes.push(name + ': accepted');
+          } catch (e) { outcomes.push(name + ': ' + e.name); }
+        }
+      }
+      args.forEach(detach);
+      return outcomes;
+    };`;
+
+  it("kernel.native's argument store: handed a store the script then detaches, or asked for its own and detached; after GC the kernel gets its arguments or a typed error", async () => {
+    const value = await fresh(
+      `${kernelSetup}
+      (async () => {
+        await program.build();
+        const kernel = program.createKernel('k');
+        const before = await run(kernel, 7);
+        const outcomes = tryAll(kernel.native, /argstore/i, [new Uint8Array(1024)]);
+        churn();
+        let after;
+        try { after = await run(kernel, 40); } catch (e) { after = e.name + ': ' + e.message; }
+        // Another kernel never touched: unaffected.
+        const fresh = await run(program.createKernel('k'), 3);
+        done({ before, outcomes: outcomes.length > 0, after, fresh });
+      })();`,
+      { args: ['--expose-gc'] },
+    );
+    const { before, outcomes, after, fresh: untouched } = value as { before: number[]; outcomes: boolean; after: unknown; fresh: number[] };
+    expect(outcomes).toBe(true);
+    expect(before).toEqual([7, 8, 9, 10]);
+    expect(untouched).toEqual([3, 4, 5, 6]);
+    if (typeof after === 'string') expect(after).toMatch(/^TypeError: .*argument store.*detached/);
+    else expect(after).toEqual([40, 41, 42, 43]);
+  });
+
+  it("event.native.addon's call arrays: the script hands its own and detaches them; after GC every enqueueKernel still reads the binding's sizes", async () => {
+    const value = await fresh(
+      `${kernelSetup}
+      (async () => {
+        await program.build();
+        const kernel = program.createKernel('k');
+        const before = await run(kernel, 7);
+        const event = queue.enqueueMarker();
+        await event;
+        const addon = event.native.addon;
+        const outcomes = tryAll(addon, /callarrays/i, [new Float64Array(12), new Float64Array(1 + 3 * 64)]);
+        event.release();
+        churn();
+        const after = await run(kernel, 40);
+        done({ before, outcomes, after });
+      })();`,
+      { args: ['--expose-gc'] },
+    );
+    const { before, outcomes, after } = value as { before: number[]; outcomes: string[]; after: number[] };
+    expect(before).toEqual([7, 8, 9, 10]);
+    expect(outcomes.length).toBeGreaterThan(0);
+    for (const outcome of outcomes) expect(outcome).not.toMatch(/accepted/);
+    expect(after).toEqual([40, 41, 42, 43]);
+  });
+});
