@@ -231,43 +231,59 @@ Napi::Value EnqueueCopyBufferToImage(const Napi::CallbackInfo& info) {
   return op.Result(env);
 }
 
-void OCL_CALL ReleaseEventWhenDone(cl_event, cl_int, void* event) {
-  if (const CoreApi* api = ApiOrNull()) api->clReleaseEvent(static_cast<cl_event>(event));
+void OCL_CALL ReleaseEventsWhenDone(cl_event, cl_int, void* user) {
+  auto* events = static_cast<std::pair<cl_event, cl_event>*>(user);
+  if (const CoreApi* api = ApiOrNull()) {
+    api->clReleaseEvent(events->first);
+    if (events->second) api->clReleaseEvent(events->second);
+  }
+  delete events;
 }
 
 // A mapped region. Its ArrayBuffer holds the record, and the record holds its
-// own references to the memory object and the queue: releasing (or
-// collecting) the buffer, queue and context cannot free storage a view still
-// reaches. When the ArrayBuffer goes without an unmap, the record unmaps.
+// own references to the memory object, the queue and the map command's event:
+// releasing (or collecting) the buffer, queue and context cannot free storage
+// a view still reaches. When the ArrayBuffer goes without an unmap, the
+// record unmaps, after the map: on an out-of-order queue nothing else orders
+// the two, and PoCL crashes unmapping a map that has not run (one gated by a
+// user event).
 struct MapRecord {
   cl_command_queue queue;
   cl_mem mem;
   void* pointer;
+  cl_event mapped;  // the map command's event (null for a blocking map without one)
   bool unmapped = false;
-  MapRecord(const CoreApi& api, cl_command_queue q, cl_mem m, void* p) : queue(q), mem(m), pointer(p) {
+  MapRecord(const CoreApi& api, cl_command_queue q, cl_mem m, void* p, cl_event e) : queue(q), mem(m), pointer(p), mapped(e) {
     api.clRetainCommandQueue(queue);
     api.clRetainMemObject(mem);
+    if (mapped) api.clRetainEvent(mapped);
   }
   ~MapRecord() {
     const CoreApi* api = ApiOrNull();
     if (!api) return;
     cl_event event = nullptr;
-    if (!unmapped && api->clEnqueueUnmapMemObject(queue, mem, pointer, 0, nullptr, &event) == CL_SUCCESS) {
+    if (!unmapped &&
+        api->clEnqueueUnmapMemObject(queue, mem, pointer, mapped ? 1 : 0, mapped ? &mapped : nullptr, &event) == CL_SUCCESS) {
       api->clFlush(queue);
       // The unmap may wait behind a command gated by a user event: its event
-      // is kept until it ends (PoCL aborts when a waiting command's event is
-      // gone as a user event fails).
-      if (event && NotifyOnStatus(*api, event, CL_COMPLETE, ReleaseEventWhenDone, event) != CL_SUCCESS) {
-        api->clReleaseEvent(event);
+      // (and the map's, which it waits on) is kept until it ends (PoCL aborts
+      // when a waiting command's event is gone as a user event fails).
+      auto* events = new std::pair<cl_event, cl_event>(event, mapped);
+      if (event && NotifyOnStatus(*api, event, CL_COMPLETE, ReleaseEventsWhenDone, events) == CL_SUCCESS) {
+        mapped = nullptr;
+      } else {
+        delete events;
+        if (event) api->clReleaseEvent(event);
       }
     }
+    if (mapped) api->clReleaseEvent(mapped);
     api->clReleaseMemObject(mem);
     api->clReleaseCommandQueue(queue);
   }
 };
 
 Napi::Object MapResult(Napi::Env env, cl_command_queue queue, cl_mem mem, void* pointer, size_t size, cl_event event) {
-  auto* record = new MapRecord(Api(env), queue, mem, pointer);
+  auto* record = new MapRecord(Api(env), queue, mem, pointer, event);
   Napi::Object result = Napi::Object::New(env);
   napi_value buffer;
   napi_status status = napi_create_external_arraybuffer(
@@ -343,6 +359,7 @@ Napi::Value EnqueueUnmap(const Napi::CallbackInfo& info) {
   auto* record = info[1].As<Napi::External<MapRecord>>().Data();
   if (record->unmapped || record->pointer != mapped.Data()) throw Napi::TypeError::New(env, "not this mapping's record");
   Enqueue op(info[2]);
+  if (record->mapped) op.waitList.push_back(record->mapped);  // after the map, whatever the queue's order
   OCL_CHECK(env, clEnqueueUnmapMemObject, record->queue, record->mem, record->pointer, op.count(), op.list(),
                                              &op.event);
   record->unmapped = true;

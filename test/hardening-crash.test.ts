@@ -209,3 +209,33 @@ describe('2. no internal method reachable from a public object keeps pointers in
     expect(after).toEqual([40, 41, 42, 43]);
   });
 });
+
+describe('3. releasing an out-of-order queue (or the mapped object) with a map gated by a user event', () => {
+  it.each([
+    ['buffer', 'queue'],
+    ['image', 'queue'],
+    ['buffer', 'memory'],
+    ['image', 'memory'],
+  ])('a %s map waiting on an unset user event, the %s released, the event set later: no unmap before the map', async (kind, released) => {
+    const value = await fresh(`
+      const { context, queue } = poclSetup({ outOfOrder: true });
+      const gate = context.createUserEvent();
+      const memory = '${kind}' === 'buffer'
+        ? context.createBuffer(1 << 20)
+        : context.createImage({ type: '2d', width: 64, height: 64, format: { order: 'RGBA', type: 'UNSIGNED_INT8' } });
+      const other = context.createBuffer(4096);
+      const maps = [0, 1].map(() => ('${kind}' === 'buffer' ? queue.mapBuffer(memory, { waitFor: [gate], access: 'read' }) : queue.mapImage(memory, { waitFor: [gate], access: 'read' }))
+        .then((m) => 'mapped: ' + m.mapped, (e) => e.name));
+      const ungated = queue.mapBuffer(other, { access: 'read' }).then((m) => 'mapped: ' + m.mapped, (e) => e.name);
+      ('${released}' === 'queue' ? queue : memory).release();
+      // Set after the released mappings' records have gone (their finalizers run on a later turn).
+      setTimeout(() => {
+        gate.setStatus('complete');
+        Promise.all([...maps, ungated]).then((r) => setTimeout(() => done(r), 200));
+      }, 200);
+    `);
+    const results = value as string[];
+    expect(results).toHaveLength(3);
+    for (const result of results) expect(result).toMatch(/^(mapped: (true|false)|OpenCL\w*Error)$/);
+  });
+});
