@@ -496,8 +496,10 @@ export interface Addon {
   enqueueFillBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, pattern: ArrayBufferView, offset: number, size: number, waitList: WaitList): EventId;
   enqueueCopyImage(q: Ref<NativeQueue>, src: Ref<NativeMem>, dst: Ref<NativeMem>, srcOrigin: Triple, dstOrigin: Triple, region: Triple, waitList: WaitList): EventId;
   enqueueFillImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, color: ArrayBufferView, origin: Triple, region: Triple, waitList: WaitList): EventId;
-  enqueueCopyImageToBuffer(q: Ref<NativeQueue>, image: Ref<NativeMem>, buffer: Ref<NativeMem>, origin: Triple, region: Triple, dstOffset: number, waitList: WaitList): EventId;
-  enqueueCopyBufferToImage(q: Ref<NativeQueue>, buffer: Ref<NativeMem>, image: Ref<NativeMem>, srcOffset: number, origin: Triple, region: Triple, waitList: WaitList): EventId;
+  /** throughParent: a sub-buffer goes to the driver as its parent buffer, dstOffset moved by its origin. */
+  enqueueCopyImageToBuffer(q: Ref<NativeQueue>, image: Ref<NativeMem>, buffer: Ref<NativeMem>, origin: Triple, region: Triple, dstOffset: number, waitList: WaitList, throughParent: boolean): EventId;
+  /** throughParent: a sub-buffer goes to the driver as its parent buffer, srcOffset moved by its origin. */
+  enqueueCopyBufferToImage(q: Ref<NativeQueue>, buffer: Ref<NativeMem>, image: Ref<NativeMem>, srcOffset: number, origin: Triple, region: Triple, waitList: WaitList, throughParent: boolean): EventId;
   enqueueMapBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, blocking: boolean, flags: bigint, offset: number, size: number, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: EventId };
   enqueueMapImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: EventId; rowPitch: number; slicePitch: number };
   detachArrayBuffer(mapped: ArrayBuffer): void;

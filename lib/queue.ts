@@ -1,5 +1,6 @@
 import { type EventId, type NativeHostBlock, type NativeQueue, callArrays } from './addon';
 import { CL } from './facts/cl-constants';
+import { STATUS } from './facts/cl-status';
 import type { ContextLink } from './links';
 import type { Device } from './device';
 import { AcquireScope } from './acquire-scope';
@@ -455,8 +456,9 @@ export class CommandQueue extends Resource<NativeQueue> {
     const { origin, region } = this.#imageRegion(image, options);
     const dstOffset = options.dstOffset ?? 0;
     checkCount(dstOffset, 'dstOffset');
+    const throughParent = this.#subBufferSide(buffer, dstOffset, 'dstOffset', image, region, 'clEnqueueCopyImageToBuffer');
     return this.submit({ call: 'clEnqueueCopyImageToBuffer', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueCopyImageToBuffer(this.slot, image.slot, buffer.slot, origin, region, dstOffset, waitList),
+      this.context.addon.enqueueCopyImageToBuffer(this.slot, image.slot, buffer.slot, origin, region, dstOffset, waitList, throughParent),
     );
   }
 
@@ -466,9 +468,38 @@ export class CommandQueue extends Resource<NativeQueue> {
     const { origin, region } = this.#imageRegion(image, options);
     const srcOffset = options.srcOffset ?? 0;
     checkCount(srcOffset, 'srcOffset');
+    const throughParent = this.#subBufferSide(buffer, srcOffset, 'srcOffset', image, region, 'clEnqueueCopyBufferToImage');
     return this.submit({ call: 'clEnqueueCopyBufferToImage', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueCopyBufferToImage(this.slot, buffer.slot, image.slot, srcOffset, origin, region, waitList),
+      this.context.addon.enqueueCopyBufferToImage(this.slot, buffer.slot, image.slot, srcOffset, origin, region, waitList, throughParent),
     );
+  }
+
+  /**
+   * A sub-buffer in a copy between an image and a buffer goes to the driver
+   * as its parent buffer and an offset (true): PoCL 3.1 crashes on the JS
+   * thread otherwise (its image<->buffer and rectangular copies put the
+   * sub-buffer object itself in the command's migration list; its other
+   * commands convert to the parent first). The parent is the same memory, so
+   * any driver gets the same copy; what the driver would check on the
+   * sub-buffer is checked here: the range fits in it, and its origin is
+   * aligned for the queue's device (CL_MISALIGNED_SUB_BUFFER_OFFSET).
+   */
+  #subBufferSide(buffer: CLBuffer, offset: number, what: string, image: CLImage, region: Triple, call: string): boolean {
+    if (buffer.parent === undefined) return false;
+    const bytes = region[0] * region[1] * region[2] * image.elementSize;
+    if (offset + bytes > buffer.size) {
+      throw new RangeError(`${what} + the region's ${bytes} bytes (${offset + bytes}) exceeds the sub-buffer's ${buffer.size} bytes`);
+    }
+    const align = this.device.memBaseAddrAlign / 8;
+    const origin = buffer.offset;
+    if (align > 0 && origin % align !== 0) {
+      throw new OpenCLError(
+        STATUS.CL_MISALIGNED_SUB_BUFFER_OFFSET,
+        call,
+        `the sub-buffer's origin (${origin}) is not a multiple of the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN (${align} bytes)`,
+      );
+    }
+    return true;
   }
 
   #mapBuffer(buffer: CLBuffer, blocking: boolean, options: EnqueueOptions & { access?: MapAccess; offset?: number; size?: number }): Mapping {

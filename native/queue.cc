@@ -55,7 +55,9 @@ Napi::Value EnqueueBarrier(const Napi::CallbackInfo& info) {
 }
 
 
-constexpr cl_uint kImageElementSize = 0x1111;  // CL_IMAGE_ELEMENT_SIZE
+constexpr cl_uint kImageElementSize = 0x1111;        // CL_IMAGE_ELEMENT_SIZE
+constexpr cl_uint kMemAssociatedMemObject = 0x1107;  // CL_MEM_ASSOCIATED_MEMOBJECT
+constexpr cl_uint kMemOffset = 0x1108;               // CL_MEM_OFFSET
 
 // Bytes a host region of an image occupies, so no transfer can run past the
 // JS memory it was given. Pitches of 0 mean "tightly packed".
@@ -199,7 +201,20 @@ Napi::Value EnqueueFillImage(const Napi::CallbackInfo& info) {
   return op.Result(env);
 }
 
-// enqueueCopyImageToBuffer(queue, image, buffer, origin, region, dstOffset, waitList)
+// A sub-buffer as its parent and the offset of a range in it (lib/queue.ts
+// asks for this conversion for copies between images and sub-buffers, which
+// PoCL 3.1 crashes on; it checked the range against the sub-buffer first).
+void ToParentBuffer(Napi::Env env, cl_mem& buffer, size_t& offset) {
+  cl_mem parent = nullptr;
+  size_t origin = 0;
+  OCL_CHECK(env, clGetMemObjectInfo, buffer, kMemAssociatedMemObject, sizeof(parent), &parent, nullptr);
+  OCL_CHECK(env, clGetMemObjectInfo, buffer, kMemOffset, sizeof(origin), &origin, nullptr);
+  if (!parent) return;
+  buffer = parent;
+  offset += origin;
+}
+
+// enqueueCopyImageToBuffer(queue, image, buffer, origin, region, dstOffset, waitList, throughParent)
 Napi::Value EnqueueCopyImageToBuffer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   size_t origin[3], region[3];
@@ -210,12 +225,13 @@ Napi::Value EnqueueCopyImageToBuffer(const Napi::CallbackInfo& info) {
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_mem image = NativeMem::From(info[1], "image");
   cl_mem buffer = NativeMem::From(info[2], "buffer");
+  if (info[7].ToBoolean()) ToParentBuffer(env, buffer, dstOffset);
   OCL_CHECK(env, clEnqueueCopyImageToBuffer, queue, image, buffer, origin, region, dstOffset, op.count(), op.list(),
                                                 &op.event);
   return op.Result(env);
 }
 
-// enqueueCopyBufferToImage(queue, buffer, image, srcOffset, origin, region, waitList)
+// enqueueCopyBufferToImage(queue, buffer, image, srcOffset, origin, region, waitList, throughParent)
 Napi::Value EnqueueCopyBufferToImage(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   size_t srcOffset = ToSize(info[3], "srcOffset");
@@ -226,6 +242,7 @@ Napi::Value EnqueueCopyBufferToImage(const Napi::CallbackInfo& info) {
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_mem buffer = NativeMem::From(info[1], "buffer");
   cl_mem image = NativeMem::From(info[2], "image");
+  if (info[7].ToBoolean()) ToParentBuffer(env, buffer, srcOffset);
   OCL_CHECK(env, clEnqueueCopyBufferToImage, queue, buffer, image, srcOffset, origin, region, op.count(), op.list(),
                                                 &op.event);
   return op.Result(env);

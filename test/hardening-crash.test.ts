@@ -239,3 +239,53 @@ describe('3. releasing an out-of-order queue (or the mapped object) with a map g
     for (const result of results) expect(result).toMatch(/^(mapped: (true|false)|OpenCL\w*Error)$/);
   });
 });
+
+describe('4. copies between an image and a sub-buffer (PoCL 3.1 crashed in clEnqueueCopyImageToBuffer / clEnqueueCopyBufferToImage)', () => {
+  const setup = `
+    const { context, queue } = poclSetup();
+    const image = context.createImage({ type: '2d', width: 8, height: 8, format: { order: 'RGBA', type: 'UNSIGNED_INT8' } });
+    const parent = context.createBuffer(4096);
+    const sub = parent.createSubBuffer(1024, 1024);
+    const pattern = new Uint8Array(256).map((_, i) => (i * 7 + 3) & 255);`;
+
+  it('copyImageToBuffer into a sub-buffer (clEnqueueCopyImageToBuffer: dst_offset is within dst_buffer, a sub-buffer included)', async () => {
+    const value = await fresh(`${setup}
+      (async () => {
+        await queue.writeBuffer(parent, new Uint8Array(4096).fill(0xee));
+        await queue.writeImage(image, pattern);
+        await queue.copyImageToBuffer(image, sub, { dstOffset: 16 });
+        const all = new Uint8Array(4096);
+        await queue.readBuffer(parent, all);
+        const copied = all.subarray(1024 + 16, 1024 + 16 + 256);
+        const tooFar = errorOf(() => queue.copyImageToBuffer(image, sub, { dstOffset: 1024 - 255 }));
+        done({
+          copied: copied.every((b, i) => b === pattern[i]),
+          before: all.subarray(0, 1024 + 16).every((b) => b === 0xee),
+          after: all.subarray(1024 + 16 + 256).every((b) => b === 0xee),
+          tooFar,
+        });
+      })();`);
+    expect(value).toEqual({ copied: true, before: true, after: true, tooFar: expect.stringMatching(/^RangeError: dstOffset .*exceeds the sub-buffer's 1024 bytes/) });
+  });
+
+  it('copyBufferToImage from a sub-buffer (clEnqueueCopyBufferToImage)', async () => {
+    const value = await fresh(`${setup}
+      (async () => {
+        const all = new Uint8Array(4096);
+        all.set(pattern, 1024 + 32);
+        await queue.writeBuffer(parent, all);
+        await queue.copyBufferToImage(sub, image, { srcOffset: 32 });
+        const back = new Uint8Array(256);
+        await queue.readImage(image, back);
+        const region = errorOf(() => queue.copyBufferToImage(sub, image, { srcOffset: 800 }));
+        // The parent's JS object released: the sub-buffer keeps the driver's parent alive.
+        parent.release();
+        await queue.writeImage(image, new Uint8Array(256));
+        await queue.copyBufferToImage(sub, image, { srcOffset: 32 });
+        const again = new Uint8Array(256);
+        await queue.readImage(image, again);
+        done({ copied: back.every((b, i) => b === pattern[i]), region, again: again.every((b, i) => b === pattern[i]) });
+      })();`);
+    expect(value).toEqual({ copied: true, again: true, region: expect.stringMatching(/^RangeError: srcOffset .*exceeds the sub-buffer's 1024 bytes/) });
+  });
+});
