@@ -124,6 +124,28 @@ describe('1. an adopted VA display this module opened is shared, never left on f
     );
     expect(value).toEqual({ vendor: SOFTVA_VENDOR, byte: 201 });
   });
+  it('12. a DMA-BUF the software VA driver exported, truncated by the script, then the surface read: the memfd is sealed (test equipment)', async () => {
+    const value = await fresh(
+      `
+      const { ftruncateSync, fstatSync } = require('node:fs');
+      const display = ocl.openVaDisplay({ kind: 'x11' });
+      const surface = display.createSurface({ width: 64, height: 64 });
+      surface.writePlane(0, new Uint8Array(64 * 64).fill(77));
+      const dmabuf = surface.exportDmaBuf();
+      const fd = dmabuf.objects[0].fd;
+      const size = fstatSync(fd).size;
+      const shrink = errorOf(() => ftruncateSync(fd, 0));
+      const byte = surface.readPlane(0)[1000];
+      const grow = errorOf(() => ftruncateSync(fd, size * 2));
+      const kept = fstatSync(fd).size === size;
+      dmabuf.close();
+      surface.dispose();
+      display.dispose();
+      done({ shrink, grow, byte, size: kept });`,
+      { env },
+    );
+    expect(value).toEqual({ shrink: expect.stringMatching(/EPERM/), grow: expect.stringMatching(/EPERM/), byte: 77, size: true });
+  });
 });
 
 describe('2. no internal method reachable from a public object keeps pointers into memory the script controls', () => {
