@@ -2,6 +2,7 @@
 // does not export it): the public classes wrap it and do all validation and
 // policy. The types stay in the declarations because those classes name them.
 import * as path from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { Direct3DError } from './direct3d/errors';
 import { OpenCLEntryPointError, OpenCLError, OpenCLReleasedError } from './errors';
 import { VaError } from './va/errors';
@@ -510,10 +511,13 @@ export interface Addon {
   createProgramWithSource(context: NativeContext, source: string): NativeProgram;
   createProgramWithBuiltInKernels(context: NativeContext, devices: NativeDevice[], names: string): NativeProgram;
   createKernel(program: NativeProgram, name: string): NativeKernel;
+  /** Blocks until no build is in flight (at most buildsMs) and no started kernel command runs (at most kernelsMs). */
+  waitForCompilerWork(buildsMs: number, kernelsMs: number): void;
   /** The arrays of callArrays, made by the addon; handed out once per thread (later calls throw). */
   takeCallArrays(): { ndrangeSizes: Float64Array; kernelArgOps: Float64Array };
   /** Applies the kernel's pending arguments (callArrays.kernelArgOps), then clEnqueueNDRangeKernel. */
-  enqueueNDRange(queueSlot: number, kernelSlot: number, waitList: WaitList): EventId;
+  /** compilesInProcess: keep the command until it ends, for the exit wait (waitForCompilerWork). */
+  enqueueNDRange(queueSlot: number, kernelSlot: number, waitList: WaitList, compilesInProcess: boolean): EventId;
   createUserEvent(context: NativeContext): EventId;
   waitForEvents(events: EventId[]): void;
   eventInfo(event: EventId, param: number): Uint8Array;
@@ -608,5 +612,14 @@ export function nativeAddon(): Addon {
   const arrays = addon.takeCallArrays();
   callArrays.ndrangeSizes = arrays.ndrangeSizes;
   callArrays.kernelArgOps = arrays.kernelArgOps;
+  if (isMainThread) {
+    // PoCL compiles on its own threads (builds, and each kernel at its first
+    // run); exit() then runs LLVM's static destructors under them (SIGSEGV).
+    // The 'exit' event comes before exit(): wait there for builds in flight
+    // and kernels the driver has started (not for commands still waiting on
+    // events), at most 60 s and 10 s.
+    const loaded = addon;
+    process.once('exit', () => loaded.waitForCompilerWork(60_000, 10_000));
+  }
   return addon;
 }

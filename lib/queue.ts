@@ -128,6 +128,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   /** Unset user events that commands on this queue wait on. */
   #gates: readonly UserEvent[] = [];
   #properties?: Required<QueueOptions>;
+  #compilesInProcess?: boolean;
 
   /** @internal */
   constructor(native: NativeQueue, context: ContextLink, device: Device, options?: Required<QueueOptions>) {
@@ -211,6 +212,10 @@ export class CommandQueue extends Resource<NativeQueue> {
     const local = options.localSize === undefined ? undefined : checkSizes(options.localSize, 'localSize', 1, dims);
     kernel.checkArgsForEnqueue('clEnqueueNDRangeKernel', this.device);
     const addon = this.context.addon;
+    // CPU drivers (PoCL) compile a kernel on their own threads at its first
+    // run: the addon keeps such commands until they end, so that the process
+    // exit can wait for them (see native/completion.h, NoteKernelCommand).
+    const compilesInProcess = (this.#compilesInProcess ??= this.device.type === 'cpu');
     return this.submit({ call: 'clEnqueueNDRangeKernel', waitFor: options.waitFor }, (waitList) => {
       const sizes = callArrays.ndrangeSizes;
       sizes[0] = dims;
@@ -224,7 +229,7 @@ export class CommandQueue extends Resource<NativeQueue> {
       kernel.pendingArgs(callArrays.kernelArgOps);
       let id: EventId;
       try {
-        id = addon.enqueueNDRange(this.slot, kernel.slot, waitList);
+        id = addon.enqueueNDRange(this.slot, kernel.slot, waitList, compilesInProcess);
       } catch (error) {
         // Which argument the driver refused: handed over one by one, the refusal names it.
         if (error instanceof OpenCLError && error.call === 'clSetKernelArg') kernel.applyPendingNow();

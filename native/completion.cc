@@ -1,7 +1,8 @@
 // Completion: driver callbacks reach JS through one ThreadSafeFunction per
 // environment (CallbackHub), a polling thread stands in for drivers without
-// event callbacks (StatusPoller), and a waiting thread sees completion where
-// it wakes sooner than the driver's callback (CompletionWaiter).
+// event callbacks (StatusPoller), a waiting thread sees completion where
+// it wakes sooner than the driver's callback (CompletionWaiter), and the
+// exit waits for the driver's compiler work in flight (waitForCompilerWork).
 #include "completion.h"
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include <deque>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
+#include <vector>
 
 #include "event.h"
 
@@ -292,6 +295,130 @@ cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, Sta
                                                                                                  : CL_OUT_OF_HOST_MEMORY;
 }
 
+// ---- compiler work in flight at exit (see completion.h) --------------------
+
+namespace {
+
+// Process-wide, keyed by the environment that started the work (its
+// AddonData, an identity only): builds in flight and kernel commands' events.
+std::mutex workMutex;
+// Never destroyed: waited on while the process exits.
+std::unordered_map<const void*, int>& BuildsInFlight() {
+  static auto* builds = new std::unordered_map<const void*, int>();
+  return *builds;
+}
+std::vector<std::pair<const void*, cl_event>>& KernelsInFlight() {
+  static auto* events = new std::vector<std::pair<const void*, cl_event>>();
+  return *events;
+}
+
+cl_int StatusOf(const CoreApi& api, cl_event event) {
+  cl_int status = 0;
+  return api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr) == CL_SUCCESS
+             ? status
+             : -1;
+}
+
+// Drops ended commands (complete or failed); returns how many of `owner`'s
+// (every one's for nullptr) the driver has taken (submitted or running).
+// Under workMutex.
+size_t PruneKernels(const CoreApi& api, const void* owner) {
+  auto& events = KernelsInFlight();
+  size_t started = 0, kept = 0;
+  for (auto& entry : events) {
+    cl_int status = StatusOf(api, entry.second);
+    if (status <= CL_SUCCESS) {
+      api.clReleaseEvent(entry.second);
+      continue;
+    }
+    if (status < CL_QUEUED && (!owner || entry.first == owner)) ++started;
+    events[kept++] = entry;
+  }
+  events.resize(kept);
+  return started;
+}
+
+int BuildsOf(const void* owner) {
+  std::lock_guard<std::mutex> lock(workMutex);
+  if (owner) {
+    auto it = BuildsInFlight().find(owner);
+    return it == BuildsInFlight().end() ? 0 : it->second;
+  }
+  int total = 0;
+  for (auto& entry : BuildsInFlight()) total += entry.second;
+  return total;
+}
+
+// Blocks until `owner`'s (every environment's for nullptr) builds have ended
+// (at most buildsMs) and its kernel commands the driver has started have
+// ended (at most kernelsMs). Commands still queued behind events are not
+// waited for: a user event never set would hold the process forever.
+void WaitForWork(const void* owner, int64_t buildsMs, int64_t kernelsMs) {
+  using Clock = std::chrono::steady_clock;
+  const auto buildsUntil = Clock::now() + std::chrono::milliseconds(buildsMs);
+  while (BuildsOf(owner) > 0 && Clock::now() < buildsUntil) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  const CoreApi* api = ApiOrNull();
+  const auto kernelsUntil = Clock::now() + std::chrono::milliseconds(kernelsMs);
+  while (api) {
+    size_t started;
+    {
+      std::lock_guard<std::mutex> lock(workMutex);
+      started = PruneKernels(*api, owner);
+    }
+    if (started == 0 || Clock::now() >= kernelsUntil) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+// waitForCompilerWork(buildsMs, kernelsMs): every environment's work.
+// lib/addon.ts calls it from the main thread's 'exit' event, which comes
+// before exit() runs the compiler's static destructors.
+Napi::Value WaitForCompilerWork(const Napi::CallbackInfo& info) {
+  WaitForWork(nullptr, int64_t(ToU64(info[0], "buildsMs")), int64_t(ToU64(info[1], "kernelsMs")));
+  return info.Env().Undefined();
+}
+
+// An environment torn down (a worker that exits or is terminated): its own work.
+void WaitForEnvironmentWork(void* owner) { WaitForWork(owner, 60'000, 10'000); }
+
+// A kept kernel command ended: it leaves the list at once, so that its event
+// (and what the event holds in the driver) goes as it would without the list.
+void OCL_CALL KernelCommandEnded(cl_event event, cl_int, void*) {
+  const CoreApi* api = ApiOrNull();
+  std::lock_guard<std::mutex> lock(workMutex);
+  auto& events = KernelsInFlight();
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (events[i].second != event) continue;
+    events.erase(events.begin() + long(i));
+    if (api) api->clReleaseEvent(event);
+    return;
+  }
+}
+
+}  // namespace
+
+void NoteBuildStarted(const void* owner) {
+  std::lock_guard<std::mutex> lock(workMutex);
+  ++BuildsInFlight()[owner];
+}
+
+void NoteBuildEnded(const void* owner) {
+  std::lock_guard<std::mutex> lock(workMutex);
+  auto it = BuildsInFlight().find(owner);
+  if (it != BuildsInFlight().end() && --it->second <= 0) BuildsInFlight().erase(it);
+}
+
+void NoteKernelCommand(Napi::Env env, cl_event event) {
+  const CoreApi& api = Api(env);
+  if (!event || api.clRetainEvent(event) != CL_SUCCESS) return;
+  {
+    std::lock_guard<std::mutex> lock(workMutex);
+    KernelsInFlight().emplace_back(&AddonData::Get(env), event);
+  }
+  // Without a callback the entry stays until a wait prunes it.
+  NotifyOnStatus(api, event, CL_COMPLETE, KernelCommandEnded, nullptr);
+}
+
 namespace {
 
 // eventWhenStatus(id, execStatus, keepAlive, byWaiter) -> Promise<number>:
@@ -328,6 +455,8 @@ Napi::Value EventWhenStatus(const Napi::CallbackInfo& info) {
 void InitCompletion(Napi::Env env, Napi::Object exports) {
   AddonData::Get(env).hub = CallbackHub::Create(env);
   exports.Set("eventWhenStatus", Napi::Function::New(env, EventWhenStatus, "eventWhenStatus"));
+  exports.Set("waitForCompilerWork", Napi::Function::New(env, WaitForCompilerWork, "waitForCompilerWork"));
+  napi_add_env_cleanup_hook(env, WaitForEnvironmentWork, &AddonData::Get(env));
 }
 
 }  // namespace ocl

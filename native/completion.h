@@ -57,7 +57,26 @@ using StatusNotify = EventNotify;
 cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, StatusNotify notify, void* user,
                       bool (*abandoned)(void*) = nullptr, void (*drop)(void*) = nullptr);
 
-// Makes the environment's CallbackHub and registers eventWhenStatus (addon.cc).
+// Compiler work in flight at process exit. Drivers that compile on their own
+// threads (PoCL: clBuildProgram on the libuv pool here, and each kernel's code
+// at its first run on the driver's threads) crash when exit() runs the
+// compiler's static destructors under them (LLVM's, some of which are made
+// during compiling, so no exit handler registered earlier runs before them).
+// The addon counts builds in flight (program.cc) and keeps the events of
+// kernel commands on CPU devices (queue.cc; lib/queue.ts says which) until
+// they end, process-wide, by environment: waitForCompilerWork(), called from
+// the main thread's 'exit' event, and each environment's cleanup hook (a
+// worker that exits or is terminated: its own work) wait for the builds and
+// for kernel commands the driver has started, up to a bound; commands still
+// queued behind events (a user event never set) are not waited for.
+// `environment` is the AddonData of the environment that started the work (an
+// identity only).
+void NoteBuildStarted(const void* environment);
+void NoteBuildEnded(const void* environment);
+void NoteKernelCommand(Napi::Env env, cl_event event);
+
+// Makes the environment's CallbackHub, registers eventWhenStatus and
+// waitForCompilerWork, and the environment's exit wait (addon.cc).
 void InitCompletion(Napi::Env env, Napi::Object exports);
 
 }  // namespace ocl

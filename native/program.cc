@@ -1,3 +1,4 @@
+#include "completion.h"
 #include "objects.h"
 
 namespace ocl {
@@ -37,13 +38,20 @@ class BuildWorker : public Napi::AsyncWorker {
         program_(program),
         devices_(std::move(devices)),
         options_(std::move(options)),
-        build_(Api(env).clBuildProgram) {
+        build_(Api(env).clBuildProgram),
+        environment_(&AddonData::Get(env)) {
     owner_ = Napi::Persistent(owner);
+    NoteBuildStarted(environment_);  // the exit waits for it (completion.h)
+  }
+  ~BuildWorker() override {
+    if (!executed_) NoteBuildEnded(environment_);  // cancelled before it ran
   }
   Napi::Promise Promise() { return deferred_.Promise(); }
   void Execute() override {
     status_ = build_(program_, static_cast<cl_uint>(devices_.size()), devices_.empty() ? nullptr : devices_.data(),
                      options_.c_str(), nullptr, nullptr);
+    executed_ = true;
+    NoteBuildEnded(environment_);
   }
   void OnOK() override { deferred_.Resolve(Napi::Number::New(Env(), status_)); }
 
@@ -55,6 +63,8 @@ class BuildWorker : public Napi::AsyncWorker {
   std::string options_;
   decltype(CoreApi::clBuildProgram) build_;
   cl_int status_ = CL_SUCCESS;
+  bool executed_ = false;
+  const void* environment_;
 };
 
 }  // namespace

@@ -418,9 +418,11 @@ double SlotArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
   return id;
 }
 
-// enqueueNDRange(queueSlot, kernelSlot, waitList): dimensions and sizes come
+// enqueueNDRange(queueSlot, kernelSlot, waitList, compilesInProcess): dimensions and sizes come
 // from the array takeCallArrays made: [dims, hasOffset, hasLocal, global x3,
 // offset x3, local x3]; pending arguments are applied first (ApplyPendingArgs).
+// compilesInProcess: the driver may compile the kernel on its own threads at
+// its first run; the command is kept until it ends (NoteKernelCommand, completion.h).
 Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   NativeQueue* queue = NativeQueue::FromSlot(env, SlotArg(info, 0, "queue"), "queue");
@@ -444,6 +446,7 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   ApplyPendingArgs(env, *kernel, ops);
   OCL_CHECK(env, clEnqueueNDRangeKernel, queue->handle(), kernel->handle(), dims, v[1] != 0 ? offset : nullptr, global,
                                             v[2] != 0 ? local : nullptr, op.count(), op.list(), &op.event);
+  if (info[3].ToBoolean()) NoteKernelCommand(env, op.event);
   return op.Result(env);
 }
 

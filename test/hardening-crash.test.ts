@@ -311,3 +311,46 @@ describe('4. copies between an image and a sub-buffer (PoCL 3.1 crashed in clEnq
     expect(value).toEqual({ copied: true, again: true, region: expect.stringMatching(/^RangeError: srcOffset .*exceeds the sub-buffer's 1024 bytes/) });
   });
 });
+
+describe('5. the process exits while PoCL is still compiling (a build, or a kernel at its first run on the driver\'s threads)', () => {
+  // Each process compiles a source of its own (PoCL caches binaries by source).
+  const script = (mode: string, delay: number) => `
+    const body = \`
+      const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+      const context = ocl.createContext({ devices: [platform.getDevices()[0]] });
+      const queue = context.createQueue();
+      const name = 'k' + process.pid + '_' + Math.floor(Math.random() * 1e9);
+      const program = context.createProgram('__kernel void ' + name + '(__global float* a) { int i = get_global_id(0); float x = a[i]; for (int j = 0; j < 10; j++) x = sin(x) * cos(x + j); a[i] = x; }');
+      if ('${mode}' === 'build') {
+        program.build().catch(() => {});
+        setTimeout(() => process.exit(0), ${delay});
+      } else {
+        program.build().then(() => {
+          const kernel = program.createKernel(name);
+          kernel.setArg(0, context.createBuffer(4096));
+          queue.enqueueKernel(kernel, 1024);
+          queue.flush();
+          setTimeout(() => process.exit(0), ${delay});
+        });
+      }\`;
+    if ('${mode}' === 'worker') {
+      const worker = new Worker('const ocl = require(${dist});' + body, { eval: true });
+      worker.on('exit', () => setTimeout(() => done('exited'), 20));
+    } else {
+      eval(body);
+    }`;
+
+  it('24 processes (builds, kernels, kernels in a worker that exits), process.exit() at 0 to 1.1 s: every one exits cleanly', async () => {
+    const runs: { mode: string; delay: number }[] = [];
+    for (let i = 0; i < 24; i++) runs.push({ mode: ['build', 'kernel', 'worker', 'worker'][i % 4]!, delay: (i * 7 % 12) * 100 });
+    const failures: string[] = [];
+    for (let i = 0; i < runs.length; i += 4) {
+      const batch = runs.slice(i, i + 4);
+      const results = await Promise.all(batch.map(({ mode, delay }) => runNodeAsync(prelude + script(mode, delay), { timeout: 120_000 })));
+      results.forEach((result, j) => {
+        if (result.signal || result.status !== 0) failures.push(`${batch[j]!.mode} at ${batch[j]!.delay} ms: ${result.signal ?? `status ${result.status}`} ${result.stderr.slice(-300)}`);
+      });
+    }
+    expect(failures).toEqual([]);
+  }, 600_000);
+});
