@@ -3,7 +3,7 @@
 import { OpenCLNotAvailableError } from './errors';
 import './interop'; // registers the sharing extensions the report lists
 import { externalReport } from './interop/external-report';
-import { loadOpenCL } from './loader';
+import { icdRegistryProblems, loadOpenCL } from './loader';
 import { formatReport, systemReport } from './report';
 import { vulkanReport } from './vulkan/report';
 
@@ -43,10 +43,13 @@ function main(argv: string[]): number {
       return 2;
     }
   }
+  // Registry files the ICD loader skips (or would crash on: loadOpenCL refuses those), named here.
+  const registry = icdRegistryProblems();
+  if (!json) for (const p of registry.filter((p) => !p.crashes)) console.error(`warning: ICD registry file ${p.file} ${p.problem}`);
   try {
     loadOpenCL(library ? { library } : {});
     const report = systemReport({ external: externalReport, vulkan: vulkanReport });
-    console.log(json ? JSON.stringify(report, null, 2) : formatReport(report));
+    console.log(json ? JSON.stringify(registry.length ? { ...report, registryProblems: registry } : report, null, 2) : formatReport(report));
     return 0;
   } catch (error) {
     if (json) console.log(JSON.stringify({ error: { name: (error as Error).name, message: (error as Error).message } }, null, 2));

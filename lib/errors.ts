@@ -119,6 +119,24 @@ export class OpenCLNotAvailableError extends Error {
   }
 }
 
+/**
+ * An ICD registry file the system's ICD loader would crash on (ocl-icd reads
+ * the driver's name from each *.icd file of OCL_ICD_VENDORS or
+ * /etc/OpenCL/vendors; a file that starts with a NUL byte crashes it, in
+ * every program). Refused before the loader reads it; `file` names it.
+ */
+export class OpenCLRegistryError extends OpenCLNotAvailableError {
+  override name = 'OpenCLRegistryError';
+  readonly file: string;
+  constructor(file: string, problem: string) {
+    super([{ path: file, error: problem }]);
+    this.message =
+      `The OpenCL ICD registry file ${file} ${problem}: the system's ICD loader (ocl-icd) crashes reading it, ` +
+      'so OpenCL is not loaded. Fix or remove the file (or point OCL_ICD_VENDORS at a folder without it).';
+    this.file = file;
+  }
+}
+
 /** OpenCL loaded, but it reports no platform (no driver is installed or registered). */
 export class OpenCLNoPlatformError extends Error {
   override name = 'OpenCLNoPlatformError';

@@ -8,6 +8,7 @@ export {
   OpenCLCommandError,
   OpenCLBuildError,
   OpenCLNotAvailableError,
+  OpenCLRegistryError,
   OpenCLNoPlatformError,
   OpenCLEntryPointError,
   OpenCLReleasedError,

@@ -1,8 +1,10 @@
 // Finds and loads the OpenCL library at run time. Importing this package never
 // fails because OpenCL is missing; the first call that needs it does, with an
 // OpenCLNotAvailableError that says what was tried and what to install.
+import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { basename, isAbsolute, join } from 'node:path';
 import { nativeAddon, type Addon } from './addon';
-import { OpenCLNotAvailableError, OpenCLStateError } from './errors';
+import { OpenCLNotAvailableError, OpenCLRegistryError, OpenCLStateError } from './errors';
 
 /** The environment variable that names an OpenCL library to load instead of the system's loader. */
 export const LIBRARY_ENV = 'OPENCL_INTEROP_LIBRARY';
@@ -32,6 +34,69 @@ function defaultCandidates(): string[] {
     default:
       return ['libOpenCL.so.1', 'libOpenCL.so'];
   }
+}
+
+/** A registry file of the ICD loader and what is wrong with it. */
+export interface IcdRegistryProblem {
+  file: string;
+  problem: string;
+  /** The loader crashes on it (the binding refuses to load OpenCL); otherwise it is only skipped. */
+  crashes: boolean;
+}
+
+const systemVendors = '/etc/OpenCL/vendors';
+
+/**
+ * The *.icd files ocl-icd reads (the folder or file OCL_ICD_VENDORS names,
+ * else /etc/OpenCL/vendors), checked as far as this process can read them:
+ * a file that starts with a NUL byte crashes ocl-icd in clGetPlatformIDs; one
+ * that cannot be read is listed too (the loader skips it). Linux only.
+ */
+export function icdRegistryProblems(): IcdRegistryProblem[] {
+  if (process.platform !== 'linux') return [];
+  const named = process.env.OCL_ICD_VENDORS;
+  let files: string[] = [];
+  const folder = (dir: string) => {
+    try {
+      files = readdirSync(dir).filter((name) => name.endsWith('.icd')).sort().map((name) => join(dir, name));
+    } catch {
+      files = [];
+    }
+  };
+  if (named) {
+    const path = isAbsolute(named) || named.includes('/') ? named : join(systemVendors, named);
+    let isDir = false;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch {
+      return [];
+    }
+    if (isDir) folder(path);
+    else files = [path];
+  } else folder(systemVendors);
+  const problems: IcdRegistryProblem[] = [];
+  for (const file of files) {
+    const first = Buffer.alloc(1);
+    let read = 0;
+    try {
+      const fd = openSync(file, 'r');
+      try {
+        read = readSync(fd, first, 0, 1, 0);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      problems.push({ file, problem: `could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, crashes: false });
+      continue;
+    }
+    if (read === 1 && first[0] === 0) problems.push({ file, problem: 'starts with a NUL byte', crashes: true });
+  }
+  return problems;
+}
+
+/** Whether the library is the system's ICD loader (libOpenCL), whose registry files matter. */
+function isIcdLoader(library: string): boolean {
+  return /^libOpenCL\.so(\.\d+)*$/.test(basename(library));
 }
 
 /** @internal The addon (its error classes are installed as it loads: lib/addon.ts). */
@@ -79,6 +144,11 @@ export function loadOpenCL(options: LoadOptions = {}): LoadedLibrary {
   }
   const fromEnv = process.env[LIBRARY_ENV];
   const candidates = options.library ? [options.library] : fromEnv ? [fromEnv] : defaultCandidates();
+  // Checked before the loader reads the registry (it does at the first platform query).
+  if (candidates.some(isIcdLoader)) {
+    const fatal = icdRegistryProblems().find((p) => p.crashes);
+    if (fatal) throw new OpenCLRegistryError(fatal.file, fatal.problem);
+  }
   const result = preservingIcdEnvironment(() => addon().load(candidates));
   if (!result.ok) {
     const attempts = result.attempts.map((a) =>

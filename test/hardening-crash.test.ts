@@ -354,3 +354,34 @@ describe('5. the process exits while PoCL is still compiling (a build, or a kern
     expect(failures).toEqual([]);
   }, 600_000);
 });
+
+describe('11. an ICD registry file that starts with a NUL byte (ocl-icd crashes in clGetPlatformIDs on it)', () => {
+  const vendors = resolve(__dirname, '../cmake-build/vendors');
+  const setupFolder = `
+    const { mkdtempSync, writeFileSync, copyFileSync, readdirSync } = require('node:fs');
+    const { join } = require('node:path');
+    const { tmpdir } = require('node:os');
+    const folder = mkdtempSync(join(tmpdir(), 'icd-'));
+    for (const name of readdirSync(${JSON.stringify(vendors)})) copyFileSync(join(${JSON.stringify(vendors)}, name), join(folder, name));
+    const bad = join(folder, 'broken.icd');
+    writeFileSync(bad, Buffer.from('\\0libpocl.so.2\\n'));`;
+
+  it.each(['folder', 'file'])('OCL_ICD_VENDORS names the %s: getPlatforms() throws OpenCLRegistryError naming the file', async (how) => {
+    const value = await fresh(`${setupFolder}
+      process.env.OCL_ICD_VENDORS = '${how}' === 'folder' ? folder : bad;
+      let outcome;
+      try { outcome = ocl.getPlatforms().length; } catch (e) { outcome = { name: e.name, file: e.file, message: e.message, typed: e instanceof ocl.OpenCLNotAvailableError }; }
+      done({ outcome, bad });`);
+    const { outcome, bad } = value as { outcome: { name: string; file: string; message: string; typed: boolean }; bad: string };
+    expect(outcome).toMatchObject({ name: 'OpenCLRegistryError', file: bad, typed: true });
+    expect(outcome.message).toContain(`${bad} starts with a NUL byte`);
+  });
+
+  it("the CLI's info names the file and exits 3 (no OpenCL), without a crash", async () => {
+    const value = await fresh(`${setupFolder}
+      const { spawnSync } = require('node:child_process');
+      const result = spawnSync(process.execPath, [${JSON.stringify(resolve(__dirname, '../dist/cli.js'))}, 'info'], { env: { ...process.env, OCL_ICD_VENDORS: folder }, encoding: 'utf8' });
+      done({ status: result.status, signal: result.signal, names: result.stderr.includes(bad + ' starts with a NUL byte') });`);
+    expect(value).toEqual({ status: 3, signal: null, names: true });
+  });
+});
