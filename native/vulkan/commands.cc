@@ -23,6 +23,7 @@
 // semaphore); a wait makes it visible to the waiting batch's wait stages
 // ("Semaphore Signaling", "Semaphore Waiting"). Host reads go through
 // VulkanBuffer.read(), whose own barrier orders them.
+#include <algorithm>
 #include <map>
 
 #include "vulkan/module.h"
@@ -92,14 +93,21 @@ VkBufferImageCopy ImageRegion(Napi::Env env, const ImageState& image, const Napi
 
 namespace {
 
-// What the operations since the last barrier that covers a resource did to it.
+// Writes not yet made visible everywhere, and reads a later write must wait for, per byte range.
+struct PendingWrite {
+  VkDeviceSize begin, end;
+  VkFlags stage, access;
+  VkFlags visibleStages = 0, visibleAccess = 0;  // where a barrier already made it visible
+};
+struct PendingRead {
+  VkDeviceSize begin, end;
+  VkFlags stage;
+};
 struct Track {
-  VkFlags writeStages = 0, writeAccess = 0;  // unsynchronized writes
-  VkFlags visibleStages = 0, visibleAccess = 0;  // where a barrier already made them visible
-  VkFlags readStages = 0;                    // reads a later write must wait for
-  VkFlags accessInSequence = 0;              // every access of the sequence (ownership barriers)
-  VkFlags stagesInSequence = 0;
-  VkFlags lastWriteAccess = 0;               // the sequence's last write (its release)
+  std::vector<PendingWrite> writes;
+  std::vector<PendingRead> reads;
+  VkFlags accessInSequence = 0;  // every access of the sequence (ownership barriers)
+  VkFlags lastWriteAccess = 0;   // the kind of the sequence's last write (its release)
   bool image = false;
   VkBuffer buffer = 0;
   VkImage imageHandle = 0;
@@ -107,11 +115,15 @@ struct Track {
   bool exported = false;
 };
 
+// A range of a buffer (images: the whole image), used by one operation.
 struct Use {
   ResourceState* resource;
+  VkDeviceSize begin, end;
   VkFlags access;
   bool writes;
 };
+
+bool Overlap(VkDeviceSize b1, VkDeviceSize e1, VkDeviceSize b2, VkDeviceSize e2) { return b1 < e2 && b2 < e1; }
 
 constexpr VkFlags kWrites = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
 constexpr VkFlags kRecordedStages = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
@@ -145,11 +157,11 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
   std::map<ResourceState*, Track> tracks;
   std::vector<std::vector<Use>> uses(count);
   std::vector<VkFlags> stages(count, VK_PIPELINE_STAGE_TRANSFER_BIT);
-  auto useBuffer = [&](uint32_t i, const std::shared_ptr<BufferState>& b, VkFlags access) {
+  auto useBuffer = [&](uint32_t i, const std::shared_ptr<BufferState>& b, VkFlags access, VkDeviceSize begin, VkDeviceSize end) {
     Track& t = tracks[b.get()];
     t.buffer = b->buffer;
     t.exported = b->exportTypes != 0;
-    uses[i].push_back({b.get(), access, (access & kWrites) != 0});
+    uses[i].push_back({b.get(), begin, end, access, (access & kWrites) != 0});
     state->holds.push_back(b);
   };
   auto useImage = [&](uint32_t i, const std::shared_ptr<ImageState>& img, VkFlags access) {
@@ -158,24 +170,27 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
     t.imageHandle = img->image;
     for (const PlaneLayout& p : img->planes) t.aspects |= p.aspect;
     t.exported = img->exportTypes != 0;
-    uses[i].push_back({img.get(), access, (access & kWrites) != 0});
+    uses[i].push_back({img.get(), 0, VK_WHOLE_SIZE, access, (access & kWrites) != 0});
     state->holds.push_back(img);
   };
   for (uint32_t i = 0; i < count; ++i) {
     const Napi::Object& op = list[i];
     const std::string& kind = kinds[i];
     if (kind == "fill") {
-      useBuffer(i, NativeVkBuffer::From(op.Get("buffer"), "buffer"), VK_ACCESS_TRANSFER_WRITE_BIT);
+      VkDeviceSize offset = U64(op, "offset");
+      useBuffer(i, NativeVkBuffer::From(op.Get("buffer"), "buffer"), VK_ACCESS_TRANSFER_WRITE_BIT, offset, offset + U64(op, "size"));
     } else if (kind == "copy") {
-      useBuffer(i, NativeVkBuffer::From(op.Get("src"), "src"), VK_ACCESS_TRANSFER_READ_BIT);
-      useBuffer(i, NativeVkBuffer::From(op.Get("dst"), "dst"), VK_ACCESS_TRANSFER_WRITE_BIT);
+      VkDeviceSize size = U64(op, "size"), srcOffset = U64(op, "srcOffset"), dstOffset = U64(op, "dstOffset");
+      useBuffer(i, NativeVkBuffer::From(op.Get("src"), "src"), VK_ACCESS_TRANSFER_READ_BIT, srcOffset, srcOffset + size);
+      useBuffer(i, NativeVkBuffer::From(op.Get("dst"), "dst"), VK_ACCESS_TRANSFER_WRITE_BIT, dstOffset, dstOffset + size);
     } else if (kind == "copyBufferToImage" || kind == "copyImageToBuffer") {
       bool toImage = kind == "copyBufferToImage";
-      useBuffer(i, NativeVkBuffer::From(op.Get("buffer"), "buffer"), toImage ? VK_ACCESS_TRANSFER_READ_BIT : VK_ACCESS_TRANSFER_WRITE_BIT);
+      useBuffer(i, NativeVkBuffer::From(op.Get("buffer"), "buffer"), toImage ? VK_ACCESS_TRANSFER_READ_BIT : VK_ACCESS_TRANSFER_WRITE_BIT,
+                U64(op, "bufferOffset"), VK_WHOLE_SIZE);
       useImage(i, NativeVkImage::From(op.Get("image"), "image"), toImage ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT);
     } else if (kind == "dispatch") {
       stages[i] = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-      useBuffer(i, NativeVkBuffer::From(op.Get("buffer"), "buffer"), VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      useBuffer(i, NativeVkBuffer::From(op.Get("buffer"), "buffer"), VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, 0, VK_WHOLE_SIZE);
     } else {
       throw Napi::TypeError::New(env, "unknown op " + kind);
     }
@@ -186,7 +201,6 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
     for (const Use& u : uses[i]) {
       Track& t = tracks[u.resource];
       t.accessInSequence |= u.access;
-      t.stagesInSequence |= stages[i];
       sequenceAccess |= u.access;
       if (u.writes) t.lastWriteAccess = u.access & kWrites;
     }
@@ -229,17 +243,20 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
 
   uint32_t dispatchIndex = 0;
   for (uint32_t i = 0; i < count; ++i) {
-    // One barrier before the operation if it meets what an earlier one did.
+    // One barrier before the operation if it meets what an earlier one did to the same bytes.
     VkFlags stage = stages[i], srcStages = 0, srcAccess = 0, dstAccess = 0;
     for (const Use& u : uses[i]) {
       Track& t = tracks[u.resource];
-      bool visible = (t.visibleStages & stage) && (t.visibleAccess & u.access) == u.access;
-      if (t.writeStages && !visible) {
-        srcStages |= t.writeStages;
-        srcAccess |= t.writeAccess;
+      for (const PendingWrite& w : t.writes) {
+        if (!Overlap(w.begin, w.end, u.begin, u.end)) continue;
+        if ((w.visibleStages & stage) && (w.visibleAccess & u.access) == u.access) continue;
+        srcStages |= w.stage;
+        srcAccess |= w.access;
         dstAccess |= u.access;
       }
-      if (u.writes && t.readStages) srcStages |= t.readStages;
+      if (u.writes)
+        for (const PendingRead& r : t.reads)
+          if (Overlap(r.begin, r.end, u.begin, u.end)) srcStages |= r.stage;
     }
     if (srcStages) {
       VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, srcAccess, dstAccess};
@@ -247,17 +264,20 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
     }
     for (const Use& u : uses[i]) {
       Track& t = tracks[u.resource];
-      if (srcStages && t.writeStages) {  // the pending writes are visible to this stage's later accesses of the barrier's kinds
-        t.visibleStages |= stage;
-        t.visibleAccess |= dstAccess;
+      if (srcStages) {
+        for (PendingWrite& w : t.writes) {
+          if (!Overlap(w.begin, w.end, u.begin, u.end)) continue;
+          w.visibleStages |= stage;
+          w.visibleAccess |= dstAccess;
+        }
       }
-      if (u.writes) {
-        t.writeStages = stage;
-        t.writeAccess = u.access & kWrites;
-        t.visibleStages = t.visibleAccess = 0;
-        t.readStages = 0;  // a barrier before this operation ordered the reads before it
+      if (u.writes) {  // what it overwrites whole is ordered before it now (the barrier above, or one before)
+        auto inside = [&](VkDeviceSize begin, VkDeviceSize end) { return u.begin <= begin && end <= u.end; };
+        t.writes.erase(std::remove_if(t.writes.begin(), t.writes.end(), [&](const PendingWrite& w) { return inside(w.begin, w.end); }), t.writes.end());
+        t.reads.erase(std::remove_if(t.reads.begin(), t.reads.end(), [&](const PendingRead& r) { return inside(r.begin, r.end); }), t.reads.end());
+        t.writes.push_back({u.begin, u.end, stage, u.access & kWrites});
       }
-      if (u.access & ~kWrites) t.readStages |= stage;
+      if (u.access & ~kWrites) t.reads.push_back({u.begin, u.end, stage});
     }
 
     const Napi::Object& op = list[i];
