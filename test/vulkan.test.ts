@@ -474,6 +474,18 @@ describe('submission (§7.4 Queue Submission, §7.4.1 Semaphore Signaling/Waitin
     expect(new Uint32Array((await a.read()).buffer)[0]).toBe(7);
   });
 
+  it('§7.4.1: a sequence recorded without the queue-order barrier (queueOrdered: false), ordered by a semaphore wait, reads what the signalling submission wrote', async () => {
+    using a = device.createBuffer({ size: 4096 });
+    using b = device.createBuffer({ size: 4096, exportTypes: [] });
+    using s = device.createSemaphore();
+    using write = device.record((r) => r.fill(a, 0xc0ffee01));
+    using read = device.record((r) => r.copy(a, b), { queueOrdered: false });
+    const produce = device.queue.prepare(write, { signal: [s] });
+    const consume = device.queue.prepare(read, { wait: [s] });
+    for (let i = 0; i < 20; i++) await Promise.all([produce.submit(), consume.submit()]);
+    expect(new Uint32Array((await b.read()).buffer)).toEqual(new Uint32Array(1024).fill(0xc0ffee01));
+  });
+
   it('bad submit arguments are typed errors', () => {
     using s = device.createSemaphore();
     using other = instance.createDevice();
