@@ -107,7 +107,7 @@ struct Track {
   std::vector<PendingWrite> writes;
   std::vector<PendingRead> reads;
   VkFlags accessInSequence = 0;  // every access of the sequence (ownership barriers)
-  VkFlags lastWriteAccess = 0;   // the kind of the sequence's last write (its release)
+  VkFlags writeAccessInSequence = 0;  // every write of the sequence (its release)
   bool image = false;
   VkBuffer buffer = 0;
   VkImage imageHandle = 0;
@@ -202,7 +202,7 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
       Track& t = tracks[u.resource];
       t.accessInSequence |= u.access;
       sequenceAccess |= u.access;
-      if (u.writes) t.lastWriteAccess = u.access & kWrites;
+      if (u.writes) t.writeAccessInSequence |= u.access & kWrites;
     }
   }
 
@@ -222,7 +222,7 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
   auto ownership = [&](bool acquire, std::vector<VkBufferMemoryBarrier>& buffers, std::vector<VkImageMemoryBarrier>& images) {
     for (auto& [resource, t] : tracks) {
       if (!t.exported) continue;
-      VkFlags src = acquire ? 0 : t.lastWriteAccess, dst = acquire ? t.accessInSequence : 0;
+      VkFlags src = acquire ? 0 : t.writeAccessInSequence, dst = acquire ? t.accessInSequence : 0;
       uint32_t from = acquire ? VK_QUEUE_FAMILY_EXTERNAL : device->family, to = acquire ? device->family : VK_QUEUE_FAMILY_EXTERNAL;
       if (t.image)
         images.push_back({VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, nullptr, src, dst, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL, from, to,
