@@ -200,7 +200,9 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
           r.copy(slot.rgba, slot.check, { srcOffset: middle, dstOffset: CHECK_PIECE, size: CHECK_PIECE });
           r.copy(slot.rgba, slot.check, { srcOffset: rgbaSize - CHECK_PIECE, dstOffset: 2 * CHECK_PIECE, size: CHECK_PIECE });
         }
-      });
+        // Not queue-ordered (as the C program): its wait on "RGBA ready" comes after the slot's producer, which is
+        // queue-ordered after this slot's previous consumer, the last earlier use of out and check.
+      }, { queueOrdered: false });
       slot.consume.set(withCheck, commands);
     }
     return commands;

@@ -421,8 +421,8 @@ export interface NativeVkDevice extends NativeVkObject {
   imageSupport(format: number, linear: boolean, usage: number, handleType: number): { maxWidth: number; maxHeight: number; features: number; externalFeatures: number } | null;
   createImage(format: number, width: number, height: number, linear: boolean, usage: number, exportTypes: number): NativeVkImage;
   createSemaphore(exportTypes: number): NativeVkSemaphore;
-  record(ops: NativeVkOp[]): NativeVkCommands;
-  submit(commands: NativeVkCommands | null, wait: NativeVkSemaphore[] | undefined, signal: NativeVkSemaphore[] | undefined): Promise<void>;
+  record(ops: NativeVkOp[], queueOrdered: boolean): NativeVkCommands;
+  submit(commands: NativeVkCommands | null, wait: NativeVkSemaphore[] | undefined, signal: NativeVkSemaphore[] | undefined, waitStage?: number): Promise<void>;
   pending(): number;
 }
 export interface NativeVkMemoryInfo {

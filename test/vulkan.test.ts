@@ -323,6 +323,56 @@ describe('recorded commands (§20 Clear Commands vkCmdFillBuffer, §19 Copy Comm
     expect(() => device.queue.submit(commands)).toThrow(VulkanDisposedError);
   });
 
+  it('§7.6 Pipeline Barriers: a fill, copies through an exported image and a compute dispatch in one sequence, each op reading what the one before wrote, byte-exact', async () => {
+    const width = 16, height = 8, bytes = width * height * 4;
+    using a = device.createBuffer({ size: bytes });
+    using b = device.createBuffer({ size: bytes, exportTypes: [] });
+    using c = device.createBuffer({ size: bytes, exportTypes: [] });
+    using d = device.createBuffer({ size: 4096, exportTypes: [] });
+    using image = device.createImage({ width, height, format: 'rgba8' });
+    const frame = { frame: 5, width: 16, height: 8 };
+    for (const queueOrdered of [true, false]) {
+      await d.write(new Uint8Array(4096).fill(0x5a));
+      const commands = device.record((r) => {
+        r.fill(a, 0x11223344); // write a
+        r.copy(a, b); // read a after its write; write b
+        r.copyBufferToImage(b, image); // read b; write the image
+        r.fill(b, 0x99999999, { size: 64 }); // write b after a read of it
+        r.copyImageToBuffer(image, c); // read the image after its write
+        r.nv12TestFrame(d, frame); // a compute write
+        r.copy(d, a, { size: 256 }); // a transfer read of what the shader wrote; a write of a after a read of it
+      }, { queueOrdered });
+      expect(commands.waitStages).toEqual(['transfer', 'compute']);
+      await device.queue.submit(commands);
+      expect(new Uint32Array((await c.read()).buffer)).toEqual(new Uint32Array(bytes / 4).fill(0x11223344));
+      const bBytes = new Uint32Array((await b.read()).buffer);
+      expect(bBytes.subarray(0, 16)).toEqual(new Uint32Array(16).fill(0x99999999));
+      expect(bBytes.subarray(16)).toEqual(new Uint32Array(bytes / 4 - 16).fill(0x11223344));
+      const expected = new Uint8Array(4096).fill(0x5a);
+      const pattern = nv12TestFrame(5, 16, 8);
+      expected.set(pattern.y, 0);
+      expected.set(pattern.uv, 16 * 8);
+      expect(await d.read()).toEqual(expected);
+      const aBytes = await a.read();
+      expect(aBytes.subarray(0, 256)).toEqual(expected.subarray(0, 256));
+      expect(new Uint32Array(aBytes.buffer, aBytes.byteOffset + 256)).toEqual(new Uint32Array(bytes / 4 - 64).fill(0x11223344));
+      commands.dispose();
+    }
+  });
+
+  it('record options: queueOrdered is a boolean; commands report the stages their operations run at', () => {
+    using a = device.createBuffer({ size: 4096 });
+    expect(() => device.record(() => {}, { queueOrdered: 'yes' as never })).toThrow(/options\.queueOrdered/);
+    expect(() => device.record(() => {}, { ordered: true } as never)).toThrow(/not an option/);
+    expect(() => device.record(() => {}, 3 as never)).toThrow(TypeError);
+    using transfer = device.record((r) => r.fill(a, 1));
+    expect(transfer.waitStages).toEqual(['transfer']);
+    using compute = device.record((r) => r.nv12TestFrame(a, { frame: 0, width: 16, height: 8 }), { queueOrdered: false });
+    expect(compute.waitStages).toEqual(['compute']);
+    using empty = device.record(() => {});
+    expect(empty.waitStages).toEqual([]);
+  });
+
   it('the shipped compute shader writes NV12 test frames at any plane offsets and pitches, as nv12TestFrame() computes them', async () => {
     const width = 64, height = 36, yPitch = 80, uvPitch = 96, yOffset = 256, uvOffset = 256 + 80 * 36 + 64;
     using frames = device.createBuffer({ size: 16384 });
@@ -411,6 +461,36 @@ describe('submission (§7.4 Queue Submission, §7.4.1 Semaphore Signaling/Waitin
     expect(() => s.exportHandle('sync-fd')).toThrow(/semaphore export as 'sync-fd'/);
     expect(() => device.createSemaphore({ exportTypes: ['opaque-fd'] })).toThrow(/cannot export semaphores/);
     expect(() => device.createSemaphore({ exportTypes: ['dma-buf' as never] })).toThrow(TypeError);
+  });
+
+  it('§7.4.1 Semaphore Waiting: waits block the stages the commands run at by default; options.waitStage picks one that covers them', async () => {
+    using a = device.createBuffer({ size: 4096 });
+    using s = device.createSemaphore();
+    using transfer = device.record((r) => r.fill(a, 7));
+    using both = device.record((r) => r.fill(a, 7).nv12TestFrame(a, { frame: 0, width: 16, height: 8 }));
+    expect(device.queue.prepare(transfer, { wait: [s] }).waitStageBits).toBe(0x1000); // VK_PIPELINE_STAGE_TRANSFER_BIT
+    expect(device.queue.prepare(both, { wait: [s] }).waitStageBits).toBe(0x1000 | 0x800); // | COMPUTE_SHADER
+    expect(device.queue.prepare(null, { wait: [s] }).waitStageBits).toBe(0x10000); // ALL_COMMANDS
+    expect(device.queue.prepare(transfer, { wait: [s], waitStage: 'all' }).waitStageBits).toBe(0x10000);
+    expect(device.queue.prepare(both, { waitStage: 'all' }).waitStageBits).toBe(0x10000);
+    expect(() => device.queue.prepare(transfer, { wait: [s], waitStage: 'compute' })).toThrow(/waitStage 'compute' leaves out the transfer work/);
+    expect(() => device.queue.prepare(both, { waitStage: 'transfer' })).toThrow(RangeError);
+    expect(() => device.queue.prepare(transfer, { waitStage: 'fragment' as never })).toThrow(/options\.waitStage must be 'transfer', 'compute', 'all'; got/);
+    await device.queue.submit(transfer, { signal: [s] });
+    await device.queue.submit(transfer, { wait: [s], waitStage: 'transfer' });
+    expect(new Uint32Array((await a.read()).buffer)[0]).toBe(7);
+  });
+
+  it('§7.4.1: a sequence recorded without the queue-order barrier (queueOrdered: false), ordered by a semaphore wait, reads what the signalling submission wrote', async () => {
+    using a = device.createBuffer({ size: 4096 });
+    using b = device.createBuffer({ size: 4096, exportTypes: [] });
+    using s = device.createSemaphore();
+    using write = device.record((r) => r.fill(a, 0xc0ffee01));
+    using read = device.record((r) => r.copy(a, b), { queueOrdered: false });
+    const produce = device.queue.prepare(write, { signal: [s] });
+    const consume = device.queue.prepare(read, { wait: [s] });
+    for (let i = 0; i < 20; i++) await Promise.all([produce.submit(), consume.submit()]);
+    expect(new Uint32Array((await b.read()).buffer)).toEqual(new Uint32Array(1024).fill(0xc0ffee01));
   });
 
   it('bad submit arguments are typed errors', () => {
@@ -555,7 +635,7 @@ describe('the module declares its Vulkan types itself (native/vulkan/vk_decls.h)
       'ExportMemoryAllocateInfo', 'MemoryAllocateInfo', 'MemoryDedicatedAllocateInfo', 'MemoryRequirements2', 'MemoryDedicatedRequirements',
       'BufferMemoryRequirementsInfo2', 'ImageMemoryRequirementsInfo2', 'MemoryGetFdInfoKHR', 'ImageSubresource', 'SubresourceLayout',
       'SemaphoreCreateInfo', 'ExportSemaphoreCreateInfo', 'FenceCreateInfo', 'CommandPoolCreateInfo', 'CommandBufferAllocateInfo',
-      'CommandBufferBeginInfo', 'BufferCopy', 'BufferImageCopy', 'MemoryBarrier', 'ImageMemoryBarrier', 'SubmitInfo', 'ShaderModuleCreateInfo',
+      'CommandBufferBeginInfo', 'BufferCopy', 'BufferImageCopy', 'MemoryBarrier', 'BufferMemoryBarrier', 'ImageMemoryBarrier', 'SubmitInfo', 'ShaderModuleCreateInfo',
       'DescriptorSetLayoutBinding', 'DescriptorSetLayoutCreateInfo', 'PushConstantRange', 'PipelineLayoutCreateInfo', 'PipelineShaderStageCreateInfo',
       'ComputePipelineCreateInfo', 'DescriptorPoolSize', 'DescriptorPoolCreateInfo', 'DescriptorSetAllocateInfo', 'DescriptorBufferInfo',
       'WriteDescriptorSet',

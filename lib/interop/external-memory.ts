@@ -449,8 +449,9 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
   }
 
   /** @internal Acquire / release: a queue must be on one of the devices the memory was imported for. */
-  override enqueue(which: 'acquire' | 'release', queue: CommandQueue, mems: MemObject[], waitFor: readonly Event[] | undefined): Event {
-    for (const mem of mems) {
+  override enqueue(which: 'acquire' | 'release', queue: CommandQueue, mems: readonly MemObject[], waitFor: readonly Event[] | undefined): Event {
+    for (let i = 0; i < mems.length; i++) {
+      const mem = mems[i]!;
       const devices = this.#details.get(mem)?.devices;
       if (devices && !devices.includes(queue.device)) {
         throw new OpenCLError(

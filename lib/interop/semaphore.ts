@@ -357,21 +357,24 @@ export class Semaphores {
   }
 
   /** Enqueues a wait on the semaphores (clEnqueueWaitSemaphoresKHR); later commands on an in-order queue wait for it. */
-  wait(queue: CommandQueue, semaphores: readonly Semaphore[], options: SemaphoreEnqueueOptions = {}): Event {
+  wait(queue: CommandQueue, semaphores: readonly Semaphore[], options?: SemaphoreEnqueueOptions): Event {
     return this.#enqueue('wait', queue, semaphores, options);
   }
 
   /** Enqueues a signal of the semaphores (clEnqueueSignalSemaphoresKHR) once earlier commands of an in-order queue are done. */
-  signal(queue: CommandQueue, semaphores: readonly Semaphore[], options: SemaphoreEnqueueOptions = {}): Event {
+  signal(queue: CommandQueue, semaphores: readonly Semaphore[], options?: SemaphoreEnqueueOptions): Event {
     return this.#enqueue('signal', queue, semaphores, options);
   }
 
-  #enqueue(which: 'wait' | 'signal', queue: CommandQueue, semaphores: readonly Semaphore[], options: SemaphoreEnqueueOptions): Event {
+  // Per call: no closures over the list and no options object made when none is passed.
+  #enqueue(which: 'wait' | 'signal', queue: CommandQueue, semaphores: readonly Semaphore[], options: SemaphoreEnqueueOptions | undefined): Event {
     const call = semaphoreRecord.entryPoints[which];
     if (!(queue instanceof CommandQueue)) throw new TypeError(`queue must be a CommandQueue; got ${describeValue(queue)}`);
-    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object; got ${describeValue(options)}`);
+    if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError(`options must be an object; got ${describeValue(options)}`);
     if (!Array.isArray(semaphores) || semaphores.length === 0) throw new TypeError(`semaphores must be a non-empty array of Semaphore; got ${describeValue(semaphores)}`);
-    const natives = semaphores.map((semaphore, i) => {
+    const natives = new Array<NativeSemaphore>(semaphores.length);
+    for (let i = 0; i < semaphores.length; i++) {
+      const semaphore: unknown = semaphores[i];
       if (!(semaphore instanceof Semaphore)) throw new TypeError(`semaphores[${i}] must be a Semaphore; got ${describeValue(semaphore)}`);
       if (semaphore.facade !== this) throw new TypeError(`semaphores[${i}] belongs to platform "${semaphore.facade.platform.name}"`);
       if (semaphore.released) throw new OpenCLReleasedError(`Semaphore (semaphores[${i}])`);
@@ -379,16 +382,17 @@ export class Semaphores {
       if (semaphore.device && semaphore.device !== queue.device) {
         throw new OpenCLError(STATUS.CL_INVALID_COMMAND_QUEUE, call, `semaphores[${i}] is for device "${semaphore.device.name}"; the queue is on "${queue.device.name}"`);
       }
-      return semaphore.native;
-    });
-    let payloads: bigint[] | null = null;
-    if (options.payloads !== undefined) {
-      if (!Array.isArray(options.payloads) || options.payloads.length !== natives.length || !options.payloads.every((p) => typeof p === 'bigint' && p >= 0n && p < 2n ** 64n)) {
-        throw new TypeError(`options.payloads must be one 64-bit bigint per semaphore (${natives.length}); got ${describeValue(options.payloads)}`);
-      }
-      payloads = [...options.payloads];
+      natives[i] = semaphore.native;
     }
-    const event = queue.submit({ call, waitFor: options.waitFor }, (waitList) => this.native[which](queue.slot, natives, payloads, waitList));
+    let payloads: bigint[] | null = null;
+    const requested = options?.payloads;
+    if (requested !== undefined) {
+      if (!Array.isArray(requested) || requested.length !== natives.length || !requested.every((p) => typeof p === 'bigint' && p >= 0n && p < 2n ** 64n)) {
+        throw new TypeError(`options.payloads must be one 64-bit bigint per semaphore (${natives.length}); got ${describeValue(requested)}`);
+      }
+      payloads = [...requested];
+    }
+    const event = queue.submit({ call, waitFor: options?.waitFor }, (waitList) => this.native[which](queue.slot, natives, payloads, waitList));
     event.extension = semaphoreRecord.name;
     return event;
   }

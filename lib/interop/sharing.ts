@@ -81,27 +81,29 @@ export class SharedObject implements SharingState, HostAccessGuard {
     return this.acquiredOn !== null;
   }
 
-  /** The release enqueued last and its queue, until it is seen to end. */
-  #release?: { event: Event; queue: CommandQueue };
+  /** The release enqueued last and its queue, until it is seen to end (two fields: no object made per release). */
+  #releaseEvent: Event | undefined;
+  #releaseQueue: CommandQueue | undefined;
 
   /** @internal Records the release just enqueued (its event, or the marker that joins several). */
   releasedBy(event: Event, queue: CommandQueue): void {
-    this.#release = { event, queue };
+    this.#releaseEvent = event;
+    this.#releaseQueue = queue;
   }
 
   get releasing(): boolean {
-    const release = this.#release;
-    if (!release) return false;
+    const event = this.#releaseEvent;
+    if (!event) return false;
     // A release event awaited (or waited for) and then released has been seen to end.
-    if (release.event.released && !release.event.seenEnded) return true;
+    if (event.released && !event.seenEnded) return true;
     let status: number;
     try {
-      status = release.event.statusCode();
+      status = event.statusCode();
     } catch {
       status = 0;
     }
     if (status > 0) return true;
-    this.#release = undefined;
+    this.#releaseEvent = this.#releaseQueue = undefined;
     return false;
   }
 
@@ -120,7 +122,7 @@ export class SharedObject implements SharingState, HostAccessGuard {
       );
     }
     if (!this.releasing) return;
-    const { event, queue: releasedOn } = this.#release!;
+    const event = this.#releaseEvent!, releasedOn = this.#releaseQueue!;
     refuseToBlock(event.blockers(), call, `the release of ${this.description} on ${describeQueue(releasedOn)}`);
     if (!event.released) event.waitSync();
     else if (!releasedOn.released) releasedOn.finishSync();
@@ -130,7 +132,7 @@ export class SharedObject implements SharingState, HostAccessGuard {
           'before the release was seen to end. Await the release (or use `await using`) before reading or writing from the host.',
       );
     }
-    this.#release = undefined;
+    this.#releaseEvent = this.#releaseQueue = undefined;
   }
 
   checkAcquired(call: string, what: string): void {
@@ -359,14 +361,32 @@ export abstract class SharingFacade<N extends NativeSharing> {
   }
 
   /** @internal Enqueues this extension's acquire or release; enqueueShared validated the objects. */
-  enqueue(which: 'acquire' | 'release', queue: CommandQueue, mems: MemObject[], waitFor: readonly Event[] | undefined): Event {
-    const slots = mems.map((mem) => mem.slot);
+  enqueue(which: 'acquire' | 'release', queue: CommandQueue, mems: readonly MemObject[], waitFor: readonly Event[] | undefined): Event {
+    const slots = new Array<number>(mems.length);
+    for (let i = 0; i < mems.length; i++) slots[i] = mems[i]!.slot;
     const call = this.record.entryPoints[which];
     const event = queue.submit({ call, waitFor }, (waitList) => this.native[which](queue.slot, slots, waitList));
-    for (const mem of mems) (mem.sharing as SharedObject).acquiredOn = which === 'acquire' ? queue : null;
+    const acquiredOn = which === 'acquire' ? queue : null;
+    for (let i = 0; i < mems.length; i++) (mems[i]!.sharing as SharedObject).acquiredOn = acquiredOn;
     event.extension = this.record.name;
     return event;
   }
+}
+
+/** An acquire of an object OpenCL holds, or a release of one it does not (or holds through another context), is refused. */
+function checkSharedState(which: 'acquire' | 'release', facade: SharingFacade<NativeSharing>, state: SharedObject, queue: CommandQueue): void {
+  if (which === 'acquire') {
+    if (state.acquiredOn) {
+      const { errors, entryPoints, family, name } = facade.record;
+      throw new OpenCLError(errors.alreadyAcquired, entryPoints.acquire, `${state.description} is already acquired`, family ?? name);
+    }
+    return;
+  }
+  if (!state.acquiredOn) {
+    const { errors, entryPoints, family, name } = facade.record;
+    throw new OpenCLError(errors.notAcquired, entryPoints.release, `${state.description} is not acquired`, family ?? name);
+  }
+  if (state.acquiredOn.context !== queue.context) throw new TypeError(`${state.description} was acquired through another context`);
 }
 
 /** @internal Splits shared objects by facade, keeping the caller's order inside each group. */
@@ -388,8 +408,38 @@ export function groupByFacade(mems: readonly MemObject[]): Map<SharingFacade<Nat
   return groups;
 }
 
+/**
+ * The facade every object belongs to, when they all belong to one (the usual
+ * case: no Map and no group arrays made per call); null when several
+ * extensions are involved. Checks the objects as groupByFacade does.
+ */
+function singleFacade(mems: readonly MemObject[]): SharingFacade<NativeSharing> | null {
+  if (!Array.isArray(mems) || mems.length === 0) return null;
+  let facade: SharingFacade<NativeSharing> | null = null;
+  for (let i = 0; i < mems.length; i++) {
+    const mem = mems[i];
+    if (!(mem instanceof MemObject) || mem.released || !(mem.sharing instanceof SharedObject)) return null;
+    if (facade === null) facade = mem.sharing.facade;
+    else if (mem.sharing.facade !== facade) return null;
+    for (let j = 0; j < i; j++) if (mems[j] === mem) return null;
+  }
+  return facade;
+}
+
 /** @internal Runs acquire or release per extension; several events are joined by a marker. */
 export function enqueueShared(which: 'acquire' | 'release', queue: CommandQueue, mems: readonly MemObject[], waitFor?: readonly Event[]): Event {
+  const facade = singleFacade(mems);
+  if (facade !== null) {
+    for (let i = 0; i < mems.length; i++) {
+      const mem = mems[i]!;
+      if (mem.context !== queue.context) throw new TypeError(`${(mem.sharing as SharedObject).description} belongs to another context than the queue`);
+      checkSharedState(which, facade, mem.sharing as SharedObject, queue);
+    }
+    const result = facade.enqueue(which, queue, mems, waitFor);
+    if (which === 'release') for (let i = 0; i < mems.length; i++) (mems[i]!.sharing as SharedObject).releasedBy(result, queue);
+    return result;
+  }
+  // Several extensions, or objects to refuse (groupByFacade says why).
   const groups = groupByFacade(mems);
   for (const mem of mems) {
     if (mem.context !== queue.context) {
@@ -398,19 +448,7 @@ export function enqueueShared(which: 'acquire' | 'release', queue: CommandQueue,
   }
   // Validate every group before enqueueing any, so nothing is half-done.
   for (const [facade, group] of groups) {
-    for (const mem of group) {
-      const state = mem.sharing as SharedObject;
-      const { errors, entryPoints, family, name } = facade.record;
-      if (which === 'acquire' && state.acquiredOn) {
-        throw new OpenCLError(errors.alreadyAcquired, entryPoints.acquire, `${state.description} is already acquired`, family ?? name);
-      }
-      if (which === 'release' && !state.acquiredOn) {
-        throw new OpenCLError(errors.notAcquired, entryPoints.release, `${state.description} is not acquired`, family ?? name);
-      }
-      if (which === 'release' && state.acquiredOn!.context !== queue.context) {
-        throw new TypeError(`${state.description} was acquired through another context`);
-      }
-    }
+    for (const mem of group) checkSharedState(which, facade, mem.sharing as SharedObject, queue);
   }
   const events = [...groups].map(([facade, group]) => facade.enqueue(which, queue, group, waitFor));
   let result = events[0]!;

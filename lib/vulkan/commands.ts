@@ -1,6 +1,10 @@
 // Command sequences recorded once and submitted many times: fills, copies and
-// the shipped compute shader, each separated from the next by a full memory
-// barrier (and the sequence from what comes before and after it on the queue).
+// the shipped compute shader. The native layer puts a barrier between two
+// operations only where one meets the other's writes (or writes what it read),
+// orders the sequence after earlier transfer and compute work on the queue
+// (unless told not to), and moves exported buffers and images from and to
+// VK_QUEUE_FAMILY_EXTERNAL around it (native/vulkan/commands.cc says which
+// spec rules this relies on).
 import type { NativeVkCommands, NativeVkOp } from '../addon';
 import { describeValue } from '../errors';
 import { checkInt, checkOptions } from '../validate';
@@ -56,6 +60,27 @@ export function nv12Layout(o: NV12FrameOptions) {
   const uvEnd = uvOffset + uvPitch * (height / 2 - 1) + width;
   if (uvOffset < yEnd && yOffset < uvEnd) throw new RangeError('the Y and UV planes overlap');
   return { frame, width, height, yOffset, yPitch, uvOffset, uvPitch, end: Math.max(yEnd, uvEnd) };
+}
+
+export interface VulkanRecordOptions {
+  /**
+   * true (default): the sequence starts with a barrier that orders it after
+   * the transfer and compute work submitted earlier on the queue (submission
+   * order alone orders nothing in Vulkan). false: only the semaphores its
+   * submission waits on order it; cheaper, and right only when those
+   * semaphores are signalled after every earlier use of what it touches.
+   */
+  queueOrdered?: boolean;
+}
+
+/** Pipeline stages (VkPipelineStageFlagBits) a submission's semaphore waits can block. */
+export type VulkanWaitStage = 'transfer' | 'compute' | 'all';
+/** @internal */
+export const WAIT_STAGE_BITS: Record<VulkanWaitStage, number> = { transfer: 0x1000, compute: 0x800, all: 0x10000 };
+
+/** @internal The stages an operation runs at. */
+export function opStage(op: NativeVkOp): number {
+  return op.op === 'dispatch' ? WAIT_STAGE_BITS.compute : WAIT_STAGE_BITS.transfer;
 }
 
 /** Collects the operations of a command sequence; VulkanDevice.record() hands one to its callback. */
@@ -167,13 +192,21 @@ export class VulkanCommands {
   readonly device: VulkanDeviceLink;
   /** How many operations it records. */
   readonly length: number;
+  /** The stages its operations run at: where a submission's semaphore waits block it by default. */
+  readonly waitStages: readonly Exclude<VulkanWaitStage, 'all'>[];
+  /** @internal VkPipelineStageFlags of its operations. */
+  readonly stageBits: number;
   #native: NativeVkCommands | null;
 
   /** @internal */
-  constructor(device: VulkanDeviceLink, native: NativeVkCommands, length: number) {
+  constructor(device: VulkanDeviceLink, native: NativeVkCommands, ops: readonly NativeVkOp[]) {
     this.device = device;
     this.#native = native;
-    this.length = length;
+    this.length = ops.length;
+    let bits = 0;
+    for (const op of ops) bits |= opStage(op);
+    this.stageBits = bits;
+    this.waitStages = Object.freeze((['transfer', 'compute'] as const).filter((s) => bits & WAIT_STAGE_BITS[s]));
   }
 
   /** @internal */

@@ -2,8 +2,8 @@
 // semaphores, recorded commands, and submission that costs one native call.
 import type { NativeVkDevice, NativeVkSemaphore } from '../addon';
 import { describeValue } from '../errors';
-import { checkChoice, checkInt, checkOptions } from '../validate';
-import { VulkanCommands, VulkanRecorder } from './commands';
+import { checkBoolean, checkChoice, checkInt, checkOptions } from '../validate';
+import { VulkanCommands, VulkanRecorder, WAIT_STAGE_BITS, type VulkanRecordOptions, type VulkanWaitStage } from './commands';
 import { VulkanDisposedError, VulkanNotSupportedError } from './errors';
 import { MEMORY_HANDLE_BITS, SEMAPHORE_HANDLE_BITS, type VulkanMemoryHandleType, type VulkanSemaphoreHandleType } from './handles';
 import type { VulkanPhysicalDevice } from './physical-device';
@@ -40,8 +40,15 @@ export interface VulkanSemaphoreOptions {
 }
 
 export interface VulkanSubmitOptions {
-  /** Binary semaphores the submission waits on (at every stage) before it runs. */
+  /** Binary semaphores the submission waits on before it runs. */
   wait?: readonly VulkanSemaphore[];
+  /**
+   * The pipeline stage the waits block: 'transfer', 'compute' or 'all'.
+   * Default: the stages the commands run at (commands.waitStages); 'all' for
+   * a submission without commands. A stage that leaves out some of the
+   * commands' stages is refused (those operations would not wait).
+   */
+  waitStage?: VulkanWaitStage;
   /** Binary semaphores it signals when done. */
   signal?: readonly VulkanSemaphore[];
 }
@@ -55,13 +62,16 @@ export class VulkanSubmission {
   readonly commands: VulkanCommands | null;
   readonly wait: readonly VulkanSemaphore[];
   readonly signal: readonly VulkanSemaphore[];
+  /** The stage bits (VkPipelineStageFlags) its semaphore waits block. */
+  readonly waitStageBits: number;
   readonly #waitNative: NativeVkSemaphore[] | undefined;
   readonly #signalNative: NativeVkSemaphore[] | undefined;
 
   /** @internal */
-  constructor(queue: VulkanQueue, commands: VulkanCommands | null, wait: VulkanSemaphore[], signal: VulkanSemaphore[]) {
+  constructor(queue: VulkanQueue, commands: VulkanCommands | null, wait: VulkanSemaphore[], signal: VulkanSemaphore[], waitStageBits: number) {
     this.queue = queue;
     this.commands = commands;
+    this.waitStageBits = waitStageBits;
     this.wait = Object.freeze(wait);
     this.signal = Object.freeze(signal);
     this.#waitNative = wait.length ? wait.map((s) => s.native) : undefined;
@@ -81,7 +91,7 @@ export class VulkanSubmission {
       signal[i]!.native;
       signal[i]!.checkSignal();
     }
-    const done = device.submit(commands, this.#waitNative, this.#signalNative);
+    const done = device.submit(commands, this.#waitNative, this.#signalNative, this.waitStageBits);
     for (let i = 0; i < wait.length; i++) wait[i]!.waited();
     for (let i = 0; i < signal.length; i++) signal[i]!.signaled();
     return done;
@@ -123,14 +133,22 @@ export class VulkanQueue {
   /** Checks a submission once; its submit() is then the cheapest way to submit it again and again. */
   prepare(commands: VulkanCommands | null, options?: VulkanSubmitOptions): VulkanSubmission {
     this.device.native;
-    const o = checkOptions<VulkanSubmitOptions>(options, 'options', ['wait', 'signal']);
+    const o = checkOptions<VulkanSubmitOptions>(options, 'options', ['wait', 'signal', 'waitStage']);
     const cmds = this.#commands(commands);
+    let waitStageBits = cmds ? cmds.stageBits : WAIT_STAGE_BITS.all;
+    if (o.waitStage !== undefined) {
+      const stage = checkChoice<VulkanWaitStage>(o.waitStage, 'options.waitStage', ['transfer', 'compute', 'all']);
+      waitStageBits = WAIT_STAGE_BITS[stage];
+      if (stage !== 'all' && cmds && cmds.stageBits & ~waitStageBits) {
+        throw new RangeError(`options.waitStage '${stage}' leaves out the ${cmds.waitStages.filter((s) => s !== stage).join(' and ')} work of these commands, which would not wait; use 'all' or leave it out`);
+      }
+    }
     const wait = this.#semaphores(o.wait, 'options.wait');
     const signal = this.#semaphores(o.signal, 'options.signal');
     for (const list of [wait, signal]) {
       for (let i = 1; i < list.length; i++) if (list.indexOf(list[i]!) !== i) throw new TypeError('a semaphore appears twice in options.wait or options.signal');
     }
-    return new VulkanSubmission(this, cmds, wait, signal);
+    return new VulkanSubmission(this, cmds, wait, signal, waitStageBits);
   }
 
   /**
@@ -268,9 +286,11 @@ export class VulkanDevice {
   }
 
   /** Records a command sequence once (the callback adds its operations); submit it with queue.submit() as often as needed. */
-  record(build: (recorder: VulkanRecorder) => void): VulkanCommands {
+  record(build: (recorder: VulkanRecorder) => void, options?: VulkanRecordOptions): VulkanCommands {
     const native = this.native;
     if (typeof build !== 'function') throw new TypeError(`build must be a function (recorder) => void; got ${describeValue(build)}`);
+    const o = checkOptions<VulkanRecordOptions>(options, 'options', ['queueOrdered']);
+    const queueOrdered = checkBoolean(o.queueOrdered, 'options.queueOrdered', true);
     const recorder = new VulkanRecorder(this);
     try {
       build(recorder);
@@ -278,7 +298,7 @@ export class VulkanDevice {
       recorder.close();
     }
     if (this.#native !== native) throw new VulkanDisposedError('VulkanDevice');
-    return new VulkanCommands(this, native.record(recorder.ops), recorder.ops.length);
+    return new VulkanCommands(this, native.record(recorder.ops, queueOrdered), recorder.ops);
   }
 
   /**

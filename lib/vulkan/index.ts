@@ -8,6 +8,8 @@ export {
   type VulkanCopyOptions,
   type VulkanFillOptions,
   type VulkanImageCopyOptions,
+  type VulkanRecordOptions,
+  type VulkanWaitStage,
 } from './commands';
 export {
   VulkanDevice,

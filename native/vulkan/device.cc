@@ -170,11 +170,11 @@ VkCommandBuffer DeviceState::BeginOneTime(Napi::Env napiEnv) {
 }
 
 Napi::Value DeviceState::Submit(Napi::Env napiEnv, const std::vector<VkCommandBuffer>& buffers, const std::vector<VkSemaphore>& wait,
-                                const std::vector<VkSemaphore>& signal, std::unique_ptr<Submission> submission) {
+                                const std::vector<VkSemaphore>& signal, std::unique_ptr<Submission> submission, VkFlags waitStage) {
   if (closed) throw Napi::Error::New(napiEnv, "the environment is shutting down");
   VkFence fence = TakeFence(napiEnv);
   VkFlags stages[16];
-  for (size_t i = 0; i < wait.size() && i < 16; ++i) stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  for (size_t i = 0; i < wait.size() && i < 16; ++i) stages[i] = waitStage;
   VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO,
                     nullptr,
                     uint32_t(wait.size()),
@@ -245,22 +245,27 @@ void Semaphores(const Napi::Value& value, const char* what, std::vector<VkSemaph
 
 }  // namespace
 
-// submit(commands: NativeVkCommands | null, wait: NativeVkSemaphore[] | undefined, signal: ... | undefined) -> Promise<void>
+// submit(commands: NativeVkCommands | null, wait: NativeVkSemaphore[] | undefined, signal: ... | undefined,
+//        waitStage?: VkPipelineStageFlags (default: the stages the commands run at; all commands without commands)) -> Promise<void>
 Napi::Value NativeVkDevice::SubmitMethod(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const DeviceRef& device = Live(env);
   auto submission = std::make_unique<Submission>(env, true);
   std::vector<VkCommandBuffer> buffers;
+  VkFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
   if (!info[0].IsNull() && !info[0].IsUndefined()) {
     const std::shared_ptr<CommandsState>& commands = NativeVkCommands::From(info[0], "commands");
     if (commands->device != device) throw Napi::TypeError::New(env, "commands were recorded on another device");
     buffers.push_back(commands->buffer);
     submission->holds.push_back(commands);
+    if (commands->stages) waitStage = commands->stages;
   }
+  if (info.Length() > 3 && !info[3].IsUndefined()) waitStage = VkFlags(ToU64(info[3], "waitStage"));
+  if (!waitStage) throw Napi::RangeError::New(env, "waitStage must name at least one pipeline stage");
   std::vector<VkSemaphore> wait, signal;
   Semaphores(info[1], "wait", wait, *submission);
   Semaphores(info[2], "signal", signal, *submission);
-  return device->Submit(env, buffers, wait, signal, std::move(submission));
+  return device->Submit(env, buffers, wait, signal, std::move(submission), waitStage);
 }
 
 // pending() -> submissions in flight

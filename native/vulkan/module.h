@@ -127,7 +127,8 @@ struct DeviceState : std::enable_shared_from_this<DeviceState> {
   void Start(Napi::Env env);
   // Submits and returns the promise of its completion. The submission holds what it names.
   Napi::Value Submit(Napi::Env env, const std::vector<VkCommandBuffer>& buffers, const std::vector<VkSemaphore>& wait,
-                     const std::vector<VkSemaphore>& signal, std::unique_ptr<Submission> submission);
+                     const std::vector<VkSemaphore>& signal, std::unique_ptr<Submission> submission,
+                     VkFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
   // JS thread: the waiter saw a fence signal (or fail).
   void Complete(Napi::Env env, uint64_t id, VkResult result);
   // JS thread: the environment is going away.
@@ -177,6 +178,7 @@ struct CommandsState {
   DeviceRef device;
   VkCommandBuffer buffer = nullptr;
   VkDescriptorPool descriptors = 0;
+  VkFlags stages = 0;  // the pipeline stages its operations run at
   std::vector<std::shared_ptr<void>> holds;  // what the commands use
   ~CommandsState();
 };

@@ -100,6 +100,7 @@ enum : VkStructureType {
   VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO = 39,
   VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO = 40,
   VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO = 42,
+  VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER = 44,
   VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER = 45,
   VK_STRUCTURE_TYPE_MEMORY_BARRIER = 46,
   VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 = 1000059000,
@@ -147,7 +148,8 @@ constexpr VkFlags VK_SAMPLE_COUNT_1_BIT = 0x1;
 constexpr int32_t VK_SHARING_MODE_EXCLUSIVE = 0;
 constexpr VkFlags VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT = 0x1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT = 0x800, VK_PIPELINE_STAGE_TRANSFER_BIT = 0x1000,
                   VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT = 0x2000, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT = 0x10000;
-constexpr VkFlags VK_ACCESS_MEMORY_READ_BIT = 0x8000, VK_ACCESS_MEMORY_WRITE_BIT = 0x10000;
+constexpr VkFlags VK_ACCESS_SHADER_READ_BIT = 0x20, VK_ACCESS_SHADER_WRITE_BIT = 0x40, VK_ACCESS_TRANSFER_READ_BIT = 0x800,
+                  VK_ACCESS_TRANSFER_WRITE_BIT = 0x1000, VK_ACCESS_MEMORY_READ_BIT = 0x8000, VK_ACCESS_MEMORY_WRITE_BIT = 0x10000;
 constexpr VkFlags VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT = 0x2;
 constexpr int32_t VK_COMMAND_BUFFER_LEVEL_PRIMARY = 0;
 constexpr VkFlags VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT = 0x1, VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT = 0x4;
@@ -521,6 +523,17 @@ struct VkMemoryBarrier {
   VkFlags srcAccessMask;
   VkFlags dstAccessMask;
 };
+struct VkBufferMemoryBarrier {
+  VkStructureType sType;
+  const void* pNext;
+  VkFlags srcAccessMask;
+  VkFlags dstAccessMask;
+  uint32_t srcQueueFamilyIndex;
+  uint32_t dstQueueFamilyIndex;
+  VkBuffer buffer;
+  VkDeviceSize offset;
+  VkDeviceSize size;
+};
 struct VkImageSubresourceRange {
   VkFlags aspectMask;
   uint32_t baseMipLevel;
@@ -699,7 +712,7 @@ using PFN_vkGetDeviceProcAddr = PFN_vkVoidFunction(OCL_VKAPI*)(VkDevice, const c
   X(vkBeginCommandBuffer, VkResult, (VkCommandBuffer, const VkCommandBufferBeginInfo*))                                        \
   X(vkEndCommandBuffer, VkResult, (VkCommandBuffer))                                                                           \
   X(vkCmdPipelineBarrier, void,                                                                                                \
-    (VkCommandBuffer, VkFlags, VkFlags, VkFlags, uint32_t, const VkMemoryBarrier*, uint32_t, const void*, uint32_t,            \
+    (VkCommandBuffer, VkFlags, VkFlags, VkFlags, uint32_t, const VkMemoryBarrier*, uint32_t, const VkBufferMemoryBarrier*, uint32_t,            \
      const VkImageMemoryBarrier*))                                                                                             \
   X(vkCmdCopyBuffer, void, (VkCommandBuffer, VkBuffer, VkBuffer, uint32_t, const VkBufferCopy*))                              \
   X(vkCmdFillBuffer, void, (VkCommandBuffer, VkBuffer, VkDeviceSize, VkDeviceSize, uint32_t))                                  \
