@@ -164,11 +164,16 @@ VAStatus Fail(VADriverContextP ctx, VAStatus status, const char *format, ...) {
   return status;
 }
 
+// A surface's memory: sealed at its size, as a real DMA-BUF cannot shrink or
+// grow (an importer or a script truncating it would make the driver's own
+// mapping fault with SIGBUS).
 std::shared_ptr<Memory> NewMemfd(size_t size) {
-  int fd = memfd_create("softva-surface", MFD_CLOEXEC);
+  int fd = memfd_create("softva-surface", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0) return nullptr;
-  if (ftruncate(fd, off_t(size)) != 0) {
+  if (ftruncate(fd, off_t(size)) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+    int error = errno;
     close(fd);
+    errno = error;
     return nullptr;
   }
   void *base = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
