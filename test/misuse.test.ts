@@ -227,6 +227,26 @@ function fuzz(seed: number, steps: number, env: Record<string, string | undefine
           if (victim.closed) return;
           try { fs.ftruncateSync(victim.objects[0].fd, pick([0, 1, 4096, 1 << 20])); } catch (error) { if (!['EPERM', 'EINVAL', 'EBADF'].includes(error.code)) throw error; }
         },
+        // A DMA-BUF import (on this display or another) sees the exporter's bytes, and its writes reach the exporter.
+        () => {
+          const source = vaSurface();
+          if (source.format !== 'NV12') return;
+          const bytes = Uint8Array.from({ length: source.planes[0].bytesPerRow * source.planes[0].height }, () => rand(256));
+          source.writePlane(0, bytes);
+          const exported = source.exportDmaBuf({ layers: pick(['composed', 'separate']) });
+          pool.dmabufs.push(exported);
+          const imported = vaDisplay().importDmaBuf(exported);
+          pool.vaSurfaces.push(imported);
+          const seen = imported.readPlane(0, { method: pick(['derive', 'image']) });
+          const off = seen.findIndex((v, i) => v !== bytes[i]);
+          if (off >= 0) wrong('an imported DMA-BUF reads ' + seen[off] + ' at byte ' + off + ' of plane 0; the exporter wrote ' + bytes[off]);
+          imported.writePlane(0, bytes.map((v) => 255 - v));
+          const back = source.readPlane(0);
+          const off2 = back.findIndex((v, i) => v !== 255 - bytes[i]);
+          if (off2 >= 0) wrong('the exporter reads ' + back[off2] + ' at byte ' + off2 + ' after the importer wrote ' + (255 - bytes[off2]));
+          counts.checked++;
+          if (rand(2)) exported.close();
+        },
         // Transfers while OpenCL has the surface acquired or its release is in
         // flight (gated by a user event sometimes): a typed error or a wait,
         // never the bytes from before invert_image.
