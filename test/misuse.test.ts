@@ -381,6 +381,35 @@ async function slot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+describe('found by the fuzzer (seeds 156 and 194 of 300 x 2000), each in a fresh process', () => {
+  it('clEnqueueBarrierWithWaitList: on an out-of-order queue, commands after a barrier that waits on an unset user event wait on it too; blocking on them throws instead of hanging (PoCL and the reference driver)', async () => {
+    const result = await runNodeAsync(
+      `for (const name of ['Portable Computing Language', 'opencl-interop reference driver']) {
+         const platform = ocl.getPlatforms().find((p) => p.name === name);
+         const context = ocl.createContext({ platform });
+         const queue = context.createQueue(undefined, { outOfOrder: true });
+         const done = context.createUserEvent();
+         done.setStatus('complete');
+         const gate = context.createUserEvent();
+         queue.enqueueMarker({ waitFor: [gate] });
+         queue.enqueueBarrier();
+         const later = queue.enqueueMarker({ waitFor: [done] });
+         for (const wait of [() => ocl.waitForEvents([later]), () => later.waitSync()]) {
+           try { wait(); console.log('returned'); } catch (e) { console.log(e.name); }
+         }
+         gate.setStatus('complete');
+         later.waitSync();
+         console.log(later.status);
+       }`,
+      { env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS }, timeout: 30_000 },
+    );
+    expect(result.signal).toBeNull(); // before the fix: killed after 30 s, blocked in clWaitForEvents
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim().split('\n')).toEqual(Array(2).fill(['OpenCLStateError', 'OpenCLStateError', 'complete']).flat());
+    expect(result.status).toBe(0);
+  });
+});
+
 describe('no JavaScript call sequence crashes the process', () => {
   (parallel > 1 ? it.concurrent : it).each(seeds())(
     'random misuse, seed %i: only typed errors, right results, normal exit',
