@@ -88,6 +88,8 @@ export interface CommandSpec {
   blocking?: boolean;
   /** Waits on every earlier command even on an out-of-order queue (markers and barriers without a wait list). */
   waitsOnAll?: boolean;
+  /** A barrier: every later command of the queue waits for it, out-of-order queues too. */
+  blocksLater?: boolean;
 }
 
 /** A read whose bytes land in a staging block first; copied into the target when the command is seen to end. */
@@ -127,6 +129,8 @@ export class CommandQueue extends Resource<NativeQueue> {
   #retireAt = 64;
   /** Unset user events that commands on this queue wait on. */
   #gates: readonly UserEvent[] = [];
+  /** Out-of-order queues: the user events the last barrier waits on, which every later command waits on too. */
+  #barrierGates: readonly UserEvent[] = [];
   #properties?: Required<QueueOptions>;
   #compilesInProcess?: boolean;
 
@@ -181,13 +185,16 @@ export class CommandQueue extends Resource<NativeQueue> {
    */
   submit(spec: CommandSpec, run: (waitList: EventId[] | undefined) => EventId): Event {
     const waitList = nativeWaitList(spec.waitFor, this.context, spec.call);
-    const implicit = this.#gates.length && (spec.waitsOnAll || !this.properties.outOfOrder) ? this.#gates : undefined;
+    // Out of order, a command waits on earlier ones only through a barrier (or as a marker or barrier without a wait list).
+    const inherited = spec.waitsOnAll || !this.properties.outOfOrder ? this.#gates : this.#barrierGates;
+    const implicit = inherited.length ? inherited : undefined;
     const gates = spec.waitFor === undefined && implicit === undefined ? noGates : gatesOf(spec.waitFor, implicit);
     if (spec.blocking) refuseToBlock(gates, `a blocking ${spec.call}`, 'the command');
     const event = gateOn(new Event(run(waitList), this.context, this), gates);
     if (gates.length || this.#gates.length) {
       this.#gates = this.properties.outOfOrder ? gatesOf(undefined, [...this.#gates, ...gates]) : gates;
     }
+    if (spec.blocksLater && this.properties.outOfOrder) this.#barrierGates = gates;
     this.#events.push(event);
     if (this.#events.length >= this.#retireAt) this.#retireEnded();
     return event;
@@ -576,7 +583,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   }
   /** A barrier: later commands wait for the listed events (or all earlier commands). */
   enqueueBarrier(options: EnqueueOptions = {}): Event {
-    return this.submit({ call: 'clEnqueueBarrierWithWaitList', waitFor: options.waitFor, waitsOnAll: !options.waitFor?.length }, (waitList) =>
+    return this.submit({ call: 'clEnqueueBarrierWithWaitList', waitFor: options.waitFor, waitsOnAll: !options.waitFor?.length, blocksLater: true }, (waitList) =>
       this.context.addon.enqueueBarrier(this.slot, waitList),
     );
   }

@@ -431,6 +431,32 @@ describe('a VA-API surface exported as DMA-BUF (the real libva, the software VA 
     queue.release();
     context.release();
   });
+
+  it('importDmaBuf of a VaDmaBuf whose fds were closed behind its back, or of a closed fd: a TypeError naming planes[i].fd, not a raw EBADF (fresh process)', () => {
+    // In a process of its own: the VaDmaBuf closes its fd numbers again when collected, whatever they name by then.
+    const attempt = (source: 'dmabuf' | 'descriptor') =>
+      runNode(
+        `const { closeSync } = require('node:fs');
+         const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+         const context = ocl.createContext({ devices: platform.getDevices() });
+         const display = ocl.openVaDisplay({ kind: 'x11' });
+         const dmabuf = display.createSurface({ width: 32, height: 16 }).exportDmaBuf();
+         const descriptor = dmabuf.toImport();
+         closeSync(dmabuf.objects[0].fd);
+         try { ocl.importDmaBuf(context, ${source}); console.log('imported'); } catch (e) { console.log(e.name + ': ' + e.message.replace(/\\d+ is not/, 'N is not')); }`,
+        { env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS } },
+      );
+    const expected = {
+      dmabuf: "TypeError: planes[0].fd must be an open file descriptor; N is not (EBADF): the VaDmaBuf's fds were closed behind its back (close() it instead)",
+      descriptor: 'TypeError: planes[0].fd must be an open file descriptor; N is not (EBADF)',
+    };
+    for (const source of ['dmabuf', 'descriptor'] as const) {
+      const result = attempt(source);
+      expect(result.stderr).toBe('');
+      expect(result.stdout.trim()).toBe(expected[source]);
+      expect(result.status).toBe(0);
+    }
+  });
 });
 
 describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, OpenCL imports through the reference driver, reads and rewrites, Vulkan reads back', () => {

@@ -423,7 +423,16 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
         if (plane.fd === fd) size = Math.max(size, plane.offset + Math.max(plane.size ?? 0, layout.planes[i]!.bytes));
       }
       // The object's own size where the kernel reports one (a DMA-BUF's inode size is its length).
-      const fileSize = fstatSync(fd).size;
+      let fileSize: number;
+      try {
+        fileSize = fstatSync(fd).size;
+      } catch (error) {
+        const at = desc.planes.findIndex((p) => p.fd === fd);
+        throw new TypeError(
+          `planes[${at}].fd must be an open file descriptor; ${fd} is not (${(error as NodeJS.ErrnoException).code ?? String(error)})` +
+            (source instanceof VaDmaBuf ? ': the VaDmaBuf\'s fds were closed behind its back (close() it instead)' : ''),
+        );
+      }
       if (fileSize > 0 && fileSize < size) throw new RangeError(`DMA-BUF fd ${fd} has ${fileSize} bytes; its planes reach ${size}`);
       return Math.max(fileSize, size);
     });
