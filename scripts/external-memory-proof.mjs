@@ -10,10 +10,17 @@
 //     every channel of the images ((c * 3 + 1) & 255), releases it and
 //     signals a second imported semaphore; Vulkan waits on that and copies
 //     everything out; every value is compared with what it must be.
-//     The images are imported three ways: a linear image (with its row
-//     pitch), an optimal-tiling image, and a linear image's memory as a
-//     buffer (rows at the plane's offset and pitch). The cycles are submitted
-//     back to back and checked at the end. Expected: 0 mismatches.
+//     The images: a linear image (with its row pitch) and an optimal-tiling
+//     one imported as images, a linear image's memory as a buffer (rows at
+//     the plane's offset and pitch), and an image written by a Vulkan fill.
+//     A driver reads imported images in the layout its
+//     ..._ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR list says (linear rows, or
+//     its own): importImage must refuse the other tiling
+//     (OpenCLImageLayoutError). The cycles are submitted back to back and
+//     checked at the end. Expected: 0 mismatches. Then a layout pass: OpenCL
+//     reads each image pixel by pixel and must find every pixel where Vulkan
+//     wrote it, and the other way round (the cycles' rewrite in place would
+//     not notice a layout the two sides disagree on).
 //  2. unordered: the same cycles with no semaphore: nothing orders Vulkan's
 //     writes, OpenCL's rewrite and Vulkan's copies. Expected: mismatches
 //     (the race the semaphores prevent).
@@ -138,27 +145,37 @@ const fdsBefore = openFds();
   const vk = vulkan.createBuffer({ size });
   targets.push({ name: 'buffer', kind: 'buffer', counted: true, vk, cl: memory.importBuffer(context, vk.exportMemory()), words, note: `${size} bytes, allocation ${vk.allocationSize}${vk.dedicated ? ' (dedicated)' : ''}` });
 }
-// The last one is written with one value over the whole image (vkCmdFillBuffer into a staging buffer, copied into
-// the image in the same submission). On the H100 (driver 580.159.04) OpenCL then sees 3/4 of its pixels wrong even
-// when ordered, every cycle, while the same image written with a value per pixel is right, and Vulkan alone (fill,
-// copy, copy back) is right too: reported, not counted in the verdict, until it is understood.
-for (const [name, tiling, as] of [['image, linear', 'linear', 'image'], ['image, optimal tiling', 'optimal', 'image'], ["image, linear, its memory as a buffer", 'linear', 'rows'], ['image, linear, written by a Vulkan fill', 'linear', 'image-fill']]) {
+// The images: a linear one (with its row pitch) and an optimal-tiling one imported as images, a linear one's
+// memory imported as a buffer (rows at the plane's offset and pitch), and one written by a Vulkan fill (into a
+// staging buffer, copied into the image in the same submission) in the tiling the driver reads. A driver reads
+// imported images of the handle types in CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR
+// as linear rows and the others in a layout of its own: importImage refuses the tiling the driver would misread
+// (OpenCLImageLayoutError), and that refusal is the right outcome for that target.
+const linearAssumed = memory.assumeLinearImageHandleTypes(device).includes('opaque-fd');
+const readable = linearAssumed ? 'linear' : 'optimal';
+for (const [name, tiling, as] of [['image, linear', 'linear', 'image'], ['image, optimal tiling', 'optimal', 'image'], ["image, linear, its memory as a buffer", 'linear', 'rows'], [`image, ${readable}, written by a Vulkan fill`, readable, 'image-fill']]) {
   const vk = vulkan.createImage({ width: imageWidth, height: imageHeight, format: 'rgba8', tiling });
   const plane = vk.planes[0];
   const note = `${imageWidth}x${imageHeight} RGBA8 ${tiling}${plane.rowPitch !== null ? `, row pitch ${plane.rowPitch}, offset ${plane.offset}` : ''}, allocation ${vk.allocationSize}${vk.dedicated ? ' (dedicated)' : ''}`;
+  const kind = as === 'image-fill' ? 'image' : as;
+  const mustRefuse = kind === 'image' && tiling !== readable;
   try {
-    const cl = as !== 'rows'
+    const imported = as !== 'rows'
       ? memory.importImage(context, vk.exportMemory(), { format: { order: 'RGBA', type: 'UNSIGNED_INT8' }, width: imageWidth, height: imageHeight, rowPitch: tiling === 'linear' ? plane.rowPitch : 0 })
       : memory.importBuffer(context, vk.exportMemory());
     const fillSource = as === 'image-fill' ? vulkan.createBuffer({ size: imageWidth * imageHeight * 4, exportTypes: [] }) : null;
-    targets.push({ name, kind: as === 'image-fill' ? 'image' : as, filled: !!fillSource, counted: !fillSource, fillSource, vk, cl, plane, note });
+    targets.push({ name, kind, filled: !!fillSource, counted: true, fillSource, vk, cl: imported, plane, note, mustRefuse });
   } catch (error) {
-    targets.push({ name, kind: as, counted: as !== 'image-fill', vk, cl: null, plane, note, error: `${error.constructor.name}: ${error.message}` });
+    const refused = error instanceof cl.OpenCLImageLayoutError;
+    targets.push({ name, kind, counted: true, vk, cl: null, plane, note, mustRefuse, refused, error: `${error.constructor.name}: ${error.message}` });
   }
 }
 result.fds_for_imports = openFds() - fdsBefore;
 log(`assume-linear image handle types: ${JSON.stringify(memory.assumeLinearImageHandleTypes(device))}`);
-for (const t of targets) log(`${t.name}: ${t.note}; ${t.cl ? 'imported' : `NOT imported (${t.error})`}`);
+for (const t of targets) {
+  const outcome = t.cl ? 'imported' : t.mustRefuse && t.refused ? `refused, as it must be (${t.error})` : `NOT imported (${t.error})`;
+  log(`${t.name}: ${t.note}; ${outcome}${t.cl && t.mustRefuse ? ' [WRONG: the driver reads this tiling another way]' : ''}`);
+}
 
 // ---- the cycles: all submitted back to back (ordered by semaphores, or not at all), then checked ----
 const inSemaphore = vulkan.createSemaphore();
@@ -252,14 +269,54 @@ async function cyclesOf(ordered, count, first) {
   return tallies;
 }
 
-const uncounted = new Set(targets.filter((t) => !t.counted).map((t) => t.name));
 const describe = (t) =>
-  `${t.target}: ${t.mismatched} of ${t.values} values wrong (${t.mismatched_cycles} of ${t.cycles} cycles with mismatches)${uncounted.has(t.target) ? ' [not counted in the verdict: see the script]' : ''}`;
+  `${t.target}: ${t.mismatched} of ${t.values} values wrong (${t.mismatched_cycles} of ${t.cycles} cycles with mismatches)`;
 result.ordered = await cyclesOf(true, frames, 0);
 for (const t of result.ordered) log(`ordered by the imported semaphores, ${describe(t)}`);
 result.unordered = await cyclesOf(false, frames, 1000);
 for (const t of result.unordered) log(`without semaphores (the race), ${describe(t)}`);
-result.targets = targets.map((t) => ({ name: t.name, note: t.note, imported: !!t.cl, counted: t.counted, error: t.error }));
+result.targets = targets.map((t) => ({ name: t.name, note: t.note, imported: !!t.cl, must_refuse: t.mustRefuse, refused: !!t.refused, counted: t.counted, error: t.error }));
+
+// ---- layout: what OpenCL reads is what Vulkan wrote at the same pixel, and the other way round ----
+// (The cycles above rewrite each value where it lies, so they would pass with any layout the two sides
+// disagree on: this pass compares pixel by pixel.)
+result.layout = [];
+for (const t of live.filter((t) => t.kind !== 'buffer')) {
+  const want = new Uint32Array(pixels), back = new Uint32Array(pixels);
+  for (let y = 0, k = 0; y < imageHeight; y++) for (let x = 0; x < imageWidth; x++, k++) want[k] = imagePixel(7000, x, y);
+  for (let k = 0; k < pixels; k++) back[k] = imagePixel(8000, k % imageWidth, Math.floor(k / imageWidth));
+  const source = vulkan.createBuffer({ size: imageBytes, exportTypes: [] });
+  const copyOut = vulkan.createBuffer({ size: t.kind === 'rows' ? t.vk.allocationSize : imageBytes, exportTypes: [] });
+  await source.write(want);
+  const written = vulkan.queue.submit(vulkan.record((r) => r.copyBufferToImage(source, t.vk)), { signal: [inSemaphore] });
+  const seen = new Uint32Array(pixels);
+  semaphores.wait(queue, [clIn]).release();
+  queue.enqueueAcquireShared([t.cl]).release();
+  const rowWords = t.kind === 'rows' ? t.plane.rowPitch / 4 : 0;
+  if (t.kind === 'rows') {
+    const all = new Uint32Array(t.vk.allocationSize / 4);
+    await queue.readBuffer(t.cl, all);
+    for (let y = 0; y < imageHeight; y++) seen.set(all.subarray(t.plane.offset / 4 + y * rowWords, t.plane.offset / 4 + y * rowWords + imageWidth), y * imageWidth);
+    for (let y = 0; y < imageHeight; y++) all.set(back.subarray(y * imageWidth, (y + 1) * imageWidth), t.plane.offset / 4 + y * rowWords);
+    queue.writeBuffer(t.cl, all).release();
+  } else {
+    queue.readImage(t.cl, seen).release();
+    queue.writeImage(t.cl, back).release();
+  }
+  queue.enqueueReleaseShared([t.cl]).release();
+  semaphores.signal(queue, [clOut]).release();
+  queue.flush();
+  const readBack = vulkan.queue.submit(vulkan.record((r) => r.copyImageToBuffer(t.vk, copyOut)), { wait: [outSemaphore] });
+  await Promise.all([written, readBack, queue.finish()]);
+  const out = await copyOut.read();
+  const vkSeen = new Uint32Array(out.buffer, out.byteOffset, pixels);
+  const wrong = (got, expected) => got.reduce((n, v, k) => n + (v !== expected[k] ? 1 : 0), 0);
+  const entry = { target: t.name, pixels, opencl_read_wrong: wrong(seen, want), vulkan_read_wrong: wrong(vkSeen, back) };
+  result.layout.push(entry);
+  log(`layout, ${t.name}: OpenCL read ${entry.opencl_read_wrong} of ${pixels} pixels not where Vulkan wrote them; Vulkan read ${entry.vulkan_read_wrong} of ${pixels} not where OpenCL wrote them`);
+  source.dispose();
+  copyOut.dispose();
+}
 
 for (const t of targets) {
   t.cl?.release();
@@ -307,15 +364,23 @@ queue.release();
 context.release();
 vulkan.dispose();
 instance.dispose();
-// The verdict: every counted target imported, right when ordered, raced without semaphores.
-const counted = new Set(targets.filter((t) => t.counted).map((t) => t.name));
+// The verdict: every target imported that the driver reads as it was written, and refused otherwise; right
+// when ordered, pixel by pixel both ways; raced without semaphores.
+const counted = new Set(targets.filter((t) => t.counted && t.cl).map((t) => t.name));
 const ok =
-  targets.every((t) => !t.counted || t.cl) &&
+  targets.every((t) => (t.mustRefuse ? !t.cl && t.refused : !!t.cl)) &&
+  result.layout.every((l) => l.opencl_read_wrong === 0 && l.vulkan_read_wrong === 0) &&
   result.ordered.every((t) => !counted.has(t.target) || t.mismatched === 0) &&
   result.unordered.every((t) => !counted.has(t.target) || t.mismatched > 0) &&
   after.fds === before.fds &&
   (before.gpu_mib === null || after.gpu_mib <= before.gpu_mib);
 result.ok = ok;
-log(ok ? `PROOF HOLDS: ${[...counted].join('; ')}: 0 mismatches ordered, the race shows without semaphores; nothing left behind` : 'PROOF FAILS: see above');
+const refusedRight = targets.filter((t) => t.mustRefuse && t.refused).map((t) => t.name);
+log(
+  ok
+    ? `PROOF HOLDS: ${[...counted].join('; ')}: 0 mismatches ordered, every pixel where the other API put it, the race shows without semaphores; nothing left behind` +
+        (refusedRight.length ? `; refused as the driver's layout requires: ${refusedRight.join('; ')}` : '')
+    : 'PROOF FAILS: see above',
+);
 if (opts.json) console.log(JSON.stringify(result));
 process.exitCode = ok ? 0 : 1;

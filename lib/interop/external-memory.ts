@@ -19,7 +19,7 @@ import type { Platform } from '../platform';
 import type { CommandQueue } from '../queue';
 import { VaDmaBuf } from '../va/dma-buf';
 import { type ExternalHandleTypeRecord, type HandleOwnership, externalMemoryRecord } from './extensions';
-import { checkCount } from '../validate';
+import { checkChoice, checkCount } from '../validate';
 import { SharedObject, SharingFacade, sharedRecord } from './sharing';
 
 export type ExternalMemoryHandleType = keyof typeof externalMemoryRecord.handleTypes;
@@ -39,7 +39,15 @@ export interface ExternalMemoryHandle {
   relinquish?(): void;
   /** An exporter's object already disposed: its handle is gone. */
   readonly disposed?: boolean;
+  /** Images: how the exporter laid the image out (a VulkanImage's exportMemory() says). */
+  readonly tiling?: ExporterTiling;
 }
+
+/**
+ * How an exporter laid an image out: 'linear' (rows at a pitch) or 'optimal'
+ * (the GPU's own tiling, as Vulkan's VK_IMAGE_TILING_OPTIMAL).
+ */
+export type ExporterTiling = 'linear' | 'optimal';
 
 export interface ExternalImportOptions {
   /** How kernels may access the memory (default 'read-write'). */
@@ -74,6 +82,16 @@ export interface ExternalImageOptions extends ExternalImportOptions {
   /** The exporter's layout, where the driver takes one (default 0: the driver's own). */
   rowPitch?: number;
   slicePitch?: number;
+  /**
+   * How the exporter laid the image out (default: the handle's `tiling`; a
+   * VulkanImage's exportMemory() carries it). Checked against the devices'
+   * CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR: a
+   * driver reads images of the handle types it lists as linear rows, and the
+   * others in a layout of its own, so an import whose tiling the driver would
+   * read another way is refused (OpenCLImageLayoutError). Not given anywhere:
+   * not checked.
+   */
+  tiling?: ExporterTiling;
 }
 
 /** One plane of an imported allocation: where its first row starts and the bytes from one row to the next. */
@@ -205,6 +223,33 @@ export class OpenCLHandleTypeError extends OpenCLExtensionError {
     );
     this.handleType = handleType;
     this.supported = Object.freeze([...supported]);
+    this.device = device;
+  }
+}
+
+/**
+ * An image import the driver would read with another layout than the
+ * exporter's: a linear image of a handle type the device does not list as
+ * assumed linear (it reads those in its own, implementation-defined layout),
+ * or an optimal-tiling image of one it does list (it reads those as rows).
+ */
+export class OpenCLImageLayoutError extends Error {
+  override name = 'OpenCLImageLayoutError';
+  readonly handleType: string;
+  readonly tiling: ExporterTiling;
+  readonly device: string;
+  constructor(handleType: string, tiling: ExporterTiling, device: string) {
+    const listed = tiling === 'optimal';
+    super(
+      `importImage: a ${tiling} image would be read in another layout: device "${device}" ${listed ? 'lists' : 'does not list'} ${handleType} in ` +
+        `CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR, so it reads images imported from such handles ` +
+        `${listed ? 'as linear rows' : 'in a layout of its own (implementation-defined)'} and the pixels would come out scrambled. ` +
+        (listed
+          ? 'Export a linear image and pass its row pitch.'
+          : "Export an optimal-tiling image (the driver's layout where the two APIs share one), or import the linear image's memory as a buffer (importBuffer, or importPlanes with its offset and row pitch)."),
+    );
+    this.handleType = handleType;
+    this.tiling = tiling;
     this.device = device;
   }
 }
@@ -383,7 +428,17 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
     const type = options.type ?? (depth > 1 ? '3d' : height > 0 ? '2d' : '1d');
     const typeValue = imageTypes[type as keyof typeof imageTypes];
     if (!Object.hasOwn(imageTypes, type) || typeValue === undefined) throw new TypeError(`type must be one of ${Object.keys(imageTypes).join(', ')}; got ${describeValue(type)}`);
+    const given = options.tiling ?? (handle as { tiling?: unknown } | null)?.tiling;
+    const tiling = given === undefined ? undefined : checkChoice(given, options.tiling !== undefined ? 'options.tiling' : 'handle.tiling', ['linear', 'optimal'] as const);
     const { checked, flags, devices, properties } = this.#prepare(context, handle, options, 'handle');
+    if (tiling !== undefined) {
+      for (const device of devices ?? context.devices) {
+        const assumedLinear = this.assumeLinearImageHandleTypes(device).includes(checked.handleType);
+        if (assumedLinear !== (tiling === 'linear')) {
+          throw new OpenCLImageLayoutError(checked.handleType, tiling, device.name);
+        }
+      }
+    }
     const desc = { type: typeValue, width, height, depth, arraySize, rowPitch, slicePitch };
     const native = importWithOwnership(checked, options.duplicate === true, (value) =>
       this.native.createImage(context.native, properties(value), flags, [format.orderValue, format.typeValue], desc),

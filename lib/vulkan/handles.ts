@@ -55,15 +55,18 @@ export class VulkanExportedHandle<T extends string = VulkanMemoryHandleType | Vu
   readonly size: number;
   /** Memory: whether the allocation is dedicated to its buffer or image (importers that care must say so). */
   readonly dedicated: boolean;
+  /** Memory of an image: its tiling (importers check it against how their driver reads imported images); otherwise undefined. */
+  readonly tiling?: 'linear' | 'optimal';
   #owned = true;
   #disposed = false;
 
   /** @internal */
-  constructor(handleType: T, handle: number | bigint, size: number, dedicated: boolean) {
+  constructor(handleType: T, handle: number | bigint, size: number, dedicated: boolean, tiling?: 'linear' | 'optimal') {
     this.handleType = handleType;
     this.handle = handle;
     this.size = size;
     this.dedicated = dedicated;
+    if (tiling !== undefined) this.tiling = tiling;
     if (closes(handleType)) forgotten.register(this, handle, this);
   }
 

@@ -51,6 +51,11 @@ abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
 
   abstract get kind(): string;
 
+  /** @internal What an export says of the layout: an image's tiling; nothing for a buffer. */
+  protected get exportedTiling(): 'linear' | 'optimal' | undefined {
+    return undefined;
+  }
+
   /** @internal */
   get native(): N {
     if (!this.#native) throw new VulkanDisposedError(this.kind);
@@ -68,7 +73,7 @@ abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
   exportMemory(handleType?: VulkanMemoryHandleType): VulkanExportedHandle<VulkanMemoryHandleType> {
     const native = this.native;
     const type = checkMemoryHandleType(this.device, this.exportTypes, handleType);
-    return new VulkanExportedHandle(type, native.exportMemory(MEMORY_HANDLE_BITS[type]), this.allocationSize, this.dedicated);
+    return new VulkanExportedHandle(type, native.exportMemory(MEMORY_HANDLE_BITS[type]), this.allocationSize, this.dedicated, this.exportedTiling);
   }
 
   /** Frees the memory once no submission in flight uses it (importers keep their own reference to it). Idempotent. */
@@ -170,6 +175,10 @@ export class VulkanImage extends VulkanMemoryResource<NativeVkImage> {
         }),
       ),
     );
+  }
+
+  protected override get exportedTiling(): 'linear' | 'optimal' {
+    return this.tiling;
   }
 
   get kind(): string {

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 
 #if !defined(_WIN32)
 #include <fcntl.h>
@@ -420,7 +421,17 @@ bool external_device_info(cl_device_info p, size_t sz, void *val, size_t *ret, c
   switch (p) {
 #if !defined(_WIN32)
     case CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR:
-    case CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR:  // every import is linear here
+      *rc = put_uints(sz, val, ret, {CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR});
+      return true;
+    case CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR:
+      // Every import is linear here. REFDRV_ASSUME_LINEAR_IMAGES=0 makes the
+      // device answer as a GPU driver with a layout of its own does: an empty
+      // list ("may be empty"; the layout of the others is implementation
+      // defined, and linear stays one such layout).
+      if (const char *env = getenv("REFDRV_ASSUME_LINEAR_IMAGES"); env && strcmp(env, "0") == 0) {
+        *rc = put_uints(sz, val, ret, {});
+        return true;
+      }
       *rc = put_uints(sz, val, ret, {CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR});
       return true;
 #endif
