@@ -234,19 +234,12 @@ void retain_obj(RefObj *o);
 void release_obj(RefObj *o);  // destroys at 0 (lock held)
 
 // clRetain<Object> / clRelease<Object>: `invalid` unless `o` is a live object of
-// `kind`; else one reference more, or one less (destroying it at 0).
+// `kind`; else `count(o)`: retain_obj or release_obj.
 template <class T>
-cl_int retain_if_live(T *o, Kind kind, cl_int invalid) {
+cl_int count_ref_if_live(T *o, Kind kind, cl_int invalid, void (*count)(RefObj *)) {
   ApiLock L;
   if (!o || !is_live(o, kind)) return invalid;
-  retain_obj(o);
-  return CL_SUCCESS;
-}
-template <class T>
-cl_int release_if_live(T *o, Kind kind, cl_int invalid) {
-  ApiLock L;
-  if (!o || !is_live(o, kind)) return invalid;
-  release_obj(o);
+  count(o);
   return CL_SUCCESS;
 }
 
