@@ -3,10 +3,7 @@
 // policy. The types stay in the declarations because those classes name them.
 import * as path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
-import { Direct3DError } from './direct3d/errors';
-import { OpenCLEntryPointError, OpenCLError, OpenCLReleasedError } from './errors';
-import { VaError } from './va/errors';
-import { VulkanError } from './vulkan/errors';
+import { type NativeErrorClass, nativeErrorClasses } from './errors';
 
 export interface NativeHandle {
   release(): void;
@@ -469,8 +466,11 @@ export type LoadResult =
   | { ok: false; attempts: { path: string; error: string }[] };
 
 export interface Addon {
-  /** The error classes native code throws, by name (native/errors.cc); given once, as the addon loads. */
-  setErrorClasses(classes: typeof errorClasses): void;
+  /**
+   * The table of error classes native code throws, by name (native/errors.cc); given once, as the
+   * addon loads. The addon keeps the table itself: classes registered later (lib/errors.ts) count.
+   */
+  setErrorClasses(classes: Readonly<Record<string, NativeErrorClass>>): void;
   load(candidates: string[]): LoadResult;
   loadedLibrary(): (LoadResult & { ok: true }) | null;
   getPlatformIDs(): NativePlatform[];
@@ -581,14 +581,6 @@ export const callArrays: {
   kernelArgOps: Float64Array;
 } = { ndrangeSizes: new Float64Array(0), kernelArgOps: new Float64Array(0) };
 
-/**
- * Every error class the native side throws, for every area, by the name
- * native code asks for: (status, call), (name), (kind without "Native"),
- * VaError (status, call, detail), Direct3DError (hresult, call, detail?),
- * VulkanError (result, call, detail).
- */
-const errorClasses = { OpenCLError, OpenCLEntryPointError, OpenCLReleasedError, VaError, Direct3DError, VulkanError } as const;
-
 let addon: Addon | undefined;
 
 /** @internal Loads the compiled addon (a prebuild or a local build). */
@@ -608,7 +600,7 @@ export function nativeAddon(): Addon {
       { cause },
     );
   }
-  addon.setErrorClasses(errorClasses);
+  addon.setErrorClasses(nativeErrorClasses);
   const arrays = addon.takeCallArrays();
   callArrays.ndrangeSizes = arrays.ndrangeSizes;
   callArrays.kernelArgOps = arrays.kernelArgOps;

@@ -169,6 +169,36 @@ export class OpenCLReleasedError extends Error {
   }
 }
 
+/** A class native code throws by its name (native/errors.h ThrowErrorOf), constructed with the arguments its thrower passes. */
+export type NativeErrorClass = new (...args: never[]) => Error;
+
+/**
+ * Every error class native code may throw, by class name: the core's (below)
+ * and each area's, registered by the area's errors module as it loads. The
+ * addon holds this very table (lib/addon.ts hands it over with
+ * setErrorClasses) and looks a class up at each throw, so a class registered
+ * after the addon loaded is still the one thrown; an area's calls all reach
+ * the addon through a module that imports its errors module
+ * (test/layers.test.ts), so its classes are in the table before its first call.
+ */
+const nativeErrorClassTable: Record<string, NativeErrorClass> = Object.create(null);
+
+/** @internal The table lib/addon.ts installs in the addon. */
+export const nativeErrorClasses: Readonly<Record<string, NativeErrorClass>> = nativeErrorClassTable;
+
+/** @internal Registers classes native code throws, each under its class name; a name is given to one class only. */
+export function registerNativeErrorClasses(classes: Readonly<Record<string, NativeErrorClass>>): void {
+  for (const [name, errorClass] of Object.entries(classes)) {
+    const registered = nativeErrorClassTable[name];
+    if (registered && registered !== errorClass) throw new Error(`internal: two error classes are registered as ${name}`);
+    nativeErrorClassTable[name] = errorClass;
+  }
+}
+
+// native/errors.cc throws them by name: new OpenCLError(status, call), new OpenCLEntryPointError(entryPoint),
+// new OpenCLReleasedError(kind) (the native class name without "Native").
+registerNativeErrorClasses({ OpenCLError, OpenCLEntryPointError, OpenCLReleasedError });
+
 /** An operation is not valid in the object's current state (e.g. a mapping already unmapped). */
 export class OpenCLStateError extends Error {
   override name = 'OpenCLStateError';

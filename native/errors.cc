@@ -36,8 +36,9 @@ void ThrowReleased(Napi::Env env, const char* kind) {
 
 namespace {
 
-// setErrorClasses({ OpenCLError, OpenCLEntryPointError, OpenCLReleasedError, VaError, Direct3DError, VulkanError }):
-// the error classes of every area, by name, from lib/addon.ts when the addon loads.
+// setErrorClasses(table): lib/errors.ts's table { class name: class }, from lib/addon.ts when the
+// addon loads. The table itself is kept, not a copy: each area registers its classes in it as its
+// module loads, and a throw looks its class up then.
 Napi::Value SetErrorClasses(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!info[0].IsObject()) throw Napi::TypeError::New(env, "the error classes must be an object { name: class }");

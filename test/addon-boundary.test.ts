@@ -9,11 +9,14 @@
 // that count is only a lower bound; elsewhere it must equal the declaration's
 // parameter count. Classes that are not exported (NativeVaDisplay,
 // NativeComObject) are reached through instances only and are not compared here.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers';
+import { requireSoftva, softvaEnv, startXvfb } from './helpers/va';
 
 interface Declared {
   /** Parameter count of a method; null for a property (an accessor, or a class constructor). */
@@ -283,5 +286,55 @@ describe('native call names', () => {
         .map((callName) => `${where}: "${callName}"`);
     });
     expect(spelled).toEqual([]);
+  });
+});
+
+// lib/addon.ts installs lib/errors.ts's table of error classes; each area's
+// errors module registers the area's classes in it as it loads. Loading one
+// area alone, or the package through its ES module wrapper, must still give
+// the typed error when that area's native side throws (a plain Error if not).
+describe('the error classes native code throws, however the package is loaded (fresh processes)', () => {
+  const dist = (path: string): string => JSON.stringify(resolve(repoRoot, 'dist', path));
+  const node = (args: string[], env: Record<string, string>) => {
+    const result = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    return JSON.parse(result.stdout) as unknown;
+  };
+  // No Vulkan driver: vkCreateInstance fails (native/vulkan/instance.cc throws VulkanError by name).
+  const noVulkanDriver = { VK_DRIVER_FILES: '/nonexistent/icd.json', VK_ICD_FILENAMES: '/nonexistent/icd.json' };
+  const vulkanFailure = {
+    name: 'VulkanError',
+    typed: true,
+    code: 'VK_ERROR_INCOMPATIBLE_DRIVER',
+    call: 'vkCreateInstance',
+  };
+  const reportVulkan = (vulkan: string) => `
+    try { ${vulkan}.createVulkanInstance(); console.log('null'); }
+    catch (e) { console.log(JSON.stringify({ name: e.name, typed: e instanceof ${vulkan}.VulkanError, code: e.code, call: e.call })); }`;
+
+  it('lib/vulkan/ alone (CommonJS, dist/vulkan/index.js): a vkCreateInstance failure is a VulkanError', () => {
+    expect(node(['-e', `const vulkan = require(${dist('vulkan/index.js')});${reportVulkan('vulkan')}`], noVulkanDriver)).toEqual(vulkanFailure);
+  });
+
+  it('the package through its ES module wrapper (dist/index.mjs): a vkCreateInstance failure is a VulkanError', () => {
+    const code = `import * as ocl from ${JSON.stringify(pathToFileURL(resolve(repoRoot, 'dist/index.mjs')).href)};${reportVulkan('ocl')}`;
+    expect(node(['--input-type=module', '-e', code], noVulkanDriver)).toEqual(vulkanFailure);
+  });
+
+  it('lib/va/ alone (CommonJS, dist/va/index.js), on the software VA driver: a DMA-BUF the driver refuses is a VaError', async () => {
+    requireSoftva();
+    const xvfb = await startXvfb();
+    try {
+      const code = `
+        const va = require(${dist('va/index.js')});
+        const display = va.openVaDisplay({ kind: 'x11' });
+        const fd = require('node:fs').openSync('/dev/null', 'r');
+        try { display.importDmaBuf({ format: 'BGRA', width: 4, height: 4, planes: [{ fd, pitch: 16, size: 64 }] }); console.log('null'); }
+        catch (e) { console.log(JSON.stringify({ name: e.name, typed: e instanceof va.VaError, code: e.code })); }`;
+      expect(node(['-e', code], softvaEnv(xvfb.display))).toEqual({ name: 'VaError', typed: true, code: 'VA_STATUS_ERROR_INVALID_PARAMETER' });
+    } finally {
+      await xvfb.stop();
+    }
   });
 });

@@ -1,10 +1,12 @@
 // The shape of lib/: imports (type-only ones included) form no circle, the
-// core never imports lib/interop/ (it reaches the sharing extensions through
-// lib/sharing-hooks.ts), lib/direct3d/ and lib/va/ (resource producers) sit
-// beside lib/interop/, and lib/facts/ (spec data: tokens, formats, status
-// codes) is the base every layer may import. `declare module` augmentations
-// are not imports. See docs/ARCHITECTURE.md.
-import { readdirSync, readFileSync } from 'node:fs';
+// core never imports an area (lib/interop/, lib/va/, lib/vulkan/,
+// lib/direct3d/: it reaches the sharing extensions through
+// lib/sharing-hooks.ts, and each area registers the error classes its native
+// side throws in lib/errors.ts), lib/direct3d/ and lib/va/ (resource
+// producers) sit beside lib/interop/, and lib/facts/ (spec data: tokens,
+// formats, status codes) is the base every layer may import. `declare module`
+// augmentations are not imports. See docs/ARCHITECTURE.md.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers';
@@ -12,6 +14,11 @@ import { repoRoot } from './helpers';
 const libRoot = resolve(repoRoot, 'lib');
 const direct3d = resolve(libRoot, 'direct3d');
 const facts = resolve(libRoot, 'facts');
+/** '' for the core (lib/*.ts) and for lib/facts/ (the base), else the area's folder name. */
+const areaOfLib = (file: string): string => {
+  const parts = relative(libRoot, file).split('/');
+  return parts.length > 1 && parts[0] !== 'facts' ? parts[0]! : '';
+};
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -35,7 +42,26 @@ function importsOf(file: string): string[] {
 
 const files = sources(libRoot);
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
+const libAreas = [...new Set(files.map(areaOfLib).filter((area) => area !== ''))];
 const name = (file: string): string => relative(repoRoot, file);
+
+/** Every circle of a graph of files, each as 'a -> b -> a'. */
+function circlesOf(nodes: readonly string[], next: (file: string) => readonly string[]): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const circles: string[] = [];
+  const visit = (file: string, path: string[]): void => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      circles.push([...path.slice(path.indexOf(file)), file].map(name).join(' -> '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const target of next(file)) visit(target, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of nodes) visit(file, []);
+  return circles;
+}
 
 describe('lib/ layering', () => {
   it('reads the imports of every file (the parser sees the known edges)', () => {
@@ -45,39 +71,32 @@ describe('lib/ layering', () => {
   });
 
   it('has no import circle, type-only imports included', () => {
-    const state = new Map<string, 'open' | 'done'>();
-    const circles: string[] = [];
-    const visit = (file: string, path: string[]): void => {
-      if (state.get(file) === 'done') return;
-      if (state.get(file) === 'open') {
-        circles.push([...path.slice(path.indexOf(file)), file].map(name).join(' -> '));
-        return;
-      }
-      state.set(file, 'open');
-      for (const next of graph.get(file)!) visit(next, [...path, file]);
-      state.set(file, 'done');
-    };
-    for (const file of files) visit(file, []);
-    expect(circles).toEqual([]);
+    expect(circlesOf(files, (file) => graph.get(file)!)).toEqual([]);
   });
 
-  it('the core never imports lib/interop/ (lib/index.ts and the CLI put them together)', () => {
-    const interop = resolve(libRoot, 'interop');
+  it('the core (lib/*.ts) never imports an area (lib/interop/, lib/va/, lib/vulkan/, lib/direct3d/): lib/index.ts and the CLI put them together', () => {
     const wiring = new Set(['index.ts', 'cli.ts'].map((file) => resolve(libRoot, file)));
     const offenders = files
-      .filter((file) => !file.startsWith(interop + '/') && !file.startsWith(direct3d + '/') && !wiring.has(file))
-      .flatMap((file) => graph.get(file)!.filter((target) => target.startsWith(interop + '/')).map((target) => `${name(file)} -> ${name(target)}`));
+      .filter((file) => areaOfLib(file) === '' && !wiring.has(file))
+      .flatMap((file) => graph.get(file)!.filter((target) => areaOfLib(target) !== '').map((target) => `${name(file)} -> ${name(target)}`));
+    expect(libAreas).toEqual(expect.arrayContaining(['interop', 'va', 'vulkan', 'direct3d']));
     expect(offenders).toEqual([]);
   });
 
   it('lib/direct3d/ sits beside lib/interop/: it imports nothing of it, the facades take its objects without importing it, the core imports neither', () => {
     const interop = resolve(libRoot, 'interop');
-    // lib/addon.ts (native/addon.cc's twin) hands every area's error classes to the addon as it loads.
-    const wiring = new Set(['index.ts', 'cli.ts', 'addon.ts'].map((file) => resolve(libRoot, file)));
+    // lib/interop/semaphore.ts closes the NT handles OpenCL exports through the Direct3D module's
+    // closeHandle, which throws Direct3DError: it loads the module that registers that class.
+    const direct3dErrors = resolve(direct3d, 'errors.ts');
+    const closesNtHandles = resolve(interop, 'semaphore.ts');
+    const wiring = new Set(['index.ts', 'cli.ts'].map((file) => resolve(libRoot, file)));
     const edges = files.flatMap((file) => graph.get(file)!.map((target) => [file, target] as const));
     const fromDirect3D = edges.filter(([file, target]) => file.startsWith(direct3d + '/') && target.startsWith(interop + '/'));
     expect(fromDirect3D.map(([file, target]) => `${name(file)} -> ${name(target)}`)).toEqual([]);
-    const intoDirect3D = edges.filter(([file, target]) => target.startsWith(direct3d + '/') && !file.startsWith(direct3d + '/') && !wiring.has(file));
+    const intoDirect3D = edges.filter(
+      ([file, target]) =>
+        target.startsWith(direct3d + '/') && !file.startsWith(direct3d + '/') && !wiring.has(file) && !(file === closesNtHandles && target === direct3dErrors),
+    );
     expect(intoDirect3D.map(([file, target]) => `${name(file)} -> ${name(target)}`)).toEqual([]);
     expect(graph.get(resolve(direct3d, 'texture-formats.ts'))).toContain(resolve(facts, 'sharing-formats.ts'));
   });
@@ -88,6 +107,66 @@ describe('lib/ layering', () => {
       .flatMap((file) => graph.get(file)!.filter((target) => !target.startsWith(facts + '/')).map((target) => `${name(file)} -> ${name(target)}`));
     expect(offenders).toEqual([]);
     expect(graph.get(resolve(libRoot, 'errors.ts'))).toContain(resolve(facts, 'cl-status.ts'));
+  });
+});
+
+// native/ throws the error classes of lib/ by name (native/errors.h ThrowErrorOf).
+// lib/errors.ts registers the core's, each area's errors module its own, as it
+// loads; lib/addon.ts installs the table itself, so the core imports no area.
+describe('the error classes native code throws by name', () => {
+  const nativeRoot = resolve(repoRoot, 'native');
+  const nativeFiles = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? nativeFiles(join(dir, entry.name)) : /\.(cc|h)$/.test(entry.name) ? [join(dir, entry.name)] : [],
+    );
+  /** The lib/ folder whose errors module registers what a native file throws: '' (lib/errors.ts) for the core. */
+  const twinArea = (file: string): string => {
+    const parts = relative(nativeRoot, file).split('/');
+    return parts.length > 1 ? parts[0]! : '';
+  };
+  const errorsModule = (area: string): string => (area ? resolve(libRoot, area, 'errors.ts') : resolve(libRoot, 'errors.ts'));
+  const registeredBy = (module: string): string[] =>
+    [...readFileSync(module, 'utf8').matchAll(/^registerNativeErrorClasses\(\{([^}]*)\}\);$/gm)].flatMap((match) =>
+      match[1]!.split(',').map((entry) => entry.trim()).filter(Boolean),
+    );
+  const thrown = nativeFiles(nativeRoot).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/\bThrowErrorOf\(\s*\w+,\s*"(\w+)"/g)].map((match) => ({ file, className: match[1]! })),
+  );
+  const registeringAreas = libAreas.filter((area) => existsSync(errorsModule(area)) && registeredBy(errorsModule(area)).length > 0);
+
+  it('reads the throws and the registrations (the parsers see the known ones)', () => {
+    expect(thrown.map(({ className }) => className)).toEqual(expect.arrayContaining(['OpenCLError', 'VaError', 'VulkanError', 'Direct3DError']));
+    expect(registeredBy(errorsModule(''))).toEqual(['OpenCLError', 'OpenCLEntryPointError', 'OpenCLReleasedError']);
+    expect(registeringAreas.sort()).toEqual(['direct3d', 'va', 'vulkan']);
+  });
+
+  it('each class native/<area>/ throws is registered by lib/<area>/errors.ts (or the core\'s lib/errors.ts), and no other class is', () => {
+    const unregistered = thrown.filter(
+      ({ file, className }) => !registeredBy(errorsModule('')).includes(className) && !(twinArea(file) && registeredBy(errorsModule(twinArea(file))).includes(className)),
+    );
+    expect(unregistered.map(({ file, className }) => `${name(file)}: ${className}`)).toEqual([]);
+    const neverThrown = ['', ...registeringAreas].flatMap((area) =>
+      registeredBy(errorsModule(area)).filter((className) => !thrown.some((site) => site.className === className)).map((className) => `${name(errorsModule(area))}: ${className}`),
+    );
+    expect(neverThrown).toEqual([]);
+  });
+
+  it('an area\'s classes are registered before its native side runs: every file that reaches it imports the area\'s errors module', () => {
+    // In the area: a call that gets the addon. Anywhere: an addon member of the area's (addon.direct3d, addon.vaX(), addon.vkX()).
+    const getsTheAddon = /\b(?:nativeAddon|addon|ready)\(\)/;
+    const areaMembers: Record<string, RegExp> = { direct3d: /\)\??\.direct3d\b/, va: /\)\??\.va[A-Z]\w*\(/, vulkan: /\)\??\.vk[A-Z]\w*\(/ };
+    expect(Object.keys(areaMembers).sort()).toEqual(registeringAreas.sort());
+    const reaching = files.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return registeringAreas
+        .filter((area) => (areaOfLib(file) === area && getsTheAddon.test(text)) || areaMembers[area]!.test(text))
+        .map((area) => ({ file, area }));
+    });
+    expect(reaching.map(({ file }) => name(file))).toEqual(
+      expect.arrayContaining(['lib/va/loader.ts', 'lib/vulkan/loader.ts', 'lib/direct3d/object.ts', 'lib/interop/semaphore.ts']),
+    );
+    const unguarded = reaching.filter(({ file, area }) => !graph.get(file)!.includes(errorsModule(area)));
+    expect(unguarded.map(({ file, area }) => `${name(file)} reaches ${area} without ${name(errorsModule(area))}`)).toEqual([]);
   });
 });
 
@@ -168,21 +247,7 @@ describe('native/ layering', () => {
   });
 
   it('has no include circle', () => {
-    const graph = new Map(nativeFiles.map((file) => [file, edges.filter(([from]) => from === file).map(([, to]) => to)]));
-    const state = new Map<string, 'open' | 'done'>();
-    const circles: string[] = [];
-    const visit = (file: string, path: string[]): void => {
-      if (state.get(file) === 'done') return;
-      if (state.get(file) === 'open') {
-        circles.push([...path.slice(path.indexOf(file)), file].map(name).join(' -> '));
-        return;
-      }
-      state.set(file, 'open');
-      for (const next of graph.get(file)!) visit(next, [...path, file]);
-      state.set(file, 'done');
-    };
-    for (const file of nativeFiles) visit(file, []);
-    expect(circles).toEqual([]);
+    expect(circlesOf(nativeFiles, (file) => edges.filter(([from]) => from === file).map(([, to]) => to))).toEqual([]);
   });
 
   it('nothing reaches back up to the registration: no file includes native/addon.*', () => {

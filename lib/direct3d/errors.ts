@@ -3,7 +3,7 @@
 // call gives where Direct3D cannot be (not Windows). Names and values are the
 // Windows SDK headers' (winerror.h, dxgi.h / dxgitype.h, d3d9.h, d3d10.h, d3d11.h);
 // test/direct3d.test.ts checks them against the mingw-w64 headers.
-import { describeValue } from '../errors';
+import { describeValue, registerNativeErrorClasses } from '../errors';
 
 const win32 = (code: number): number => (0x80070000 | code) >>> 0; // HRESULT_FROM_WIN32
 const d3d9 = (code: number): number => (0x88760000 | code) >>> 0; // MAKE_D3DHRESULT
@@ -90,6 +90,8 @@ export class Direct3DError extends Error {
     this.call = call;
   }
 }
+// native/direct3d/ throws it by name: new Direct3DError(hresult, call, detail?).
+registerNativeErrorClasses({ Direct3DError });
 
 /**
  * Direct3D is not there: the process does not run on Windows (or the addon

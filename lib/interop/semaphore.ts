@@ -5,6 +5,8 @@ import { closeSync } from 'node:fs';
 import type { NativePropertyList, NativeSemaphore, NativeSemaphores } from '../addon';
 import { Context } from '../context';
 import { Device } from '../device';
+// An exported NT handle is closed by the Direct3D module's closeHandle, which throws Direct3DError.
+import '../direct3d/errors';
 import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, describeValue } from '../errors';
 import { STATUS } from '../facts/cl-status';
 import { type Event, registerCommandTypes } from '../event';

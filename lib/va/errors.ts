@@ -1,5 +1,6 @@
 // The VA module's typed errors: a libva call that returned a VAStatus, libva
 // itself missing, and a display that could not be opened or adopted.
+import { registerNativeErrorClasses } from '../errors';
 import { vaStatusName } from '../facts/va-formats';
 
 /** A libva call returned a status other than VA_STATUS_SUCCESS. */
@@ -23,6 +24,8 @@ export class VaError extends Error {
     this.detail = detail;
   }
 }
+// native/va/ throws it by name: new VaError(status, call, detail).
+registerNativeErrorClasses({ VaError });
 
 /** The Debian/Ubuntu packages that provide libva at run time. */
 export const LIBVA_PACKAGES = 'libva2 libva-drm2 libva-x11-2';

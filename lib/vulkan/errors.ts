@@ -1,5 +1,6 @@
 // The Vulkan module's typed errors: a Vulkan call that returned a VkResult,
 // the loader missing, something the device cannot do, and use after dispose.
+import { registerNativeErrorClasses } from '../errors';
 
 const RESULT_NAMES: Readonly<Record<number, string>> = {
   0: 'VK_SUCCESS',
@@ -55,6 +56,8 @@ export class VulkanError extends Error {
     this.detail = detail;
   }
 }
+// native/vulkan/ throws it by name: new VulkanError(result, call, detail).
+registerNativeErrorClasses({ VulkanError });
 
 /** The Debian/Ubuntu packages that provide the Vulkan loader and a driver. */
 export const VULKAN_PACKAGES = 'libvulkan1 mesa-vulkan-drivers';

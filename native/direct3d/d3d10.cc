@@ -128,12 +128,7 @@ Napi::Value Transfer(const Napi::CallbackInfo& info) {
   size_t pitch = 0, slicePitch = 0;
   CheckHr(env, MapResource(self, target, targetSub, mode, data, pitch, slicePitch), "Map");
   if (self->kind() == "D3D10Buffer") pitch = layout.rowBytes;
-  if (pitch / layout.pitchDivisor < layout.rowBytes) {
-    UnmapResource(self, target, targetSub);
-    throw Napi::RangeError::New(env, "the mapped rows are shorter than the layout's");
-  }
-  CopyPlane(write, data, pitch, slicePitch, bytes.Data(), layout);
-  UnmapResource(self, target, targetSub);
+  CopyPlaneThenUnmap(env, write, data, pitch, slicePitch, bytes.Data(), layout, "mapped", [&] { UnmapResource(self, target, targetSub); });
   if (write && target == staging.p) device->CopySubresourceRegion(resource, sub, 0, 0, 0, staging, 0, nullptr);
   if (write) device->Flush();
   return write ? env.Undefined() : Napi::Value(bytes);

@@ -140,12 +140,8 @@ Napi::Value Transfer(const Napi::CallbackInfo& info) {
   CheckHr(env, context->Map(staging.target, staging.subresource, write ? D3D11_MAP_WRITE : D3D11_MAP_READ, 0, &mapped),
           "ID3D11DeviceContext::Map");
   size_t pitch = self->kind() == "D3D11Buffer" ? layout.rowBytes : mapped.RowPitch;
-  if (pitch / layout.pitchDivisor < layout.rowBytes) {
-    context->Unmap(staging.target, staging.subresource);
-    throw Napi::RangeError::New(env, "the mapped rows are shorter than the layout's");
-  }
-  CopyPlane(write, static_cast<uint8_t*>(mapped.pData), pitch, mapped.DepthPitch, bytes.Data(), layout);
-  context->Unmap(staging.target, staging.subresource);
+  CopyPlaneThenUnmap(env, write, static_cast<uint8_t*>(mapped.pData), pitch, mapped.DepthPitch, bytes.Data(), layout, "mapped",
+                     [&] { context->Unmap(staging.target, staging.subresource); });
   if (write && staging.copy) context->CopySubresourceRegion(resource, sub, 0, 0, 0, staging.target, 0, nullptr);
   if (write) context->Flush();
   return write ? env.Undefined() : Napi::Value(bytes);

@@ -284,12 +284,8 @@ void SurfaceTransfer(Napi::Env env, IDirect3DSurface9* surface, bool write, cons
   }
   D3DLOCKED_RECT locked = {};
   CheckHr(env, target->LockRect(&locked, nullptr, write ? 0 : D3DLOCK_READONLY), "IDirect3DSurface9::LockRect");
-  if (static_cast<size_t>(locked.Pitch) / layout.pitchDivisor < layout.rowBytes) {
-    target->UnlockRect();
-    throw Napi::RangeError::New(env, "the locked rows are shorter than the layout's");
-  }
-  CopyPlane(write, static_cast<uint8_t*>(locked.pBits), static_cast<size_t>(locked.Pitch), 0, bytes, layout);
-  target->UnlockRect();
+  CopyPlaneThenUnmap(env, write, static_cast<uint8_t*>(locked.pBits), static_cast<size_t>(locked.Pitch), 0, bytes, layout, "locked",
+                     [&] { target->UnlockRect(); });
   if (staging && write) CheckHr(env, device->UpdateSurface(staging, nullptr, surface, nullptr), "IDirect3DDevice9::UpdateSurface");
 }
 
@@ -309,12 +305,8 @@ Napi::Value Transfer(const Napi::CallbackInfo& info) {
     auto* volume = self->As<IDirect3DVolumeTexture9>();
     D3DLOCKED_BOX box = {};
     CheckHr(env, volume->LockBox(level, &box, nullptr, write ? 0 : D3DLOCK_READONLY), "IDirect3DVolumeTexture9::LockBox");
-    if (static_cast<size_t>(box.RowPitch) < layout.rowBytes) {
-      volume->UnlockBox(level);
-      throw Napi::RangeError::New(env, "the locked rows are shorter than the layout's");
-    }
-    CopyPlane(write, static_cast<uint8_t*>(box.pBits), static_cast<size_t>(box.RowPitch), static_cast<size_t>(box.SlicePitch), bytes.Data(), layout);
-    volume->UnlockBox(level);
+    CopyPlaneThenUnmap(env, write, static_cast<uint8_t*>(box.pBits), static_cast<size_t>(box.RowPitch), static_cast<size_t>(box.SlicePitch),
+                       bytes.Data(), layout, "locked", [&] { volume->UnlockBox(level); });
   } else {
     void* mapped = nullptr;
     bool index = kind == "D3D9IndexBuffer";

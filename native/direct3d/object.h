@@ -119,6 +119,18 @@ PlaneLayout LayoutArg(const Napi::Value& value);
 Napi::Uint8Array TransferBytes(Napi::Env env, bool write, const Napi::Value& given, const PlaneLayout& layout);
 // Copies between packed bytes and mapped memory of row pitch `pitch` and slice pitch `slicePitch`.
 void CopyPlane(bool write, uint8_t* mapped, size_t pitch, size_t slicePitch, uint8_t* packed, const PlaneLayout& layout);
+// CopyPlane, then `unmap()`; rows too short for the layout are a RangeError instead (after `unmap()`),
+// naming how the memory was reached (`access`: "mapped", "locked").
+template <typename Unmap>
+void CopyPlaneThenUnmap(Napi::Env env, bool write, uint8_t* mapped, size_t pitch, size_t slicePitch, uint8_t* packed,
+                        const PlaneLayout& layout, const char* access, Unmap unmap) {
+  if (pitch / layout.pitchDivisor < layout.rowBytes) {
+    unmap();
+    throw Napi::RangeError::New(env, std::string("the ") + access + " rows are shorter than the layout's");
+  }
+  CopyPlane(write, mapped, pitch, slicePitch, packed, layout);
+  unmap();
+}
 
 // The adapters DXGI enumerates (IDXGIFactory1::EnumAdapters1), and one of them by index.
 Napi::Value DxgiAdapters(const Napi::CallbackInfo& info);

@@ -39,19 +39,15 @@ class NativeDirect3DSharing : public SharingBase<NativeDirect3DSharing<Names>> {
   }
   Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    auto [fn, call] = this->template Entry<CreateBufferFn>(env, "buffer");
-    cl_int status = CL_SUCCESS;
-    cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"), &status);
-    return WrapCreated(env, call, mem, status);
+    auto entry = this->template Entry<CreateBufferFn>(env, "buffer");
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"));
   }
   // (context, flags, resource, subresource)
   Napi::Value CreateSubresource(const Napi::CallbackInfo& info, const char* role) {
     Napi::Env env = info.Env();
-    auto [fn, call] = this->template Entry<CreateSubresourceFn>(env, role);
-    cl_int status = CL_SUCCESS;
-    cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
-                    UintArg(info[3], "subresource"), &status);
-    return WrapCreated(env, call, mem, status);
+    auto entry = this->template Entry<CreateSubresourceFn>(env, role);
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
+                     UintArg(info[3], "subresource"));
   }
   Napi::Value CreateTexture2D(const Napi::CallbackInfo& info) {
     return CreateSubresource(info, "texture2D");

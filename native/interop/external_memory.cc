@@ -105,10 +105,8 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
     PropertyList properties(info[1], "properties");
     cl_mem_flags flags = FlagsArg(info[2]);
     size_t size = ToSize(info[3], "size");
-    auto [fn, call] = BufferFn(env);
-    cl_int status = CL_SUCCESS;
-    cl_mem mem = fn(NativeContext::From(info[0], "context"), properties.data(), flags, size, nullptr, &status);
-    return WrapCreated(env, call, mem, status);
+    auto entry = BufferFn(env);
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), properties.data(), flags, size, nullptr);
   }
 
   // createImage(context, properties, flags, [order, type], { type, width, height, depth, arraySize, rowPitch, slicePitch })
@@ -128,11 +126,8 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
     desc.image_array_size = ToSize(d.Get("arraySize"), "arraySize");
     desc.image_row_pitch = ToSize(d.Get("rowPitch"), "rowPitch");
     desc.image_slice_pitch = ToSize(d.Get("slicePitch"), "slicePitch");
-    auto [fn, call] = ImageFn(env);
-    cl_int status = CL_SUCCESS;
-    cl_mem mem = fn(NativeContext::From(info[0], "context"), properties.data(), flags, &imageFormat, &desc, nullptr,
-                    &status);
-    return WrapCreated(env, call, mem, status);
+    auto entry = ImageFn(env);
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), properties.data(), flags, &imageFormat, &desc, nullptr);
   }
 
   Napi::Value Acquire(const Napi::CallbackInfo& info) {

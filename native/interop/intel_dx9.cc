@@ -30,11 +30,9 @@ class NativeIntelDX9Sharing : public SharingBase<NativeIntelDX9Sharing> {
   // createFromMediaSurface(context, flags, resource, sharedHandle, plane)
   Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    auto [fn, call] = Entry<CreateSurfaceFn>(env, "mediaSurface");
-    cl_int status = CL_SUCCESS;
-    cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
-                    ToPointer(info[3], "shared handle"), UintArg(info[4], "plane"), &status);
-    return WrapCreated(env, call, mem, status);
+    auto entry = Entry<CreateSurfaceFn>(env, "mediaSurface");
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
+                     ToPointer(info[3], "shared handle"), UintArg(info[4], "plane"));
   }
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
     return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));

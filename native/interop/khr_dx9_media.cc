@@ -60,12 +60,10 @@ class NativeKhrDX9MediaSharing : public SharingBase<NativeKhrDX9MediaSharing> {
   // createFromMediaSurface(context, flags, adapterType, resource, sharedHandle, plane)
   Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    auto [fn, call] = Entry<CreateSurfaceFn>(env, "mediaSurface");
+    auto entry = Entry<CreateSurfaceFn>(env, "mediaSurface");
     SurfaceInfo surface{ToPointer(info[3], "resource"), ToPointer(info[4], "shared handle")};
-    cl_int status = CL_SUCCESS;
-    cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), UintArg(info[2], "adapter type"),
-                    &surface, UintArg(info[5], "plane"), &status);
-    return WrapCreated(env, call, mem, status);
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), UintArg(info[2], "adapter type"),
+                     &surface, UintArg(info[5], "plane"));
   }
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
     return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));

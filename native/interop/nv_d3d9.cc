@@ -46,10 +46,8 @@ class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
   }
   Napi::Value CreateBufferLike(const Napi::CallbackInfo& info, const char* role) {
     Napi::Env env = info.Env();
-    auto [fn, call] = Entry<CreateBufferFn>(env, role);
-    cl_int status = CL_SUCCESS;
-    cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"), &status);
-    return WrapCreated(env, call, mem, status);
+    auto entry = Entry<CreateBufferFn>(env, role);
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"));
   }
   Napi::Value CreateVertexBuffer(const Napi::CallbackInfo& info) {
     return CreateBufferLike(info, "vertexBuffer");
@@ -62,11 +60,9 @@ class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
   }
   Napi::Value CreateLevel(const Napi::CallbackInfo& info, const char* role) {
     Napi::Env env = info.Env();
-    auto [fn, call] = Entry<CreateLevelFn>(env, role);
-    cl_int status = CL_SUCCESS;
-    cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
-                    UintArg(info[3], "miplevel"), &status);
-    return WrapCreated(env, call, mem, status);
+    auto entry = Entry<CreateLevelFn>(env, role);
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
+                     UintArg(info[3], "miplevel"));
   }
   Napi::Value CreateTexture(const Napi::CallbackInfo& info) {
     return CreateLevel(info, "texture");
@@ -77,11 +73,9 @@ class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
   // createFromCubeTexture(context, flags, resource, face, miplevel)
   Napi::Value CreateCubeTexture(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    auto [fn, call] = Entry<CreateCubeFn>(env, "cubeTexture");
-    cl_int status = CL_SUCCESS;
-    cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
-                    UintArg(info[3], "face"), UintArg(info[4], "miplevel"), &status);
-    return WrapCreated(env, call, mem, status);
+    auto entry = Entry<CreateCubeFn>(env, "cubeTexture");
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
+                     UintArg(info[3], "face"), UintArg(info[4], "miplevel"));
   }
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
     return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));

@@ -50,6 +50,13 @@ Napi::Value QueryDevices(Napi::Env env, Resolved<DeviceIdsFn> entry, cl_platform
                          void* object, cl_uint set);
 // Wraps a created cl_mem or throws the creation error.
 Napi::Value WrapCreated(Napi::Env env, const char* call, cl_mem mem, cl_int status);
+// Calls a creating entry point (status through its last argument): the cl_mem it made, wrapped, or its error.
+template <typename Fn, typename... Args>
+Napi::Value CreateMem(Napi::Env env, const Resolved<Fn>& entry, Args&&... args) {
+  cl_int status = CL_SUCCESS;
+  cl_mem mem = entry.fn(std::forward<Args>(args)..., &status);
+  return WrapCreated(env, entry.call, mem, status);
+}
 // Runs an acquire/release entry point over NativeMem objects:
 // (queue, mems: NativeMem[], waitList) -> NativeEvent.
 template <typename Fn>

@@ -47,8 +47,8 @@ struct DeviceApi {
 // The loaded loader, or a JS error when none is loaded.
 const GlobalApi& Global(Napi::Env env);
 
-// Throws the VulkanError of lib/vulkan/errors.ts for (result, call, detail):
-// one of the error classes lib/addon.ts installs (setErrorClasses, errors.cc).
+// Throws the VulkanError of lib/vulkan/errors.ts for (result, call, detail)
+// (that module registers the class for native code as it loads).
 [[noreturn]] void ThrowVkError(Napi::Env env, VkResult result, const char* call, const std::string& detail = "");
 
 // A call's result with the call's name, for the errors of a call whose result

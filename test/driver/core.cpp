@@ -683,18 +683,8 @@ CLAPI(cl_context) clCreateContextFromType(const cl_context_properties *props, cl
   return create_context(props, 1, &d, fn, ud, errcode_ret);
 }
 
-CLAPI(cl_int) clRetainContext(cl_context c) {
-  ApiLock L;
-  if (!valid_ctx(c)) return CL_INVALID_CONTEXT;
-  retain_obj(c);
-  return CL_SUCCESS;
-}
-CLAPI(cl_int) clReleaseContext(cl_context c) {
-  ApiLock L;
-  if (!valid_ctx(c)) return CL_INVALID_CONTEXT;
-  release_obj(c);
-  return CL_SUCCESS;
-}
+CLAPI(cl_int) clRetainContext(cl_context c) { return count_ref_if_live(c, Kind::Context, CL_INVALID_CONTEXT, retain_obj); }
+CLAPI(cl_int) clReleaseContext(cl_context c) { return count_ref_if_live(c, Kind::Context, CL_INVALID_CONTEXT, release_obj); }
 
 CLAPI(cl_int) clGetContextInfo(cl_context c, cl_context_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
@@ -753,18 +743,8 @@ CLAPI(cl_command_queue) clCreateCommandQueueWithProperties(cl_context c, cl_devi
   return create_queue(c, d, props, list, errcode_ret);
 }
 
-CLAPI(cl_int) clRetainCommandQueue(cl_command_queue q) {
-  ApiLock L;
-  if (!valid_queue(q)) return CL_INVALID_COMMAND_QUEUE;
-  retain_obj(q);
-  return CL_SUCCESS;
-}
-CLAPI(cl_int) clReleaseCommandQueue(cl_command_queue q) {
-  ApiLock L;
-  if (!valid_queue(q)) return CL_INVALID_COMMAND_QUEUE;
-  release_obj(q);
-  return CL_SUCCESS;
-}
+CLAPI(cl_int) clRetainCommandQueue(cl_command_queue q) { return count_ref_if_live(q, Kind::Queue, CL_INVALID_COMMAND_QUEUE, retain_obj); }
+CLAPI(cl_int) clReleaseCommandQueue(cl_command_queue q) { return count_ref_if_live(q, Kind::Queue, CL_INVALID_COMMAND_QUEUE, release_obj); }
 CLAPI(cl_int) clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info name, size_t sz, void *val,
                                     size_t *ret) {
   ApiLock L;
@@ -868,18 +848,8 @@ CLAPI(cl_mem) clCreateSubBuffer(cl_mem b, cl_mem_flags flags, cl_buffer_create_t
   return m;
 }
 
-CLAPI(cl_int) clRetainMemObject(cl_mem m) {
-  ApiLock L;
-  if (!valid_mem(m)) return CL_INVALID_MEM_OBJECT;
-  retain_obj(m);
-  return CL_SUCCESS;
-}
-CLAPI(cl_int) clReleaseMemObject(cl_mem m) {
-  ApiLock L;
-  if (!valid_mem(m)) return CL_INVALID_MEM_OBJECT;
-  release_obj(m);
-  return CL_SUCCESS;
-}
+CLAPI(cl_int) clRetainMemObject(cl_mem m) { return count_ref_if_live(m, Kind::Mem, CL_INVALID_MEM_OBJECT, retain_obj); }
+CLAPI(cl_int) clReleaseMemObject(cl_mem m) { return count_ref_if_live(m, Kind::Mem, CL_INVALID_MEM_OBJECT, release_obj); }
 CLAPI(cl_int) clSetMemObjectDestructorCallback(cl_mem m, void(CL_API_CALL *fn)(cl_mem, void *), void *data) {
   ApiLock L;
   if (!valid_mem(m)) return CL_INVALID_MEM_OBJECT;
@@ -1084,18 +1054,8 @@ CLAPI(cl_sampler) clCreateSampler(cl_context c, cl_bool norm, cl_addressing_mode
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return s;
 }
-CLAPI(cl_int) clRetainSampler(cl_sampler s) {
-  ApiLock L;
-  if (!s || !is_live(s, Kind::Sampler)) return CL_INVALID_SAMPLER;
-  retain_obj(s);
-  return CL_SUCCESS;
-}
-CLAPI(cl_int) clReleaseSampler(cl_sampler s) {
-  ApiLock L;
-  if (!s || !is_live(s, Kind::Sampler)) return CL_INVALID_SAMPLER;
-  release_obj(s);
-  return CL_SUCCESS;
-}
+CLAPI(cl_int) clRetainSampler(cl_sampler s) { return count_ref_if_live(s, Kind::Sampler, CL_INVALID_SAMPLER, retain_obj); }
+CLAPI(cl_int) clReleaseSampler(cl_sampler s) { return count_ref_if_live(s, Kind::Sampler, CL_INVALID_SAMPLER, release_obj); }
 CLAPI(cl_int) clGetSamplerInfo(cl_sampler s, cl_sampler_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
   if (!s || !is_live(s, Kind::Sampler)) return CL_INVALID_SAMPLER;
@@ -1181,18 +1141,8 @@ CLAPI(cl_program) clCreateProgramWithBuiltInKernels(cl_context c, cl_uint ndev, 
   return p;
 }
 
-CLAPI(cl_int) clRetainProgram(cl_program p) {
-  ApiLock L;
-  if (!valid_program(p)) return CL_INVALID_PROGRAM;
-  retain_obj(p);
-  return CL_SUCCESS;
-}
-CLAPI(cl_int) clReleaseProgram(cl_program p) {
-  ApiLock L;
-  if (!valid_program(p)) return CL_INVALID_PROGRAM;
-  release_obj(p);
-  return CL_SUCCESS;
-}
+CLAPI(cl_int) clRetainProgram(cl_program p) { return count_ref_if_live(p, Kind::Program, CL_INVALID_PROGRAM, retain_obj); }
+CLAPI(cl_int) clReleaseProgram(cl_program p) { return count_ref_if_live(p, Kind::Program, CL_INVALID_PROGRAM, release_obj); }
 
 typedef void(CL_API_CALL *prog_notify_fn)(cl_program, void *);
 
@@ -1336,18 +1286,8 @@ CLAPI(cl_int) clCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *ks, c
   return CL_SUCCESS;
 }
 
-CLAPI(cl_int) clRetainKernel(cl_kernel k) {
-  ApiLock L;
-  if (!valid_kernel(k)) return CL_INVALID_KERNEL;
-  retain_obj(k);
-  return CL_SUCCESS;
-}
-CLAPI(cl_int) clReleaseKernel(cl_kernel k) {
-  ApiLock L;
-  if (!valid_kernel(k)) return CL_INVALID_KERNEL;
-  release_obj(k);
-  return CL_SUCCESS;
-}
+CLAPI(cl_int) clRetainKernel(cl_kernel k) { return count_ref_if_live(k, Kind::Kernel, CL_INVALID_KERNEL, retain_obj); }
+CLAPI(cl_int) clReleaseKernel(cl_kernel k) { return count_ref_if_live(k, Kind::Kernel, CL_INVALID_KERNEL, release_obj); }
 
 CLAPI(cl_int) clSetKernelArg(cl_kernel k, cl_uint idx, size_t size, const void *value) {
   ApiLock L;
@@ -1456,18 +1396,8 @@ CLAPI(cl_int) clGetEventInfo(cl_event e, cl_event_info name, size_t sz, void *va
   }
 }
 
-CLAPI(cl_int) clRetainEvent(cl_event e) {
-  ApiLock L;
-  if (!valid_event(e)) return CL_INVALID_EVENT;
-  retain_obj(e);
-  return CL_SUCCESS;
-}
-CLAPI(cl_int) clReleaseEvent(cl_event e) {
-  ApiLock L;
-  if (!valid_event(e)) return CL_INVALID_EVENT;
-  release_obj(e);
-  return CL_SUCCESS;
-}
+CLAPI(cl_int) clRetainEvent(cl_event e) { return count_ref_if_live(e, Kind::Event, CL_INVALID_EVENT, retain_obj); }
+CLAPI(cl_int) clReleaseEvent(cl_event e) { return count_ref_if_live(e, Kind::Event, CL_INVALID_EVENT, release_obj); }
 
 CLAPI(cl_int) clGetEventProfilingInfo(cl_event e, cl_profiling_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;

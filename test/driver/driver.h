@@ -233,6 +233,16 @@ inline bool valid_device(cl_device_id d) { return d == &g_device; }
 void retain_obj(RefObj *o);
 void release_obj(RefObj *o);  // destroys at 0 (lock held)
 
+// clRetain<Object> / clRelease<Object>: `invalid` unless `o` is a live object of
+// `kind`; else `count(o)`: retain_obj or release_obj.
+template <class T>
+cl_int count_ref_if_live(T *o, Kind kind, cl_int invalid, void (*count)(RefObj *)) {
+  ApiLock L;
+  if (!o || !is_live(o, kind)) return invalid;
+  count(o);
+  return CL_SUCCESS;
+}
+
 uint64_t now_ns();
 
 // info helpers

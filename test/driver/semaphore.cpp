@@ -357,19 +357,8 @@ CLAPI(cl_int) clGetSemaphoreInfoKHR(cl_semaphore_khr s, cl_semaphore_info_khr na
   }
 }
 
-CLAPI(cl_int) clRetainSemaphoreKHR(cl_semaphore_khr s) {
-  ApiLock L;
-  if (!valid_semaphore(s)) return CL_INVALID_SEMAPHORE_KHR;
-  retain_obj(s);
-  return CL_SUCCESS;
-}
-
-CLAPI(cl_int) clReleaseSemaphoreKHR(cl_semaphore_khr s) {
-  ApiLock L;
-  if (!valid_semaphore(s)) return CL_INVALID_SEMAPHORE_KHR;
-  release_obj(s);
-  return CL_SUCCESS;
-}
+CLAPI(cl_int) clRetainSemaphoreKHR(cl_semaphore_khr s) { return count_ref_if_live(s, Kind::Semaphore, CL_INVALID_SEMAPHORE_KHR, retain_obj); }
+CLAPI(cl_int) clReleaseSemaphoreKHR(cl_semaphore_khr s) { return count_ref_if_live(s, Kind::Semaphore, CL_INVALID_SEMAPHORE_KHR, release_obj); }
 
 #if !defined(_WIN32)
 CLAPI(cl_int) clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr s, cl_device_id d,
