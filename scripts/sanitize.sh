@@ -80,7 +80,12 @@ if [[ -n ${SANITIZE_SUPPRESSIONS:-} ]]; then suppress=":suppressions=$(realpath 
 if [[ $mode == *address* ]]; then
   # Node is not instrumented: the runtime must be loaded before anything else.
   export LD_PRELOAD="$(gcc -print-file-name=libasan.so)${LD_PRELOAD:+:$LD_PRELOAD}"
-  export ASAN_OPTIONS="detect_leaks=0:$common:log_path=$reports/asan:log_exe_name=1$suppress"
+  # use_sigaltstack=0: PoCL's first clGetPlatformIDs calls LLVM's
+  # RemoveFileOnSignal, which installs a malloc'ed alternate signal stack on
+  # the calling thread; where that thread exits (a worker), ASan then tries to
+  # munmap that heap block as its own stack and aborts ("unable to unmap", in
+  # __nptl_deallocate_tsd). Not a memory error; without ASan nothing is freed.
+  export ASAN_OPTIONS="detect_leaks=0:use_sigaltstack=0:$common:log_path=$reports/asan:log_exe_name=1$suppress"
 fi
 if [[ $mode == *undefined* ]]; then
   export UBSAN_OPTIONS="$common:log_path=$reports/ubsan:log_exe_name=1$suppress"
