@@ -8,6 +8,7 @@ import { CLImage } from '../memory';
 import type { Platform } from '../platform';
 import { OpenCLError, OpenCLReleasedError, describeValue } from '../errors';
 import { VaDisplay } from '../va/display';
+import { VaDisplayError } from '../va/errors';
 import { VaSurface } from '../va/surface';
 import { type CreateSharedOptions, type DeviceSet, type SharedContextOptions, type SharedObject, SharingFacade, sharedRecord } from './sharing';
 import { intelVaApiRecord } from './extensions';
@@ -121,7 +122,13 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
       return display.address;
     }
     if (typeof display !== 'bigint') throw new TypeError(`display must be a VaDisplay or a non-zero bigint VADisplay address; got ${describeValue(display)}`);
-    return SharingFacade.checkAddress(display, 'display');
+    const address = SharingFacade.checkAddress(display, 'display');
+    // libva freed that memory: a driver handed it would read freed memory (or crash).
+    if (ready().vaTerminated(address)) {
+      const reason = 'this module terminated the VADisplay at that address (its last holder let go of it): libva freed its memory';
+      throw new VaDisplayError(`display 0x${address.toString(16)} is not a live VADisplay: ${reason}`, [{ kind: 'adopt', target: `0x${address.toString(16)}`, reason }]);
+    }
+    return address;
   }
 
   /** Both planes of an NV12 surface, [Y, UV]. */

@@ -91,6 +91,12 @@ Napi::Value OpenX11(const Napi::CallbackInfo& info) {
   return Initialize(env, std::move(state));
 }
 
+std::string TerminatedReason(OwnedState found) {
+  return found == OwnedState::kTerminating
+             ? "this module is terminating the VADisplay at that address (its last holder let go of it)"
+             : "this module terminated the VADisplay at that address (its last holder let go of it): libva freed its memory";
+}
+
 // Whether code at `fn` belongs to a loaded shared object.
 bool IsLoadedCode(void* fn) {
   Dl_info where{};
@@ -104,15 +110,19 @@ Napi::Value Adopt(const Napi::CallbackInfo& info) {
   const LibVa& va = Lib(env);
   void* address = ToPointer(info[0], "address");
   void* display = address;
+  OwnedState found = OwnedState::kNone;
   if (info[1].ToBoolean()) {
+    // A display this module terminated is freed memory, whatever it is taken for.
+    FindOwned(address, found);
+    if (found == OwnedState::kTerminated || found == OwnedState::kTerminating)
+      return Failure(env, "terminated", TerminatedReason(found));
     if (!ReadMemory(address, &display, sizeof(display))) return Failure(env, "read", "the device context address is not readable memory");
     if (!display) return Failure(env, "read", "the device context holds a null VADisplay");
   }
   // One this module opened (in any environment of the process): shared, so
   // that it is terminated only when every holder, this one too, let go.
-  bool terminating = false;
-  if (DisplayRef ours = FindOwned(display, terminating)) return Opened(env, std::move(ours));
-  if (terminating) return Failure(env, "terminated", "the VADisplay is being terminated (its last holder let go of it)");
+  if (DisplayRef ours = FindOwned(display, found)) return Opened(env, std::move(ours));
+  if (found != OwnedState::kNone) return Failure(env, "terminated", TerminatedReason(found));
   DisplayContextHead head{};
   if (!ReadMemory(display, &head, sizeof(head))) return Failure(env, "read", "the VADisplay address is not readable memory");
   if (head.vadpy_magic != kDisplayMagic) {
@@ -138,6 +148,14 @@ Napi::Value Unsupported(const Napi::CallbackInfo& info) { return Failure(info.En
 #define OpenX11 Unsupported
 #define Adopt Unsupported
 #endif
+
+// vaTerminated(address: bigint) -> boolean: the address of a display this
+// module terminated (or is terminating): no driver may be handed it.
+Napi::Value Terminated(const Napi::CallbackInfo& info) {
+  OwnedState found = OwnedState::kNone;
+  FindOwned(ToPointer(info[0], "address"), found);
+  return Napi::Boolean::New(info.Env(), found == OwnedState::kTerminated || found == OwnedState::kTerminating);
+}
 
 }  // namespace
 
@@ -444,6 +462,7 @@ void NativeVaDisplay::Init(Napi::Env env, Napi::Object exports) {
   exports.Set("vaOpenDrm", Napi::Function::New(env, OpenDrm, "vaOpenDrm"));
   exports.Set("vaOpenX11", Napi::Function::New(env, OpenX11, "vaOpenX11"));
   exports.Set("vaAdopt", Napi::Function::New(env, Adopt, "vaAdopt"));
+  exports.Set("vaTerminated", Napi::Function::New(env, Terminated, "vaTerminated"));
 }
 
 void InitVaDisplay(Napi::Env env, Napi::Object exports) { NativeVaDisplay::Init(env, exports); }

@@ -66,11 +66,18 @@ using DisplayRef = std::shared_ptr<DisplayState>;
 // Owned displays of the whole process (every environment), by VADisplay:
 // adopting the address of one shares its state, so that it stays alive as
 // long as the adopter holds it. Registered once vaInitialize succeeded;
-// ~DisplayState takes it out under the same lock, before it terminates.
+// ~DisplayState takes it out under the same lock, before it terminates, and
+// then records the address as terminated (libva freed the memory there)
+// until this module opens a display at the same address again.
 void RegisterOwned(const DisplayRef& state);
-// The owned display at `display`, shared; nullptr when none. `terminating`:
-// it is one, but its last holder is terminating it now.
-DisplayRef FindOwned(VADisplay display, bool& terminating);
+enum class OwnedState {
+  kNone,         // not a display this module opened
+  kLive,         // one, returned shared
+  kTerminating,  // one, which its last holder is terminating now
+  kTerminated,   // one this module terminated: its memory is freed, never to be read
+};
+// The owned display at `display`, shared, when `found` is kLive; nullptr otherwise.
+DisplayRef FindOwned(VADisplay display, OwnedState& found);
 
 // Calls a libva entry point and throws a VaError on failure, with libva's
 // messages for that display.

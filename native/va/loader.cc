@@ -4,6 +4,7 @@
 // the process and is shared by every environment.
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "va/libva.h"
 #include "va/va.h"
@@ -207,20 +208,29 @@ std::unordered_map<VADisplay, std::weak_ptr<DisplayState>>& Registry() {
   static auto* registry = new std::unordered_map<VADisplay, std::weak_ptr<DisplayState>>();
   return *registry;
 }
+// Addresses of displays this module terminated: libva freed their memory, so
+// nothing may read it (an address until this module opens a display there again).
+std::unordered_set<VADisplay>& Terminated() {
+  static auto* terminated = new std::unordered_set<VADisplay>();
+  return *terminated;
+}
 }  // namespace
 
 void RegisterOwned(const DisplayRef& state) {
   std::lock_guard<std::mutex> guard(registryMutex);
   Registry()[state->display] = state;
+  Terminated().erase(state->display);
 }
 
-DisplayRef FindOwned(VADisplay display, bool& terminating) {
+DisplayRef FindOwned(VADisplay display, OwnedState& found) {
   std::lock_guard<std::mutex> guard(registryMutex);
-  terminating = false;
   auto it = Registry().find(display);
-  if (it == Registry().end()) return nullptr;
+  if (it == Registry().end()) {
+    found = Terminated().count(display) ? OwnedState::kTerminated : OwnedState::kNone;
+    return nullptr;
+  }
   DisplayRef state = it->second.lock();
-  terminating = !state;
+  found = state ? OwnedState::kLive : OwnedState::kTerminating;
   return state;
 }
 
@@ -230,7 +240,10 @@ DisplayState::~DisplayState() {
   std::lock_guard<std::mutex> guard(registryMutex);
   auto it = Registry().find(display);
   if (it != Registry().end() && it->second.expired()) Registry().erase(it);
-  if (display) lib.vaTerminate(display);
+  if (display) {
+    lib.vaTerminate(display);
+    Terminated().insert(display);
+  }
   if (x11 && lib.XCloseDisplay) lib.XCloseDisplay(x11);
 #if !defined(_WIN32)
   if (fd >= 0) close(fd);

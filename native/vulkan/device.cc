@@ -52,12 +52,10 @@ class FenceWaiter {
     uint64_t id;
     VkResult result;
   };
-  static void CallJs(Napi::Env env, Napi::Function, void*, Done* done) {
-    if (env != nullptr && done != nullptr) {
-      if (DeviceRef device = done->owner.lock()) device->Complete(env, done->id, done->result);
-    }
-    delete done;
-  }
+  // Defined out of the class: GCC folds `CallJs != nullptr` (the template
+  // argument's check) for a function defined once, but not for an inline one
+  // under -fsanitize=undefined (-fno-delete-null-pointer-checks).
+  static void CallJs(Napi::Env env, Napi::Function, void*, Done* done);
   using Tsfn = Napi::TypedThreadSafeFunction<void, Done, CallJs>;
 
   void Run() {
@@ -88,6 +86,13 @@ class FenceWaiter {
   std::deque<std::pair<uint64_t, VkFence>> queue_;
   bool stopped_ = false;
 };
+
+void FenceWaiter::CallJs(Napi::Env env, Napi::Function, void*, Done* done) {
+  if (env != nullptr && done != nullptr) {
+    if (DeviceRef device = done->owner.lock()) device->Complete(env, done->id, done->result);
+  }
+  delete done;
+}
 
 namespace {
 void CloseHook(void* device) { static_cast<DeviceState*>(device)->Close(); }

@@ -266,11 +266,16 @@ void purge() {
 
 class VaHost final : public IResourceHost {
  public:
+  // A display is known while an OpenCL object (a context, a surface's
+  // cl_mem) holds its wrapper: the owner cannot terminate it before those are
+  // released (9.X.2). Any other handle is checked again at each call, as
+  // though first seen: a wrapper nothing holds may name a display that was
+  // terminated since (its memory freed, its address perhaps reused).
   IResource *from_handle(const void *h) const override {
     if (IResource *r = sim_resource_host().from_handle(h)) return r;
+    purge();
     auto it = displays().find(h);
     if (it != displays().end()) return it->second;
-    purge();
     if (!is_libva_display(h)) return nullptr;
     auto *display = new LibvaDisplay(const_cast<void *>(h));
     displays()[h] = display;
