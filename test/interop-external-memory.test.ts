@@ -137,7 +137,7 @@ describe('cl_khr_external_memory on the reference driver', () => {
     expect(() => memory.importHandleTypes({} as never)).toThrow(TypeError);
   });
 
-  it('cl_khr_device_uuid: UUID, driver UUID as 8-4-4-4-12 hex, no LUID off Windows (CL_DEVICE_LUID_VALID_KHR false), node mask null', () => {
+  it('cl_khr_device_uuid: UUID, driver UUID as 8-4-4-4-12 hex, no LUID off Windows (CL_DEVICE_LUID_VALID_KHR false), node mask null', async () => {
     expect(device.uuid).toBe(formatUuid(Buffer.from('refdrv-device-01')));
     expect(device.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(device.driverUuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -146,7 +146,7 @@ describe('cl_khr_external_memory on the reference driver', () => {
     expect(() => formatUuid(new Uint8Array(8))).toThrow(RangeError);
     // A device matched by UUID: the driver claims the UUID it is told (REFDRV_DEVICE_UUID).
     const claimed = '00112233445566778899aabbccddeeff';
-    const run = runNode(
+    const run = await runNode(
       `const p = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver'); console.log(p.getDevices()[0].uuid);`,
       { env: { REFDRV_DEVICE_UUID: claimed } },
     );
@@ -370,8 +370,8 @@ describe('cl_khr_external_memory on the reference driver', () => {
     expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 1, size: 64 }, { access: 'rw' as never })).toThrow(TypeError);
   });
 
-  it('an imported object dropped without release is released by garbage collection, closing its fd (fresh process)', () => {
-    const run = runNode(
+  it('an imported object dropped without release is released by garbage collection, closing its fd (fresh process)', async () => {
+    const run = await runNode(
       `const koffi = require(${JSON.stringify(createRequire(__filename).resolve('koffi'))});
        const lib = koffi.load(${JSON.stringify(referenceDriverPath)});
        const make = lib.func('int refdrv_create_dma_buf(uint64_t size, _Out_ int *fd)');
@@ -432,7 +432,7 @@ describe('a VA-API surface exported as DMA-BUF (the real libva, the software VA 
     context.release();
   });
 
-  it('importDmaBuf of a VaDmaBuf whose fds were closed behind its back, or of a closed fd: a TypeError naming planes[i].fd, not a raw EBADF (fresh process)', () => {
+  it('importDmaBuf of a VaDmaBuf whose fds were closed behind its back, or of a closed fd: a TypeError naming planes[i].fd, not a raw EBADF (fresh process)', async () => {
     // In a process of its own: the VaDmaBuf closes its fd numbers again when collected, whatever they name by then.
     const attempt = (source: 'dmabuf' | 'descriptor') =>
       runNode(
@@ -451,7 +451,7 @@ describe('a VA-API surface exported as DMA-BUF (the real libva, the software VA 
       descriptor: 'TypeError: planes[0].fd must be an open file descriptor; N is not (EBADF)',
     };
     for (const source of ['dmabuf', 'descriptor'] as const) {
-      const result = attempt(source);
+      const result = await attempt(source);
       expect(result.stderr).toBe('');
       expect(result.stdout.trim()).toBe(expected[source]);
       expect(result.status).toBe(0);

@@ -290,8 +290,8 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
     expect(() => gone.payload).toThrow(OpenCLReleasedError);
   });
 
-  it('a semaphore dropped without release is released by garbage collection (fresh process)', () => {
-    const run = runNode(
+  it('a semaphore dropped without release is released by garbage collection (fresh process)', async () => {
+    const run = await runNode(
       `const koffi = require(${JSON.stringify(koffiPath)});
        const live = koffi.load(${JSON.stringify(referenceDriverPath)}).func('int refdrv_live_objects(const char *kind)');
        const p = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
