@@ -45,7 +45,7 @@ describe('1. an adopted VA display this module opened is shared, never left on f
     requireSoftva();
     xvfb = await startXvfb();
     env = { ...softvaEnv(xvfb.display), OPENCL_INTEROP_VA_DEVICE: undefined };
-  }, 30_000);
+  });
   afterAll(() => xvfb?.stop());
 
   // A surface round trip and the vendor string: what the display answers while it lives.

@@ -12,13 +12,15 @@ import { outputOf, repoRoot, runProcess } from './helpers';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // Long steps run asynchronously: a blocked worker misses vitest's RPC deadlines.
 const execFile = promisify(execFileCallback);
+// Each npm step is killed after 9 minutes, within its test's 10 (a hang must not outlive the run).
+const stepTimeout = 540_000;
 const work = mkdtempSync(join(tmpdir(), 'opencl-interop-pack-'));
 let tarball = '';
 let staging = '';
 
 async function npmIn(cwd: string, args: string[]) {
   try {
-    const { stdout, stderr } = await execFile(npm, args, { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' }, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await execFile(npm, args, { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' }, maxBuffer: 64 << 20, timeout: stepTimeout });
     return { status: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -51,8 +53,8 @@ describe('the npm package', () => {
       if (existsSync(join(repoRoot, entry))) cpSync(join(repoRoot, entry), join(staging, entry), { recursive: true });
     }
     symlinkSync(join(repoRoot, 'node_modules'), join(staging, 'node_modules'), 'dir');
-    await execFile(npm, ['run', 'prebuilds', '--silent'], { cwd: staging, maxBuffer: 64 << 20 });
-    const { stdout: packed } = await execFile(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], { cwd: staging });
+    await execFile(npm, ['run', 'prebuilds', '--silent'], { cwd: staging, maxBuffer: 64 << 20, timeout: stepTimeout });
+    const { stdout: packed } = await execFile(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], { cwd: staging, timeout: stepTimeout });
     tarball = join(work, packed.trim().split('\n').pop()!);
   }, 600_000);
 
@@ -77,7 +79,7 @@ describe('the npm package', () => {
   }, 300_000);
 
   it('CMakeLists.txt (cmake-js) builds the same addon as binding.gyp', async () => {
-    await execFile(npm, ['run', 'build:cmake', '--silent'], { cwd: staging, maxBuffer: 64 << 20 });
+    await execFile(npm, ['run', 'build:cmake', '--silent'], { cwd: staging, maxBuffer: 64 << 20, timeout: stepTimeout });
     const built = join(staging, 'build', 'Release', 'opencl_interop.node');
     expect(existsSync(built)).toBe(true);
     const run = await runProcess(process.execPath, [

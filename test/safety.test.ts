@@ -539,5 +539,5 @@ describe('events lead to correct code', () => {
     expect(value.after.live).toBeLessThanOrEqual(value.before.live + 16);
     expect(value.after.heap - value.before.heap).toBeLessThan(8 << 20);
     expect(value.after.rss - value.before.rss).toBeLessThan(64 << 20);
-  });
+  }, 330_000);
 });
