@@ -26,7 +26,8 @@ import { type Xvfb, softvaEnv, requireSoftva, startXvfb } from './helpers/va';
 // must end normally, by itself: a process still alive 30 s after its script
 // ended says what holds it. Seeded: a failing seed reports its seed and the
 // last steps it took (MISUSE_SEEDS=7-7 replays one; MISUSE_SEEDS=1-300
-// MISUSE_STEPS=2000 runs more, MISUSE_PARALLEL=2 two at a time).
+// MISUSE_STEPS=2000 runs more, MISUSE_PARALLEL=2 two at a time; MISUSE_WHY=1
+// adds the async resources alive to the report of a process that does not exit).
 const control = JSON.stringify(pathToFileURL(resolve(__dirname, 'driver/control.mjs')).href);
 
 const dist = JSON.stringify(resolve(__dirname, '../dist/index.js'));
@@ -35,6 +36,11 @@ function fuzz(seed: number, steps: number, env: Record<string, string | undefine
   return runNode(
     `
     const trace = process.env.MISUSE_TRACE === '1';
+    // MISUSE_WHY=1: async resources still alive (by kind) join the report of a process that does not exit.
+    const asyncResources = new Map();
+    if (process.env.MISUSE_WHY === '1') {
+      require('node:async_hooks').createHook({ init(id, type) { if (type !== 'PROMISE') asyncResources.set(id, type); }, destroy(id) { asyncResources.delete(id); } }).enable();
+    }
     const fs = require('node:fs');
     // The step log, written as each step starts: it outlives a crash.
     const logFd = process.env.MISUSE_LOG ? fs.openSync(process.env.MISUSE_LOG, 'w') : -1;
@@ -60,6 +66,12 @@ function fuzz(seed: number, steps: number, env: Record<string, string | undefine
       const d3d9 = ref.d3d9CreateDevice('d3d9');
       const textures = [0, 1].map(() => ref.d3d9CreateTexture(d3d9, 21, 16, 16, 2));
       const pool = { contexts: [], queues: [], buffers: [], images: [], shared: [], kernels: [], events: [], mappings: [], scopes: [], samplers: [], hosts: [], vaDisplays: [], vaSurfaces: [], dmabufs: [], frames: [] };
+      // Every event made (also those later dropped from the pool), for the report of what holds a process that does not exit.
+      const everyEvent = [];
+      const pushEvents = pool.events.push;
+      pool.events.push = (...events) => { for (const e of events) if (e instanceof ocl.Event) everyEvent.push(new WeakRef(e)); return pushEvents.apply(pool.events, events); };
+      const maps = { started: 0, settled: 0 };
+      const pendingMap = (promise) => { maps.started++; return promise.finally(() => maps.settled++); };
       // The VA module on the software VA driver (libva, Xvfb).
       const memory = ocl.getExternalMemory(refp);
       const vaAddresses = [];
@@ -128,7 +140,7 @@ function fuzz(seed: number, steps: number, env: Record<string, string | undefine
         () => pool.events.push(pick(pool.queues).enqueueBarrier()),
         () => pool.events.push(pick(pool.queues).fillBuffer(any(), pick([new Uint8Array(1), new Uint8Array(3), new Uint32Array(1), garbage()]), { waitFor: rand(2) ? [pick(pool.events)] : undefined })),
         () => pool.events.push(pick(pool.queues).copyImageToBuffer(any(), any(), { waitFor: [pick(pool.events)] })),
-        () => pick(pool.queues).mapBuffer(any(), { waitFor: rand(2) ? [pick(pool.events)] : undefined }).then((m) => pool.mappings.push(m), () => {}),
+        () => pendingMap(pick(pool.queues).mapBuffer(any(), { waitFor: rand(2) ? [pick(pool.events)] : undefined })).then((m) => pool.mappings.push(m), () => {}),
         () => {
           if (workers.size >= 2) return;
           const worker = new Worker(\`
@@ -174,7 +186,7 @@ function fuzz(seed: number, steps: number, env: Record<string, string | undefine
           pool.events.push(gate);
           pool.events.push(q.enqueueMarker({ waitFor: [gate] }));
           pool.events.push(q.fillBuffer(pick(pool.buffers), new Uint8Array(4), { waitFor: [gate] }));
-          q.mapBuffer(pick(pool.buffers), { waitFor: [gate] }).then((m) => pool.mappings.push(m), () => {});
+          pendingMap(q.mapBuffer(pick(pool.buffers), { waitFor: [gate] })).then((m) => pool.mappings.push(m), () => {});
           if (rand(2)) q.release();
         },
         () => pick(pool.events).completed.catch(() => {}),
@@ -320,9 +332,35 @@ function fuzz(seed: number, steps: number, env: Record<string, string | undefine
       await Promise.all([...workers].map((w) => new Promise((r) => w.once('exit', r))));
       if (trace) process.stderr.write(JSON.stringify(byOp) + '\\n');
       console.log(JSON.stringify(counts));
+      // What may hold the process. Its own stdout and stderr pipes are always
+      // listed by getActiveResourcesInfo() (as PipeWrap), idle or not: only a
+      // pending write makes them hold it. What JavaScript cannot list: the
+      // addon's callback hub (held while a command that keeps the process
+      // alive has not called back), threads, work in flight.
+      const holders = () => {
+        const unended = [];
+        for (const ref of everyEvent) {
+          const e = ref.deref();
+          if (!e || e.released) continue;
+          try {
+            const status = e.status;
+            if (status !== 'complete' && typeof status !== 'number') unended.push({ command: e.commandTypeName, status, unsetGates: e.unsetGates().length, queueReleased: !!e.queue?.released });
+          } catch (error) {
+            unended.push({ error: error.name + ': ' + error.message });
+          }
+        }
+        return {
+          resources: process.getActiveResourcesInfo(),
+          stdio: { stdout: process.stdout.writableLength, stderr: process.stderr.writableLength },
+          workers: workers.size,
+          maps,
+          unended,
+          asyncResources: [...asyncResources.values()].reduce((counts, type) => ({ ...counts, [type]: (counts[type] ?? 0) + 1 }), {}),
+        };
+      };
       // The script has ended: the process must exit by itself. Say what holds it if it does not.
       setTimeout(() => {
-        process.stderr.write('the process did not exit 30 s after the script ended; held by ' + JSON.stringify(process.getActiveResourcesInfo()) + '\\n');
+        process.stderr.write('the process did not exit 30 s after the script ended; held by ' + JSON.stringify(holders()) + '\\n');
         process.exit(3);
       }, 30_000).unref();
     })();`,
