@@ -148,9 +148,9 @@ describe('events', () => {
 });
 
 describe('drivers without clSetEventCallback (OpenCL 1.0, such as Wine\'s opencl.dll)', () => {
-  it('promises still settle: the status is polled on a helper thread; nothing else keeps the process alive', () => {
+  it('promises still settle: the status is polled on a helper thread; nothing else keeps the process alive', async () => {
     // The reference driver answers clSetEventCallback with CL_INVALID_OPERATION here.
-    const { status, stderr, stdout } = runNode(
+    const { status, stderr, stdout } = await runNode(
       `
       const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
       const context = ocl.createContext({ devices: platform.getDevices() });

@@ -1,25 +1,18 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { poclSetup, repoRoot } from './helpers';
+import { poclSetup, repoRoot, runProcess } from './helpers';
 
 // The examples pick their own platforms as a user's script would: without the
 // test run's OCL_ICD_VENDORS.
 function run(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  const { OCL_ICD_VENDORS: _ignored, ...base } = process.env;
-  return spawnSync(process.execPath, [resolve(repoRoot, script), ...args], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env: { ...base, ...env },
-    timeout: 120_000,
-  });
+  return runProcess(process.execPath, [resolve(repoRoot, script), ...args], { cwd: repoRoot, env: { OCL_ICD_VENDORS: undefined, ...env } });
 }
 
 describe('examples and the demo, run as a user would', () => {
-  it('npm run demo: finds the platforms, runs a kernel, converts an NV12 surface, inverts a D3D10 texture, says why it skips D3D11', () => {
-    const { status, stdout, stderr } = run('examples/demo.mjs');
+  it('npm run demo: finds the platforms, runs a kernel, converts an NV12 surface, inverts a D3D10 texture, says why it skips D3D11', async () => {
+    const { status, stdout, stderr } = await run('examples/demo.mjs');
     expect(stderr).toBe('');
     expect(status).toBe(0);
     expect(stdout).toMatch(/OpenCL: the system's OpenCL/);
@@ -37,45 +30,45 @@ describe('examples and the demo, run as a user would', () => {
     expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
   });
 
-  it('without libva, or without Xvfb to run the software VA driver on, the demo skips the VA step and says why', () => {
-    const noLibva = run('examples/demo.mjs', [], { OPENCL_INTEROP_LIBVA: '/nonexistent/libva.so.2', DISPLAY: '' });
+  it('without libva, or without Xvfb to run the software VA driver on, the demo skips the VA step and says why', async () => {
+    const noLibva = await run('examples/demo.mjs', [], { OPENCL_INTEROP_LIBVA: '/nonexistent/libva.so.2', DISPLAY: '' });
     expect(noLibva.stderr).toBe('');
     expect(noLibva.status).toBe(0);
     expect(noLibva.stdout).toMatch(/2\. cl_intel_va_api_media_sharing.*\n   skipped: libva is not installed \(apt-get install libva2 libva-drm2 libva-x11-2\)/);
     expect(noLibva.stdout).toMatch(/texture bytes 0x40 -> 0xbf/);
     const bin = mkdtempSync(join(tmpdir(), 'no-xvfb-'));
     symlinkSync(process.execPath, join(bin, 'node'));
-    const noXvfb = run('examples/demo.mjs', [], { PATH: bin, DISPLAY: '' });
+    const noXvfb = await run('examples/demo.mjs', [], { PATH: bin, DISPLAY: '' });
     expect(noXvfb.stderr).toBe('');
     expect(noXvfb.status).toBe(0);
     expect(noXvfb.stdout).toMatch(/skipped: no VA display \(.*DISPLAY is not set.*\), and Xvfb is not installed to run the software VA driver on \(apt-get install xvfb\)/);
   });
 
-  it('with no OpenCL library at all, the demo runs on the reference driver loaded by path and says so', () => {
-    const { status, stdout, stderr } = run('examples/demo.mjs', [], { OPENCL_INTEROP_LIBRARY: '/nonexistent/libOpenCL.so.1' });
+  it('with no OpenCL library at all, the demo runs on the reference driver loaded by path and says so', async () => {
+    const { status, stdout, stderr } = await run('examples/demo.mjs', [], { OPENCL_INTEROP_LIBRARY: '/nonexistent/libOpenCL.so.1' });
     expect(stderr).toBe('');
     expect(status).toBe(0);
     expect(stdout).toMatch(/no OpenCL library could be loaded .* the reference driver was loaded by path/);
     expect(stdout).toMatch(/ran the built-in copy_buffer kernel on "opencl-interop reference driver": correct/);
   });
 
-  it('each example runs on its own', () => {
+  it('each example runs on its own', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'examples-')), 'bars.png');
-    const va = run('examples/va-api-nv12-to-rgba.mjs', [out]);
+    const va = await run('examples/va-api-nv12-to-rgba.mjs', [out]);
     expect(va.stderr).toBe('');
     expect(va.stdout).toMatch(/Converted a 320x180 NV12 VA surface \(uploaded with vaDeriveImage\) to RGBA on "opencl-interop reference driver"; first pixel 235,235,235,255/);
     expect(existsSync(out)).toBe(true);
     const dmabufOut = join(dirname(out), 'dmabuf.png');
-    const dmabuf = run('examples/va-api-dmabuf-import.mjs', [dmabufOut]);
+    const dmabuf = await run('examples/va-api-dmabuf-import.mjs', [dmabufOut]);
     expect(dmabuf.stderr).toBe('');
     // The yellow square survives BGRA -> NV12 (written into the shared surface) -> RGBA within rounding.
     expect(dmabuf.stdout).toMatch(/Imported a 256x144 BGRA DMA-BUF frame \(1 fd, as Electron's paint event gives it\) as a VA surface, converted it to an NV12 VA surface with a kernel on "opencl-interop reference driver"; center pixel back in RGBA 23[3-7],(19[8-9]|20[0-3]),1[4-9],255/);
     expect(existsSync(dmabufOut)).toBe(true);
-    expect(run('examples/d3d10-texture.mjs').stdout).toMatch(/bytes 0x30 -> 0xcf/);
-    expect(run('examples/d3d9-texture.mjs').stdout).toMatch(/Inverted mip level 1 \(32x32, RGBA\/UNORM_INT8\).*bytes 0x10 -> 0xef; level 0 untouched: 0x0/);
-    expect(run('examples/vector-add.mjs').stdout).toMatch(/1048576 additions on .*: correct/);
+    expect((await run('examples/d3d10-texture.mjs')).stdout).toMatch(/bytes 0x30 -> 0xcf/);
+    expect((await run('examples/d3d9-texture.mjs')).stdout).toMatch(/Inverted mip level 1 \(32x32, RGBA\/UNORM_INT8\).*bytes 0x10 -> 0xef; level 0 untouched: 0x0/);
+    expect((await run('examples/vector-add.mjs')).stdout).toMatch(/1048576 additions on .*: correct/);
     for (const script of ['examples/d3d11-electron-shared-texture.mjs', 'examples/d3d11-nv12-to-rgba.mjs']) {
-      const d3d11 = run(script);
+      const d3d11 = await run(script);
       expect([d3d11.status, d3d11.stderr]).toEqual([0, '']);
       expect(d3d11.stdout).toBe('Skipped: Direct3D 11 textures need Windows (createD3D11Device throws Direct3DUnavailableError here).\n');
     }

@@ -15,10 +15,10 @@ const done = (value) => console.log(JSON.stringify(value ?? null));
 const errorOf = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.name + ': ' + e.message; } };
 `;
 
-function fresh(code: string, options: { gc?: boolean; timeout?: number } = {}) {
-  const result = runNode(prelude + code, {
+async function fresh(code: string, options: { gc?: boolean; timeout?: number } = {}) {
+  const result = await runNode(prelude + code, {
     args: options.gc ? ['--expose-gc'] : [],
-    timeout: options.timeout ?? 60_000,
+    timeout: options.timeout,
     env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS },
   });
   if (result.signal || result.status !== 0) {
@@ -29,8 +29,8 @@ function fresh(code: string, options: { gc?: boolean; timeout?: number } = {}) {
 }
 
 describe('kernel arguments reach the driver with the enqueue (OpenCL 1.2 §5.7.2 clSetKernelArg: values are captured at enqueue)', () => {
-  it('each launch sees the arguments set before it: buffers switched back and forth, values changed, the same buffer set again', () => {
-    const value = fresh(`
+  it('each launch sees the arguments set before it: buffers switched back and forth, values changed, the same buffer set again', async () => {
+    const value = await fresh(`
       const program = context.createProgram('__kernel void put(__global int* out, int v) { out[get_global_id(0)] = v; }');
       program.build().then(() => {
         const kernel = program.createKernel('put');
@@ -48,8 +48,8 @@ describe('kernel arguments reach the driver with the enqueue (OpenCL 1.2 §5.7.2
     expect(value).toEqual({ a: [4, 4, 2, 2], b: [2, 2, 2, 2] });
   });
 
-  it('more arguments than one enqueue call carries (70 ints) are handed over one by one and all arrive', () => {
-    const value = fresh(`
+  it('more arguments than one enqueue call carries (70 ints) are handed over one by one and all arrive', async () => {
+    const value = await fresh(`
       const params = Array.from({ length: 70 }, (_, i) => 'int a' + i).join(', ');
       const sum = Array.from({ length: 70 }, (_, i) => 'a' + i).join(' + ');
       const program = context.createProgram('__kernel void many(__global int* out, ' + params + ') { out[0] = ' + sum + '; }');
@@ -67,8 +67,8 @@ describe('kernel arguments reach the driver with the enqueue (OpenCL 1.2 §5.7.2
     expect(value).toBe((70 * 71) / 2);
   });
 
-  it('an argument released between setArg and the enqueue is a typed error at the enqueue, naming it; setting it again works', () => {
-    const value = fresh(`
+  it('an argument released between setArg and the enqueue is a typed error at the enqueue, naming it; setting it again works', async () => {
+    const value = await fresh(`
       const program = context.createProgram('__kernel void put(__global int* out, int v) { out[get_global_id(0)] = v; }');
       program.build().then(() => {
         const kernel = program.createKernel('put');
@@ -89,8 +89,8 @@ describe('kernel arguments reach the driver with the enqueue (OpenCL 1.2 §5.7.2
 });
 
 describe('events are ids in the addon\'s table: released exactly once, never leaked', () => {
-  it('a queue collected without release takes its commands\' unreleased events with it (reference driver live objects)', () => {
-    const value = fresh(
+  it('a queue collected without release takes its commands\' unreleased events with it (reference driver live objects)', async () => {
+    const value = await fresh(
       withReferenceVa(`
         const context = va.createContext(display);
         const settle = async () => {
@@ -112,8 +112,8 @@ describe('events are ids in the addon\'s table: released exactly once, never lea
     expect(value.after).toEqual(value.before);
   });
 
-  it('the addon refuses ids and slots it did not give out: forged, stale, fractional, negative or of another kind (typed errors, no crash)', () => {
-    const value = fresh(`
+  it('the addon refuses ids and slots it did not give out: forged, stale, fractional, negative or of another kind (typed errors, no crash)', async () => {
+    const value = await fresh(`
       const addon = require('node-gyp-build')(${JSON.stringify(resolve(__dirname, '..'))});
       const buffer = context.createBuffer(16);
       const event = queue.enqueueMarker();
@@ -149,8 +149,8 @@ describe('events are ids in the addon\'s table: released exactly once, never lea
     ]);
   });
 
-  it('events of a queue released with commands in flight are released as those end; status still answers', () => {
-    const value = fresh(`
+  it('events of a queue released with commands in flight are released as those end; status still answers', async () => {
+    const value = await fresh(`
       const gate = context.createUserEvent();
       const q = context.createQueue(device);
       const marker = q.enqueueMarker({ waitFor: [gate] });

@@ -3,7 +3,7 @@
 // process. Each test failed before its fix (the commit that added it says how).
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNodeAsync } from './helpers';
+import { runNode } from './helpers';
 import { SOFTVA_VENDOR, type Xvfb, requireSoftva, softvaEnv, startXvfb } from './helpers/va';
 
 const dist = JSON.stringify(resolve(__dirname, '../dist/index.js'));
@@ -30,7 +30,7 @@ interface Fresh {
 
 /** Runs the snippet in a fresh node; it must exit 0 (no signal) and print a value last. */
 async function fresh(code: string, options: Fresh = {}): Promise<unknown> {
-  const result = await runNodeAsync(prelude + code, { env: options.env, args: options.args, timeout: options.timeout ?? 60_000 });
+  const result = await runNode(prelude + code, { env: options.env, args: options.args, timeout: options.timeout });
   if (result.signal || result.status !== 0) {
     throw new Error(`the process ended with ${result.signal ?? `status ${result.status}`}\n${result.stderr}\n${result.stdout}`);
   }
@@ -45,7 +45,7 @@ describe('1. an adopted VA display this module opened is shared, never left on f
     requireSoftva();
     xvfb = await startXvfb();
     env = { ...softvaEnv(xvfb.display), OPENCL_INTEROP_VA_DEVICE: undefined };
-  }, 30_000);
+  });
   afterAll(() => xvfb?.stop());
 
   // A surface round trip and the vendor string: what the display answers while it lives.
@@ -346,7 +346,7 @@ describe('5. the process exits while PoCL is still compiling (a build, or a kern
     const failures: string[] = [];
     for (let i = 0; i < runs.length; i += 4) {
       const batch = runs.slice(i, i + 4);
-      const results = await Promise.all(batch.map(({ mode, delay }) => runNodeAsync(prelude + script(mode, delay), { timeout: 120_000 })));
+      const results = await Promise.all(batch.map(({ mode, delay }) => runNode(prelude + script(mode, delay))));
       results.forEach((result, j) => {
         if (result.signal || result.status !== 0) failures.push(`${batch[j]!.mode} at ${batch[j]!.delay} ms: ${result.signal ?? `status ${result.status}`} ${result.stderr.slice(-300)}`);
       });

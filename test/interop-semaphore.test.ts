@@ -2,9 +2,8 @@
 // through the public API: on the reference driver (through the ICD loader)
 // every entry point and error, handle ownership counted in /proc/self/fd; on
 // PoCL a typed "not supported" error that leaks no descriptor.
-import { closeSync, fstatSync, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import {
   ExportedSemaphoreHandle,
   OpenCLError,
@@ -13,76 +12,17 @@ import {
   OpenCLReleasedError,
   Semaphore,
   Semaphores,
-  createContext,
   externalTokens,
-  getPlatforms,
   getExternalMemory,
   getSemaphores,
-  type CommandQueue,
-  type Context,
-  type Device,
-  type Platform,
 } from '../lib';
-import { openReferenceDriver, referenceDriverPath } from './driver/control.mjs';
-import { pocl, runNode } from './helpers';
-
-const koffiPath = createRequire(__filename).resolve('koffi');
-
-/** The reference driver's control API (control.mjs): payloads and semaphore state words as another API sees them. */
-function control() {
-  const ref = openReferenceDriver();
-  return {
-    /** The state word of an opaque semaphore fd as another API sees it (op -1 read, 0 unsignal, 1 signal). */
-    opaqueState: (fd: number, op: -1 | 0 | 1 = -1): number => ref.opaqueSemaphoreState(fd, op === -1 ? 'read' : op === 1 ? 'signal' : 'unsignal'),
-    liveSemaphores: (): number => ref.liveObjects('semaphore'),
-    memfd: (size = 64): number => ref.createDmaBuf(size),
-    read: (fd: number, size: number): Uint8Array => ref.payloadRead(fd, 'dma-buf', 0, size),
-    write: (fd: number, bytes: Uint8Array): void => ref.payloadWrite(fd, 'dma-buf', 0, bytes),
-  };
-}
-
-const openFds = () => readdirSync('/proc/self/fd').length;
-function isOpen(fd: number): boolean {
-  try {
-    fstatSync(fd);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function referencePlatform(): Platform {
-  const platform = getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
-  if (!platform) throw new Error('the reference driver is not listed: run npm run build:driver (vitest sets OCL_ICD_VENDORS)');
-  return platform;
-}
+import { pocl } from './helpers';
+import { collectedInFreshProcess, isOpen, openFds, payload, platform, ref, referenceQueue, refDevice as device, thrownBy } from './helpers/ref-driver';
 
 describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver', () => {
-  let platform: Platform;
-  let device: Device;
-  let semaphores: Semaphores;
-  let context: Context;
-  let other: Context;
-  let queue: CommandQueue;
-  let otherQueue: CommandQueue;
-  let ref: ReturnType<typeof control>;
-
-  beforeAll(() => {
-    platform = referencePlatform();
-    device = platform.getDevices()[0]!;
-    semaphores = getSemaphores(platform);
-    context = createContext({ devices: [device] });
-    other = createContext({ devices: [device] });
-    queue = context.createQueue();
-    otherQueue = other.createQueue();
-    ref = control();
-  });
-  afterAll(() => {
-    queue.release();
-    otherQueue.release();
-    context.release();
-    other.release();
-  });
+  const semaphores: Semaphores = getSemaphores(platform);
+  const { context, queue } = referenceQueue();
+  const { context: other, queue: otherQueue } = referenceQueue();
 
   it('resolves the facade once per platform (also platform.getSharing); queries: semaphore types, import and export handle types', () => {
     expect(semaphores).toBeInstanceOf(Semaphores);
@@ -157,19 +97,19 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
     expect(imported.importedFrom).toBe('opaque-fd');
     expect(imported.deviceListDropped).toBe(false);
     await exporter.signal(queue);
-    expect(ref.opaqueState(view.handle as number)).toBe(1);
+    expect(payload.semaphoreState(view.handle as number)).toBe(1);
     expect(imported.payload).toBe(1n);
     await imported.wait(otherQueue);
-    expect(ref.opaqueState(view.handle as number)).toBe(0);
+    expect(payload.semaphoreState(view.handle as number)).toBe(0);
     // Signaled by "the other API": OpenCL's wait sees it.
-    ref.opaqueState(view.handle as number, 1);
+    payload.semaphoreState(view.handle as number, 'signal');
     await imported.wait(otherQueue);
     view.close();
     view.close();
     imported.release();
     exporter.release();
     expect(openFds()).toBe(before);
-    expect(ref.liveSemaphores()).toBe(0);
+    expect(ref.liveObjects('semaphore')).toBe(0);
   });
 
   it('sync fd: exported after a signal, imported as a fence, re-imported (clReImportSemaphoreSyncFdKHR), -1 is a fence already signaled', async () => {
@@ -202,8 +142,8 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
     const doneView = done.exportHandle();
     const readyCl = semaphores.import(context, ready.exportHandle());
     const doneCl = semaphores.import(context, done.exportHandle());
-    const fd = ref.memfd(256);
-    ref.write(fd, new Uint8Array(256).fill(1));
+    const fd = payload.dmaBuf(256);
+    payload.write(fd, new Uint8Array(256).fill(1));
     const buffer = getExternalMemory(platform).importBuffer(context, { handleType: 'dma-buf', handle: fd, size: 256 }, { duplicate: true });
 
     const waited = readyCl.wait(queue);
@@ -214,14 +154,14 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
     queue.flush();
     await new Promise((r) => setTimeout(r, 50));
     expect(waited.status).not.toBe('complete');
-    expect(ref.opaqueState(doneView.handle as number)).toBe(0);
+    expect(payload.semaphoreState(doneView.handle as number)).toBe(0);
 
     const written = Uint8Array.from({ length: 256 }, (_, i) => (i < 128 ? i + 7 : 0));
-    ref.write(fd, written);
-    ref.opaqueState(readyView.handle as number, 1);
+    payload.write(fd, written);
+    payload.semaphoreState(readyView.handle as number, 'signal');
     await signaled;
-    expect(ref.opaqueState(doneView.handle as number)).toBe(1);
-    const seen = ref.read(fd, 256);
+    expect(payload.semaphoreState(doneView.handle as number)).toBe(1);
+    const seen = payload.read(fd, 256);
     expect(seen.subarray(128)).toEqual(written.subarray(0, 128)); // the copy ran after the other API's write
     for (const event of [waited, scope.event, copied, released, signaled]) event.release();
     buffer.release();
@@ -232,7 +172,7 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
   });
 
   it('ownership: a failed import leaves the fd to the caller; duplicate keeps the caller\'s; counted in /proc/self/fd', () => {
-    const notASemaphore = ref.memfd();
+    const notASemaphore = payload.dmaBuf();
     const before = openFds();
     let relinquished = 0;
     expect(() => semaphores.import(context, { handleType: 'opaque-fd', handle: notASemaphore, relinquish: () => relinquished++ })).toThrow(OpenCLError);
@@ -254,12 +194,7 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
   });
 
   it('typed errors: handle types the device cannot export or import, export without exportAs, re-import of a non-sync-fd semaphore, released and foreign semaphores', () => {
-    let error: unknown;
-    try {
-      semaphores.create(context, { exportAs: 'opaque-win32' });
-    } catch (e) {
-      error = e;
-    }
+    const error = thrownBy(() => semaphores.create(context, { exportAs: 'opaque-win32' }));
     expect(error).toBeInstanceOf(OpenCLHandleTypeError);
     expect((error as OpenCLHandleTypeError).extension).toBe('cl_khr_external_semaphore_win32');
     expect((error as OpenCLHandleTypeError).supported).toEqual(['opaque-fd', 'sync-fd']);
@@ -290,19 +225,11 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
     expect(() => gone.payload).toThrow(OpenCLReleasedError);
   });
 
-  it('a semaphore dropped without release is released by garbage collection (fresh process)', () => {
-    const run = runNode(
-      `const koffi = require(${JSON.stringify(koffiPath)});
-       const live = koffi.load(${JSON.stringify(referenceDriverPath)}).func('int refdrv_live_objects(const char *kind)');
-       const p = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
-       const context = ocl.createContext({ devices: p.getDevices() });
-       for (let i = 0; i < 50; i++) ocl.getSemaphores(p).create(context);
-       const before = live('semaphore');
-       (async () => { for (let i = 0; i < 20 && live('semaphore') > 0; i++) { global.gc(); await new Promise((r) => setTimeout(r, 20)); } console.log(before, live('semaphore')); })();`,
-      { args: ['--expose-gc'] },
-    );
-    expect(run.stderr).toBe('');
-    expect(run.stdout.trim()).toBe('50 0');
+  it('a semaphore dropped without release is released by garbage collection (fresh process)', async () => {
+    const [before, after] = await collectedInFreshProcess(`
+      for (let i = 0; i < 50; i++) ocl.getSemaphores(platform).create(context);
+      left = () => ref.liveObjects('semaphore');`);
+    expect([before, after]).toEqual([50, 0]);
   });
 });
 
@@ -310,12 +237,7 @@ describe('semaphores on PoCL: not supported, a typed error, no descriptor leaked
   it('getSemaphores names cl_khr_semaphore; the caller\'s fd stays open', () => {
     const platform = pocl();
     const before = openFds();
-    let error: unknown;
-    try {
-      getSemaphores(platform);
-    } catch (e) {
-      error = e;
-    }
+    const error = thrownBy(() => getSemaphores(platform));
     expect(error).toBeInstanceOf(OpenCLExtensionError);
     expect((error as OpenCLExtensionError).extension).toBe('cl_khr_semaphore');
     expect(() => platform.getSharing('cl_khr_semaphore')).toThrow(OpenCLExtensionError);

@@ -346,8 +346,8 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
 });
 
 describe('lifetimes in a fresh process: after disposal and GC the driver has no live objects', () => {
-  it('every surface reference count is back and no cl object is left', () => {
-    const { status, stdout, stderr } = runNode(
+  it('every surface reference count is back and no cl object is left', async () => {
+    const { status, stdout, stderr } = await runNode(
       withReferenceVa(`
         const surfaces = [0, 1, 2].map(() => ref.vaCreateSurface(display, 16, 16));
         const counts = () => surfaces.map((s) => ref.refcount(s.resource));
@@ -381,8 +381,8 @@ describe('lifetimes in a fresh process: after disposal and GC the driver has no 
     expect(result.after).toEqual(result.before);
   });
 
-  it('the driver loaded directly by path (no ICD loader) serves the same API', () => {
-    const { status, stdout, stderr } = runNode(
+  it('the driver loaded directly by path (no ICD loader) serves the same API', async () => {
+    const { status, stdout, stderr } = await runNode(
       `const [p] = ocl.getPlatforms(); console.log(p.name, p.supports('cl_intel_va_api_media_sharing'), p.getSharing('cl_intel_va_api_media_sharing').entryPoints.length);`,
       { env: { OPENCL_INTEROP_LIBRARY: referenceDriverPath } },
     );
@@ -598,9 +598,9 @@ describe('cl_intel_va_api_media_sharing on real VA surfaces (libva, software VA 
     expect({ cl: ref.liveObjects('cl'), resource: ref.liveObjects('resource') }).toEqual(live);
   });
 
-  it('fresh process: released in any order or left to GC, the driver holds no object and every fd is closed; never a crash', () => {
+  it('fresh process: released in any order or left to GC, the driver holds no object and every fd is closed; never a crash', async () => {
     const control = JSON.stringify(new URL('./driver/control.mjs', `file://${repoRoot}/test/`).href);
-    const result = runNode(
+    const result = await runNode(
       `(async () => {
         const { openReferenceDriver } = await import(${control});
         const ref = openReferenceDriver();

@@ -132,8 +132,8 @@ describe('release', () => {
 });
 
 describe('garbage collection, workers and exit (fresh processes)', () => {
-  it('collects unreferenced wrappers and releases their handles (--expose-gc)', () => {
-    const { status, stdout, stderr } = runNode(
+  it('collects unreferenced wrappers and releases their handles (--expose-gc)', async () => {
+    const { status, stdout, stderr } = await runNode(
       `${poclPrelude}
       const ctx = ocl.createContext({ devices: [device] });
       const q = ctx.createQueue();
@@ -167,8 +167,8 @@ describe('garbage collection, workers and exit (fresh processes)', () => {
     expect(result.contextRefs).toBeLessThan(10);
   });
 
-  it('works in worker threads, each with its own environment, and exits cleanly', () => {
-    const { status, stdout, stderr } = runNode(`
+  it('works in worker threads, each with its own environment, and exits cleanly', async () => {
+    const { status, stdout, stderr } = await runNode(`
       const { Worker } = require('node:worker_threads');
       const code = \`
         const ocl = require(${JSON.stringify(require.resolve('../dist/index.js'))});
@@ -198,8 +198,8 @@ describe('garbage collection, workers and exit (fresh processes)', () => {
     expect(stdout).toContain('all exited');
   });
 
-  it('exits cleanly with objects alive, callbacks pending and a worker terminated mid-flight', () => {
-    const { status, signal, stderr, stdout } = runNode(`${poclPrelude}
+  it('exits cleanly with objects alive, callbacks pending and a worker terminated mid-flight', async () => {
+    const { status, signal, stderr, stdout } = await runNode(`${poclPrelude}
       const ctx = ocl.createContext({ devices: [device], onError: () => {} });
       const q = ctx.createQueue(device, { outOfOrder: true });
       const gate = ctx.createUserEvent();
@@ -223,10 +223,10 @@ describe('garbage collection, workers and exit (fresh processes)', () => {
     expect(status).toBe(0);
   });
 
-  it('terminating workers in the middle of native calls (some throwing typed errors) never aborts the process', () => {
+  it('terminating workers in the middle of native calls (some throwing typed errors) never aborts the process', async () => {
     // Without NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS this aborted in ~9 of 10 runs:
     // a typed error thrown while the worker's JS was being terminated escaped as std::terminate.
-    const { status, signal, stderr, stdout } = runNode(
+    const { status, signal, stderr, stdout } = await runNode(
       terminateWorkersScript(require.resolve('../dist/index.js'), 'Portable Computing Language'),
     );
     expect(signal).toBeNull();
@@ -235,8 +235,8 @@ describe('garbage collection, workers and exit (fresh processes)', () => {
     expect(status).toBe(0);
   });
 
-  it('awaiting a command keeps the process alive until it completes', () => {
-    const { status, stdout } = runNode(`${poclPrelude}
+  it('awaiting a command keeps the process alive until it completes', async () => {
+    const { status, stdout } = await runNode(`${poclPrelude}
       const ctx = ocl.createContext({ devices: [device] });
       const q = ctx.createQueue();
       const b = ctx.createBuffer(4 << 20);

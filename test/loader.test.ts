@@ -1,21 +1,20 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runNode } from './helpers';
+import { repoRoot, runNode, runProcess } from './helpers';
 
 const driverPath = resolve(repoRoot, 'cmake-build/lib/libocl_interop_refdriver.so');
 const emptyVendors = mkdtempSync(join(tmpdir(), 'no-vendors-'));
 const cli = resolve(repoRoot, 'dist/cli.js');
 
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  return runProcess(process.execPath, [cli, ...args], { env });
 }
 
 describe('loading OpenCL at run time', () => {
-  it('imports without OpenCL; every call then throws OpenCLNotAvailableError naming what was tried', () => {
-    const { status, stdout, stderr } = runNode(
+  it('imports without OpenCL; every call then throws OpenCLNotAvailableError naming what was tried', async () => {
+    const { status, stdout, stderr } = await runNode(
       `
       const results = [];
       for (const call of [() => ocl.getPlatforms(), () => ocl.createContext(), () => ocl.loadOpenCL()]) {
@@ -37,8 +36,8 @@ describe('loading OpenCL at run time', () => {
     expect(stderr).toMatch(/apt-get install ocl-icd-libopencl1 pocl-opencl-icd/);
   });
 
-  it('a failed explicit load can be followed by a good one; a loaded library cannot be switched', () => {
-    const { status, stdout, stderr } = runNode(`
+  it('a failed explicit load can be followed by a good one; a loaded library cannot be switched', async () => {
+    const { status, stdout, stderr } = await runNode(`
       try { ocl.loadOpenCL({ library: '/nope/libOpenCL.so' }); } catch (e) { console.log(e.name); }
       console.log(ocl.loadOpenCL().path);
       try { ocl.loadOpenCL({ library: '/other/libOpenCL.so' }); } catch (e) { console.log(e.message); }
@@ -55,8 +54,8 @@ describe('loading OpenCL at run time', () => {
     ]);
   });
 
-  it('reports zero platforms clearly (ocl-icd with no registered driver)', () => {
-    const { status, stdout } = runNode(
+  it('reports zero platforms clearly (ocl-icd with no registered driver)', async () => {
+    const { status, stdout } = await runNode(
       `
       console.log(JSON.stringify(ocl.getPlatforms()));
       for (const call of [() => ocl.requirePlatforms(), () => ocl.createContext()]) {
@@ -71,8 +70,8 @@ describe('loading OpenCL at run time', () => {
     for (const line of errors) expect(line).toMatch(/^OpenCLNoPlatformError: .*reports no platform.*pocl-opencl-icd/);
   });
 
-  it('loads a driver directly by path (the reference driver, no ICD loader)', () => {
-    const { status, stdout, stderr } = runNode(
+  it('loads a driver directly by path (the reference driver, no ICD loader)', async () => {
+    const { status, stdout, stderr } = await runNode(
       `
       const [p] = ocl.getPlatforms();
       const lib = ocl.loadedLibrary();
@@ -98,8 +97,8 @@ describe('loading OpenCL at run time', () => {
     expect(devices).toBe('1');
   });
 
-  it('keeps the ICD loader\'s environment as it was (the Khronos loader truncates OCL_ICD_FILENAMES in place)', () => {
-    const { status, stdout } = runNode(`
+  it('keeps the ICD loader\'s environment as it was (the Khronos loader truncates OCL_ICD_FILENAMES in place)', async () => {
+    const { status, stdout } = await runNode(`
       const { preservingIcdEnvironment } = require(${JSON.stringify(resolve(repoRoot, 'dist/loader.js'))});
       preservingIcdEnvironment(() => { process.env.OCL_ICD_FILENAMES = 'a.so'; delete process.env.OCL_ICD_VENDORS; });
       ocl.getPlatforms();
@@ -111,14 +110,14 @@ describe('loading OpenCL at run time', () => {
   });
 
   it('is usable with require and with import', async () => {
-    const esm = spawnSync(
-      process.execPath,
-      ['--input-type=module', '-e', `import { getPlatforms, CL } from ${JSON.stringify(resolve(repoRoot, 'dist/index.mjs'))}; import def from ${JSON.stringify(resolve(repoRoot, 'dist/index.mjs'))}; console.log(typeof getPlatforms, CL.CL_RGBA, typeof def.createContext);`],
-      { encoding: 'utf8' },
-    );
+    const esm = await runProcess(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `import { getPlatforms, CL } from ${JSON.stringify(resolve(repoRoot, 'dist/index.mjs'))}; import def from ${JSON.stringify(resolve(repoRoot, 'dist/index.mjs'))}; console.log(typeof getPlatforms, CL.CL_RGBA, typeof def.createContext);`,
+    ]);
     expect(esm.stderr).toBe('');
     expect(esm.stdout.trim()).toBe('function 4277 function');
-    const cjs = runNode('console.log(typeof ocl.getPlatforms, typeof ocl.OpenCLError)');
+    const cjs = await runNode('console.log(typeof ocl.getPlatforms, typeof ocl.OpenCLError)');
     expect(cjs.stdout.trim()).toBe('function function');
   });
 });
@@ -140,8 +139,8 @@ describe('CLI: npx opencl-interop info', () => {
   type Entry = { name: string; advertised: string; entryPoints: { resolved: number; total: number; missing: string[] } };
   const byName = (report: { platforms: { name: string }[] }, name: string) => report.platforms.find((p) => p.name === name) as any;
 
-  it('prints platforms, devices with their UUIDs, the seven sharing extensions, the external memory / semaphore family and Vulkan', () => {
-    const { status, stdout } = runCli(['info'], { OCL_ICD_VENDORS: vendors });
+  it('prints platforms, devices with their UUIDs, the seven sharing extensions, the external memory / semaphore family and Vulkan', async () => {
+    const { status, stdout } = await runCli(['info'], { OCL_ICD_VENDORS: vendors });
     expect(status).toBe(0);
     expect(stdout).toMatch(/Platform \d+: Portable Computing Language/);
     expect(stdout).toMatch(/cl_intel_va_api_media_sharing\s+no\s+0\/4/);
@@ -156,8 +155,8 @@ describe('CLI: npx opencl-interop info', () => {
     expect(stdout).toContain('same UUID as OpenCL: no OpenCL device');
   });
 
-  it('--json is machine-readable and shows the reference driver resolving all 39 entry points of the seven extensions', () => {
-    const { status, stdout } = runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors });
+  it('--json is machine-readable and shows the reference driver resolving all 39 entry points of the seven extensions', async () => {
+    const { status, stdout } = await runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors });
     expect(status).toBe(0);
     const report = JSON.parse(stdout);
     const names = report.platforms.map((p: { name: string }) => p.name);
@@ -169,8 +168,8 @@ describe('CLI: npx opencl-interop info', () => {
     expect(pocl.sharing.every((e: { advertised: string }) => e.advertised === 'no')).toBe(true);
   });
 
-  it('--json: the external memory / semaphore family (cl_khr_external_memory, cl_khr_semaphore, cl_khr_external_semaphore): the reference driver advertises all but win32 and resolves its 10 entry points; PoCL advertises none', () => {
-    const report = JSON.parse(runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors }).stdout);
+  it('--json: the external memory / semaphore family (cl_khr_external_memory, cl_khr_semaphore, cl_khr_external_semaphore): the reference driver advertises all but win32 and resolves its 10 entry points; PoCL advertises none', async () => {
+    const report = JSON.parse((await runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors })).stdout);
     const ref = byName(report, 'opencl-interop reference driver');
     expect(ref.external.extensions.map((e: Entry) => e.name)).toEqual(family);
     expect(Object.fromEntries(ref.external.extensions.map((e: Entry) => [e.name, e.advertised]))).toEqual(
@@ -190,8 +189,8 @@ describe('CLI: npx opencl-interop info', () => {
     expect(pocl.devices[0].uuid).toBeNull();
   });
 
-  it('--json: Vulkan (lavapipe) with its deviceUUID; an OpenCL device that reports the same UUID (cl_khr_device_uuid) is marked as its match', () => {
-    const plain = JSON.parse(runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors }).stdout);
+  it('--json: Vulkan (lavapipe) with its deviceUUID; an OpenCL device that reports the same UUID (cl_khr_device_uuid) is marked as its match', async () => {
+    const plain = JSON.parse((await runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors })).stdout);
     expect(plain.vulkan.available).toBe(true);
     expect(plain.vulkan.error).toBeNull();
     expect(plain.vulkan.loader.path).toBe('libvulkan.so.1');
@@ -205,52 +204,52 @@ describe('CLI: npx opencl-interop info', () => {
       matches: [],
     });
     // The reference driver claims lavapipe's UUID, as a GPU's OpenCL and Vulkan drivers report the same one.
-    const matched = JSON.parse(runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors, REFDRV_DEVICE_UUID: lavapipeUuid }).stdout);
+    const matched = JSON.parse((await runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors, REFDRV_DEVICE_UUID: lavapipeUuid })).stdout);
     const refIndex = matched.platforms.findIndex((p: { name: string }) => p.name === 'opencl-interop reference driver');
     expect(matched.platforms[refIndex].devices[0].uuid).toBe('6d657361-3232-2e33-2e36-000000000000');
     expect(matched.vulkan.devices[0].matches).toEqual([{ platform: refIndex, device: 0, name: 'opencl-interop reference device' }]);
-    const text = runCli(['info'], { OCL_ICD_VENDORS: vendors, REFDRV_DEVICE_UUID: lavapipeUuid }).stdout;
+    const text = (await runCli(['info'], { OCL_ICD_VENDORS: vendors, REFDRV_DEVICE_UUID: lavapipeUuid })).stdout;
     expect(text).toContain(`same UUID as OpenCL: platform ${refIndex} device 0 (opencl-interop reference device)`);
   });
 
-  it('Vulkan unavailable is part of the report, not a failure: no loader (the typed error naming the packages), or a loader with no driver', () => {
-    const missing = runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors, OPENCL_INTEROP_VULKAN_LOADER: '/nonexistent/libvulkan.so.1' });
+  it('Vulkan unavailable is part of the report, not a failure: no loader (the typed error naming the packages), or a loader with no driver', async () => {
+    const missing = await runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors, OPENCL_INTEROP_VULKAN_LOADER: '/nonexistent/libvulkan.so.1' });
     expect(missing.status).toBe(0);
     const { vulkan } = JSON.parse(missing.stdout);
     expect(vulkan).toMatchObject({ available: false, loader: null, devices: [] });
     expect(vulkan.error.name).toBe('VulkanUnavailableError');
     expect(vulkan.error.message).toMatch(/\/nonexistent\/libvulkan\.so\.1 \(from OPENCL_INTEROP_VULKAN_LOADER\)/);
     expect(vulkan.error.message).toMatch(/libvulkan1/);
-    const text = runCli(['info'], { OPENCL_INTEROP_VULKAN_LOADER: '/nonexistent/libvulkan.so.1' });
+    const text = await runCli(['info'], { OPENCL_INTEROP_VULKAN_LOADER: '/nonexistent/libvulkan.so.1' });
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/\nVulkan: not available: VulkanUnavailableError\n  The Vulkan loader could not be loaded/);
-    const noDriver = runCli(['info', '--json'], { VK_DRIVER_FILES: '/nonexistent/icd.json', VK_ICD_FILENAMES: '/nonexistent/icd.json' });
+    const noDriver = await runCli(['info', '--json'], { VK_DRIVER_FILES: '/nonexistent/icd.json', VK_ICD_FILENAMES: '/nonexistent/icd.json' });
     expect(noDriver.status).toBe(0);
     const v = JSON.parse(noDriver.stdout).vulkan;
     expect(v).toMatchObject({ available: false, loader: { path: 'libvulkan.so.1' }, devices: [] });
     expect(v.error).toEqual({ name: 'VulkanError', message: expect.stringMatching(/vkCreateInstance failed: VK_ERROR_INCOMPATIBLE_DRIVER/) });
   });
 
-  it('says which devices compile OpenCL C: PoCL does, the reference driver runs built-in kernels only', () => {
-    const report = JSON.parse(runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors }).stdout);
+  it('says which devices compile OpenCL C: PoCL does, the reference driver runs built-in kernels only', async () => {
+    const report = JSON.parse((await runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors })).stdout);
     const compiles = (name: string) =>
       report.platforms.find((p: { name: string }) => p.name === name).devices.map((d: { compilerAvailable: boolean }) => d.compilerAvailable);
     expect(compiles('Portable Computing Language')).toEqual([true]);
     expect(compiles('opencl-interop reference driver').every((c: boolean) => c === false)).toBe(true);
-    const text = runCli(['info'], { OCL_ICD_VENDORS: vendors }).stdout;
+    const text = (await runCli(['info'], { OCL_ICD_VENDORS: vendors })).stdout;
     expect(text).toMatch(/compiles OpenCL C: yes/);
     expect(text).toMatch(/compiles OpenCL C: no \(built-in kernels only\)/);
   });
 
-  it('explains a missing OpenCL and exits 3; bad usage exits 2', () => {
-    const missing = runCli(['info'], { OPENCL_INTEROP_LIBRARY: '/nonexistent/libOpenCL.so' });
+  it('explains a missing OpenCL and exits 3; bad usage exits 2', async () => {
+    const missing = await runCli(['info'], { OPENCL_INTEROP_LIBRARY: '/nonexistent/libOpenCL.so' });
     expect(missing.status).toBe(3);
     expect(missing.stderr).toMatch(/No OpenCL library could be loaded/);
-    const json = runCli(['info', '--json'], { OPENCL_INTEROP_LIBRARY: '/nonexistent/libOpenCL.so' });
+    const json = await runCli(['info', '--json'], { OPENCL_INTEROP_LIBRARY: '/nonexistent/libOpenCL.so' });
     expect(JSON.parse(json.stdout).error.name).toBe('OpenCLNotAvailableError');
-    expect(runCli(['frobnicate']).status).toBe(2);
-    expect(runCli(['info', '--bogus']).status).toBe(2);
-    const none = runCli(['info'], { OCL_ICD_VENDORS: emptyVendors });
+    expect((await runCli(['frobnicate'])).status).toBe(2);
+    expect((await runCli(['info', '--bogus'])).status).toBe(2);
+    const none = await runCli(['info'], { OCL_ICD_VENDORS: emptyVendors });
     expect(none.stdout).toMatch(/No OpenCL platform was found/);
   });
 });

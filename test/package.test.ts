@@ -1,10 +1,10 @@
-import { execFile as execFileCallback, execFileSync, spawnSync } from 'node:child_process';
+import { execFile as execFileCallback } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from './helpers';
+import { outputOf, repoRoot, runProcess } from './helpers';
 
 // npm run prebuilds and npm pack in a staging copy of the package (never in
 // the repository: other test files load its addon meanwhile), then npm
@@ -12,13 +12,15 @@ import { repoRoot } from './helpers';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // Long steps run asynchronously: a blocked worker misses vitest's RPC deadlines.
 const execFile = promisify(execFileCallback);
+// Each npm step is killed after 9 minutes, within its test's 10 (a hang must not outlive the run).
+const stepTimeout = 540_000;
 const work = mkdtempSync(join(tmpdir(), 'opencl-interop-pack-'));
 let tarball = '';
 let staging = '';
 
 async function npmIn(cwd: string, args: string[]) {
   try {
-    const { stdout, stderr } = await execFile(npm, args, { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' }, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await execFile(npm, args, { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' }, maxBuffer: 64 << 20, timeout: stepTimeout });
     return { status: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -35,10 +37,10 @@ async function freshProject(name: string, tgz: string) {
 }
 
 function probe(dir: string) {
-  return spawnSync(
+  return runProcess(
     process.execPath,
     ['-e', "const o = require('opencl-interop'); console.log(o.getPlatforms().map((p) => p.name).join('|'), typeof o.VaApiSharing)"],
-    { cwd: dir, encoding: 'utf8' },
+    { cwd: dir },
   );
 }
 
@@ -51,13 +53,13 @@ describe('the npm package', () => {
       if (existsSync(join(repoRoot, entry))) cpSync(join(repoRoot, entry), join(staging, entry), { recursive: true });
     }
     symlinkSync(join(repoRoot, 'node_modules'), join(staging, 'node_modules'), 'dir');
-    await execFile(npm, ['run', 'prebuilds', '--silent'], { cwd: staging, maxBuffer: 64 << 20 });
-    const { stdout: packed } = await execFile(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], { cwd: staging });
+    await execFile(npm, ['run', 'prebuilds', '--silent'], { cwd: staging, maxBuffer: 64 << 20, timeout: stepTimeout });
+    const { stdout: packed } = await execFile(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], { cwd: staging, timeout: stepTimeout });
     tarball = join(work, packed.trim().split('\n').pop()!);
   }, 600_000);
 
-  it('ships dist, native sources, binding.gyp and the linux-x64 prebuild; not the reference driver or tests', () => {
-    const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
+  it('ships dist, native sources, binding.gyp and the linux-x64 prebuild; not the reference driver or tests', async () => {
+    const listing = (await outputOf('tar', ['-tzf', tarball])).split('\n');
     for (const file of ['package/dist/index.js', 'package/dist/index.mjs', 'package/dist/index.d.ts', 'package/dist/cli.js', 'package/binding.gyp', 'package/native/addon.cc', 'package/prebuilds/linux-x64/opencl-interop.node']) {
       expect(listing).toContain(file);
     }
@@ -69,22 +71,21 @@ describe('the npm package', () => {
     const { dir, install, pkg } = await freshProject('uses-prebuild', tarball);
     expect(install.status, install.stderr).toBe(0);
     expect(existsSync(join(pkg, 'build'))).toBe(false);
-    const run = probe(dir);
+    const run = await probe(dir);
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toMatch(/(^|\|)Portable Computing Language(\||\s).*function$/);
-    const cli = spawnSync(join(dir, 'node_modules', '.bin', 'opencl-interop'), ['info', '--json'], { encoding: 'utf8' });
+    const cli = await runProcess(join(dir, 'node_modules', '.bin', 'opencl-interop'), ['info', '--json']);
     expect(JSON.parse(cli.stdout).platforms.map((p: { name: string }) => p.name)).toContain('Portable Computing Language');
   }, 300_000);
 
   it('CMakeLists.txt (cmake-js) builds the same addon as binding.gyp', async () => {
-    await execFile(npm, ['run', 'build:cmake', '--silent'], { cwd: staging, maxBuffer: 64 << 20 });
+    await execFile(npm, ['run', 'build:cmake', '--silent'], { cwd: staging, maxBuffer: 64 << 20, timeout: stepTimeout });
     const built = join(staging, 'build', 'Release', 'opencl_interop.node');
     expect(existsSync(built)).toBe(true);
-    const run = spawnSync(
-      process.execPath,
-      ['-e', `const a = require(${JSON.stringify(built)}); console.log(['load', 'getPlatformIDs', 'NativeIntelVaApiSharing', 'NativeNvD3D9Sharing'].every((k) => k in a))`],
-      { encoding: 'utf8' },
-    );
+    const run = await runProcess(process.execPath, [
+      '-e',
+      `const a = require(${JSON.stringify(built)}); console.log(['load', 'getPlatformIDs', 'NativeIntelVaApiSharing', 'NativeNvD3D9Sharing'].every((k) => k in a))`,
+    ]);
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe('true');
   }, 600_000);
@@ -92,13 +93,13 @@ describe('the npm package', () => {
   it('builds from source when no prebuild matches', async () => {
     const unpacked = join(work, 'unpacked');
     mkdirSync(unpacked);
-    execFileSync('tar', ['-xzf', tarball, '-C', unpacked]);
-    execFileSync('rm', ['-rf', join(unpacked, 'package', 'prebuilds')]);
+    await outputOf('tar', ['-xzf', tarball, '-C', unpacked]);
+    rmSync(join(unpacked, 'package', 'prebuilds'), { recursive: true, force: true });
     const noPrebuild = join(work, 'no-prebuild.tgz');
-    execFileSync('tar', ['-czf', noPrebuild, '-C', unpacked, 'package']);
+    await outputOf('tar', ['-czf', noPrebuild, '-C', unpacked, 'package']);
     const { dir, install, pkg } = await freshProject('builds-from-source', noPrebuild);
     expect(install.status, install.stderr).toBe(0);
     expect(readdirSync(join(pkg, 'build', 'Release'))).toContain('opencl_interop.node');
-    expect(probe(dir).stdout.trim()).toMatch(/(^|\|)Portable Computing Language(\||\s).*function$/);
+    expect((await probe(dir)).stdout.trim()).toMatch(/(^|\|)Portable Computing Language(\||\s).*function$/);
   }, 600_000);
 });

@@ -18,10 +18,10 @@ const done = (value) => console.log(JSON.stringify(value ?? null));
 const errorOf = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.name + ': ' + e.message; } };
 `;
 
-function fresh(code: string, options: { timeout?: number; gc?: boolean } = {}) {
-  const result = runNode(prelude + code, {
+async function fresh(code: string, options: { timeout?: number; gc?: boolean } = {}) {
+  const result = await runNode(prelude + code, {
     args: options.gc ? ['--expose-gc'] : [],
-    timeout: options.timeout ?? 30_000,
+    timeout: options.timeout,
     env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS },
   });
   if (result.signal || result.status !== 0) {
@@ -32,8 +32,8 @@ function fresh(code: string, options: { timeout?: number; gc?: boolean } = {}) {
 }
 
 describe('host memory is owned for a command\'s whole life (issue: reproductions 1, 2, 5)', () => {
-  it.each(['readBuffer', 'writeBuffer', 'exit'])('a worker terminated (or exiting) with 20 non-blocking 1 MiB transfers in flight: %s', (mode) => {
-    const { value } = fresh(`
+  it.each(['readBuffer', 'writeBuffer', 'exit'])('a worker terminated (or exiting) with 20 non-blocking 1 MiB transfers in flight: %s', async (mode) => {
+    const { value } = await fresh(`
       const worker = new Worker(\`
         const ocl = require(${JSON.stringify(resolve(__dirname, '../dist/index.js'))});
         const { parentPort } = require('node:worker_threads');
@@ -55,8 +55,8 @@ describe('host memory is owned for a command\'s whole life (issue: reproductions
     expect(value).toBe('survived');
   });
 
-  it('the target of an in-flight read detached by a transfer, dropped and collected; the read says its bytes were dropped', () => {
-    const { value } = fresh(
+  it('the target of an in-flight read detached by a transfer, dropped and collected; the read says its bytes were dropped', async () => {
+    const { value } = await fresh(
       `
       const buffer = context.createBuffer(1 << 20);
       queue.writeBuffer(buffer, new Uint8Array(1 << 20).fill(7), { blocking: true });
@@ -71,8 +71,8 @@ describe('host memory is owned for a command\'s whole life (issue: reproductions
     expect(value).toMatch(/TypeError: .*detached or shrunk.*dropped/);
   });
 
-  it('a resizable ArrayBuffer target resized to 0 mid-read; a detached target is a TypeError that says "detached"', () => {
-    const { value } = fresh(`
+  it('a resizable ArrayBuffer target resized to 0 mid-read; a detached target is a TypeError that says "detached"', async () => {
+    const { value } = await fresh(`
       const buffer = context.createBuffer(4096);
       const resizable = new ArrayBuffer(4096, { maxByteLength: 8192 });
       const read = queue.readBuffer(buffer, new Uint8Array(resizable));
@@ -86,8 +86,8 @@ describe('host memory is owned for a command\'s whole life (issue: reproductions
     expect(value.refused).toMatch(/^TypeError: target is detached/);
   });
 
-  it('SharedArrayBuffer memory works for blocking and non-blocking transfers', () => {
-    const { value } = fresh(`
+  it('SharedArrayBuffer memory works for blocking and non-blocking transfers', async () => {
+    const { value } = await fresh(`
       const buffer = context.createBuffer(64);
       const shared = new Uint8Array(new SharedArrayBuffer(64)).fill(9);
       queue.writeBuffer(buffer, shared);
@@ -101,8 +101,8 @@ describe('host memory is owned for a command\'s whole life (issue: reproductions
     expect(value).toEqual([9, 9]);
   });
 
-  it('HostMemory: zero-copy non-blocking transfers; releasing it early frees nothing in use', () => {
-    const { value } = fresh(`
+  it('HostMemory: zero-copy non-blocking transfers; releasing it early frees nothing in use', async () => {
+    const { value } = await fresh(`
       const host = ocl.allocateHostMemory(1 << 20);
       host.bytes().fill(5);
       const buffer = context.createBuffer(1 << 20);
@@ -116,8 +116,8 @@ describe('host memory is owned for a command\'s whole life (issue: reproductions
     expect(value).toEqual([5, 5, true, 'RangeError: could not allocate 4503599627370496 bytes of host memory']);
   });
 
-  it('loading a second OpenCL library is an OpenCLStateError naming both', () => {
-    const { value } = fresh(`done(errorOf(() => ocl.loadOpenCL({ library: '/nonexistent/libOpenCL.so' })));`);
+  it('loading a second OpenCL library is an OpenCLStateError naming both', async () => {
+    const { value } = await fresh(`done(errorOf(() => ocl.loadOpenCL({ library: '/nonexistent/libOpenCL.so' })));`);
     expect(value).toMatch(/^OpenCLStateError: OpenCL is already loaded from .*; it cannot be switched to \/nonexistent/);
   });
 });
@@ -129,8 +129,8 @@ describe('kernel arguments are checked against the kernel (reproduction 3 and th
       kernel void loc(local float *scratch, global float *out) { out[get_global_id(0)] = 0; }
       kernel void val(global float *out, float k, long n) { out[0] = k + n; }\`);
   `;
-  it('a CLBuffer for an image2d_t, a Sampler for a global float*, bytes for a buffer: TypeErrors naming index, name, expected and given', () => {
-    const { value } = fresh(`${kernels}
+  it('a CLBuffer for an image2d_t, a Sampler for a global float*, bytes for a buffer: TypeErrors naming index, name, expected and given', async () => {
+    const { value } = await fresh(`${kernels}
       program.build().then(() => {
         const img = program.createKernel('img');
         const buffer = context.createBuffer(64);
@@ -154,8 +154,8 @@ describe('kernel arguments are checked against the kernel (reproduction 3 and th
     expect(value[5]).toBe('TypeError: argument index must be a number; got the string "0"');
   });
 
-  it('local memory beyond the device\'s is a RangeError at enqueue; an unset argument is named', () => {
-    const { value } = fresh(`${kernels}
+  it('local memory beyond the device\'s is a RangeError at enqueue; an unset argument is named', async () => {
+    const { value } = await fresh(`${kernels}
       program.build().then(() => {
         const loc = program.createKernel('loc');
         loc.setArg(1, context.createBuffer(64));
@@ -169,15 +169,15 @@ describe('kernel arguments are checked against the kernel (reproduction 3 and th
     expect(value[2]).toBe('TypeError: globalSize must be a number or an array of numbers; got the string "64"');
   });
 
-  it('argInfo() returns names', () => {
-    const { value } = fresh(`${kernels}
+  it('argInfo() returns names', async () => {
+    const { value } = await fresh(`${kernels}
       program.build().then(() => done(program.createKernel('img').argInfo(0)));
     `);
     expect(value).toEqual({ name: 'src', typeName: 'image2d_t', addressQualifier: 'global', accessQualifier: 'read_only', typeQualifiers: [] });
   });
 
-  it('a refused setArg keeps the previous object alive and recorded: releasing it and enqueueing is a typed error', () => {
-    const { value } = fresh(`${kernels}
+  it('a refused setArg keeps the previous object alive and recorded: releasing it and enqueueing is a typed error', async () => {
+    const { value } = await fresh(`${kernels}
       program.build().then(() => {
         const val = program.createKernel('val');
         const first = context.createBuffer(64);
@@ -192,8 +192,8 @@ describe('kernel arguments are checked against the kernel (reproduction 3 and th
 });
 
 describe('images and raw queries never pass the driver a short host array', () => {
-  it('host pitches are validated and cannot wrap around 2^64', () => {
-    const { value } = fresh(`
+  it('host pitches are validated and cannot wrap around 2^64', async () => {
+    const { value } = await fresh(`
       const image = context.createImage({ width: 4, height: 4, format: { order: 'RGBA', type: 'UNORM_INT8' } });
       const small = new Uint8Array(16);
       done([
@@ -209,8 +209,8 @@ describe('images and raw queries never pass the driver a short host array', () =
     expect(value[3]).toBe('RangeError: slicePitch (3) is smaller than a slice of the region (64 bytes)');
   });
 
-  it('origin and region elements are read once, before any handle is taken (a getter releasing the image on a second read never runs)', () => {
-    const { value } = fresh(`
+  it('origin and region elements are read once, before any handle is taken (a getter releasing the image on a second read never runs)', async () => {
+    const { value } = await fresh(`
       const image = context.createImage({ width: 4, height: 4, format: { order: 'RGBA', type: 'UNORM_INT8' } });
       let reads = 0;
       const origin = [0, 0, 0];
@@ -221,8 +221,8 @@ describe('images and raw queries never pass the driver a short host array', () =
     expect(value).toEqual({ reads: 1, released: false });
   });
 
-  it('NDRange sizes are read once and checked before the driver sees them (a getter that changes its answer cannot pass 0 or -1)', () => {
-    const { value } = fresh(`
+  it('NDRange sizes are read once and checked before the driver sees them (a getter that changes its answer cannot pass 0 or -1)', async () => {
+    const { value } = await fresh(`
       const program = context.createProgram('kernel void k(global int *a) { a[get_global_id(0)] = 1; }');
       program.build().then(() => {
         const kernel = program.createKernel('k');
@@ -247,8 +247,8 @@ describe('images and raw queries never pass the driver a short host array', () =
     });
   });
 
-  it('a typed kernel argument is packed from elements read first: a getter that sets another argument cannot change the bytes the driver gets', () => {
-    const { value } = fresh(`
+  it('a typed kernel argument is packed from elements read first: a getter that sets another argument cannot change the bytes the driver gets', async () => {
+    const { value } = await fresh(`
       const program = context.createProgram('kernel void put(global float4 *out, float4 v) { out[0] = v; } kernel void other(global int *o, int x) { o[0] = x; }');
       program.build().then(() => {
         const put = program.createKernel('put');
@@ -267,8 +267,8 @@ describe('images and raw queries never pass the driver a short host array', () =
     expect(value).toEqual([1.5, 2.5, 3.5, 4.5]);
   });
 
-  it('a 1D image array sizes its host data by slicePitch, as the driver reads it', () => {
-    const { value } = fresh(`
+  it('a 1D image array sizes its host data by slicePitch, as the driver reads it', async () => {
+    const { value } = await fresh(`
       const format = { order: 'R', type: 'UNSIGNED_INT8' };
       done([
         errorOf(() => context.createImage({ type: '1d-array', width: 4, arraySize: 4, slicePitch: 64, format, data: new Uint8Array(16) })),
@@ -278,8 +278,8 @@ describe('images and raw queries never pass the driver a short host array', () =
     expect(value).toEqual(['RangeError: data has 16 bytes; the image needs 256', 4]);
   });
 
-  it('program.info(CL_PROGRAM_BINARIES) returns the binaries\' bytes', () => {
-    const { value } = fresh(`
+  it('program.info(CL_PROGRAM_BINARIES) returns the binaries\' bytes', async () => {
+    const { value } = await fresh(`
       const program = context.createProgram('kernel void k(global int *a) { a[0] = 1; }');
       program.build().then(() => done(program.info(ocl.CL.CL_PROGRAM_BINARIES).length > 0));
     `);
@@ -288,8 +288,8 @@ describe('images and raw queries never pass the driver a short host array', () =
 });
 
 describe('mappings', () => {
-  it('a mapping\'s view outlives dropping the mapping, buffer, queue and context without unmap, and GC', () => {
-    const { value } = fresh(
+  it('a mapping\'s view outlives dropping the mapping, buffer, queue and context without unmap, and GC', async () => {
+    const { value } = await fresh(
       `
       let view;
       (() => {
@@ -305,8 +305,8 @@ describe('mappings', () => {
     expect(value).toBe(4);
   });
 
-  it('overlapping mappings where one writes are refused (OpenCLStateError)', () => {
-    const { value } = fresh(`
+  it('overlapping mappings where one writes are refused (OpenCLStateError)', async () => {
+    const { value } = await fresh(`
       const buffer = context.createBuffer(256);
       const a = queue.mapBufferSync(buffer, { offset: 0, size: 128, access: 'write' });
       const refused = errorOf(() => queue.mapBufferSync(buffer, { offset: 64, size: 128, access: 'read' }));
@@ -320,8 +320,8 @@ describe('mappings', () => {
 });
 
 describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processes)', () => {
-  it('void queue.finish() on a queue whose only command waits on a user event never set: the process exits', () => {
-    const { value } = fresh(`
+  it('void queue.finish() on a queue whose only command waits on a user event never set: the process exits', async () => {
+    const { value } = await fresh(`
       const gate = context.createUserEvent();
       queue.fillBuffer(context.createBuffer(64), new Uint8Array([1]), { waitFor: [gate] });
       void queue.finish();
@@ -331,8 +331,8 @@ describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processe
     expect(value).toBe('ended');
   });
 
-  it('waitSync and finishSync on work held back by an unset user event throw OpenCLStateError instead of blocking', () => {
-    const { value } = fresh(`
+  it('waitSync and finishSync on work held back by an unset user event throw OpenCLStateError instead of blocking', async () => {
+    const { value } = await fresh(`
       const gate = context.createUserEvent();
       const fill = queue.fillBuffer(context.createBuffer(64), new Uint8Array([1]), { waitFor: [gate] });
       const marker = queue.enqueueMarker();
@@ -347,8 +347,8 @@ describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processe
     expect(value[4]).toBe('complete');
   });
 
-  it.each(['failed', 'released'])('a command awaited, then its user event %s: the promise rejects and the process exits', (how) => {
-    const { value } = fresh(`
+  it.each(['failed', 'released'])('a command awaited, then its user event %s: the promise rejects and the process exits', async (how) => {
+    const { value } = await fresh(`
       const gate = context.createUserEvent();
       const fill = queue.fillBuffer(context.createBuffer(64), new Uint8Array([1]), { waitFor: [gate] });
       queue.flush();
@@ -362,8 +362,8 @@ describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processe
     );
   });
 
-  it('a command behind a user event that already failed is refused at enqueue (it would stay queued for ever)', () => {
-    const { value } = fresh(`
+  it('a command behind a user event that already failed is refused at enqueue (it would stay queued for ever)', async () => {
+    const { value } = await fresh(`
       const gate = context.createUserEvent();
       gate.setStatus(-5);
       done(errorOf(() => queue.fillBuffer(context.createBuffer(64), new Uint8Array([1]), { waitFor: [gate] })));
@@ -371,8 +371,8 @@ describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processe
     expect(value).toBe('OpenCLError: clEnqueueFillBuffer failed: CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (-14): waitFor[0] has failed: a user event set to -5');
   });
 
-  it('a gated command that is awaited and kept, its user event never set: the process exits', () => {
-    const { value } = fresh(`
+  it('a gated command that is awaited and kept, its user event never set: the process exits', async () => {
+    const { value } = await fresh(`
       globalThis.kept = context.createUserEvent();
       globalThis.fill = queue.fillBuffer(context.createBuffer(64), new Uint8Array([1]), { waitFor: [kept] });
       fill.then(() => {}, () => {});
@@ -382,8 +382,8 @@ describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processe
     expect(value).toBe('ended');
   });
 
-  it('a user event awaited, then released or failed while nothing else waits: its promise settles and the process exits', () => {
-    const { value } = fresh(`
+  it('a user event awaited, then released or failed while nothing else waits: its promise settles and the process exits', async () => {
+    const { value } = await fresh(`
       const released = context.createUserEvent();
       const failed = context.createUserEvent();
       const results = [];
@@ -397,8 +397,8 @@ describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processe
     expect(value).toEqual(['failed: OpenCLCommandError', 'released: OpenCLCommandError']);
   });
 
-  it('setStatus leaves no timer behind: a set user event with nothing waiting lets the process exit', () => {
-    const { value } = fresh(`
+  it('setStatus leaves no timer behind: a set user event with nothing waiting lets the process exit', async () => {
+    const { value } = await fresh(`
       const gate = context.createUserEvent();
       const fill = queue.fillBuffer(context.createBuffer(64), new Uint8Array([1]), { waitFor: [gate] });
       fill.then(() => {}, () => {});
@@ -410,8 +410,8 @@ describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processe
 
   it.each([['fillBuffer'], ['fillImage'], ['copyImageToBuffer'], ['copyBuffer']])(
     'every command takes the one enqueue path: a gated %s refuses to block and is kept until its user event ends',
-    (what) => {
-      const { value } = fresh(`
+    async (what) => {
+      const { value } = await fresh(`
         const gate = context.createUserEvent();
         const buffer = context.createBuffer(256);
         const image = context.createImage({ width: 4, height: 4, format: { order: 'RGBA', type: 'UNORM_INT8' } });
@@ -432,8 +432,8 @@ describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processe
 
   it.each([['transitive chain'], ['pending map, queue released']])(
     'commands that wait on a user event only through others are kept until it ends (PoCL aborted): %s',
-    (what) => {
-      const { value } = fresh(`
+    async (what) => {
+      const { value } = await fresh(`
         const gate = context.createUserEvent();
         const buffer = context.createBuffer(256);
         const q = context.createQueue(device);
@@ -454,8 +454,8 @@ describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processe
 });
 
 describe('events lead to correct code', () => {
-  it('await on any command waits for it and rejects with its error; profiling without a profiling queue says so', () => {
-    const { value } = fresh(`
+  it('await on any command waits for it and rejects with its error; profiling without a profiling queue says so', async () => {
+    const { value } = await fresh(`
       (async () => {
         const buffer = context.createBuffer(16);
         const data = new Uint8Array(16);
@@ -469,8 +469,8 @@ describe('events lead to correct code', () => {
     expect(value).toEqual([6, 'OpenCLStateError: the queue was created without profiling: create it with context.createQueue(device, { profiling: true })']);
   });
 
-  it('fill patterns of an invalid size and offsets that are not multiples are RangeErrors', () => {
-    const { value } = fresh(`
+  it('fill patterns of an invalid size and offsets that are not multiples are RangeErrors', async () => {
+    const { value } = await fresh(`
       const buffer = context.createBuffer(64);
       done([errorOf(() => queue.fillBuffer(buffer, new Uint8Array(3))), errorOf(() => queue.fillBuffer(buffer, new Uint32Array(1), { offset: 2 }))]);
     `);
@@ -480,8 +480,8 @@ describe('events lead to correct code', () => {
     ]);
   });
 
-  it('after every scope has closed, the reference driver\'s live objects are back to zero without gc()', () => {
-    const { value } = fresh(
+  it('after every scope has closed, the reference driver\'s live objects are back to zero without gc()', async () => {
+    const { value } = await fresh(
       withReferenceVa(`
         for (let round = 0; round < 10; round++) {
           const context = ocl.createContext({ devices: platform.getDevices() });
@@ -503,9 +503,9 @@ describe('events lead to correct code', () => {
     expect(value).toEqual([0, 0, 0, 0]);
   });
 
-  it('create-and-drop cycles of every object kind (shared objects and never-unmapped mappings too) return to the baseline', () => {
+  it('create-and-drop cycles of every object kind (shared objects and never-unmapped mappings too) return to the baseline', async () => {
     const cycles = Number(process.env.GROWTH_CYCLES ?? 20_000);
-    const { value } = fresh(
+    const { value } = await fresh(
       withReferenceVa(`
         const context = va.createContext(display);
         const queue = context.createQueue();
@@ -539,5 +539,5 @@ describe('events lead to correct code', () => {
     expect(value.after.live).toBeLessThanOrEqual(value.before.live + 16);
     expect(value.after.heap - value.before.heap).toBeLessThan(8 << 20);
     expect(value.after.rss - value.before.rss).toBeLessThan(64 << 20);
-  });
+  }, 330_000);
 });

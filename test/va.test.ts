@@ -62,8 +62,8 @@ describe('libva loaded at run time', () => {
     expect(() => loadLibva(7 as never)).toThrow(TypeError);
   });
 
-  it('libva missing (OPENCL_INTEROP_LIBVA names no library): one VaNotAvailableError naming libva2; OpenCL still works', () => {
-    const result = runVa(
+  it('libva missing (OPENCL_INTEROP_LIBVA names no library): one VaNotAvailableError naming libva2; OpenCL still works', async () => {
+    const result = await runVa(
       `try { ocl.openVaDisplay(); } catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message, attempts: e.attempts })); }
        console.log('platforms', ocl.getPlatforms().length > 0);
        try { ocl.VaDisplay.adopt(1n); } catch (e) { console.log('again', e.name); }`,
@@ -78,12 +78,12 @@ describe('libva loaded at run time', () => {
     expect(result.stdout).toContain('again VaNotAvailableError');
   });
 
-  it('libva hidden by a library path that holds another libva.so.2 (no vaInitialize): VaNotAvailableError says so', () => {
+  it('libva hidden by a library path that holds another libva.so.2 (no vaInitialize): VaNotAvailableError says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'no-libva-'));
     try {
       // Any shared object that is not libva, under libva's name, first on the loader's path.
       copyFileSync('/usr/lib/x86_64-linux-gnu/libOpenCL.so.1', join(dir, 'libva.so.2'));
-      const result = runVa(`try { ocl.loadLibva(); } catch (e) { console.log(e.name); console.log(e.message); }`, { LD_LIBRARY_PATH: dir });
+      const result = await runVa(`try { ocl.loadLibva(); } catch (e) { console.log(e.name); console.log(e.message); }`, { LD_LIBRARY_PATH: dir });
       expect(result.status).toBe(0);
       expect(result.stdout).toMatch(/^VaNotAvailableError\n/);
       expect(result.stdout).toContain('libva.so.2: the library has no vaInitialize');
@@ -133,8 +133,8 @@ describe('displays', () => {
     expect(display.surfaceFormats()).toEqual(['NV12', 'P010', 'YV12', 'I420', 'BGRA', 'BGRX', 'RGBA', 'RGBX']);
   });
 
-  it('no display: every way tried is named (no /dev/dri render node, DISPLAY not set)', () => {
-    const result = runVa(
+  it('no display: every way tried is named (no /dev/dri render node, DISPLAY not set)', async () => {
+    const result = await runVa(
       `try { ocl.openVaDisplay(); } catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message, attempts: e.attempts })); }`,
       { DISPLAY: undefined },
     );
@@ -147,7 +147,7 @@ describe('displays', () => {
     expect(report.message).toContain('OPENCL_INTEROP_VA_DEVICE');
   });
 
-  it('va_drm.h vaGetDisplayDRM: a file that is not a DRM device, a missing file, and the variable naming one', () => {
+  it('va_drm.h vaGetDisplayDRM: a file that is not a DRM device, a missing file, and the variable naming one', async () => {
     const err = (fn: () => unknown) => {
       try {
         fn();
@@ -162,15 +162,15 @@ describe('displays', () => {
     const missing = err(() => openVaDisplay({ device: '/dev/dri/renderD999' }));
     expect(missing.attempts).toEqual([{ kind: 'drm', target: '/dev/dri/renderD999', reason: 'open: No such file or directory' }]);
     // A render node named explicitly (option or variable) is not silently replaced by X11.
-    const result = runVa(`try { ocl.openVaDisplay(); } catch (e) { console.log(JSON.stringify(e.attempts)); }`, { OPENCL_INTEROP_VA_DEVICE: '/dev/null' });
+    const result = await runVa(`try { ocl.openVaDisplay(); } catch (e) { console.log(JSON.stringify(e.attempts)); }`, { OPENCL_INTEROP_VA_DEVICE: '/dev/null' });
     expect(JSON.parse(result.stdout)).toEqual([{ kind: 'drm', target: '/dev/null', reason: 'vaGetDisplayDRM: libva refused the file: it is not a DRM device' }]);
   });
 
-  it('X11: no server at the name, and a driver libva cannot load (vaInitialize fails with libva\'s own message)', () => {
+  it('X11: no server at the name, and a driver libva cannot load (vaInitialize fails with libva\'s own message)', async () => {
     expect(() => openVaDisplay({ kind: 'x11', x11Display: ':4093' })).toThrow(
       expect.objectContaining({ attempts: [{ kind: 'x11', target: ':4093', reason: 'XOpenDisplay: no X server answered' }] }),
     );
-    const result = runVa(`try { ocl.openVaDisplay({ kind: 'x11' }); } catch (e) { console.log(JSON.stringify({ status: e.status, attempts: e.attempts })); }`, {
+    const result = await runVa(`try { ocl.openVaDisplay({ kind: 'x11' }); } catch (e) { console.log(JSON.stringify({ status: e.status, attempts: e.attempts })); }`, {
       LIBVA_DRIVER_NAME: 'no_such_driver',
     });
     const report = JSON.parse(result.stdout);
@@ -265,8 +265,8 @@ describe('adopting a VADisplay another library made', () => {
     expect(() => VaDisplay.adopt(1n, { from: 'FFmpeg' as never })).toThrow(TypeError);
   });
 
-  it('garbage addresses in a fresh process: typed errors, never a crash', () => {
-    const result = runVa(`
+  it('garbage addresses in a fresh process: typed errors, never a crash', async () => {
+    const result = await runVa(`
       const out = [];
       for (const a of [1n, 0x10n, 0x7fffffffffffn, 0xdeadbeefn, 0xffffffffffffffffn, BigInt(process.memoryUsage().rss)]) {
         for (const from of ['VADisplay', 'AVVAAPIDeviceContext']) {
@@ -473,7 +473,7 @@ describe('DMA-BUF export and import (va_drmcommon.h)', () => {
     }
   });
 
-  it('bad imports: wrong plane count, short pitch or size, closed fd, an fd that cannot be mapped, tiled modifiers', () => {
+  it('bad imports: wrong plane count, short pitch or size, closed fd, an fd that cannot be mapped, tiled modifiers', async () => {
     const base = { format: 'NV12' as const, width: 16, height: 16 };
     expect(() => display.importDmaBuf({ ...base, planes: [{ fd: 0, pitch: 16 }] })).toThrow(new TypeError('planes must be an array of 2 planes for NV12; got an array of 1'));
     expect(() => display.importDmaBuf({ ...base, planes: [{ fd: 0, pitch: 8 }, { fd: 0, pitch: 16 }] })).toThrow(
@@ -492,9 +492,9 @@ describe('DMA-BUF export and import (va_drmcommon.h)', () => {
       new TypeError(`planes[0].fd ${dead} is not an open file descriptor (EBADF)`),
     );
     // A pipe or socket is refused before libva: it cannot be a DMA-BUF (fd 0 of the
-    // fresh process is what spawnSync gives it). /dev/null is an open fd
+    // fresh process is a pipe: runProcess gives it one, as spawnSync did). /dev/null is an open fd
     // of no memory: the driver refuses it, and says why.
-    const result = runVa(`
+    const result = await runVa(`
       const d = ocl.openVaDisplay({ kind: 'x11' });
       const report = (fd) => { try { d.importDmaBuf({ format: 'BGRA', width: 4, height: 4, planes: [{ fd, pitch: 16, size: 64 }] }); }
         catch (e) { return { name: e.name, code: e.code, detail: e.detail, message: e.message }; } };
@@ -565,8 +565,8 @@ describe('lifetimes', () => {
     }
   });
 
-  it('fresh process, --expose-gc: dropped displays, surfaces and descriptors are collected in any order; their fds and X connections close', () => {
-    const result = runVa(
+  it('fresh process, --expose-gc: dropped displays, surfaces and descriptors are collected in any order; their fds and X connections close', async () => {
+    const result = await runVa(
       `
       const { readdirSync } = require('node:fs');
       const fds = () => readdirSync('/proc/self/fd').length;
@@ -599,9 +599,9 @@ describe('lifetimes', () => {
     expect(after).toBeLessThanOrEqual(before + 2);
   });
 
-  it('a worker thread opens a display and surfaces and is terminated mid-use: no crash, the main thread still works', () => {
+  it('a worker thread opens a display and surfaces and is terminated mid-use: no crash, the main thread still works', async () => {
     const dist = JSON.stringify(resolve(repoRoot, 'dist/index.js'));
-    const result = runVa(`
+    const result = await runVa(`
       const { Worker } = require('node:worker_threads');
       const code = \`
         const ocl = require(${dist.replace(/\\/g, '\\\\')});

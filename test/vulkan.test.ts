@@ -4,7 +4,6 @@
 // offset 4096) and has no dma-buf, no external semaphores and no NV12: those
 // are tested as the typed "not supported" errors. Test names cite the Vulkan
 // 1.3 specification's sections.
-import { execFileSync } from 'node:child_process';
 import { closeSync, fstatSync, mkdtempSync, readSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +28,7 @@ import {
   vkResultName,
 } from '../lib';
 import { join, resolve } from 'node:path';
-import { repoRoot, runNode, runNodeAsync } from './helpers';
+import { outputOf, repoRoot, runNode } from './helpers';
 
 const openFds = () => readdirSync('/proc/self/fd').length;
 
@@ -60,8 +59,8 @@ describe('the loader (Vulkan 1.3 §4.1 Command Function Pointers): libvulkan.so.
     expect(() => loadVulkan({ library: 7 as never })).toThrow(TypeError);
   });
 
-  it('a missing loader ($OPENCL_INTEROP_VULKAN_LOADER names no file) is a VulkanUnavailableError naming what to install', () => {
-    const result = runNode(
+  it('a missing loader ($OPENCL_INTEROP_VULKAN_LOADER names no file) is a VulkanUnavailableError naming what to install', async () => {
+    const result = await runNode(
       `try { ocl.createVulkanInstance(); console.log('no error'); } catch (e) {
          console.log(JSON.stringify({ name: e.name, attempts: e.attempts, message: e.message, unavailable: e instanceof ocl.VulkanUnavailableError }));
        }
@@ -80,19 +79,19 @@ describe('the loader (Vulkan 1.3 §4.1 Command Function Pointers): libvulkan.so.
     expect(second).toBe('again VulkanUnavailableError');
   });
 
-  it('a library that is not a Vulkan loader (no vkGetInstanceProcAddr) is a VulkanUnavailableError', () => {
-    const result = runNode(`try { ocl.loadVulkan({ library: 'libz.so.1' }); } catch (e) { console.log(e.name, e.attempts[0].error); }`);
+  it('a library that is not a Vulkan loader (no vkGetInstanceProcAddr) is a VulkanUnavailableError', async () => {
+    const result = await runNode(`try { ocl.loadVulkan({ library: 'libz.so.1' }); } catch (e) { console.log(e.name, e.attempts[0].error); }`);
     expect(result.stdout.trim()).toBe('VulkanUnavailableError the library has no vkGetInstanceProcAddr');
   });
 
-  it('the package imports without Vulkan: nothing is loaded until a Vulkan call', () => {
-    const result = runNode(`console.log(ocl.loadedVulkan())`, { env: { [VULKAN_LOADER_ENV]: '/nonexistent' } });
+  it('the package imports without Vulkan: nothing is loaded until a Vulkan call', async () => {
+    const result = await runNode(`console.log(ocl.loadedVulkan())`, { env: { [VULKAN_LOADER_ENV]: '/nonexistent' } });
     expect(result.stdout.trim()).toBe('null');
   });
 });
 
 describe('instances and physical devices (§5.1, VkPhysicalDeviceIDProperties, §12.8 External Memory Capabilities)', () => {
-  it('lists lavapipe with its UUIDs, node mask, driver and what it can share, as vulkaninfo does', () => {
+  it('lists lavapipe with its UUIDs, node mask, driver and what it can share, as vulkaninfo does', async () => {
     const devices = instance.physicalDevices();
     expect(devices.length).toBeGreaterThanOrEqual(1);
     const d = devices.find((x) => x.name.startsWith('llvmpipe'))!;
@@ -110,7 +109,7 @@ describe('instances and physical devices (§5.1, VkPhysicalDeviceIDProperties, �
     expect(d.semaphoreExport).toEqual([]);
     expect(d.memoryHandleTypes.find((s) => s.handleType === 'dma-buf')!.exportable).toBe(false);
     expect(d.extensions).toContain('VK_KHR_external_memory_fd');
-    const info = execFileSync('vulkaninfo', [], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const info = await outputOf('vulkaninfo', []);
     expect(info).toContain(`deviceUUID      = ${uuidString(d.deviceUUID)}`);
     expect(info).toContain(`driverUUID      = ${uuidString(d.driverUUID)}`);
   });
@@ -514,7 +513,7 @@ describe('lifetimes: dispose, using, children keep parents alive, garbage collec
   const prelude = `const inst = ocl.createVulkanInstance(); const dev = inst.createDevice();\n`;
 
   it('objects keep working after their device and instance are disposed; the disposed ones are typed errors', async () => {
-    const result = await runNodeAsync(
+    const result = await runNode(
       prelude +
         `(async () => {
           const buffer = dev.createBuffer({ size: 64 });
@@ -541,7 +540,7 @@ describe('lifetimes: dispose, using, children keep parents alive, garbage collec
   });
 
   it('double dispose in every order, and disposing what a submission in flight uses, neither crashes nor leaks a descriptor', async () => {
-    const result = await runNodeAsync(
+    const result = await runNode(
       prelude +
         `const fs = require('fs'); const count = () => fs.readdirSync('/proc/self/fd').length;
         (async () => {
@@ -565,7 +564,7 @@ describe('lifetimes: dispose, using, children keep parents alive, garbage collec
   });
 
   it('garbage collection frees what was never disposed and closes exported fds nobody closed', async () => {
-    const result = await runNodeAsync(
+    const result = await runNode(
       `const fs = require('fs'); const count = () => fs.readdirSync('/proc/self/fd').length;
       (async () => {
         const before = count();
@@ -586,7 +585,7 @@ describe('lifetimes: dispose, using, children keep parents alive, garbage collec
   });
 
   it('process exit with submissions in flight exits cleanly; pending work keeps the event loop alive until it is done', async () => {
-    const exit = await runNodeAsync(
+    const exit = await runNode(
       prelude +
         `const b = dev.createBuffer({ size: 1 << 22 }); const c = dev.record((r) => { for (let i = 0; i < 8; i++) r.fill(b, i); });
         for (let i = 0; i < 200; i++) dev.queue.submit(c);
@@ -594,7 +593,7 @@ describe('lifetimes: dispose, using, children keep parents alive, garbage collec
     );
     expect(exit.stderr).toBe('');
     expect(exit.status).toBe(3);
-    const drain = await runNodeAsync(
+    const drain = await runNode(
       prelude +
         `const b = dev.createBuffer({ size: 1 << 20 }); const c = dev.record((r) => r.fill(b, 0x02020202));
         for (let i = 0; i < 50; i++) dev.queue.submit(c);
@@ -603,13 +602,13 @@ describe('lifetimes: dispose, using, children keep parents alive, garbage collec
     expect(drain.stderr).toBe('');
     expect(drain.status).toBe(0);
     expect(drain.stdout.trim()).toBe('read 2');
-    const idle = await runNodeAsync(prelude + `dev.createBuffer({ size: 64 }); console.log('idle');`, { timeout: 20_000 });
+    const idle = await runNode(prelude + `dev.createBuffer({ size: 64 }); console.log('idle');`);
     expect(idle.stdout.trim()).toBe('idle');
     expect(idle.status).toBe(0);
   });
 
   it('a worker thread uses the module and exits with work in flight', async () => {
-    const result = await runNodeAsync(
+    const result = await runNode(
       `const { Worker } = require('worker_threads');
       const w = new Worker(\`const ocl = require(${JSON.stringify(resolve(repoRoot, 'dist/index.js'))});
         const dev = ocl.createVulkanInstance().createDevice(); const b = dev.createBuffer({ size: 1 << 20 });
@@ -624,7 +623,7 @@ describe('lifetimes: dispose, using, children keep parents alive, garbage collec
 });
 
 describe('the module declares its Vulkan types itself (native/vulkan/vk_decls.h): they match vulkan_core.h', () => {
-  it('every structure has the size and alignment the registry header gives', () => {
+  it('every structure has the size and alignment the registry header gives', async () => {
     // [ours, the header's]
     const pairs: [string, string][] = [
       'ApplicationInfo', 'InstanceCreateInfo', 'ExtensionProperties', 'PhysicalDeviceProperties', 'PhysicalDeviceProperties2',
@@ -651,11 +650,11 @@ describe('the module declares its Vulkan types itself (native/vulkan/vk_decls.h)
       const print = (types: string[]) => types.map((t) => `  printf("%zu %zu\\n", sizeof(${t}), alignof(${t}));`).join('\n');
       writeFileSync(join(dir, 'ours.cc'), `#include <cstdio>\n#include "vulkan/vk_decls.h"\nint main() {\n${print(pairs.map((p) => p[0]))}\n}\n`);
       writeFileSync(join(dir, 'theirs.cc'), `#include <cstdio>\n#include <vulkan/vulkan_core.h>\nint main() {\n${print(pairs.map((p) => p[1]))}\n}\n`);
-      const run = (name: string) => {
-        execFileSync('g++', ['-std=c++17', `-I${join(repoRoot, 'native')}`, join(dir, `${name}.cc`), '-o', join(dir, name)]);
-        return execFileSync(join(dir, name), { encoding: 'utf8' }).trim().split('\n');
+      const run = async (name: string) => {
+        await outputOf('g++', ['-std=c++17', `-I${join(repoRoot, 'native')}`, join(dir, `${name}.cc`), '-o', join(dir, name)]);
+        return (await outputOf(join(dir, name), [])).trim().split('\n');
       };
-      const ours = run('ours'), theirs = run('theirs');
+      const [ours, theirs] = await Promise.all([run('ours'), run('theirs')]);
       const differences = pairs.filter((_, i) => ours[i] !== theirs[i]).map(([o, t]) => `${o} ${ours[pairs.findIndex((p) => p[0] === o)]} vs ${t}`);
       expect(differences).toEqual([]);
       expect(ours.length).toBe(pairs.length);

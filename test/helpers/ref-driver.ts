@@ -1,13 +1,20 @@
 // Shared by the interop test files: the reference driver (test/driver) and
 // its platform, and assertions about errors, driver calls and live objects.
-import { expect } from 'vitest';
+import { fstatSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, expect } from 'vitest';
 import {
+  type CommandQueue,
+  type Context,
   type Device,
   OpenCLError,
   type Platform,
+  createContext,
   getPlatforms,
 } from '../../lib';
 import { openReferenceDriver } from '../driver/control.mjs';
+import { runNode } from './index';
 
 export const REF_NAME = 'opencl-interop reference driver';
 export const ref = openReferenceDriver();
@@ -79,3 +86,84 @@ export async function done(event: { completed: Promise<void>; release(): void })
 }
 
 export const bytes = (n: number, f: (i: number) => number) => Uint8Array.from({ length: n }, (_, i) => f(i) & 0xff);
+
+/**
+ * A context on the reference device with a queue, for one describe block:
+ * made as the block is collected, released after its tests.
+ */
+export function referenceQueue(): { context: Context; queue: CommandQueue } {
+  const context = createContext({ devices: [refDevice] });
+  const queue = context.createQueue();
+  afterAll(() => {
+    queue.release();
+    context.release();
+  });
+  return { context, queue };
+}
+
+/** The error fn throws (undefined if it returns). */
+export function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/** Descriptors open in this process (/proc/self/fd). */
+export const openFds = (): number => readdirSync('/proc/self/fd').length;
+
+export function isOpen(fd: number): boolean {
+  try {
+    fstatSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Payloads as "the other API" sees them: memory fds the reference driver
+ * imports (an opaque fd has its own layout; a DMA-BUF is plain bytes) and the
+ * state word of an exported opaque semaphore fd (refdriver_control.h,
+ * "external memory and semaphores").
+ */
+export const payload = {
+  opaqueFd: (size: number): number => ref.createOpaqueFdMemory(size),
+  dmaBuf: (size = 64): number => ref.createDmaBuf(size),
+  read: (fd: number, size: number, { opaque = false, offset = 0 } = {}): Uint8Array => ref.payloadRead(fd, opaque ? 'opaque' : 'dma-buf', offset, size),
+  write: (fd: number, bytes: Uint8Array, { opaque = false, offset = 0 } = {}): void => ref.payloadWrite(fd, opaque ? 'opaque' : 'dma-buf', offset, bytes),
+  /** The state word (0 or 1) of an opaque semaphore fd; 'signal' or 'unsignal' sets it first. */
+  semaphoreState: (fd: number, op: 'read' | 'signal' | 'unsignal' = 'read'): number => ref.opaqueSemaphoreState(fd, op),
+};
+
+/**
+ * Objects dropped without release, in a fresh process (--expose-gc): `drop`
+ * runs where `ocl`, `ref` (the reference driver's control API), `platform`
+ * and `context` (on the reference driver) are defined, leaves its objects to
+ * the collector and sets `left`, a function that counts those still alive.
+ * Returns the count before and after collecting (up to 20 rounds).
+ */
+export async function collectedInFreshProcess(drop: string): Promise<[number, number]> {
+  const control = JSON.stringify(pathToFileURL(resolve(__dirname, '../driver/control.mjs')).href);
+  const run = await runNode(
+    `(async () => {
+      const { openReferenceDriver } = await import(${control});
+      const ref = openReferenceDriver();
+      const platform = ocl.getPlatforms().find((p) => p.name === ${JSON.stringify(REF_NAME)});
+      const context = ocl.createContext({ devices: platform.getDevices() });
+      let left;
+      (() => {
+        ${drop}
+      })();
+      const before = left();
+      for (let i = 0; i < 20 && left() > 0; i++) { global.gc(); await new Promise((r) => setTimeout(r, 20)); }
+      console.log(JSON.stringify([before, left()]));
+    })();`,
+    { args: ['--expose-gc'] },
+  );
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  return JSON.parse(run.stdout) as [number, number];
+}
