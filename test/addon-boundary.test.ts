@@ -9,13 +9,12 @@
 // that count is only a lower bound; elsewhere it must equal the declaration's
 // parameter count. Classes that are not exported (NativeVaDisplay,
 // NativeComObject) are reached through instances only and are not compared here.
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './helpers';
+import { repoRoot, runProcess } from './helpers';
 import { requireSoftva, softvaEnv, startXvfb } from './helpers/va';
 
 interface Declared {
@@ -295,8 +294,8 @@ describe('native call names', () => {
 // the typed error when that area's native side throws (a plain Error if not).
 describe('the error classes native code throws, however the package is loaded (fresh processes)', () => {
   const dist = (path: string): string => JSON.stringify(resolve(repoRoot, 'dist', path));
-  const node = (args: string[], env: Record<string, string>) => {
-    const result = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  const node = async (args: string[], env: Record<string, string>) => {
+    const result = await runProcess(process.execPath, args, { env });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     return JSON.parse(result.stdout) as unknown;
@@ -313,13 +312,13 @@ describe('the error classes native code throws, however the package is loaded (f
     try { ${vulkan}.createVulkanInstance(); console.log('null'); }
     catch (e) { console.log(JSON.stringify({ name: e.name, typed: e instanceof ${vulkan}.VulkanError, code: e.code, call: e.call })); }`;
 
-  it('lib/vulkan/ alone (CommonJS, dist/vulkan/index.js): a vkCreateInstance failure is a VulkanError', () => {
-    expect(node(['-e', `const vulkan = require(${dist('vulkan/index.js')});${reportVulkan('vulkan')}`], noVulkanDriver)).toEqual(vulkanFailure);
+  it('lib/vulkan/ alone (CommonJS, dist/vulkan/index.js): a vkCreateInstance failure is a VulkanError', async () => {
+    expect(await node(['-e', `const vulkan = require(${dist('vulkan/index.js')});${reportVulkan('vulkan')}`], noVulkanDriver)).toEqual(vulkanFailure);
   });
 
-  it('the package through its ES module wrapper (dist/index.mjs): a vkCreateInstance failure is a VulkanError', () => {
+  it('the package through its ES module wrapper (dist/index.mjs): a vkCreateInstance failure is a VulkanError', async () => {
     const code = `import * as ocl from ${JSON.stringify(pathToFileURL(resolve(repoRoot, 'dist/index.mjs')).href)};${reportVulkan('ocl')}`;
-    expect(node(['--input-type=module', '-e', code], noVulkanDriver)).toEqual(vulkanFailure);
+    expect(await node(['--input-type=module', '-e', code], noVulkanDriver)).toEqual(vulkanFailure);
   });
 
   it('lib/va/ alone (CommonJS, dist/va/index.js), on the software VA driver: a DMA-BUF the driver refuses is a VaError', async () => {
@@ -332,7 +331,7 @@ describe('the error classes native code throws, however the package is loaded (f
         const fd = require('node:fs').openSync('/dev/null', 'r');
         try { display.importDmaBuf({ format: 'BGRA', width: 4, height: 4, planes: [{ fd, pitch: 16, size: 64 }] }); console.log('null'); }
         catch (e) { console.log(JSON.stringify({ name: e.name, typed: e instanceof va.VaError, code: e.code })); }`;
-      expect(node(['-e', code], softvaEnv(xvfb.display))).toEqual({ name: 'VaError', typed: true, code: 'VA_STATUS_ERROR_INVALID_PARAMETER' });
+      expect(await node(['-e', code], softvaEnv(xvfb.display))).toEqual({ name: 'VaError', typed: true, code: 'VA_STATUS_ERROR_INVALID_PARAMETER' });
     } finally {
       await xvfb.stop();
     }

@@ -2,7 +2,7 @@
 // (scripts/sanitize.sh), each reproduced in a fresh process through the public
 // API with what a plain build can observe. Each test failed before its fix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNodeAsync } from './helpers';
+import { runNode } from './helpers';
 import { type Xvfb, requireSoftva, softvaEnv, startXvfb } from './helpers/va';
 
 // Every snippet gets `ocl`, `done(value)` (prints the value as JSON; a snippet
@@ -14,7 +14,7 @@ const errorOf = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.
 
 /** Runs the snippet in a fresh node; it must exit 0 (no signal) and print a value last. */
 async function fresh(code: string, env: NodeJS.ProcessEnv): Promise<unknown> {
-  const result = await runNodeAsync(prelude + code, { env });
+  const result = await runNode(prelude + code, { env });
   if (result.signal || result.status !== 0) {
     throw new Error(`the process ended with ${result.signal ?? `status ${result.status}`}\n${result.stderr}\n${result.stdout}`);
   }
