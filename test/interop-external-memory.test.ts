@@ -312,6 +312,20 @@ describe('cl_khr_external_memory on the reference driver', () => {
     expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 1, size: 64 }, { access: 'rw' as never })).toThrow(TypeError);
   });
 
+  it('an fd closed during the import (a getter of the options here; another thread that reused a stale number in the fuzzer, seeds 6 and 169): the TypeError of a closed fd, not fcntl\'s EBADF', () => {
+    const fd = payload.dmaBuf(64);
+    const closing = { duplicate: true, get access() { closeSync(fd); return 'read-write' as const; } };
+    expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: fd, size: 64 }, closing)).toThrow(
+      new TypeError(`handle.handle: file descriptor ${fd} (dma-buf) is not open (it was closed during the import)`),
+    );
+    const plane = payload.dmaBuf(64);
+    const before = openFds();
+    expect(() => importDmaBuf(context, { format: 'BGRA', width: 4, height: 4, planes: [{ fd: plane, pitch: 16 }] }, { get access() { closeSync(plane); return 'read' as const; } })).toThrow(
+      new TypeError(`planes[0].fd must be an open file descriptor; ${plane} was closed during the import (EBADF)`),
+    );
+    expect(openFds()).toBe(before - 1); // the getter's close; the import left nothing open
+  });
+
   it('an imported object dropped without release is released by garbage collection, closing its fd (fresh process)', async () => {
     const [before, after] = await collectedInFreshProcess(`
       const memory = ocl.getExternalMemory(platform);

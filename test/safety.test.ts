@@ -525,7 +525,11 @@ describe('events lead to correct code', () => {
           for (let i = 0; i < 5; i++) { await new Promise((r) => setTimeout(r, 5)); global.gc(); }
           await queue.finish();
           ref.waitIdle();
-          return { live: ref.liveObjects('all'), heap: process.memoryUsage().heapUsed, rss: process.memoryUsage().rss };
+          // Memory outside the V8 heap: the heap's own committed size swings by
+          // tens of MiB with its young generation (seen: +42 to +102 MiB of rss
+          // over the same 20000 cycles), and heapUsed is checked by itself.
+          const { heapUsed, heapTotal, rss } = process.memoryUsage();
+          return { live: ref.liveObjects('all'), heap: heapUsed, outsideHeap: rss - heapTotal };
         };
         const run = async (n) => { for (let i = 0; i < n; i++) { cycle(); if (i % 500 === 0) await new Promise((r) => setImmediate(r)); } };
         await run(2000);
@@ -538,6 +542,6 @@ describe('events lead to correct code', () => {
     );
     expect(value.after.live).toBeLessThanOrEqual(value.before.live + 16);
     expect(value.after.heap - value.before.heap).toBeLessThan(8 << 20);
-    expect(value.after.rss - value.before.rss).toBeLessThan(64 << 20);
+    expect(value.after.outsideHeap - value.before.outsideHeap).toBeLessThan(64 << 20);
   }, 330_000);
 });

@@ -275,6 +275,8 @@ export interface CheckedHandle<T extends string> {
   record: ExternalHandleTypeRecord;
   value: number | bigint | string;
   source: { relinquish?(): void };
+  /** The argument's name in errors. */
+  what: string;
 }
 
 /** @internal Checks an import's handle object against a handle-type table. */
@@ -307,7 +309,7 @@ export function checkHandle<T extends string>(handle: unknown, table: Readonly<R
       }
       break;
   }
-  return { handleType: handleType as T, record, value: value as number | bigint | string, source: handle as { relinquish?(): void } };
+  return { handleType: handleType as T, record, value: value as number | bigint | string, source: handle as { relinquish?(): void }, what };
 }
 
 /**
@@ -318,7 +320,7 @@ export function checkHandle<T extends string>(handle: unknown, table: Readonly<R
 export function importWithOwnership<R>(checked: CheckedHandle<string>, duplicate: boolean, run: (value: number | bigint | string) => R): R {
   let value = checked.value;
   const dup = duplicate && checked.record.handle === 'fd' && (value as number) >= 0;
-  if (dup) value = ready().duplicateFd(value as number);
+  if (dup) value = duplicateOpen(checked);
   let result: R;
   try {
     result = run(value);
@@ -328,6 +330,21 @@ export function importWithOwnership<R>(checked: CheckedHandle<string>, duplicate
   }
   if (!dup && checked.record.ownership === 'transferred' && typeof checked.source.relinquish === 'function') checked.source.relinquish();
   return result;
+}
+
+/**
+ * A duplicate of the checked descriptor. One closed since its check (by a
+ * getter of the options, or by another thread when the number was reused) is
+ * refused as the check refuses it, not with fcntl's EBADF.
+ */
+function duplicateOpen(checked: CheckedHandle<string>): number {
+  const fd = checked.value as number;
+  try {
+    return ready().duplicateFd(fd);
+  } catch (error) {
+    if (isOpenFd(fd)) throw error;
+    throw new TypeError(`${checked.what}.handle: file descriptor ${fd} (${checked.handleType}) is not open (it was closed during the import)`);
+  }
 }
 
 function isOpenFd(fd: number): boolean {
@@ -501,6 +518,10 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
       }
     } catch (error) {
       for (const mem of memory) mem.release();
+      const fd = fds[memory.length]!;
+      if (error instanceof TypeError && !isOpenFd(fd)) {
+        throw new TypeError(`planes[${desc.planes.findIndex((p) => p.fd === fd)}].fd must be an open file descriptor; ${fd} was closed during the import (EBADF)`);
+      }
       throw error;
     }
     return this.#planesOf(context, memory, planes, layout, options.access);
