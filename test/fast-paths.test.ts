@@ -4,7 +4,7 @@
 // fresh process: a crash there is a signal, not a failed assertion here.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runNode, withReferenceVa } from './helpers';
+import { runNodeForValue, withReferenceVa } from './helpers';
 
 const prelude = `
 const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
@@ -16,16 +16,12 @@ const errorOf = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.
 `;
 
 async function fresh(code: string, options: { gc?: boolean; timeout?: number } = {}) {
-  const result = await runNode(prelude + code, {
+  const { value } = await runNodeForValue(prelude + code, {
     args: options.gc ? ['--expose-gc'] : [],
     timeout: options.timeout,
     env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS },
   });
-  if (result.signal || result.status !== 0) {
-    throw new Error(`the process ended with ${result.signal ?? `status ${result.status}`}\n${result.stderr}\n${result.stdout}`);
-  }
-  const last = result.stdout.trim().split('\n').pop() ?? '';
-  return JSON.parse(last);
+  return value;
 }
 
 describe('kernel arguments reach the driver with the enqueue (OpenCL 1.2 §5.7.2 clSetKernelArg: values are captured at enqueue)', () => {

@@ -24,7 +24,7 @@ import {
   type VaApiSharing,
 } from '../lib';
 import * as direct3d from '../lib/direct3d';
-import { poclSetup, repoRoot, runNode } from './helpers';
+import { poclSetup, repoRoot, runNode, runNodeForValue } from './helpers';
 import { type Xvfb, startXvfb, useSoftva } from './helpers/va';
 
 // Every snippet gets PoCL (platform, device, context, queue) and `done(value)`,
@@ -39,15 +39,10 @@ const errorOf = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.
 `;
 
 async function fresh(code: string, options: { timeout?: number; env?: NodeJS.ProcessEnv } = {}) {
-  const result = await runNode(prelude + code, {
+  return runNodeForValue(prelude + code, {
     timeout: options.timeout,
     env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS, ...options.env },
   });
-  if (result.signal || result.status !== 0) {
-    throw new Error(`the process ended with ${result.signal ?? `status ${result.status}`}\n${result.stderr}\n${result.stdout}`);
-  }
-  const last = result.stdout.trim().split('\n').pop() ?? '';
-  return { value: last ? JSON.parse(last) : undefined, stderr: result.stderr };
 }
 
 const poll = async (until: () => boolean) => {

@@ -2,9 +2,9 @@
 // API: a crash there is a signal or a time-out, not a failed assertion of this
 // process. Each test failed before its fix (the commit that added it says how).
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNode } from './helpers';
-import { SOFTVA_VENDOR, type Xvfb, requireSoftva, softvaEnv, startXvfb } from './helpers/va';
+import { describe, expect, it } from 'vitest';
+import { runNode, runNodeForValue } from './helpers';
+import { SOFTVA_VENDOR, softvaForChildren } from './helpers/va';
 
 const dist = JSON.stringify(resolve(__dirname, '../dist/index.js'));
 
@@ -30,23 +30,11 @@ interface Fresh {
 
 /** Runs the snippet in a fresh node; it must exit 0 (no signal) and print a value last. */
 async function fresh(code: string, options: Fresh = {}): Promise<unknown> {
-  const result = await runNode(prelude + code, { env: options.env, args: options.args, timeout: options.timeout });
-  if (result.signal || result.status !== 0) {
-    throw new Error(`the process ended with ${result.signal ?? `status ${result.status}`}\n${result.stderr}\n${result.stdout}`);
-  }
-  const last = result.stdout.trim().split('\n').pop() ?? '';
-  return last ? JSON.parse(last) : undefined;
+  return (await runNodeForValue(prelude + code, { env: options.env, args: options.args, timeout: options.timeout })).value;
 }
 
 describe('1. an adopted VA display this module opened is shared, never left on freed memory', () => {
-  let xvfb: Xvfb;
-  let env: NodeJS.ProcessEnv;
-  beforeAll(async () => {
-    requireSoftva();
-    xvfb = await startXvfb();
-    env = { ...softvaEnv(xvfb.display), OPENCL_INTEROP_VA_DEVICE: undefined };
-  });
-  afterAll(() => xvfb?.stop());
+  const va = softvaForChildren();
 
   // A surface round trip and the vendor string: what the display answers while it lives.
   const use = `
@@ -74,7 +62,7 @@ describe('1. an adopted VA display this module opened is shared, never left on f
       other.dispose();
       adopted.dispose();
       done(result);`,
-      { env },
+      { env: va.env() },
     );
     expect(value).toEqual({ vendor: SOFTVA_VENDOR, byte: 201, otherAddress: true });
   });
@@ -98,7 +86,7 @@ describe('1. an adopted VA display this module opened is shared, never left on f
           done(result);
         });
       });`,
-      { env },
+      { env: va.env() },
     );
     expect(value).toEqual({ vendor: SOFTVA_VENDOR, byte: 201 });
   });
@@ -120,7 +108,7 @@ describe('1. an adopted VA display this module opened is shared, never left on f
         worker.once('message', (result) => done(result));
         worker.postMessage('go');
       });`,
-      { env },
+      { env: va.env() },
     );
     expect(value).toEqual({ vendor: SOFTVA_VENDOR, byte: 201 });
   });
@@ -142,7 +130,7 @@ describe('1. an adopted VA display this module opened is shared, never left on f
       surface.dispose();
       display.dispose();
       done({ shrink, grow, byte, size: kept });`,
-      { env },
+      { env: va.env() },
     );
     expect(value).toEqual({ shrink: expect.stringMatching(/EPERM/), grow: expect.stringMatching(/EPERM/), byte: 77, size: true });
   });

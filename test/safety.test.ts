@@ -3,7 +3,7 @@
 // there is a signal or a time-out, not a failed assertion of this process).
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runNode, withReferenceVa } from './helpers';
+import { runNodeForValue, withReferenceVa } from './helpers';
 
 
 // Every snippet gets `pocl` (platform, device, context, queue) and `done(value)`,
@@ -19,16 +19,11 @@ const errorOf = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.
 `;
 
 async function fresh(code: string, options: { timeout?: number; gc?: boolean } = {}) {
-  const result = await runNode(prelude + code, {
+  return runNodeForValue(prelude + code, {
     args: options.gc ? ['--expose-gc'] : [],
     timeout: options.timeout,
     env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS },
   });
-  if (result.signal || result.status !== 0) {
-    throw new Error(`the process ended with ${result.signal ?? `status ${result.status}`}\n${result.stderr}\n${result.stdout}`);
-  }
-  const last = result.stdout.trim().split('\n').pop() ?? '';
-  return { value: last ? JSON.parse(last) : undefined, stderr: result.stderr };
 }
 
 describe('host memory is owned for a command\'s whole life (issue: reproductions 1, 2, 5)', () => {

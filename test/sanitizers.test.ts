@@ -1,9 +1,9 @@
 // What the AddressSanitizer and UndefinedBehaviorSanitizer builds found
 // (scripts/sanitize.sh), each reproduced in a fresh process through the public
 // API with what a plain build can observe. Each test failed before its fix.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNode } from './helpers';
-import { type Xvfb, requireSoftva, softvaEnv, startXvfb } from './helpers/va';
+import { describe, expect, it } from 'vitest';
+import { runNodeForValue } from './helpers';
+import { softvaForChildren } from './helpers/va';
 
 // Every snippet gets `ocl`, `done(value)` (prints the value as JSON; a snippet
 // that never calls it fails) and `errorOf(fn)`.
@@ -14,23 +14,11 @@ const errorOf = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.
 
 /** Runs the snippet in a fresh node; it must exit 0 (no signal) and print a value last. */
 async function fresh(code: string, env: NodeJS.ProcessEnv): Promise<unknown> {
-  const result = await runNode(prelude + code, { env });
-  if (result.signal || result.status !== 0) {
-    throw new Error(`the process ended with ${result.signal ?? `status ${result.status}`}\n${result.stderr}\n${result.stdout}`);
-  }
-  const last = result.stdout.trim().split('\n').pop() ?? '';
-  return last ? JSON.parse(last) : undefined;
+  return (await runNodeForValue(prelude + code, { env })).value;
 }
 
 describe('ASan (a): the address of a VA display this module terminated is refused before anything reads it (libva freed that memory)', () => {
-  let xvfb: Xvfb;
-  let env: NodeJS.ProcessEnv;
-  beforeAll(async () => {
-    requireSoftva();
-    xvfb = await startXvfb();
-    env = { ...softvaEnv(xvfb.display), OPENCL_INTEROP_VA_DEVICE: undefined };
-  }, 30_000);
-  afterAll(() => xvfb?.stop());
+  const va = softvaForChildren();
 
   const terminated = (address: string) =>
     `VaDisplayError: ${address} is not a live VADisplay: this module terminated the VADisplay at that address (its last holder let go of it): libva freed its memory`;
@@ -46,7 +34,7 @@ describe('ASan (a): the address of a VA display this module terminated is refuse
         direct: errorOf(() => ocl.VaDisplay.adopt(address)),
         indirect: errorOf(() => ocl.VaDisplay.adopt(address, { from: 'AVVAAPIDeviceContext' })),
       });`,
-      env,
+      va.env(),
     )) as { address: string; direct: string; indirect: string };
     expect(value.direct).toBe(terminated(value.address));
     expect(value.indirect).toBe(terminated(value.address).replace('live VADisplay', 'live AVVAAPIDeviceContext'));
@@ -67,7 +55,7 @@ describe('ASan (a): the address of a VA display this module terminated is refuse
         devices: errorOf(() => va.getDevices(address)),
         context: errorOf(() => va.createContext(address)),
       });`,
-      env,
+      va.env(),
     )) as { address: string; live: number; devices: string; context: string };
     const message = `VaDisplayError: display ${value.address} is not a live VADisplay: this module terminated the VADisplay at that address (its last holder let go of it): libva freed its memory`;
     expect(value).toEqual({ address: value.address, live: 1, devices: message, context: message });

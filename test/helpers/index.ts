@@ -181,6 +181,21 @@ export function runNode(code: string, options: ChildOptions & { args?: string[] 
 }
 
 /**
+ * Runs a snippet as runNode does; it must end with status 0 (no signal), and
+ * the last line it printed is parsed as JSON: the snippet's value (undefined
+ * when it printed nothing). Otherwise throws with what the process printed.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the snippet's JSON, as JSON.parse gives it
+export async function runNodeForValue<T = any>(code: string, options: ChildOptions & { args?: string[] } = {}): Promise<{ value: T; stderr: string }> {
+  const result = await runNode(code, options);
+  if (result.signal || result.status !== 0) {
+    throw new Error(`the process ended with ${result.signal ?? `status ${result.status}`}\n${result.stderr}\n${result.stdout}`);
+  }
+  const last = result.stdout.trim().split('\n').pop() ?? '';
+  return { value: last ? JSON.parse(last) : undefined, stderr: result.stderr };
+}
+
+/**
  * Collects what earlier tests of this worker left to the garbage collector
  * and lets its finalizers run, so that a count of live driver objects taken
  * next is not lowered later by their release.

@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { repoRoot } from './index';
 
 export const SOFTVA_NAME = 'ocl_interop_softva';
@@ -105,4 +106,26 @@ export function useSoftva(display: string): void {
   Object.assign(process.env, softvaEnv(display));
   // No GPU here: a render node, if the machine had one, must not win over the test driver.
   delete process.env.OPENCL_INTEROP_VA_DEVICE;
+}
+
+/**
+ * For a describe block whose fresh processes use the software VA driver: an
+ * Xvfb started before its tests and stopped after them; env() is the
+ * environment that points a child's libva at it (never at a render node).
+ */
+export function softvaForChildren(): { env(): NodeJS.ProcessEnv } {
+  let xvfb: Xvfb | undefined;
+  let env: NodeJS.ProcessEnv | undefined;
+  beforeAll(async () => {
+    requireSoftva();
+    xvfb = await startXvfb();
+    env = { ...softvaEnv(xvfb.display), OPENCL_INTEROP_VA_DEVICE: undefined };
+  }, 30_000);
+  afterAll(() => xvfb?.stop());
+  return {
+    env() {
+      if (!env) throw new Error('the software VA display is not started (softvaForChildren() belongs in a describe block)');
+      return env;
+    },
+  };
 }
