@@ -555,8 +555,8 @@ export interface Addon {
   vaOpenDrm(path: string): NativeVaOpen;
   vaOpenX11(name: string | null): NativeVaOpen;
   vaAdopt(address: bigint, indirect: boolean): NativeVaOpen;
-  /** Whether the address is that of a display this module terminated (libva freed it) or is terminating. */
-  vaTerminated(address: bigint): boolean;
+  /** Why no driver may be handed the address (a display this module terminated, or is terminating: libva frees it), or null. */
+  vaTerminated(address: bigint): string | null;
   // The Vulkan module (native/vulkan/).
   vkLoad(candidates: string[]): NativeVkLoad;
   vkLoadedLibrary(): (NativeVkLoad & { ok: true }) | null;

@@ -123,9 +123,9 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
     }
     if (typeof display !== 'bigint') throw new TypeError(`display must be a VaDisplay or a non-zero bigint VADisplay address; got ${describeValue(display)}`);
     const address = SharingFacade.checkAddress(display, 'display');
-    // libva freed that memory: a driver handed it would read freed memory (or crash).
-    if (ready().vaTerminated(address)) {
-      const reason = 'this module terminated the VADisplay at that address (its last holder let go of it): libva freed its memory';
+    // libva frees that memory: a driver handed it would read freed memory (or crash).
+    const reason = ready().vaTerminated(address);
+    if (reason !== null) {
       throw new VaDisplayError(`display 0x${address.toString(16)} is not a live VADisplay: ${reason}`, [{ kind: 'adopt', target: `0x${address.toString(16)}`, reason }]);
     }
     return address;

@@ -27,6 +27,14 @@ Napi::Object Failure(Napi::Env env, const char* step, const std::string& message
   return result;
 }
 
+// Why no driver may be handed a display at this address (one this module
+// terminated, or is terminating: libva frees its memory), or "" when nothing says so.
+std::string TerminatedReason(OwnedState found) {
+  if (found == OwnedState::kTerminating) return "this module is terminating the VADisplay at that address (its last holder let go of it)";
+  if (found == OwnedState::kTerminated) return "this module terminated the VADisplay at that address (its last holder let go of it): libva freed its memory";
+  return "";
+}
+
 #if !defined(_WIN32)
 void CollectMessage(void* user, const char* message) {
   auto* state = static_cast<DisplayState*>(user);
@@ -91,12 +99,6 @@ Napi::Value OpenX11(const Napi::CallbackInfo& info) {
   return Initialize(env, std::move(state));
 }
 
-std::string TerminatedReason(OwnedState found) {
-  return found == OwnedState::kTerminating
-             ? "this module is terminating the VADisplay at that address (its last holder let go of it)"
-             : "this module terminated the VADisplay at that address (its last holder let go of it): libva freed its memory";
-}
-
 // Whether code at `fn` belongs to a loaded shared object.
 bool IsLoadedCode(void* fn) {
   Dl_info where{};
@@ -114,15 +116,14 @@ Napi::Value Adopt(const Napi::CallbackInfo& info) {
   if (info[1].ToBoolean()) {
     // A display this module terminated is freed memory, whatever it is taken for.
     FindOwned(address, found);
-    if (found == OwnedState::kTerminated || found == OwnedState::kTerminating)
-      return Failure(env, "terminated", TerminatedReason(found));
+    if (std::string reason = TerminatedReason(found); !reason.empty()) return Failure(env, "terminated", reason);
     if (!ReadMemory(address, &display, sizeof(display))) return Failure(env, "read", "the device context address is not readable memory");
     if (!display) return Failure(env, "read", "the device context holds a null VADisplay");
   }
   // One this module opened (in any environment of the process): shared, so
   // that it is terminated only when every holder, this one too, let go.
   if (DisplayRef ours = FindOwned(display, found)) return Opened(env, std::move(ours));
-  if (found != OwnedState::kNone) return Failure(env, "terminated", TerminatedReason(found));
+  if (std::string reason = TerminatedReason(found); !reason.empty()) return Failure(env, "terminated", reason);
   DisplayContextHead head{};
   if (!ReadMemory(display, &head, sizeof(head))) return Failure(env, "read", "the VADisplay address is not readable memory");
   if (head.vadpy_magic != kDisplayMagic) {
@@ -149,12 +150,13 @@ Napi::Value Unsupported(const Napi::CallbackInfo& info) { return Failure(info.En
 #define Adopt Unsupported
 #endif
 
-// vaTerminated(address: bigint) -> boolean: the address of a display this
-// module terminated (or is terminating): no driver may be handed it.
+// vaTerminated(address: bigint) -> string | null: why no driver may be handed
+// the address (a display this module terminated, or is terminating), or null.
 Napi::Value Terminated(const Napi::CallbackInfo& info) {
   OwnedState found = OwnedState::kNone;
   FindOwned(ToPointer(info[0], "address"), found);
-  return Napi::Boolean::New(info.Env(), found == OwnedState::kTerminated || found == OwnedState::kTerminating);
+  std::string reason = TerminatedReason(found);
+  return reason.empty() ? info.Env().Null() : Napi::Value(Napi::String::New(info.Env(), reason));
 }
 
 }  // namespace
