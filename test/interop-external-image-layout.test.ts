@@ -6,13 +6,8 @@
 // pixels come out scrambled while a pointwise rewrite still looks right). importImage checks the
 // exporter's tiling against the list. Here: lavapipe's images into the reference driver, pixel by pixel.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  OpenCLImageLayoutError,
-  createContext,
-  createVulkanInstance,
-  getExternalMemory,
-} from '../lib';
-import { refPlatform } from './helpers/ref-driver';
+import { OpenCLImageLayoutError } from '../lib';
+import { matchedToLavapipe, rejectedBeforeDriver, thrownBy } from './helpers/ref-driver';
 
 const format = { order: 'RGBA', type: 'UNSIGNED_INT8' } as const;
 const width = 64, height = 16;
@@ -24,104 +19,70 @@ const pixels = (salt: number) => {
 };
 const wrongPixels = (got: Uint32Array, want: Uint32Array) => got.reduce((n, v, k) => n + (v !== want[k] ? 1 : 0), 0);
 
-function setup() {
-  const platform = refPlatform();
-  const instance = createVulkanInstance();
-  process.env.REFDRV_DEVICE_UUID = Buffer.from(instance.physicalDevices()[0]!.deviceUUID).toString('hex');
-  const device = platform.getDevices()[0]!;
-  const vk = instance.createDevice({ uuid: device.uuidBytes! });
-  const context = createContext({ devices: [device] });
-  const queue = context.createQueue();
-  return { platform, device, instance, vk, context, queue, memory: getExternalMemory(platform) };
-}
-
 afterEach(() => {
-  delete process.env.REFDRV_DEVICE_UUID;
   delete process.env.REFDRV_ASSUME_LINEAR_IMAGES;
 });
 
 describe('importImage checks the exporter\'s tiling against ..._ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR', () => {
   it('a linear Vulkan image where the driver lists opaque-fd as linear: every pixel at its place both ways (OpenCL reads what Vulkan wrote, Vulkan reads what OpenCL wrote)', async () => {
-    const { vk, instance, context, queue, memory, device } = setup();
-    try {
-      expect(memory.assumeLinearImageHandleTypes(device)).toContain('opaque-fd');
-      using image = vk.createImage({ width, height, format: 'rgba8', tiling: 'linear' });
-      using staging = vk.createBuffer({ size: width * height * 4, exportTypes: [] });
-      await staging.write(pixels(1));
-      await vk.queue.submit(vk.record((r) => r.copyBufferToImage(staging, image)));
-      const exported = image.exportMemory();
-      expect(exported.tiling).toBe('linear');
-      const plane = image.planes[0]!;
-      const clImage = memory.importImage(context, exported, { format, width, height, rowPitch: plane.rowPitch! });
-      const seen = new Uint32Array(width * height);
-      {
-        await using _ = queue.acquire([clImage]);
-        await queue.readImage(clImage, seen);
-        await queue.writeImage(clImage, pixels(2));
-      }
-      expect(wrongPixels(seen, pixels(1))).toBe(0);
-      await vk.queue.submit(vk.record((r) => r.copyImageToBuffer(image, staging)));
-      const back = await staging.read();
-      expect(wrongPixels(new Uint32Array(back.buffer, back.byteOffset, width * height), pixels(2))).toBe(0);
-      clImage.release();
-    } finally {
-      queue.release();
-      context.release();
-      vk.dispose();
-      instance.dispose();
+    using matched = matchedToLavapipe();
+    const { vk, context, queue, memory, device } = matched;
+    expect(memory.assumeLinearImageHandleTypes(device)).toContain('opaque-fd');
+    using image = vk.createImage({ width, height, format: 'rgba8', tiling: 'linear' });
+    using staging = vk.createBuffer({ size: width * height * 4, exportTypes: [] });
+    await staging.write(pixels(1));
+    await vk.queue.submit(vk.record((r) => r.copyBufferToImage(staging, image)));
+    const exported = image.exportMemory();
+    expect(exported.tiling).toBe('linear');
+    const plane = image.planes[0]!;
+    const clImage = memory.importImage(context, exported, { format, width, height, rowPitch: plane.rowPitch! });
+    const seen = new Uint32Array(width * height);
+    {
+      await using _ = queue.acquire([clImage]);
+      await queue.readImage(clImage, seen);
+      await queue.writeImage(clImage, pixels(2));
     }
+    expect(wrongPixels(seen, pixels(1))).toBe(0);
+    await vk.queue.submit(vk.record((r) => r.copyImageToBuffer(image, staging)));
+    const back = await staging.read();
+    expect(wrongPixels(new Uint32Array(back.buffer, back.byteOffset, width * height), pixels(2))).toBe(0);
+    clImage.release();
   });
 
   it('an optimal-tiling Vulkan image where the driver reads opaque-fd images as linear rows: OpenCLImageLayoutError before the driver is called, the handle still the caller\'s', () => {
-    const { vk, instance, context, queue, memory } = setup();
-    try {
-      using image = vk.createImage({ width, height, format: 'rgba8', tiling: 'optimal' });
-      using exported = image.exportMemory();
-      expect(exported.tiling).toBe('optimal');
-      let caught: unknown;
-      try {
-        memory.importImage(context, exported, { format, width, height });
-      } catch (error) {
-        caught = error;
-      }
-      expect(caught).toBeInstanceOf(OpenCLImageLayoutError);
-      const error = caught as OpenCLImageLayoutError;
-      expect(error.handleType).toBe('opaque-fd');
-      expect(error.tiling).toBe('optimal');
-      expect(error.message).toMatch(/lists opaque-fd in CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR.*as linear rows.*Export a linear image/);
-      expect(exported.owned).toBe(true);
-      // Its memory as a buffer is still importable: bytes have no layout.
-      memory.importBuffer(context, exported).release();
-    } finally {
-      queue.release();
-      context.release();
-      vk.dispose();
-      instance.dispose();
-    }
+    using matched = matchedToLavapipe();
+    const { vk, context, memory } = matched;
+    using image = vk.createImage({ width, height, format: 'rgba8', tiling: 'optimal' });
+    using exported = image.exportMemory();
+    expect(exported.tiling).toBe('optimal');
+    const caught = thrownBy(() => memory.importImage(context, exported, { format, width, height }));
+    expect(caught).toBeInstanceOf(OpenCLImageLayoutError);
+    const error = caught as OpenCLImageLayoutError;
+    expect(error.handleType).toBe('opaque-fd');
+    expect(error.tiling).toBe('optimal');
+    expect(error.message).toMatch(/lists opaque-fd in CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR.*as linear rows.*Export a linear image/);
+    rejectedBeforeDriver(memory, () => memory.importImage(context, exported, { format, width, height }), OpenCLImageLayoutError);
+    expect(exported.owned).toBe(true);
+    // Its memory as a buffer is still importable: bytes have no layout.
+    memory.importBuffer(context, exported).release();
   });
 
   it('a driver that lists no handle type (REFDRV_ASSUME_LINEAR_IMAGES=0, as NVIDIA\'s): a linear image is refused and its memory imports as a buffer; options.tiling speaks for handles that carry none; a wrong tiling is a TypeError', () => {
     process.env.REFDRV_ASSUME_LINEAR_IMAGES = '0';
-    const { vk, instance, context, queue, memory, device } = setup();
-    try {
-      expect(memory.assumeLinearImageHandleTypes(device)).toEqual([]);
-      using image = vk.createImage({ width, height, format: 'rgba8', tiling: 'linear' });
-      using exported = image.exportMemory();
-      expect(() => memory.importImage(context, exported, { format, width, height, rowPitch: image.planes[0]!.rowPitch! })).toThrow(
-        /does not list opaque-fd .* in a layout of its own .*import the linear image's memory as a buffer/,
-      );
-      expect(exported.owned).toBe(true);
-      const bare = { handleType: 'opaque-fd' as const, handle: exported.handle, size: exported.size };
-      expect(() => memory.importImage(context, bare, { format, width, height, tiling: 'linear' })).toThrow(OpenCLImageLayoutError);
-      expect(() => memory.importImage(context, bare, { format, width, height, tiling: 'tiled' as never })).toThrow(/options.tiling must be 'linear', 'optimal'; got the string "tiled"/);
-      const buffer = memory.importBuffer(context, exported);
-      expect(buffer.size).toBe(exported.size);
-      buffer.release();
-    } finally {
-      queue.release();
-      context.release();
-      vk.dispose();
-      instance.dispose();
-    }
+    using matched = matchedToLavapipe();
+    const { vk, context, memory, device } = matched;
+    expect(memory.assumeLinearImageHandleTypes(device)).toEqual([]);
+    using image = vk.createImage({ width, height, format: 'rgba8', tiling: 'linear' });
+    using exported = image.exportMemory();
+    expect(() => memory.importImage(context, exported, { format, width, height, rowPitch: image.planes[0]!.rowPitch! })).toThrow(
+      /does not list opaque-fd .* in a layout of its own .*import the linear image's memory as a buffer/,
+    );
+    expect(exported.owned).toBe(true);
+    const bare = { handleType: 'opaque-fd' as const, handle: exported.handle, size: exported.size };
+    expect(() => memory.importImage(context, bare, { format, width, height, tiling: 'linear' })).toThrow(OpenCLImageLayoutError);
+    expect(() => memory.importImage(context, bare, { format, width, height, tiling: 'tiled' as never })).toThrow(/options.tiling must be 'linear', 'optimal'; got the string "tiled"/);
+    const buffer = memory.importBuffer(context, exported);
+    expect(buffer.size).toBe(exported.size);
+    buffer.release();
   });
 });

@@ -22,13 +22,12 @@ import {
   formatUuid,
   getExternalMemory,
   importDmaBuf,
-  createVulkanInstance,
   openVaDisplay,
   uuidString,
   VaDmaBuf,
 } from '../lib';
 import { pocl, runNode } from './helpers';
-import { collectedInFreshProcess, isOpen, openFds, payload, platform, referenceQueue, refDevice, thrownBy } from './helpers/ref-driver';
+import { collectedInFreshProcess, isOpen, matchedToLavapipe, openFds, payload, platform, referenceQueue, refDevice, thrownBy } from './helpers/ref-driver';
 import { type Xvfb, startXvfb, useSoftva } from './helpers/va';
 
 /** The token table of shared/specs, copied into the repository with the reference driver's tests. */
@@ -406,62 +405,50 @@ describe('a VA-API surface exported as DMA-BUF (the real libva, the software VA 
 
 describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, OpenCL imports through the reference driver, reads and rewrites, Vulkan reads back', () => {
   it('a Vulkan buffer exported as an opaque fd (lavapipe\'s memfd, the allocation at 4096): matched by UUID, imported, acquired, rewritten, read back by Vulkan; the fd counted', async () => {
-    using instance = createVulkanInstance();
-    const physical = instance.physicalDevices()[0]!;
     // The reference driver claims lavapipe's deviceUUID, as a GPU's OpenCL and Vulkan drivers report the same one.
-    process.env.REFDRV_DEVICE_UUID = Buffer.from(physical.deviceUUID).toString('hex');
-    const device = platform.getDevices()[0]!;
-    try {
-      expect(device.uuid).toBe(uuidString(physical.deviceUUID));
-      using vk = instance.createDevice({ uuid: device.uuidBytes! });
-      const context = createContext({ devices: [device] });
-      const queue = context.createQueue();
-      const memory = getExternalMemory(platform);
-      const size = 1 << 16;
-      using vkBuffer = vk.createBuffer({ size });
-      await vkBuffer.write(pattern(size, 17));
-      const exported = vkBuffer.exportMemory('opaque-fd');
-      const fd = exported.handle as number;
-      const target = targetOf(fd);
-      const before = fdsOn(target);
-      const clBuffer = memory.importBuffer(context, exported, { size });
-      expect(exported.owned).toBe(false); // relinquished: the import took the fd
-      expect(isOpen(fd)).toBe(true);
-      {
-        await using _ = queue.acquire([clBuffer]);
-        const seen = new Uint8Array(size);
-        await queue.readBuffer(clBuffer, seen);
-        expect(seen).toEqual(pattern(size, 17));
-        await queue.writeBuffer(clBuffer, pattern(size, 23));
-      }
-      expect(await vkBuffer.read(0, size)).toEqual(pattern(size, 23));
-      clBuffer.release();
-      expect(isOpen(fd)).toBe(false);
-      expect(fdsOn(target)).toBe(before - 1); // the exported descriptor, closed with the memory object that owned it
-
-      // NV12 planes of one Vulkan allocation, as { offset, pitch }.
-      const width = 64, height = 32, pitch = 128, uvOffset = pitch * height;
-      const frameBytes = uvOffset + pitch * (height / 2);
-      using frameBuffer = vk.createBuffer({ size: frameBytes });
-      await frameBuffer.write(pattern(frameBytes, 29));
-      const frameExport = frameBuffer.exportMemory();
-      const frameTarget = targetOf(frameExport.handle as number);
-      const beforeFrame = fdsOn(frameTarget);
-      const frame = memory.importPlanes(context, frameExport, { size: frameBytes, format: 'NV12', width, height, planes: [{ offset: 0, pitch }, { offset: uvOffset, pitch }] });
-      {
-        await using _ = queue.acquire(frame.memory);
-        await queue.fillBuffer(frame.planes[1] as CLBuffer, new Uint8Array([128]));
-      }
-      const back = await frameBuffer.read(0, frameBytes);
-      expect(back.subarray(0, uvOffset)).toEqual(pattern(frameBytes, 29).subarray(0, uvOffset));
-      expect(back.subarray(uvOffset, uvOffset + (frame.planes[1] as CLBuffer).size).every((b) => b === 128)).toBe(true);
-      frame.release();
-      expect(fdsOn(frameTarget)).toBe(beforeFrame - 1);
-      queue.release();
-      context.release();
-    } finally {
-      delete process.env.REFDRV_DEVICE_UUID;
+    using matched = matchedToLavapipe();
+    const { physical, device, vk, context, queue, memory } = matched;
+    expect(device.uuid).toBe(uuidString(physical.deviceUUID));
+    const size = 1 << 16;
+    using vkBuffer = vk.createBuffer({ size });
+    await vkBuffer.write(pattern(size, 17));
+    const exported = vkBuffer.exportMemory('opaque-fd');
+    const fd = exported.handle as number;
+    const target = targetOf(fd);
+    const before = fdsOn(target);
+    const clBuffer = memory.importBuffer(context, exported, { size });
+    expect(exported.owned).toBe(false); // relinquished: the import took the fd
+    expect(isOpen(fd)).toBe(true);
+    {
+      await using _ = queue.acquire([clBuffer]);
+      const seen = new Uint8Array(size);
+      await queue.readBuffer(clBuffer, seen);
+      expect(seen).toEqual(pattern(size, 17));
+      await queue.writeBuffer(clBuffer, pattern(size, 23));
     }
+    expect(await vkBuffer.read(0, size)).toEqual(pattern(size, 23));
+    clBuffer.release();
+    expect(isOpen(fd)).toBe(false);
+    expect(fdsOn(target)).toBe(before - 1); // the exported descriptor, closed with the memory object that owned it
+
+    // NV12 planes of one Vulkan allocation, as { offset, pitch }.
+    const width = 64, height = 32, pitch = 128, uvOffset = pitch * height;
+    const frameBytes = uvOffset + pitch * (height / 2);
+    using frameBuffer = vk.createBuffer({ size: frameBytes });
+    await frameBuffer.write(pattern(frameBytes, 29));
+    const frameExport = frameBuffer.exportMemory();
+    const frameTarget = targetOf(frameExport.handle as number);
+    const beforeFrame = fdsOn(frameTarget);
+    const frame = memory.importPlanes(context, frameExport, { size: frameBytes, format: 'NV12', width, height, planes: [{ offset: 0, pitch }, { offset: uvOffset, pitch }] });
+    {
+      await using _ = queue.acquire(frame.memory);
+      await queue.fillBuffer(frame.planes[1] as CLBuffer, new Uint8Array([128]));
+    }
+    const back = await frameBuffer.read(0, frameBytes);
+    expect(back.subarray(0, uvOffset)).toEqual(pattern(frameBytes, 29).subarray(0, uvOffset));
+    expect(back.subarray(uvOffset, uvOffset + (frame.planes[1] as CLBuffer).size).every((b) => b === 128)).toBe(true);
+    frame.release();
+    expect(fdsOn(frameTarget)).toBe(beforeFrame - 1);
   });
 });
 

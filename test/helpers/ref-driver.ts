@@ -11,6 +11,8 @@ import {
   OpenCLError,
   type Platform,
   createContext,
+  createVulkanInstance,
+  getExternalMemory,
   getPlatforms,
 } from '../../lib';
 import { openReferenceDriver } from '../driver/control.mjs';
@@ -99,6 +101,45 @@ export function referenceQueue(): { context: Context; queue: CommandQueue } {
     context.release();
   });
   return { context, queue };
+}
+
+/**
+ * The reference device claiming lavapipe's deviceUUID (a GPU's OpenCL and
+ * Vulkan drivers report the same one), the Vulkan device matched to it by
+ * that UUID, a context and a queue on it, and the external-memory facade.
+ * Disposing it releases them all and takes the claim back.
+ */
+export function matchedToLavapipe() {
+  const instance = createVulkanInstance();
+  const physical = instance.physicalDevices()[0]!;
+  process.env.REFDRV_DEVICE_UUID = Buffer.from(physical.deviceUUID).toString('hex');
+  const undo = () => {
+    delete process.env.REFDRV_DEVICE_UUID;
+    instance.dispose();
+  };
+  try {
+    const device = platform.getDevices()[0]!;
+    const vk = instance.createDevice({ uuid: device.uuidBytes! });
+    const context = createContext({ devices: [device] });
+    const queue = context.createQueue();
+    return {
+      physical,
+      device,
+      vk,
+      context,
+      queue,
+      memory: getExternalMemory(platform),
+      [Symbol.dispose]() {
+        queue.release();
+        context.release();
+        vk.dispose();
+        undo();
+      },
+    };
+  } catch (error) {
+    undo();
+    throw error;
+  }
 }
 
 /** The error fn throws (undefined if it returns). */
