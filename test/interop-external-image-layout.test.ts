@@ -81,6 +81,8 @@ describe('importImage checks the exporter\'s tiling against ..._ASSUME_LINEAR_IM
     const bare = { handleType: 'opaque-fd' as const, handle: exported.handle, size: exported.size };
     expect(() => memory.importImage(context, bare, { format, width, height, tiling: 'linear' })).toThrow(OpenCLImageLayoutError);
     expect(() => memory.importImage(context, bare, { format, width, height, tiling: 'tiled' as never })).toThrow(/options.tiling must be 'linear', 'optimal'; got the string "tiled"/);
+    expect(() => memory.importImage(context, bare, { format, width, height, tiling: null as never })).toThrow(/options.tiling must be 'linear', 'optimal'; got null/);
+    expect(() => memory.importImage(context, { ...bare, tiling: 5 as never }, { format, width, height })).toThrow(/handle.tiling must be 'linear', 'optimal'; got number 5/);
     const buffer = memory.importBuffer(context, exported);
     expect(buffer.size).toBe(exported.size);
     buffer.release();

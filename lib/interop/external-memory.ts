@@ -445,8 +445,10 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
     const type = options.type ?? (depth > 1 ? '3d' : height > 0 ? '2d' : '1d');
     const typeValue = imageTypes[type as keyof typeof imageTypes];
     if (!Object.hasOwn(imageTypes, type) || typeValue === undefined) throw new TypeError(`type must be one of ${Object.keys(imageTypes).join(', ')}; got ${describeValue(type)}`);
-    const given = options.tiling ?? (handle as { tiling?: unknown } | null)?.tiling;
-    const tiling = given === undefined ? undefined : checkChoice(given, options.tiling !== undefined ? 'options.tiling' : 'handle.tiling', ['linear', 'optimal'] as const);
+    // Only an absent options.tiling defers to the handle's (null is a wrong value, as for every option).
+    const fromOptions = options.tiling !== undefined;
+    const given = fromOptions ? options.tiling : (handle as { tiling?: unknown } | null)?.tiling;
+    const tiling = given === undefined ? undefined : checkChoice(given, fromOptions ? 'options.tiling' : 'handle.tiling', ['linear', 'optimal'] as const);
     const { checked, flags, devices, properties } = this.#prepare(context, handle, options, 'handle');
     if (tiling !== undefined) {
       for (const device of devices ?? context.devices) {
