@@ -1,0 +1,102 @@
+// Shared by the GPU test files (test/gpu/*.test.mjs). They use node:test and
+// the built package (dist/) only, so they run where vitest is not installed:
+// on a GPU machine (`npm run test:gpu`) and, against the reference driver and
+// lavapipe, in CI (test/gpu-suite.test.ts runs them with
+// OPENCL_INTEROP_GPU_PLATFORM set to the reference driver).
+//
+// OPENCL_INTEROP_GPU_PLATFORM: part of the platform's name (default "NVIDIA").
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const distPath = resolve(here, '../../dist/index.js');
+const require = createRequire(import.meta.url);
+/** The package, as a user's `require('opencl-interop')` gets it. */
+export const ocl = require(distPath);
+
+export const platformName = process.env.OPENCL_INTEROP_GPU_PLATFORM || 'NVIDIA';
+
+/** The platform under test, or null when no platform's name contains platformName. */
+export function findGpuPlatform() {
+  return ocl.getPlatforms().find((p) => p.name.includes(platformName)) ?? null;
+}
+
+/** The platform under test; throws a clear Error when it is missing. */
+export function gpuPlatform() {
+  const platform = findGpuPlatform();
+  if (!platform) {
+    const names = ocl.getPlatforms().map((p) => p.name);
+    throw new Error(`no OpenCL platform's name contains "${platformName}" (platforms: ${names.join(', ') || 'none'}); set OPENCL_INTEROP_GPU_PLATFORM`);
+  }
+  return platform;
+}
+
+/** Its first GPU device (or first device: the reference driver's is a CPU-typed device). */
+export function gpuDevice(platform = gpuPlatform()) {
+  return platform.getDevices('gpu')[0] ?? platform.getDevices()[0];
+}
+
+/** True when a Vulkan loader and a device matching the OpenCL device's UUID exist. */
+export function vulkanMatches(device = gpuDevice()) {
+  try {
+    const instance = ocl.createVulkanInstance();
+    try {
+      const uuid = Buffer.from(device.uuidBytes ?? []).toString('hex');
+      return instance.physicalDevices().some((p) => Buffer.from(p.deviceUUID).toString('hex') === uuid);
+    } finally {
+      instance.dispose();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The prelude every fresh process gets: `ocl`, `platform`, `device`, and
+ * `vulkanDevice()` (a Vulkan device on the same GPU, by UUID).
+ */
+export const prelude = `
+const ocl = require(${JSON.stringify(distPath)});
+const platform = ocl.getPlatforms().find((p) => p.name.includes(${JSON.stringify(platformName)}));
+if (!platform) { console.error('platform missing'); process.exit(90); }
+const device = platform.getDevices('gpu')[0] ?? platform.getDevices()[0];
+let vulkanInstance;
+const vulkanDevice = () => (vulkanInstance ??= ocl.createVulkanInstance()).createDevice({ uuid: device.uuidBytes });
+`;
+
+/**
+ * Runs `source` (CommonJS, after the prelude, top-level await allowed inside
+ * an async IIFE the caller writes) in a fresh `node` process. Resolves with
+ * { status, signal, stdout, stderr, timedOut, ms }; a process alive after
+ * timeoutMs is killed (SIGKILL) and reported with timedOut: true.
+ */
+export function runFresh(source, { timeoutMs = 20_000, env = {}, args = [] } = {}) {
+  return new Promise((resolvePromise) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [...args, '-e', prelude + source], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ status, signal, stdout, stderr, timedOut, ms: Date.now() - started });
+    });
+  });
+}
+
+/** Formats a fresh process's result for an assertion message. */
+export function describeRun(run) {
+  const how = run.timedOut ? `still running after ${run.ms} ms (killed)` : run.signal ? `killed by ${run.signal}` : `exit ${run.status}`;
+  return `${how}\n--- stdout\n${run.stdout.slice(-4000)}\n--- stderr\n${run.stderr.slice(-4000)}`;
+}
