@@ -199,7 +199,7 @@ class NativeQueue : public Handle<NativeQueue, cl_command_queue> {
   static constexpr const char* kName = "NativeQueue";
   static const napi_type_tag kTypeTag;
   static void Init(Napi::Env env, Napi::Object exports);
-  static void ReleaseHandle(cl_command_queue h) { ApiOrNull()->clReleaseCommandQueue(h); }
+  static void ReleaseHandle(cl_command_queue h);
 
  private:
   Napi::Value Info(const Napi::CallbackInfo& info);

@@ -10,6 +10,11 @@ namespace ocl {
 
 const napi_type_tag NativeQueue::kTypeTag = {0x6f636c2d71756575ULL, 0x6500000000000004ULL};
 
+void NativeQueue::ReleaseHandle(cl_command_queue h) {
+  ForgetQueue(h);
+  ApiOrNull()->clReleaseCommandQueue(h);
+}
+
 NativeQueue::~NativeQueue() {
   // Collected without release(): lib/ can no longer release its commands' events.
   if (handle()) AddonData::Get(Env()).events->ReleaseCommandsOf(handle());
@@ -446,7 +451,7 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   ApplyPendingArgs(env, *kernel, ops);
   OCL_CHECK(env, clEnqueueNDRangeKernel, queue->handle(), kernel->handle(), dims, v[1] != 0 ? offset : nullptr, global,
                                             v[2] != 0 ? local : nullptr, op.count(), op.list(), &op.event);
-  if (info[3].ToBoolean()) NoteKernelCommand(env, op.event);
+  if (info[3].ToBoolean()) NoteKernelCommand(env, queue->handle(), op.event);
   return op.Result(env);
 }
 
