@@ -494,8 +494,8 @@ Napi::Value EventWhenStatus(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_event event = EventOf(info[0]);
   cl_int execStatus = info[1].As<Napi::Number>().Int32Value();
-  bool keepAlive = info[2].ToBoolean();
-  bool byWaiter = info[3].ToBoolean() && execStatus == CL_COMPLETE;
+  bool keepAlive = FlagOf(info[2]);
+  bool byWaiter = FlagOf(info[3]) && execStatus == CL_COMPLETE;
   const CoreApi& api = Api(env);
   AddonData& data = AddonData::Get(env);
   auto* delivery = new EventStatusDelivery(env);

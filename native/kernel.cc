@@ -97,7 +97,7 @@ Napi::Value NativeKernel::ArgStore(const Napi::CallbackInfo& info) {
     cl_kernel kernel = Checked(env);
     cl_uint count = 0;
     OCL_CHECK(env, clGetKernelInfo, kernel, kKernelNumArgs, sizeof(count), &count, nullptr);
-    argStore_ = Napi::Persistent(Napi::Uint8Array::New(env, (count ? count : 1) * kArgBytes));
+    argStore_.Make(env, (count ? count : 1) * kArgBytes);
   }
   return argStore_.Value();
 }
@@ -106,7 +106,7 @@ const uint8_t* NativeKernel::ArgBytes(Napi::Env env, cl_uint index, size_t lengt
   if (length == 0 || length > kArgBytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
   size_t start = static_cast<size_t>(index) * kArgBytes;
   size_t bytes = 0;
-  const uint8_t* store = HeldData(env, argStore_, bytes, "the kernel's argument store");
+  const uint8_t* store = argStore_.Data(env, bytes, "the kernel's argument store");
   if (start + kArgBytes > bytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
   return store + start;
 }

@@ -276,9 +276,9 @@ class NativeKernel : public Handle<NativeKernel, cl_kernel> {
   const uint8_t* ArgBytes(Napi::Env env, cl_uint index, size_t length) const;
 
  private:
-  // Made by the addon (argStore()), one per kernel for its life; its data is
-  // looked up at each use, never kept.
-  Napi::Reference<Napi::Uint8Array> argStore_;
+  // Made by the addon (argStore()), one per kernel for its life; a detached
+  // store is refused at its next use (HeldArray, convert.h).
+  HeldArray<Napi::Uint8Array, uint8_t> argStore_;
 };
 
 // Hands the driver the kernel arguments lib/kernel.ts checked and held since

@@ -405,10 +405,8 @@ Napi::Value TakeCallArrays(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto& data = AddonData::Get(env);
   if (!data.ndrangeSizes.IsEmpty()) throw Napi::Error::New(env, "the call arrays were handed out already (to opencl-interop, as it loaded the addon)");
-  Napi::Float64Array sizes = Napi::Float64Array::New(env, kNDRangeSizes);
-  Napi::Float64Array ops = Napi::Float64Array::New(env, kArgOps);
-  data.ndrangeSizes = Napi::Persistent(sizes);
-  data.argOps = Napi::Persistent(ops);
+  Napi::Float64Array sizes = data.ndrangeSizes.Make(env, kNDRangeSizes);
+  Napi::Float64Array ops = data.argOps.Make(env, kArgOps);
   Napi::Object result = Napi::Object::New(env);
   result.Set("ndrangeSizes", sizes);
   result.Set("kernelArgOps", ops);
@@ -436,8 +434,8 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   if (!kernel->handle()) ThrowReleased(env, NativeKernel::kName);
   const AddonData& data = AddonData::Get(env);
   size_t sizesLength = 0, opsLength = 0;
-  const double* v = HeldData(env, data.ndrangeSizes, sizesLength, "the NDRange sizes array");
-  const double* ops = HeldData(env, data.argOps, opsLength, "the kernel argument operations array");
+  const double* v = data.ndrangeSizes.Data(env, sizesLength, "the NDRange sizes array");
+  const double* ops = data.argOps.Data(env, opsLength, "the kernel argument operations array");
   if (sizesLength < kNDRangeSizes || opsLength < kArgOps) throw Napi::RangeError::New(env, "the call arrays are too short");
   const auto dims = static_cast<cl_uint>(v[0]);
   if (dims < 1 || dims > 3) throw Napi::RangeError::New(env, "an NDRange has 1 to 3 dimensions");
@@ -451,7 +449,7 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   ApplyPendingArgs(env, *kernel, ops);
   OCL_CHECK(env, clEnqueueNDRangeKernel, queue->handle(), kernel->handle(), dims, v[1] != 0 ? offset : nullptr, global,
                                             v[2] != 0 ? local : nullptr, op.count(), op.list(), &op.event);
-  if (info[3].ToBoolean()) NoteKernelCommand(env, queue->handle(), op.event);
+  if (FlagOf(info[3])) NoteKernelCommand(env, queue->handle(), op.event);
   return op.Result(env);
 }
 
