@@ -33,7 +33,22 @@ class HeldArray {
     length_ = length;
     return array;
   }
+  // Makes the array (once) as a view of `buffer` from element `offset`: one
+  // detach check (Data) covers every array on that buffer (DataOfChecked).
+  Array MakeOn(Napi::Env env, Napi::ArrayBuffer buffer, size_t offset, size_t length) {
+    Array array = Array::New(env, length, buffer, offset * sizeof(T));
+    buffer_ = Napi::Persistent(buffer);
+    view_ = Napi::Persistent(array);
+    data_ = array.Data();
+    length_ = length;
+    return array;
+  }
   Array Value() const { return view_.Value(); }
+  // After a Data() of another array on the same buffer in the same call.
+  T* DataOfChecked(size_t& length) const {
+    length = length_;
+    return data_;
+  }
   T* Data(Napi::Env env, size_t& length, const char* what) const {
     bool detached = true;
     if (buffer_.IsEmpty() || napi_is_detached_arraybuffer(env, buffer_.Value(), &detached) != napi_ok || detached) {

@@ -405,8 +405,10 @@ Napi::Value TakeCallArrays(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto& data = AddonData::Get(env);
   if (!data.ndrangeSizes.IsEmpty()) throw Napi::Error::New(env, "the call arrays were handed out already (to opencl-interop, as it loaded the addon)");
-  Napi::Float64Array sizes = data.ndrangeSizes.Make(env, kNDRangeSizes);
-  Napi::Float64Array ops = data.argOps.Make(env, kArgOps);
+  // One buffer under both: one detach check per enqueueNDRange.
+  auto buffer = Napi::ArrayBuffer::New(env, (kNDRangeSizes + kArgOps) * sizeof(double));
+  Napi::Float64Array sizes = data.ndrangeSizes.MakeOn(env, buffer, 0, kNDRangeSizes);
+  Napi::Float64Array ops = data.argOps.MakeOn(env, buffer, kNDRangeSizes, kArgOps);
   Napi::Object result = Napi::Object::New(env);
   result.Set("ndrangeSizes", sizes);
   result.Set("kernelArgOps", ops);
@@ -434,8 +436,8 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   if (!kernel->handle()) ThrowReleased(env, NativeKernel::kName);
   const AddonData& data = AddonData::Get(env);
   size_t sizesLength = 0, opsLength = 0;
-  const double* v = data.ndrangeSizes.Data(env, sizesLength, "the NDRange sizes array");
-  const double* ops = data.argOps.Data(env, opsLength, "the kernel argument operations array");
+  const double* v = data.ndrangeSizes.Data(env, sizesLength, "the NDRange sizes array (and the argument operations array on its buffer)");
+  const double* ops = data.argOps.DataOfChecked(opsLength);
   if (sizesLength < kNDRangeSizes || opsLength < kArgOps) throw Napi::RangeError::New(env, "the call arrays are too short");
   const auto dims = static_cast<cl_uint>(v[0]);
   if (dims < 1 || dims > 3) throw Napi::RangeError::New(env, "an NDRange has 1 to 3 dimensions");
