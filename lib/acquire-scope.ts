@@ -41,7 +41,7 @@ export class AcquireScope {
     if (this.#released) throw new OpenCLStateError('this acquire scope was already released');
     const failure = this.event.knownFailure();
     if (failure !== undefined) {
-      throw new OpenCLStateError(`the acquire of this scope failed (${failure}): its objects were never acquired, so there is nothing to release`);
+      throw new OpenCLStateError(`the acquire of this scope failed: ${failure}; its objects were never acquired, so there is nothing to release`);
     }
     const event = enqueueShared('release', this.queue, this.objects, options.waitFor);
     this.#released = true;

@@ -472,10 +472,10 @@ export class Semaphores {
         // One wait consumes one signal: a semaphore listed twice waits for a second signal that the same command holds back.
         if (list[j] === semaphore) throw new TypeError(`semaphores[${i}] is semaphores[${j}] again: list each semaphore once`);
       }
-      semaphore.checkEnqueue(which, `semaphores[${i}]`);
       list[i] = semaphore;
       natives[i] = semaphore.native;
     }
+    for (let i = 0; i < length; i++) list[i]!.checkEnqueue(which, `semaphores[${i}]`);
     let payloads: bigint[] | null = null;
     const requested = options?.payloads;
     if (requested !== undefined) {
