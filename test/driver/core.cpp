@@ -213,6 +213,12 @@ static void finish_command(Global::Command *cmd, cl_int st) {
   set_status(ev, st);
   if (st < 0)
     context_notify(ev->ctx, "opencl-interop reference driver: command failed with " + error_name(st, Ext::None));
+  // An acquire that failed (a failed event in its wait list) acquired nothing, as on a GPU.
+  for (auto m : cmd->mems) {
+    if (m->acquired_by != ev) continue;
+    m->acquired_by = nullptr;
+    if (st < 0) m->acquired = false;
+  }
   cl_command_queue q = cmd->queue;
   auto &out = q->outstanding;
   out.erase(std::remove(out.begin(), out.end(), ev), out.end());
