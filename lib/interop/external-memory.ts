@@ -331,22 +331,6 @@ export function notAnExport(fd: number): string | undefined {
   return undefined;
 }
 
-/**
- * Descriptors that a live import of this process took: the driver closes
- * each when its object goes, so importing the number again would close it
- * twice (the second time, whatever file was opened under it meanwhile).
- */
-const takenFds = new Map<number, { owner: WeakRef<{ readonly released: boolean }>; description: string }>();
-
-function takenBy(fd: number): string | undefined {
-  const entry = takenFds.get(fd);
-  if (!entry) return undefined;
-  const owner = entry.owner.deref();
-  if (owner && !owner.released) return entry.description;
-  takenFds.delete(fd);
-  return undefined;
-}
-
 /** @internal Checks an import's handle object against a handle-type table. Each of its properties is read once. */
 export function checkHandle<T extends string>(handle: unknown, table: Readonly<Record<T, ExternalHandleTypeRecord>>, what: string): CheckedHandle<T> {
   if (handle === null || typeof handle !== 'object') throw new TypeError(`${what} must be an object { handleType, handle }; got ${describeValue(handle)}`);
@@ -365,13 +349,6 @@ export function checkHandle<T extends string>(handle: unknown, table: Readonly<R
       if (value < 0) break;
       // A descriptor that is not open never reaches a driver (which would take whatever opens under that number next).
       if (!isOpenFd(value)) throw new TypeError(`${what}.handle: file descriptor ${value} (${handleType}) is not open`);
-      const owner = takenBy(value);
-      if (owner !== undefined) {
-        throw new TypeError(
-          `${what}.handle: file descriptor ${value} (${handleType}) belongs to ${owner}, which took it when it was imported: ` +
-            'the driver closes it when that object goes. Export the handle again for a second import, or import with { duplicate: true } while you still own the descriptor',
-        );
-      }
       // What the driver would refuse with a status of its own (NVIDIA: 999) or take as memory it is not.
       const kind = notAnExport(value);
       if (kind !== undefined) {
@@ -423,36 +400,36 @@ function refusedHandle(error: unknown, checked: CheckedHandle<string>): unknown 
 }
 
 /**
- * @internal Runs an import with the handle's ownership rules: a duplicate is
- * made first when asked (and closed if the import fails); after a successful
- * import that took the caller's descriptor, the exporter's relinquish() runs.
- * `adopt` wraps the driver's object; a descriptor it took is recorded, so
- * that no second import takes the same number while it lives.
+ * @internal Runs an import with the handle's ownership rules. A descriptor
+ * is never handed to the driver itself: drivers close the one they take at
+ * different times (NVIDIA's at the import, the reference driver's when the
+ * object goes), so the number would be free, or not, depending on the
+ * driver, and a second import of it would close whatever was opened under it
+ * meanwhile (issue 22 item 5). The driver gets a duplicate; after a
+ * successful import that takes the caller's descriptor (no `duplicate`),
+ * the caller's is closed here, once, and the exporter's relinquish() runs.
+ * A failed import closes the duplicate and leaves the caller's open.
  */
-export function importWithOwnership<R, W extends { readonly released: boolean }>(
+export function importWithOwnership<R, W>(
   checked: CheckedHandle<string>,
   duplicate: boolean,
   run: (value: number | bigint | string) => R,
   adopt: (native: R) => W,
-  description: string,
 ): W {
-  let value = checked.value;
-  const fd = checked.record.handle === 'fd' && (value as number) >= 0;
-  const dup = duplicate && fd;
-  if (dup) value = duplicateOpen(checked);
+  const fd = checked.record.handle === 'fd' && (checked.value as number) >= 0;
+  // A sync fd is consumed by the wait it is imported for: the driver takes it as it is.
+  const viaCopy = fd && checked.record.extension !== 'cl_khr_external_semaphore_sync_fd';
+  const value = viaCopy ? duplicateOpen(checked) : checked.value;
   let result: R;
   try {
     result = run(value);
   } catch (error) {
-    if (dup) closeQuietly(value as number);
+    if (viaCopy) closeQuietly(value as number);
     throw refusedHandle(error, checked);
   }
   const wrapper = adopt(result);
-  // A sync fd is consumed (and closed by the driver) at a wait the binding does not see end: not recorded.
-  if (fd && checked.record.extension !== 'cl_khr_external_semaphore_sync_fd') {
-    takenFds.set(value as number, { owner: new WeakRef(wrapper), description });
-  }
-  if (!dup && checked.record.ownership === 'transferred') {
+  if (!duplicate && checked.record.ownership === 'transferred') {
+    if (viaCopy) closeQuietly(checked.value as number);
     const relinquish = checked.source.relinquish;
     if (typeof relinquish === 'function') relinquish.call(checked.source);
   }
@@ -576,7 +553,6 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
       opts.duplicate === true,
       (value) => this.native.createBuffer(context.native, properties(value), flags, size),
       (native) => this.#adopt(new CLBuffer(native, context), checked, flags, devices, description),
-      `the imported buffer (${description})`,
     );
   }
 
@@ -612,7 +588,6 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
       opts.duplicate === true,
       (value) => this.native.createImage(context.native, properties(value), flags, [format.orderValue, format.typeValue], desc),
       (native) => this.#adopt(new CLImage(native, context), checked, flags, devices, description),
-      `the imported image (${description})`,
     );
   }
 

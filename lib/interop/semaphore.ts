@@ -298,7 +298,7 @@ export class Semaphore {
     const source = typeof handle === 'number' ? { handleType: 'sync-fd', handle } : handle;
     const checked = checkHandle(source, externalSemaphoreRecord.handleTypes, 'handle');
     if (checked.handleType !== 'sync-fd') throw new TypeError(`handle.handleType must be 'sync-fd'; got ${describeValue(checked.handleType)}`);
-    importWithOwnership(checked, false, (fd) => this.facade.native.reimportSyncFd(this.native, fd as number), () => this, 'a semaphore');
+    importWithOwnership(checked, false, (fd) => this.facade.native.reimportSyncFd(this.native, fd as number), () => this);
   }
 
   /** Releases the semaphore (clReleaseSemaphoreKHR). Idempotent. */
@@ -437,7 +437,7 @@ export class Semaphores {
         dropped = true;
         return this.native.create(context.native, properties(false));
       }
-    }, (native) => new Semaphore(this, native, context, device, checked.handleType, null, dropped), `a semaphore imported from ${checked.handleType}`);
+    }, (native) => new Semaphore(this, native, context, device, checked.handleType, null, dropped));
   }
 
   /** Enqueues a wait on the semaphores (clEnqueueWaitSemaphoresKHR); later commands on an in-order queue wait for it. */
