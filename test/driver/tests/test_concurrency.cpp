@@ -460,6 +460,7 @@ namespace {
 void busy_queues(bool exit_in_callback) {
   cl_context c = make_ctx();
   cl_command_queue qa = make_queue(c), qb = make_queue(c), qc = make_queue(c, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  g_finish_at_exit.q = qa;  // before any command: the callback that exits reads it
   cl_mem s = buffer(c, 1 << 20), d = buffer(c, 1 << 20);
   Copy copy(c, s, d);
   set_delay("kernel=30000000");
@@ -475,7 +476,6 @@ void busy_queues(bool exit_in_callback) {
   CHECK_OK(cl.clSetEventCallback(ka, CL_COMPLETE, count_complete, nullptr));
   CHECK_OK(cl.clEnqueueFillBuffer(qc, d, &pat, 1, 0, 16, 0, nullptr, &quick));
   CHECK_OK(cl.clSetEventCallback(quick, CL_COMPLETE, exit_in_callback ? exit_callback : slow_callback, nullptr));
-  g_finish_at_exit.q = qa;
   if (exit_in_callback) {
     for (;;) pause();  // the callback ends the process
   }
