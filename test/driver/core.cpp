@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
+#include <thread>
 
 namespace refdrv {
 
@@ -88,6 +89,20 @@ void release_obj(RefObj *o) {
   }
 }
 
+// NVIDIA's driver (580) never returns from destroying imported external
+// memory that is still acquired (issue 22: a process that ends with memory
+// acquired never exits). The reference driver does the same, so that CI sees
+// what a GPU would; REFDRV_ACQUIRED_DESTROY=return makes it return instead.
+static void block_like_nvidia_if_acquired(cl_mem m) {
+  if (m->ext != Ext::KhrExternalMemory || !m->acquired) return;
+  const char *mode = std::getenv("REFDRV_ACQUIRED_DESTROY");
+  if (mode && std::string(mode) == "return") return;
+  std::fprintf(stderr,
+               "opencl-interop reference driver: imported external memory destroyed while still acquired: "
+               "blocking for ever, as NVIDIA's driver does (REFDRV_ACQUIRED_DESTROY=return returns)\n");
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
 static void destroy(RefObj *o) {
   switch (o->kind) {
     case Kind::Context: {
@@ -112,6 +127,7 @@ static void destroy(RefObj *o) {
         auto cb = *it;
         defer_call([cb, m] { cb.fn(m, cb.data); });
       }
+      block_like_nvidia_if_acquired(m);
       interop_release_mem(m);
       external_release_mem(m);
       cl_mem parent = m->parent;
@@ -300,11 +316,18 @@ void busy_end() {
 // (Windows ends the other threads before DLL detach: there is nothing to wait for.)
 void exit_hook() {
   auto &g = G();
-  std::unique_lock<std::mutex> lk(g.mu);
   g.exiting = true;
+  // A thread may hold the lock for ever (REFDRV_ACQUIRED_DESTROY blocks as NVIDIA
+  // does): then exit goes on without waiting.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  std::unique_lock<std::mutex> lk(g.mu, std::defer_lock);
+  while (!lk.try_lock()) {
+    if (std::chrono::steady_clock::now() > deadline) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   g.cv.notify_all();
   size_t self = t_busy ? 1 : 0;
-  g.cv.wait_for(lk, std::chrono::seconds(5), [&] { return g.busy <= self; });
+  g.cv.wait_until(lk, deadline, [&] { return g.busy <= self; });
 }
 #endif
 
@@ -397,6 +420,12 @@ static void finish_command(Global::Command *cmd, cl_int st) {
   set_status(ev, st);
   if (st < 0)
     context_notify(ev->ctx, "opencl-interop reference driver: command failed with " + error_name(st, Ext::None));
+  // An acquire that failed (a failed event in its wait list) acquired nothing, as on a GPU.
+  for (auto m : cmd->mems) {
+    if (m->acquired_by != ev) continue;
+    m->acquired_by = nullptr;
+    if (st < 0) m->acquired = false;
+  }
   cl_command_queue q = cmd->queue;
   auto &out = q->outstanding;
   out.erase(std::remove(out.begin(), out.end(), ev), out.end());
@@ -429,7 +458,7 @@ void run_command(std::unique_lock<std::mutex> &lk, Global::Command *cmd, bool de
     set_status(ev, CL_RUNNING);
     if (cmd->delay_us) {
       auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(cmd->delay_us);
-      g.cv.wait_until(lk, until, [&] { return g.exiting; });
+      g.cv.wait_until(lk, until, [&] { return g.exiting.load(); });
       if (g.exiting) park(lk);
     }
     cl_int rc = CL_SUCCESS;
@@ -1026,7 +1055,7 @@ CLAPI(cl_int) clFinish(cl_command_queue q) {
   if (!valid_queue(q)) return CL_INVALID_COMMAND_QUEUE;
   retain_obj(q);
   bool stopped = false;
-  while (!q->outstanding.empty() && !(stopped = G().exiting)) G().cv.wait(L.lk);
+  while (!q->outstanding.empty() && !(stopped = G().exiting.load())) G().cv.wait(L.lk);
   release_obj(q);
   return stopped ? CL_OUT_OF_RESOURCES : CL_SUCCESS;  // exiting: the driver has stopped
 }

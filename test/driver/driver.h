@@ -116,6 +116,8 @@ struct _cl_mem : refdrv::RefObj {
   VASurfaceID va_id = 0;              // the id at creation time
   VASurfaceID *va_surface = nullptr;  // the application's pointer, returned by CL_MEM_VA_API_MEDIA_SURFACE_INTEL
   bool acquired = false;
+  // the acquire command in flight that made it acquired: if that command fails, nothing was acquired
+  cl_event acquired_by = nullptr;
   // created by clCreateBufferWithProperties / clCreateImageWithProperties: the list as given
   bool has_props = false;
   std::vector<cl_mem_properties> props;
@@ -207,7 +209,7 @@ struct Global {
   bool callback_thread = false;
   bool exit_hook = false;
   size_t busy = 0;       // driver threads running work or callbacks (lock released)
-  bool exiting = false;  // the process is exiting: no command or callback starts any more
+  std::atomic<bool> exiting{false};  // the process is exiting: no command or callback starts any more
   // per command type delays in microseconds (type 0: every other command)
   std::vector<std::pair<cl_command_type, uint32_t>> delays;
 };
