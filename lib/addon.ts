@@ -433,13 +433,15 @@ export interface NativeVkBuffer extends NativeVkObject {
   info(): NativeVkMemoryInfo & { size: number };
   exportMemory(handleType: number): number | bigint;
   write(offset: number, data: ArrayBufferView): Promise<void>;
-  read(offset: number, length: number): Promise<Uint8Array>;
+  /** Fills `out` (made before the submission) with out.length bytes at offset; resolves with it. */
+  read(offset: number, out: Uint8Array): Promise<Uint8Array>;
 }
 export interface NativeVkImage extends NativeVkObject {
   info(): NativeVkMemoryInfo & { planes: { width: number; height: number; texelBytes: number; offset?: number; size?: number; rowPitch?: number }[] };
   exportMemory(handleType: number): number | bigint;
   write(plane: number, data: ArrayBufferView, pitch: number): Promise<void>;
-  read(plane: number, pitch: number): Promise<Uint8Array>;
+  /** Fills `out` (pitch x (rows - 1) + rowBytes bytes, made before the submission) with the plane's rows; resolves with it. */
+  read(plane: number, pitch: number, out: Uint8Array): Promise<Uint8Array>;
 }
 export interface NativeVkSemaphore extends NativeVkObject {
   exportHandle(handleType: number): number | bigint;

@@ -289,6 +289,35 @@ describe('images (§12.3 Images, vkGetImageSubresourceLayout)', () => {
     expect(() => image.readPlane(0, { pitch: 8 })).toThrow(RangeError);
     expect(() => image.readPlane(0, { stride: 8 } as never)).toThrow(TypeError);
   });
+
+  it('readPlane() with a pitch whose result no Uint8Array can hold is a RangeError before anything is submitted, not an abort (fresh process)', async () => {
+    // Before: the 15 TiB result was allocated in the completion callback, where V8 aborts (SIGABRT).
+    const result = await runNode(
+      `const inst = ocl.createVulkanInstance(); const dev = inst.createDevice();
+       const img = dev.createImage({ width: 16, height: 16, format: 'rgba8' });
+       const before = dev.pending;
+       const tries = [2 ** 40, 2 ** 53, 1e300, Infinity, 64.5];
+       const max = Math.floor((require('node:buffer').constants.MAX_LENGTH - 64) / 15);
+       tries.push(max + 1);
+       for (const pitch of tries) {
+         try { img.readPlane(0, { pitch }).then(() => console.log('resolved'), (e) => console.log('rejected', e.name)); }
+         catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }
+       }
+       console.log('submitted', dev.pending - before);
+       img.readPlane(0, { pitch: 80 }).then((r) => { console.log('read', r.length); img.dispose(); dev.dispose(); inst.dispose(); });`,
+    );
+    expect(result.signal).toBeNull();
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.slice(-2)).toEqual(['submitted 0', `read ${80 * 15 + 64}`]);
+    const errors = lines.slice(0, -2).map((l) => JSON.parse(l));
+    expect(errors.length).toBe(6);
+    for (const e of errors) {
+      expect(e.name).toBe('RangeError');
+      expect(e.message).toMatch(/^options\.pitch must be an integer from 64 \(a row of plane 0\) to \d+ .*; got number /);
+    }
+    expect(errors[0].message).toMatch(/got number 1099511627776$/);
+  });
 });
 
 describe('recorded commands (§20 Clear Commands vkCmdFillBuffer, §19 Copy Commands, §28 Dispatching Commands)', () => {
