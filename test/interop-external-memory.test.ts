@@ -450,6 +450,38 @@ describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, Open
     frame.release();
     expect(fdsOn(frameTarget)).toBe(beforeFrame - 1);
   });
+
+  it('two exports of one Vulkan allocation, both imported and acquired together, are one memory (cl_khr_external_memory: imports of one allocation alias it): writes through either are seen through the other and survive both releases', async () => {
+    // Before: each import had its own device copy; a write through one was not seen through the
+    // other, and the later release wrote its stale copy over the earlier one's write.
+    using matched = matchedToLavapipe();
+    const { vk, context, queue, memory } = matched;
+    const size = 4096, half = size / 2;
+    using vkBuffer = vk.createBuffer({ size });
+    await vkBuffer.write(pattern(size, 3));
+    for (const releaseOrder of [['a', 'b'], ['b', 'a']] as const) {
+      const a = memory.importBuffer(context, vkBuffer.exportMemory(), { size });
+      const b = memory.importBuffer(context, vkBuffer.exportMemory(), { size });
+      const byName = { a, b };
+      await queue.enqueueAcquireShared([a]).completed;
+      await queue.enqueueAcquireShared([b]).completed;
+      await queue.writeBuffer(a, pattern(half, 41), { offset: 0 });
+      const seen = new Uint8Array(size);
+      await queue.readBuffer(b, seen);
+      expect(seen.subarray(0, half)).toEqual(pattern(half, 41));
+      expect(seen.subarray(half)).toEqual(pattern(size, 3).subarray(half));
+      await queue.writeBuffer(b, pattern(half, 43), { offset: half });
+      await queue.readBuffer(a, seen);
+      expect(seen.subarray(half)).toEqual(pattern(half, 43));
+      for (const name of releaseOrder) await queue.enqueueReleaseShared([byName[name]]).completed;
+      const back = await vkBuffer.read();
+      expect(back.subarray(0, half)).toEqual(pattern(half, 41));
+      expect(back.subarray(half)).toEqual(pattern(half, 43));
+      a.release();
+      b.release();
+      await vkBuffer.write(pattern(size, 3));
+    }
+  });
 });
 
 describe('external memory on PoCL: not supported, typed errors, no descriptor leaked', () => {
