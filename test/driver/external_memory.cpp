@@ -23,7 +23,9 @@
 #include "refdriver_control.h"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -434,21 +436,48 @@ namespace refdrv {
 
 void external_release_mem(cl_mem m) { m->ext_payload.reset(); }
 
+// REFDRV_DEVICE_UUID: 32 hex digits, or the 8-4-4-4-12 form that CL_DEVICE_UUID_KHR and
+// `opencl-interop info` print; false for anything else.
+static bool parse_uuid(const char *text, cl_uchar out[CL_UUID_SIZE_KHR]) {
+  size_t len = strlen(text);
+  bool dashed = len == 2 * CL_UUID_SIZE_KHR + 4;
+  if (!dashed && len != 2 * CL_UUID_SIZE_KHR) return false;
+  std::string hex;
+  for (size_t i = 0; i < len; i++) {
+    bool dashAt = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dashed && dashAt) {
+      if (text[i] != '-') return false;
+      continue;
+    }
+    if (!isxdigit(static_cast<unsigned char>(text[i]))) return false;
+    hex += text[i];
+  }
+  for (int i = 0; i < CL_UUID_SIZE_KHR; i++) out[i] = cl_uchar(strtoul(hex.substr(2 * i, 2).c_str(), nullptr, 16));
+  return true;
+}
+
 static void device_uuid(cl_uchar out[CL_UUID_SIZE_KHR]) {
   static const char kDefault[CL_UUID_SIZE_KHR + 1] = "refdrv-device-01";
   memcpy(out, kDefault, CL_UUID_SIZE_KHR);
-  // REFDRV_DEVICE_UUID (32 hex digits): tests make the device claim another API's
-  // device UUID (lavapipe's) to exercise matching by UUID
+  // REFDRV_DEVICE_UUID: tests make the device claim another API's device UUID
+  // (lavapipe's) to exercise matching by UUID
   const char *env = getenv("REFDRV_DEVICE_UUID");
-  if (!env || strlen(env) != 2 * CL_UUID_SIZE_KHR) return;
+  if (!env || !*env) return;
   cl_uchar v[CL_UUID_SIZE_KHR];
-  for (int i = 0; i < CL_UUID_SIZE_KHR; i++) {
-    char hex[3] = {env[2 * i], env[2 * i + 1], 0};
-    char *end = nullptr;
-    v[i] = cl_uchar(strtoul(hex, &end, 16));
-    if (end != hex + 2) return;
+  if (parse_uuid(env, v)) {
+    memcpy(out, v, CL_UUID_SIZE_KHR);
+    return;
   }
-  memcpy(out, v, CL_UUID_SIZE_KHR);
+  // A claim that silently did not take makes a matching test fail far from its cause: say so, once per value.
+  static std::mutex mutex;
+  static std::string reported;
+  std::lock_guard<std::mutex> guard(mutex);
+  if (reported == env) return;
+  reported = env;
+  fprintf(stderr,
+          "opencl-interop reference driver: REFDRV_DEVICE_UUID must be 32 hex digits or the 8-4-4-4-12 form; got '%s': "
+          "ignored, the device keeps its own UUID (refdrv-device-01)\n",
+          env);
 }
 
 bool external_platform_info(cl_platform_info p, size_t sz, void *val, size_t *ret, cl_int *rc) {
