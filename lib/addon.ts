@@ -449,6 +449,19 @@ export interface NativeVkSemaphore extends NativeVkObject {
 /** Recorded commands (NativeVkDevice.record): a class of its own natively, with release() only. */
 export interface NativeVkCommands extends NativeVkObject {}
 
+// ---- Handles between processes (native/ipc/) --------------------------------
+/** One end of a Unix SOCK_SEQPACKET socket (or a listening one): non-blocking calls, null for EAGAIN. */
+export interface NativeHandleChannel {
+  readonly fd: number;
+  send(bytes: Uint8Array, fds: number[]): number | null;
+  /** bytes empty and no fds: the peer closed the channel. */
+  receive(maxBytes: number, maxFds: number): { bytes: Uint8Array; fds: number[]; truncated: boolean; controlTruncated: boolean } | null;
+  accept(): NativeHandleChannel | null;
+  /** Resolves once readable (false) or writable (true), or hung up; one at a time. */
+  wait(writable: boolean): Promise<void>;
+  close(): void;
+}
+
 /** (platform, legacy 1.1 lookup, role -> entry point name from the extension's record in lib/interop/extensions.ts) */
 type SharingConstructor<T> = new (platform: NativePlatform, legacy: boolean, entryPoints: Readonly<Record<string, string>>) => T;
 type Triple = [number, number, number];
@@ -566,6 +579,12 @@ export interface Addon {
   vkCreateInstance(apiVersion: number, extensions: string[], applicationName: string): NativeVkInstance;
   vkSetShaders(shaders: Readonly<Record<string, Uint32Array>>): void;
   vkCloseHandle(handle: number | bigint): boolean;
+  // Handles between processes (native/ipc/; not on Windows).
+  ipcSocketPair(): [NativeHandleChannel, NativeHandleChannel];
+  ipcConnect(path: string): NativeHandleChannel;
+  ipcListen(path: string, backlog: number): NativeHandleChannel;
+  /** The channel, or why the fd is not a Unix SOCK_SEQPACKET socket. */
+  ipcAdopt(fd: number): NativeHandleChannel | string;
 }
 
 /**
