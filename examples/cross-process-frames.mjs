@@ -105,16 +105,20 @@ async function consumer(channel) {
     const check = checked(n);
     const seen = check ? new Uint8Array(kernel ? ySize * 4 : frameBytes) : null;
     queue.enqueueAcquireShared(frame.memory).release();
+    const reads = [];
     if (kernel) {
       kernel.setArg(0, frame.planes[0]).setArg(1, frame.planes[1]);
       queue.enqueueKernel(kernel, [width / 4, height]).release();
     } else if (check) {
-      queue.readBuffer(frame.planes[0], seen.subarray(0, ySize)).release();
-      queue.readBuffer(frame.planes[1], seen.subarray(uvOffset, uvOffset + ySize / 2)).release();
+      reads.push(queue.readBuffer(frame.planes[0], seen.subarray(0, ySize)));
+      reads.push(queue.readBuffer(frame.planes[1], seen.subarray(uvOffset, uvOffset + ySize / 2)));
     }
     const released = queue.enqueueReleaseShared(frame.memory);
-    await released.completed;
-    released.release();
+    // A read's bytes are there once its own event completes (not merely a later command's).
+    for (const read of [...reads, released]) {
+      await read.completed;
+      read.release();
+    }
     // The slot is the producer's again; the RGBA result is the consumer's own.
     await channel.send([], { data: { free: data.slot } });
     if (!check) continue;
