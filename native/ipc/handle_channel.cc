@@ -5,6 +5,8 @@
 // holds, what is refused and who closes what.
 #include "ipc/ipc.h"
 
+#include "environment.h"
+
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -62,7 +64,7 @@ sockaddr_un PathAddress(Napi::Env env, const Napi::Value& value, socklen_t* leng
 class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
  public:
   static constexpr const char* kName = "NativeHandleChannel";
-  static Napi::FunctionReference* constructor;
+  static const napi_type_tag kTypeTag;  // its key in the environment's constructors
 
   explicit NativeHandleChannel(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeHandleChannel>(info) {
     env_ = info.Env();
@@ -74,18 +76,16 @@ class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
     Shut();
   }
 
-  static Napi::Object Make(Napi::Env env, int fd) { return constructor->New({Napi::Number::New(env, fd)}); }
+  static Napi::Object Make(Napi::Env env, int fd) {
+    return AddonData::Get(env).constructors.at(&kTypeTag).New({Napi::Number::New(env, fd)});
+  }
 
   static void Init(Napi::Env env, Napi::Object exports) {
     Napi::Function ctor = DefineClass(env, kName,
                                       {InstanceMethod("send", &NativeHandleChannel::Send), InstanceMethod("receive", &NativeHandleChannel::Receive),
                                        InstanceMethod("accept", &NativeHandleChannel::Accept), InstanceMethod("wait", &NativeHandleChannel::Wait),
                                        InstanceMethod("close", &NativeHandleChannel::Close), InstanceAccessor("fd", &NativeHandleChannel::Fd, nullptr)});
-    constructor = new Napi::FunctionReference(Napi::Persistent(ctor));
-    env.AddCleanupHook([] {
-      delete constructor;
-      constructor = nullptr;
-    });
+    AddonData::Get(env).constructors[&kTypeTag] = Napi::Persistent(ctor);
   }
 
  private:
@@ -288,7 +288,7 @@ class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
   Poll* poll_ = nullptr;
 };
 
-Napi::FunctionReference* NativeHandleChannel::constructor = nullptr;
+const napi_type_tag NativeHandleChannel::kTypeTag = {0x3c91e6a47b2d5f08ULL, 0xd2a7f05c18e49b63ULL};
 
 #if !defined(_WIN32)
 // ipcSocketPair() -> [NativeHandleChannel, NativeHandleChannel]
