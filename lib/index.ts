@@ -106,3 +106,4 @@ export * from './va';
 export * from './direct3d';
 // Vulkan: the producer and consumer side of external memory and semaphores (the loader loaded at run time).
 export * from './vulkan';
+export * from './ipc';

@@ -2,10 +2,11 @@
 // through the public API: on the reference driver (through the ICD loader) every
 // entry point and error, ownership of imported descriptors counted in
 // /proc/self/fd; on PoCL typed "not supported" errors that leak no descriptor.
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, unlinkSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLBuffer,
@@ -19,6 +20,7 @@ import {
   OpenCLReleasedError,
   OpenCLStateError,
   createContext,
+  createVulkanInstance,
   externalExtensions,
   externalRecords,
   externalTokens,
@@ -30,7 +32,7 @@ import {
   uuidString,
   VaDmaBuf,
 } from '../lib';
-import { outputOf, pocl, runNode } from './helpers';
+import { outputOf, pocl, repoRoot, runNode, runProcess } from './helpers';
 import { collectedInFreshProcess, isOpen, matchedToLavapipe, openFds, payload, platform, referenceQueue, refDevice, thrownBy } from './helpers/ref-driver';
 import { type Xvfb, startXvfb, useSoftva } from './helpers/va';
 
@@ -107,6 +109,18 @@ describe('cl_khr_external_memory on the reference driver', () => {
     );
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe('00112233-4455-6677-8899-aabbccddeeff');
+  });
+
+  it('REFDRV_DEVICE_UUID takes the dashed form `opencl-interop info` prints as well as 32 hex digits; any other value is said on stderr, not ignored silently', async () => {
+    const print = `const p = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver'); console.log(p.getDevices()[0].uuid);`;
+    const dashed = await runNode(print, { env: { REFDRV_DEVICE_UUID: '6D657361-3232-2e33-2e36-000000000000' } });
+    expect(dashed.stderr).toBe('');
+    expect(dashed.stdout.trim()).toBe('6d657361-3232-2e33-2e36-000000000000');
+    for (const bad of ['6d657361-32322e33-2e36-000000000000', '6d65736132322e332e3600000000000g', 'lavapipe']) {
+      const run = await runNode(print, { env: { REFDRV_DEVICE_UUID: bad } });
+      expect(run.stderr).toContain(`REFDRV_DEVICE_UUID must be 32 hex digits or the 8-4-4-4-12 form; got '${bad}': ignored`);
+      expect(run.stdout.trim()).toBe(formatUuid(Buffer.from('refdrv-device-01')));
+    }
   });
 
   it('clCreateBufferWithProperties with an opaque fd: acquire (await using) sees the exporter\'s bytes, release hands OpenCL\'s back', async () => {
@@ -613,6 +627,79 @@ describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, Open
     expect(back.subarray(uvOffset, uvOffset + (frame.planes[1] as CLBuffer).size).every((b) => b === 128)).toBe(true);
     frame.release();
     expect(fdsOn(frameTarget)).toBe(beforeFrame - 1);
+  });
+
+  it('two exports of one Vulkan allocation, both imported and acquired together, are one memory (cl_khr_external_memory: imports of one allocation alias it): writes through either are seen through the other and survive both releases', async () => {
+    // Before: each import had its own device copy; a write through one was not seen through the
+    // other, and the later release wrote its stale copy over the earlier one's write.
+    using matched = matchedToLavapipe();
+    const { vk, context, queue, memory } = matched;
+    const size = 4096, half = size / 2;
+    using vkBuffer = vk.createBuffer({ size });
+    await vkBuffer.write(pattern(size, 3));
+    for (const releaseOrder of [['a', 'b'], ['b', 'a']] as const) {
+      const a = memory.importBuffer(context, vkBuffer.exportMemory(), { size });
+      const b = memory.importBuffer(context, vkBuffer.exportMemory(), { size });
+      const byName = { a, b };
+      await queue.enqueueAcquireShared([a]).completed;
+      await queue.enqueueAcquireShared([b]).completed;
+      await queue.writeBuffer(a, pattern(half, 41), { offset: 0 });
+      const seen = new Uint8Array(size);
+      await queue.readBuffer(b, seen);
+      expect(seen.subarray(0, half)).toEqual(pattern(half, 41));
+      expect(seen.subarray(half)).toEqual(pattern(size, 3).subarray(half));
+      await queue.writeBuffer(b, pattern(half, 43), { offset: half });
+      await queue.readBuffer(a, seen);
+      expect(seen.subarray(half)).toEqual(pattern(half, 43));
+      for (const name of releaseOrder) await queue.enqueueReleaseShared([byName[name]]).completed;
+      const back = await vkBuffer.read();
+      expect(back.subarray(0, half)).toEqual(pattern(half, 41));
+      expect(back.subarray(half)).toEqual(pattern(half, 43));
+      a.release();
+      b.release();
+      await vkBuffer.write(pattern(size, 3));
+    }
+  });
+});
+
+describe("the README's external-memory example (extracted from README.md, so that it cannot drift)", () => {
+  it('type-checks against the published types and runs: Vulkan writes, OpenCL reads and rewrites, Vulkan reads back (reference driver matched to lavapipe)', async () => {
+    const readme = readFileSync(resolve(repoRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## External memory and semaphores'));
+    const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(block).toMatch(/from 'opencl-interop'/);
+    // A project that installed the package: node_modules/opencl-interop is this repository (its package.json exports).
+    const dir = mkdtempSync(join(tmpdir(), 'readme-example-'));
+    try {
+      mkdirSync(join(dir, 'node_modules'));
+      symlinkSync(repoRoot, join(dir, 'node_modules', 'opencl-interop'));
+      symlinkSync(resolve(repoRoot, 'node_modules/@types'), join(dir, 'node_modules', '@types'));
+      const file = join(dir, 'example.mts');
+      writeFileSync(file, block!);
+      const program = ts.createProgram([file], {
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        lib: ['lib.es2022.d.ts', 'lib.esnext.disposable.d.ts'],
+        types: ['node'],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+      });
+      const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      expect(diagnostics).toEqual([]);
+      const js = ts.transpileModule(block!, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+      writeFileSync(join(dir, 'example.mjs'), js);
+      const lavapipe = createVulkanInstance();
+      const uuid = Buffer.from(lavapipe.physicalDevices()[0]!.deviceUUID).toString('hex');
+      lavapipe.dispose();
+      const run = await runProcess(process.execPath, [join(dir, 'example.mjs')], { cwd: dir, env: { REFDRV_DEVICE_UUID: uuid } });
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim()).toBe('shared both ways');
+      expect(run.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
