@@ -105,3 +105,5 @@ export * from './va';
 export * from './direct3d';
 // Vulkan: the producer and consumer side of external memory and semaphores (the loader loaded at run time).
 export * from './vulkan';
+// The frame pipeline: N frames in flight through OpenCL between any producer and consumer (Vulkan, VA, Direct3D, host).
+export * from './pipeline';
