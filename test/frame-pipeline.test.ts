@@ -92,7 +92,7 @@ describe('FramePipeline: typed errors for bad options', () => {
       expect(() => new FramePipeline({ ...steps, queue, slots: 2, vulkan: {} as never })).toThrow(/options.vulkan must be a VulkanDevice/);
       expect(() => new FramePipeline({ ...steps, queue, slots: 2, sync: 'fence' as never })).toThrow(/options.sync must be/);
       expect(() => new FramePipeline({ ...steps, queue, slots: 2, acquire: () => [1] as never })).toThrow(/options.acquire\(slot 0\) must return an array of MemObject/);
-      const outOfOrder = context.createQueue({ outOfOrder: true });
+      const outOfOrder = context.createQueue(undefined, { outOfOrder: true });
       expect(() => new FramePipeline({ ...steps, queue: outOfOrder, slots: 2 })).toThrow(/must be an in-order queue/);
       outOfOrder.release();
     } finally {
