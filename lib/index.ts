@@ -2,7 +2,7 @@
 // VA-API sharing extensions. See README.md.
 export { CL, type CLName } from './facts/cl-constants';
 export { Context, createContext, type ContextInterop, type ContextOptions, type ContextProperty, type BufferOptions, type ImageOptions, type ImageType } from './context';
-export { Device, type DeviceType } from './device';
+export { Device, formatPciBus, type DeviceType, type PciBusInfo } from './device';
 export {
   OpenCLError,
   OpenCLCommandError,
