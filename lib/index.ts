@@ -64,6 +64,7 @@ export {
   ImportedFrame,
   OpenCLHandleTypeError,
   OpenCLImageLayoutError,
+  OpenCLImportError,
   externalMemoryHandleTypes,
   getExternalMemory,
   importDmaBuf,

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
+#include <thread>
 
 namespace refdrv {
 
@@ -76,6 +78,20 @@ void release_obj(RefObj *o) {
   }
 }
 
+// NVIDIA's driver (580) never returns from destroying imported external
+// memory that is still acquired (issue 22: a process that ends with memory
+// acquired never exits). The reference driver does the same, so that CI sees
+// what a GPU would; REFDRV_ACQUIRED_DESTROY=return makes it return instead.
+static void block_like_nvidia_if_acquired(cl_mem m) {
+  if (m->ext != Ext::KhrExternalMemory || !m->acquired) return;
+  const char *mode = std::getenv("REFDRV_ACQUIRED_DESTROY");
+  if (mode && std::string(mode) == "return") return;
+  std::fprintf(stderr,
+               "opencl-interop reference driver: imported external memory destroyed while still acquired: "
+               "blocking for ever, as NVIDIA's driver does (REFDRV_ACQUIRED_DESTROY=return returns)\n");
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
 static void destroy(RefObj *o) {
   switch (o->kind) {
     case Kind::Context: {
@@ -99,6 +115,7 @@ static void destroy(RefObj *o) {
         auto cb = *it;
         defer_call([cb, m] { cb.fn(m, cb.data); });
       }
+      block_like_nvidia_if_acquired(m);
       interop_release_mem(m);
       external_release_mem(m);
       cl_mem parent = m->parent;
@@ -196,6 +213,12 @@ static void finish_command(Global::Command *cmd, cl_int st) {
   set_status(ev, st);
   if (st < 0)
     context_notify(ev->ctx, "opencl-interop reference driver: command failed with " + error_name(st, Ext::None));
+  // An acquire that failed (a failed event in its wait list) acquired nothing, as on a GPU.
+  for (auto m : cmd->mems) {
+    if (m->acquired_by != ev) continue;
+    m->acquired_by = nullptr;
+    if (st < 0) m->acquired = false;
+  }
   cl_command_queue q = cmd->queue;
   auto &out = q->outstanding;
   out.erase(std::remove(out.begin(), out.end(), ev), out.end());

@@ -111,6 +111,8 @@ struct _cl_mem : refdrv::RefObj {
   VASurfaceID va_id = 0;              // the id at creation time
   VASurfaceID *va_surface = nullptr;  // the application's pointer, returned by CL_MEM_VA_API_MEDIA_SURFACE_INTEL
   bool acquired = false;
+  // the acquire command in flight that made it acquired: if that command fails, nothing was acquired
+  cl_event acquired_by = nullptr;
   // created by clCreateBufferWithProperties / clCreateImageWithProperties: the list as given
   bool has_props = false;
   std::vector<cl_mem_properties> props;

@@ -268,8 +268,9 @@ cl_int ext_acquire_release(bool acquire, cl_command_queue q, cl_uint n, const cl
     }
     return CL_SUCCESS;
   };
-  enqueue(q, acquire ? CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR : CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR, nw,
-          wl, v, n ? std::move(work) : std::function<cl_int()>(), ev);
+  cl_event made = enqueue(q, acquire ? CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR : CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR,
+                          nw, wl, v, n ? std::move(work) : std::function<cl_int()>(), ev);
+  for (auto m : v) m->acquired_by = acquire ? made : nullptr;
   return CL_SUCCESS;
 }
 

@@ -72,7 +72,7 @@ const vulkanDevice = () => (vulkanInstance ??= ocl.createVulkanInstance()).creat
  * { status, signal, stdout, stderr, timedOut, ms }; a process alive after
  * timeoutMs is killed (SIGKILL) and reported with timedOut: true.
  */
-export function runFresh(source, { timeoutMs = 20_000, env = {}, args = [] } = {}) {
+export function runFresh(source, { timeoutMs = 20_000, env = {}, args = [], onTimeout } = {}) {
   return new Promise((resolvePromise) => {
     const started = Date.now();
     const child = spawn(process.execPath, [...args, '-e', prelude + source], {
@@ -84,8 +84,13 @@ export function runFresh(source, { timeoutMs = 20_000, env = {}, args = [] } = {
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     let timedOut = false;
-    const timer = setTimeout(() => {
+    // OPENCL_INTEROP_GPU_TIMEOUT_SCALE: a busy machine's allowance (CI sets 3).
+    timeoutMs *= Number(process.env.OPENCL_INTEROP_GPU_TIMEOUT_SCALE) || 1;
+    // onTimeout(pid): awaited before the kill (OPENCL_INTEROP_GPU_STACKS=1 uses it to print every thread's stack).
+    const timer = setTimeout(async () => {
       timedOut = true;
+      if (onTimeout) await onTimeout(child.pid).catch(() => {});
+      else if (process.env.OPENCL_INTEROP_GPU_STACKS === '1') stderr += await stacksOf(child.pid);
       child.kill('SIGKILL');
     }, timeoutMs);
     child.on('close', (status, signal) => {
@@ -99,4 +104,25 @@ export function runFresh(source, { timeoutMs = 20_000, env = {}, args = [] } = {
 export function describeRun(run) {
   const how = run.timedOut ? `still running after ${run.ms} ms (killed)` : run.signal ? `killed by ${run.signal}` : `exit ${run.status}`;
   return `${how}\n--- stdout\n${run.stdout.slice(-4000)}\n--- stderr\n${run.stderr.slice(-4000)}`;
+}
+
+/**
+ * Every thread's stack of a running process, through gdb or cuda-gdb (the
+ * GPU machine has cuda-gdb only); a note instead when neither is installed.
+ */
+export function stacksOf(pid) {
+  return new Promise((resolvePromise) => {
+    const debuggers = ['gdb', 'cuda-gdb', '/usr/local/cuda/bin/cuda-gdb'];
+    const tryNext = (i) => {
+      if (i >= debuggers.length) return resolvePromise('\n(no gdb or cuda-gdb to print the stacks with)\n');
+      const gdb = spawn(debuggers[i], ['-batch', '-p', String(pid), '-ex', 'thread apply all bt 30'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let missing = false;
+      gdb.stdout.on('data', (d) => (out += d));
+      gdb.stderr.on('data', (d) => (out += d));
+      gdb.on('error', () => (missing = true));
+      gdb.on('close', () => (missing ? tryNext(i + 1) : resolvePromise(`\n--- stacks (${debuggers[i]})\n${out}`)));
+    };
+    tryNext(0);
+  });
 }
