@@ -396,6 +396,8 @@ export interface NativeVkPhysicalDevice {
   driverUUID: Uint8Array;
   deviceLUID: Uint8Array | null;
   nodeMask: number;
+  /** VK_EXT_pci_bus_info, where the device has it. */
+  pciBus: { domain: number; bus: number; device: number; function: number } | null;
   driverName: string | null;
   driverInfo: string | null;
   extensions: string[];

@@ -857,7 +857,10 @@ CLAPI(cl_int) clGetDeviceInfo(cl_device_id d, cl_device_info name, size_t sz, vo
     case CL_DEVICE_PROFILE: return S("EMBEDDED_PROFILE");
     case CL_DEVICE_VERSION: return S("OpenCL 1.2 opencl-interop-ref");
     case CL_DEVICE_OPENCL_C_VERSION: return S("OpenCL C 1.2 ");
-    case CL_DEVICE_EXTENSIONS: return put_str(sz, val, ret, std::string(kExtensions) + " " + kExternalExtensions);
+    case CL_DEVICE_EXTENSIONS: {
+      cl_uint bus[4];
+      return put_str(sz, val, ret, std::string(kExtensions) + " " + kExternalExtensions + (pci_bus(bus) ? " cl_khr_pci_bus_info" : ""));
+    }
     case CL_DEVICE_PLATFORM: return put(sz, val, ret, cl_platform_id(&g_platform));
     case CL_DEVICE_BUILT_IN_KERNELS: {
       std::string s;

@@ -306,6 +306,8 @@ cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_form
 bool mem_flags_valid(cl_mem_flags f);
 bool image_format_valid(const cl_image_format &f);
 
+// cl_khr_pci_bus_info: REFDRV_PCI_BUS names the address; false when it is unset or malformed.
+bool pci_bus(cl_uint out[4]);
 // cl_khr_external_memory / cl_khr_semaphore / cl_khr_external_semaphore / cl_khr_device_uuid
 // (external_memory.cpp, semaphore.cpp)
 bool external_platform_info(cl_platform_info p, size_t sz, void *val, size_t *ret, cl_int *rc);

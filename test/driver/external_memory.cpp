@@ -481,6 +481,18 @@ static void device_uuid(cl_uchar out[CL_UUID_SIZE_KHR]) {
           env);
 }
 
+// REFDRV_PCI_BUS ("dddd:bb:dd.f", as lspci writes it): the device advertises
+// cl_khr_pci_bus_info and answers CL_DEVICE_PCI_BUS_INFO_KHR with that
+// address (struct cl_device_pci_bus_info_khr: domain, bus, device, function).
+bool pci_bus(cl_uint out[4]) {
+  const char *env = getenv("REFDRV_PCI_BUS");
+  unsigned domain, bus, device, function;
+  char end;
+  if (!env || sscanf(env, "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &end) != 4) return false;
+  out[0] = domain, out[1] = bus, out[2] = device, out[3] = function;
+  return true;
+}
+
 bool external_platform_info(cl_platform_info p, size_t sz, void *val, size_t *ret, cl_int *rc) {
   switch (p) {
     case CL_PLATFORM_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR:
@@ -530,6 +542,12 @@ bool external_device_info(cl_device_info p, size_t sz, void *val, size_t *ret, c
       return true;
     }
     case CL_DEVICE_NODE_MASK_KHR: *rc = put(sz, val, ret, cl_uint(0)); return true;
+    case CL_DEVICE_PCI_BUS_INFO_KHR: {
+      cl_uint bus[4];
+      if (!pci_bus(bus)) return false;
+      *rc = put_bytes(sz, val, ret, bus, sizeof bus);
+      return true;
+    }
     default: return semaphore_device_info(p, sz, val, ret, rc);
   }
 }
