@@ -15,6 +15,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stacksOf } from '../../test/gpu/stacks.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -56,11 +57,22 @@ const header = {
 };
 console.log(`test:gpu ${JSON.stringify(header)}`);
 
-function run(name, command, commandArgs) {
+// A step still running after limitMs is reported with every thread's stack and killed: one hang costs its own limit, not the run.
+function run(name, command, commandArgs, limitMs = 600_000) {
   return new Promise((resolvePromise) => {
     const started = Date.now();
     console.log(`\n=== ${name}: ${command} ${commandArgs.join(' ')}`);
-    const child = spawn(command, commandArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, commandArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const timer = setTimeout(async () => {
+      output += `\n${name}: still running after ${limitMs / 1000} s: stacks, then killed\n`;
+      output += await stacksOf(child.pid);
+      process.stdout.write(output.slice(output.lastIndexOf(`\n${name}: still running`)));
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, limitMs);
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;
@@ -71,9 +83,10 @@ function run(name, command, commandArgs) {
       process.stderr.write(d);
     });
     child.on('error', (error) => resolvePromise({ name, status: 127, seconds: 0, output: String(error) }));
-    child.on('close', (status, signal) =>
-      resolvePromise({ name, status: status ?? 128, signal, seconds: Math.round((Date.now() - started) / 100) / 10, output }),
-    );
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ name, status: status ?? 128, signal, seconds: Math.round((Date.now() - started) / 100) / 10, output });
+    });
   });
 }
 
@@ -83,8 +96,8 @@ if (only.includes('proof')) {
   results.push(await run('external-memory proof', process.execPath, ['scripts/external-memory-proof.mjs', '--platform', platform]));
 }
 if (only.includes('suite')) {
-  const files = readdirSync(join(root, 'test/gpu')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => `test/gpu/${f}`);
-  results.push(await run('GPU suite', process.execPath, ['--test', '--test-reporter=spec', ...files]));
+  const files = readdirSync(join(root, 'test/gpu')).filter((f) => f.endsWith('.test.mjs')).sort();
+  for (const file of files) results.push(await run(`GPU suite: ${file}`, process.execPath, ['--test', '--test-reporter=spec', `test/gpu/${file}`], 240_000));
 }
 if (only.includes('fuzz') && seeds) {
   const fuzzer = join(root, 'test/fuzz/misuse.mjs');
