@@ -361,6 +361,7 @@ std::unordered_map<const void*, int>& BuildsInFlight() {
 struct KernelTrack {
   std::vector<std::pair<const void*, cl_event>> events;
   size_t pruneAt = 16;  // the list is pruned when it grows to this
+  bool inOrder = false;  // its commands end in the order they were enqueued
 };
 std::unordered_map<cl_command_queue, KernelTrack>& KernelsByQueue() {
   static auto* tracks = new std::unordered_map<cl_command_queue, KernelTrack>();
@@ -396,6 +397,25 @@ size_t Prune(const CoreApi& api, KernelTrack& track, const void* owner) {
   events.resize(kept);
   track.pruneAt = std::max<size_t>(16, kept * 2);
   return started;
+}
+
+// At a launch: an in-order queue ends its commands in order, so the ended
+// ones are a prefix of the list, found in log2(n) status queries.
+void PruneAtLaunch(const CoreApi& api, KernelTrack& track) {
+  if (!track.inOrder) {
+    Prune(api, track, nullptr);
+    return;
+  }
+  auto& events = track.events;
+  size_t ended = 0, notEnded = events.size();
+  while (ended < notEnded) {
+    size_t mid = ended + (notEnded - ended) / 2;
+    if (StatusOf(api, events[mid].second) <= CL_SUCCESS) ended = mid + 1;
+    else notEnded = mid;
+  }
+  for (size_t i = 0; i < ended; ++i) api.clReleaseEvent(events[i].second);
+  events.erase(events.begin(), events.begin() + long(ended));
+  track.pruneAt = std::max<size_t>(16, events.size() * 2);
 }
 
 size_t PruneKernels(const CoreApi& api, const void* owner) {
@@ -460,16 +480,24 @@ void NoteBuildEnded(const void* owner) {
   if (it != BuildsInFlight().end() && --it->second <= 0) BuildsInFlight().erase(it);
 }
 
-// Amortized: the list is pruned (one status query per event) each time it
-// has doubled, so a launch costs a retain and, later, a query and a release;
-// no driver callback per launch.
+// Amortized: the list is pruned each time it has doubled (an in-order
+// queue's by binary search, an out-of-order queue's one query per event), so
+// a launch costs a retain and, later, a release and at most a query; no
+// driver callback per launch.
 void NoteKernelCommand(Napi::Env env, cl_command_queue queue, cl_event event) {
   const CoreApi& api = Api(env);
   if (!event || api.clRetainEvent(event) != CL_SUCCESS) return;
   std::lock_guard<std::mutex> lock(workMutex);
-  KernelTrack& track = KernelsByQueue()[queue];
+  auto found = KernelsByQueue().find(queue);
+  if (found == KernelsByQueue().end()) {
+    cl_bitfield properties = 0;
+    api.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof(properties), &properties, nullptr);
+    found = KernelsByQueue().emplace(queue, KernelTrack{}).first;
+    found->second.inOrder = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+  }
+  KernelTrack& track = found->second;
   track.events.emplace_back(&AddonData::Get(env), event);
-  if (track.events.size() >= track.pruneAt) Prune(api, track, nullptr);
+  if (track.events.size() >= track.pruneAt) PruneAtLaunch(api, track);
 }
 
 void ForgetQueue(cl_command_queue queue) {
