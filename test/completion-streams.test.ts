@@ -6,6 +6,7 @@
 // await must resolve while the kernel is still running. Before each queue
 // had its own waiting thread, the waiter mode resolved it only after the
 // kernel ended.
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNodeForValue } from './helpers';
 
@@ -65,4 +66,71 @@ describe('issue 23 item 1: an await is not held behind an unrelated long command
       expect(inTime.length, JSON.stringify(results)).toBeGreaterThanOrEqual(2);
     }, 300_000);
   }
+});
+
+// The waiting threads at teardown: no crash, no hang, no call into a driver
+// being torn down. Each in a fresh process in the waiter mode.
+describe('issue 23 item 1: waiting threads at exit, at a worker\'s end, and behind a user event never set', () => {
+  const setup = `
+    const byName = (name) => ocl.getPlatforms().find((p) => p.name === name);
+    const open = async () => {
+      const context = ocl.createContext({ devices: [byName('Portable Computing Language').getDevices()[0]] });
+      const program = context.createProgram('__kernel void spin_exit(__global float* a, int n) { float x = 0.5f; for (int j = 0; j < n; j++) x = sin(x) * 0.5f + cos(x + j) * 0.5f; a[get_global_id(0)] = x; }');
+      await program.build();
+      const kernel = program.createKernel('spin_exit').setArgs(context.createBuffer(64), ['int', 1]);
+      return { context, kernel };
+    };`;
+  const waiter = { env: { OPENCL_INTEROP_COMPLETION: 'waiter' } };
+
+  it('process.exit() with awaits in flight on three queues (kernels of ~1 s): exits with status 0', async () => {
+    const { value } = await runNodeForValue(`${setup}
+      (async () => {
+        const { context, kernel } = await open();
+        const queues = [context.createQueue(), context.createQueue(), context.createQueue()];
+        await queues[0].enqueueKernel(kernel, 1);
+        kernel.setArg(1, 5_000_000, 'int');
+        for (const queue of queues) queue.enqueueKernel(kernel, 1).then(() => console.log('ended'));
+        setTimeout(() => { console.log(JSON.stringify('exiting')); process.exit(0); }, 100);
+      })();`, waiter);
+    expect(value).toBe('exiting');
+  });
+
+  it('a worker terminated with awaits in flight: the others (and the main thread) go on, and the process exits by itself', async () => {
+    const { value } = await runNodeForValue(`
+      const { Worker } = require('node:worker_threads');
+      const source = ${JSON.stringify(`const ocl = require(${JSON.stringify(resolve(__dirname, '../dist/index.js'))});`)} + ${JSON.stringify(setup)} + \`
+        (async () => {
+          const { context, kernel } = await open();
+          const queue = context.createQueue();
+          await queue.enqueueKernel(kernel, 1);
+          kernel.setArg(1, 2_000_000, 'int');
+          require('node:worker_threads').parentPort.postMessage('started');
+          for (;;) await queue.enqueueKernel(kernel, 1);
+        })();\`;
+      const worker = new Worker(source, { eval: true });
+      worker.on('message', async () => {
+        const code = await worker.terminate();
+        ${setup}
+        const { context, kernel } = await open();
+        const queue = context.createQueue();
+        await queue.enqueueKernel(kernel, 1);
+        await queue.writeBuffer(context.createBuffer(16), new Uint8Array(16));
+        console.log(JSON.stringify({ code, mainGoesOn: true }));
+      });`, waiter);
+    expect(value).toEqual({ code: 1, mainGoesOn: true });
+  });
+
+  it('an awaited command behind a user event never set, on a queue with waited commands: the process exits when the script ends', async () => {
+    const { value } = await runNodeForValue(`${setup}
+      (async () => {
+        const { context, kernel } = await open();
+        const queue = context.createQueue();
+        await queue.enqueueKernel(kernel, 1);
+        const gate = context.createUserEvent();
+        queue.enqueueKernel(kernel, 1, { waitFor: [gate] }).then(() => console.log('never'));
+        queue.writeBuffer(context.createBuffer(16), new Uint8Array(16)).then(() => console.log('never'));
+        console.log(JSON.stringify('script ended'));
+      })();`, { ...waiter, timeout: 60_000 });
+    expect(value).toBe('script ended');
+  });
 });
