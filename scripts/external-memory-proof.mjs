@@ -32,8 +32,9 @@
 //   node scripts/external-memory-proof.mjs [--platform NAME] [--cycles N] [--frames N]
 //        [--size BYTES] [--image WxH] [--json]
 //
-// On the GPU machine: the Vulkan loader carried in (INTEROP-NOTES), NVIDIA's
-// Vulkan ICD in VK_DRIVER_FILES and NVIDIA's OpenCL in OCL_ICD_VENDORS.
+// On the GPU machine: the Vulkan loader carried in (scripts/gpu/, and
+// bench/README.md "Running it"), NVIDIA's Vulkan ICD in VK_DRIVER_FILES and
+// NVIDIA's OpenCL in OCL_ICD_VENDORS.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
