@@ -10,7 +10,9 @@
 # build/fresh-machine/summary.txt, with every step's log beside it.
 #
 # Usage (as root, on Linux with debootstrap and git; the Debian mirror and the
-# npm registry must be reachable):
+# npm registry must be reachable; where this machine's node trusts an extra CA
+# through NODE_EXTRA_CA_CERTS, as behind a TLS-intercepting proxy, node in the
+# chroot is given the same file):
 #   scripts/fresh-machine.sh [--dir DIR] [--mirror URL] [--keep] [--test 'COMMAND']
 #   --dir     where the chroot is made (default /var/tmp/opencl-interop-fresh;
 #             it must not exist)
@@ -86,6 +88,7 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT
 
 elapsed() { local s=$1; printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 # step NAME COMMAND...: runs a step, its output in $results/NAME.log, and records its time and status.
@@ -98,8 +101,15 @@ step() {
   if [ $status -ne 0 ]; then tail -40 "$results/$name.log"; fi
   return $status
 }
+# A network that intercepts TLS (an egress proxy with its own CA) is part of
+# this machine's network, not of what the package needs: node inside is given
+# the same extra CA file as node here, and nothing else.
+ca_env=()
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+  ca_env=(NODE_EXTRA_CA_CERTS=/usr/local/share/fresh-machine-extra-ca.crt)
+fi
 inside() {
-  chroot "$dir" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+  chroot "$dir" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 "${ca_env[@]}" \
     PATH=/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin \
     npm_config_nodedir=/usr/local npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false \
     bash -c "$1"
@@ -122,6 +132,7 @@ cp -a "$npm_dir" "$dir/usr/local/lib/node_modules/npm"
 cp -a "$prefix/include/node" "$dir/usr/local/include/node"
 ln -s ../lib/node_modules/npm/bin/npm-cli.js "$dir/usr/local/bin/npm"
 ln -s ../lib/node_modules/npm/bin/npx-cli.js "$dir/usr/local/bin/npx"
+if [ ${#ca_env[@]} -gt 0 ]; then cp -L "$NODE_EXTRA_CA_CERTS" "$dir/usr/local/share/fresh-machine-extra-ca.crt"; fi
 
 step toolchain inside 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends g++ make cmake python3'
 say "in the chroot: $(inside 'node --version; npm --version; g++ --version | head -1; cmake --version | head -1; python3 --version' | tr '\n' ' ')"
