@@ -88,4 +88,13 @@ describe('everything the tests and examples run or load by name is a prerequisit
     const packages = new Set(install![1]!.split(/[\s\\]+/).filter(Boolean));
     expect(prerequisites.flatMap((entry) => entry.debian).filter((name) => !packages.has(name))).toEqual([]);
   });
+
+  it("the README's quick start names every package npm test would install", () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
+    const install = /`apt-get install ([^`]+)`/.exec(quickStart);
+    expect(install).not.toBeNull();
+    const packages = new Set(install![1]!.split(/\s+/));
+    expect(prerequisites.flatMap((entry) => entry.debian).filter((name) => !packages.has(name))).toEqual([]);
+  });
 });
