@@ -124,6 +124,8 @@ for point in proc sys dev dev/pts dev/shm; do
   mounted+=("$dir/$point")
 done
 cp -L /etc/resolv.conf "$dir/etc/resolv.conf"
+# What an installed system has and debootstrap leaves out (vitest listens on localhost).
+printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > "$dir/etc/hosts"
 
 # Node only: nothing else of this machine goes in.
 mkdir -p "$dir/usr/local/bin" "$dir/usr/local/lib/node_modules" "$dir/usr/local/include"
@@ -154,6 +156,7 @@ if [ $status -eq 0 ]; then
       console.log(`${r.numTotalTestSuites} suites, ${r.numTotalTests} tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped; files: ${r.testResults.length}, failed: ${r.testResults.filter((f) => f.status !== "passed").length}`);' "$json")"
   fi
   grep -E "tests passed, [0-9]+ tests failed" "$results/test.log" | sed 's/^/ctest: /' | tee -a "$summary" || true
+  grep -A20 "The following tests did not run" "$results/test.log" | grep -E "^\s+[0-9]+ - " | sed 's/^ */ctest did not run: /' | tee -a "$summary" || true
   grep -E "^npm test: installing" "$results/test.log" | tee -a "$summary" || true
   grep -E "^ +(Test Files|Tests) " "$results/test.log" | sed 's/^ */vitest: /' | tee -a "$summary" || true
 fi
