@@ -40,9 +40,9 @@ describe('npm test on a machine without the system packages', () => {
   });
 });
 
-// What every Debian system has: Essential packages (tar, coreutils' sleep, dash's sh) and
-// zlib (dpkg pre-depends on it).
-const onEveryDebian = { commands: ['sh', 'sleep', 'tar'], libraries: ['libz.so.1'] };
+// What every Debian system has: Essential packages (tar, coreutils' sleep and mkfifo, dash's
+// sh) and zlib (dpkg pre-depends on it).
+const onEveryDebian = { commands: ['mkfifo', 'sh', 'sleep', 'tar'], libraries: ['libz.so.1'] };
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
