@@ -318,6 +318,11 @@ function report(c, node, opts) {
   const raw = { c, node };
   c = ok(c);
   node = ok(node);
+  if (!c && !node) {
+    console.log(lines.join('\n'));
+    if (opts.json) console.log(JSON.stringify(raw));
+    return;
+  }
   const f0 = (x) => (x === undefined || x === null ? 'n/a' : x.toFixed(0));
   const ratio = (a, b) => (a && b ? `${(a / b).toFixed(3)}x` : 'n/a');
   lines.push('');
