@@ -12,7 +12,9 @@
  *                 frame i waits for upload i, readback i for kernel i, and
  *                 upload i waits for the readback of the slot's previous
  *                 frame; upload i+1 and readback i-1 may run during kernel i.
- * Prints JSON on stdout.
+ * A device without a compiler that has the built-in kernel copy_buffer (the
+ * reference driver) runs it in place of nv12_to_rgba: the NV12 bytes copied
+ * into the RGBA buffer, checked as bytes. Prints JSON on stdout.
  *
  *   overlap_c [--platform NAME] [--width W] [--height H] [--frames N] [--slots S]
  *             [--repeats R] [--kernel-iterations K] [--check-frames C]
@@ -74,6 +76,7 @@ typedef struct {
   size_t nv12_size, rgba_size;
   size_t global[2], local[2];
   int has_local;
+  cl_uint dims;  /* 2: nv12_to_rgba; 1: the built-in copy_buffer (NV12 bytes in, the same bytes out) */
   Slot* slots;
   int nslots;
   /* check runs: the value each frame's input is made from, and the counts */
@@ -91,6 +94,17 @@ static void fill_input(const Bench* b, unsigned char* in, unsigned v) {
 
 static void verify(Bench* b, const uint32_t* out, unsigned v) {
   long bad = 0;
+  if (b->dims == 1) {
+    unsigned char* want = malloc(b->nv12_size);
+    fill_input(b, want, v);
+    for (size_t k = 0; k < b->nv12_size; k++) bad += ((const unsigned char*)out)[k] != want[k];
+    free(want);
+    b->check_frames++;
+    b->check_pixels += (long)b->nv12_size;
+    b->check_bad_pixels += bad;
+    if (bad) b->check_bad_frames++;
+    return;
+  }
   for (unsigned y = 0; y < b->height; y++) {
     for (unsigned x = 0; x < b->width; x++) {
       unsigned cx = x & ~1u;
@@ -132,13 +146,13 @@ static double run_frames(Bench* b, int three, int frames) {
     const size_t* local = b->has_local ? b->local : NULL;
     if (!three) {
       CHECK(clEnqueueWriteBuffer(b->one, s->d_in, CL_FALSE, 0, b->nv12_size, s->h_in, 0, NULL, NULL));
-      CHECK(clEnqueueNDRangeKernel(b->one, b->kernel, 2, NULL, b->global, local, 0, NULL, NULL));
+      CHECK(clEnqueueNDRangeKernel(b->one, b->kernel, b->dims, NULL, b->global, local, 0, NULL, NULL));
       CHECK(clEnqueueReadBuffer(b->one, s->d_out, CL_FALSE, 0, b->rgba_size, s->h_out, 0, NULL, &s->read));
       CHECK(clFlush(b->one));
     } else {
       cl_event w, k;
       CHECK(clEnqueueWriteBuffer(b->up, s->d_in, CL_FALSE, 0, b->nv12_size, s->h_in, reuse ? 1 : 0, reuse ? &reuse : NULL, &w));
-      CHECK(clEnqueueNDRangeKernel(b->compute, b->kernel, 2, NULL, b->global, local, 1, &w, &k));
+      CHECK(clEnqueueNDRangeKernel(b->compute, b->kernel, b->dims, NULL, b->global, local, 1, &w, &k));
       CHECK(clEnqueueReadBuffer(b->down, s->d_out, CL_FALSE, 0, b->rgba_size, s->h_out, 1, &k, &s->read));
       CHECK(clFlush(b->up));
       CHECK(clFlush(b->compute));
@@ -163,7 +177,7 @@ static double stage_ms(Bench* b, int stage, int count) {
     if (stage == 1) {
       CHECK(clSetKernelArg(b->kernel, 0, sizeof(cl_mem), &s->d_in));
       CHECK(clSetKernelArg(b->kernel, 1, sizeof(cl_mem), &s->d_out));
-      CHECK(clEnqueueNDRangeKernel(b->one, b->kernel, 2, NULL, b->global, local, 0, NULL, NULL));
+      CHECK(clEnqueueNDRangeKernel(b->one, b->kernel, b->dims, NULL, b->global, local, 0, NULL, NULL));
     }
     if (stage == 2) CHECK(clEnqueueReadBuffer(b->one, s->d_out, CL_FALSE, 0, b->rgba_size, s->h_out, 0, NULL, NULL));
   }
@@ -228,8 +242,11 @@ int main(int argc, char** argv) {
   json_string(platform_name);
   printf(",\n  \"device\": ");
   json_string(device_name);
-  if (!compiler) {
-    printf(",\n  \"skipped\": \"the device has no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE); this bench builds its kernel from source\"\n}\n");
+  char* builtins = device_string(device, CL_DEVICE_BUILT_IN_KERNELS);
+  int copy_builtin = !compiler && strstr(builtins, "copy_buffer") != NULL;
+  free(builtins);
+  if (!compiler && !copy_builtin) {
+    printf(",\n  \"skipped\": \"the device has no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE) and no built-in copy_buffer kernel\"\n}\n");
     return 0;
   }
 
@@ -242,9 +259,10 @@ int main(int argc, char** argv) {
     *queues[q] = clCreateCommandQueueWithProperties(b.context, device, NULL, &err);
     CHECK(err);
   }
-  cl_program program = clCreateProgramWithSource(b.context, 1, &kSource, NULL, &err);
+  cl_program program = copy_builtin ? clCreateProgramWithBuiltInKernels(b.context, 1, &device, "copy_buffer", &err)
+                                    : clCreateProgramWithSource(b.context, 1, &kSource, NULL, &err);
   CHECK(err);
-  if (clBuildProgram(program, 1, &device, "", NULL, NULL) != CL_SUCCESS) {
+  if (!copy_builtin && clBuildProgram(program, 1, &device, "", NULL, NULL) != CL_SUCCESS) {
     size_t size = 0;
     clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
     char* log = calloc(size + 1, 1);
@@ -252,7 +270,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, BENCH_PROGRAM ": clBuildProgram failed:\n%s\n", log);
     return 1;
   }
-  b.kernel = clCreateKernel(program, "nv12_to_rgba", &err);
+  b.kernel = clCreateKernel(program, copy_builtin ? "copy_buffer" : "nv12_to_rgba", &err);
   CHECK(err);
 
   b.width = (unsigned)width;
@@ -264,11 +282,18 @@ int main(int argc, char** argv) {
   b.has_local = b.global[0] % 64 == 0 && height % 4 == 0;
   b.local[0] = 64;
   b.local[1] = 4;
-  cl_uint uv_base = (cl_uint)(width * height / 4), pitch4 = (cl_uint)(width / 4), iters = (cl_uint)iterations, zero = 0;
-  CHECK(clSetKernelArg(b.kernel, 2, sizeof uv_base, &uv_base));
-  CHECK(clSetKernelArg(b.kernel, 3, sizeof pitch4, &pitch4));
-  CHECK(clSetKernelArg(b.kernel, 4, sizeof iters, &iters));
-  CHECK(clSetKernelArg(b.kernel, 5, sizeof zero, &zero));
+  b.dims = 2;
+  if (copy_builtin) {
+    b.dims = 1;
+    b.global[0] = b.nv12_size;
+    b.has_local = 0;
+  } else {
+    cl_uint uv_base = (cl_uint)(width * height / 4), pitch4 = (cl_uint)(width / 4), iters = (cl_uint)iterations, zero = 0;
+    CHECK(clSetKernelArg(b.kernel, 2, sizeof uv_base, &uv_base));
+    CHECK(clSetKernelArg(b.kernel, 3, sizeof pitch4, &pitch4));
+    CHECK(clSetKernelArg(b.kernel, 4, sizeof iters, &iters));
+    CHECK(clSetKernelArg(b.kernel, 5, sizeof zero, &zero));
+  }
 
   b.nslots = (int)nslots;
   b.slots = calloc((size_t)nslots, sizeof *b.slots);
@@ -316,6 +341,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < repeats; r++)
     for (int three = 0; three < 2; three++) fps[three][r] = (double)frames / run_frames(&b, three, (int)frames);
 
+  printf(",\n  \"kernel\": \"%s\"", copy_builtin ? "copy_buffer (built-in)" : "nv12_to_rgba");
   printf(",\n  \"width\": %ld, \"height\": %ld, \"frames\": %ld, \"slots\": %ld, \"repeats\": %ld, \"kernel_iterations\": %ld,\n", width, height,
          frames, nslots, repeats, iterations);
   printf("  \"stages_ms\": {\"upload\": %.4f, \"kernel\": %.4f, \"readback\": %.4f},\n", stages[0], stages[1], stages[2]);

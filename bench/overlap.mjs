@@ -15,6 +15,9 @@
 //                 upload i, readback i for kernel i, upload i for the slot's
 //                 previous readback: upload i+1 and readback i-1 may run
 //                 while kernel i does.
+// A device without a compiler that has the built-in copy_buffer (the
+// reference driver) runs it in place of the kernel: NV12 bytes copied into
+// the RGBA buffer, checked as bytes.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -153,23 +156,26 @@ async function runNode(cl, platform, opts) {
   const device = platform.getDevices().find((d) => d.type === 'gpu') ?? platform.getDevices()[0];
   if (!device) fail(`platform "${platform.name}" has no device`);
   const result = { program: 'overlap.mjs', platform: platform.name, device: device.name };
-  if (!device.compilerAvailable) {
-    result.skipped = 'the device has no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE); this bench builds its kernel from source';
+  // Without a compiler (the reference driver), the built-in copy_buffer stands in for the kernel: NV12 bytes in, the same out.
+  const copyBuiltin = !device.compilerAvailable && device.builtInKernels.includes('copy_buffer');
+  if (!device.compilerAvailable && !copyBuiltin) {
+    result.skipped = 'the device has no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE) and no built-in copy_buffer kernel';
     return result;
   }
+  result.kernel = copyBuiltin ? 'copy_buffer (built-in)' : 'nv12_to_rgba';
   const context = cl.createContext({ devices: [device] });
   const one = context.createQueue(device);
   const up = context.createQueue(device);
   const compute = context.createQueue(device);
   const down = context.createQueue(device);
-  const program = context.createProgram(KERNEL_SOURCE);
-  await program.build();
-  const kernel = program.createKernel('nv12_to_rgba');
+  const program = copyBuiltin ? context.createProgramWithBuiltInKernels(['copy_buffer']) : context.createProgram(KERNEL_SOURCE);
+  if (!copyBuiltin) await program.build();
+  const kernel = program.createKernel(copyBuiltin ? 'copy_buffer' : 'nv12_to_rgba');
 
   const ySize = width * height, nv12Size = (ySize * 3) / 2, rgbaSize = ySize * 4;
-  const global = [width / 4, height];
-  const localSize = (width / 4) % 64 === 0 && height % 4 === 0 ? [64, 4] : undefined;
-  kernel.setArg(2, ySize / 4, 'uint').setArg(3, width / 4, 'uint').setArg(4, opts['kernel-iterations'], 'uint').setArg(5, 0, 'uint');
+  const global = copyBuiltin ? [nv12Size] : [width / 4, height];
+  const localSize = !copyBuiltin && (width / 4) % 64 === 0 && height % 4 === 0 ? [64, 4] : undefined;
+  if (!copyBuiltin) kernel.setArg(2, ySize / 4, 'uint').setArg(3, width / 4, 'uint').setArg(4, opts['kernel-iterations'], 'uint').setArg(5, 0, 'uint');
 
   const fillInput = (bytes, v) => {
     for (let y = 0; y < height; y++) {
@@ -201,6 +207,17 @@ async function runNode(cl, platform, opts) {
   let check = null;
   const verify = (words, v) => {
     let bad = 0;
+    if (copyBuiltin) {
+      const want = new Uint8Array(nv12Size);
+      fillInput(want, v);
+      const got = new Uint8Array(words.buffer, 0, nv12Size);
+      for (let k = 0; k < nv12Size; k++) if (got[k] !== want[k]) bad++;
+      check.frames++;
+      check.pixels += nv12Size;
+      check.mismatched_pixels += bad;
+      if (bad) check.mismatched_frames++;
+      return;
+    }
     for (let y = 0; y < height; y++) {
       const r = y >> 1;
       for (let x = 0; x < width; x++) {
@@ -312,7 +329,8 @@ function report(c, node, opts) {
   const any = node ?? c;
   const lines = [];
   lines.push(`platform: ${any?.platform ?? 'n/a'}; device: ${any?.device ?? 'n/a'}`);
-  lines.push(`${opts.width}x${opts.height} NV12 upload -> nv12_to_rgba (kernel iterations ${opts['kernel-iterations']}) -> RGBA readback; ${opts.slots} slots; frames/s, median of ${opts.repeats} runs of ${opts.frames} frames`);
+  const kernelName = any?.kernel === 'copy_buffer (built-in)' ? 'the built-in copy_buffer (NV12 bytes copied; checked as bytes)' : `nv12_to_rgba (kernel iterations ${opts['kernel-iterations']})`;
+  lines.push(`${opts.width}x${opts.height} NV12 upload -> ${kernelName} -> RGBA-sized readback; ${opts.slots} slots; frames/s, median of ${opts.repeats} runs of ${opts.frames} frames`);
   for (const [label, side] of [['C', c], ['Node', node]]) if (side?.skipped) lines.push(`${label}: skipped: ${side.skipped}`);
   const ok = (side) => (side && !side.skipped ? side : null);
   const raw = { c, node };
