@@ -245,6 +245,32 @@ export interface MapRange {
 }
 
 /**
+ * Maps in flight that wait on unset user events, by the address they map. A
+ * driver finds the mapping an unmap ends by its address, so every unmap waits
+ * on the maps of its address still in flight (native/queue.cc, MapsInFlight):
+ * their unset user events are the unmap's gates too (a blocking wait on the
+ * unmap must refuse as it would on the map). Dropped once their gates are set.
+ */
+const gatedMaps = new Map<bigint, Event[]>();
+
+function noteGatedMap(address: bigint, event: Event): void {
+  if (event.gates.length === 0) return;
+  for (const [key, events] of gatedMaps) {
+    const still = events.filter((e) => e.unsetGates().length > 0);
+    if (still.length) gatedMaps.set(key, still);
+    else gatedMaps.delete(key);
+  }
+  const list = gatedMaps.get(address);
+  if (list) list.push(event);
+  else gatedMaps.set(address, [event]);
+}
+
+function gatedMapsAt(address: bigint): readonly Event[] | undefined {
+  const events = gatedMaps.get(address)?.filter((e) => e.unsetGates().length > 0);
+  return events?.length ? events : undefined;
+}
+
+/**
  * A mapped region of a buffer or image. Unmapping detaches `buffer`, so no view
  * outlives the mapping. A mapping that is dropped without unmap() is unmapped
  * when its ArrayBuffer is garbage-collected; until then the memory stays
@@ -262,13 +288,16 @@ export class Mapping {
   readonly range: MapRange;
   #buffer: ArrayBuffer | null;
   readonly #record: unknown;
+  readonly #address: bigint;
 
   /** @internal */
-  constructor(memory: MemObject, queue: QueueLink, buffer: ArrayBuffer, record: unknown, event: Event, range: MapRange, rowPitch = 0, slicePitch = 0) {
+  constructor(memory: MemObject, queue: QueueLink, buffer: ArrayBuffer, record: unknown, address: bigint, event: Event, range: MapRange, rowPitch = 0, slicePitch = 0) {
     this.memory = memory;
     this.queue = queue;
     this.#buffer = buffer;
     this.#record = record;
+    this.#address = address;
+    noteGatedMap(address, event);
     this.event = event;
     this.range = range;
     this.rowPitch = rowPitch;
@@ -298,7 +327,8 @@ export class Mapping {
   /** Unmaps (clEnqueueUnmapMemObject) and detaches the buffer. */
   unmap(options: { waitFor?: readonly Event[] } = {}): Event {
     const buffer = this.buffer;
-    const event = this.queue.submit({ call: 'clEnqueueUnmapMemObject', waitFor: options.waitFor }, (waitList) =>
+    const nativeWaits = gatedMapsAt(this.#address);
+    const event = this.queue.submit({ call: 'clEnqueueUnmapMemObject', waitFor: options.waitFor, nativeWaits }, (waitList) =>
       this.queue.context.addon.enqueueUnmap(buffer, this.#record, waitList),
     );
     this.#forget();

@@ -90,6 +90,8 @@ export interface CommandSpec {
   waitsOnAll?: boolean;
   /** A barrier: every later command of the queue waits for it, out-of-order queues too. */
   blocksLater?: boolean;
+  /** Events the native call adds to the wait list itself (an unmap: the maps of its address in flight): their gates are the command's too. */
+  nativeWaits?: readonly Event[];
 }
 
 /** A read whose bytes land in a staging block first; copied into the target when the command is seen to end. */
@@ -188,7 +190,8 @@ export class CommandQueue extends Resource<NativeQueue> {
     // Out of order, a command waits on earlier ones only through a barrier (or as a marker or barrier without a wait list).
     const inherited = spec.waitsOnAll || !this.properties.outOfOrder ? this.#gates : this.#barrierGates;
     const implicit = inherited.length ? inherited : undefined;
-    const gates = spec.waitFor === undefined && implicit === undefined ? noGates : gatesOf(spec.waitFor, implicit);
+    const waits = spec.nativeWaits?.length ? [...(spec.waitFor ?? []), ...spec.nativeWaits] : spec.waitFor;
+    const gates = waits === undefined && implicit === undefined ? noGates : gatesOf(waits, implicit);
     if (spec.blocking) refuseToBlock(gates, `a blocking ${spec.call}`, 'the command');
     const event = gateOn(new Event(run(waitList), this.context, this), gates);
     if (gates.length || this.#gates.length) {
@@ -529,7 +532,7 @@ export class CommandQueue extends Resource<NativeQueue> {
       result = this.context.addon.enqueueMapBuffer(this.slot, buffer.slot, blocking, flags, offset, size, waitList);
       return result.event;
     });
-    return new Mapping(buffer, this, result.buffer, result.record, event, range);
+    return new Mapping(buffer, this, result.buffer, result.record, result.address, event, range);
   }
 
   #mapImage(image: CLImage, blocking: boolean, options: ImageRegionOptions & { access?: MapAccess }): Mapping {
@@ -543,7 +546,7 @@ export class CommandQueue extends Resource<NativeQueue> {
       result = this.context.addon.enqueueMapImage(this.slot, image.slot, blocking, flags, origin, region, waitList);
       return result.event;
     });
-    return new Mapping(image, this, result.buffer, result.record, event, range, result.rowPitch, result.slicePitch);
+    return new Mapping(image, this, result.buffer, result.record, result.address, event, range, result.rowPitch, result.slicePitch);
   }
 
   /** Maps a buffer range; resolves once the bytes are readable. */

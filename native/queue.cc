@@ -3,6 +3,10 @@
 // and kernels (enqueueNDRange). The twin of lib/queue.ts.
 #include "queue.h"
 
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
 #include "completion.h"
 #include "host_memory.h"
 
@@ -257,6 +261,69 @@ void OCL_CALL ReleaseEventsWhenDone(cl_event, cl_int, void* user) {
   delete events;
 }
 
+// Map commands still in flight, by the address they map. A driver finds the
+// mapping an unmap ends by its address, not by its map command: PoCL takes the
+// earliest mapping of that address in the memory object (its parent for a
+// sub-buffer) not yet being unmapped, which need not be the caller's (maps for
+// reading of one region share their address). An unmap that runs before that
+// other mapping's map frees what the map then uses (PoCL 3.1:
+// "pocl_driver_map_mem: Assertion 'map->host_ptr' failed", or SIGSEGV). So
+// every unmap, the explicit one and the one a collected mapping enqueues,
+// waits on the maps of its address still in flight, whoever made them;
+// lib/memory.ts gives the unmap's Event their user events as gates.
+class MapsInFlight {
+ public:
+  void Add(const CoreApi& api, void* pointer, cl_command_queue queue, cl_event map) {
+    if (!map || Ended(api, map)) return;
+    cl_context context = nullptr;
+    if (api.clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    Prune(api);
+    api.clRetainEvent(map);
+    maps_.push_back({pointer, context, map});
+  }
+  // Appends the maps of `pointer` in `queue`'s context still in flight to waitList (once each).
+  void AddWaits(const CoreApi& api, void* pointer, cl_command_queue queue, std::vector<cl_event>& waitList) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Prune(api);
+    if (maps_.empty()) return;
+    cl_context context = nullptr;
+    if (api.clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS) return;
+    for (const Entry& entry : maps_) {
+      if (entry.pointer != pointer || entry.context != context) continue;
+      if (std::find(waitList.begin(), waitList.end(), entry.map) == waitList.end()) waitList.push_back(entry.map);
+    }
+  }
+
+ private:
+  struct Entry {
+    void* pointer;
+    cl_context context;
+    cl_event map;
+  };
+  static bool Ended(const CoreApi& api, cl_event event) {
+    cl_int status = CL_COMPLETE;
+    return api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS ||
+           status <= CL_COMPLETE;
+  }
+  // Ended maps need no wait: their references go at once (few maps are in flight at a time).
+  void Prune(const CoreApi& api) {
+    maps_.erase(std::remove_if(maps_.begin(), maps_.end(),
+                               [&](const Entry& entry) {
+                                 if (!Ended(api, entry.map)) return false;
+                                 api.clReleaseEvent(entry.map);
+                                 return true;
+                               }),
+                maps_.end());
+  }
+  std::mutex mutex_;
+  std::vector<Entry> maps_;
+};
+
+// Process-wide: pointers and driver objects are (worker threads share them). Never destroyed, so
+// a record collected during teardown still finds it.
+MapsInFlight& mapsInFlight = *new MapsInFlight();
+
 // A mapped region. Its ArrayBuffer holds the record, and the record holds its
 // own references to the memory object, the queue and the map command's event:
 // releasing (or collecting) the buffer, queue and context cannot free storage
@@ -279,8 +346,13 @@ struct MapRecord {
     const CoreApi* api = ApiOrNull();
     if (!api) return;
     cl_event event = nullptr;
-    if (!unmapped &&
-        api->clEnqueueUnmapMemObject(queue, mem, pointer, mapped ? 1 : 0, mapped ? &mapped : nullptr, &event) == CL_SUCCESS) {
+    std::vector<cl_event> waitList;
+    if (!unmapped) {
+      if (mapped) waitList.push_back(mapped);
+      mapsInFlight.AddWaits(*api, pointer, queue, waitList);
+    }
+    if (!unmapped && api->clEnqueueUnmapMemObject(queue, mem, pointer, static_cast<cl_uint>(waitList.size()),
+                                                  waitList.empty() ? nullptr : waitList.data(), &event) == CL_SUCCESS) {
       api->clFlush(queue);
       // The unmap may wait behind a command gated by a user event: its event
       // (and the map's, which it waits on) is kept until it ends (PoCL aborts
@@ -301,6 +373,7 @@ struct MapRecord {
 
 Napi::Object MapResult(Napi::Env env, cl_command_queue queue, cl_mem mem, void* pointer, size_t size, cl_event event) {
   auto* record = new MapRecord(Api(env), queue, mem, pointer, event);
+  mapsInFlight.Add(Api(env), pointer, queue, event);
   Napi::Object result = Napi::Object::New(env);
   napi_value buffer;
   napi_status status = napi_create_external_arraybuffer(
@@ -315,6 +388,7 @@ Napi::Object MapResult(Napi::Env env, cl_command_queue queue, cl_mem mem, void* 
   result.Set("buffer", Napi::Value(env, buffer));
   result.Set("record", Napi::External<MapRecord>::New(env, record));
   result.Set("event", WrapEvent(env, event));
+  result.Set("address", Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer))));
   return result;
 }
 
@@ -353,7 +427,11 @@ Napi::Value EnqueueMapImage(const Napi::CallbackInfo& info) {
   try {
     size = HostImageBytes(env, image, region, bytesRowPitch, bytesSlicePitch);
   } catch (...) {
-    OCL_FN(env, clEnqueueUnmapMemObject)(queue, image, pointer, 0, nullptr, nullptr);
+    std::vector<cl_event> waitList;
+    if (op.event) waitList.push_back(op.event);
+    mapsInFlight.AddWaits(Api(env), pointer, queue, waitList);
+    OCL_FN(env, clEnqueueUnmapMemObject)(queue, image, pointer, static_cast<cl_uint>(waitList.size()),
+                                         waitList.empty() ? nullptr : waitList.data(), nullptr);
     if (op.event) Api(env).clReleaseEvent(op.event);
     throw;
   }
@@ -376,7 +454,11 @@ Napi::Value EnqueueUnmap(const Napi::CallbackInfo& info) {
   auto* record = info[1].As<Napi::External<MapRecord>>().Data();
   if (record->unmapped || record->pointer != mapped.Data()) throw Napi::TypeError::New(env, "not this mapping's record");
   Enqueue op(info[2]);
-  if (record->mapped) op.waitList.push_back(record->mapped);  // after the map, whatever the queue's order
+  // After the map, whatever the queue's order, and after the other maps of its address in flight (MapsInFlight).
+  if (record->mapped && std::find(op.waitList.begin(), op.waitList.end(), record->mapped) == op.waitList.end()) {
+    op.waitList.push_back(record->mapped);
+  }
+  mapsInFlight.AddWaits(Api(env), record->pointer, record->queue, op.waitList);
   OCL_CHECK(env, clEnqueueUnmapMemObject, record->queue, record->mem, record->pointer, op.count(), op.list(),
                                              &op.event);
   record->unmapped = true;

@@ -69,6 +69,90 @@ describe('found by the fuzzer (seeds 156 and 194 of 300 x 2000), each in a fresh
   });
 });
 
+describe('maps of one address: every unmap waits on the maps of its address in flight (clEnqueueUnmapMemObject, OpenCL 3.0 5.5.2: an unmap names its mapping by the address; PoCL ends the earliest mapping of that address), each in a fresh process', () => {
+  // Two maps for reading of one region share their address on PoCL. Before
+  // the fix, the unmap of a completed mapping ended a mapping whose map was
+  // still gated by a user event, and that map then ran on freed memory:
+  // SIGSEGV or "pocl_driver_map_mem: Assertion 'map->host_ptr' failed".
+  const scenario = (body: string) => `
+    const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+    const context = ocl.createContext({ platform });
+    const q = context.createQueue();
+    const q2 = context.createQueue(undefined, { outOfOrder: true });
+    const buffer = context.createBuffer(256);
+    q.fillBuffer(buffer, new Uint8Array([7]));
+    q.finishSync();
+    const gate = context.createUserEvent();
+    (async () => {
+      let gated;
+      ${body}
+      await new Promise((r) => setTimeout(r, 50));
+      gate.setStatus('complete');
+      const mapping = await gated;
+      console.log(mapping.bytes()[0], mapping.bytes()[255]);
+      await mapping.unmap();
+      await q.finish();
+      await q2.finish();
+      console.log('done');
+    })();`;
+  const cases: [string, string, string[]][] = [
+    [
+      'the unmap of a later mapping of the address while an earlier map waits on a user event (a blocking wait on the unmap refuses)',
+      `gated = q.mapBuffer(buffer, { access: 'read', waitFor: [gate] });
+       const later = q2.mapBufferSync(buffer, { access: 'read' });
+       const unmapped = later.unmap();
+       try { unmapped.waitSync(); console.log('returned'); } catch (e) { console.log(e.name); }`,
+      ['OpenCLStateError', '7 7', 'done'],
+    ],
+    [
+      'unmaps out of order: the second unmap of the address ends the gated mapping in PoCL',
+      `const first = q2.mapBufferSync(buffer, { access: 'read' });
+       gated = q.mapBuffer(buffer, { access: 'read', waitFor: [gate] });
+       const third = q2.mapBufferSync(buffer, { access: 'read' });
+       third.unmap();
+       first.unmap();`,
+      ['7 7', 'done'],
+    ],
+    [
+      'a mapping collected without unmap() while a map of its address waits on a user event',
+      `gated = q.mapBuffer(buffer, { access: 'read', waitFor: [gate] });
+       q2.mapBufferSync(buffer, { access: 'read' });
+       for (let i = 0; i < 3; i++) { global.gc(); await new Promise((r) => setTimeout(r, 20)); }`,
+      ['7 7', 'done'],
+    ],
+  ];
+  it('the misuse fuzzer\'s sequence: a map gated by a user event on a queue then released (its mapping abandoned, its map still gated), the buffer mapped and unmapped on another queue, the event set', async () => {
+    const result = await runNode(`
+      const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+      const context = ocl.createContext({ platform });
+      const q = context.createQueue();
+      const q2 = context.createQueue();
+      const buffer = context.createBuffer(256);
+      const gate = context.createUserEvent();
+      (async () => {
+        const gated = q.mapBuffer(buffer, { waitFor: [gate] }).then((m) => m.mapped, (e) => e.name);
+        q.release();
+        q2.mapBufferSync(buffer).unmap();
+        await new Promise((r) => setTimeout(r, 50));
+        gate.setStatus('complete');
+        await q2.finish();
+        console.log(await gated);
+      })();`);
+    expect(result.signal).toBeNull(); // before the fix: SIGSEGV once the gate was set
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('false'); // the released queue's mapping was abandoned: it is not mapped
+    expect(result.status).toBe(0);
+  });
+
+  it.each(cases)('%s', async (_name, body, expected) => {
+    const result = await runNode(scenario(body), { args: ['--expose-gc'] });
+    expect(result.signal).toBeNull(); // before the fix: SIGSEGV (or SIGABRT at PoCL's assertion) once the gate was set
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim().split('\n')).toEqual(expected);
+    expect(result.status).toBe(0);
+  });
+});
+
 describe('no JavaScript call sequence crashes the process', () => {
   (parallel > 1 ? it.concurrent : it).each(seeds)(
     'random misuse, seed %i: only typed errors, right results, normal exit',
