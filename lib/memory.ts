@@ -245,11 +245,11 @@ export interface MapRange {
 }
 
 /**
- * Maps in flight that wait on unset user events, by the address they map. A
- * driver finds the mapping an unmap ends by its address, so every unmap waits
- * on the maps of its address still in flight (native/queue.cc, MapsInFlight):
- * their unset user events are the unmap's gates too (a blocking wait on the
- * unmap must refuse as it would on the map). Dropped once their gates are set.
+ * Maps that wait on user events, by the address they map, until those are
+ * set. A driver finds the mapping an unmap ends by its address, so no unmap is
+ * enqueued while another map of its address is in flight (native/queue.cc,
+ * MapsInFlight): unmap() waits for such maps, and refuses when one of them
+ * waits on a user event that is not set (it would wait for ever).
  */
 const gatedMaps = new Map<bigint, Event[]>();
 
@@ -265,9 +265,9 @@ function noteGatedMap(address: bigint, event: Event): void {
   else gatedMaps.set(address, [event]);
 }
 
-function gatedMapsAt(address: bigint): readonly Event[] | undefined {
-  const events = gatedMaps.get(address)?.filter((e) => e.unsetGates().length > 0);
-  return events?.length ? events : undefined;
+/** Another map of `address` that waits on a user event not set yet, if any. */
+function gatedMapAt(address: bigint, own: Event): Event | undefined {
+  return gatedMaps.get(address)?.find((e) => e !== own && e.unsetGates().length > 0);
 }
 
 /**
@@ -327,8 +327,14 @@ export class Mapping {
   /** Unmaps (clEnqueueUnmapMemObject) and detaches the buffer. */
   unmap(options: { waitFor?: readonly Event[] } = {}): Event {
     const buffer = this.buffer;
-    const nativeWaits = gatedMapsAt(this.#address);
-    const event = this.queue.submit({ call: 'clEnqueueUnmapMemObject', waitFor: options.waitFor, nativeWaits }, (waitList) =>
+    const gated = gatedMapAt(this.#address, this.event);
+    if (gated) {
+      throw new OpenCLStateError(
+        `another map of the same address (of this ${this.memory.kind} or one mapped from the same memory) waits on ${gated.unsetGates()[0]!.describe()}: ` +
+          'drivers end the earliest mapping of an address, so this unmap would end that one before its map has run; set the user event (or let that map fail) first',
+      );
+    }
+    const event = this.queue.submit({ call: 'clEnqueueUnmapMemObject', waitFor: options.waitFor }, (waitList) =>
       this.queue.context.addon.enqueueUnmap(buffer, this.#record, waitList),
     );
     this.#forget();

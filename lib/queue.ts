@@ -90,8 +90,6 @@ export interface CommandSpec {
   waitsOnAll?: boolean;
   /** A barrier: every later command of the queue waits for it, out-of-order queues too. */
   blocksLater?: boolean;
-  /** Events the native call adds to the wait list itself (an unmap: the maps of its address in flight): their gates are the command's too. */
-  nativeWaits?: readonly Event[];
 }
 
 /** A read whose bytes land in a staging block first; copied into the target when the command is seen to end. */
@@ -190,8 +188,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     // Out of order, a command waits on earlier ones only through a barrier (or as a marker or barrier without a wait list).
     const inherited = spec.waitsOnAll || !this.properties.outOfOrder ? this.#gates : this.#barrierGates;
     const implicit = inherited.length ? inherited : undefined;
-    const waits = spec.nativeWaits?.length ? [...(spec.waitFor ?? []), ...spec.nativeWaits] : spec.waitFor;
-    const gates = waits === undefined && implicit === undefined ? noGates : gatesOf(waits, implicit);
+    const gates = spec.waitFor === undefined && implicit === undefined ? noGates : gatesOf(spec.waitFor, implicit);
     if (spec.blocking) refuseToBlock(gates, `a blocking ${spec.call}`, 'the command');
     const event = gateOn(new Event(run(waitList), this.context, this), gates);
     if (gates.length || this.#gates.length) {

@@ -71,7 +71,6 @@ constexpr cl_int CL_QUEUED = 0x3;
 constexpr cl_int CL_OUT_OF_HOST_MEMORY = -6;
 constexpr cl_int CL_INVALID_VALUE = -30;
 constexpr cl_int CL_INVALID_OPERATION = -59;
-constexpr cl_uint CL_QUEUE_CONTEXT = 0x1090;
 constexpr cl_uint CL_EVENT_COMMAND_QUEUE = 0x11D0;
 constexpr cl_uint CL_EVENT_COMMAND_EXECUTION_STATUS = 0x11D3;
 constexpr cl_uint CL_BUFFER_CREATE_TYPE_REGION = 0x1220;
