@@ -75,7 +75,11 @@ export function vendorsWithReference(base = process.env.OCL_ICD_VENDORS || '/etc
     throw new Error(`the reference driver is not built (${referenceDriverLibrary}): run npm run build:driver, or carry cmake-build/lib`);
   }
   const vendors = mkdtempSync(join(tmpdir(), 'misuse-vendors-'));
-  for (const name of icds) if (!lists(name)) writeFileSync(join(vendors, name), readFileSync(join(base, name)));
+  // Another checkout's line for the driver (an absolute path that is not there) is left out.
+  for (const name of icds) {
+    const text = readFileSync(join(base, name), 'utf8');
+    if (!text.includes('libocl_interop_refdriver')) writeFileSync(join(vendors, name), text);
+  }
   writeFileSync(join(vendors, 'ocl_interop_refdriver.icd'), `${referenceDriverLibrary}\n`);
   return { vendors, cleanup: () => rmSync(vendors, { recursive: true, force: true }) };
 }
@@ -290,6 +294,25 @@ export async function runSeeds(seeds, config, { parallel = 1, env = {}, timeoutM
   return results;
 }
 
+/** The platform names a child process sees with `env` (the ICD loader reads OCL_ICD_VENDORS at its first use). */
+export function platformNames(env = {}) {
+  return new Promise((done, fail) => {
+    const childEnv = { ...process.env, ...env };
+    for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
+    const code = `console.log(JSON.stringify(require(${JSON.stringify(resolve(repoRoot, 'dist/index.js'))}).getPlatforms().map((p) => p.name)))`;
+    const child = spawn(process.execPath, ['-e', code], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (status, signal) => {
+      if (status === 0) done(JSON.parse(stdout.trim().split('\n').pop()));
+      else fail(new Error(`listing the platforms failed (${signal ?? `status ${status}`}): ${stderr.trim()}`));
+    });
+  });
+}
+
 /** The counts of a run: seeds, and failures by kind with their seeds. */
 export function summarize(results) {
   const summary = { seeds: results.length, passed: 0, crash: [], hang: [], untyped: [], wrong: [], failed: [] };
@@ -369,6 +392,15 @@ async function main(argv) {
       const xvfb = await startXvfb();
       cleanups.push(() => xvfb.stop());
       Object.assign(env, softvaEnv(xvfb.display));
+    }
+    const names = await platformNames(env);
+    const missing = [
+      !names.some((name) => name.includes(config.platform)) && `no platform's name contains "${config.platform}"`,
+      config.reference && !names.includes(referenceDriverName) && `the reference driver (${referenceDriverLibrary}) did not load`,
+    ].filter(Boolean);
+    if (missing.length) {
+      console.error(`${missing.join('; ')} (platforms: ${names.join(', ') || 'none'}; OCL_ICD_VENDORS=${env.OCL_ICD_VENDORS ?? process.env.OCL_ICD_VENDORS ?? '(unset: /etc/OpenCL/vendors)'})`);
+      return 2;
     }
     const started = Date.now();
     const label = `${config.platform}${config.reference ? ' + reference driver' : ''}${config.va ? ' + VA' : ''}`;

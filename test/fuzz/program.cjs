@@ -133,7 +133,7 @@ const missing = (what) => { console.error(what); process.exit(90); };
     () => pool.events.push(pick(pool.queues).enqueueBarrier()),
     () => pool.events.push(pick(pool.queues).fillBuffer(any(), pick([new Uint8Array(1), new Uint8Array(3), new Uint32Array(1), garbage()]), { waitFor: rand(2) ? [pick(pool.events)] : undefined })),
     () => pool.events.push(pick(pool.queues).copyImageToBuffer(any(), any(), { waitFor: [pick(pool.events)] })),
-    () => pendingMap(pick(pool.queues).mapBuffer(any(), { waitFor: rand(2) ? [pick(pool.events)] : undefined })).then((m) => pool.mappings.push(m), () => {}),
+    () => pendingMap(pick(pool.queues).mapBuffer(any(), { waitFor: rand(2) ? [pick(pool.events)] : undefined, access: pick(['read', 'read-write']) })).then((m) => pool.mappings.push(m), () => {}),
     () => {
       if (workers.size >= 2) return;
       const worker = new Worker(`
@@ -179,7 +179,7 @@ const missing = (what) => { console.error(what); process.exit(90); };
       pool.events.push(gate);
       pool.events.push(q.enqueueMarker({ waitFor: [gate] }));
       pool.events.push(q.fillBuffer(pick(pool.buffers), new Uint8Array(4), { waitFor: [gate] }));
-      pendingMap(q.mapBuffer(pick(pool.buffers), { waitFor: [gate] })).then((m) => pool.mappings.push(m), () => {});
+      pendingMap(q.mapBuffer(pick(pool.buffers), { waitFor: [gate], access: pick(['read', 'read-write']) })).then((m) => pool.mappings.push(m), () => {});
       if (rand(2)) q.release();
     },
     () => pick(pool.events).completed.catch(() => {}),
