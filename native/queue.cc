@@ -273,7 +273,8 @@ void OCL_CALL ReleaseEventsWhenDone(cl_event, cl_int, void* user) {
 // fails, the others still pending. So no unmap is enqueued while another map
 // of its address is in flight: unmap() waits for such maps (lib/ refuses
 // first when one waits on a user event that is not set), and the unmap of a
-// collected mapping is deferred until they have ended.
+// collected mapping is deferred: it is enqueued at the first map or unmap of
+// the process after they have ended.
 struct DeferredUnmap {
   cl_command_queue queue;
   cl_mem mem;
@@ -289,6 +290,7 @@ class MapsInFlight {
     IssueReady(api);
     if (!map || Ended(api, map)) return;
     std::lock_guard<std::mutex> lock(mutex_);
+    Prune(api);
     api.clRetainEvent(map);
     maps_.push_back({pointer, map});
   }

@@ -162,6 +162,38 @@ describe('maps of one address: no unmap is enqueued while another map of its add
   });
 });
 
+describe('a command waiting on a user event and on another command, the user event failed first: kept until the other command has ended (OpenCL 3.0 5.11, user events: commands waiting on a failed one fail), in a fresh process', () => {
+  it('PoCL notifies the failed command when the other command ends; before the fix it had been freed: "PTHREAD ERROR in pocl_lock_events_inorder(): Invalid argument" and SIGABRT', async () => {
+    const result = await runNode(`
+      const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+      const context = ocl.createContext({ platform });
+      const [q1, q2] = [context.createQueue(), context.createQueue()];
+      // Large enough that the fill is still running when the events are let go; three times, as the timing decides.
+      const buffer = context.createBuffer(1 << 27);
+      const settle = () => new Promise((r) => setTimeout(r, 50));
+      (async () => {
+        for (let round = 0; round < 3; round++) {
+          const [failing, later] = [context.createUserEvent(), context.createUserEvent()];
+          const fill = q1.fillBuffer(buffer, new Uint8Array([1]), { waitFor: [later] });
+          const marker = q2.enqueueMarker({ waitFor: [failing, fill] });
+          marker.completed.then(() => console.log('complete'), (e) => console.log(e.name));
+          failing.setStatus(-5);
+          await settle();
+          marker.release();
+          for (let i = 0; i < 3; i++) { global.gc(); await settle(); }
+          later.setStatus('complete');
+          await q1.finish();
+          await settle();
+          console.log(fill.status);
+        }
+      })();`, { args: ['--expose-gc'] });
+    expect(result.signal).toBeNull(); // before the fix: SIGABRT (one round crashed 4 of 6 runs)
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim().split('\n')).toEqual(Array(3).fill(['OpenCLCommandError', 'complete']).flat());
+    expect(result.status).toBe(0);
+  });
+});
+
 describe('no JavaScript call sequence crashes the process', () => {
   (parallel > 1 ? it.concurrent : it).each(seeds)(
     'random misuse, seed %i: only typed errors, right results, normal exit',
