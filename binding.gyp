@@ -36,7 +36,8 @@
         "native/vulkan/device.cc",
         "native/vulkan/memory.cc",
         "native/vulkan/semaphore.cc",
-        "native/vulkan/commands.cc"
+        "native/vulkan/commands.cc",
+        "native/ipc/handle_channel.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native"],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The 4K Vulkan -> OpenCL -> Vulkan frame pipeline (cl_khr_external_memory +
 // cl_khr_external_semaphore), in C (cmake-build/bench/external_pipeline_c)
-// and through this package's public API (examples/frame-slots.mjs), on the
+// and through this package's public API (its FramePipeline), on the
 // same GPU in one run. See bench/README.md ("Frames between Vulkan and OpenCL").
 //
 //   node bench/external-pipeline.mjs [--platform NAME] [--width W] [--height H] [--frames N]
@@ -15,7 +15,7 @@
 // the planes (signal), OpenCL waits, acquires, runs nv12_to_rgba (3 kernel
 // arguments set per frame), releases, signals, flushes; Vulkan waits and
 // copies the RGBA frame out. Orders: naive, ahead, and ahead with the
-// consumers N/2 frames behind OpenCL's work (examples/frame-slots.mjs says
+// consumers N/2 frames behind OpenCL's work (FramePipeline's README section says
 // what they are; the C side's variants of the same names). The C side records its command buffers each frame with
 // the frame's values; the Node side records each slot's commands once per
 // value it uses (two a slot: frames of even and odd laps differ, which is
@@ -30,7 +30,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FrameSlots } from '../examples/frame-slots.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -65,7 +64,7 @@ export function frameRgba(i) {
 }
 const CHECK_PIECE = 4096;
 // The orders of submission both sides run: naive, ahead, and ahead with the
-// consumers N/2 frames behind OpenCL's work (FrameSlots' lag; the C side's
+// consumers N/2 frames behind OpenCL's work (FramePipeline's lag; the C side's
 // ahead-lag variant).
 const VARIANTS = ['naive', 'ahead', 'ahead-lag'];
 
@@ -211,9 +210,22 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
   /** @param {{ check?: any, timing?: any }} [extra] */
   async function pipeline(n, variant, count, extra = {}) {
     const { check = null, timing } = extra;
-    const helper = new FrameSlots({ vulkan, queue, count: n });
     const order = variant === 'naive' ? 'naive' : 'ahead';
     const lag = variant === 'ahead-lag' ? Math.floor(n / 2) : 0;
+    const helper = new cl.FramePipeline({
+      queue,
+      vulkan,
+      slots: n,
+      resources: (index) => slots[index],
+      acquire: (s) => [s.resources.frame.memory[0], s.resources.clRgba],
+      produce: { vulkan: (s, f) => produceCommands(s.resources, valueIndex(f, n)) },
+      process: (s) => {
+        const slot = s.resources;
+        kernel.setArg(0, slot.frame.planes[0]).setArg(1, slot.frame.planes[1]).setArg(2, slot.clRgba);
+        queue.enqueueKernel(kernel, global, { localSize: local }).release();
+      },
+      consume: { vulkan: (s) => consumeCommands(s.resources, check !== null) },
+    });
     try {
       const t0 = performance.now();
       await helper.run({
@@ -221,17 +233,9 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
         order,
         lag,
         timing,
-        acquire: (s) => [slots[s.index].frame.memory[0], slots[s.index].clRgba],
-        produce: (s, f) => produceCommands(slots[s.index], valueIndex(f, n)),
-        opencl: (s) => {
-          const slot = slots[s.index];
-          kernel.setArg(0, slot.frame.planes[0]).setArg(1, slot.frame.planes[1]).setArg(2, slot.clRgba);
-          queue.enqueueKernel(kernel, global, { localSize: local }).release();
-        },
-        consume: (s) => consumeCommands(slots[s.index], check !== null),
         onConsumed: check
           ? async (s, f) => {
-              const bytes = await slots[s.index].check.read();
+              const bytes = await s.resources.check.read();
               const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
               const want = frameRgba(valueIndex(f, n));
               let bad = 0;

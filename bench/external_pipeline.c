@@ -4,14 +4,15 @@
  * from C. bench/external-pipeline.mjs runs the same pipeline through the
  * package and this program next to it.
  *
- *   external_pipeline_c [--platform NAME] [--width W] [--height H]
+ *   external_pipeline_c [--platform NAME] [--device INDEX|UUID] [--width W] [--height H]
  *                       [--frames N] [--repeats R] [--slots 2,8,32]
  *                       [--kernel-iterations K] [--check-frames C]
  *                       [--variants LIST] [--check-variants LIST]
  *
  * --platform (default "NVIDIA"): a substring of the OpenCL platform's name;
- * its first GPU device is used, and the Vulkan device whose deviceUUID equals
- * its CL_DEVICE_UUID_KHR. Prints a table on stderr and one JSON object on
+ * its first GPU device is used (--device: the GPU of that index, or of that
+ * CL_DEVICE_UUID_KHR in hex, dashes allowed), and the Vulkan device whose
+ * deviceUUID equals its CL_DEVICE_UUID_KHR. Prints a table on stderr and one JSON object on
  * stdout.
  *
  * Each slot holds, in Vulkan memory exported as opaque fds and imported into
@@ -222,10 +223,47 @@ static int count_open_fds(void) {
 
 /* ---- OpenCL ---- */
 
+/* --device: which GPU of the platform (index, or CL_DEVICE_UUID_KHR as 32 hex digits; dashes ignored). */
+static const char* g_device_choice = NULL;
+
+static int uuid_matches(cl_device_id device, const char* hex) {
+  uint8_t uuid[CL_UUID_SIZE_KHR];
+  if (clGetDeviceInfo(device, CL_DEVICE_UUID_KHR, sizeof uuid, uuid, NULL) != CL_SUCCESS) return 0;
+  int k = 0;
+  for (const char* p = hex; *p && k < 2 * CL_UUID_SIZE_KHR; p++) {
+    if (*p == '-') continue;
+    unsigned v;
+    char digit[2] = {*p, 0};
+    if (sscanf(digit, "%x", &v) != 1) return 0;
+    if (((k % 2) ? (uuid[k / 2] & 0xf) : (uuid[k / 2] >> 4)) != v) return 0;
+    k++;
+  }
+  return k == 2 * CL_UUID_SIZE_KHR;
+}
+
 static void open_cl(Bench* b, const char* want, char** platform_name, char** device_name) {
   b->platform = find_platform(want, platform_name);
   cl_uint n = 0;
-  CHECK(clGetDeviceIDs(b->platform, CL_DEVICE_TYPE_GPU, 1, &b->device, &n));
+  CHECK(clGetDeviceIDs(b->platform, CL_DEVICE_TYPE_GPU, 0, NULL, &n));
+  cl_device_id* devices = calloc(n, sizeof *devices);
+  CHECK(clGetDeviceIDs(b->platform, CL_DEVICE_TYPE_GPU, n, devices, NULL));
+  b->device = devices[0];
+  if (g_device_choice) {
+    char* end = NULL;
+    long index = strtol(g_device_choice, &end, 10);
+    int found = 0;
+    if (*end == 0 && strlen(g_device_choice) < 4) {
+      if (index >= 0 && index < (long)n) b->device = devices[index], found = 1;
+    } else {
+      for (cl_uint k = 0; k < n && !found; k++)
+        if (uuid_matches(devices[k], g_device_choice)) b->device = devices[k], found = 1;
+    }
+    if (!found) {
+      fprintf(stderr, BENCH_PROGRAM ": --device %s: no such GPU on the platform (%u GPUs)\n", g_device_choice, n);
+      exit(2);
+    }
+  }
+  free(devices);
   *device_name = device_string(b->device, CL_DEVICE_NAME);
   char* extensions = device_string(b->device, CL_DEVICE_EXTENSIONS);
   const char* needed[] = {"cl_khr_external_memory_opaque_fd", "cl_khr_external_semaphore_opaque_fd", "cl_khr_semaphore"};
@@ -894,7 +932,7 @@ static KernelResult kernel_alone(Bench* b, Slot* imported, long iterations, int 
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: external_pipeline_c [--platform NAME] [--width W] [--height H] [--frames N] [--repeats R]\n"
+          "usage: external_pipeline_c [--platform NAME] [--device INDEX|UUID] [--width W] [--height H] [--frames N] [--repeats R]\n"
           "                           [--slots 2,8,32] [--kernel-iterations K] [--check-frames C]\n"
           "                           [--variants LIST] [--check-variants LIST]   (LIST: names, comma-separated:\n"
           "                           naive ahead ahead-one-submit ahead-no-ownership ahead-no-acquire ahead-lag\n"
@@ -928,6 +966,7 @@ int main(int argc, char** argv) {
   int variant_n = 2, check_variant_n = 2;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--platform") && i + 1 < argc) want = argv[++i];
+    else if (!strcmp(argv[i], "--device") && i + 1 < argc) g_device_choice = argv[++i];
     else if (!strcmp(argv[i], "--width") && i + 1 < argc) width = strtol(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--height") && i + 1 < argc) height = strtol(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = strtol(argv[++i], NULL, 10);

@@ -3,8 +3,8 @@
 // compute shader (the package's NV12 test pattern) into memory Vulkan exports
 // as opaque fds; OpenCL imports it (the planes as sub-buffers), converts each
 // frame to RGBA in memory it also imports from Vulkan, and Vulkan copies the
-// RGBA frame on. Eight frames in flight, ordered by semaphores
-// (examples/frame-slots.mjs). At the end the last frames are read back and
+// RGBA frame on. Eight frames in flight, ordered by semaphores (the
+// package's FramePipeline). At the end the last frames are read back and
 // compared with the same conversion done on the CPU.
 //
 //   node examples/vulkan-nv12-to-rgba.mjs [--platform NAME] [--width W] [--height H] [--frames N] [--slots N]
@@ -14,7 +14,6 @@
 // UUID (NVIDIA's drivers on Linux have both).
 import { parseArgs } from 'node:util';
 import * as ocl from '../dist/index.js';
-import { FrameSlots } from './frame-slots.mjs';
 
 // BT.601 limited range, integer arithmetic (the CPU check computes the same).
 export const nv12ToRgbaBuffersSource = `
@@ -92,22 +91,24 @@ export async function runVulkanExample({ platformName = 'NVIDIA', width = 3840, 
     return slot.make.get(n);
   };
 
-  const pipeline = new FrameSlots({ vulkan, queue, count: slotCount });
-  const t0 = performance.now();
-  await pipeline.run({
-    frames,
-    order: 'ahead',
-    acquire: (s) => [slots[s.index].planes.memory[0], slots[s.index].clRgba],
-    produce: (s, frame) => makeFrame(slots[s.index], frame),
-    opencl: (s) => {
-      const slot = slots[s.index];
+  const pipeline = new ocl.FramePipeline({
+    queue,
+    vulkan,
+    slots: slotCount,
+    resources: (index) => slots[index],
+    acquire: (s) => [s.resources.planes.memory[0], s.resources.clRgba],
+    produce: { vulkan: (s, frame) => makeFrame(s.resources, frame) },
+    process: (s) => {
+      const slot = s.resources;
       kernel.setArg(0, slot.planes.planes[0]).setArg(1, slot.planes.planes[1]).setArg(2, slot.clRgba);
       queue.enqueueKernel(kernel, [width / 4, height]).release();
     },
-    consume: (s) => slots[s.index].show,
+    consume: { vulkan: (s) => s.resources.show },
   });
+  const t0 = performance.now();
+  await pipeline.run({ frames, order: 'ahead' });
   const seconds = (performance.now() - t0) / 1000;
-  pipeline.dispose();
+  await pipeline.asyncDispose();
 
   // The last frame of each slot, as Vulkan has it, against the CPU's conversion.
   let mismatches = 0, checked = 0;

@@ -27,14 +27,22 @@ export class AcquireScope {
     this.event = enqueueShared('acquire', queue, this.objects, options.waitFor);
   }
 
-  /** True until release() (or dispose). */
+  /**
+   * True until release() (or dispose), and while the acquire is not known to
+   * have failed: a failed acquire (a user event it waits on failed) acquired
+   * nothing, so there is nothing to release.
+   */
   get active(): boolean {
-    return !this.#released;
+    return !this.#released && this.event.knownFailure() === undefined;
   }
 
   /** Enqueues the release of every object; later commands on the objects need a new acquire. */
   release(options: EnqueueOptions = {}): Event {
     if (this.#released) throw new OpenCLStateError('this acquire scope was already released');
+    const failure = this.event.knownFailure();
+    if (failure !== undefined) {
+      throw new OpenCLStateError(`the acquire of this scope failed: ${failure}; its objects were never acquired, so there is nothing to release`);
+    }
     const event = enqueueShared('release', this.queue, this.objects, options.waitFor);
     this.#released = true;
     return event;
@@ -46,7 +54,7 @@ export class AcquireScope {
    * writes through the VA and Direct3D modules wait for it themselves.
    */
   [Symbol.dispose](): void {
-    if (this.#released) return;
+    if (!this.active) return;
     this.release();
     this.queue.flush();
   }
@@ -54,6 +62,11 @@ export class AcquireScope {
   /** `await using`: enqueues the release (if still active) and waits until it has completed. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#released) return;
+    if (!this.active) {
+      this.#released = true;
+      this.event.release();
+      return;
+    }
     const released = this.release();
     this.queue.flush();
     try {

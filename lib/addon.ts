@@ -396,6 +396,8 @@ export interface NativeVkPhysicalDevice {
   driverUUID: Uint8Array;
   deviceLUID: Uint8Array | null;
   nodeMask: number;
+  /** VK_EXT_pci_bus_info, where the device has it. */
+  pciBus: { domain: number; bus: number; device: number; function: number } | null;
   driverName: string | null;
   driverInfo: string | null;
   extensions: string[];
@@ -433,19 +435,34 @@ export interface NativeVkBuffer extends NativeVkObject {
   info(): NativeVkMemoryInfo & { size: number };
   exportMemory(handleType: number): number | bigint;
   write(offset: number, data: ArrayBufferView): Promise<void>;
-  read(offset: number, length: number): Promise<Uint8Array>;
+  /** Fills `out` (made before the submission) with out.length bytes at offset; resolves with it. */
+  read(offset: number, out: Uint8Array): Promise<Uint8Array>;
 }
 export interface NativeVkImage extends NativeVkObject {
   info(): NativeVkMemoryInfo & { planes: { width: number; height: number; texelBytes: number; offset?: number; size?: number; rowPitch?: number }[] };
   exportMemory(handleType: number): number | bigint;
   write(plane: number, data: ArrayBufferView, pitch: number): Promise<void>;
-  read(plane: number, pitch: number): Promise<Uint8Array>;
+  /** Fills `out` (pitch x (rows - 1) + rowBytes bytes, made before the submission) with the plane's rows; resolves with it. */
+  read(plane: number, pitch: number, out: Uint8Array): Promise<Uint8Array>;
 }
 export interface NativeVkSemaphore extends NativeVkObject {
   exportHandle(handleType: number): number | bigint;
 }
 /** Recorded commands (NativeVkDevice.record): a class of its own natively, with release() only. */
 export interface NativeVkCommands extends NativeVkObject {}
+
+// ---- Handles between processes (native/ipc/) --------------------------------
+/** One end of a Unix SOCK_SEQPACKET socket (or a listening one): non-blocking calls, null for EAGAIN. */
+export interface NativeHandleChannel {
+  readonly fd: number;
+  send(bytes: Uint8Array, fds: number[]): number | null;
+  /** bytes empty and no fds: the peer closed the channel. */
+  receive(maxBytes: number, maxFds: number): { bytes: Uint8Array; fds: number[]; truncated: boolean; controlTruncated: boolean } | null;
+  accept(): NativeHandleChannel | null;
+  /** Resolves once readable (false) or writable (true), or hung up; one at a time. */
+  wait(writable: boolean): Promise<void>;
+  close(): void;
+}
 
 /** (platform, legacy 1.1 lookup, role -> entry point name from the extension's record in lib/interop/extensions.ts) */
 type SharingConstructor<T> = new (platform: NativePlatform, legacy: boolean, entryPoints: Readonly<Record<string, string>>) => T;
@@ -564,6 +581,12 @@ export interface Addon {
   vkCreateInstance(apiVersion: number, extensions: string[], applicationName: string): NativeVkInstance;
   vkSetShaders(shaders: Readonly<Record<string, Uint32Array>>): void;
   vkCloseHandle(handle: number | bigint): boolean;
+  // Handles between processes (native/ipc/; not on Windows).
+  ipcSocketPair(): [NativeHandleChannel, NativeHandleChannel];
+  ipcConnect(path: string): NativeHandleChannel;
+  ipcListen(path: string, backlog: number): NativeHandleChannel;
+  /** The channel, or why the fd is not a Unix SOCK_SEQPACKET socket. */
+  ipcAdopt(fd: number): NativeHandleChannel | string;
 }
 
 /**

@@ -37,6 +37,23 @@ const DEVICE_UUID = Object.freeze({
   CL_DEVICE_NODE_MASK_KHR: 0x106e,
 });
 
+// cl_khr_pci_bus_info (CL/cl_ext.h): a cl_device_pci_bus_info_khr, four cl_uint.
+const CL_DEVICE_PCI_BUS_INFO_KHR = 0x410f;
+
+/** A device's PCI address: cl_khr_pci_bus_info's cl_device_pci_bus_info_khr, Vulkan's VK_EXT_pci_bus_info. */
+export interface PciBusInfo {
+  readonly domain: number;
+  readonly bus: number;
+  readonly device: number;
+  readonly function: number;
+}
+
+/** 'dddd:bb:dd.f', as lspci and /sys/bus/pci write it. */
+export function formatPciBus(pci: PciBusInfo): string {
+  const hex = (value: number, digits: number) => value.toString(16).padStart(digits, '0');
+  return `${hex(pci.domain, 4)}:${hex(pci.bus, 2)}:${hex(pci.device, 2)}.${hex(pci.function, 1)}`;
+}
+
 /** An OpenCL device. Root devices live as long as their platform. */
 export class Device {
   /** @internal */
@@ -215,6 +232,14 @@ export class Device {
   get uuid(): string | null {
     const bytes = this.#optionalInfo(DEVICE_UUID.CL_DEVICE_UUID_KHR, DEVICE_UUID.CL_UUID_SIZE_KHR);
     return bytes && formatUuid(bytes);
+  }
+  /** Its PCI address (cl_khr_pci_bus_info, CL_DEVICE_PCI_BUS_INFO_KHR), or null where the device does not advertise the extension. */
+  get pciBus(): PciBusInfo | null {
+    if (!this.extensions.includes('cl_khr_pci_bus_info')) return null;
+    const bytes = this.#optionalInfo(CL_DEVICE_PCI_BUS_INFO_KHR, 16);
+    if (!bytes) return null;
+    const [domain, bus, device, fn] = decode.uints(bytes) as [number, number, number, number];
+    return Object.freeze({ domain, bus, device, function: fn });
   }
   /** The UUID's 16 bytes (what a Vulkan device chooser takes), or null. */
   get uuidBytes(): Uint8Array | null {

@@ -2,7 +2,7 @@
 // VA-API sharing extensions. See README.md.
 export { CL, type CLName } from './facts/cl-constants';
 export { Context, createContext, type ContextInterop, type ContextOptions, type ContextProperty, type BufferOptions, type ImageOptions, type ImageType } from './context';
-export { Device, type DeviceType } from './device';
+export { Device, formatPciBus, type DeviceType, type PciBusInfo } from './device';
 export {
   OpenCLError,
   OpenCLCommandError,
@@ -64,6 +64,7 @@ export {
   ImportedFrame,
   OpenCLHandleTypeError,
   OpenCLImageLayoutError,
+  OpenCLImportError,
   externalMemoryHandleTypes,
   getExternalMemory,
   importDmaBuf,
@@ -105,3 +106,7 @@ export * from './va';
 export * from './direct3d';
 // Vulkan: the producer and consumer side of external memory and semaphores (the loader loaded at run time).
 export * from './vulkan';
+// Exported handles between processes (SCM_RIGHTS over a Unix socket).
+export * from './ipc';
+// The frame pipeline: N frames in flight through OpenCL between any producer and consumer (Vulkan, VA, Direct3D, host).
+export * from './pipeline';

@@ -5,6 +5,7 @@
 // Vulkan is available, with its physical devices matched to the OpenCL ones by
 // UUID. The core builds the first part; the family's and Vulkan's parts come
 // from lib/interop and lib/vulkan through ReportSources (the CLI wires them).
+import { type Device, formatPciBus } from './device';
 import { loadedLibrary } from './loader';
 import { getPlatforms, type Platform } from './platform';
 import { type SharingExtension, sharingEntryPoints } from './sharing-hooks';
@@ -32,6 +33,10 @@ export interface DeviceReport {
   preferredInteropUserSync: boolean;
   /** CL_DEVICE_UUID_KHR (cl_khr_device_uuid) as 8-4-4-4-12 hex, or null: what a Vulkan device is matched by. */
   uuid: string | null;
+  /** Its PCI address (cl_khr_pci_bus_info) as 'dddd:bb:dd.f', or null where the device does not advertise the extension. */
+  pciBus: string | null;
+  /** The Vulkan devices with the same UUID (indices into vulkan.devices): filled in when the report has Vulkan's part. */
+  vulkanDevices: number[];
 }
 
 /** The handle types one device takes part in sharing with (empty where it does not advertise the extension). */
@@ -75,6 +80,8 @@ export interface VulkanDeviceReport {
   apiVersion: string;
   /** VkPhysicalDeviceIDProperties.deviceUUID as 8-4-4-4-12 hex. */
   uuid: string;
+  /** Its PCI address (VK_EXT_pci_bus_info) as 'dddd:bb:dd.f', or null. */
+  pciBus: string | null;
   memoryExport: string[];
   memoryImport: string[];
   semaphoreExport: string[];
@@ -144,11 +151,15 @@ export function systemReport(sources: ReportSources = {}): SystemReport {
       compilerAvailable: d.compilerAvailable,
       preferredInteropUserSync: d.preferredInteropUserSync,
       uuid: d.uuid,
+      pciBus: pciBusOf(d),
+      vulkanDevices: [] as number[],
     })),
     sharing: Object.entries(sharingEntryPoints()).map(([name, entryPoints]) => extensionReport(platform, name as SharingExtension, entryPoints)),
     external: sources.external ? sources.external(platform) : null,
   }));
-  return { library: loadedLibrary()?.path ?? null, platforms, vulkan: sources.vulkan ? sources.vulkan(platforms) : null };
+  const vulkan = sources.vulkan ? sources.vulkan(platforms) : null;
+  for (const v of vulkan?.devices ?? []) for (const m of v.matches) platforms[m.platform]!.devices[m.device]!.vulkanDevices.push(v.index);
+  return { library: loadedLibrary()?.path ?? null, platforms, vulkan };
 }
 
 const list = (names: readonly string[]) => names.join(', ') || 'none';
@@ -171,10 +182,27 @@ function formatVulkan(lines: string[], vulkan: VulkanReport): void {
   for (const d of vulkan.devices) {
     const matches = d.matches.map((m) => `platform ${m.platform} device ${m.device} (${m.name})`);
     lines.push(
-      `  Vulkan device ${d.index}: ${d.name} (${d.type}); Vulkan ${d.apiVersion}; UUID ${d.uuid}`,
+      `  Vulkan device ${d.index}: ${d.name} (${d.type}); Vulkan ${d.apiVersion}; UUID ${d.uuid}; PCI ${d.pciBus ?? 'unknown (no VK_EXT_pci_bus_info)'}`,
       `    memory export ${list(d.memoryExport)}; import ${list(d.memoryImport)}; semaphore export ${list(d.semaphoreExport)}; import ${list(d.semaphoreImport)}`,
       `    same UUID as OpenCL: ${matches.length ? matches.join(', ') : 'no OpenCL device'}`,
     );
+  }
+}
+
+function vulkanOf(report: SystemReport, d: DeviceReport): string {
+  if (!report.vulkan) return 'not asked';
+  if (!report.vulkan.available) return 'not available';
+  if (d.vulkanDevices.length === 0) return d.uuid ? 'no Vulkan device has this UUID' : 'cannot be matched (no UUID)';
+  return d.vulkanDevices.map((i) => `device ${i} (${report.vulkan!.devices[i]!.name})`).join(', ');
+}
+
+/** A device's PCI address as text; a driver that advertises the extension but fails the query gives null. */
+function pciBusOf(d: Device): string | null {
+  try {
+    const pci = d.pciBus;
+    return pci && formatPciBus(pci);
+  } catch {
+    return null;
   }
 }
 
@@ -193,7 +221,7 @@ export function formatReport(report: SystemReport): string {
       lines.push(
         `  Device ${j}: ${d.name} (${d.type})`,
         `    ${d.version}; driver ${d.driverVersion}; ${d.computeUnits} compute units; ${mib} MiB; images ${d.imageSupport ? 'yes' : 'no'}; compiles OpenCL C: ${d.compilerAvailable ? 'yes' : 'no (built-in kernels only)'}; prefers interop user sync: ${d.preferredInteropUserSync ? 'yes' : 'no'}`,
-        `    UUID ${d.uuid ?? 'none (no cl_khr_device_uuid)'}`,
+        `    UUID ${d.uuid ?? 'none (no cl_khr_device_uuid)'}; PCI ${d.pciBus ?? 'unknown (no cl_khr_pci_bus_info)'}; Vulkan: ${vulkanOf(report, d)}`,
       );
     });
     lines.push('  Sharing extensions (advertised by; entry points resolved):');

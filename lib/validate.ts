@@ -18,6 +18,21 @@ export function checkOptions<T extends object>(options: unknown, what: string, k
   return options as Partial<T>;
 }
 
+/**
+ * A copy of an options object with the named keys, each read exactly once:
+ * a getter that changes its answer cannot pass the checks with one value and
+ * hand the driver another. Absent (undefined) keys are left out.
+ */
+export function readOnce<T extends object, K extends keyof T>(options: T, what: string, keys: readonly K[]): Pick<T, K> {
+  checkObject(options, what);
+  const copy = {} as Pick<T, K>;
+  for (const key of keys) {
+    const value = options[key];
+    if (value !== undefined) copy[key] = value;
+  }
+  return copy;
+}
+
 /** A plain object argument (not null, not an array). */
 export function checkObject<T>(value: T, what: string): asserts value is T & object {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -11,6 +11,7 @@
 
 #include "direct3d/direct3d.h"
 #include "interop/interop.h"
+#include "ipc/ipc.h"
 #include "va/va.h"
 #include "vulkan/vulkan.h"
 
@@ -37,6 +38,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitInterop(env, exports);
   va::InitVa(env, exports);
   InitVulkan(env, exports);
+  InitIpc(env, exports);
   return exports;
 }
 

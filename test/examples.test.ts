@@ -124,10 +124,4 @@ describe('the examples\' OpenCL C, for platforms with a compiler', () => {
     expect(new Set(want).size).toBeGreaterThan(100); // a frame of many colours, not one
     for (const o of [kernel, program, yPlane, uvPlane, planes, rgba, queue, context]) o.release();
   });
-
-  it('FrameSlots (examples/frame-slots.mjs) names what it was given wrong', async () => {
-    const { FrameSlots } = await import('../examples/frame-slots.mjs');
-    expect(() => new FrameSlots(undefined as never)).toThrow(/options must be an object/);
-    expect(() => new FrameSlots({ vulkan: {} as never, queue: {} as never, count: 2 })).toThrow(/options.vulkan must be a VulkanDevice/);
-  });
 });

@@ -10,14 +10,15 @@ import {
   OpenCLExtensionError,
   OpenCLHandleTypeError,
   OpenCLReleasedError,
+  OpenCLStateError,
   Semaphore,
   Semaphores,
   externalTokens,
   getExternalMemory,
   getSemaphores,
 } from '../lib';
-import { pocl } from './helpers';
-import { collectedInFreshProcess, isOpen, openFds, payload, platform, ref, referenceQueue, refDevice as device, thrownBy } from './helpers/ref-driver';
+import { pocl, runNode } from './helpers';
+import { REF_NAME, collectedInFreshProcess, isOpen, openFds, payload, platform, ref, referenceQueue, refDevice as device, thrownBy } from './helpers/ref-driver';
 
 describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver', () => {
   const semaphores: Semaphores = getSemaphores(platform);
@@ -225,12 +226,123 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
     expect(() => gone.payload).toThrow(OpenCLReleasedError);
   });
 
+  it('an ExportedSemaphoreHandle dropped without close() is closed by garbage collection, as a VulkanExportedHandle is (fresh process)', async () => {
+    const [before, after] = await collectedInFreshProcess(`
+      const { fstatSync } = require('node:fs');
+      const open = (fd) => { try { fstatSync(fd); return true; } catch { return false; } };
+      const semaphore = ocl.getSemaphores(platform).create(context, { exportAs: 'opaque-fd' });
+      const fds = [];
+      for (let i = 0; i < 20; i++) fds.push(semaphore.exportHandle().handle);
+      left = () => fds.filter(open).length;`);
+    expect([before, after]).toEqual([20, 0]);
+  });
+
   it('a semaphore dropped without release is released by garbage collection (fresh process)', async () => {
     const [before, after] = await collectedInFreshProcess(`
       for (let i = 0; i < 50; i++) ocl.getSemaphores(platform).create(context);
       left = () => ref.liveObjects('semaphore');`);
     expect([before, after]).toEqual([50, 0]);
   });
+});
+
+describe('cl_khr_semaphore "Waiting On and Signaling Semaphores": what only OpenCL can signal, the binding tracks (issue 22, item 6)', () => {
+  const semaphores: Semaphores = getSemaphores(platform);
+  const { context, queue } = referenceQueue();
+
+  it('a wait on a semaphore made in OpenCL, never signaled and never exported, is an OpenCLStateError before the driver; a signal first makes it legal', async () => {
+    using semaphore = semaphores.create(context);
+    expect(semaphore.shared).toBe(false);
+    expect(semaphore.signalPending).toBe(false);
+    const error = thrownBy(() => semaphore.wait(queue));
+    expect(error).toBeInstanceOf(OpenCLStateError);
+    expect((error as Error).message).toMatch(/^semaphores\[0\]: a wait on a semaphore with no signal pending would never end/);
+    expect((error as Error).message).toMatch(/Enqueue the signal first/);
+    queue.finishSync(); // nothing was enqueued: returns
+    const signaled = semaphore.signal(queue);
+    expect(semaphore.signalPending).toBe(true);
+    const waited = semaphore.wait(queue);
+    expect(semaphore.signalPending).toBe(false);
+    await Promise.all([signaled, waited]);
+    expect(() => semaphore.wait(queue)).toThrow(OpenCLStateError); // the signal was consumed
+  });
+
+  it('a binary semaphore signaled twice without a wait between ("may lead to undefined behavior"; NVIDIA hangs) is refused', async () => {
+    using semaphore = semaphores.create(context);
+    const first = semaphore.signal(queue);
+    const error = thrownBy(() => semaphores.signal(queue, [semaphore]));
+    expect(error).toBeInstanceOf(OpenCLStateError);
+    expect((error as Error).message).toMatch(/previous signal has not been waited on yet; signaling it again before a wait is undefined/);
+    await semaphore.wait(queue);
+    await semaphore.signal(queue);
+    await semaphore.wait(queue);
+    first.release();
+  });
+
+  it('a semaphore listed twice in one wait or signal is a TypeError naming both places (one wait consumes one signal: the second would never come)', async () => {
+    using a = semaphores.create(context);
+    using b = semaphores.create(context);
+    await semaphores.signal(queue, [a, b]);
+    expect(() => semaphores.wait(queue, [a, b, a])).toThrow(new TypeError('semaphores[2] is semaphores[0] again: list each semaphore once'));
+    expect(() => semaphores.signal(queue, [b, b])).toThrow(TypeError);
+    await semaphores.wait(queue, [a, b]);
+  });
+
+  it('a signal that waits on a user event that fails signals nothing: a wait after it is refused, another signal is not', async () => {
+    using semaphore = semaphores.create(context);
+    const gate = context.createUserEvent();
+    const signal = semaphore.signal(queue, { waitFor: [gate] });
+    expect(semaphore.signalPending).toBe(true);
+    gate.setStatus(-5);
+    expect(semaphore.signalPending).toBe(false);
+    expect(() => semaphore.wait(queue)).toThrow(OpenCLStateError);
+    await expect(signal).rejects.toThrow();
+    await semaphore.signal(queue);
+    await semaphore.wait(queue);
+    signal.release();
+    gate.release();
+  });
+
+  it('exported or imported semaphores are not tracked: another API signals and waits on them too', async () => {
+    using exporter = semaphores.create(context, { exportAs: 'opaque-fd' });
+    const view = exporter.exportHandle();
+    expect(exporter.shared).toBe(true);
+    const waited = exporter.wait(queue); // the other API signals it
+    payload.semaphoreState(view.handle as number, 'signal');
+    await waited;
+    using imported = semaphores.import(context, exporter.exportHandle());
+    expect(imported.shared).toBe(true);
+    payload.semaphoreState(view.handle as number, 'signal');
+    await imported.wait(queue);
+    view.close();
+  });
+
+  // The five forms of the issue, each in a fresh process: before the refusals each one never ended.
+  const prelude = `
+    const platform = ocl.getPlatforms().find((p) => p.name === ${JSON.stringify(REF_NAME)});
+    const context = ocl.createContext({ devices: platform.getDevices() });
+    const queue = context.createQueue();
+    const semaphores = ocl.getSemaphores(platform);
+    const s = semaphores.create(context);
+    const refused = (fn) => { try { fn(); console.log('accepted'); } catch (e) { console.log(e.name); } };`;
+  const forms: [string, string, string[]][] = [
+    ['a wait nothing signals, then queue.finishSync()', 'refused(() => s.wait(queue)); queue.finishSync(); console.log("returned");', ['OpenCLStateError', 'returned']],
+    ['a wait nothing signals, then a blocking read', 'refused(() => s.wait(queue)); const b = context.createBuffer(16); queue.readBuffer(b, new Uint8Array(16), { blocking: true }); console.log("returned");', ['OpenCLStateError', 'returned']],
+    ['an awaited wait nothing signals', '(async () => { try { await s.wait(queue); console.log("resolved"); } catch (e) { console.log(e.name); } })();', ['OpenCLStateError']],
+    ['semaphores.wait(queue, [s, s]) after one signal', 's.signal(queue); refused(() => semaphores.wait(queue, [s, s])); queue.finishSync(); console.log("returned");', ['TypeError', 'returned']],
+    [
+      'a semaphore released with a gated wait pending whose gate then completes',
+      'const gate = context.createUserEvent(); refused(() => s.wait(queue, { waitFor: [gate] })); s.release(); gate.setStatus("complete"); queue.finish().then(() => console.log("finished"));',
+      ['OpenCLStateError', 'finished'],
+    ],
+  ];
+  for (const [name, body, printed] of forms) {
+    it(`fresh process: ${name}: a typed error, and the process exits`, async () => {
+      const run = await runNode(prelude + body, { timeout: 30_000 });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.stdout.trim().split('\n')).toEqual(printed);
+    });
+  }
 });
 
 describe('semaphores on PoCL: not supported, a typed error, no descriptor leaked', () => {

@@ -101,6 +101,16 @@ describe('lib/ layering', () => {
     expect(graph.get(resolve(direct3d, 'texture-formats.ts'))).toContain(resolve(facts, 'sharing-formats.ts'));
   });
 
+  it('lib/pipeline/ sits above lib/interop/ and the producers: nothing but the wiring imports it', () => {
+    const pipeline = resolve(libRoot, 'pipeline');
+    const wiring = new Set(['index.ts', 'cli.ts'].map((file) => resolve(libRoot, file)));
+    const into = files.flatMap((file) =>
+      graph.get(file)!.filter((target) => target.startsWith(pipeline + '/') && !file.startsWith(pipeline + '/') && !wiring.has(file)).map((target) => `${name(file)} -> ${name(target)}`),
+    );
+    expect(graph.get(resolve(pipeline, 'frame-pipeline.ts'))).toEqual(expect.arrayContaining([resolve(libRoot, 'interop/semaphore.ts'), resolve(libRoot, 'vulkan/device.ts')]));
+    expect(into).toEqual([]);
+  });
+
   it('lib/facts/ is the base: it imports only lib/facts/ (the argument checks and errors build on it, not it on them)', () => {
     const offenders = files
       .filter((file) => file.startsWith(facts + '/'))

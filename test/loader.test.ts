@@ -150,7 +150,7 @@ describe('CLI: npx opencl-interop info', () => {
     expect(stdout).toMatch(/cl_khr_semaphore\s+no\s+0\/6/); // PoCL
     expect(stdout).toContain('Device 0: memory import opaque-fd, dma-buf; semaphore import opaque-fd, sync-fd; semaphore export opaque-fd, sync-fd');
     expect(stdout).toContain('Device 0: memory import none; semaphore import none; semaphore export none');
-    expect(stdout).toMatch(/\nVulkan: loader libvulkan\.so\.1 \(Vulkan 1\.\d+\.\d+\); 1 physical device\(s\)\n  Vulkan device 0: llvmpipe .*\(cpu\); Vulkan 1\.\d+\.\d+; UUID 6d657361-3232-2e33-2e36-000000000000\n/);
+    expect(stdout).toMatch(/\nVulkan: loader libvulkan\.so\.1 \(Vulkan 1\.\d+\.\d+\); 1 physical device\(s\)\n  Vulkan device 0: llvmpipe .*\(cpu\); Vulkan 1\.\d+\.\d+; UUID 6d657361-3232-2e33-2e36-000000000000; PCI unknown \(no VK_EXT_pci_bus_info\)\n/);
     expect(stdout).toContain('memory export opaque-fd; import opaque-fd; semaphore export none; import none');
     expect(stdout).toContain('same UUID as OpenCL: no OpenCL device');
   });
@@ -210,6 +210,21 @@ describe('CLI: npx opencl-interop info', () => {
     expect(matched.vulkan.devices[0].matches).toEqual([{ platform: refIndex, device: 0, name: 'opencl-interop reference device' }]);
     const text = (await runCli(['info'], { OCL_ICD_VENDORS: vendors, REFDRV_DEVICE_UUID: lavapipeUuid })).stdout;
     expect(text).toContain(`same UUID as OpenCL: platform ${refIndex} device 0 (opencl-interop reference device)`);
+  });
+
+  it('each OpenCL device with its UUID, its PCI address (cl_khr_pci_bus_info: CL_DEVICE_PCI_BUS_INFO_KHR) where advertised, and the Vulkan device it matches', async () => {
+    const env = { OCL_ICD_VENDORS: vendors, REFDRV_DEVICE_UUID: lavapipeUuid, REFDRV_PCI_BUS: '0001:c1:1f.3' };
+    const report = JSON.parse((await runCli(['info', '--json'], env)).stdout);
+    const refIndex = report.platforms.findIndex((p: { name: string }) => p.name === 'opencl-interop reference driver');
+    expect(report.platforms[refIndex].devices[0]).toMatchObject({ uuid: '6d657361-3232-2e33-2e36-000000000000', pciBus: '0001:c1:1f.3', vulkanDevices: [0] });
+    expect(byName(report, 'Portable Computing Language').devices[0]).toMatchObject({ uuid: null, pciBus: null, vulkanDevices: [] });
+    expect(report.vulkan.devices[0].pciBus).toBeNull(); // lavapipe has no VK_EXT_pci_bus_info
+    const text = (await runCli(['info'], env)).stdout;
+    expect(text).toMatch(/UUID 6d657361-3232-2e33-2e36-000000000000; PCI 0001:c1:1f\.3; Vulkan: device 0 \(llvmpipe [^\n]*\)\n/);
+    expect(text).toContain('UUID none (no cl_khr_device_uuid); PCI unknown (no cl_khr_pci_bus_info); Vulkan: cannot be matched (no UUID)');
+    // Without the variable the reference device does not advertise the extension.
+    const plain = JSON.parse((await runCli(['info', '--json'], { OCL_ICD_VENDORS: vendors })).stdout);
+    expect(plain.platforms[refIndex].devices[0]).toMatchObject({ pciBus: null, vulkanDevices: [] });
   });
 
   it('Vulkan unavailable is part of the report, not a failure: no loader (the typed error naming the packages), or a loader with no driver', async () => {

@@ -289,6 +289,35 @@ describe('images (§12.3 Images, vkGetImageSubresourceLayout)', () => {
     expect(() => image.readPlane(0, { pitch: 8 })).toThrow(RangeError);
     expect(() => image.readPlane(0, { stride: 8 } as never)).toThrow(TypeError);
   });
+
+  it('readPlane() with a pitch whose result no Uint8Array can hold is a RangeError before anything is submitted, not an abort (fresh process)', async () => {
+    // Before: the 15 TiB result was allocated in the completion callback, where V8 aborts (SIGABRT).
+    const result = await runNode(
+      `const inst = ocl.createVulkanInstance(); const dev = inst.createDevice();
+       const img = dev.createImage({ width: 16, height: 16, format: 'rgba8' });
+       const before = dev.pending;
+       const tries = [2 ** 40, 2 ** 53, 1e300, Infinity, 64.5];
+       const max = Math.floor((require('node:buffer').constants.MAX_LENGTH - 64) / 15);
+       tries.push(max + 1);
+       for (const pitch of tries) {
+         try { img.readPlane(0, { pitch }).then(() => console.log('resolved'), (e) => console.log('rejected', e.name)); }
+         catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }
+       }
+       console.log('submitted', dev.pending - before);
+       img.readPlane(0, { pitch: 80 }).then((r) => { console.log('read', r.length); img.dispose(); dev.dispose(); inst.dispose(); });`,
+    );
+    expect(result.signal).toBeNull();
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.slice(-2)).toEqual(['submitted 0', `read ${80 * 15 + 64}`]);
+    const errors = lines.slice(0, -2).map((l) => JSON.parse(l));
+    expect(errors.length).toBe(6);
+    for (const e of errors) {
+      expect(e.name).toBe('RangeError');
+      expect(e.message).toMatch(/^options\.pitch must be an integer from 64 \(a row of plane 0\) to \d+ .*; got number /);
+    }
+    expect(errors[0].message).toMatch(/got number 1099511627776$/);
+  });
 });
 
 describe('recorded commands (§20 Clear Commands vkCmdFillBuffer, §19 Copy Commands, §28 Dispatching Commands)', () => {
@@ -412,6 +441,70 @@ describe('recorded commands (§20 Clear Commands vkCmdFillBuffer, §19 Copy Comm
     expect(() => device.record(() => {
       throw new Error('mine');
     })).toThrow('mine');
+  });
+
+  it('an empty sequence is refused at submit, saying nothing was recorded (not "waitStage must name at least one pipeline stage")', () => {
+    using empty = device.record(() => {});
+    expect(empty.length).toBe(0);
+    const before = device.pending;
+    expect(() => device.queue.submit(empty)).toThrow(RangeError);
+    expect(() => device.queue.submit(empty)).toThrow(/commands record no operations .*submit null to only wait on or signal semaphores/);
+    expect(() => device.queue.prepare(empty, { waitStage: 'all' })).toThrow(/record no operations/);
+    expect(device.pending).toBe(before);
+  });
+
+  it('an async callback, or one returning a promise, is a TypeError before anything is recorded or submitted; its later operations raise no unhandled rejection (fresh process)', async () => {
+    // Before: record(async ...) was accepted and the operations after the first await were lost.
+    const result = await runNode(
+      `const inst = ocl.createVulkanInstance(); const dev = inst.createDevice();
+       const b = dev.createBuffer({ size: 64 });
+       process.on('unhandledRejection', (e) => { console.log('unhandled', e.message); process.exitCode = 3; });
+       const out = [];
+       const tries = {
+         async: async (r) => { r.fill(b, 1); await null; r.fill(b, 2); },
+         promise: (r) => { r.fill(b, 1); return Promise.resolve().then(() => r.fill(b, 2)); },
+         thenable: (r) => { r.fill(b, 1); return { then(f) { f(); } }; },
+         generator: function* (r) { r.fill(b, 1); },
+       };
+       for (const [name, build] of Object.entries(tries)) {
+         try { dev.record(build); out.push(name + ': accepted'); } catch (e) { out.push(name + ': ' + e.name + ': ' + e.message); }
+       }
+       out.push('pending ' + dev.pending);
+       setTimeout(() => { console.log(JSON.stringify(out)); b.dispose(); dev.dispose(); inst.dispose(); }, 50);`,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const out = JSON.parse(result.stdout.trim().split('\n').pop()!) as string[];
+    expect(out[0]).toMatch(/^async: TypeError: build must be a synchronous function .*; got asyncFunction$/);
+    expect(out[1]).toMatch(/^promise: TypeError: build returned a promise: .*after an await would be lost/);
+    expect(out[2]).toMatch(/^thenable: TypeError: build returned a promise/);
+    expect(out[3]).toMatch(/^generator: TypeError: build must be a synchronous function/);
+    expect(out[4]).toMatch(/^pending [01]$/); // at most the buffer's creation, nothing recorded was submitted
+  });
+
+  it('a buffer or image disposed inside record() is a VulkanDisposedError naming it, not an OpenCL error', () => {
+    const a = device.createBuffer({ size: 64 });
+    const thrown = (() => {
+      try {
+        device.record((r) => {
+          r.fill(a, 1);
+          a.dispose();
+        });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(VulkanDisposedError);
+    expect((thrown as VulkanDisposedError).kind).toBe('VulkanBuffer');
+    expect((thrown as Error).message).toMatch(/disposed inside the record\(\) callback/);
+    using b = device.createBuffer({ size: 1024 });
+    const image = device.createImage({ width: 4, height: 4, format: 'rgba8' });
+    expect(() =>
+      device.record((r) => {
+        r.copyImageToBuffer(image, b);
+        image.dispose();
+      }),
+    ).toThrow(VulkanDisposedError);
   });
 });
 

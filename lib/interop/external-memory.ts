@@ -3,7 +3,7 @@
 // DMA-BUF, Electron's shared textures), acquired and released through the
 // one enqueue path (queue.acquire(), `await using`). Ordinary contexts: no
 // interop context property, no device query.
-import { closeSync, fstatSync } from 'node:fs';
+import { type Stats, closeSync, fstatSync, readlinkSync, statSync } from 'node:fs';
 import type { NativeExternalMemory, NativePropertyList } from '../addon';
 import { CL } from '../facts/cl-constants';
 import { Context } from '../context';
@@ -19,7 +19,7 @@ import type { Platform } from '../platform';
 import type { CommandQueue } from '../queue';
 import { VaDmaBuf } from '../va/dma-buf';
 import { type ExternalHandleTypeRecord, type HandleOwnership, externalMemoryRecord } from './extensions';
-import { checkChoice, checkCount } from '../validate';
+import { checkChoice, checkCount, readOnce } from '../validate';
 import { SharedObject, SharingFacade, sharedRecord } from './sharing';
 
 export type ExternalMemoryHandleType = keyof typeof externalMemoryRecord.handleTypes;
@@ -277,26 +277,85 @@ export interface CheckedHandle<T extends string> {
   source: { relinquish?(): void };
   /** The argument's name in errors. */
   what: string;
+  /** The handle object's size and tiling, read with the rest (each property is read once). */
+  size: unknown;
+  tiling: unknown;
 }
 
-/** @internal Checks an import's handle object against a handle-type table. */
+/** What each file-descriptor handle type is, for the message that refuses something else. */
+const expectedExports: Readonly<Record<string, string>> = {
+  cl_khr_external_memory_opaque_fd:
+    "memory exported as an opaque fd (vkGetMemoryFdKHR with VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, e.g. a VulkanBuffer's or VulkanImage's exportMemory())",
+  cl_khr_external_memory_dma_buf:
+    "an exported DMA-BUF (vkGetMemoryFdKHR with VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT, a VA surface's exportDmaBuf(), a DRM PRIME export)",
+  cl_khr_external_semaphore_opaque_fd:
+    "a semaphore exported as an opaque fd (vkGetSemaphoreFdKHR with VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT, a VulkanSemaphore's exportHandle('opaque-fd'), an OpenCL semaphore's exportHandle())",
+  cl_khr_external_semaphore_sync_fd:
+    "a sync file (vkGetSemaphoreFdKHR with VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_SYNC_FD_BIT, a semaphore's exportHandle('sync-fd')), or -1 for a fence already signaled",
+};
+
+/**
+ * @internal What an open descriptor is when that rules out an exported
+ * handle (a pipe, a socket, a directory, a file with a name in the file
+ * system), else undefined. Exports are memfds (lavapipe, the reference
+ * driver: regular files with no name), DMA-BUFs and sync files (anonymous
+ * inodes) or device files: those, and whatever cannot be told, go to the
+ * driver.
+ */
+export function notAnExport(fd: number): string | undefined {
+  let stat: Stats;
+  try {
+    stat = fstatSync(fd);
+  } catch {
+    return undefined;
+  }
+  if (stat.isFIFO()) return 'a pipe or FIFO';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (!stat.isFile()) return undefined;
+  let path: string;
+  try {
+    path = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+  // A memfd reads "/memfd:NAME (deleted)" and a DMA-BUF "/dmabuf:...": no such path exists.
+  if (!path.startsWith('/')) return undefined;
+  try {
+    const named = statSync(path);
+    if (named.dev === stat.dev && named.ino === stat.ino) return `the regular file ${path}`;
+  } catch {
+    // no file of that name: not a plain file
+  }
+  return undefined;
+}
+
+/** @internal Checks an import's handle object against a handle-type table. Each of its properties is read once. */
 export function checkHandle<T extends string>(handle: unknown, table: Readonly<Record<T, ExternalHandleTypeRecord>>, what: string): CheckedHandle<T> {
   if (handle === null || typeof handle !== 'object') throw new TypeError(`${what} must be an object { handleType, handle }; got ${describeValue(handle)}`);
-  const { handleType, handle: value, disposed } = handle as { handleType?: unknown; handle?: unknown; disposed?: unknown };
+  const { handleType, handle: value, disposed, size, tiling } = handle as { handleType?: unknown; handle?: unknown; disposed?: unknown; size?: unknown; tiling?: unknown };
   if (typeof handleType !== 'string' || !Object.hasOwn(table, handleType)) {
     throw new TypeError(`${what}.handleType must be one of ${Object.keys(table).join(', ')}; got ${describeValue(handleType)}`);
   }
   if (disposed === true) throw new OpenCLReleasedError(`${handleType} handle (its exporter was disposed)`);
   const record = table[handleType as T];
   switch (record.handle) {
-    case 'fd':
+    case 'fd': {
       // sync-fd alone takes -1 (an already signaled fence): the semaphore facade checks that.
       if (typeof value !== 'number' || !Number.isInteger(value) || value < -1 || value > 0x7fffffff) {
         throw new TypeError(`${what}.handle of ${handleType} must be a file descriptor (an integer); got ${describeValue(value)}`);
       }
+      if (value < 0) break;
       // A descriptor that is not open never reaches a driver (which would take whatever opens under that number next).
-      if (value >= 0 && !isOpenFd(value)) throw new TypeError(`${what}.handle: file descriptor ${value} (${handleType}) is not open`);
+      if (!isOpenFd(value)) throw new TypeError(`${what}.handle: file descriptor ${value} (${handleType}) is not open`);
+      // What the driver would refuse with a status of its own (NVIDIA: 999) or take as memory it is not.
+      const kind = notAnExport(value);
+      if (kind !== undefined) {
+        throw new TypeError(`${what}.handle: file descriptor ${value} is ${kind}, not an exported ${handleType} handle; expected ${expectedExports[record.extension] ?? `a ${handleType} descriptor from the exporting API`}`);
+      }
       break;
+    }
     case 'nt':
     case 'kmt':
       if (typeof value !== 'bigint' || value <= 0n || value >= 2n ** 64n) {
@@ -309,27 +368,72 @@ export function checkHandle<T extends string>(handle: unknown, table: Readonly<R
       }
       break;
   }
-  return { handleType: handleType as T, record, value: value as number | bigint | string, source: handle as { relinquish?(): void }, what };
+  return { handleType: handleType as T, record, value: value as number | bigint | string, source: handle as { relinquish?(): void }, what, size, tiling };
 }
 
 /**
- * @internal Runs an import with the handle's ownership rules: a duplicate is
- * made first when asked (and closed if the import fails); after a successful
- * import that took the caller's descriptor, the exporter's relinquish() runs.
+ * A driver refused an imported handle: a negative status the spec names for
+ * an invalid property value, or a status outside the spec (NVIDIA answers
+ * a descriptor it cannot import with 999). Keeps the driver's status.
  */
-export function importWithOwnership<R>(checked: CheckedHandle<string>, duplicate: boolean, run: (value: number | bigint | string) => R): R {
-  let value = checked.value;
-  const dup = duplicate && checked.record.handle === 'fd' && (value as number) >= 0;
-  if (dup) value = duplicateOpen(checked);
+export class OpenCLImportError extends OpenCLError {
+  override name = 'OpenCLImportError';
+  readonly handleType: string;
+  constructor(status: number, call: string, handleType: string, handle: string, expected: string) {
+    super(
+      status,
+      call,
+      status > 0
+        ? `the driver refused ${handle} as a ${handleType} handle (with a status outside the OpenCL spec): it is not ${expected} that this device can import`
+        : `the driver found a property of the import invalid: most likely ${handle} is not ${expected} that this device can import`,
+    );
+    this.handleType = handleType;
+  }
+}
+
+/** The import's error, as an OpenCLImportError where the driver refused the handle. */
+function refusedHandle(error: unknown, checked: CheckedHandle<string>): unknown {
+  if (!(error instanceof OpenCLError) || error instanceof OpenCLImportError) return error;
+  if (error.status <= 0 && error.status !== STATUS.CL_INVALID_PROPERTY) return error;
+  const handle = checked.record.handle === 'fd' ? `file descriptor ${checked.value}` : checked.record.handle === 'name' ? `the name "${checked.value}"` : `HANDLE 0x${(checked.value as bigint).toString(16)}`;
+  return new OpenCLImportError(error.status, error.call, checked.handleType, handle, expectedExports[checked.record.extension] ?? `a ${checked.handleType} handle`);
+}
+
+/**
+ * @internal Runs an import with the handle's ownership rules. A descriptor
+ * is never handed to the driver itself: drivers close the one they take at
+ * different times (NVIDIA's at the import, the reference driver's when the
+ * object goes), so the number would be free, or not, depending on the
+ * driver, and a second import of it would close whatever was opened under it
+ * meanwhile (issue 22 item 5). The driver gets a duplicate; after a
+ * successful import that takes the caller's descriptor (no `duplicate`),
+ * the caller's is closed here, once, and the exporter's relinquish() runs.
+ * A failed import closes the duplicate and leaves the caller's open.
+ */
+export function importWithOwnership<R, W>(
+  checked: CheckedHandle<string>,
+  duplicate: boolean,
+  run: (value: number | bigint | string) => R,
+  adopt: (native: R) => W,
+): W {
+  const fd = checked.record.handle === 'fd' && (checked.value as number) >= 0;
+  // A sync fd is consumed by the wait it is imported for: the driver takes it as it is.
+  const viaCopy = fd && checked.record.extension !== 'cl_khr_external_semaphore_sync_fd';
+  const value = viaCopy ? duplicateOpen(checked) : checked.value;
   let result: R;
   try {
     result = run(value);
   } catch (error) {
-    if (dup) closeQuietly(value as number);
-    throw error;
+    if (viaCopy) closeQuietly(value as number);
+    throw refusedHandle(error, checked);
   }
-  if (!dup && checked.record.ownership === 'transferred' && typeof checked.source.relinquish === 'function') checked.source.relinquish();
-  return result;
+  const wrapper = adopt(result);
+  if (!duplicate && checked.record.ownership === 'transferred') {
+    if (viaCopy) closeQuietly(checked.value as number);
+    const relinquish = checked.source.relinquish;
+    if (typeof relinquish === 'function') relinquish.call(checked.source);
+  }
+  return wrapper;
 }
 
 /**
@@ -362,6 +466,14 @@ function closeQuietly(fd: number): void {
   } catch {
     // already gone
   }
+}
+
+/** An import checked and ready for the driver (ExternalMemory's #prepare). */
+interface Prepared {
+  checked: CheckedHandle<ExternalMemoryHandleType>;
+  flags: bigint;
+  devices: Device[] | null;
+  properties: (value: number | bigint | string) => NativePropertyList;
 }
 
 /** What the binding records of one imported memory object (ExternalMemory.importInfo). */
@@ -426,30 +538,41 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
    * (see ExternalImportOptions.duplicate); Windows handles stay the caller's.
    */
   importBuffer(context: Context, handle: ExternalMemoryHandle, options: ExternalBufferOptions = {}): CLBuffer {
-    const { checked, flags, devices, properties } = this.#prepare(context, handle, options, 'handle');
-    const size = options.size ?? (handle as { size?: unknown }).size;
-    checkCount(size, options.size === undefined ? 'handle.size' : 'options.size', 1);
-    const native = importWithOwnership(checked, options.duplicate === true, (value) =>
-      this.native.createBuffer(context.native, properties(value), flags, size),
+    const opts = readOnce(options, 'options', ['access', 'devices', 'duplicate', 'size']);
+    const prepared = this.#prepare(context, handle, opts, 'handle');
+    return this.#importBuffer(context, prepared, opts);
+  }
+
+  #importBuffer(context: Context, prepared: Prepared, opts: Pick<ExternalBufferOptions, 'size' | 'duplicate'>): CLBuffer {
+    const { checked, flags, devices, properties } = prepared;
+    const size = opts.size ?? checked.size;
+    checkCount(size, opts.size === undefined ? 'handle.size' : 'options.size', 1);
+    const description = `external memory (${checked.handleType}, ${size} bytes)`;
+    return importWithOwnership(
+      checked,
+      opts.duplicate === true,
+      (value) => this.native.createBuffer(context.native, properties(value), flags, size),
+      (native) => this.#adopt(new CLBuffer(native, context), checked, flags, devices, description),
     );
-    return this.#adopt(new CLBuffer(native, context), checked, flags, devices, `external memory (${checked.handleType}, ${size} bytes)`);
   }
 
   /** Imports memory as an image (clCreateImageWithProperties with the handle); otherwise as importBuffer(). */
   importImage(context: Context, handle: ExternalMemoryHandle, options: ExternalImageOptions): CLImage {
     if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object { format, width, ... }; got ${describeValue(options)}`);
-    const format = resolveImageFormat(options.format);
-    const { width, height = 0, depth = 0, arraySize = 0, rowPitch = 0, slicePitch = 0 } = options;
+    const opts = readOnce(options, 'options', ['access', 'devices', 'duplicate', 'format', 'width', 'height', 'depth', 'arraySize', 'type', 'rowPitch', 'slicePitch', 'tiling']);
+    const format = resolveImageFormat(opts.format);
+    const { width, height = 0, depth = 0, arraySize = 0, rowPitch = 0, slicePitch = 0 } = opts;
     checkCount(width, 'width', 1);
     for (const [name, value] of Object.entries({ height, depth, arraySize, rowPitch, slicePitch })) checkCount(value, name);
-    const type = options.type ?? (depth > 1 ? '3d' : height > 0 ? '2d' : '1d');
+    const type = opts.type ?? (depth > 1 ? '3d' : height > 0 ? '2d' : '1d');
     const typeValue = imageTypes[type as keyof typeof imageTypes];
     if (!Object.hasOwn(imageTypes, type) || typeValue === undefined) throw new TypeError(`type must be one of ${Object.keys(imageTypes).join(', ')}; got ${describeValue(type)}`);
+    const prepared = this.#prepare(context, handle, opts, 'handle');
+    const { checked, flags, devices, properties } = prepared;
     // Only an absent options.tiling defers to the handle's (null is a wrong value, as for every option).
-    const fromOptions = options.tiling !== undefined;
-    const given = fromOptions ? options.tiling : (handle as { tiling?: unknown } | null)?.tiling;
+    const fromOptions = opts.tiling !== undefined;
+    const given = fromOptions ? opts.tiling : checked.tiling;
     const tiling = given === undefined ? undefined : checkChoice(given, fromOptions ? 'options.tiling' : 'handle.tiling', ['linear', 'optimal'] as const);
-    const { checked, flags, devices, properties } = this.#prepare(context, handle, options, 'handle');
     if (tiling !== undefined) {
       for (const device of devices ?? context.devices) {
         const assumedLinear = this.assumeLinearImageHandleTypes(device).includes(checked.handleType);
@@ -459,10 +582,13 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
       }
     }
     const desc = { type: typeValue, width, height, depth, arraySize, rowPitch, slicePitch };
-    const native = importWithOwnership(checked, options.duplicate === true, (value) =>
-      this.native.createImage(context.native, properties(value), flags, [format.orderValue, format.typeValue], desc),
+    const description = `external image (${checked.handleType}, ${width}x${Math.max(height, 1)} ${format.order}/${format.type})`;
+    return importWithOwnership(
+      checked,
+      opts.duplicate === true,
+      (value) => this.native.createImage(context.native, properties(value), flags, [format.orderValue, format.typeValue], desc),
+      (native) => this.#adopt(new CLImage(native, context), checked, flags, devices, description),
     );
-    return this.#adopt(new CLImage(native, context), checked, flags, devices, `external image (${checked.handleType}, ${width}x${Math.max(height, 1)} ${format.order}/${format.type})`);
   }
 
   /**
@@ -472,12 +598,14 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
    */
   importPlanes(context: Context, handle: ExternalMemoryHandle, options: PlanesOptions): ImportedFrame {
     if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object { format, width, height, planes }; got ${describeValue(options)}`);
-    const layout = checkLayout(options.format, options.width, options.height, options.planes, options.as);
-    const size = options.size ?? (handle as { size?: unknown } | null)?.size;
-    checkCount(size, options.size === undefined ? 'handle.size' : 'options.size', 1);
+    const opts = readOnce(options, 'options', ['access', 'devices', 'duplicate', 'size', 'format', 'width', 'height', 'planes', 'as']);
+    const layout = checkLayout(opts.format, opts.width, opts.height, opts.planes, opts.as);
+    const prepared = this.#prepare(context, handle, opts, 'handle');
+    const size = opts.size ?? prepared.checked.size;
+    checkCount(size, opts.size === undefined ? 'handle.size' : 'options.size', 1);
     checkPlacement(context, layout.planes, () => size);
-    const memory = this.importBuffer(context, handle, options);
-    return this.#planesOf(context, [memory], layout.planes.map((p) => ({ ...p, object: 0 })), layout, options.access);
+    const memory = this.#importBuffer(context, prepared, { size, duplicate: opts.duplicate });
+    return this.#planesOf(context, [memory], layout.planes.map((p) => ({ ...p, object: 0 })), layout, opts.access);
   }
 
   /**
@@ -487,9 +615,9 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
    * duplicated: their owner keeps (and closes) its own.
    */
   importDmaBuf(context: Context, source: VaDmaBuf | NativePixmap | DmaBufPlanes | ElectronTextureInfo, options: DmaBufImportOptions = {}): ImportedFrame {
-    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object; got ${describeValue(options)}`);
-    const desc = dmaBufDescriptor(source, options);
-    const layout = checkLayout(desc.format, desc.width, desc.height, desc.planes, options.as);
+    const opts = readOnce(options, 'options', ['access', 'devices', 'as', 'format', 'width', 'height', 'assumeLinear']);
+    const desc = dmaBufDescriptor(source, opts);
+    const layout = checkLayout(desc.format, desc.width, desc.height, desc.planes, opts.as);
     const fds = [...new Set(desc.planes.map((p) => p.fd))];
     const sizes = fds.map((fd) => {
       let size = 0;
@@ -516,7 +644,7 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
     try {
       for (const [object, fd] of fds.entries()) {
         const size = sizes[object]!;
-        memory.push(this.importBuffer(context, { handleType: 'dma-buf', handle: fd, size }, { access: options.access, devices: options.devices, duplicate: true }));
+        memory.push(this.importBuffer(context, { handleType: 'dma-buf', handle: fd, size }, { access: opts.access, devices: opts.devices, duplicate: true }));
       }
     } catch (error) {
       for (const mem of memory) mem.release();
@@ -526,7 +654,7 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
       }
       throw error;
     }
-    return this.#planesOf(context, memory, planes, layout, options.access);
+    return this.#planesOf(context, memory, planes, layout, opts.access);
   }
 
   /** What the binding knows of an imported object: its handle type, whose the handle is now, the devices it was imported for. */
@@ -557,22 +685,24 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
     return device;
   }
 
-  /** Checks context, handle, access and devices; refuses a handle type a device cannot import, naming what it can. */
-  #prepare(context: Context, handle: ExternalMemoryHandle, options: ExternalImportOptions, what: string) {
-    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object; got ${describeValue(options)}`);
+  /** Checks context, handle, access and devices (options read once by the caller); refuses a handle type a device cannot import, naming what it can. */
+  #prepare(context: Context, handle: ExternalMemoryHandle, options: Pick<ExternalImportOptions, 'access' | 'devices'>, what: string): Prepared {
     if (!(context instanceof Context)) throw new TypeError(`context must be a Context; got ${describeValue(context)}`);
     if (context.platform !== this.platform) throw new TypeError(`the context belongs to "${context.platform.name}", not to "${this.platform.name}"`);
     const checked = checkHandle(handle, externalMemoryRecord.handleTypes, what);
     if (checked.record.handle === 'fd' && (checked.value as number) < 0) throw new TypeError(`${what}.handle of ${checked.handleType} must be a file descriptor (>= 0); got ${checked.value}`);
     const flags = SharingFacade.accessFlagsOf(options);
     let devices: Device[] | null = null;
-    if (options.devices !== undefined) {
-      if (!Array.isArray(options.devices) || options.devices.length === 0) throw new TypeError(`options.devices must be a non-empty array of the context's devices; got ${describeValue(options.devices)}`);
-      devices = options.devices.map((device, i) => {
-        const checkedDevice = this.#device(device, `options.devices[${i}]`);
+    const list: unknown = options.devices;
+    if (list !== undefined) {
+      const length = Array.isArray(list) ? list.length : 0;
+      if (length === 0) throw new TypeError(`options.devices must be a non-empty array of the context's devices; got ${describeValue(list)}`);
+      devices = [];
+      for (let i = 0; i < length; i++) {
+        const checkedDevice = this.#device((list as unknown[])[i], `options.devices[${i}]`);
         if (!context.devices.includes(checkedDevice)) throw new TypeError(`options.devices[${i}] "${checkedDevice.name}" is not a device of the context`);
-        return checkedDevice;
-      });
+        devices.push(checkedDevice);
+      }
     }
     for (const device of devices ?? context.devices) {
       const supported = this.#deviceImportTypes(device);
@@ -582,9 +712,9 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
     }
     const deviceList = devices;
     const properties = (value: number | bigint | string): NativePropertyList => {
-      const list: NativePropertyList = [[checked.record.token, value]];
-      if (deviceList) list.push([externalMemoryRecord.properties.deviceHandleList, deviceList.map((d) => d.native)]);
-      return list;
+      const entries: NativePropertyList = [[checked.record.token, value]];
+      if (deviceList) entries.push([externalMemoryRecord.properties.deviceHandleList, deviceList.map((d) => d.native)]);
+      return entries;
     };
     return { checked, flags, devices, properties };
   }
@@ -714,7 +844,29 @@ function imageOverBuffer(context: Context, sub: CLBuffer, plane: PlaneLayout, in
   }
   const format = resolveImageFormat(plane.format);
   const desc = { type: CL.CL_MEM_OBJECT_IMAGE2D, width: plane.width, height: plane.rows, depth: 0, arraySize: 0, rowPitch: plane.pitch, slicePitch: 0, buffer: sub.native, hostBytes: 0 };
-  const native = context.addon.createImage(context.native, SharingFacade.accessFlagsOf({ access }), [format.orderValue, format.typeValue], desc);
+  const what = `a ${plane.width}x${plane.rows} ${format.order}/${format.type} image at a row pitch of ${plane.pitch} bytes over plane ${index}`;
+  const wayOut = "import the planes with as: 'buffers' (sub-buffers a kernel reads at the plane's offset and pitch)";
+  const names = context.devices.map((d) => `"${d.name}"`).join(', ');
+  let native;
+  try {
+    native = context.addon.createImage(context.native, SharingFacade.accessFlagsOf({ access }), [format.orderValue, format.typeValue], desc);
+  } catch (error) {
+    if (!(error instanceof OpenCLError)) throw error;
+    let listed = true;
+    try {
+      listed = context.supportedImageFormats({ access, type: '2d' }).some((f) => f.orderValue === format.orderValue && f.typeValue === format.typeValue);
+    } catch {
+      // the query failing says nothing more
+    }
+    // NVIDIA (driver 580) answers CL_INVALID_OPERATION here: it makes no image over an imported buffer's sub-buffer.
+    throw new OpenCLError(
+      error.status,
+      error.call,
+      listed
+        ? `${names} made no ${what} of imported memory (cl_khr_image2d_from_buffer over external memory): ${wayOut}`
+        : `${names} cannot make ${what}: ${format.order}/${format.type} is not among the context's 2D image formats (context.supportedImageFormats()); ${wayOut}`,
+    );
+  }
   const image = new CLImage(native, context);
   image.sharing = { ...sub.sharing!, description: `an image over ${sub.sharing!.description}`, checkAcquired: sub.sharing!.checkAcquired };
   image.keepAlive(() => {}, sub.native);

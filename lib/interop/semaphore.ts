@@ -7,7 +7,7 @@ import { Context } from '../context';
 import { Device } from '../device';
 // An exported NT handle is closed by the Direct3D module's closeHandle, which throws Direct3DError.
 import '../direct3d/errors';
-import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, describeValue } from '../errors';
+import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, OpenCLStateError, describeValue } from '../errors';
 import { STATUS } from '../facts/cl-status';
 import { type Event, registerCommandTypes } from '../event';
 import { decode } from '../info';
@@ -17,6 +17,7 @@ import { CommandQueue } from '../queue';
 import { OpenCLHandleTypeError, checkHandle, handleTypeNames, importWithOwnership, optionalUints } from './external-memory';
 import { externalSemaphoreRecord, externalSemaphoreSyncFdRecord, semaphoreRecord } from './extensions';
 import { externalTokens } from '../facts/sharing-tokens';
+import { readOnce } from '../validate';
 
 export type SemaphoreHandleType = keyof typeof externalSemaphoreRecord.handleTypes;
 export type SemaphoreType = keyof typeof semaphoreRecord.types;
@@ -55,10 +56,29 @@ export interface SemaphoreEnqueueOptions {
   payloads?: readonly bigint[];
 }
 
+function closeExported(handle: number | bigint): void {
+  if (typeof handle === 'number') {
+    if (handle >= 0) closeSync(handle);
+  } else {
+    ready().direct3d?.closeHandle(handle);
+  }
+}
+
+// The same rule as the Vulkan module's exported handles: the object owns its
+// handle, and garbage collection closes one nobody closed or handed over.
+const forgotten = new FinalizationRegistry<number | bigint>((handle) => {
+  try {
+    closeExported(handle);
+  } catch {
+    // closed behind our back, or the environment is going away
+  }
+});
+
 /**
- * A handle exported from a semaphore (clGetSemaphoreHandleForTypeKHR): the
- * caller's to pass on or close. Its shape is what the Vulkan module's
- * semaphore import takes: relinquish() after a successful import that took it.
+ * A handle exported from a semaphore (clGetSemaphoreHandleForTypeKHR). It
+ * owns the handle: close() (or `using`, or garbage collection) closes it,
+ * unless an API whose import took it called relinquish() (the Vulkan
+ * module's semaphore import does). Keep the object while you use `handle`.
  */
 export class ExportedSemaphoreHandle implements ExternalSemaphoreHandle {
   readonly handleType: SemaphoreHandleType;
@@ -69,6 +89,7 @@ export class ExportedSemaphoreHandle implements ExternalSemaphoreHandle {
   constructor(handleType: SemaphoreHandleType, handle: number | bigint) {
     this.handleType = handleType;
     this.handle = handle;
+    if (typeof handle === 'bigint' || handle >= 0) forgotten.register(this, handle, this);
   }
 
   /** True once closed or relinquished. */
@@ -79,17 +100,20 @@ export class ExportedSemaphoreHandle implements ExternalSemaphoreHandle {
   /** Another API took the handle: closing it is that API's business now. */
   relinquish(): void {
     this.#open = false;
+    forgotten.unregister(this);
   }
 
   /** Closes the handle (a file descriptor; a Windows NT handle). Idempotent. */
   close(): void {
     if (!this.#open) return;
     this.#open = false;
-    if (typeof this.handle === 'number') {
-      if (this.handle >= 0) closeSync(this.handle);
-    } else {
-      ready().direct3d?.closeHandle(this.handle);
-    }
+    forgotten.unregister(this);
+    closeExported(this.handle);
+  }
+
+  /** The same as close() (the Vulkan module's exported handles say dispose()). */
+  dispose(): void {
+    this.close();
   }
 
   [Symbol.dispose](): void {
@@ -113,6 +137,11 @@ export class Semaphore {
    */
   readonly deviceListDropped: boolean;
   #native: NativeSemaphore | null;
+  /** Imported or exported: another API may signal and wait on it, so its state is not the binding's to know. */
+  #shared: boolean;
+  /** The last signal enqueued, and the wait enqueued since that consumes it (see signalPending). */
+  #signal: Event | undefined;
+  #waitedBy: Event | undefined;
 
   /** @internal */
   constructor(facade: Semaphores, native: NativeSemaphore, context: Context, device: Device | null, importedFrom: SemaphoreHandleType | null, exportAs: SemaphoreHandleType | null, deviceListDropped: boolean) {
@@ -123,10 +152,61 @@ export class Semaphore {
     this.importedFrom = importedFrom;
     this.exportAs = exportAs;
     this.deviceListDropped = deviceListDropped;
+    this.#shared = importedFrom !== null;
   }
 
   get kind(): string {
     return 'Semaphore';
+  }
+
+  /** True once imported or exported: another API may signal and wait on it too, and the caller orders them. */
+  get shared(): boolean {
+    return this.#shared;
+  }
+
+  /**
+   * Semaphores only OpenCL uses: whether a signal is enqueued that no wait
+   * has consumed yet. A signal or a wait known to have failed (a user event it
+   * waits on failed) did nothing.
+   */
+  get signalPending(): boolean {
+    const signal = this.#signal;
+    if (signal === undefined || signal.knownFailure() !== undefined) return false;
+    const wait = this.#waitedBy;
+    return wait === undefined || wait.knownFailure() !== undefined;
+  }
+
+  /**
+   * @internal Refuses what would hang or is undefined on a semaphore only
+   * OpenCL can signal (cl_khr_semaphore, "Waiting On and Signaling
+   * Semaphores"): a wait with no signal pending (nothing would ever signal
+   * it), a second signal before a wait (undefined; NVIDIA hangs).
+   */
+  checkEnqueue(which: 'wait' | 'signal', what: string): void {
+    if (this.#shared) return;
+    if (which === 'wait' && !this.signalPending) {
+      throw new OpenCLStateError(
+        `${what}: a wait on a semaphore with no signal pending would never end: it was made in OpenCL and never exported, so only a signal ` +
+          'enqueued here can signal it. Enqueue the signal first (semaphore.signal(queue)), or create it with { exportAs } and export it to the API that signals it',
+      );
+    }
+    if (which === 'signal' && this.signalPending) {
+      throw new OpenCLStateError(
+        `${what}: this binary semaphore's previous signal has not been waited on yet; signaling it again before a wait is undefined ` +
+          '(cl_khr_semaphore) and hangs some drivers. Enqueue a wait on it between the two signals',
+      );
+    }
+  }
+
+  /** @internal A wait or a signal of it was enqueued. */
+  enqueued(which: 'wait' | 'signal', event: Event): void {
+    if (this.#shared) return;
+    if (which === 'signal') {
+      this.#signal = event;
+      this.#waitedBy = undefined;
+    } else {
+      this.#waitedBy = event;
+    }
   }
 
   /** @internal */
@@ -200,6 +280,7 @@ export class Semaphore {
     if (!(target instanceof Device) || !this.context.devices.includes(target)) throw new TypeError(`device must be a device of the semaphore's context; got ${describeValue(device)}`);
     const record = externalSemaphoreRecord.handleTypes[handleType];
     const handle = this.facade.native.exportHandle(this.native, target.native, record.token, record.handle !== 'fd');
+    this.#shared = true;
     return new ExportedSemaphoreHandle(handleType, handle);
   }
 
@@ -217,7 +298,7 @@ export class Semaphore {
     const source = typeof handle === 'number' ? { handleType: 'sync-fd', handle } : handle;
     const checked = checkHandle(source, externalSemaphoreRecord.handleTypes, 'handle');
     if (checked.handleType !== 'sync-fd') throw new TypeError(`handle.handleType must be 'sync-fd'; got ${describeValue(checked.handleType)}`);
-    importWithOwnership(checked, false, (fd) => this.facade.native.reimportSyncFd(this.native, fd as number));
+    importWithOwnership(checked, false, (fd) => this.facade.native.reimportSyncFd(this.native, fd as number), () => this);
   }
 
   /** Releases the semaphore (clReleaseSemaphoreKHR). Idempotent. */
@@ -298,8 +379,9 @@ export class Semaphores {
 
   /** A binary semaphore made in OpenCL (clCreateSemaphoreWithPropertiesKHR), exportable as options.exportAs. */
   create(context: Context, options: CreateSemaphoreOptions = {}): Semaphore {
-    const device = this.#target(context, options);
-    const exportAs = options.exportAs;
+    const opts = readOnce(options, 'options', ['device', 'exportAs']);
+    const device = this.#target(context, opts);
+    const exportAs = opts.exportAs;
     const properties: NativePropertyList = [[semaphoreRecord.properties.type, semaphoreRecord.types.binary]];
     if (device) properties.push([semaphoreRecord.properties.deviceHandleList, [device.native]]);
     if (exportAs !== undefined) {
@@ -326,7 +408,8 @@ export class Semaphores {
    * import without it works: in a one-device context it is retried without.
    */
   import(context: Context, handle: ExternalSemaphoreHandle, options: ImportSemaphoreOptions = {}): Semaphore {
-    const device = this.#target(context, options);
+    const opts = readOnce(options, 'options', ['device', 'duplicate']);
+    const device = this.#target(context, opts);
     const checked = checkHandle(handle, externalSemaphoreRecord.handleTypes, 'handle');
     if (checked.record.handle === 'fd' && (checked.value as number) < 0 && checked.handleType !== 'sync-fd') {
       throw new TypeError(`handle.handle of ${checked.handleType} must be a file descriptor (>= 0); got ${checked.value}`);
@@ -339,7 +422,7 @@ export class Semaphores {
       if (!supported.includes(checked.handleType)) throw new OpenCLHandleTypeError(checked.record.extension, this.platform.name, checked.handleType, supported, d.name, 'import');
     }
     let dropped = false;
-    const native = importWithOwnership(checked, options.duplicate === true, (value) => {
+    return importWithOwnership(checked, opts.duplicate === true, (value) => {
       const properties = (withList: boolean): NativePropertyList => {
         const list: NativePropertyList = [[semaphoreRecord.properties.type, semaphoreRecord.types.binary]];
         if (device && withList) list.push([semaphoreRecord.properties.deviceHandleList, [device.native]]);
@@ -354,8 +437,7 @@ export class Semaphores {
         dropped = true;
         return this.native.create(context.native, properties(false));
       }
-    });
-    return new Semaphore(this, native, context, device, checked.handleType, null, dropped);
+    }, (native) => new Semaphore(this, native, context, device, checked.handleType, null, dropped));
   }
 
   /** Enqueues a wait on the semaphores (clEnqueueWaitSemaphoresKHR); later commands on an in-order queue wait for it. */
@@ -374,8 +456,10 @@ export class Semaphores {
     if (!(queue instanceof CommandQueue)) throw new TypeError(`queue must be a CommandQueue; got ${describeValue(queue)}`);
     if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError(`options must be an object; got ${describeValue(options)}`);
     if (!Array.isArray(semaphores) || semaphores.length === 0) throw new TypeError(`semaphores must be a non-empty array of Semaphore; got ${describeValue(semaphores)}`);
-    const natives = new Array<NativeSemaphore>(semaphores.length);
-    for (let i = 0; i < semaphores.length; i++) {
+    const length = semaphores.length;
+    const natives = new Array<NativeSemaphore>(length);
+    const list = new Array<Semaphore>(length);
+    for (let i = 0; i < length; i++) {
       const semaphore: unknown = semaphores[i];
       if (!(semaphore instanceof Semaphore)) throw new TypeError(`semaphores[${i}] must be a Semaphore; got ${describeValue(semaphore)}`);
       if (semaphore.facade !== this) throw new TypeError(`semaphores[${i}] belongs to platform "${semaphore.facade.platform.name}"`);
@@ -384,8 +468,14 @@ export class Semaphores {
       if (semaphore.device && semaphore.device !== queue.device) {
         throw new OpenCLError(STATUS.CL_INVALID_COMMAND_QUEUE, call, `semaphores[${i}] is for device "${semaphore.device.name}"; the queue is on "${queue.device.name}"`);
       }
+      for (let j = 0; j < i; j++) {
+        // One wait consumes one signal: a semaphore listed twice waits for a second signal that the same command holds back.
+        if (list[j] === semaphore) throw new TypeError(`semaphores[${i}] is semaphores[${j}] again: list each semaphore once`);
+      }
+      list[i] = semaphore;
       natives[i] = semaphore.native;
     }
+    for (let i = 0; i < length; i++) list[i]!.checkEnqueue(which, `semaphores[${i}]`);
     let payloads: bigint[] | null = null;
     const requested = options?.payloads;
     if (requested !== undefined) {
@@ -396,6 +486,7 @@ export class Semaphores {
     }
     const event = queue.submit({ call, waitFor: options?.waitFor }, (waitList) => this.native[which](queue.slot, natives, payloads, waitList));
     event.extension = semaphoreRecord.name;
+    for (let i = 0; i < length; i++) list[i]!.enqueued(which, event);
     return event;
   }
 
@@ -416,12 +507,12 @@ export class Semaphores {
   #target(context: Context, options: SemaphoreOptions): Device | null {
     if (!(context instanceof Context)) throw new TypeError(`context must be a Context; got ${describeValue(context)}`);
     if (context.platform !== this.platform) throw new TypeError(`the context belongs to "${context.platform.name}", not to "${this.platform.name}"`);
-    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object; got ${describeValue(options)}`);
-    if (options.device === undefined) {
+    const given = options.device;
+    if (given === undefined) {
       if (context.devices.length > 1) throw new TypeError('a semaphore in a context of several devices is for one of them: pass options.device (CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR)');
       return null;
     }
-    const device = this.#device(options.device);
+    const device = this.#device(given);
     if (!context.devices.includes(device)) throw new TypeError(`options.device "${device.name}" is not a device of the context`);
     return device;
   }

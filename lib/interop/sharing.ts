@@ -64,7 +64,9 @@ export class SharedObject implements SharingState, HostAccessGuard {
   readonly facade: SharingFacade<NativeSharing>;
   /** What it was created from: resource, plane, level, ... */
   readonly details: Readonly<Record<string, number | bigint>>;
-  acquiredOn: CommandQueue | null = null;
+  #acquiredOn: CommandQueue | null = null;
+  /** The acquire that made it acquired: once known to have failed, it is not acquired. */
+  #acquire: Event | undefined;
 
   /** The CL_MEM_* access flags it was created with. */
   readonly flags: bigint;
@@ -75,6 +77,26 @@ export class SharedObject implements SharingState, HostAccessGuard {
     this.extension = facade.name;
     this.description = description;
     this.details = Object.freeze({ ...details });
+  }
+
+  /**
+   * The queue that acquired it, or null. An acquire known to have failed (a
+   * user event it waits on failed, or it was seen to end in an error)
+   * acquired nothing: then null, so that no later message says "acquired"
+   * and no release writes the driver's never-filled copy back.
+   */
+  get acquiredOn(): CommandQueue | null {
+    if (this.#acquiredOn !== null && this.#acquire?.knownFailure() !== undefined) {
+      this.#acquiredOn = null;
+      this.#acquire = undefined;
+    }
+    return this.#acquiredOn;
+  }
+
+  /** @internal An acquire (its event and queue) or a release (null) was just enqueued. */
+  setAcquired(queue: CommandQueue | null, acquire: Event | undefined): void {
+    this.#acquiredOn = queue;
+    this.#acquire = acquire;
   }
 
   get acquired(): boolean {
@@ -367,7 +389,8 @@ export abstract class SharingFacade<N extends NativeSharing> {
     const call = this.record.entryPoints[which];
     const event = queue.submit({ call, waitFor }, (waitList) => this.native[which](queue.slot, slots, waitList));
     const acquiredOn = which === 'acquire' ? queue : null;
-    for (let i = 0; i < mems.length; i++) (mems[i]!.sharing as SharedObject).acquiredOn = acquiredOn;
+    const acquire = which === 'acquire' ? event : undefined;
+    for (let i = 0; i < mems.length; i++) (mems[i]!.sharing as SharedObject).setAcquired(acquiredOn, acquire);
     event.extension = this.record.name;
     return event;
   }
@@ -398,7 +421,14 @@ export function groupByFacade(mems: readonly MemObject[]): Map<SharingFacade<Nat
     if (mem.released) throw new OpenCLReleasedError(`${mem.kind} (objects[${i}])`);
     const state = mem.sharing;
     if (!(state instanceof SharedObject)) {
-      throw new TypeError(`objects[${i}] (${mem.kind}) was not created from a Direct3D or VA-API resource`);
+      if (state) {
+        // A sub-buffer of a shared buffer, or an image over one (the planes of an ImportedFrame).
+        throw new TypeError(
+          `objects[${i}] is ${state.description}: it is acquired and released through the memory it was made from. ` +
+            'Acquire that memory object (for an ImportedFrame, frame.memory); its sub-buffers and planes follow it',
+        );
+      }
+      throw new TypeError(`objects[${i}] (${mem.kind}) was not created through a sharing extension (a Direct3D or VA-API resource, or imported external memory)`);
     }
     const group = groups.get(state.facade) ?? [];
     if (group.includes(mem)) throw new TypeError(`objects[${i}] appears twice`);

@@ -88,8 +88,8 @@ export class VulkanRecorder {
   readonly device: VulkanDeviceLink;
   /** @internal */
   readonly ops: NativeVkOp[] = [];
-  /** @internal */
-  readonly uses: object[] = [];
+  /** @internal The buffers and images the operations use (checked again once the callback returns). */
+  readonly uses: (VulkanBuffer | VulkanImage)[] = [];
   #closed = false;
 
   /** @internal */
@@ -107,13 +107,16 @@ export class VulkanRecorder {
     if (!(value instanceof VulkanBuffer)) throw new TypeError(`${what} must be a VulkanBuffer; got ${describeValue(value)}`);
     if (value.device !== this.device) throw new TypeError(`${what} belongs to another VulkanDevice`);
     value.native;
+    this.uses.push(value);
     return value;
   }
 
   #image(value: unknown, what: string): VulkanImage {
+    if (this.#closed) throw new TypeError('this recorder is closed: record operations inside the record() callback');
     if (!(value instanceof VulkanImage)) throw new TypeError(`${what} must be a VulkanImage; got ${describeValue(value)}`);
     if (value.device !== this.device) throw new TypeError(`${what} belongs to another VulkanDevice`);
     value.native;
+    this.uses.push(value);
     return value;
   }
 

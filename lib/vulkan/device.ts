@@ -135,6 +135,11 @@ export class VulkanQueue {
     this.device.native;
     const o = checkOptions<VulkanSubmitOptions>(options, 'options', ['wait', 'signal', 'waitStage']);
     const cmds = this.#commands(commands);
+    if (cmds && cmds.length === 0) {
+      throw new RangeError(
+        'commands record no operations (the record() callback added none): there is nothing to submit; submit null to only wait on or signal semaphores',
+      );
+    }
     let waitStageBits = cmds ? cmds.stageBits : WAIT_STAGE_BITS.all;
     if (o.waitStage !== undefined) {
       const stage = checkChoice<VulkanWaitStage>(o.waitStage, 'options.waitStage', ['transfer', 'compute', 'all']);
@@ -165,6 +170,10 @@ export class VulkanQueue {
   idle(): Promise<void> {
     return this.device.native.submit(null, undefined, undefined);
   }
+}
+
+function isThenable(value: unknown): boolean {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function defaultTypes<T extends string>(available: readonly T[], platformType: T): T[] {
@@ -285,19 +294,39 @@ export class VulkanDevice {
     return new VulkanSemaphore(this, native.createSemaphore(bits), types);
   }
 
-  /** Records a command sequence once (the callback adds its operations); submit it with queue.submit() as often as needed. */
+  /**
+   * Records a command sequence once (the callback adds its operations, synchronously); submit it with
+   * queue.submit() as often as needed. An async callback (or one returning a promise) is a TypeError:
+   * the operations after its first await would be lost.
+   */
   record(build: (recorder: VulkanRecorder) => void, options?: VulkanRecordOptions): VulkanCommands {
     const native = this.native;
     if (typeof build !== 'function') throw new TypeError(`build must be a function (recorder) => void; got ${describeValue(build)}`);
+    const tag = Object.prototype.toString.call(build);
+    if (tag === '[object AsyncFunction]' || tag === '[object AsyncGeneratorFunction]' || tag === '[object GeneratorFunction]') {
+      throw new TypeError(`build must be a synchronous function (recorder) => void: record() takes the operations added while it runs; got ${tag.slice(8, -1).replace(/^./, (c) => c.toLowerCase())}`);
+    }
     const o = checkOptions<VulkanRecordOptions>(options, 'options', ['queueOrdered']);
     const queueOrdered = checkBoolean(o.queueOrdered, 'options.queueOrdered', true);
     const recorder = new VulkanRecorder(this);
+    let returned: unknown;
     try {
-      build(recorder);
+      returned = build(recorder);
     } finally {
       recorder.close();
     }
+    if (isThenable(returned)) {
+      // What it records after an await would throw 'recorder is closed' into a promise nobody awaits.
+      if (returned instanceof Promise) returned.catch(() => {});
+      throw new TypeError(
+        'build returned a promise: record() takes only the operations added before the callback returns, so those after an await would be lost; ' +
+          'record synchronously and await elsewhere (nothing was recorded)',
+      );
+    }
     if (this.#native !== native) throw new VulkanDisposedError('VulkanDevice');
+    for (const used of recorder.uses) {
+      if (used.disposed) throw new VulkanDisposedError(used.kind, 'was disposed inside the record() callback, after an operation used it (nothing was recorded)');
+    }
     return new VulkanCommands(this, native.record(recorder.ops, queueOrdered), recorder.ops);
   }
 

@@ -80,6 +80,7 @@ function describeDevice(native: NativeVkPhysicalDevice, index: number): VulkanPh
     driverUUID: native.driverUUID,
     deviceLUID: native.deviceLUID,
     nodeMask: native.nodeMask,
+    pciBus: native.pciBus && Object.freeze({ ...native.pciBus }),
     driverName: native.driverName,
     driverInfo: native.driverInfo,
     extensions: Object.freeze(native.extensions),

@@ -1,6 +1,7 @@
 // Buffers and 2D images with memory of their own, exportable for another API
 // (OpenCL's cl_khr_external_memory) to import; contents go in and out through
 // staging buffers, off the JavaScript thread's way (every transfer is a promise).
+import { constants as bufferConstants } from 'node:buffer';
 import type { NativeVkBuffer, NativeVkImage } from '../addon';
 import { describeValue } from '../errors';
 import { checkBytes, checkInt, checkOptions } from '../validate';
@@ -24,6 +25,19 @@ export function checkMemoryHandleType(device: VulkanDeviceLink, exportTypes: rea
     );
   }
   return t;
+}
+
+/** The most bytes one read-back returns: the largest Uint8Array this Node.js makes (buffer.constants.MAX_LENGTH). */
+const MAX_READ_BYTES = bufferConstants.MAX_LENGTH;
+
+// The array a read-back fills, made before anything is submitted: a failed
+// allocation is a RangeError here, where in the completion callback it would abort the process.
+function readTarget(bytes: number, what: string): Uint8Array {
+  try {
+    return new Uint8Array(bytes);
+  } catch (error) {
+    throw new RangeError(`${what} needs ${bytes} bytes of JavaScript memory, which could not be allocated (${(error as Error).message})`, { cause: error });
+  }
 }
 
 abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
@@ -121,7 +135,12 @@ export class VulkanBuffer extends VulkanMemoryResource<NativeVkBuffer> {
     checkInt(offset, 'offset', 0, this.size);
     const n = length === undefined ? this.size - offset : checkInt(length, 'length', 0, this.size - offset);
     if (n === 0) return Promise.resolve(new Uint8Array(0));
-    return native.read(offset, n);
+    if (n > MAX_READ_BYTES) {
+      throw new RangeError(
+        `a read returns at most ${MAX_READ_BYTES} bytes (the largest Uint8Array); ${length === undefined ? `the buffer holds ${n} bytes from offset ${offset}: give a length` : `got length ${n}`}`,
+      );
+    }
+    return native.read(offset, readTarget(n, `a read of ${n} bytes`));
   }
 }
 
@@ -209,7 +228,14 @@ export class VulkanImage extends VulkanMemoryResource<NativeVkImage> {
     const native = this.native;
     const p = this.#plane(plane);
     const { pitch = p.rowBytes } = checkOptions<VulkanPlaneOptions>(options, 'options', ['pitch']);
-    checkInt(pitch, 'options.pitch', p.rowBytes);
-    return native.read(plane, pitch);
+    // The result is pitch x (rows - 1) + rowBytes bytes: the pitch is bounded so that it fits in one Uint8Array.
+    const maxPitch = p.height > 1 ? Math.floor((MAX_READ_BYTES - p.rowBytes) / (p.height - 1)) : Number.MAX_SAFE_INTEGER;
+    if (typeof pitch !== 'number' || !Number.isInteger(pitch) || pitch < p.rowBytes || pitch > maxPitch) {
+      throw new RangeError(
+        `options.pitch must be an integer from ${p.rowBytes} (a row of plane ${plane}) to ${maxPitch} (the result, pitch x ${p.height - 1} + ${p.rowBytes} bytes, ` +
+          `must fit in a Uint8Array of at most ${MAX_READ_BYTES} bytes); got ${describeValue(pitch)}`,
+      );
+    }
+    return native.read(plane, pitch, readTarget(pitch * (p.height - 1) + p.rowBytes, `plane ${plane} at pitch ${pitch}`));
   }
 }

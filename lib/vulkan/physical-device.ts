@@ -2,6 +2,7 @@
 // instance.ts describes it: types only, which the device (device.ts) names
 // without importing the instance that creates it.
 import type { VulkanMemoryHandleType, VulkanSemaphoreHandleType } from './handles';
+import type { PciBusInfo } from '../device';
 
 export type VulkanDeviceType = 'other' | 'integrated-gpu' | 'discrete-gpu' | 'virtual-gpu' | 'cpu';
 
@@ -33,6 +34,8 @@ export interface VulkanPhysicalDevice {
   /** The LUID (Windows), or null when the driver says it is not valid. */
   readonly deviceLUID: Uint8Array | null;
   readonly nodeMask: number;
+  /** Its PCI address (VK_EXT_pci_bus_info), or null where the device lacks the extension. */
+  readonly pciBus: PciBusInfo | null;
   /** VK_KHR_driver_properties, where the device has it. */
   readonly driverName: string | null;
   readonly driverInfo: string | null;

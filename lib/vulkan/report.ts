@@ -2,6 +2,7 @@
 // instance can be made, and each physical device with what it shares and the
 // OpenCL devices it matches by UUID.
 import type { PlatformReport, VulkanDeviceReport, VulkanReport } from '../report';
+import { formatPciBus } from '../device';
 import { formatUuid } from '../uuid';
 import { createVulkanInstance } from './instance';
 import { type LoadedVulkan, loadVulkan } from './loader';
@@ -15,6 +16,7 @@ function deviceReport(d: VulkanPhysicalDevice, platforms: readonly PlatformRepor
     type: d.type,
     apiVersion: d.apiVersion,
     uuid,
+    pciBus: d.pciBus && formatPciBus(d.pciBus),
     memoryExport: [...d.memoryExport],
     memoryImport: [...d.memoryImport],
     semaphoreExport: [...d.semaphoreExport],

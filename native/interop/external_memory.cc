@@ -6,7 +6,9 @@
 #include "interop/sharing.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #if !defined(_WIN32)
 #include <fcntl.h>
@@ -74,6 +76,11 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
     createBuffer_ = reinterpret_cast<CreateBufferFn>(resolve("buffer", createBufferName_));
     createImage_ = reinterpret_cast<CreateImageFn>(resolve("image", createImageName_));
     loaderFallback_ = info[4].ToBoolean();
+    try {
+      held_.SetRelease(Entry<AcquireFn>(env, "release").fn);
+    } catch (const Napi::Error&) {
+      // No release entry point: acquire is refused the same way, so nothing is ever held.
+    }
   }
 
   static void Init(Napi::Env env, Napi::Object exports) {
@@ -131,16 +138,112 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
   }
 
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));
+    Napi::Value event = AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));
+    held_.Add(NativeQueue::From(info[0], "queue"), NativeMem::FromArray(info[1], "memory objects"), EventOf(event));
+    return event;
   }
   Napi::Value Release(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "release"));
+    Napi::Value event = AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "release"));
+    held_.Forget(NativeMem::FromArray(info[1], "memory objects"));
+    return event;
   }
+
+  // Memory this environment acquired and has not released, with the queue it
+  // was acquired on and the acquire's event, each retained. NVIDIA's driver
+  // (580) never returns from the teardown of a context whose imported memory
+  // is still acquired: a script that ends, throws or is a worker terminated
+  // with memory acquired never exits (issue 22). Before the environment's
+  // objects are finalized, the cleanup hook releases what is still acquired
+  // on the queue it was acquired on (which the retain keeps alive even after
+  // the user released it) and waits for that, bounded.
+  class Held {
+   public:
+    explicit Held(Napi::Env env) : env_(env) { napi_add_env_cleanup_hook(env, ReleaseAtTeardown, this); }
+    ~Held() {
+      if (!tornDown_) napi_remove_env_cleanup_hook(env_, ReleaseAtTeardown, this);
+      Drop(entries_);
+    }
+    void Add(cl_command_queue queue, const std::vector<cl_mem>& mems, cl_event acquired) {
+      const CoreApi& api = Api(env_);
+      for (cl_mem mem : mems) {
+        api.clRetainCommandQueue(queue);
+        api.clRetainMemObject(mem);
+        api.clRetainEvent(acquired);
+        entries_.push_back({queue, mem, acquired});
+      }
+    }
+    void Forget(const std::vector<cl_mem>& mems) {
+      std::vector<Entry> gone;
+      for (cl_mem mem : mems) {
+        for (size_t i = 0; i < entries_.size(); ++i) {
+          if (entries_[i].mem != mem) continue;
+          gone.push_back(entries_[i]);
+          entries_.erase(entries_.begin() + long(i));
+          break;
+        }
+      }
+      Drop(gone);
+    }
+    void SetRelease(AcquireFn release) { release_ = release; }
+
+   private:
+    struct Entry {
+      cl_command_queue queue;
+      cl_mem mem;
+      cl_event acquired;
+    };
+    static void Drop(std::vector<Entry>& entries) {
+      const CoreApi* api = ApiOrNull();
+      if (!api) return;
+      for (const Entry& e : entries) {
+        api->clReleaseEvent(e.acquired);
+        api->clReleaseMemObject(e.mem);
+        api->clReleaseCommandQueue(e.queue);
+      }
+      entries.clear();
+    }
+    static cl_int StatusOf(const CoreApi& api, cl_event event) {
+      cl_int status = CL_QUEUED;
+      if (api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr) != CL_SUCCESS) return -1;
+      return status;
+    }
+    static void ReleaseAtTeardown(void* data) {
+      auto* self = static_cast<Held*>(data);
+      self->tornDown_ = true;
+      const CoreApi* api = ApiOrNull();
+      if (!api || !self->release_ || self->entries_.empty()) return;
+      using Clock = std::chrono::steady_clock;
+      const auto until = Clock::now() + std::chrono::seconds(5);
+      // An acquire still waiting (behind a user event never set, say) is not
+      // waited for: a release behind it could never run either.
+      for (const Entry& e : self->entries_) {
+        while (StatusOf(*api, e.acquired) > CL_COMPLETE && Clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      std::vector<cl_event> releases;
+      for (const Entry& e : self->entries_) {
+        if (StatusOf(*api, e.acquired) != CL_COMPLETE) continue;
+        cl_event released = nullptr;
+        cl_mem mem = e.mem;
+        if (self->release_(e.queue, 1, &mem, 0, nullptr, &released) == CL_SUCCESS && released) releases.push_back(released);
+        api->clFlush(e.queue);
+      }
+      for (cl_event released : releases) {
+        while (StatusOf(*api, released) > CL_COMPLETE && Clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        api->clReleaseEvent(released);
+      }
+      Drop(self->entries_);
+    }
+    Napi::Env env_;
+    AcquireFn release_ = nullptr;
+    bool tornDown_ = false;
+    std::vector<Entry> entries_;
+  };
 
   CreateBufferFn createBuffer_ = nullptr;
   CreateImageFn createImage_ = nullptr;
   std::string createBufferName_, createImageName_;
   bool loaderFallback_ = false;
+  Held held_{Env()};
 };
 
 // duplicateFd(fd) -> a new descriptor of the same open file (close-on-exec),

@@ -85,7 +85,7 @@ Napi::Uint8Array Bytes(Napi::Env env, const uint8_t* data, size_t n) {
 }  // namespace
 
 // physicalDevices() -> [{ name, type, apiVersion, driverVersion, vendorId, deviceId, deviceUUID, driverUUID,
-//   deviceLUID | null, nodeMask, driverName, driverInfo, extensions, queueFamilies: [{ flags, count }],
+//   deviceLUID | null, nodeMask, pciBus | null, driverName, driverInfo, extensions, queueFamilies: [{ flags, count }],
 //   memoryHandleTypes: [[type, features, compatible]], semaphoreHandleTypes: [[type, features, compatible]], ycbcr }]
 Napi::Value NativeVkInstance::PhysicalDevices(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -109,6 +109,13 @@ Napi::Value NativeVkInstance::PhysicalDevices(const Napi::CallbackInfo& info) {
     props.pNext = &id;
     bool hasDriver = has("VK_KHR_driver_properties");
     if (hasDriver) id.pNext = &driver;
+    VkPhysicalDevicePCIBusInfoPropertiesEXT pci{};
+    pci.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT;
+    bool hasPci = has("VK_EXT_pci_bus_info");
+    if (hasPci) {
+      pci.pNext = props.pNext;
+      props.pNext = &pci;
+    }
     state.fn.vkGetPhysicalDeviceProperties2(physical, &props);
     // The device's own API version bounds what may be asked of it (driver properties: 1.2 or the extension).
     Napi::Object o = Napi::Object::New(env);
@@ -123,6 +130,16 @@ Napi::Value NativeVkInstance::PhysicalDevices(const Napi::CallbackInfo& info) {
     o.Set("driverUUID", Bytes(env, id.driverUUID, VK_UUID_SIZE));
     o.Set("deviceLUID", id.deviceLUIDValid ? Napi::Value(Bytes(env, id.deviceLUID, VK_LUID_SIZE)) : env.Null());
     o.Set("nodeMask", id.deviceNodeMask);
+    if (hasPci) {
+      Napi::Object bus = Napi::Object::New(env);
+      bus.Set("domain", pci.pciDomain);
+      bus.Set("bus", pci.pciBus);
+      bus.Set("device", pci.pciDevice);
+      bus.Set("function", pci.pciFunction);
+      o.Set("pciBus", bus);
+    } else {
+      o.Set("pciBus", env.Null());
+    }
     o.Set("driverName", hasDriver ? Napi::Value(Napi::String::New(env, std::string(driver.driverName, strnlen(driver.driverName, VK_MAX_DRIVER_NAME_SIZE)))) : env.Null());
     o.Set("driverInfo", hasDriver ? Napi::Value(Napi::String::New(env, std::string(driver.driverInfo, strnlen(driver.driverInfo, VK_MAX_DRIVER_INFO_SIZE)))) : env.Null());
     Napi::Array ext = Napi::Array::New(env, extensions.size());

@@ -264,24 +264,49 @@ Napi::Value NativeVkBuffer::Write(const Napi::CallbackInfo& info) {
   return SubmitOneTime(env, device, staging, {buffer}, true);
 }
 
-// read(offset, length) -> Promise<Uint8Array>
+// The Uint8Array a read-back fills: made by lib/vulkan before the submission (an allocation
+// that fails there is a RangeError; one made in the completion callback would abort V8), held
+// until the submission completes and filled then.
+struct ReadTarget {
+  Napi::Reference<Napi::Uint8Array> array;
+  size_t length = 0;
+};
+static std::shared_ptr<ReadTarget> TargetOf(const Napi::Value& value, size_t needed) {
+  Napi::Env env = value.Env();
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint8_array)
+    throw Napi::TypeError::New(env, "out must be a Uint8Array");
+  Napi::Uint8Array array = value.As<Napi::Uint8Array>();
+  if (array.ByteLength() != needed) throw Napi::RangeError::New(env, "out is not the size of the read");
+  auto target = std::make_shared<ReadTarget>();
+  target->array = Napi::Persistent(array);
+  target->length = needed;
+  return target;
+}
+// The target's bytes at completion, or a RangeError if they went away (the array is the caller's until then).
+static Napi::Uint8Array Filled(Napi::Env env, const ReadTarget& target, const std::function<void(uint8_t*)>& fill) {
+  Napi::Uint8Array array = target.array.Value();
+  if (array.ByteLength() != target.length) throw Napi::RangeError::New(env, "the read-back's array was detached before the read completed");
+  fill(array.Data());
+  return array;
+}
+
+// read(offset, out: Uint8Array) -> Promise<Uint8Array> (out, filled with out.length bytes at offset)
 Napi::Value NativeVkBuffer::Read(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const std::shared_ptr<BufferState>& buffer = Live(env);
   const DeviceRef& device = buffer->device;
   VkDeviceSize offset = ToU64(info[0], "offset");
-  VkDeviceSize length = ToU64(info[1], "length");
-  if (length == 0 || offset + length > buffer->size) throw Napi::RangeError::New(env, "the read does not fit in the buffer");
+  VkDeviceSize length = info[1].IsTypedArray() ? info[1].As<Napi::TypedArray>().ByteLength() : 0;
+  if (length == 0 || offset > buffer->size || length > buffer->size - offset) throw Napi::RangeError::New(env, "the read does not fit in the buffer");
+  std::shared_ptr<ReadTarget> target = TargetOf(info[1], size_t(length));
   std::shared_ptr<StagingState> staging = MakeStaging(env, device, length);
   FullBarrier(device->fn, staging->commands);
   VkBufferCopy region{offset, 0, length};
   device->fn.vkCmdCopyBuffer(staging->commands, buffer->buffer, staging->buffer, 1, &region);
   FullBarrier(device->fn, staging->commands);
   StagingState* raw = staging.get();
-  return SubmitOneTime(env, device, staging, {buffer}, true, [raw, length](Napi::Env e) -> Napi::Value {
-    Napi::Uint8Array out = Napi::Uint8Array::New(e, size_t(length));
-    std::memcpy(out.Data(), raw->mapped, size_t(length));
-    return out;
+  return SubmitOneTime(env, device, staging, {buffer}, true, [raw, target](Napi::Env e) -> Napi::Value {
+    return Filled(e, *target, [&](uint8_t* out) { std::memcpy(out, raw->mapped, target->length); });
   });
 }
 
@@ -320,7 +345,7 @@ Napi::Value NativeVkImage::Write(const Napi::CallbackInfo& info) {
   return SubmitOneTime(env, device, staging, {image}, true);
 }
 
-// read(plane, pitch) -> Promise<Uint8Array> (rows `pitch` bytes apart)
+// read(plane, pitch, out: Uint8Array) -> Promise<Uint8Array> (out, the rows `pitch` bytes apart)
 Napi::Value NativeVkImage::Read(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const std::shared_ptr<ImageState>& image = Live(env);
@@ -328,18 +353,20 @@ Napi::Value NativeVkImage::Read(const Napi::CallbackInfo& info) {
   const PlaneLayout& plane = PlaneOf(env, *image, info[0]);
   size_t pitch = ToSize(info[1], "pitch");
   size_t rowBytes = size_t(plane.width) * plane.texelBytes;
-  if (pitch < rowBytes) throw Napi::RangeError::New(env, "pitch is less than a row of the plane");
   uint32_t rows = plane.height;
+  if (pitch < rowBytes) throw Napi::RangeError::New(env, "pitch is less than a row of the plane");
+  if (rows > 1 && pitch > (SIZE_MAX - rowBytes) / (rows - 1)) throw Napi::RangeError::New(env, "pitch is too large");
+  std::shared_ptr<ReadTarget> target = TargetOf(info[2], pitch * (rows - 1) + rowBytes);
   std::shared_ptr<StagingState> staging = MakeStaging(env, device, VkDeviceSize(rowBytes) * rows);
   VkBufferImageCopy region = PlaneRegion(plane);
   FullBarrier(device->fn, staging->commands);
   device->fn.vkCmdCopyImageToBuffer(staging->commands, image->image, VK_IMAGE_LAYOUT_GENERAL, staging->buffer, 1, &region);
   FullBarrier(device->fn, staging->commands);
   StagingState* raw = staging.get();
-  return SubmitOneTime(env, device, staging, {image}, true, [raw, pitch, rowBytes, rows](Napi::Env e) -> Napi::Value {
-    Napi::Uint8Array out = Napi::Uint8Array::New(e, pitch * (rows - 1) + rowBytes);
-    for (uint32_t r = 0; r < rows; ++r) std::memcpy(out.Data() + r * pitch, static_cast<uint8_t*>(raw->mapped) + r * rowBytes, rowBytes);
-    return out;
+  return SubmitOneTime(env, device, staging, {image}, true, [raw, target, pitch, rowBytes, rows](Napi::Env e) -> Napi::Value {
+    return Filled(e, *target, [&](uint8_t* out) {
+      for (uint32_t r = 0; r < rows; ++r) std::memcpy(out + r * pitch, static_cast<uint8_t*>(raw->mapped) + r * rowBytes, rowBytes);
+    });
   });
 }
 

@@ -129,6 +129,7 @@ enum : VkStructureType {
   VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2 = 1000146003,
   VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES = 1000156004,
   VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES = 1000196000,
+  VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT = 1000212000,
 };
 
 // Flags and enumerants.
@@ -245,6 +246,13 @@ struct VkPhysicalDeviceDriverProperties {
   VkConformanceVersion conformanceVersion;
 };
 static_assert(sizeof(VkPhysicalDeviceDriverProperties) == 536, "VkPhysicalDeviceDriverProperties layout");
+// VK_EXT_pci_bus_info.
+struct VkPhysicalDevicePCIBusInfoPropertiesEXT {
+  VkStructureType sType;
+  void* pNext;
+  uint32_t pciDomain, pciBus, pciDevice, pciFunction;
+};
+static_assert(sizeof(VkPhysicalDevicePCIBusInfoPropertiesEXT) == 32, "VkPhysicalDevicePCIBusInfoPropertiesEXT layout");
 struct VkPhysicalDeviceFeatures {
   VkBool32 values[55];
 };

@@ -687,6 +687,9 @@ typedef cl_properties cl_semaphore_reimport_properties_khr;
 #define CL_SEMAPHORE_HANDLE_SYNC_FD_KHR 0x2058
 #define CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_NAME_KHR 0x2068
 
+/* ---- cl_khr_pci_bus_info ---- */
+#define CL_DEVICE_PCI_BUS_INFO_KHR 0x410F
+
 /* ---- cl_khr_device_uuid ---- */
 #define CL_UUID_SIZE_KHR 16
 #define CL_LUID_SIZE_KHR 8

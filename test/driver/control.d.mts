@@ -13,6 +13,20 @@ export interface ResourceLayout {
   size: number;
 }
 
+/** Delays in microseconds per command class (README of test/driver, "Command delays"). */
+export interface CommandDelays {
+  /** Every command without an entry of its own class. */
+  all?: number;
+  /** NDRange kernels and tasks. */
+  kernel?: number;
+  /** Reads, writes, copies, fills, maps, unmaps and migrations of buffers and images. */
+  transfer?: number;
+  /** Acquire and release of every sharing extension and of external memory. */
+  acquire?: number;
+  /** Markers, barriers, semaphore waits and signals. */
+  sync?: number;
+}
+
 export interface ReferenceDriver {
   readonly path: string;
   d3d9CreateAdapter(name: string, hasClDevice?: boolean): bigint;
@@ -46,6 +60,15 @@ export interface ReferenceDriver {
   objectType(object: bigint): number;
   liveObjects(kind: 'context' | 'command_queue' | 'mem' | 'event' | 'program' | 'kernel' | 'sampler' | 'semaphore' | 'cl' | 'resource' | 'all'): number;
   waitIdle(timeoutMs?: number): void;
+  /**
+   * Slows the commands enqueued from now on: each stays CL_RUNNING for its delay (microseconds)
+   * before its work, so that tests can see queues overlap. A number applies to every command; an
+   * object sets classes (a class's entry overrides `all`). Replaces every delay set before
+   * (REFDRV_COMMAND_DELAY_US's too); 0 or {} clears.
+   */
+  setCommandDelay(delays: number | CommandDelays): void;
+  /** The delay (microseconds) a command of this CL_COMMAND_* type enqueued now gets. */
+  commandDelay(commandType: number): number;
   /** Linux: a memfd payload in lavapipe's opaque-fd layout (CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR); the fd is the caller's. */
   createOpaqueFdMemory(size: number): number;
   /** Linux: a memfd DMA-BUF payload (CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR); the fd is the caller's. */

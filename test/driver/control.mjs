@@ -61,6 +61,8 @@ export function openReferenceDriver(path = referenceDriverPath) {
     objectType: fn('int refdrv_object_type(uint64_t object, _Out_ int *type)'),
     live: fn('int refdrv_live_objects(const char *kind)'),
     waitIdle: fn('int refdrv_wait_idle(uint32_t timeout_ms)'),
+    setDelay: fn('int refdrv_set_command_delay(const char *spec)'),
+    getDelay: fn('int refdrv_command_delay(uint32_t type, _Out_ uint32_t *us)'),
     ...(process.platform === 'linux'
       ? {
           opaqueMemory: fn('int refdrv_create_opaque_fd_memory(uint64_t size, _Out_ int *fd)'),
@@ -87,6 +89,14 @@ export function openReferenceDriver(path = referenceDriverPath) {
     check(call(...args, result), what);
     return BigInt(result[0]);
   }
+  const delayClasses = ['all', 'kernel', 'transfer', 'acquire', 'sync'];
+  const maxDelayUs = 60_000_000;
+  const delayValue = (value, what) => {
+    if (!Number.isInteger(value) || value < 0 || value > maxDelayUs) {
+      throw new TypeError(`setCommandDelay: ${what} must be an integer number of microseconds from 0 to ${maxDelayUs}, got ${String(value)}`);
+    }
+    return value;
+  };
   const kindOf = (kind) => {
     const value = deviceKinds[kind];
     if (value === undefined) throw new TypeError(`kind must be one of ${Object.keys(deviceKinds).join(', ')}`);
@@ -180,6 +190,37 @@ export function openReferenceDriver(path = referenceDriverPath) {
       return n;
     },
     waitIdle: (timeoutMs = 10000) => check(f.waitIdle(timeoutMs), 'waitIdle'),
+    /**
+     * Slows commands enqueued from now on: each stays CL_RUNNING this many microseconds before
+     * its work. `delays`: a number (every command) or { all, kernel, transfer, acquire, sync }
+     * (a class's entry overrides `all`); 0 or {} clears. Replaces every delay set before.
+     */
+    setCommandDelay(delays) {
+      let spec;
+      if (typeof delays === 'number') spec = String(delayValue(delays, 'delays'));
+      else if (delays !== null && typeof delays === 'object' && !Array.isArray(delays)) {
+        const entries = Object.entries(delays);
+        for (const [name, value] of entries) {
+          if (!delayClasses.includes(name)) throw new TypeError(`setCommandDelay: unknown command class '${name}' (expected one of ${delayClasses.join(', ')})`);
+          delayValue(value, `delays.${name}`);
+        }
+        // 'all' first: the classes override it
+        entries.sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : 0));
+        spec = entries.map(([name, value]) => `${name}=${value}`).join(',');
+      } else {
+        throw new TypeError(`setCommandDelay: delays must be a number of microseconds or an object of them per command class, got ${delays === null ? 'null' : typeof delays}`);
+      }
+      check(f.setDelay(spec), 'setCommandDelay');
+    },
+    /** The delay (microseconds) a command of this CL_COMMAND_* type enqueued now gets. */
+    commandDelay(commandType) {
+      if (!Number.isInteger(commandType) || commandType < 0 || commandType > 0xffffffff) {
+        throw new TypeError(`commandDelay: commandType must be a CL_COMMAND_* value (an unsigned 32-bit integer), got ${String(commandType)}`);
+      }
+      const us = [0];
+      check(f.getDelay(commandType, us), 'commandDelay');
+      return us[0];
+    },
     /** A memfd payload in lavapipe's opaque-fd layout (header, bytes at 4096) of `size` bytes; the fd is yours. */
     createOpaqueFdMemory(size) {
       linuxOnly('createOpaqueFdMemory');

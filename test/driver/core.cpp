@@ -1,13 +1,16 @@
 // core.cpp - OpenCL 1.2 core of the reference driver: platform, device,
 // contexts, queues, memory objects, samplers, programs, kernels, events and
-// the command engine (one driver-owned worker thread runs commands and
-// event callbacks).
+// the command engine (a worker thread per command queue runs its commands;
+// one callback thread runs event callbacks).
 #include "driver.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <thread>
 
 namespace refdrv {
 
@@ -15,7 +18,15 @@ _cl_platform_id g_platform;
 _cl_device_id g_device;
 
 Global &G() {
-  static Global *g = new Global();  // never destroyed: the worker may outlive main()
+  // never destroyed: driver threads may outlive main()
+  static Global *g = [] {
+    auto *n = new Global();
+    const char *spec = std::getenv("REFDRV_COMMAND_DELAY_US");
+    if (spec && !parse_command_delays(spec, &n->delays))
+      fprintf(stderr, "opencl-interop reference driver: REFDRV_COMMAND_DELAY_US=%s is not a delay list (README, "
+                      "\"Command delays\"); no delay is set\n", spec);
+    return n;
+  }();
   return *g;
 }
 
@@ -65,6 +76,8 @@ cl_int put_str(size_t sz, void *val, size_t *ret, const std::string &s) {
 
 // ------------------------------------------------------------ lifetimes --
 static void destroy(RefObj *o);
+std::shared_ptr<QueueExec> new_queue_exec(bool in_order);
+void close_queue_exec(QueueExec *x);
 
 void retain_obj(RefObj *o) { o->refs++; }
 void release_obj(RefObj *o) {
@@ -74,6 +87,20 @@ void release_obj(RefObj *o) {
     G().counts[int(o->kind)]--;
     destroy(o);
   }
+}
+
+// NVIDIA's driver (580) never returns from destroying imported external
+// memory that is still acquired (issue 22: a process that ends with memory
+// acquired never exits). The reference driver does the same, so that CI sees
+// what a GPU would; REFDRV_ACQUIRED_DESTROY=return makes it return instead.
+static void block_like_nvidia_if_acquired(cl_mem m) {
+  if (m->ext != Ext::KhrExternalMemory || !m->acquired) return;
+  const char *mode = std::getenv("REFDRV_ACQUIRED_DESTROY");
+  if (mode && std::string(mode) == "return") return;
+  std::fprintf(stderr,
+               "opencl-interop reference driver: imported external memory destroyed while still acquired: "
+               "blocking for ever, as NVIDIA's driver does (REFDRV_ACQUIRED_DESTROY=return returns)\n");
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
 static void destroy(RefObj *o) {
@@ -88,6 +115,7 @@ static void destroy(RefObj *o) {
       auto *q = static_cast<cl_command_queue>(o);
       if (q->last) release_obj(q->last);
       if (q->barrier) release_obj(q->barrier);
+      close_queue_exec(q->exec.get());
       cl_context c = q->ctx;
       delete q;
       release_obj(c);
@@ -99,6 +127,7 @@ static void destroy(RefObj *o) {
         auto cb = *it;
         defer_call([cb, m] { cb.fn(m, cb.data); });
       }
+      block_like_nvidia_if_acquired(m);
       interop_release_mem(m);
       external_release_mem(m);
       cl_mem parent = m->parent;
@@ -145,17 +174,211 @@ static void destroy(RefObj *o) {
   }
 }
 
+// ------------------------------------------------------- command delays --
+namespace {
+const cl_command_type kKernelTypes[] = {CL_COMMAND_NDRANGE_KERNEL, CL_COMMAND_TASK, CL_COMMAND_NATIVE_KERNEL};
+const cl_command_type kTransferTypes[] = {
+    CL_COMMAND_READ_BUFFER,      CL_COMMAND_WRITE_BUFFER,     CL_COMMAND_COPY_BUFFER,
+    CL_COMMAND_READ_IMAGE,       CL_COMMAND_WRITE_IMAGE,      CL_COMMAND_COPY_IMAGE,
+    CL_COMMAND_COPY_IMAGE_TO_BUFFER, CL_COMMAND_COPY_BUFFER_TO_IMAGE, CL_COMMAND_MAP_BUFFER,
+    CL_COMMAND_MAP_IMAGE,        CL_COMMAND_UNMAP_MEM_OBJECT, CL_COMMAND_READ_BUFFER_RECT,
+    CL_COMMAND_WRITE_BUFFER_RECT, CL_COMMAND_COPY_BUFFER_RECT, CL_COMMAND_MIGRATE_MEM_OBJECTS,
+    CL_COMMAND_FILL_BUFFER,      CL_COMMAND_FILL_IMAGE};
+const cl_command_type kAcquireTypes[] = {
+    CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV,  CL_COMMAND_RELEASE_D3D9_OBJECTS_NV,  // == the Intel DX9 ones
+    CL_COMMAND_ACQUIRE_D3D10_OBJECTS_KHR, CL_COMMAND_RELEASE_D3D10_OBJECTS_KHR,
+    CL_COMMAND_ACQUIRE_D3D11_OBJECTS_KHR, CL_COMMAND_RELEASE_D3D11_OBJECTS_KHR,  // == the NV D3D11 ones
+    CL_COMMAND_ACQUIRE_DX9_MEDIA_SURFACES_KHR, CL_COMMAND_RELEASE_DX9_MEDIA_SURFACES_KHR,
+    CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL, CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL,
+    CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR, CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR};
+const cl_command_type kSyncTypes[] = {CL_COMMAND_MARKER, CL_COMMAND_BARRIER, CL_COMMAND_SEMAPHORE_WAIT_KHR,
+                                      CL_COMMAND_SEMAPHORE_SIGNAL_KHR};
+const uint32_t kMaxDelayUs = 60000000;
+
+bool parse_number(const std::string &t, uint64_t max, uint64_t *out) {
+  if (t.empty() || t.size() > 20) return false;
+  bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+  size_t i = hex ? 2 : 0;
+  uint64_t v = 0;
+  for (; i < t.size(); i++) {
+    char c = t[i];
+    int d = c >= '0' && c <= '9' ? c - '0' : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
+          : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0) return false;
+    v = v * (hex ? 16 : 10) + uint64_t(d);
+    if (v > max) return false;
+  }
+  *out = v;
+  return true;
+}
+}  // namespace
+
+bool parse_command_delays(const char *spec, std::vector<std::pair<cl_command_type, uint32_t>> *out) {
+  std::vector<std::pair<cl_command_type, uint32_t>> v;
+  std::string s = spec ? spec : "";
+  auto set = [&](cl_command_type type, uint32_t us) {
+    for (auto &e : v)
+      if (e.first == type) {
+        e.second = us;
+        return;
+      }
+    v.push_back({type, us});
+  };
+  size_t pos = 0;
+  while (pos < s.size()) {
+    size_t end = s.find(',', pos);
+    if (end == std::string::npos) end = s.size();
+    std::string item = s.substr(pos, end - pos);
+    pos = end + 1;
+    // items may be padded with spaces
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    size_t eq = item.find('=');
+    std::string key = eq == std::string::npos ? "all" : item.substr(0, eq);
+    std::string val = eq == std::string::npos ? item : item.substr(eq + 1);
+    key.erase(key.find_last_not_of(' ') + 1);
+    val.erase(0, val.find_first_not_of(' '));
+    uint64_t us = 0;
+    if (!parse_number(val, kMaxDelayUs, &us)) return false;
+    auto set_all = [&](const cl_command_type *types, size_t n) {
+      for (size_t i = 0; i < n; i++) set(types[i], uint32_t(us));
+    };
+    if (key == "all") set(0, uint32_t(us));
+    else if (key == "kernel") set_all(kKernelTypes, std::size(kKernelTypes));
+    else if (key == "transfer") set_all(kTransferTypes, std::size(kTransferTypes));
+    else if (key == "acquire") set_all(kAcquireTypes, std::size(kAcquireTypes));
+    else if (key == "sync") set_all(kSyncTypes, std::size(kSyncTypes));
+    else {
+      uint64_t type = 0;
+      if (!parse_number(key, 0xFFFFFFFFu, &type) || type == 0) return false;
+      set(cl_command_type(type), uint32_t(us));
+    }
+    if (end == s.size()) break;
+    if (pos >= s.size()) return false;  // a trailing comma
+  }
+  *out = std::move(v);
+  return true;
+}
+
+uint32_t command_delay_us(cl_command_type type) {
+  uint32_t fallback = 0;
+  for (auto &e : G().delays) {
+    if (e.first == type) return e.second;
+    if (e.first == 0) fallback = e.second;
+  }
+  return fallback;
+}
+
 // --------------------------------------------------------------- engine --
-static void worker_main();
-static void ensure_worker() {
-  if (!G().worker_started) {
-    G().worker_started = true;
-    std::thread(worker_main).detach();
+// Each command queue runs its commands on its own worker thread (an in-order
+// queue one, in order; an out-of-order queue up to kOutOfOrderWorkers, so that
+// commands without dependencies between them run at once), as a GPU runs its
+// queues. Event and context callbacks run, in the order their statuses were
+// reached, on one callback thread, so a slow command delays no callback. Every
+// thread works under G().mu and releases it while a command's work, its delay or
+// a callback runs. At process exit (exit_hook) the threads stop: no command or
+// callback starts any more, and exit waits (up to 5 s) for those running.
+struct QueueExec {
+  bool in_order = true;
+  std::deque<Global::Command *> pending;
+  unsigned threads = 0;  // worker threads of this queue
+  unsigned running = 0;  // of those, running a command
+  bool closed = false;   // the queue is destroyed: its threads end
+};
+
+namespace {
+const unsigned kOutOfOrderWorkers = 8;
+thread_local bool t_busy = false;  // this driver thread runs work or a callback
+
+void queue_main(std::shared_ptr<QueueExec> x);
+void callback_main();
+
+// Stop, for good: at exit the threads wait here (the mutex and condition
+// variable are never destroyed) until the process ends.
+[[noreturn]] void park(std::unique_lock<std::mutex> &lk) {
+  for (;;) G().cv.wait(lk);
+}
+
+void busy_begin() {
+  G().busy++;
+  t_busy = true;
+}
+void busy_end() {
+  G().busy--;
+  t_busy = false;
+  G().cv.notify_all();
+}
+
+#if !defined(_WIN32)
+// At exit: start nothing more, and let what is running (work, callbacks) end, so
+// that no driver thread runs user code or the driver's work while static objects
+// are destroyed. A callback that calls exit() is not waited for by itself.
+// (Windows ends the other threads before DLL detach: there is nothing to wait for.)
+void exit_hook() {
+  auto &g = G();
+  g.exiting = true;
+  // A thread may hold the lock for ever (REFDRV_ACQUIRED_DESTROY blocks as NVIDIA
+  // does): then exit goes on without waiting.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  std::unique_lock<std::mutex> lk(g.mu, std::defer_lock);
+  while (!lk.try_lock()) {
+    if (std::chrono::steady_clock::now() > deadline) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  g.cv.notify_all();
+  size_t self = t_busy ? 1 : 0;
+  g.cv.wait_until(lk, deadline, [&] { return g.busy <= self; });
+}
+#endif
+
+void ensure_exit_hook() {
+#if !defined(_WIN32)
+  // Registered with the first driver thread, after the statics of the
+  // application that loaded the driver, so it runs before their destructors.
+  if (!G().exit_hook) {
+    G().exit_hook = true;
+    std::atexit(exit_hook);
+  }
+#endif
+}
+
+bool start_thread(std::function<void()> fn) {
+  try {
+    std::thread(std::move(fn)).detach();
+    return true;
+  } catch (const std::exception &) {
+    fprintf(stderr, "opencl-interop reference driver: cannot start a thread\n");
+    return false;
   }
 }
 
+void ensure_callback_thread() {
+  auto &g = G();
+  if (g.callback_thread) return;
+  ensure_exit_hook();
+  g.callback_thread = start_thread(callback_main);
+}
+
+// Enough workers for the queue's pending commands (one for an in-order queue).
+void ensure_queue_workers(const std::shared_ptr<QueueExec> &x) {
+  ensure_exit_hook();
+  unsigned cap = x->in_order ? 1 : kOutOfOrderWorkers;
+  while (x->threads < cap && x->threads - x->running < x->pending.size()) {
+    if (!start_thread([x] { queue_main(x); })) break;
+    x->threads++;
+  }
+}
+
+void poll_watchers() {
+  auto &w = G().watchers;
+  for (size_t i = 0; i < w.size();) {
+    if (w[i]()) w.erase(w.begin() + long(i));
+    else i++;
+  }
+}
+}  // namespace
+
 static void set_status(cl_event ev, cl_int st) {
-  ensure_worker();
   ev->status = st;
   for (auto &cb : ev->callbacks) {
     if (cb.fired) continue;
@@ -165,6 +388,7 @@ static void set_status(cl_event ev, cl_int st) {
       auto fn = cb.fn;
       void *data = cb.data;
       retain_obj(ev);
+      ensure_callback_thread();
       G().tasks.push_back([fn, ev, arg, data] {
         fn(ev, arg, data);
         std::lock_guard<std::mutex> g(G().mu);
@@ -177,7 +401,7 @@ static void set_status(cl_event ev, cl_int st) {
 
 void context_notify(cl_context ctx, const std::string &msg) {
   if (!ctx || !ctx->notify) return;
-  ensure_worker();
+  ensure_callback_thread();
   retain_obj(ctx);
   auto fn = ctx->notify;
   void *data = ctx->notify_data;
@@ -196,6 +420,12 @@ static void finish_command(Global::Command *cmd, cl_int st) {
   set_status(ev, st);
   if (st < 0)
     context_notify(ev->ctx, "opencl-interop reference driver: command failed with " + error_name(st, Ext::None));
+  // An acquire that failed (a failed event in its wait list) acquired nothing, as on a GPU.
+  for (auto m : cmd->mems) {
+    if (m->acquired_by != ev) continue;
+    m->acquired_by = nullptr;
+    if (st < 0) m->acquired = false;
+  }
   cl_command_queue q = cmd->queue;
   auto &out = q->outstanding;
   out.erase(std::remove(out.begin(), out.end(), ev), out.end());
@@ -211,36 +441,61 @@ static void finish_command(Global::Command *cmd, cl_int st) {
   for (auto m : cmd->mems) release_obj(m);
   for (auto h : cmd->holds) release_obj(h);
   delete cmd;
-  release_obj(ev);  // the command's reference
+  G().commands--;
+  release_obj(ev);  // the command's reference (the last one may destroy the queue)
   G().cv.notify_all();
 }
 
-static void worker_main() {
+namespace {
+// Runs one command whose wait list is done (lock held; released meanwhile).
+void run_command(std::unique_lock<std::mutex> &lk, Global::Command *cmd, bool dep_failed) {
+  auto &g = G();
+  if (dep_failed) {
+    finish_command(cmd, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  } else {
+    cl_event ev = cmd->ev;
+    ev->t_start = now_ns();
+    set_status(ev, CL_RUNNING);
+    if (cmd->delay_us) {
+      auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(cmd->delay_us);
+      g.cv.wait_until(lk, until, [&] { return g.exiting.load(); });
+      if (g.exiting) park(lk);
+    }
+    cl_int rc = CL_SUCCESS;
+    if (cmd->work) {
+      busy_begin();
+      lk.unlock();
+      rc = cmd->work();
+      lk.lock();
+      busy_end();
+    }
+    finish_command(cmd, rc == CL_SUCCESS ? CL_COMPLETE : rc);
+  }
+  // memory-object destructor callbacks of objects the command released
+  busy_begin();
+  lk.unlock();
+  run_deferred();
+  lk.lock();
+  busy_end();
+}
+
+void queue_main(std::shared_ptr<QueueExec> x) {
   auto &g = G();
   std::unique_lock<std::mutex> lk(g.mu);
   t_lock_depth = 1;
   for (;;) {
-    if (!g.tasks.empty()) {
-      auto fn = std::move(g.tasks.front());
-      g.tasks.pop_front();
-      lk.unlock();
-      fn();
-      run_deferred();
-      lk.lock();
-      g.cv.notify_all();
-      continue;
-    }
-    // host-side watchers (sync_fd exports) finish when their condition holds
-    for (size_t i = 0; i < g.watchers.size();) {
-      if (g.watchers[i]()) g.watchers.erase(g.watchers.begin() + long(i));
-      else i++;
-    }
-    Global::Command *ready = nullptr;
-    bool dep_failed = false, polling = !g.watchers.empty();
-    for (auto it = g.pending.begin(); it != g.pending.end(); ++it) {
+    if (g.exiting) park(lk);
+    // a sync_fd export takes a signal before any semaphore wait command does
+    poll_watchers();
+    Global::Command *cmd = nullptr;
+    bool dep_failed = false, polling = false;
+    for (auto it = x->pending.begin(); it != x->pending.end(); ++it) {
       bool ok = true, failed = false;
       for (auto d : (*it)->deps) {
-        if (d->status > 0) { ok = false; break; }
+        if (d->status > 0) {
+          ok = false;
+          break;
+        }
         if (d->status < 0) failed = true;
       }
       // a command with a readiness condition (semaphore wait) also waits for it; a failed
@@ -250,39 +505,66 @@ static void worker_main() {
         if (!(*it)->ready()) ok = false;
       }
       if (ok) {
-        ready = *it;
+        cmd = *it;
         dep_failed = failed;
-        g.pending.erase(it);
+        x->pending.erase(it);
         break;
       }
+      if (x->in_order) break;  // the rest wait for this one
     }
-    if (!ready) {
+    if (!cmd) {
+      if (x->closed && x->pending.empty()) {
+        x->threads--;
+        return;
+      }
       // conditions outside this process (a shared semaphore, a sync fd) are polled
       if (polling) g.cv.wait_for(lk, std::chrono::milliseconds(1));
       else g.cv.wait(lk);
       continue;
     }
-    if (dep_failed) {
-      finish_command(ready, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-    } else {
-      cl_event ev = ready->ev;
-      ev->t_start = now_ns();
-      set_status(ev, CL_RUNNING);
-      cl_int rc = CL_SUCCESS;
-      if (ready->work) {
-        g.running++;
-        lk.unlock();
-        rc = ready->work();
-        lk.lock();
-        g.running--;
-      }
-      finish_command(ready, rc == CL_SUCCESS ? CL_COMPLETE : rc);
-    }
-    lk.unlock();
-    run_deferred();
-    lk.lock();
+    x->running++;
+    ensure_queue_workers(x);  // another worker for the commands still pending
+    run_command(lk, cmd, dep_failed);
+    x->running--;
   }
 }
+
+void callback_main() {
+  auto &g = G();
+  std::unique_lock<std::mutex> lk(g.mu);
+  t_lock_depth = 1;
+  for (;;) {
+    if (g.exiting) park(lk);
+    if (!g.tasks.empty()) {
+      auto fn = std::move(g.tasks.front());
+      g.tasks.pop_front();
+      busy_begin();
+      lk.unlock();
+      fn();
+      run_deferred();
+      lk.lock();
+      busy_end();
+      continue;
+    }
+    poll_watchers();
+    if (g.watchers.empty()) g.cv.wait(lk);
+    else g.cv.wait_for(lk, std::chrono::milliseconds(1));
+  }
+}
+}  // namespace
+
+std::shared_ptr<QueueExec> new_queue_exec(bool in_order) {
+  auto x = std::make_shared<QueueExec>();
+  x->in_order = in_order;
+  return x;
+}
+
+void close_queue_exec(QueueExec *x) {
+  x->closed = true;
+  G().cv.notify_all();
+}
+
+bool engine_idle() { return G().commands == 0 && G().busy == 0 && G().tasks.empty(); }
 
 cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const cl_event *wait,
                  std::vector<cl_mem> mems, std::function<cl_int()> work, cl_event *event_out, bool barrier,
@@ -329,6 +611,7 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const 
   for (auto h : holds) retain_obj(h);
   cmd->holds = std::move(holds);
   cmd->ready = std::move(ready);
+  cmd->delay_us = command_delay_us(type);
   q->outstanding.push_back(ev);
   ev->t_submit = now_ns();
   ev->status = CL_SUBMITTED;
@@ -336,14 +619,15 @@ cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const 
     retain_obj(ev);
     *event_out = ev;
   }
-  g.pending.push_back(cmd);
-  ensure_worker();
+  g.commands++;
+  q->exec->pending.push_back(cmd);
+  ensure_queue_workers(q->exec);
   g.cv.notify_all();
   return ev;
 }
 
 void wake_worker() {
-  ensure_worker();
+  ensure_callback_thread();  // it polls the watchers
   G().cv.notify_all();
 }
 
@@ -353,8 +637,12 @@ cl_int wait_list_failed(cl_uint n, const cl_event *list) {
   return CL_SUCCESS;
 }
 
-void wait_for(std::unique_lock<std::mutex> &lk, cl_event ev) {
-  while (ev->status > 0) G().cv.wait(lk);
+bool wait_for(std::unique_lock<std::mutex> &lk, cl_event ev) {
+  while (ev->status > 0) {
+    if (G().exiting) return false;
+    G().cv.wait(lk);
+  }
+  return true;
 }
 
 cl_int check_wait_list(cl_context ctx, cl_uint n, const cl_event *list) {
@@ -569,7 +857,10 @@ CLAPI(cl_int) clGetDeviceInfo(cl_device_id d, cl_device_info name, size_t sz, vo
     case CL_DEVICE_PROFILE: return S("EMBEDDED_PROFILE");
     case CL_DEVICE_VERSION: return S("OpenCL 1.2 opencl-interop-ref");
     case CL_DEVICE_OPENCL_C_VERSION: return S("OpenCL C 1.2 ");
-    case CL_DEVICE_EXTENSIONS: return put_str(sz, val, ret, std::string(kExtensions) + " " + kExternalExtensions);
+    case CL_DEVICE_EXTENSIONS: {
+      cl_uint bus[4];
+      return put_str(sz, val, ret, std::string(kExtensions) + " " + kExternalExtensions + (pci_bus(bus) ? " cl_khr_pci_bus_info" : ""));
+    }
     case CL_DEVICE_PLATFORM: return put(sz, val, ret, cl_platform_id(&g_platform));
     case CL_DEVICE_BUILT_IN_KERNELS: {
       std::string s;
@@ -712,6 +1003,7 @@ static cl_command_queue create_queue(cl_context c, cl_device_id d, cl_command_qu
   q->ctx = c;
   retain_obj(c);
   q->props = props;
+  q->exec = new_queue_exec(!(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE));
   if (list) {
     for (const cl_queue_properties *p = list; *p; p += 2) {
       q->prop_list.push_back(p[0]);
@@ -765,9 +1057,10 @@ CLAPI(cl_int) clFinish(cl_command_queue q) {
   ApiLock L;
   if (!valid_queue(q)) return CL_INVALID_COMMAND_QUEUE;
   retain_obj(q);
-  while (!q->outstanding.empty()) G().cv.wait(L.lk);
+  bool stopped = false;
+  while (!q->outstanding.empty() && !(stopped = G().exiting.load())) G().cv.wait(L.lk);
   release_obj(q);
-  return CL_SUCCESS;
+  return stopped ? CL_OUT_OF_RESOURCES : CL_SUCCESS;  // exiting: the driver has stopped
 }
 
 // ----------------------------------------------------------------- buffers --
@@ -1374,12 +1667,13 @@ CLAPI(cl_int) clWaitForEvents(cl_uint n, const cl_event *list) {
   }
   std::vector<cl_event> evs(list, list + n);
   for (auto e : evs) retain_obj(e);
-  bool failed = false;
+  bool failed = false, stopped = false;
   for (auto e : evs) {
-    wait_for(L.lk, e);
-    if (e->status < 0) failed = true;
+    if (!wait_for(L.lk, e)) stopped = true;
+    else if (e->status < 0) failed = true;
   }
   for (auto e : evs) release_obj(e);
+  if (stopped) return CL_OUT_OF_RESOURCES;  // the process is exiting: the driver has stopped
   return failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
 }
 
@@ -1426,7 +1720,7 @@ CLAPI(cl_int) clSetEventCallback(cl_event e, cl_int type, void(CL_API_CALL *fn)(
   if (!valid_event(e)) return CL_INVALID_EVENT;
   if (!fn || (type != CL_COMPLETE && type != CL_SUBMITTED && type != CL_RUNNING)) return CL_INVALID_VALUE;
   e->callbacks.push_back({type, fn, data, false});
-  if (e->status <= type) set_status(e, e->status);  // already reached: fire from the worker
+  if (e->status <= type) set_status(e, e->status);  // already reached: fire from the callback thread
   return CL_SUCCESS;
 }
 
@@ -1481,9 +1775,10 @@ static cl_int common_checks(cl_command_queue q, std::initializer_list<cl_mem> me
 static cl_int finish_enqueue(ApiLock &L, cl_event ev, cl_bool blocking) {
   if (blocking) {
     retain_obj(ev);
-    wait_for(L.lk, ev);
+    bool done = wait_for(L.lk, ev);
     cl_int st = ev->status;
     release_obj(ev);
+    if (!done) return CL_OUT_OF_RESOURCES;  // the process is exiting: the driver has stopped
     if (st < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   }
   return CL_SUCCESS;
@@ -1955,4 +2250,22 @@ CLAPI(cl_int) clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint di
 CLAPI(cl_int) clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint nw, const cl_event *wl, cl_event *ev) {
   size_t one = 1;
   return clEnqueueNDRangeKernel(q, k, 1, nullptr, &one, &one, nw, wl, ev);
+}
+
+// ------------------------------------------------ control: command delays --
+#include "refdriver_control.h"
+
+REFDRV_API int refdrv_set_command_delay(const char *spec) {
+  ApiLock L;
+  std::vector<std::pair<cl_command_type, uint32_t>> v;
+  if (!parse_command_delays(spec, &v)) return REFDRV_E_INVALID_ARG;
+  G().delays = std::move(v);
+  return REFDRV_OK;
+}
+
+REFDRV_API int refdrv_command_delay(uint32_t command_type, uint32_t *delay_us_out) {
+  if (!delay_us_out) return REFDRV_E_INVALID_ARG;
+  ApiLock L;
+  *delay_us_out = command_delay_us(command_type);
+  return REFDRV_OK;
 }

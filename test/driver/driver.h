@@ -62,6 +62,10 @@ struct EventCallback {
   bool fired;
 };
 
+namespace refdrv {
+struct QueueExec;  // a queue's pending commands and worker threads (core.cpp)
+}
+
 struct _cl_command_queue : refdrv::RefObj {
   cl_context ctx;
   cl_command_queue_properties props;
@@ -69,6 +73,7 @@ struct _cl_command_queue : refdrv::RefObj {
   cl_event last = nullptr;     // in-order: the previous command (internal ref)
   cl_event barrier = nullptr;  // out-of-order: latest barrier/marker (internal ref)
   std::vector<cl_event> outstanding;  // not yet finished (no extra ref)
+  std::shared_ptr<refdrv::QueueExec> exec;  // shared with the queue's worker threads
 };
 
 struct _cl_event : refdrv::RefObj {
@@ -111,6 +116,8 @@ struct _cl_mem : refdrv::RefObj {
   VASurfaceID va_id = 0;              // the id at creation time
   VASurfaceID *va_surface = nullptr;  // the application's pointer, returned by CL_MEM_VA_API_MEDIA_SURFACE_INTEL
   bool acquired = false;
+  // the acquire command in flight that made it acquired: if that command fails, nothing was acquired
+  cl_event acquired_by = nullptr;
   // created by clCreateBufferWithProperties / clCreateImageWithProperties: the list as given
   bool has_props = false;
   std::vector<cl_mem_properties> props;
@@ -190,13 +197,21 @@ struct Global {
     // worker with the lock held; semaphore waits consume the semaphores in it)
     std::function<bool()> ready;
     std::vector<RefObj *> holds;  // other objects the command keeps alive (semaphores)
+    uint64_t delay_us = 0;        // REFDRV_COMMAND_DELAY_US / refdrv_set_command_delay, taken at enqueue
   };
-  std::deque<Command *> pending;
-  std::deque<std::function<void()>> tasks;  // callbacks to run on the worker
-  // host-side watchers (sync_fd exports): polled by the worker until they return true
+  // Each queue's commands wait in its QueueExec and run on its own worker thread(s).
+  size_t commands = 0;  // enqueued and not finished, every queue together
+  // event and context callbacks, run in order on the callback thread
+  std::deque<std::function<void()>> tasks;
+  // host-side watchers (sync_fd exports): polled until they return true, before any
+  // semaphore wait command is considered
   std::vector<std::function<bool()>> watchers;
-  bool worker_started = false;
-  size_t running = 0;
+  bool callback_thread = false;
+  bool exit_hook = false;
+  size_t busy = 0;       // driver threads running work or callbacks (lock released)
+  std::atomic<bool> exiting{false};  // the process is exiting: no command or callback starts any more
+  // per command type delays in microseconds (type 0: every other command)
+  std::vector<std::pair<cl_command_type, uint32_t>> delays;
 };
 Global &G();
 
@@ -273,8 +288,14 @@ cl_int not_acquired_error(Ext e);
 cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const cl_event *wait,
                  std::vector<cl_mem> mems, std::function<cl_int()> work, cl_event *event_out,
                  bool barrier = false, std::function<bool()> ready = nullptr, std::vector<RefObj *> holds = {});
-// wakes the worker (a semaphore changed state, a watcher was added)
+// Command delays: parse a spec ("kernel=200000,transfer=50", "1000", "0x11F4=10"; see README)
+// into `out`; false (and `out` untouched) when it is not one. Lookup of the delay of a type.
+bool parse_command_delays(const char *spec, std::vector<std::pair<cl_command_type, uint32_t>> *out);
+uint32_t command_delay_us(cl_command_type type);
+// wakes the driver's threads (a semaphore changed state, a watcher was added)
 void wake_worker();
+// every command finished and no callback queued or running (lock held)
+bool engine_idle();
 // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when an event of the list has already failed
 cl_int wait_list_failed(cl_uint n, const cl_event *list);
 
@@ -285,6 +306,8 @@ cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_form
 bool mem_flags_valid(cl_mem_flags f);
 bool image_format_valid(const cl_image_format &f);
 
+// cl_khr_pci_bus_info: REFDRV_PCI_BUS names the address; false when it is unset or malformed.
+bool pci_bus(cl_uint out[4]);
 // cl_khr_external_memory / cl_khr_semaphore / cl_khr_external_semaphore / cl_khr_device_uuid
 // (external_memory.cpp, semaphore.cpp)
 bool external_platform_info(cl_platform_info p, size_t sz, void *val, size_t *ret, cl_int *rc);
@@ -293,7 +316,9 @@ void external_release_mem(cl_mem m);
 void destroy_semaphore(RefObj *o);
 void *external_extension_function(const char *name);
 extern const char *const kExternalExtensions;
-void wait_for(std::unique_lock<std::mutex> &lk, cl_event ev);
+// waits until ev is complete or failed; false if the process began exiting first
+// (the driver runs no more commands then)
+bool wait_for(std::unique_lock<std::mutex> &lk, cl_event ev);
 void context_notify(cl_context ctx, const std::string &msg);
 
 // interop hooks used by core

@@ -11,17 +11,26 @@
 //    uint64 {file size, 4096}; the allocation starts at offset 4096.
 //  - CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR: a memfd (the software VA driver's
 //    surfaces) or a kernel dma-buf; the payload is the whole file, from offset 0.
-// An imported memory object has its own storage: acquire copies payload ->
-// storage when it executes, release copies storage -> payload (a discrete
-// device's view, so missing acquire/release or ordering shows up in tests).
+// The device has its own copy of each imported allocation (a discrete device's
+// view, so missing acquire/release or ordering shows up in tests): the first
+// acquire of an allocation copies payload -> device copy when it executes, each
+// release copies device copy -> payload. Every import of one allocation (two
+// handles exported from one Vulkan allocation, or one handle imported twice)
+// shares that device copy, as a GPU maps the same pages for both: a write through
+// one import is seen through the other, and no release writes back stale bytes.
 #include "driver.h"
 #include "external.h"
 #include "refdriver_control.h"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #if !defined(_WIN32)
 #include <fcntl.h>
@@ -34,12 +43,22 @@ using namespace refdrv;
 
 namespace refdrv {
 
+// The device's copy of one allocation, shared by every import of it.
+struct DeviceCopy {
+  std::mutex mutex;
+  std::unique_ptr<uint8_t[]> bytes;
+  size_t size = 0;
+  uint32_t acquired = 0;  // imports acquired by executed commands
+};
+
 struct ExternalPayload {
   int fd = -1;  // owned from the successful import on; closed with the memory object
   uint8_t *map = nullptr;
   size_t map_len = 0;
   uint8_t *data = nullptr;  // the payload bytes (map + offset)
   size_t size = 0;
+  std::shared_ptr<DeviceCopy> copy;
+  bool acquired = false;  // by an executed acquire (under copy->mutex)
   ~ExternalPayload() {
 #if !defined(_WIN32)
     if (map) munmap(map, map_len);
@@ -163,6 +182,25 @@ cl_int parse_mem_properties(cl_context c, const cl_mem_properties *props, Import
   return CL_SUCCESS;
 }
 
+#if !defined(_WIN32)
+// The device copy of the allocation behind a file (its inode) at a payload offset: the live one
+// another import made, or a new one (zeroed: nothing is on the device before an acquire).
+std::shared_ptr<DeviceCopy> device_copy(const struct stat &st, size_t offset, size_t size) {
+  static std::mutex mutex;
+  static std::map<std::tuple<dev_t, ino_t, size_t>, std::weak_ptr<DeviceCopy>> copies;
+  std::lock_guard<std::mutex> guard(mutex);
+  for (auto it = copies.begin(); it != copies.end();) it = it->second.expired() ? copies.erase(it) : std::next(it);
+  std::weak_ptr<DeviceCopy> &slot = copies[{st.st_dev, st.st_ino, offset}];
+  std::shared_ptr<DeviceCopy> copy = slot.lock();
+  if (copy && copy->size == size) return copy;
+  copy = std::make_shared<DeviceCopy>();
+  copy->bytes.reset(new uint8_t[size]());
+  copy->size = size;
+  slot = copy;
+  return copy;
+}
+#endif
+
 // Maps the payload of fd (not taking ownership). CL_INVALID_PROPERTY when fd
 // is not a payload of the handle type's shape (spec: "the value specified for a
 // supported property name is not valid").
@@ -204,6 +242,7 @@ cl_int open_payload(cl_external_memory_handle_type_khr type, cl_mem_properties h
   out->map_len = file_size;
   out->data = out->map + offset;
   out->size = size;
+  out->copy = device_copy(st, offset, size);
   return CL_SUCCESS;
 #endif
 }
@@ -223,8 +262,7 @@ void attach(cl_mem m, const ImportRequest &r, std::shared_ptr<ExternalPayload> p
   m->ext_devices = r.devices;
   m->has_props = true;
   m->props = r.list;
-  m->own.reset(new uint8_t[m->size]());
-  m->data = m->own.get();
+  m->data = m->ext_payload->copy->bytes.get();
 }
 
 cl_int ext_acquire_release(bool acquire, cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
@@ -261,15 +299,27 @@ cl_int ext_acquire_release(bool acquire, cl_command_queue q, cl_uint n, const cl
   for (auto m : v) work_list.push_back({m, m->ext_payload});
   std::function<cl_int()> work = [work_list, acquire]() -> cl_int {
     for (auto &w : work_list) {
-      cl_mem m = w.first;
-      size_t bytes = std::min(m->size, w.second->size);
-      if (acquire) memcpy(m->data, w.second->data, bytes);
-      else memcpy(w.second->data, m->data, bytes);
+      ExternalPayload &p = *w.second;
+      DeviceCopy &copy = *p.copy;
+      std::lock_guard<std::mutex> guard(copy.mutex);
+      if (acquire) {
+        if (p.acquired) continue;
+        p.acquired = true;
+        // Another import of the allocation already acquired holds newer bytes than the payload.
+        if (copy.acquired++ == 0) memcpy(copy.bytes.get(), p.data, copy.size);
+      } else {
+        // An acquire that never executed (it failed) put nothing on the device to write back.
+        if (!p.acquired) continue;
+        p.acquired = false;
+        copy.acquired--;
+        memcpy(p.data, copy.bytes.get(), copy.size);
+      }
     }
     return CL_SUCCESS;
   };
-  enqueue(q, acquire ? CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR : CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR, nw,
-          wl, v, n ? std::move(work) : std::function<cl_int()>(), ev);
+  cl_event made = enqueue(q, acquire ? CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR : CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR,
+                          nw, wl, v, n ? std::move(work) : std::function<cl_int()>(), ev);
+  for (auto m : v) m->acquired_by = acquire ? made : nullptr;
   return CL_SUCCESS;
 }
 
@@ -387,21 +437,60 @@ namespace refdrv {
 
 void external_release_mem(cl_mem m) { m->ext_payload.reset(); }
 
+// REFDRV_DEVICE_UUID: 32 hex digits, or the 8-4-4-4-12 form that CL_DEVICE_UUID_KHR and
+// `opencl-interop info` print; false for anything else.
+static bool parse_uuid(const char *text, cl_uchar out[CL_UUID_SIZE_KHR]) {
+  size_t len = strlen(text);
+  bool dashed = len == 2 * CL_UUID_SIZE_KHR + 4;
+  if (!dashed && len != 2 * CL_UUID_SIZE_KHR) return false;
+  std::string hex;
+  for (size_t i = 0; i < len; i++) {
+    bool dashAt = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dashed && dashAt) {
+      if (text[i] != '-') return false;
+      continue;
+    }
+    if (!isxdigit(static_cast<unsigned char>(text[i]))) return false;
+    hex += text[i];
+  }
+  for (int i = 0; i < CL_UUID_SIZE_KHR; i++) out[i] = cl_uchar(strtoul(hex.substr(2 * i, 2).c_str(), nullptr, 16));
+  return true;
+}
+
 static void device_uuid(cl_uchar out[CL_UUID_SIZE_KHR]) {
   static const char kDefault[CL_UUID_SIZE_KHR + 1] = "refdrv-device-01";
   memcpy(out, kDefault, CL_UUID_SIZE_KHR);
-  // REFDRV_DEVICE_UUID (32 hex digits): tests make the device claim another API's
-  // device UUID (lavapipe's) to exercise matching by UUID
+  // REFDRV_DEVICE_UUID: tests make the device claim another API's device UUID
+  // (lavapipe's) to exercise matching by UUID
   const char *env = getenv("REFDRV_DEVICE_UUID");
-  if (!env || strlen(env) != 2 * CL_UUID_SIZE_KHR) return;
+  if (!env || !*env) return;
   cl_uchar v[CL_UUID_SIZE_KHR];
-  for (int i = 0; i < CL_UUID_SIZE_KHR; i++) {
-    char hex[3] = {env[2 * i], env[2 * i + 1], 0};
-    char *end = nullptr;
-    v[i] = cl_uchar(strtoul(hex, &end, 16));
-    if (end != hex + 2) return;
+  if (parse_uuid(env, v)) {
+    memcpy(out, v, CL_UUID_SIZE_KHR);
+    return;
   }
-  memcpy(out, v, CL_UUID_SIZE_KHR);
+  // A claim that silently did not take makes a matching test fail far from its cause: say so, once per value.
+  static std::mutex mutex;
+  static std::string reported;
+  std::lock_guard<std::mutex> guard(mutex);
+  if (reported == env) return;
+  reported = env;
+  fprintf(stderr,
+          "opencl-interop reference driver: REFDRV_DEVICE_UUID must be 32 hex digits or the 8-4-4-4-12 form; got '%s': "
+          "ignored, the device keeps its own UUID (refdrv-device-01)\n",
+          env);
+}
+
+// REFDRV_PCI_BUS ("dddd:bb:dd.f", as lspci writes it): the device advertises
+// cl_khr_pci_bus_info and answers CL_DEVICE_PCI_BUS_INFO_KHR with that
+// address (struct cl_device_pci_bus_info_khr: domain, bus, device, function).
+bool pci_bus(cl_uint out[4]) {
+  const char *env = getenv("REFDRV_PCI_BUS");
+  unsigned domain, bus, device, function;
+  char end;
+  if (!env || sscanf(env, "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &end) != 4) return false;
+  out[0] = domain, out[1] = bus, out[2] = device, out[3] = function;
+  return true;
 }
 
 bool external_platform_info(cl_platform_info p, size_t sz, void *val, size_t *ret, cl_int *rc) {
@@ -453,6 +542,12 @@ bool external_device_info(cl_device_info p, size_t sz, void *val, size_t *ret, c
       return true;
     }
     case CL_DEVICE_NODE_MASK_KHR: *rc = put(sz, val, ret, cl_uint(0)); return true;
+    case CL_DEVICE_PCI_BUS_INFO_KHR: {
+      cl_uint bus[4];
+      if (!pci_bus(bus)) return false;
+      *rc = put_bytes(sz, val, ret, bus, sizeof bus);
+      return true;
+    }
     default: return semaphore_device_info(p, sz, val, ret, rc);
   }
 }

@@ -275,7 +275,8 @@ cl_int acquire_release(const Family &f, bool acquire, cl_command_queue q, cl_uin
     }
     return CL_SUCCESS;
   };
-  enqueue(q, acquire ? f.acquire_cmd : f.release_cmd, nw, wl, v, std::move(work), ev);
+  cl_event made = enqueue(q, acquire ? f.acquire_cmd : f.release_cmd, nw, wl, v, std::move(work), ev);
+  for (auto m : v) m->acquired_by = acquire ? made : nullptr;
   return CL_SUCCESS;
 }
 

@@ -214,6 +214,25 @@ REFDRV_API int refdrv_live_objects(const char *kind);
  * finished (or timeout_ms passed: returns REFDRV_E_RANGE). */
 REFDRV_API int refdrv_wait_idle(uint32_t timeout_ms);
 
+/* ------------------------------------------------------------ command delays --
+ * Slow commands down, so that tests can see queues overlap without a GPU. Each
+ * command, once it may start (its wait list complete), is CL_RUNNING for its
+ * delay before it does its work. `spec` replaces every delay set before (the
+ * REFDRV_COMMAND_DELAY_US environment variable's too); it applies to commands
+ * enqueued afterwards. Syntax: a comma-separated list of `class=microseconds`,
+ * class one of `all` (every command), `kernel` (NDRange, task), `transfer`
+ * (read / write / copy / fill / map / unmap / migrate), `acquire` (acquire and
+ * release of every sharing extension and of external memory), `sync` (marker,
+ * barrier, semaphore wait / signal), or a command type as a number (decimal or
+ * 0x hex, CL_COMMAND_*); a bare number is `all=`. A later entry overrides an
+ * earlier one for the same types; a type's own entry overrides `all`. NULL or
+ * "" clears every delay. At most 60000000 us (60 s) per command. Bad syntax:
+ * REFDRV_E_INVALID_ARG, nothing changed. */
+REFDRV_API int refdrv_set_command_delay(const char *spec);
+
+/* The delay (microseconds) a command of `command_type` enqueued now gets. */
+REFDRV_API int refdrv_command_delay(uint32_t command_type, uint32_t *delay_us_out);
+
 /* ------------------------------------------ external memory and semaphores --
  * (Linux.) Payloads in the shapes the driver imports (README, "External memory",
  * "Semaphores"); every fd returned is the caller's (close-on-exec). */

@@ -690,7 +690,7 @@ REFDRV_API int refdrv_wait_idle(uint32_t timeout_ms) {
   ApiLock lock_;
   auto &g = G();
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  while (!g.pending.empty() || g.running || !g.tasks.empty()) {
+  while (!engine_idle()) {
     if (g.cv.wait_until(lock_.lk, deadline) == std::cv_status::timeout) return REFDRV_E_RANGE;
   }
   return REFDRV_OK;

@@ -6,6 +6,7 @@
 //
 // OPENCL_INTEROP_GPU_PLATFORM: part of the platform's name (default "NVIDIA").
 import { spawn } from 'node:child_process';
+import { stacksOf } from './stacks.mjs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,7 +73,7 @@ const vulkanDevice = () => (vulkanInstance ??= ocl.createVulkanInstance()).creat
  * { status, signal, stdout, stderr, timedOut, ms }; a process alive after
  * timeoutMs is killed (SIGKILL) and reported with timedOut: true.
  */
-export function runFresh(source, { timeoutMs = 20_000, env = {}, args = [] } = {}) {
+export function runFresh(source, { timeoutMs = 20_000, env = {}, args = [], onTimeout } = {}) {
   return new Promise((resolvePromise) => {
     const started = Date.now();
     const child = spawn(process.execPath, [...args, '-e', prelude + source], {
@@ -84,8 +85,13 @@ export function runFresh(source, { timeoutMs = 20_000, env = {}, args = [] } = {
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     let timedOut = false;
-    const timer = setTimeout(() => {
+    // OPENCL_INTEROP_GPU_TIMEOUT_SCALE: a busy machine's allowance (CI sets 3).
+    timeoutMs *= Number(process.env.OPENCL_INTEROP_GPU_TIMEOUT_SCALE) || 1;
+    // onTimeout(pid): awaited before the kill (OPENCL_INTEROP_GPU_STACKS=1 uses it to print every thread's stack).
+    const timer = setTimeout(async () => {
       timedOut = true;
+      if (onTimeout) await onTimeout(child.pid).catch(() => {});
+      else if (process.env.OPENCL_INTEROP_GPU_STACKS === '1') stderr += await stacksOf(child.pid);
       child.kill('SIGKILL');
     }, timeoutMs);
     child.on('close', (status, signal) => {
@@ -100,3 +106,4 @@ export function describeRun(run) {
   const how = run.timedOut ? `still running after ${run.ms} ms (killed)` : run.signal ? `killed by ${run.signal}` : `exit ${run.status}`;
   return `${how}\n--- stdout\n${run.stdout.slice(-4000)}\n--- stderr\n${run.stderr.slice(-4000)}`;
 }
+

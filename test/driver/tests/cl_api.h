@@ -147,4 +147,4 @@
   X(refdrv_resource_read) X(refdrv_resource_write) X(refdrv_refcount) X(refdrv_add_ref) X(refdrv_release) \
   X(refdrv_object_type) X(refdrv_live_objects) X(refdrv_wait_idle) \
   X(refdrv_create_opaque_fd_memory) X(refdrv_create_dma_buf) X(refdrv_payload_read) X(refdrv_payload_write) \
-  X(refdrv_opaque_semaphore_state)
+  X(refdrv_opaque_semaphore_state) X(refdrv_set_command_delay) X(refdrv_command_delay)

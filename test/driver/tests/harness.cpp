@@ -2,6 +2,13 @@
 #include "harness.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 
 #include <map>
 
@@ -19,6 +26,7 @@ static std::map<std::string, TestFn> &tests() {
 TestReg::TestReg(const char *name, TestFn fn) { tests()[name] = fn; }
 
 static std::string g_current;
+static std::string g_self;
 void test_fail(const char *file, int line, const std::string &msg) {
   fprintf(stderr, "FAIL %s\n  %s:%d: %s\n", g_current.c_str(), file, line, msg.c_str());
   fflush(stderr);
@@ -84,6 +92,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   g_current = name;
+  g_self = argv[0];
   g_direct = name.rfind("direct.", 0) == 0;
   load(g_direct);
   it->second();
@@ -257,3 +266,58 @@ void expect_use_fails(cl_command_queue q, cl_mem m, cl_int err) {
   }
 }
 void *dlsym_driver(const char *name) { return dlsym(g_driver_handle, name); }
+
+ChildResult run_child(const char *name, const std::vector<std::string> &env, int timeout_ms) {
+  ChildResult r;
+  int out[2];
+  CHECK(pipe2(out, O_CLOEXEC) == 0);
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    dup2(out[1], 1);
+    dup2(out[1], 2);
+    for (auto &e : env) putenv(const_cast<char *>(e.c_str()));
+    std::string self = "/proc/self/exe";
+    execl(self.c_str(), g_self.c_str(), name, static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  close(out[1]);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  bool open = true;
+  int wstatus = 0;
+  for (;;) {
+    if (open) {
+      pollfd p{out[0], POLLIN, 0};
+      poll(&p, 1, 20);
+      if (p.revents) {
+        char buf[4096];
+        ssize_t n = read(out[0], buf, sizeof buf);
+        if (n > 0) r.output.append(buf, size_t(n));
+        else open = false;
+      }
+    } else {
+      usleep(20000);
+    }
+    pid_t w = waitpid(pid, &wstatus, WNOHANG);
+    if (w == pid) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &wstatus, 0);
+      r.timed_out = true;
+      break;
+    }
+  }
+  for (char buf[4096];;) {  // what is left in the pipe
+    pollfd p{out[0], POLLIN, 0};
+    if (poll(&p, 1, 0) <= 0) break;
+    ssize_t n = read(out[0], buf, sizeof buf);
+    if (n <= 0) break;
+    r.output.append(buf, size_t(n));
+  }
+  close(out[0]);
+  if (!r.timed_out) {
+    if (WIFEXITED(wstatus)) r.status = WEXITSTATUS(wstatus);
+    if (WIFSIGNALED(wstatus)) r.signal = WTERMSIG(wstatus);
+  }
+  return r;
+}

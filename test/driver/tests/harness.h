@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 #include <algorithm>
+#include <string>
 
 struct Api {
 #define REFDRV_T_PTR(ret, name, args) ret(CL_API_CALL *name) args = nullptr;
@@ -59,6 +60,20 @@ struct TestReg {
   static void REFDRV_CAT(test_fn_, __LINE__)();                             \
   static TestReg REFDRV_CAT(test_reg_, __LINE__)(name, REFDRV_CAT(test_fn_, __LINE__)); \
   static void REFDRV_CAT(test_fn_, __LINE__)()
+
+// CHILD("name"): a routine that runs in a fresh process of this program
+// (run_child), never as a ctest of its own; it ends the process itself.
+#define CHILD(name) TEST(name)
+
+struct ChildResult {
+  int status = -1;         // exit status, or -1
+  int signal = 0;          // the signal that ended it, or 0
+  bool timed_out = false;  // killed after timeout_ms
+  std::string output;      // stdout and stderr together
+};
+// Runs CHILD `name` in a fresh process (this program, the same loader
+// environment plus `env`, "NAME=value" entries), killed after timeout_ms.
+ChildResult run_child(const char *name, const std::vector<std::string> &env, int timeout_ms);
 
 // ---- helpers shared by the test files ----
 cl_context make_ctx(cl_context_properties key = 0, void *dev = nullptr, cl_int *err = nullptr, bool user_sync = false);

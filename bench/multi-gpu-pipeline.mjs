@@ -1,0 +1,408 @@
+#!/usr/bin/env node
+// The Vulkan -> OpenCL -> Vulkan NV12 -> RGBA frame pipeline (the package's
+// FramePipeline, as bench/external-pipeline.mjs runs it on one GPU) on N GPUs
+// from one Node process: all GPUs driven from the main thread ('thread'), and
+// one worker thread per GPU ('workers'); each GPU alone first, for the ratio.
+// The anchor, in the same run: the C program (cmake-build/bench/
+// external_pipeline_c, the ahead order) as one process per GPU (--device i),
+// all at once, and on GPU 0 alone. See bench/README.md ("Several GPUs").
+//
+//   node bench/multi-gpu-pipeline.mjs [--platform NAME] [--gpus N] [--mode thread|workers|both]
+//        [--slots 8,32] [--width W] [--height H] [--frames F] [--repeats R] [--check-frames C]
+//        [--side both|c|node] [--c PATH] [--json]
+//
+// Per GPU and run: frames/s; correctness: --check-frames frames per GPU and
+// slot count (8 slots, ahead order) whose RGBA output Vulkan copies three
+// pieces of (start, middle, end) into a buffer the host reads and compares
+// with the expected colour: 0 mismatched pixels or the bench fails.
+// GPUs: the platform's devices whose UUID a Vulkan device has; on a device
+// without an OpenCL C compiler (the reference driver) the conversion is its
+// built-in nv12_to_rgba over images the planes are copied into.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const cl = createRequire(import.meta.url)(join(root, 'dist', 'index.js'));
+
+// Keep identical to kNv12ToRgbaSource in bench/external_pipeline.c.
+const SOURCE =
+  'uint rgba_pixel(int luma, int d, int e) {\n' +
+  '  int c = 298 * (luma - 16) + 128;\n' +
+  '  int r = clamp((c + 409 * e) >> 8, 0, 255);\n' +
+  '  int g = clamp((c - 100 * d - 208 * e) >> 8, 0, 255);\n' +
+  '  int b = clamp((c + 516 * d) >> 8, 0, 255);\n' +
+  '  return (uint)r | ((uint)g << 8) | ((uint)b << 16) | 0xff000000u;\n' +
+  '}\n' +
+  '__kernel void nv12_to_rgba(__global const uchar4* y, __global const uchar4* uv, __global uint4* rgba,\n' +
+  '                           uint uv_base, uint pitch4) {\n' +
+  '  uint x = get_global_id(0), row = get_global_id(1);\n' +
+  '  uchar4 l = y[row * pitch4 + x];\n' +
+  '  uchar4 c = uv[uv_base + (row >> 1) * pitch4 + x];\n' +
+  '  int d0 = (int)c.s0 - 128, e0 = (int)c.s1 - 128, d1 = (int)c.s2 - 128, e1 = (int)c.s3 - 128;\n' +
+  '  rgba[row * pitch4 + x] = (uint4)(rgba_pixel(l.s0, d0, e0), rgba_pixel(l.s1, d0, e0),\n' +
+  '                                   rgba_pixel(l.s2, d1, e1), rgba_pixel(l.s3, d1, e1));\n' +
+  '}\n';
+
+// The values of frame i, as bench/external_pipeline.c makes them.
+const clamp8 = (v) => (v < 0 ? 0 : v > 255 ? 255 : v);
+const frameLuma = (i) => 16 + ((i * 37) % 220);
+const frameU = (i) => (i * 53 + 7) % 256;
+const frameV = (i) => (i * 91 + 11) % 256;
+function frameRgba(i) {
+  const c = 298 * (frameLuma(i) - 16) + 128, d = frameU(i) - 128, e = frameV(i) - 128;
+  return (clamp8((c + 409 * e) >> 8) | (clamp8((c - 100 * d - 208 * e) >> 8) << 8) | (clamp8((c + 516 * d) >> 8) << 16) | 0xff000000) >>> 0;
+}
+// Frame f of a slot uses value index (lap parity) * slots + slot: frames f and f - N differ.
+const valueIndex = (frame, n) => (Math.floor(frame / n) % 2) * n + (frame % n);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** The GPUs: { index, device, uuid } for each device of the platform a Vulkan device matches. */
+function gpusOf(platformName) {
+  const platform = cl.getPlatforms().find((p) => p.name.includes(platformName));
+  if (!platform) throw new Error(`no platform whose name contains "${platformName}" (have: ${cl.getPlatforms().map((p) => p.name).join(', ')})`);
+  const devices = platform.getDevices('gpu').length ? platform.getDevices('gpu') : platform.getDevices();
+  const instance = cl.createVulkanInstance({ apiVersion: '1.2' });
+  const vulkanUuids = instance.physicalDevices().map((d) => cl.uuidString(d.deviceUUID));
+  instance.dispose();
+  return devices.map((device, index) => ({ index, device, uuid: device.uuid })).filter((g) => g.uuid && vulkanUuids.includes(g.uuid));
+}
+
+/** One GPU's pipeline: its context, queue, Vulkan device and slots; run(n, frames, check) resolves with milliseconds. */
+async function makeLane({ platformName, gpu, width, height, maxSlots }) {
+  const device = gpusOf(platformName).find((g) => g.index === gpu)?.device;
+  if (!device) throw new Error(`GPU ${gpu} not found (or no Vulkan device matches it)`);
+  const context = cl.createContext({ devices: [device] });
+  const queue = context.createQueue();
+  const memory = cl.getExternalMemory(context.platform);
+  const instance = cl.createVulkanInstance({ apiVersion: '1.2' });
+  const vulkan = instance.createDevice({ uuid: device.uuidBytes });
+  const ySize = width * height, uvSize = ySize / 2, rgbaSize = ySize * 4;
+  const piece = Math.min(4096, (rgbaSize / 2) & ~3);
+  const compiles = device.compilerAvailable;
+  let program, kernel;
+  if (compiles) {
+    program = context.createProgram(SOURCE);
+    await program.build();
+    kernel = program.createKernel('nv12_to_rgba');
+    kernel.setArg(3, 0, 'uint').setArg(4, width / 4, 'uint');
+  } else {
+    program = context.createProgramWithBuiltInKernels(['nv12_to_rgba']);
+    kernel = program.createKernel('nv12_to_rgba');
+  }
+  const global = compiles ? [width / 4, height] : [width, height];
+  const local = compiles && width % 256 === 0 && height % 4 === 0 ? [64, 4] : undefined;
+  const slots = [];
+  for (let i = 0; i < maxSlots; i++) {
+    const nv12 = vulkan.createBuffer({ size: ySize + uvSize });
+    const rgba = vulkan.createBuffer({ size: rgbaSize });
+    const out = vulkan.createBuffer({ size: rgbaSize, exportTypes: [] });
+    const check = vulkan.createBuffer({ size: 3 * piece, exportTypes: [] });
+    const frame = memory.importPlanes(context, nv12.exportMemory(), { format: 'NV12', width, height, planes: [{ offset: 0, pitch: width }, { offset: ySize, pitch: width }] });
+    const clRgba = memory.importBuffer(context, rgba.exportMemory());
+    const images = compiles
+      ? null
+      : {
+          y: context.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width, height }),
+          uv: context.createImage({ format: { order: 'RG', type: 'UNORM_INT8' }, width: width / 2, height: height / 2 }),
+          rgba: context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width, height }),
+        };
+    slots.push({ nv12, rgba, out, check, frame, clRgba, images, produce: new Map(), consume: new Map() });
+  }
+  const produceCommands = (slot, value) => {
+    let commands = slot.produce.get(value);
+    if (!commands) {
+      const l = frameLuma(value), u = frameU(value), v = frameV(value);
+      commands = vulkan.record((r) => r.fill(slot.nv12, (l * 0x01010101) >>> 0, { offset: 0, size: ySize }).fill(slot.nv12, ((u | (v << 8)) * 0x00010001) >>> 0, { offset: ySize, size: uvSize }));
+      slot.produce.set(value, commands);
+    }
+    return commands;
+  };
+  const consumeCommands = (slot, withCheck) => {
+    let commands = slot.consume.get(withCheck);
+    if (!commands) {
+      const middle = (height / 2) * width * 4;
+      commands = vulkan.record((r) => {
+        r.copy(slot.rgba, slot.out);
+        if (withCheck) {
+          r.copy(slot.rgba, slot.check, { srcOffset: 0, dstOffset: 0, size: piece });
+          r.copy(slot.rgba, slot.check, { srcOffset: middle, dstOffset: piece, size: piece });
+          r.copy(slot.rgba, slot.check, { srcOffset: rgbaSize - piece, dstOffset: 2 * piece, size: piece });
+        }
+      }, { queueOrdered: false });
+      slot.consume.set(withCheck, commands);
+    }
+    return commands;
+  };
+  const process = (s) => {
+    const slot = s.resources;
+    if (compiles) {
+      kernel.setArg(0, slot.frame.planes[0]).setArg(1, slot.frame.planes[1]).setArg(2, slot.clRgba);
+      queue.enqueueKernel(kernel, global, { localSize: local }).release();
+    } else {
+      queue.copyBufferToImage(slot.frame.planes[0], slot.images.y).release();
+      queue.copyBufferToImage(slot.frame.planes[1], slot.images.uv).release();
+      kernel.setArgs(slot.images.y, slot.images.uv, slot.images.rgba);
+      queue.enqueueKernel(kernel, global).release();
+      queue.copyImageToBuffer(slot.images.rgba, slot.clRgba).release();
+    }
+  };
+  let sync = null;
+  return {
+    device: device.name,
+    uuid: device.uuid,
+    get sync() {
+      return sync;
+    },
+    /** Runs `frames` frames on `n` slots (ahead order); with `check`, counts mismatched pixels into it. */
+    async run(n, frames, check = null) {
+      const pipeline = new cl.FramePipeline({
+        queue,
+        vulkan,
+        slots: n,
+        resources: (index) => slots[index],
+        acquire: (s) => [s.resources.frame.memory[0], s.resources.clRgba],
+        produce: { vulkan: (s, f) => produceCommands(s.resources, valueIndex(f, n)) },
+        process,
+        consume: { vulkan: (s) => consumeCommands(s.resources, check !== null) },
+      });
+      sync = pipeline.sync;
+      try {
+        const t0 = performance.now();
+        await pipeline.run({
+          frames,
+          onConsumed: check
+            ? async (s, f) => {
+                const bytes = await s.resources.check.read();
+                const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+                const want = frameRgba(valueIndex(f, n));
+                for (let k = 0; k < words.length; k++) if (words[k] !== want) check.mismatchedPixels++;
+                check.frames++;
+                check.pixels += words.length;
+              }
+            : undefined,
+        });
+        return performance.now() - t0;
+      } finally {
+        await pipeline.asyncDispose();
+      }
+    },
+    async close() {
+      await vulkan.queue.idle();
+      for (const slot of slots) {
+        slot.frame.release();
+        slot.clRgba.release();
+        if (slot.images) for (const image of Object.values(slot.images)) image.release();
+        for (const commands of [...slot.produce.values(), ...slot.consume.values()]) commands.dispose();
+        for (const b of [slot.nv12, slot.rgba, slot.out, slot.check]) b.dispose();
+      }
+      kernel.release();
+      program.release();
+      queue.release();
+      context.release();
+      vulkan.dispose();
+      instance.dispose();
+    },
+  };
+}
+
+// ---- worker side: one GPU, driven by messages ----
+if (!isMainThread) {
+  const lane = await makeLane(workerData);
+  parentPort.postMessage({ type: 'ready', device: lane.device });
+  parentPort.on('message', async (message) => {
+    try {
+      if (message.type === 'run') {
+        const check = message.check ? { frames: 0, pixels: 0, mismatchedPixels: 0 } : null;
+        const ms = await lane.run(message.slots, message.frames, check);
+        parentPort.postMessage({ type: 'done', ms, check, sync: lane.sync });
+      } else if (message.type === 'close') {
+        await lane.close();
+        parentPort.postMessage({ type: 'closed' });
+        parentPort.close();
+      }
+    } catch (error) {
+      parentPort.postMessage({ type: 'error', message: error?.stack ?? String(error) });
+    }
+  });
+}
+
+/** Runs lanes at once: in this thread (lanes are objects) or in workers (lanes are Worker handles). */
+class WorkerLane {
+  constructor(options) {
+    this.worker = new Worker(fileURLToPath(import.meta.url), { workerData: options });
+    this.pending = null;
+    this.ready = this.#next('ready');
+    this.worker.on('message', (m) => {
+      const p = this.pending;
+      this.pending = null;
+      if (m.type === 'error') p?.reject(new Error(`worker for GPU ${options.gpu}: ${m.message}`));
+      else p?.resolve(m);
+    });
+    this.worker.on('error', (e) => this.pending?.reject(e));
+  }
+  #next() {
+    return new Promise((resolve, reject) => (this.pending = { resolve, reject }));
+  }
+  async run(n, frames, check = null) {
+    const done = this.#next();
+    this.worker.postMessage({ type: 'run', slots: n, frames, check: check !== null });
+    const m = await done;
+    if (check) Object.assign(check, m.check);
+    this.sync = m.sync;
+    return m.ms;
+  }
+  async close() {
+    const done = this.#next();
+    this.worker.postMessage({ type: 'close' });
+    await done;
+    await this.worker.terminate();
+  }
+}
+
+async function runC(cPath, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => {
+      if (status !== 0) {
+        process.stderr.write(stderr);
+        resolve(null);
+      } else resolve(JSON.parse(stdout));
+    });
+  });
+}
+
+async function main() {
+  const { values: opts } = parseArgs({
+    options: {
+      platform: { type: 'string', default: 'NVIDIA' },
+      gpus: { type: 'string' },
+      mode: { type: 'string', default: 'both' },
+      slots: { type: 'string', default: '8,32' },
+      width: { type: 'string', default: '3840' },
+      height: { type: 'string', default: '2160' },
+      frames: { type: 'string', default: '3000' },
+      repeats: { type: 'string', default: '3' },
+      'check-frames': { type: 'string', default: '200' },
+      side: { type: 'string', default: 'both' },
+      c: { type: 'string', default: join(root, 'cmake-build', 'bench', 'external_pipeline_c') },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const fail = (message) => {
+    console.error(`bench: ${message}`);
+    process.exit(1);
+  };
+  const [width, height, frames, repeats, checkFrames] = ['width', 'height', 'frames', 'repeats', 'check-frames'].map((k) => Number(opts[k]));
+  const slotCounts = opts.slots.split(',').map(Number);
+  if (!Number.isInteger(width) || width < 4 || width % 4 || !Number.isInteger(height) || height < 2 || height % 2 || width * height * 4 < 16) fail('--width must be a multiple of 4 and --height even');
+  if (![frames, repeats].every((v) => Number.isInteger(v) && v >= 1) || !Number.isInteger(checkFrames) || checkFrames < 0) fail('--frames and --repeats must be positive integers, --check-frames >= 0');
+  if (!slotCounts.every((n) => Number.isInteger(n) && n >= 1 && n <= 256)) fail('--slots: integers from 1 to 256, comma-separated');
+  if (!['thread', 'workers', 'both'].includes(opts.mode)) fail('--mode must be thread, workers or both');
+  if (!['both', 'c', 'node'].includes(opts.side)) fail('--side must be both, c or node');
+  const all = gpusOf(opts.platform);
+  if (all.length === 0) fail(`no GPU of "${opts.platform}" has a Vulkan device with its UUID`);
+  const count = opts.gpus === undefined ? all.length : Number(opts.gpus);
+  if (!Number.isInteger(count) || count < 1 || count > all.length) fail(`--gpus must be an integer from 1 to ${all.length} (the GPUs found); got ${opts.gpus}`);
+  const gpus = all.slice(0, count);
+  const maxSlots = Math.max(8, ...slotCounts);
+  const warmup = Math.max(50, Math.floor(frames / 10));
+  const result = { platform: opts.platform, gpus: gpus.map((g) => ({ index: g.index, name: g.device.name, uuid: g.uuid, pciBus: g.device.pciBus && cl.formatPciBus(g.device.pciBus) })), width, height, frames, repeats, node: {}, c: null, checks: [] };
+  console.error(`bench: ${count} GPU(s): ${result.gpus.map((g) => `${g.index} ${g.name} (UUID ${g.uuid}${g.pciBus ? `, PCI ${g.pciBus}` : ''})`).join('; ')}`);
+
+  // ---- C: GPU 0 alone, then one process per GPU at once ----
+  if (opts.side !== 'node') {
+    if (!existsSync(opts.c)) console.error(`bench: C program not found at ${opts.c} (npm run build:driver builds it where the Vulkan headers are installed); Node side only`);
+    else {
+      const args = (g) => ['--platform', opts.platform, '--device', g.uuid, '--variants', 'ahead', '--check-variants', 'ahead', '--width', String(width), '--height', String(height), '--frames', String(frames), '--repeats', String(repeats), '--slots', slotCounts.join(','), '--kernel-iterations', '50', '--check-frames', String(checkFrames)];
+      const fpsOf = (json, n) => json?.pipeline.find((p) => p.order === 'ahead' && p.slots === n)?.fps ?? null;
+      const alone = await runC(opts.c, args(gpus[0]));
+      const together = count > 1 ? await Promise.all(gpus.map((g) => runC(opts.c, args(g)))) : [alone];
+      result.c = slotCounts.map((n) => ({ slots: n, alone: fpsOf(alone, n), perGpu: together.map((j) => fpsOf(j, n)), aggregate: together.reduce((sum, j) => sum + (fpsOf(j, n) ?? 0), 0) }));
+      for (const [k, j] of together.entries()) {
+        const ck = j?.check.find((x) => x.order === 'ahead' && x.ordered);
+        result.checks.push({ side: 'C', gpu: gpus[k].index, frames: ck?.frames ?? 0, mismatchedPixels: ck?.mismatched_pixels ?? null });
+      }
+    }
+  }
+
+  // ---- Node ----
+  if (opts.side !== 'c') {
+    const laneOptions = (g) => ({ platformName: opts.platform, gpu: g.index, width, height, maxSlots });
+    const modes = opts.mode === 'both' ? ['thread', 'workers'] : [opts.mode];
+    for (const mode of modes) {
+      const lanes = mode === 'thread' ? await Promise.all(gpus.map((g) => makeLane(laneOptions(g)))) : gpus.map((g) => new WorkerLane(laneOptions(g)));
+      if (mode === 'workers') await Promise.all(lanes.map((l) => l.ready));
+      try {
+        // Correctness on every GPU at once.
+        for (const [k, lane] of lanes.entries()) {
+          const check = { frames: 0, pixels: 0, mismatchedPixels: 0 };
+          if (checkFrames > 0) await lane.run(8, checkFrames, check);
+          result.checks.push({ side: `Node ${mode}`, gpu: gpus[k].index, frames: check.frames, mismatchedPixels: check.mismatchedPixels, sync: lane.sync });
+        }
+        result.node[mode] = [];
+        for (const n of slotCounts) {
+          await lanes[0].run(n, warmup);
+          const aloneRuns = [];
+          for (let r = 0; r < repeats; r++) aloneRuns.push((frames * 1000) / (await lanes[0].run(n, frames)));
+          await Promise.all(lanes.map((l) => l.run(n, warmup)));
+          const perGpuRuns = lanes.map(() => []), aggregateRuns = [];
+          for (let r = 0; r < repeats; r++) {
+            const t0 = performance.now();
+            const ms = await Promise.all(lanes.map((l) => l.run(n, frames)));
+            const wall = performance.now() - t0;
+            ms.forEach((x, k) => perGpuRuns[k].push((frames * 1000) / x));
+            aggregateRuns.push((frames * lanes.length * 1000) / wall);
+          }
+          const row = { slots: n, alone: median(aloneRuns), perGpu: perGpuRuns.map(median), aggregate: median(aggregateRuns) };
+          result.node[mode].push(row);
+          console.error(`bench: Node ${mode}, ${n} slots: GPU 0 alone ${row.alone.toFixed(0)} frames/s; together ${row.perGpu.map((x) => x.toFixed(0)).join(' + ')} = ${row.aggregate.toFixed(0)} frames/s`);
+        }
+      } finally {
+        for (const lane of lanes) await lane.close();
+      }
+    }
+  }
+  report(result, slotCounts, opts.json);
+  const bad = result.checks.filter((c) => c.mismatchedPixels !== 0 || (checkFrames > 0 && c.frames === 0));
+  if (bad.length) {
+    console.error(`bench: correctness FAILED: ${bad.map((c) => `${c.side} GPU ${c.gpu}: ${c.frames} frames, ${c.mismatchedPixels} mismatched pixels`).join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+function report(result, slotCounts, json) {
+  const f0 = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(0));
+  const n = result.gpus.length;
+  const lines = [`${n} GPU(s) of "${result.platform}": ${result.gpus.map((g) => g.name).join(', ')}; ${result.width}x${result.height} NV12 -> RGBA, ahead order; frames/s, median of ${result.repeats} runs of ${result.frames} frames per GPU`, ''];
+  lines.push('| side | slots | one GPU alone | per GPU, all at once | aggregate | aggregate / (N x alone) | aggregate / C aggregate |');
+  lines.push('|---|---|---|---|---|---|---|');
+  for (const slots of slotCounts) {
+    const c = result.c?.find((r) => r.slots === slots);
+    const rows = [['C, one process per GPU', c], ...Object.entries(result.node).map(([mode, rs]) => [`Node, ${mode === 'thread' ? 'one thread' : 'a worker per GPU'}`, rs.find((r) => r.slots === slots)])];
+    for (const [label, r] of rows) {
+      if (!r) continue;
+      const scale = r.alone ? `${(r.aggregate / (n * r.alone)).toFixed(3)}x` : 'n/a';
+      const vsC = c?.aggregate ? `${(r.aggregate / c.aggregate).toFixed(3)}x` : 'n/a';
+      lines.push(`| ${label} | ${slots} | ${f0(r.alone)} | ${r.perGpu.map(f0).join(' + ')} | ${f0(r.aggregate)} | ${scale} | ${vsC} |`);
+    }
+  }
+  lines.push('', '| check (8 slots, ahead) | GPU | frames | mismatched pixels |', '|---|---|---|---|');
+  for (const c of result.checks) lines.push(`| ${c.side}${c.sync ? ` (sync: ${c.sync})` : ''} | ${c.gpu} | ${c.frames} | ${c.mismatchedPixels ?? 'n/a'} |`);
+  console.log(lines.join('\n'));
+  if (json) console.log(JSON.stringify(result));
+}
+
+if (isMainThread) await main();

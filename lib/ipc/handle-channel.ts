@@ -1,0 +1,484 @@
+// Exported handles between processes: file descriptors sent over a Unix socket
+// with SCM_RIGHTS (SOCK_SEQPACKET: each message and its descriptors arrive
+// whole). The receiver owns what it receives exactly as an exporter's object
+// owns a handle from exportMemory(): an import that takes it calls
+// relinquish(); dispose() (or garbage collection) closes it otherwise. The
+// sender's handles stay the sender's: sending gives the receiver descriptors
+// of its own (the kernel duplicates them), and the sender disposes its objects
+// when it is done with them. native/ipc/handle_channel.cc is the thin twin.
+import { closeSync, lstatSync, unlinkSync } from 'node:fs';
+import type { NativeHandleChannel } from '../addon';
+import { nativeAddon } from '../addon';
+import { describeValue } from '../errors';
+import { checkInt, checkOptions } from '../validate';
+
+/** What a channel's operation failed on. */
+export type HandleChannelFailure =
+  | 'closed' // the peer closed the channel (or died) before or during the transfer
+  | 'truncated' // the message or its descriptors did not fit (MSG_TRUNC / MSG_CTRUNC); what arrived was closed
+  | 'missing-handles' // the message describes handles whose descriptors did not come with it
+  | 'wrong-kind' // the handles are not the kinds options.expect names
+  | 'bad-message' // not a message of this protocol
+  | 'timeout' // options.timeout passed first
+  | 'system'; // a system call failed (errno in `code`)
+
+/** A transfer over a HandleChannel failed. Whatever was received is closed before it is thrown. */
+export class HandleChannelError extends Error {
+  override name = 'HandleChannelError';
+  readonly reason: HandleChannelFailure;
+  /** The errno name where a system call failed ('EPIPE', 'ECONNREFUSED', ...). */
+  readonly code: string | undefined;
+  constructor(reason: HandleChannelFailure, message: string, options?: { code?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.reason = reason;
+    this.code = options?.code;
+  }
+}
+
+/** Memory (an allocation another API imports) or a semaphore. */
+export type HandleKind = 'memory' | 'semaphore';
+const FD_TYPES: Readonly<Record<string, HandleKind | 'either'>> = { 'opaque-fd': 'either', 'dma-buf': 'memory', 'sync-fd': 'semaphore' };
+
+/**
+ * A handle to send: what exportMemory(), a semaphore's exportHandle(), or
+ * OpenCL's semaphore export give, or a plain object of the same shape. The
+ * kind is `kind` where given; otherwise memory for a handle with a size, a
+ * semaphore for one without.
+ */
+export interface SendableHandle {
+  readonly handleType: string;
+  readonly handle: number | bigint | string;
+  readonly size?: number;
+  readonly dedicated?: boolean;
+  readonly tiling?: 'linear' | 'optimal';
+  readonly disposed?: boolean;
+  readonly kind?: HandleKind;
+}
+
+export interface HandleSendOptions {
+  /** A small JSON value sent with the handles (a frame layout, an index): at most 16 KiB as JSON. */
+  data?: unknown;
+}
+
+export interface HandleReceiveOptions {
+  /** The kinds of the handles expected, in order: anything else is a HandleChannelError ('wrong-kind'), closed. */
+  expect?: readonly HandleKind[];
+  /** Milliseconds to wait for a message (default: no limit). */
+  timeout?: number;
+}
+
+/** The handle types of a kind that travel as file descriptors. */
+export type ReceivedHandleType<K extends HandleKind> = K extends 'memory' ? 'opaque-fd' | 'dma-buf' : 'opaque-fd' | 'sync-fd';
+
+/** What receive() gives: the handles, now this process's (typed by options.expect where given), and the data sent with them. */
+export interface ReceivedHandles<H extends readonly ReceivedHandle[] = ReceivedHandle[]> {
+  readonly handles: H;
+  readonly data: unknown;
+}
+
+const MAGIC = 'opencl-interop handles';
+const MAX_HANDLES = 64;
+const MAX_DATA = 16 * 1024;
+const MAX_MESSAGE = 64 * 1024;
+
+const forgotten = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // closed behind our back
+  }
+});
+
+/**
+ * A handle received from another process: its descriptor is this process's.
+ * Import it as you would an exporter's handle (importBuffer, importImage,
+ * importPlanes, semaphores.import): the import calls relinquish(). Until then
+ * this object owns it; dispose() (or `using`, or garbage collection) closes it.
+ */
+export class ReceivedHandle<K extends HandleKind = HandleKind> {
+  readonly kind: K;
+  readonly handleType: ReceivedHandleType<K>;
+  /** The file descriptor, in this process. */
+  readonly handle: number;
+  /** Memory: bytes of the allocation as the sender described it; semaphores: 0. */
+  readonly size: number;
+  readonly dedicated: boolean;
+  readonly tiling?: 'linear' | 'optimal';
+  #owned = true;
+  #disposed = false;
+
+  /** @internal */
+  constructor(kind: K, handleType: ReceivedHandleType<K>, handle: number, size: number, dedicated: boolean, tiling: 'linear' | 'optimal' | undefined) {
+    this.kind = kind;
+    this.handleType = handleType;
+    this.handle = handle;
+    this.size = size;
+    this.dedicated = dedicated;
+    if (tiling !== undefined) this.tiling = tiling;
+    forgotten.register(this, handle, this);
+  }
+
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  /** True while this object owns (and will close) the descriptor. */
+  get owned(): boolean {
+    return this.#owned;
+  }
+
+  /** Called by an importer that took the descriptor over: this object never closes it afterwards. */
+  relinquish(): void {
+    if (this.#disposed) throw new HandleChannelError('closed', `this received handle ${this.#owned ? 'was disposed: its descriptor is closed' : 'was relinquished already'}`);
+    this.#owned = false;
+    this.#disposed = true;
+    forgotten.unregister(this);
+  }
+
+  /** Closes the descriptor if this object still owns it. Idempotent; never throws. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    if (!this.#owned) return;
+    this.#owned = false;
+    forgotten.unregister(this);
+    try {
+      closeSync(this.handle);
+    } catch {
+      // closed behind our back
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
+
+function closeAll(fds: readonly number[]): void {
+  for (const fd of fds) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+  }
+}
+
+function systemError(error: unknown, doing: string): HandleChannelError {
+  const code = (error as { code?: string }).code;
+  if (code === 'EPIPE' || code === 'ECONNRESET' || code === 'ENOTCONN') {
+    return new HandleChannelError('closed', `${doing}: the peer closed the channel (${code}); the handles stay yours`, { code, cause: error });
+  }
+  return new HandleChannelError('system', `${doing}: ${(error as Error).message}`, { code, cause: error });
+}
+
+function requireUnix(what: string): void {
+  if (process.platform === 'win32') {
+    throw new HandleChannelError('system', `${what}: handles travel between processes as file descriptors over a Unix socket (SCM_RIGHTS), which Windows does not have; duplicate NT handles into the other process instead`);
+  }
+}
+
+interface DescribedHandle {
+  kind: HandleKind;
+  handleType: string;
+  size: number;
+  dedicated: boolean;
+  tiling?: 'linear' | 'optimal';
+}
+
+function describeHandle(value: unknown, index: number): { described: DescribedHandle; fd: number } {
+  const what = `handles[${index}]`;
+  if (value === null || typeof value !== 'object') throw new TypeError(`${what} must be an exported handle ({ handleType, handle, size? }); got ${describeValue(value)}`);
+  const h = value as SendableHandle;
+  // Each property read once.
+  const handleType = h.handleType, handle = h.handle, size = h.size, kind = h.kind, disposed = h.disposed, dedicated = h.dedicated, tiling = h.tiling;
+  if (disposed === true) throw new TypeError(`${what} was disposed or relinquished: its handle is gone`);
+  const fdKind = typeof handleType === 'string' ? FD_TYPES[handleType] : undefined;
+  if (fdKind === undefined) {
+    throw new TypeError(`${what}.handleType must be one of 'opaque-fd', 'dma-buf', 'sync-fd' (file descriptors: what SCM_RIGHTS carries); got ${describeValue(handleType)}`);
+  }
+  if (typeof handle !== 'number' || !Number.isInteger(handle) || handle < 0 || handle > 0x7fffffff) {
+    throw new TypeError(`${what}.handle must be an open file descriptor (an integer >= 0)${handle === -1 ? ' (-1, a sync fd of a fence already signaled, has no descriptor to send)' : ''}; got ${describeValue(handle)}`);
+  }
+  if (size !== undefined) checkInt(size, `${what}.size`, 0);
+  if (kind !== undefined && kind !== 'memory' && kind !== 'semaphore') throw new TypeError(`${what}.kind must be 'memory' or 'semaphore'; got ${describeValue(kind)}`);
+  const resolved: HandleKind = kind ?? (fdKind !== 'either' ? fdKind : (size ?? 0) > 0 ? 'memory' : 'semaphore');
+  if (fdKind !== 'either' && resolved !== fdKind) throw new TypeError(`${what} is a ${resolved} handle of type '${handleType}', which only ${fdKind} has`);
+  if (resolved === 'memory' && !(typeof size === 'number' && size > 0)) throw new TypeError(`${what} is memory: its size (bytes of the allocation) must be given`);
+  if (tiling !== undefined && tiling !== 'linear' && tiling !== 'optimal') throw new TypeError(`${what}.tiling must be 'linear' or 'optimal'; got ${describeValue(tiling)}`);
+  const described: DescribedHandle = { kind: resolved, handleType, size: resolved === 'memory' ? size! : 0, dedicated: dedicated === true };
+  if (tiling !== undefined) described.tiling = tiling;
+  return { described, fd: handle };
+}
+
+/** Checks a message's header; a reason string when it is not one. */
+function parseHeader(bytes: Uint8Array): { handles: DescribedHandle[]; data: unknown } | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return 'it is not JSON text';
+  }
+  const message = parsed as { protocol?: unknown; handles?: unknown; data?: unknown };
+  if (message === null || typeof message !== 'object' || message.protocol !== MAGIC) return `it does not name the protocol '${MAGIC}'`;
+  if (!Array.isArray(message.handles) || message.handles.length > MAX_HANDLES) return 'its handle list is missing or too long';
+  for (const h of message.handles as DescribedHandle[]) {
+    const ok =
+      h !== null && typeof h === 'object' && (h.kind === 'memory' || h.kind === 'semaphore') && typeof h.handleType === 'string' && h.handleType in FD_TYPES &&
+      (FD_TYPES[h.handleType] === 'either' || FD_TYPES[h.handleType] === h.kind) && Number.isSafeInteger(h.size) && h.size >= 0 &&
+      (h.kind === 'semaphore' || h.size > 0) && typeof h.dedicated === 'boolean' && (h.tiling === undefined || h.tiling === 'linear' || h.tiling === 'optimal');
+    if (!ok) return `a handle's description is malformed: ${describeValue(h)}`;
+  }
+  return { handles: message.handles as DescribedHandle[], data: message.data };
+}
+
+/**
+ * One end of a Unix socket that carries exported handles between processes
+ * (Linux: SOCK_SEQPACKET with SCM_RIGHTS). Make a connected pair and hand one
+ * end to a child process (`stdio: [..., channel.fd]`, then
+ * `HandleChannel.fromFd(3)` there), or meet at a path (`HandleChannel.listen`
+ * / `HandleChannel.connect`). One send and one receive may be in flight at a
+ * time each; further ones wait their turn.
+ */
+export class HandleChannel {
+  #native: NativeHandleChannel | null;
+  #sending: Promise<unknown> = Promise.resolve();
+  #receiving: Promise<unknown> = Promise.resolve();
+
+  /** @internal */
+  constructor(native: NativeHandleChannel) {
+    this.#native = native;
+  }
+
+  /** Two connected ends (socketpair). */
+  static pair(): [HandleChannel, HandleChannel] {
+    requireUnix('HandleChannel.pair()');
+    const [a, b] = nativeAddon().ipcSocketPair();
+    return [new HandleChannel(a), new HandleChannel(b)];
+  }
+
+  /** Takes over an inherited descriptor of a connected Unix SOCK_SEQPACKET socket (a child's end: fd 3 when passed as stdio[3]). */
+  static fromFd(fd: number): HandleChannel {
+    requireUnix('HandleChannel.fromFd()');
+    checkInt(fd, 'fd', 0, 0x7fffffff);
+    const adopted = nativeAddon().ipcAdopt(fd);
+    if (typeof adopted === 'string') throw new TypeError(`fd ${fd} must be a connected Unix SOCK_SEQPACKET socket (HandleChannel.pair() or listen()); ${adopted}`);
+    return new HandleChannel(adopted);
+  }
+
+  /** Connects to a HandleChannel.listen() at `path`. */
+  static connect(path: string): HandleChannel {
+    requireUnix('HandleChannel.connect()');
+    checkPath(path);
+    try {
+      return new HandleChannel(nativeAddon().ipcConnect(path));
+    } catch (error) {
+      throw systemError(error, `connecting to ${path}`);
+    }
+  }
+
+  /** Listens at `path` (a new Unix socket file, removed by close()); accept() gives a channel per process that connects. */
+  static listen(path: string): HandleListener {
+    requireUnix('HandleChannel.listen()');
+    checkPath(path);
+    try {
+      return new HandleListener(nativeAddon().ipcListen(path, 16), path);
+    } catch (error) {
+      throw systemError(error, `listening at ${path}`);
+    }
+  }
+
+  /** The socket's descriptor (to pass to a child process); -1 once closed. */
+  get fd(): number {
+    return this.#native?.fd ?? -1;
+  }
+
+  get closed(): boolean {
+    return this.#native === null;
+  }
+
+  #live(): NativeHandleChannel {
+    if (!this.#native) throw new HandleChannelError('closed', 'this HandleChannel was closed');
+    return this.#native;
+  }
+
+  /**
+   * Sends handles (and options.data) in one message. The receiver gets
+   * descriptors of its own; the handles given stay the caller's (dispose them
+   * when done). Resolves once the message is in the socket; rejects with a
+   * HandleChannelError ('closed' when the peer is gone).
+   */
+  send(handles: readonly SendableHandle[], options?: HandleSendOptions): Promise<void> {
+    const native = this.#live();
+    requireUnix('send()');
+    if (!Array.isArray(handles)) throw new TypeError(`handles must be an array of exported handles; got ${describeValue(handles)}`);
+    if (handles.length > MAX_HANDLES) throw new RangeError(`handles holds ${handles.length} handles; at most ${MAX_HANDLES} go in one message`);
+    const o = checkOptions<HandleSendOptions>(options, 'options', ['data']);
+    const items = handles.map((h, i) => describeHandle(h, i));
+    const fds = items.map((x) => x.fd);
+    if (new Set(fds).size !== fds.length) throw new TypeError('handles names one descriptor twice');
+    let text: string | undefined;
+    try {
+      text = o.data === undefined ? undefined : JSON.stringify(o.data);
+    } catch (error) {
+      throw new TypeError(`options.data must be a JSON value; ${(error as Error).message}`);
+    }
+    if (text !== undefined && text.length > MAX_DATA) throw new RangeError(`options.data is ${text.length} characters as JSON; at most ${MAX_DATA}`);
+    const bytes = new TextEncoder().encode(JSON.stringify({ protocol: MAGIC, handles: items.map((x) => x.described), data: o.data }));
+    if (bytes.byteLength > MAX_MESSAGE) throw new RangeError(`the message is ${bytes.byteLength} bytes; at most ${MAX_MESSAGE}`);
+    const run = async (): Promise<void> => {
+      for (;;) {
+        if (this.#native !== native) throw new HandleChannelError('closed', 'this HandleChannel was closed before the handles were sent');
+        let sent: number | null;
+        try {
+          sent = native.send(bytes, fds);
+        } catch (error) {
+          throw systemError(error, 'sending handles');
+        }
+        if (sent !== null) return;
+        await native.wait(true);
+      }
+    };
+    const done = this.#sending.then(run, run);
+    this.#sending = done.catch(() => {});
+    return done;
+  }
+
+  /**
+   * Receives one message: its handles (now this process's: import them, or
+   * dispose them) and data. Rejects with a HandleChannelError, having closed
+   * whatever arrived, for a truncated message, descriptors missing, kinds
+   * other than options.expect, a message of another protocol, the peer
+   * closing the channel, or options.timeout passing.
+   */
+  receive<const K extends readonly HandleKind[]>(options: HandleReceiveOptions & { expect: K }): Promise<ReceivedHandles<{ -readonly [I in keyof K]: ReceivedHandle<K[I]> }>>;
+  receive(options?: HandleReceiveOptions): Promise<ReceivedHandles>;
+  receive(options?: HandleReceiveOptions): Promise<ReceivedHandles> {
+    const native = this.#live();
+    requireUnix('receive()');
+    const o = checkOptions<HandleReceiveOptions>(options, 'options', ['expect', 'timeout']);
+    let expect: HandleKind[] | undefined;
+    if (o.expect !== undefined) {
+      if (!Array.isArray(o.expect)) throw new TypeError(`options.expect must be an array of 'memory' | 'semaphore'; got ${describeValue(o.expect)}`);
+      expect = o.expect.map((k, i) => {
+        if (k !== 'memory' && k !== 'semaphore') throw new TypeError(`options.expect[${i}] must be 'memory' or 'semaphore'; got ${describeValue(k)}`);
+        return k;
+      });
+    }
+    const timeout = o.timeout === undefined ? undefined : checkInt(o.timeout, 'options.timeout', 0, 0x7fffffff);
+    const run = async (): Promise<ReceivedHandles> => {
+      const deadline = timeout === undefined ? undefined : Date.now() + timeout;
+      for (;;) {
+        if (this.#native !== native) throw new HandleChannelError('closed', 'this HandleChannel was closed before a message came');
+        let got: ReturnType<NativeHandleChannel['receive']>;
+        try {
+          got = native.receive(MAX_MESSAGE + 1, MAX_HANDLES + 1);
+        } catch (error) {
+          throw systemError(error, 'receiving handles');
+        }
+        if (got !== null) return this.#accept(got, expect);
+        if (deadline === undefined) {
+          await native.wait(false);
+        } else {
+          const left = deadline - Date.now();
+          let timer: NodeJS.Timeout | undefined;
+          const expired = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, left))));
+          const outcome = await Promise.race([native.wait(false), expired]);
+          clearTimeout(timer);
+          if (outcome === 'timeout') {
+            // The wait still pending on the socket ends with the channel: close it so that nothing waits for ever.
+            this.close();
+            throw new HandleChannelError('timeout', `no message came within ${timeout} ms; the channel is closed`);
+          }
+        }
+      }
+    };
+    const done = this.#receiving.then(run, run);
+    this.#receiving = done.catch(() => {});
+    return done;
+  }
+
+  #accept(got: { bytes: Uint8Array; fds: number[]; truncated: boolean; controlTruncated: boolean }, expect: HandleKind[] | undefined): ReceivedHandles {
+    const fail = (reason: HandleChannelFailure, message: string): never => {
+      closeAll(got.fds);
+      throw new HandleChannelError(reason, message);
+    };
+    if (got.bytes.byteLength === 0 && got.fds.length === 0 && !got.truncated) fail('closed', 'the peer closed the channel before sending a message');
+    if (got.truncated || got.controlTruncated) {
+      fail('truncated', `the message was cut short (${got.truncated ? `more than ${MAX_MESSAGE} bytes` : `more than ${MAX_HANDLES} descriptors`}); the ${got.fds.length} descriptor(s) that arrived are closed`);
+    }
+    const header = parseHeader(got.bytes);
+    if (typeof header === 'string') return fail('bad-message', `the message is not one of HandleChannel.send(): ${header}; its ${got.fds.length} descriptor(s) are closed`);
+    if (got.fds.length !== header.handles.length) {
+      fail('missing-handles', `the message describes ${header.handles.length} handle(s) and ${got.fds.length} descriptor(s) came with it; those are closed`);
+    }
+    if (expect && (expect.length !== header.handles.length || expect.some((k, i) => header.handles[i]!.kind !== k))) {
+      fail('wrong-kind', `expected handles of kinds [${expect.join(', ')}]; got [${header.handles.map((h) => h.kind).join(', ')}]; they are closed`);
+    }
+    const handles = header.handles.map((h, i) => new ReceivedHandle(h.kind, h.handleType as ReceivedHandleType<HandleKind>, got.fds[i]!, h.size, h.dedicated, h.tiling));
+    return { handles, data: header.data };
+  }
+
+  /** Closes this end (the peer's receive then ends with 'closed'). A pending receive or send never settles. Idempotent. */
+  close(): void {
+    const native = this.#native;
+    this.#native = null;
+    native?.close();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+function checkPath(path: unknown): asserts path is string {
+  if (typeof path !== 'string' || path.length === 0) throw new TypeError(`path must be a non-empty string (a Unix socket path); got ${describeValue(path)}`);
+  if (Buffer.byteLength(path) > 107) throw new RangeError(`path must be at most 107 bytes (sun_path); got ${Buffer.byteLength(path)} bytes`);
+}
+
+/** A Unix socket path that HandleChannel.connect() reaches. */
+export class HandleListener {
+  readonly path: string;
+  #native: NativeHandleChannel | null;
+  readonly #inode: number;
+
+  /** @internal */
+  constructor(native: NativeHandleChannel, path: string) {
+    this.#native = native;
+    this.path = path;
+    this.#inode = lstatSync(path).ino;
+  }
+
+  /** The next process that connects. */
+  async accept(): Promise<HandleChannel> {
+    for (;;) {
+      const native = this.#native;
+      if (!native) throw new HandleChannelError('closed', 'this HandleListener was closed');
+      let peer: NativeHandleChannel | null;
+      try {
+        peer = native.accept();
+      } catch (error) {
+        throw systemError(error, `accepting at ${this.path}`);
+      }
+      if (peer) return new HandleChannel(peer);
+      await native.wait(false);
+    }
+  }
+
+  /** Stops listening and removes the socket file (if it is still this listener's). Idempotent. */
+  close(): void {
+    const native = this.#native;
+    this.#native = null;
+    if (!native) return;
+    native.close();
+    try {
+      if (lstatSync(this.path).ino === this.#inode) unlinkSync(this.path);
+    } catch {
+      // removed already
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}

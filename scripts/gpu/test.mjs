@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// `npm run test:gpu`: the package on a real GPU driver (NVIDIA's by default),
+// where vitest is not needed: the device check (core OpenCL), the
+// external-memory proof (Vulkan <-> OpenCL), the GPU suite (test/gpu: the
+// mistakes and lifetimes that a real driver turned into hangs and crashes,
+// each in a fresh process), and, given --seeds, the misuse fuzzer.
+//
+//   node scripts/gpu/test.mjs [--platform NAME] [--seeds A-B] [--steps N] [--parallel N]
+//                             [--only check,proof,suite,fuzz] [--out DIR]
+//
+// On a machine without Node or a Vulkan loader: scripts/gpu/prepare.sh on a
+// build machine, carry what it lists, and run it through scripts/gpu/device.sh
+// (README, "Testing on a GPU").
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stacksOf } from '../../test/gpu/stacks.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+};
+const known = ['platform', 'seeds', 'steps', 'parallel', 'only', 'out'];
+for (let i = 0; i < args.length; i += 2) {
+  if (!args[i].startsWith('--') || !known.includes(args[i].slice(2))) {
+    console.error(`unknown argument ${args[i]}: expected ${known.map((k) => `--${k}`).join(', ')}`);
+    process.exit(2);
+  }
+}
+const platform = option('platform', process.env.OPENCL_INTEROP_GPU_PLATFORM || 'NVIDIA');
+const seeds = option('seeds', '');
+const steps = option('steps', '2000');
+const parallel = option('parallel', '4');
+const only = option('only', 'check,proof,suite,fuzz').split(',');
+const outDir = option('out', '');
+for (const part of only) {
+  if (!['check', 'proof', 'suite', 'fuzz'].includes(part)) {
+    console.error(`--only takes check, proof, suite and fuzz; got ${part}`);
+    process.exit(2);
+  }
+}
+if (seeds && !/^\d+-\d+$/.test(seeds)) {
+  console.error(`--seeds takes a range A-B (such as 1-300); got ${seeds}`);
+  process.exit(2);
+}
+
+const env = { ...process.env, OPENCL_INTEROP_GPU_PLATFORM: platform, CHECK_PLATFORM: platform, OPENCL_INTEROP_GPU_STACKS: '1' };
+const driver = spawnSync('nvidia-smi', ['--query-gpu=name,driver_version', '--format=csv,noheader'], { encoding: 'utf8' });
+const header = {
+  date: new Date().toISOString(),
+  platform,
+  gpus: driver.status === 0 ? driver.stdout.trim().split('\n') : ['(no nvidia-smi)'],
+  node: process.version,
+};
+console.log(`test:gpu ${JSON.stringify(header)}`);
+
+// A step still running after limitMs is reported with every thread's stack and killed: one hang costs its own limit, not the run.
+function run(name, command, commandArgs, limitMs = 600_000) {
+  return new Promise((resolvePromise) => {
+    const started = Date.now();
+    console.log(`\n=== ${name}: ${command} ${commandArgs.join(' ')}`);
+    const child = spawn(command, commandArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const timer = setTimeout(async () => {
+      output += `\n${name}: still running after ${limitMs / 1000} s: stacks, then killed\n`;
+      output += await stacksOf(child.pid);
+      process.stdout.write(output.slice(output.lastIndexOf(`\n${name}: still running`)));
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, limitMs);
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+      process.stderr.write(d);
+    });
+    child.on('error', (error) => resolvePromise({ name, status: 127, seconds: 0, output: String(error) }));
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ name, status: status ?? 128, signal, seconds: Math.round((Date.now() - started) / 100) / 10, output });
+    });
+  });
+}
+
+const results = [];
+if (only.includes('check')) results.push(await run('device check', process.execPath, ['scripts/device-check.mjs', platform]));
+if (only.includes('proof')) {
+  results.push(await run('external-memory proof', process.execPath, ['scripts/external-memory-proof.mjs', '--platform', platform]));
+}
+if (only.includes('suite')) {
+  const files = readdirSync(join(root, 'test/gpu')).filter((f) => f.endsWith('.test.mjs')).sort();
+  for (const file of files) results.push(await run(`GPU suite: ${file}`, process.execPath, ['--test', '--test-reporter=spec', `test/gpu/${file}`], 240_000));
+}
+if (only.includes('fuzz') && seeds) {
+  const fuzzer = join(root, 'test/fuzz/misuse.mjs');
+  if (!existsSync(fuzzer)) results.push({ name: 'misuse fuzzer', status: 1, seconds: 0, output: `${fuzzer} is missing` });
+  else {
+    results.push(
+      await run('misuse fuzzer', process.execPath, [fuzzer, '--platform', platform, '--seeds', seeds, '--steps', steps, '--parallel', parallel]),
+    );
+  }
+}
+
+console.log(`\n=== test:gpu summary (${header.date}; ${header.gpus.join('; ')})`);
+for (const r of results) {
+  const counts = [...r.output.matchAll(/^(?:# |ℹ )(tests|pass|fail|skipped) (\d+)$/gm)].map((m) => `${m[1]} ${m[2]}`).join(', ');
+  console.log(`  ${r.status === 0 ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds} s${counts ? `; ${counts}` : ''})`);
+}
+if (outDir) {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'test-gpu.json'), JSON.stringify({ ...header, results: results.map(({ output, ...r }) => ({ ...r, tail: output.slice(-20000) })) }, null, 1));
+}
+process.exitCode = results.every((r) => r.status === 0) ? 0 : 1;
