@@ -324,7 +324,12 @@ export class Mapping {
     return new Uint8Array(this.buffer);
   }
 
-  /** Unmaps (clEnqueueUnmapMemObject) and detaches the buffer. */
+  /**
+   * Unmaps (clEnqueueUnmapMemObject) and detaches the buffer. When another map
+   * of the same address is still in flight, waits for it first (drivers end
+   * the earliest mapping of an address), or throws OpenCLStateError when that
+   * map waits on a user event that is not set.
+   */
   unmap(options: { waitFor?: readonly Event[] } = {}): Event {
     const buffer = this.buffer;
     const gated = gatedMapAt(this.#address, this.event);
