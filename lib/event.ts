@@ -360,7 +360,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
     const failed = gates.length === 0 && this.knownFailure() !== undefined;
     if (ends && !failed) {
       // The common case: the native promise is the answer (one promise hop less per await).
-      // Only commands known to end go to the waiting thread: it waits on one at a time.
+      // Only commands known to end go to the queue's waiting thread: it waits on one at a time.
       const byWaiter = execStatus === CL.CL_COMPLETE && this.queue?.completion === 'waiter';
       if (byWaiter) this.#byWaiter = true;
       return native.whenStatus(execStatus, true, byWaiter);

@@ -161,9 +161,16 @@ export class CommandQueue extends Resource<NativeQueue> {
 
   #completion?: CompletionMechanism;
 
-  /** @internal How awaits on this queue's commands learn that they ended. */
+  /**
+   * @internal How awaits on this queue's commands learn that they ended. The
+   * queue's waiting thread waits in the order of the awaits, which is the
+   * order an in-order queue ends its commands: an out-of-order queue's
+   * awaits take the driver's callbacks.
+   */
   get completion(): CompletionMechanism {
-    return (this.#completion ??= completionMechanism(this.device.platform.name));
+    if (this.#completion) return this.#completion;
+    const chosen = completionMechanism(this.device.platform.name);
+    return (this.#completion = chosen === 'waiter' && this.properties.outOfOrder ? 'callback' : chosen);
   }
 
   /** @internal */

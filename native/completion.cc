@@ -1,7 +1,7 @@
 // Completion: driver callbacks reach JS through one ThreadSafeFunction per
 // environment (CallbackHub), a polling thread stands in for drivers without
 // event callbacks (StatusPoller), a waiting thread sees completion where
-// it wakes sooner than the driver's callback (CompletionWaiter), and the
+// it wakes sooner than the driver's callback (CompletionWaiters, one per queue), and the
 // exit waits for the driver's compiler work in flight (waitForCompilerWork).
 #include "completion.h"
 
@@ -205,63 +205,113 @@ class StatusPoller {
 // Completion seen by a thread blocked in clWaitForEvents instead of by the
 // driver's callback: on some drivers (NVIDIA's) the waiting thread wakes
 // sooner than the driver's callback thread calls back (bench/README.md,
-// "Awaiting"). One thread per process waits on the watched events in the
-// order they were watched; lib/ sends it only commands it knows will end
-// (none behind an unset or failed user event), so it never waits for ever.
-class CompletionWaiter {
+// "Awaiting"). One thread per command queue (a lane), started at the queue's
+// first await, waits on that queue's awaited commands in the order they were
+// awaited, so nothing waits behind a command of another queue, context,
+// device or worker. lib/ sends only commands of in-order queues that it
+// knows will end (none behind an unset or failed user event), so a lane
+// never waits for ever. A lane ends when its queue is released (once it has
+// waited out what it holds) or after kLaneIdle without work; past kMaxLanes
+// awaits go to the driver's callback instead.
+class CompletionWaiters {
  public:
-  static CompletionWaiter& Instance() {
-    static auto* waiter = new CompletionWaiter();  // never destroyed: its thread may outlive static teardown
-    return *waiter;
+  static CompletionWaiters& Instance() {
+    static auto* waiters = new CompletionWaiters();  // never destroyed: its threads may outlive static teardown
+    return *waiters;
   }
 
-  // Takes a reference on the event. False when no thread could be started.
+  // Takes a reference on the event. False when it has no queue or no thread could be started.
   bool Watch(const CoreApi& api, cl_event event, EventStatusDelivery* delivery) {
+    cl_command_queue queue = nullptr;
+    if (api.clGetEventInfo(event, CL_EVENT_COMMAND_QUEUE, sizeof(queue), &queue, nullptr) != CL_SUCCESS || !queue) return false;
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!started_) {
-      try {
-        std::thread([this] { Run(); }).detach();
-      } catch (const std::system_error&) {
-        return false;
-      }
-      started_ = true;
-      std::atexit(Stop);
-    }
+    if (stopping_) return false;
+    auto found = lanes_.find(queue);
+    Lane* lane = found == lanes_.end() ? Start(queue) : found->second;
+    if (!lane) return false;
     api.clRetainEvent(event);
-    items_.push_back({event, delivery});
-    wake_.notify_one();
+    lane->items.push_back({event, delivery});
+    lane->wake.notify_one();
     return true;
   }
 
+  // The queue's handle is being released: its lane ends once it has waited
+  // out what it holds, and a new queue with the same handle gets a new lane.
+  void Forget(cl_command_queue queue) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = lanes_.find(queue);
+    if (found == lanes_.end()) return;
+    found->second->forgotten = true;
+    found->second->wake.notify_one();
+    lanes_.erase(found);
+  }
+
  private:
+  static constexpr size_t kMaxLanes = 64;
+  static constexpr auto kLaneIdle = std::chrono::seconds(2);
+
+  struct Lane {
+    std::condition_variable wake;
+    std::deque<std::pair<cl_event, EventStatusDelivery*>> items;
+    bool forgotten = false;  // no longer in lanes_
+  };
+
+  // Under mutex_.
+  Lane* Start(cl_command_queue queue) {
+    if (lanes_.size() >= kMaxLanes) return nullptr;
+    auto* lane = new Lane();
+    try {
+      std::thread([this, lane, queue] { Run(lane, queue); }).detach();
+    } catch (const std::system_error&) {
+      delete lane;
+      return nullptr;
+    }
+    if (!atExitRegistered_) {
+      atExitRegistered_ = true;
+      std::atexit(Stop);
+    }
+    lanes_.emplace(queue, lane);
+    return lane;
+  }
+
   // At exit the driver may be tearing itself down: no calls into it after
-  // this returns (a wait in progress is given a bounded time to end).
+  // this returns. Waits in progress are given a bounded time to end (on
+  // Windows the threads may already have been terminated).
   static void Stop() {
-    CompletionWaiter& self = Instance();
+    CompletionWaiters& self = Instance();
     {
       std::lock_guard<std::mutex> lock(self.mutex_);
       self.stopping_ = true;
-      self.wake_.notify_one();
+      for (auto& entry : self.lanes_) entry.second->wake.notify_one();
     }
-    for (int i = 0; i < 100 && self.waiting_; i++) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (int i = 0; i < 1000 && self.inDriver_ > 0; i++) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 
-  void Run() {
+  void Run(Lane* lane, cl_command_queue queue) {
+    std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      std::pair<cl_event, EventStatusDelivery*> item;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [this] { return stopping_ || !items_.empty(); });
-        if (stopping_) return;
-        item = items_.front();
-        items_.pop_front();
-        waiting_ = true;
+      if (lane->items.empty()) {
+        lane->wake.wait_for(lock, kLaneIdle, [&] { return stopping_ || lane->forgotten || !lane->items.empty(); });
       }
+      if (stopping_) return;
+      if (lane->items.empty()) {
+        // Idle, or its queue released: a later await starts a new lane.
+        if (!lane->forgotten) lanes_.erase(queue);
+        delete lane;
+        return;
+      }
+      auto [event, delivery] = lane->items.front();
+      lane->items.pop_front();
+      ++inDriver_;
+      lock.unlock();
       const CoreApi* api = ApiOrNull();
-      auto [event, delivery] = item;
-      cl_int status = CL_COMPLETE;
       if (!DeliveryAbandoned(delivery)) {
         api->clWaitForEvents(1, &event);
+        if (stopping_) {
+          --inDriver_;
+          return;
+        }
+        cl_int status = CL_COMPLETE;
         cl_int queried = api->clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
         if (queried != CL_SUCCESS) status = queried;
         delivery->status = status > CL_COMPLETE ? CL_COMPLETE : status;
@@ -271,16 +321,16 @@ class CompletionWaiter {
         DropDelivery(delivery);
       }
       api->clReleaseEvent(event);
-      waiting_ = false;
+      lock.lock();
+      --inDriver_;
     }
   }
 
   std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::pair<cl_event, EventStatusDelivery*>> items_;
-  bool started_ = false;
-  bool stopping_ = false;
-  std::atomic<bool> waiting_{false};
+  std::unordered_map<cl_command_queue, Lane*> lanes_;
+  bool atExitRegistered_ = false;
+  std::atomic<bool> stopping_{false};
+  std::atomic<int> inDriver_{0};
 };
 
 }  // namespace
@@ -300,16 +350,26 @@ cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, Sta
 namespace {
 
 // Process-wide, keyed by the environment that started the work (its
-// AddonData, an identity only): builds in flight and kernel commands' events.
+// AddonData, an identity only): builds in flight, and the events of kernel
+// commands not yet seen to end, by queue (released queues' in `orphans`).
 std::mutex workMutex;
 // Never destroyed: waited on while the process exits.
 std::unordered_map<const void*, int>& BuildsInFlight() {
   static auto* builds = new std::unordered_map<const void*, int>();
   return *builds;
 }
-std::vector<std::pair<const void*, cl_event>>& KernelsInFlight() {
-  static auto* events = new std::vector<std::pair<const void*, cl_event>>();
-  return *events;
+struct KernelTrack {
+  std::vector<std::pair<const void*, cl_event>> events;
+  size_t pruneAt = 16;  // the list is pruned when it grows to this
+  bool inOrder = false;  // its commands end in the order they were enqueued
+};
+std::unordered_map<cl_command_queue, KernelTrack>& KernelsByQueue() {
+  static auto* tracks = new std::unordered_map<cl_command_queue, KernelTrack>();
+  return *tracks;
+}
+KernelTrack& OrphanKernels() {
+  static auto* orphans = new KernelTrack();
+  return *orphans;
 }
 
 cl_int StatusOf(const CoreApi& api, cl_event event) {
@@ -319,11 +379,11 @@ cl_int StatusOf(const CoreApi& api, cl_event event) {
              : -1;
 }
 
-// Drops ended commands (complete or failed); returns how many of `owner`'s
-// (every one's for nullptr) the driver has taken (submitted or running).
-// Under workMutex.
-size_t PruneKernels(const CoreApi& api, const void* owner) {
-  auto& events = KernelsInFlight();
+// Drops the track's ended commands (complete or failed); returns how many
+// of `owner`'s (every one's for nullptr) the driver has taken (submitted or
+// running). Under workMutex.
+size_t Prune(const CoreApi& api, KernelTrack& track, const void* owner) {
+  auto& events = track.events;
   size_t started = 0, kept = 0;
   for (auto& entry : events) {
     cl_int status = StatusOf(api, entry.second);
@@ -335,6 +395,32 @@ size_t PruneKernels(const CoreApi& api, const void* owner) {
     events[kept++] = entry;
   }
   events.resize(kept);
+  track.pruneAt = std::max<size_t>(16, kept * 2);
+  return started;
+}
+
+// At a launch: an in-order queue ends its commands in order, so the ended
+// ones are a prefix of the list, found in log2(n) status queries.
+void PruneAtLaunch(const CoreApi& api, KernelTrack& track) {
+  if (!track.inOrder) {
+    Prune(api, track, nullptr);
+    return;
+  }
+  auto& events = track.events;
+  size_t ended = 0, notEnded = events.size();
+  while (ended < notEnded) {
+    size_t mid = ended + (notEnded - ended) / 2;
+    if (StatusOf(api, events[mid].second) <= CL_SUCCESS) ended = mid + 1;
+    else notEnded = mid;
+  }
+  for (size_t i = 0; i < ended; ++i) api.clReleaseEvent(events[i].second);
+  events.erase(events.begin(), events.begin() + long(ended));
+  track.pruneAt = std::max<size_t>(16, events.size() * 2);
+}
+
+size_t PruneKernels(const CoreApi& api, const void* owner) {
+  size_t started = Prune(api, OrphanKernels(), owner);
+  for (auto& entry : KernelsByQueue()) started += Prune(api, entry.second, owner);
   return started;
 }
 
@@ -381,20 +467,6 @@ Napi::Value WaitForCompilerWork(const Napi::CallbackInfo& info) {
 // An environment torn down (a worker that exits or is terminated): its own work.
 void WaitForEnvironmentWork(void* owner) { WaitForWork(owner, 60'000, 10'000); }
 
-// A kept kernel command ended: it leaves the list at once, so that its event
-// (and what the event holds in the driver) goes as it would without the list.
-void OCL_CALL KernelCommandEnded(cl_event event, cl_int, void*) {
-  const CoreApi* api = ApiOrNull();
-  std::lock_guard<std::mutex> lock(workMutex);
-  auto& events = KernelsInFlight();
-  for (size_t i = 0; i < events.size(); ++i) {
-    if (events[i].second != event) continue;
-    events.erase(events.begin() + long(i));
-    if (api) api->clReleaseEvent(event);
-    return;
-  }
-}
-
 }  // namespace
 
 void NoteBuildStarted(const void* owner) {
@@ -408,29 +480,50 @@ void NoteBuildEnded(const void* owner) {
   if (it != BuildsInFlight().end() && --it->second <= 0) BuildsInFlight().erase(it);
 }
 
-void NoteKernelCommand(Napi::Env env, cl_event event) {
+// Amortized: the list is pruned each time it has doubled (an in-order
+// queue's by binary search, an out-of-order queue's one query per event), so
+// a launch costs a retain and, later, a release and at most a query; no
+// driver callback per launch.
+void NoteKernelCommand(Napi::Env env, cl_command_queue queue, cl_event event) {
   const CoreApi& api = Api(env);
   if (!event || api.clRetainEvent(event) != CL_SUCCESS) return;
-  {
-    std::lock_guard<std::mutex> lock(workMutex);
-    KernelsInFlight().emplace_back(&AddonData::Get(env), event);
+  std::lock_guard<std::mutex> lock(workMutex);
+  auto found = KernelsByQueue().find(queue);
+  if (found == KernelsByQueue().end()) {
+    cl_bitfield properties = 0;
+    api.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof(properties), &properties, nullptr);
+    found = KernelsByQueue().emplace(queue, KernelTrack{}).first;
+    found->second.inOrder = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
   }
-  // Without a callback the entry stays until a wait prunes it.
-  NotifyOnStatus(api, event, CL_COMPLETE, KernelCommandEnded, nullptr);
+  KernelTrack& track = found->second;
+  track.events.emplace_back(&AddonData::Get(env), event);
+  if (track.events.size() >= track.pruneAt) PruneAtLaunch(api, track);
+}
+
+void ForgetQueue(cl_command_queue queue) {
+  CompletionWaiters::Instance().Forget(queue);
+  const CoreApi* api = ApiOrNull();
+  std::lock_guard<std::mutex> lock(workMutex);
+  auto found = KernelsByQueue().find(queue);
+  if (found == KernelsByQueue().end()) return;
+  KernelTrack& orphans = OrphanKernels();
+  orphans.events.insert(orphans.events.end(), found->second.events.begin(), found->second.events.end());
+  KernelsByQueue().erase(found);
+  if (api) Prune(*api, orphans, nullptr);
 }
 
 namespace {
 
 // eventWhenStatus(id, execStatus, keepAlive, byWaiter) -> Promise<number>:
 // resolves with the status the driver reports once the event reaches
-// execStatus (or fails). byWaiter: completion seen by the waiting thread
-// (CompletionWaiter) instead of a driver callback.
+// execStatus (or fails). byWaiter: completion seen by the queue's waiting
+// thread (CompletionWaiters) instead of a driver callback.
 Napi::Value EventWhenStatus(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_event event = EventOf(info[0]);
   cl_int execStatus = info[1].As<Napi::Number>().Int32Value();
-  bool keepAlive = info[2].ToBoolean();
-  bool byWaiter = info[3].ToBoolean() && execStatus == CL_COMPLETE;
+  bool keepAlive = FlagOf(info[2]);
+  bool byWaiter = FlagOf(info[3]) && execStatus == CL_COMPLETE;
   const CoreApi& api = Api(env);
   AddonData& data = AddonData::Get(env);
   auto* delivery = new EventStatusDelivery(env);
@@ -439,7 +532,7 @@ Napi::Value EventWhenStatus(const Napi::CallbackInfo& info) {
   Napi::Promise promise = delivery->deferred.Promise();
   // Counted before the call: some drivers invoke the callback synchronously.
   if (keepAlive) data.hub->Hold(env);
-  if (byWaiter && api.clWaitForEvents && CompletionWaiter::Instance().Watch(api, event, delivery)) return promise;
+  if (byWaiter && api.clWaitForEvents && CompletionWaiters::Instance().Watch(api, event, delivery)) return promise;
   cl_int status = NotifyOnStatus(api, event, execStatus, OnEventStatus, delivery, DeliveryAbandoned, DropDelivery);
   if (status != CL_SUCCESS) {
     // The callback was not registered, so the delivery is still ours.

@@ -64,7 +64,8 @@ cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, Sta
 // during compiling, so no exit handler registered earlier runs before them).
 // The addon counts builds in flight (program.cc) and keeps the events of
 // kernel commands on CPU devices (queue.cc; lib/queue.ts says which) until
-// they end, process-wide, by environment: waitForCompilerWork(), called from
+// it sees them ended (pruned as each queue's list doubles, and at the
+// queue's release), process-wide, by environment: waitForCompilerWork(), called from
 // the main thread's 'exit' event, and each environment's cleanup hook (a
 // worker that exits or is terminated: its own work) wait for the builds and
 // for kernel commands the driver has started, up to a bound; commands still
@@ -73,7 +74,11 @@ cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, Sta
 // identity only).
 void NoteBuildStarted(const void* environment);
 void NoteBuildEnded(const void* environment);
-void NoteKernelCommand(Napi::Env env, cl_event event);
+void NoteKernelCommand(Napi::Env env, cl_command_queue queue, cl_event event);
+
+// The queue's handle is about to be released: its waiting thread ends once
+// idle, and its kept kernel commands stay kept until they end.
+void ForgetQueue(cl_command_queue queue);
 
 // Makes the environment's CallbackHub, registers eventWhenStatus and
 // waitForCompilerWork, and the environment's exit wait (addon.cc).

@@ -25,18 +25,12 @@ struct HostView {
 HostView ToHostView(const Napi::Value& v, const char* what);
 // A RangeError naming `what` unless the view holds at least `needed` bytes.
 void RequireBytes(Napi::Env env, const HostView& view, size_t needed, const char* what);
-// The data of a typed array the addon made and keeps in `ref`, looked up now
-// (a script that reached the array may have detached it since), and its
-// length in elements. A detached (or never made) array is a TypeError naming `what`.
-template <typename T>
-T* HeldData(Napi::Env env, const Napi::Reference<Napi::TypedArrayOf<T>>& ref, size_t& length, const char* what) {
-  void* data = nullptr;
-  length = 0;
-  if (ref.IsEmpty() || napi_get_typedarray_info(env, ref.Value(), nullptr, &length, &data, nullptr, nullptr) != napi_ok ||
-      data == nullptr || length == 0) {
-    throw Napi::TypeError::New(env, std::string(what) + " was detached (transferred away): the addon no longer reads it");
-  }
-  return static_cast<T*>(data);
+// A flag lib/ passes as a boolean (anything else reads as false): cheaper
+// than ToBoolean's coercion on the per-command paths.
+inline bool FlagOf(const Napi::Value& value) {
+  bool flag = false;
+  napi_get_value_bool(value.Env(), value, &flag);
+  return flag;
 }
 // Copies raw bytes returned by an info query into a fresh Uint8Array.
 Napi::Uint8Array BytesToJs(Napi::Env env, const void* data, size_t size);

@@ -31,6 +31,8 @@ void ApplyPendingArgs(Napi::Env env, NativeKernel& kernel, const double* ops) {
   if (count == 0) return;
   auto setArg = OCL_ENTRY(env, clSetKernelArg);
   const ObjectTable& objects = AddonData::Get(env).objects;
+  const uint8_t* store = nullptr;
+  size_t storeBytes = 0;
   for (size_t i = 0; i < count; ++i) {
     const double* op = ops + 1 + 3 * i;
     const auto index = static_cast<cl_uint>(op[0]);
@@ -52,7 +54,8 @@ void ApplyPendingArgs(Napi::Env env, NativeKernel& kernel, const double* ops) {
       }
       case kOpBytes: {
         const auto length = static_cast<size_t>(value);
-        const uint8_t* bytes = kernel.ArgBytes(env, index, length);
+        if (!store) store = kernel.ArgStoreData(env, storeBytes);  // one detach check per enqueue
+        const uint8_t* bytes = ArgSlice(env, store, storeBytes, index, length);
         status = setArg.fn(kernel.handle(), index, length, bytes);
         break;
       }
@@ -97,18 +100,27 @@ Napi::Value NativeKernel::ArgStore(const Napi::CallbackInfo& info) {
     cl_kernel kernel = Checked(env);
     cl_uint count = 0;
     OCL_CHECK(env, clGetKernelInfo, kernel, kKernelNumArgs, sizeof(count), &count, nullptr);
-    argStore_ = Napi::Persistent(Napi::Uint8Array::New(env, (count ? count : 1) * kArgBytes));
+    argStore_.Make(env, (count ? count : 1) * kArgBytes);
   }
   return argStore_.Value();
 }
 
-const uint8_t* NativeKernel::ArgBytes(Napi::Env env, cl_uint index, size_t length) const {
-  if (length == 0 || length > kArgBytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
+const uint8_t* NativeKernel::ArgStoreData(Napi::Env env, size_t& bytes) const {
+  return argStore_.Data(env, bytes, "the kernel's argument store");
+}
+
+const uint8_t* ArgSlice(Napi::Env env, const uint8_t* store, size_t bytes, cl_uint index, size_t length) {
   size_t start = static_cast<size_t>(index) * kArgBytes;
-  size_t bytes = 0;
-  const uint8_t* store = HeldData(env, argStore_, bytes, "the kernel's argument store");
-  if (start + kArgBytes > bytes) throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
+  if (length == 0 || length > kArgBytes || start + kArgBytes > bytes) {
+    throw Napi::RangeError::New(env, "kernel argument bytes outside the kernel's argument store");
+  }
   return store + start;
+}
+
+const uint8_t* NativeKernel::ArgBytes(Napi::Env env, cl_uint index, size_t length) const {
+  size_t bytes = 0;
+  const uint8_t* store = ArgStoreData(env, bytes);
+  return ArgSlice(env, store, bytes, index, length);
 }
 
 // setArgMem(index, mem | null)

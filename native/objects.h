@@ -199,7 +199,7 @@ class NativeQueue : public Handle<NativeQueue, cl_command_queue> {
   static constexpr const char* kName = "NativeQueue";
   static const napi_type_tag kTypeTag;
   static void Init(Napi::Env env, Napi::Object exports);
-  static void ReleaseHandle(cl_command_queue h) { ApiOrNull()->clReleaseCommandQueue(h); }
+  static void ReleaseHandle(cl_command_queue h);
 
  private:
   Napi::Value Info(const Napi::CallbackInfo& info);
@@ -274,12 +274,17 @@ class NativeKernel : public Handle<NativeKernel, cl_kernel> {
   // Argument `index`'s packed value in the store; throws when out of range
   // or when the store was detached.
   const uint8_t* ArgBytes(Napi::Env env, cl_uint index, size_t length) const;
+  // The store's data and size in bytes, or a TypeError when it was detached.
+  const uint8_t* ArgStoreData(Napi::Env env, size_t& bytes) const;
 
  private:
-  // Made by the addon (argStore()), one per kernel for its life; its data is
-  // looked up at each use, never kept.
-  Napi::Reference<Napi::Uint8Array> argStore_;
+  // Made by the addon (argStore()), one per kernel for its life; a detached
+  // store is refused at its next use (HeldArray, convert.h).
+  HeldArray<Napi::Uint8Array, uint8_t> argStore_;
 };
+
+// Argument `index`'s `length` bytes in a kernel's argument store, or a RangeError.
+const uint8_t* ArgSlice(Napi::Env env, const uint8_t* store, size_t bytes, cl_uint index, size_t length);
 
 // Hands the driver the kernel arguments lib/kernel.ts checked and held since
 // the last enqueue (kernel.cc; the layout of `ops` is described there).

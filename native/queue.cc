@@ -14,6 +14,11 @@ namespace ocl {
 
 const napi_type_tag NativeQueue::kTypeTag = {0x6f636c2d71756575ULL, 0x6500000000000004ULL};
 
+void NativeQueue::ReleaseHandle(cl_command_queue h) {
+  ForgetQueue(h);
+  ApiOrNull()->clReleaseCommandQueue(h);
+}
+
 NativeQueue::~NativeQueue() {
   // Collected without release(): lib/ can no longer release its commands' events.
   if (handle()) AddonData::Get(Env()).events->ReleaseCommandsOf(handle());
@@ -534,10 +539,10 @@ Napi::Value TakeCallArrays(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto& data = AddonData::Get(env);
   if (!data.ndrangeSizes.IsEmpty()) throw Napi::Error::New(env, "the call arrays were handed out already (to opencl-interop, as it loaded the addon)");
-  Napi::Float64Array sizes = Napi::Float64Array::New(env, kNDRangeSizes);
-  Napi::Float64Array ops = Napi::Float64Array::New(env, kArgOps);
-  data.ndrangeSizes = Napi::Persistent(sizes);
-  data.argOps = Napi::Persistent(ops);
+  // One buffer under both: one detach check per enqueueNDRange.
+  auto buffer = Napi::ArrayBuffer::New(env, (kNDRangeSizes + kArgOps) * sizeof(double));
+  Napi::Float64Array sizes = data.ndrangeSizes.MakeOn(env, buffer, 0, kNDRangeSizes);
+  Napi::Float64Array ops = data.argOps.MakeOn(env, buffer, kNDRangeSizes, kArgOps);
   Napi::Object result = Napi::Object::New(env);
   result.Set("ndrangeSizes", sizes);
   result.Set("kernelArgOps", ops);
@@ -565,8 +570,8 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   if (!kernel->handle()) ThrowReleased(env, NativeKernel::kName);
   const AddonData& data = AddonData::Get(env);
   size_t sizesLength = 0, opsLength = 0;
-  const double* v = HeldData(env, data.ndrangeSizes, sizesLength, "the NDRange sizes array");
-  const double* ops = HeldData(env, data.argOps, opsLength, "the kernel argument operations array");
+  const double* v = data.ndrangeSizes.Data(env, sizesLength, "the NDRange sizes array (and the argument operations array on its buffer)");
+  const double* ops = data.argOps.DataOfChecked(opsLength);
   if (sizesLength < kNDRangeSizes || opsLength < kArgOps) throw Napi::RangeError::New(env, "the call arrays are too short");
   const auto dims = static_cast<cl_uint>(v[0]);
   if (dims < 1 || dims > 3) throw Napi::RangeError::New(env, "an NDRange has 1 to 3 dimensions");
@@ -580,7 +585,7 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   ApplyPendingArgs(env, *kernel, ops);
   OCL_CHECK(env, clEnqueueNDRangeKernel, queue->handle(), kernel->handle(), dims, v[1] != 0 ? offset : nullptr, global,
                                             v[2] != 0 ? local : nullptr, op.count(), op.list(), &op.event);
-  if (info[3].ToBoolean()) NoteKernelCommand(env, op.event);
+  if (FlagOf(info[3])) NoteKernelCommand(env, queue->handle(), op.event);
   return op.Result(env);
 }
 
