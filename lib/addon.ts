@@ -518,8 +518,8 @@ export interface Addon {
   enqueueCopyImageToBuffer(q: Ref<NativeQueue>, image: Ref<NativeMem>, buffer: Ref<NativeMem>, origin: Triple, region: Triple, dstOffset: number, waitList: WaitList, throughParent: boolean): EventId;
   /** throughParent: a sub-buffer goes to the driver as its parent buffer, srcOffset moved by its origin. */
   enqueueCopyBufferToImage(q: Ref<NativeQueue>, buffer: Ref<NativeMem>, image: Ref<NativeMem>, srcOffset: number, origin: Triple, region: Triple, waitList: WaitList, throughParent: boolean): EventId;
-  enqueueMapBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, blocking: boolean, flags: bigint, offset: number, size: number, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: EventId };
-  enqueueMapImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; event: EventId; rowPitch: number; slicePitch: number };
+  enqueueMapBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, blocking: boolean, flags: bigint, offset: number, size: number, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; address: bigint; event: EventId };
+  enqueueMapImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; address: bigint; event: EventId; rowPitch: number; slicePitch: number };
   detachArrayBuffer(mapped: ArrayBuffer): void;
   enqueueUnmap(mapped: ArrayBuffer, record: unknown, waitList: WaitList): EventId;
   allocateHostBlock(size: number, zeroed: boolean): NativeHostBlock;

@@ -245,6 +245,32 @@ export interface MapRange {
 }
 
 /**
+ * Maps that wait on user events, by the address they map, until those are
+ * set. A driver finds the mapping an unmap ends by its address, so no unmap is
+ * enqueued while another map of its address is in flight (native/queue.cc,
+ * MapsInFlight): unmap() waits for such maps, and refuses when one of them
+ * waits on a user event that is not set (it would wait for ever).
+ */
+const gatedMaps = new Map<bigint, Event[]>();
+
+function noteGatedMap(address: bigint, event: Event): void {
+  if (event.gates.length === 0) return;
+  for (const [key, events] of gatedMaps) {
+    const still = events.filter((e) => e.unsetGates().length > 0);
+    if (still.length) gatedMaps.set(key, still);
+    else gatedMaps.delete(key);
+  }
+  const list = gatedMaps.get(address);
+  if (list) list.push(event);
+  else gatedMaps.set(address, [event]);
+}
+
+/** Another map of `address` that waits on a user event not set yet, if any. */
+function gatedMapAt(address: bigint, own: Event): Event | undefined {
+  return gatedMaps.get(address)?.find((e) => e !== own && e.unsetGates().length > 0);
+}
+
+/**
  * A mapped region of a buffer or image. Unmapping detaches `buffer`, so no view
  * outlives the mapping. A mapping that is dropped without unmap() is unmapped
  * when its ArrayBuffer is garbage-collected; until then the memory stays
@@ -262,13 +288,16 @@ export class Mapping {
   readonly range: MapRange;
   #buffer: ArrayBuffer | null;
   readonly #record: unknown;
+  readonly #address: bigint;
 
   /** @internal */
-  constructor(memory: MemObject, queue: QueueLink, buffer: ArrayBuffer, record: unknown, event: Event, range: MapRange, rowPitch = 0, slicePitch = 0) {
+  constructor(memory: MemObject, queue: QueueLink, buffer: ArrayBuffer, record: unknown, address: bigint, event: Event, range: MapRange, rowPitch = 0, slicePitch = 0) {
     this.memory = memory;
     this.queue = queue;
     this.#buffer = buffer;
     this.#record = record;
+    this.#address = address;
+    noteGatedMap(address, event);
     this.event = event;
     this.range = range;
     this.rowPitch = rowPitch;
@@ -295,9 +324,21 @@ export class Mapping {
     return new Uint8Array(this.buffer);
   }
 
-  /** Unmaps (clEnqueueUnmapMemObject) and detaches the buffer. */
+  /**
+   * Unmaps (clEnqueueUnmapMemObject) and detaches the buffer. When another map
+   * of the same address is still in flight, waits for it first (drivers end
+   * the earliest mapping of an address), or throws OpenCLStateError when that
+   * map waits on a user event that is not set.
+   */
   unmap(options: { waitFor?: readonly Event[] } = {}): Event {
     const buffer = this.buffer;
+    const gated = gatedMapAt(this.#address, this.event);
+    if (gated) {
+      throw new OpenCLStateError(
+        `another map of the same address (of this ${this.memory.kind} or one mapped from the same memory) waits on ${gated.unsetGates()[0]!.describe()}: ` +
+          'drivers end the earliest mapping of an address, so this unmap would end that one before its map has run; set the user event (or let that map fail) first',
+      );
+    }
     const event = this.queue.submit({ call: 'clEnqueueUnmapMemObject', waitFor: options.waitFor }, (waitList) =>
       this.queue.context.addon.enqueueUnmap(buffer, this.#record, waitList),
     );

@@ -536,7 +536,7 @@ export class CommandQueue extends Resource<NativeQueue> {
       result = this.context.addon.enqueueMapBuffer(this.slot, buffer.slot, blocking, flags, offset, size, waitList);
       return result.event;
     });
-    return new Mapping(buffer, this, result.buffer, result.record, event, range);
+    return new Mapping(buffer, this, result.buffer, result.record, result.address, event, range);
   }
 
   #mapImage(image: CLImage, blocking: boolean, options: ImageRegionOptions & { access?: MapAccess }): Mapping {
@@ -550,7 +550,7 @@ export class CommandQueue extends Resource<NativeQueue> {
       result = this.context.addon.enqueueMapImage(this.slot, image.slot, blocking, flags, origin, region, waitList);
       return result.event;
     });
-    return new Mapping(image, this, result.buffer, result.record, event, range, result.rowPitch, result.slicePitch);
+    return new Mapping(image, this, result.buffer, result.record, result.address, event, range, result.rowPitch, result.slicePitch);
   }
 
   /** Maps a buffer range; resolves once the bytes are readable. */

@@ -73,6 +73,7 @@ constexpr cl_int CL_INVALID_VALUE = -30;
 constexpr cl_int CL_INVALID_OPERATION = -59;
 constexpr cl_uint CL_EVENT_COMMAND_QUEUE = 0x11D0;
 constexpr cl_uint CL_EVENT_COMMAND_EXECUTION_STATUS = 0x11D3;
+constexpr cl_uint CL_EVENT_CONTEXT = 0x11D4;
 constexpr cl_uint CL_QUEUE_PROPERTIES = 0x1093;
 constexpr cl_bitfield CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE = 1 << 0;
 constexpr cl_uint CL_BUFFER_CREATE_TYPE_REGION = 0x1220;

@@ -2,6 +2,13 @@
 // event functions lib/event.ts calls.
 #include "event.h"
 
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <mutex>
+
+#include "completion.h"
+
 namespace ocl {
 
 // ---- the event table ------------------------------------------------------
@@ -17,7 +24,89 @@ void ReleaseDependents(const CoreApi* api, EventTable::Entry& entry) {
   entry.dependents.clear();
 }
 
+// Dependents held until the commands they may still be listed by have ended.
+struct HeldUntilEnded {
+  std::atomic<size_t> left;
+  std::vector<cl_event> held;
+};
+
+// A driver calls an event's callbacks before it notifies the commands waiting
+// on it (PoCL: pocl_event_updated, then broadcast), so dependents whose
+// commands have all ended are let go a second later, at the next user event
+// set or released in the process (until then they are only kept).
+class Retiring {
+ public:
+  void Add(std::vector<cl_event> events) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    batches_.push_back({std::chrono::steady_clock::now(), std::move(events)});
+  }
+  void ReleaseDue(const CoreApi* api) {
+    if (!api) return;
+    std::vector<cl_event> due;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto now = std::chrono::steady_clock::now();
+      while (!batches_.empty() && now - batches_.front().first >= std::chrono::seconds(1)) {
+        due.insert(due.end(), batches_.front().second.begin(), batches_.front().second.end());
+        batches_.pop_front();
+      }
+    }
+    for (cl_event event : due) api->clReleaseEvent(event);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::deque<std::pair<std::chrono::steady_clock::time_point, std::vector<cl_event>>> batches_;
+};
+Retiring& retiring = *new Retiring();  // process-wide, never destroyed (callbacks may come late)
+
+void OCL_CALL CountDown(cl_event, cl_int, void* user) {
+  auto* hold = static_cast<HeldUntilEnded*>(user);
+  if (hold->left.fetch_sub(1) != 1) return;
+  retiring.Add(std::move(hold->held));
+  delete hold;
+}
+
 }  // namespace
+
+// A command that waits on a user event and another command fails as soon as
+// the user event fails, the other still pending; PoCL (3.1) leaves it in that
+// other command's list of events to notify, and takes the lock of whatever is
+// there when that command ends: a command freed meanwhile is a destroyed lock
+// ("PTHREAD ERROR in pocl_lock_events_inorder(): Invalid argument", or its
+// refcount assertion). So the commands that waited on a failed user event are
+// kept until every command of its context this table holds, pending when it
+// failed, has ended (user events hold their own dependents until they are set),
+// and a second after (Retiring).
+void EventTable::ReleaseDependentsOfFailed(Entry& gate) {
+  const CoreApi* api = ApiOrNull();
+  retiring.ReleaseDue(api);
+  if (!api || gate.dependents.empty()) return ReleaseDependents(api, gate);
+  cl_context context = nullptr;
+  if (api->clGetEventInfo(gate.event, CL_EVENT_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS) {
+    return ReleaseDependents(api, gate);
+  }
+  std::vector<cl_event> pending;
+  for (const Entry& entry : entries_) {
+    if (!entry.event || entry.event == gate.event || entry.pendingUser) continue;
+    cl_context owner = nullptr;
+    cl_int status = CL_COMPLETE;
+    if (api->clGetEventInfo(entry.event, CL_EVENT_CONTEXT, sizeof owner, &owner, nullptr) == CL_SUCCESS && owner == context &&
+        api->clGetEventInfo(entry.event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS &&
+        status > CL_COMPLETE) {
+      pending.push_back(entry.event);
+    }
+  }
+  if (pending.empty()) return ReleaseDependents(api, gate);
+  // One count per pending command, and one for this call; a command the driver never calls back for keeps them (a leak,
+  // not a crash).
+  auto* hold = new HeldUntilEnded{{pending.size() + 1}, std::move(gate.dependents)};
+  gate.dependents.clear();
+  for (cl_event event : pending) {
+    if (NotifyOnStatus(*api, event, CL_COMPLETE, CountDown, hold) != CL_SUCCESS) CountDown(nullptr, CL_COMPLETE, hold);
+  }
+  CountDown(nullptr, CL_COMPLETE, hold);
+}
 
 Napi::Value EventTable::Add(Napi::Env env, cl_event event) {
   uint32_t index;
@@ -57,8 +146,12 @@ constexpr cl_int kAbandonedUserEvent = -14;  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_
 void EventTable::Release(Entry& entry) {
   if (!entry.event) return;
   const CoreApi* api = ApiOrNull();
-  if (entry.pendingUser && api && api->clSetUserEventStatus) api->clSetUserEventStatus(entry.event, kAbandonedUserEvent);
+  bool failed = false;
+  if (entry.pendingUser && api && api->clSetUserEventStatus) {
+    failed = api->clSetUserEventStatus(entry.event, kAbandonedUserEvent) == CL_SUCCESS;
+  }
   entry.pendingUser = false;
+  if (failed) ReleaseDependentsOfFailed(entry);
   if (api) api->clReleaseEvent(entry.event);
   entry.event = nullptr;
   ReleaseDependents(api, entry);
@@ -146,7 +239,12 @@ Napi::Value SetUserEventStatus(const Napi::CallbackInfo& info) {
   cl_int status = info[1].As<Napi::Number>().Int32Value();
   OCL_CHECK(env, clSetUserEventStatus, entry.event, status);
   entry.pendingUser = false;
-  ReleaseDependents(ApiOrNull(), entry);
+  retiring.ReleaseDue(ApiOrNull());
+  if (status < 0) {
+    Events(env).ReleaseDependentsOfFailed(entry);
+  } else {
+    ReleaseDependents(ApiOrNull(), entry);
+  }
   return env.Undefined();
 }
 

@@ -39,6 +39,8 @@ class EventTable {
   // The live entry of an id, or null.
   Entry* Find(double id);
   void Release(Entry& entry);
+  // Lets go of the commands waiting on a user event that has just failed (see event.cc).
+  void ReleaseDependentsOfFailed(Entry& gate);
   // The events of commands enqueued on `queue` (it was collected unreleased).
   void ReleaseCommandsOf(cl_command_queue queue);
 

@@ -3,6 +3,10 @@
 // and kernels (enqueueNDRange). The twin of lib/queue.ts.
 #include "queue.h"
 
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
 #include "completion.h"
 #include "host_memory.h"
 
@@ -262,6 +266,135 @@ void OCL_CALL ReleaseEventsWhenDone(cl_event, cl_int, void* user) {
   delete events;
 }
 
+// Map commands still in flight, by the address they map. A driver finds the
+// mapping an unmap ends by its address, not by its map command: PoCL takes the
+// earliest mapping of that address in the memory object (its parent for a
+// sub-buffer) not yet being unmapped, which need not be the caller's (maps for
+// reading of one region share their address, and a released queue's mapping
+// stays until its map has run). If that other mapping's map has not run when
+// the unmap ends, the map then runs on freed memory (PoCL 3.1: SIGSEGV, or
+// "pocl_driver_map_mem: Assertion 'map->host_ptr' failed"). Waiting on those
+// maps is not enough: PoCL ends a command as soon as any event it waits on
+// fails, the others still pending. So no unmap is enqueued while another map
+// of its address is in flight: unmap() waits for such maps (lib/ refuses
+// first when one waits on a user event that is not set), and the unmap of a
+// collected mapping is deferred: it is enqueued at the first map or unmap of
+// the process after they have ended.
+struct DeferredUnmap {
+  cl_command_queue queue;
+  cl_mem mem;
+  void* pointer;
+  cl_event mapped;  // may be null
+};
+
+void EnqueueAbandonedUnmap(const CoreApi& api, const DeferredUnmap& unmap);
+
+class MapsInFlight {
+ public:
+  void Add(const CoreApi& api, void* pointer, cl_command_queue queue, cl_event map) {
+    IssueReady(api);
+    if (!map || Ended(api, map)) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    Prune(api);
+    api.clRetainEvent(map);
+    maps_.push_back({pointer, map});
+  }
+  // The maps of `pointer` in flight other than `own`, each retained (the caller releases them).
+  std::vector<cl_event> Others(const CoreApi& api, void* pointer, cl_event own) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Prune(api);
+    std::vector<cl_event> others;
+    for (const Entry& entry : maps_) {
+      if (entry.pointer != pointer || entry.map == own) continue;
+      api.clRetainEvent(entry.map);
+      others.push_back(entry.map);
+    }
+    return others;
+  }
+  // The unmap of a collected mapping: now, or once the other maps of its address have ended.
+  void Unmap(const CoreApi& api, DeferredUnmap unmap) {
+    IssueReady(api);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      Prune(api);
+      if (HasOthers(unmap.pointer, unmap.mapped)) {
+        deferred_.push_back(unmap);
+        return;
+      }
+    }
+    EnqueueAbandonedUnmap(api, unmap);
+  }
+
+ private:
+  struct Entry {
+    void* pointer;
+    cl_event map;
+  };
+  static bool Ended(const CoreApi& api, cl_event event) {
+    cl_int status = CL_COMPLETE;
+    return api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS ||
+           status <= CL_COMPLETE;
+  }
+  bool HasOthers(void* pointer, cl_event own) const {
+    return std::any_of(maps_.begin(), maps_.end(), [&](const Entry& e) { return e.pointer == pointer && e.map != own; });
+  }
+  // Ended maps need no wait: their references go at once (few maps are in flight at a time).
+  void Prune(const CoreApi& api) {
+    maps_.erase(std::remove_if(maps_.begin(), maps_.end(),
+                               [&](const Entry& entry) {
+                                 if (!Ended(api, entry.map)) return false;
+                                 api.clReleaseEvent(entry.map);
+                                 return true;
+                               }),
+                maps_.end());
+  }
+  // Deferred unmaps whose address has no other map in flight any more (at every map and unmap).
+  void IssueReady(const CoreApi& api) {
+    std::vector<DeferredUnmap> ready;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (deferred_.empty()) return;
+      Prune(api);
+      auto still = std::stable_partition(deferred_.begin(), deferred_.end(),
+                                         [&](const DeferredUnmap& d) { return HasOthers(d.pointer, d.mapped); });
+      ready.assign(still, deferred_.end());
+      deferred_.erase(still, deferred_.end());
+    }
+    for (const DeferredUnmap& unmap : ready) EnqueueAbandonedUnmap(api, unmap);
+  }
+  std::mutex mutex_;
+  std::vector<Entry> maps_;
+  std::vector<DeferredUnmap> deferred_;
+};
+
+// Process-wide: pointers and driver objects are (worker threads share them). Never destroyed, so
+// a record collected during teardown still finds it.
+MapsInFlight& mapsInFlight = *new MapsInFlight();
+
+// Enqueues the unmap of a mapping nobody can unmap any more, after its map,
+// and lets go of the references the record held.
+void EnqueueAbandonedUnmap(const CoreApi& api, const DeferredUnmap& unmap) {
+  cl_event event = nullptr;
+  cl_event mapped = unmap.mapped;
+  if (api.clEnqueueUnmapMemObject(unmap.queue, unmap.mem, unmap.pointer, mapped ? 1 : 0, mapped ? &mapped : nullptr,
+                                  &event) == CL_SUCCESS) {
+    api.clFlush(unmap.queue);
+    // The unmap may wait behind a command gated by a user event: its event
+    // (and the map's, which it waits on) is kept until it ends (PoCL aborts
+    // when a waiting command's event is gone as a user event fails).
+    auto* events = new std::pair<cl_event, cl_event>(event, mapped);
+    if (event && NotifyOnStatus(api, event, CL_COMPLETE, ReleaseEventsWhenDone, events) == CL_SUCCESS) {
+      mapped = nullptr;
+    } else {
+      delete events;
+      if (event) api.clReleaseEvent(event);
+    }
+  }
+  if (mapped) api.clReleaseEvent(mapped);
+  api.clReleaseMemObject(unmap.mem);
+  api.clReleaseCommandQueue(unmap.queue);
+}
+
 // A mapped region. Its ArrayBuffer holds the record, and the record holds its
 // own references to the memory object, the queue and the map command's event:
 // releasing (or collecting) the buffer, queue and context cannot free storage
@@ -283,20 +416,9 @@ struct MapRecord {
   ~MapRecord() {
     const CoreApi* api = ApiOrNull();
     if (!api) return;
-    cl_event event = nullptr;
-    if (!unmapped &&
-        api->clEnqueueUnmapMemObject(queue, mem, pointer, mapped ? 1 : 0, mapped ? &mapped : nullptr, &event) == CL_SUCCESS) {
-      api->clFlush(queue);
-      // The unmap may wait behind a command gated by a user event: its event
-      // (and the map's, which it waits on) is kept until it ends (PoCL aborts
-      // when a waiting command's event is gone as a user event fails).
-      auto* events = new std::pair<cl_event, cl_event>(event, mapped);
-      if (event && NotifyOnStatus(*api, event, CL_COMPLETE, ReleaseEventsWhenDone, events) == CL_SUCCESS) {
-        mapped = nullptr;
-      } else {
-        delete events;
-        if (event) api->clReleaseEvent(event);
-      }
+    if (!unmapped) {
+      mapsInFlight.Unmap(*api, {queue, mem, pointer, mapped});  // takes the references
+      return;
     }
     if (mapped) api->clReleaseEvent(mapped);
     api->clReleaseMemObject(mem);
@@ -306,6 +428,7 @@ struct MapRecord {
 
 Napi::Object MapResult(Napi::Env env, cl_command_queue queue, cl_mem mem, void* pointer, size_t size, cl_event event) {
   auto* record = new MapRecord(Api(env), queue, mem, pointer, event);
+  mapsInFlight.Add(Api(env), pointer, queue, event);
   Napi::Object result = Napi::Object::New(env);
   napi_value buffer;
   napi_status status = napi_create_external_arraybuffer(
@@ -320,6 +443,7 @@ Napi::Object MapResult(Napi::Env env, cl_command_queue queue, cl_mem mem, void* 
   result.Set("buffer", Napi::Value(env, buffer));
   result.Set("record", Napi::External<MapRecord>::New(env, record));
   result.Set("event", WrapEvent(env, event));
+  result.Set("address", Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer))));
   return result;
 }
 
@@ -358,8 +482,11 @@ Napi::Value EnqueueMapImage(const Napi::CallbackInfo& info) {
   try {
     size = HostImageBytes(env, image, region, bytesRowPitch, bytesSlicePitch);
   } catch (...) {
-    OCL_FN(env, clEnqueueUnmapMemObject)(queue, image, pointer, 0, nullptr, nullptr);
-    if (op.event) Api(env).clReleaseEvent(op.event);
+    // As a collected mapping's unmap: after its map, and after the other maps of its address (MapsInFlight).
+    const CoreApi& api = Api(env);
+    api.clRetainCommandQueue(queue);
+    api.clRetainMemObject(image);
+    mapsInFlight.Unmap(api, {queue, image, pointer, op.event});  // takes the references and op.event
     throw;
   }
   Napi::Object result = MapResult(env, queue, image, pointer, size, op.event);
@@ -382,6 +509,13 @@ Napi::Value EnqueueUnmap(const Napi::CallbackInfo& info) {
   if (record->unmapped || record->pointer != mapped.Data()) throw Napi::TypeError::New(env, "not this mapping's record");
   Enqueue op(info[2]);
   if (record->mapped) op.waitList.push_back(record->mapped);  // after the map, whatever the queue's order
+  // Not while another map of its address is in flight (MapsInFlight): lib/ has refused those that wait on a user
+  // event that is not set, so these end.
+  std::vector<cl_event> others = mapsInFlight.Others(Api(env), record->pointer, record->mapped);
+  if (!others.empty()) {
+    Api(env).clWaitForEvents(static_cast<cl_uint>(others.size()), others.data());  // a failed map has ended too
+    for (cl_event other : others) Api(env).clReleaseEvent(other);
+  }
   OCL_CHECK(env, clEnqueueUnmapMemObject, record->queue, record->mem, record->pointer, op.count(), op.list(),
                                              &op.event);
   record->unmapped = true;

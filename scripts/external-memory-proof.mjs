@@ -32,8 +32,10 @@
 //   node scripts/external-memory-proof.mjs [--platform NAME] [--cycles N] [--frames N]
 //        [--size BYTES] [--image WxH] [--json]
 //
-// On the GPU machine: the Vulkan loader carried in (INTEROP-NOTES), NVIDIA's
-// Vulkan ICD in VK_DRIVER_FILES and NVIDIA's OpenCL in OCL_ICD_VENDORS.
+// On a GPU machine without Node or a Vulkan loader: scripts/gpu/prepare.sh
+// on the build machine, then `bash scripts/gpu/device.sh node
+// scripts/external-memory-proof.mjs` there (it sets VK_DRIVER_FILES and
+// OCL_ICD_VENDORS to NVIDIA's drivers).
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';

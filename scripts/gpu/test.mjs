@@ -104,7 +104,15 @@ if (only.includes('fuzz') && seeds) {
   if (!existsSync(fuzzer)) results.push({ name: 'misuse fuzzer', status: 1, seconds: 0, output: `${fuzzer} is missing` });
   else {
     results.push(
-      await run('misuse fuzzer', process.execPath, [fuzzer, '--platform', platform, '--seeds', seeds, '--steps', steps, '--parallel', parallel]),
+      // The reference driver beside the GPU's when it is built (the process then has two drivers, as users' may);
+      // each seed has its own time-out inside the fuzzer, so the run as a whole gets a long one.
+      await run(
+        'misuse fuzzer',
+        process.execPath,
+        [fuzzer, '--platform', platform, '--seeds', seeds, '--steps', steps, '--parallel', parallel,
+          ...(existsSync(join(root, 'cmake-build/lib/libocl_interop_refdriver.so')) ? ['--with-reference'] : [])],
+        6 * 3600_000,
+      ),
     );
   }
 }

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createContext, getPlatforms, type CommandQueue, type Context, type Device, type Platform } from '../../lib';
+import { packagesFor } from '../../scripts/test-prerequisites.mjs';
 
 export const repoRoot = resolve(__dirname, '../..');
 
@@ -97,6 +98,12 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** For a program the tests run by name that is not installed: which package has it (scripts/test-prerequisites.mjs). */
+function notInstalled(file: string, error: NodeJS.ErrnoException): string | undefined {
+  const packages = error.code === 'ENOENT' ? packagesFor(file) : undefined;
+  return packages && `${file} is not installed: apt-get install ${packages.join(' ')} (npm test installs it as root; see scripts/test-prerequisites.mjs)`;
+}
+
 /**
  * Runs a program without blocking this process's event loop: a vitest worker
  * blocked (spawnSync, execSync) for a minute loses its RPC to the runner
@@ -132,7 +139,7 @@ export function runProcess(file: string, args: readonly string[], options: Child
       for (const timer of timers) clearTimeout(timer);
       if (pid !== undefined) running.delete(pid);
       const result = { status, signal, stdout, stderr };
-      if (error) rejectRun(Object.assign(new Error(`${what} could not be started: ${error.message}`), { cause: error }));
+      if (error) rejectRun(Object.assign(new Error(`${what} could not be started: ${notInstalled(file, error) ?? error.message}`), { cause: error }));
       else if (timedOut) rejectRun(new ChildTimeoutError(what, timeout / 1000, result));
       else resolveRun(result);
     };

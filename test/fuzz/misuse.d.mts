@@ -1,0 +1,70 @@
+// Types of misuse.mjs (the misuse fuzzer's runner, shared by test/misuse.test.ts and its command line).
+
+export declare const referenceDriverName: string;
+export declare const referenceDriverLibrary: string;
+export declare const softvaDir: string;
+export declare const softvaName: string;
+
+/** What one seed's process is told. */
+export interface FuzzConfig {
+  steps: number;
+  /** Part of the compiling platform's name ("Portable" for PoCL, "NVIDIA"). */
+  platform: string;
+  /** The reference driver's platform joins in. */
+  reference: boolean;
+  /** The VA module on libva (needs reference, and softvaEnv in env). */
+  va: boolean;
+  /** The reference driver's control API (koffi): true required, false off, undefined when it loads. */
+  control?: boolean;
+}
+
+export interface SeedResult {
+  seed: number;
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  ms: number;
+  /** How many steps started. */
+  stepsRun: number;
+  /** The last steps started, as "index: op-number op-source". */
+  steps: string[];
+}
+
+export type FailureKind = 'crash' | 'hang' | 'untyped' | 'wrong' | 'failed';
+export interface Failure {
+  kind: FailureKind;
+  detail: string;
+}
+
+export interface Summary {
+  seeds: number;
+  passed: number;
+  crash: number[];
+  hang: number[];
+  untyped: number[];
+  wrong: number[];
+  failed: number[];
+}
+
+export declare function parseSeeds(text: string): number[];
+export declare function seedTimeoutMs(steps: number): number;
+export declare function vendorsWithReference(base?: string): { vendors: string; cleanup(): void };
+export declare function vaMissing(): string | null;
+export declare function startXvfb(): Promise<{ display: string; stop(): Promise<void> }>;
+export declare function softvaEnv(display: string): Record<string, string | undefined>;
+export declare function runSeed(
+  seed: number,
+  config: FuzzConfig,
+  options?: { env?: Record<string, string | undefined>; timeoutMs?: number; logDir?: string; lastSteps?: number },
+): Promise<SeedResult>;
+export declare function verdict(result: SeedResult): Failure | null;
+export declare function replayCommand(seed: number, config: FuzzConfig): string;
+export declare function failureReport(result: SeedResult, config: FuzzConfig, failure?: Failure | null): string;
+export declare function runSeeds(
+  seeds: number[],
+  config: FuzzConfig,
+  options?: { parallel?: number; env?: Record<string, string | undefined>; timeoutMs?: number; onResult?(result: SeedResult, failure: Failure | null): void },
+): Promise<SeedResult[]>;
+export declare function summarize(results: SeedResult[]): Summary;

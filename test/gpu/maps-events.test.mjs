@@ -1,0 +1,82 @@
+// The misuse fuzzer's crashes on PoCL (issue 22 item 3), replayed on the GPU
+// driver, each in a fresh process: maps of one address with a map gated by a
+// user event, and a command that waited on a failed user event and on
+// another command still running. Whether two maps share an address is the
+// driver's choice, so an unmap refused while the gated map waits is as right
+// as one that goes through; the process must not crash, and the bytes must be
+// the ones written.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describeRun, runFresh } from './support.mjs';
+
+const mapsOfOneAddress = `
+const context = ocl.createContext({ platform });
+const buffer = context.createBuffer(4096);
+const queue = context.createQueue(device);
+queue.fillBuffer(buffer, new Uint8Array([7]));
+queue.finishSync();
+const settle = () => new Promise((r) => setTimeout(r, 50));
+const tryUnmap = (mapping) => { try { mapping.unmap(); return 'unmapped'; } catch (e) { return e.name; } };
+(async () => {
+  const results = [];
+  for (const access of ['read-write', 'read']) {
+    const q = context.createQueue(device);
+    const gate = context.createUserEvent();
+    const gated = q.mapBuffer(buffer, { access, waitFor: [gate] }).then((m) => m, (e) => e.name);
+    if (access === 'read-write') q.release();
+    const mapping = queue.mapBufferSync(buffer, { access: 'read' });
+    const first = tryUnmap(mapping);
+    await settle();
+    gate.setStatus('complete');
+    const other = await gated;
+    const second = mapping.mapped ? tryUnmap(mapping) : 'unmapped';
+    let bytes = null;
+    if (typeof other === 'object' && other.mapped) { bytes = [other.bytes()[0], other.bytes()[4095]]; other.unmap(); }
+    await queue.finish();
+    results.push({ first, second, bytes });
+  }
+  console.log(JSON.stringify(results));
+})();`;
+
+test('maps of one address, one gated by a user event (its queue released, or a second map for reading): no crash; a refused unmap is OpenCLStateError and goes through once the event is set', async () => {
+  const run = await runFresh(mapsOfOneAddress, { timeoutMs: 60_000 });
+  assert.equal(run.signal, null, describeRun(run));
+  assert.equal(run.status, 0, describeRun(run));
+  const results = JSON.parse(run.stdout.trim().split('\n').pop());
+  for (const { first, second, bytes } of results) {
+    assert.ok(['unmapped', 'OpenCLStateError'].includes(first), describeRun(run));
+    assert.equal(second, 'unmapped', describeRun(run));
+    if (bytes) assert.deepEqual(bytes, [7, 7], describeRun(run));
+  }
+});
+
+const failedGate = `
+const context = ocl.createContext({ platform });
+const [q1, q2] = [context.createQueue(device), context.createQueue(device)];
+const buffer = context.createBuffer(1 << 27);
+const settle = () => new Promise((r) => setTimeout(r, 50));
+(async () => {
+  const lines = [];
+  for (let round = 0; round < 3; round++) {
+    const [failing, later] = [context.createUserEvent(), context.createUserEvent()];
+    const fill = q1.fillBuffer(buffer, new Uint8Array([1]), { waitFor: [later] });
+    const marker = q2.enqueueMarker({ waitFor: [failing, fill] });
+    marker.completed.then(() => lines.push('complete'), (e) => lines.push(e.name));
+    failing.setStatus(-5);
+    await settle();
+    marker.release();
+    later.setStatus('complete');
+    await q1.finish();
+    await settle();
+    lines.push(fill.status);
+  }
+  console.log(JSON.stringify(lines));
+})();`;
+
+test('a command waiting on a user event and on another command, the user event failed first, its event released: no crash when the other command ends', async () => {
+  const run = await runFresh(failedGate, { timeoutMs: 60_000 });
+  assert.equal(run.signal, null, describeRun(run));
+  assert.equal(run.status, 0, describeRun(run));
+  const lines = JSON.parse(run.stdout.trim().split('\n').pop());
+  assert.deepEqual(lines, Array(3).fill(['OpenCLCommandError', 'complete']).flat(), describeRun(run));
+});
