@@ -100,3 +100,15 @@ describe('documentation links', () => {
     expect(pages.filter((page) => !linked.has(`docs/${page}`))).toEqual([]);
   });
 });
+
+describe('docs/ARCHITECTURE.md names files that exist', () => {
+  it('every path it names in code spans (lib/, native/, test/, scripts/, bench/, docs/, binding.gyp ...) exists, placeholders aside', () => {
+    const text = readFileSync(resolve(repoRoot, 'docs/ARCHITECTURE.md'), 'utf8');
+    const paths = [...text.matchAll(/`([^`\s]+)`/g)]
+      .map((m) => m[1]!.replace(/[.,:;]+$/, ''))
+      .filter((p) => /^(lib|native|test|scripts|bench|docs|examples)\/|^(binding\.gyp|CMakeLists\.txt|CHANGELOG\.md|README\.md)$/.test(p))
+      .filter((p) => !/[<>*]/.test(p));
+    expect(paths.length).toBeGreaterThan(40);
+    expect(paths.filter((p) => !existsSync(resolve(repoRoot, p)))).toEqual([]);
+  });
+});
