@@ -43,7 +43,7 @@ const checks = [
 ];
 
 if (process.platform !== 'linux') {
-  console.error('npm test runs on Linux (PoCL and the reference driver); on Windows use npm run test:windows under Wine, see README.');
+  console.error('npm test runs on Linux (PoCL and the reference driver); on Windows use npm run test:windows under Wine, see docs/windows.md.');
   process.exit(1);
 }
 
