@@ -15,7 +15,7 @@
 // the planes (signal), OpenCL waits, acquires, runs nv12_to_rgba (3 kernel
 // arguments set per frame), releases, signals, flushes; Vulkan waits and
 // copies the RGBA frame out. Orders: naive, ahead, and ahead with the
-// consumers N/2 frames behind OpenCL's work (FramePipeline's README section says
+// consumers N/2 frames behind OpenCL's work (docs/frames.md says
 // what they are; the C side's variants of the same names). The C side records its command buffers each frame with
 // the frame's values; the Node side records each slot's commands once per
 // value it uses (two a slot: frames of even and odd laps differ, which is

@@ -2,7 +2,7 @@
 // Event-loop lag while commands are awaited: enqueues N kernels that each
 // take a while, then awaits them all and reports how late the event loop ran
 // (perf_hooks' monitorEventLoopDelay, 1 ms resolution) while they ended. Awaiting must never
-// block the loop, whichever completion mechanism the driver gets (README
+// block the loop, whichever completion mechanism the driver gets (bench/README.md,
 // "Awaiting"; OPENCL_INTEROP_COMPLETION=callback|waiter to choose).
 //
 //   node bench/loop-lag.mjs [--platform NAME] [--commands N] [--rounds R] [--global G] [--loop L]

@@ -94,7 +94,7 @@ export function packagesFor(command) {
 
 function main() {
   if (process.platform !== 'linux') {
-    console.error('npm test runs on Linux (PoCL and the reference driver); on Windows use npm run test:windows under Wine, see README.');
+    console.error('npm test runs on Linux (PoCL and the reference driver); on Windows use npm run test:windows under Wine, see docs/windows.md.');
     process.exit(1);
   }
 

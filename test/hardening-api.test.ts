@@ -233,7 +233,7 @@ describe('item 9: kernels on CPU drivers run inside the process; what setArg(i, 
     expect(value).toBe(1);
   });
 
-  it('a kernel that dereferences a NULL argument kills the process on PoCL, as the README warns', async () => {
+  it('a kernel that dereferences a NULL argument kills the process on PoCL, as docs/core.md warns', async () => {
     const result = await runNode(
       prelude +
         `(async () => {
@@ -246,7 +246,7 @@ describe('item 9: kernels on CPU drivers run inside the process; what setArg(i, 
     );
     expect(result.stdout).not.toContain('survived');
     expect(result.signal).toBe('SIGSEGV');
-    const readme = readFileSync(resolve(repoRoot, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const readme = readFileSync(resolve(repoRoot, 'docs/core.md'), 'utf8').replace(/\s+/g, ' ');
     expect(readme).toContain('a kernel that dereferences a NULL argument crashes');
     expect(readme).toContain('On CPU drivers (PoCL, Intel\'s and AMD\'s CPU runtimes) it runs inside the Node process');
     expect(readme).toContain('`setArg(i, null)` sets a `global` or `constant` pointer parameter to NULL');

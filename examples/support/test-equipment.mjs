@@ -3,7 +3,7 @@
 // are built by `npm run build:driver` into cmake-build/ and stand in for
 // missing hardware (each example says so when it uses them).
 //
-// - The reference OpenCL driver (test/driver; README.md, "The reference
+// - The reference OpenCL driver (test/driver; docs/testing.md, "The reference
 //   driver"): an ICD with the sharing extensions over simulated Direct3D and
 //   VA objects. `referenceDriverPath` is its library; `openReferenceDriver()`
 //   gives its control API (test/driver/control.mjs), through which an example

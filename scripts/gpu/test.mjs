@@ -10,7 +10,7 @@
 //
 // On a machine without Node or a Vulkan loader: scripts/gpu/prepare.sh on a
 // build machine, carry what it lists, and run it through scripts/gpu/device.sh
-// (README, "Testing on a GPU").
+// (docs/testing.md, "Testing on a GPU").
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
