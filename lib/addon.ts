@@ -566,6 +566,8 @@ export interface Addon {
   NativeSemaphores: SharingConstructor<NativeSemaphores>;
   /** fcntl(F_DUPFD_CLOEXEC): another descriptor of the same open file (POSIX). */
   duplicateFd(fd: number): number;
+  /** close(fd), natively (fs.closeSync warns in workers about descriptors fs did not open); false when it was not open. */
+  closeFd(fd: number): boolean;
   // The VA module (native/va/: loader.cc, display.cc, surface.cc).
   vaLoad(candidates: { libva: string[]; drm: string[]; x11: string[]; xlib: string[] }): NativeVaLoad;
   vaLoadedLibrary(): (NativeVaLoad & { ok: true }) | null;

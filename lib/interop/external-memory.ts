@@ -3,7 +3,7 @@
 // DMA-BUF, Electron's shared textures), acquired and released through the
 // one enqueue path (queue.acquire(), `await using`). Ordinary contexts: no
 // interop context property, no device query.
-import { type Stats, closeSync, fstatSync, readlinkSync, statSync } from 'node:fs';
+import { type Stats, fstatSync, readlinkSync, statSync } from 'node:fs';
 import type { NativeExternalMemory, NativePropertyList } from '../addon';
 import { CL } from '../facts/cl-constants';
 import { Context } from '../context';
@@ -460,12 +460,9 @@ function isOpenFd(fd: number): boolean {
   }
 }
 
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // already gone
-  }
+/** @internal Closes a descriptor a driver or an exporter made (natively: see closeFd); one already gone is no error. */
+export function closeQuietly(fd: number): void {
+  ready().closeFd(fd);
 }
 
 /** An import checked and ready for the driver (ExternalMemory's #prepare). */

@@ -1,7 +1,6 @@
 // cl_khr_semaphore and cl_khr_external_semaphore (+ _opaque_fd, _sync_fd,
 // _win32): semaphores made in OpenCL or imported from another API's handle,
 // waited on and signaled on a queue, exported where the device can.
-import { closeSync } from 'node:fs';
 import type { NativePropertyList, NativeSemaphore, NativeSemaphores } from '../addon';
 import { Context } from '../context';
 import { Device } from '../device';
@@ -58,7 +57,7 @@ export interface SemaphoreEnqueueOptions {
 
 function closeExported(handle: number | bigint): void {
   if (typeof handle === 'number') {
-    if (handle >= 0) closeSync(handle);
+    if (handle >= 0) ready().closeFd(handle);
   } else {
     ready().direct3d?.closeHandle(handle);
   }

@@ -6,7 +6,7 @@
 // sender's handles stay the sender's: sending gives the receiver descriptors
 // of its own (the kernel duplicates them), and the sender disposes its objects
 // when it is done with them. native/ipc/handle_channel.cc is the thin twin.
-import { closeSync, lstatSync, unlinkSync } from 'node:fs';
+import { lstatSync, unlinkSync } from 'node:fs';
 import type { NativeHandleChannel } from '../addon';
 import { nativeAddon } from '../addon';
 import { describeValue } from '../errors';
@@ -77,16 +77,17 @@ export interface ReceivedHandles<H extends readonly ReceivedHandle[] = ReceivedH
 }
 
 const MAGIC = 'opencl-interop handles';
+// Received descriptors are closed natively: fs.closeSync warns in a worker about descriptors fs did not open there.
+function closeDescriptor(fd: number): void {
+  nativeAddon().closeFd(fd);
+}
+
 const MAX_HANDLES = 64;
 const MAX_DATA = 16 * 1024;
 const MAX_MESSAGE = 64 * 1024;
 
 const forgotten = new FinalizationRegistry<number>((fd) => {
-  try {
-    closeSync(fd);
-  } catch {
-    // closed behind our back
-  }
+  closeDescriptor(fd);
 });
 
 /**
@@ -142,11 +143,7 @@ export class ReceivedHandle<K extends HandleKind = HandleKind> {
     if (!this.#owned) return;
     this.#owned = false;
     forgotten.unregister(this);
-    try {
-      closeSync(this.handle);
-    } catch {
-      // closed behind our back
-    }
+    closeDescriptor(this.handle);
   }
 
   [Symbol.dispose](): void {
@@ -156,11 +153,7 @@ export class ReceivedHandle<K extends HandleKind = HandleKind> {
 
 function closeAll(fds: readonly number[]): void {
   for (const fd of fds) {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
+    closeDescriptor(fd);
   }
 }
 

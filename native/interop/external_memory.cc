@@ -263,11 +263,26 @@ Napi::Value DuplicateFd(const Napi::CallbackInfo& info) {
 #endif
 }
 
+// closeFd(fd) -> whether it was open. Closed here, not with fs.closeSync: in
+// a worker thread Node warns about every descriptor fs did not open there
+// ("closed but not opened in unmanaged mode"), and these come from drivers.
+Napi::Value CloseFd(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+#if defined(_WIN32)
+  throw Napi::Error::New(env, "file descriptors are not imported on Windows");
+#else
+  uint64_t fd = ToU64(info[0], "fd");
+  if (fd > 0x7fffffff) throw Napi::RangeError::New(env, "fd must be a file descriptor (0 to 2^31-1)");
+  return Napi::Boolean::New(env, close(static_cast<int>(fd)) == 0);
+#endif
+}
+
 }  // namespace
 
 void InitExternalMemory(Napi::Env env, Napi::Object exports) {
   NativeExternalMemory::Init(env, exports);
   exports.Set("duplicateFd", Napi::Function::New(env, DuplicateFd, "duplicateFd"));
+  exports.Set("closeFd", Napi::Function::New(env, CloseFd, "closeFd"));
 }
 
 }  // namespace ocl
