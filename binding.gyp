@@ -8,6 +8,7 @@
         "native/convert.cc",
         "native/loader.cc",
         "native/completion.cc",
+        "native/status_notify.cc",
         "native/platform.cc",
         "native/device.cc",
         "native/context.cc",

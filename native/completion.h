@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "cl_api.h"
+#include "status_notify.h"
 
 namespace ocl {
 
@@ -50,12 +51,6 @@ class CallbackHub {
   std::unordered_map<uint64_t, Napi::FunctionReference> listeners_;
 };
 
-// Calls notify(event, status, user) on some thread once the event reaches
-// execStatus or fails: through clSetEventCallback, or a polling thread where
-// the driver has no event callbacks. Not CL_SUCCESS: notify will not be called.
-using StatusNotify = EventNotify;
-cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, StatusNotify notify, void* user,
-                      bool (*abandoned)(void*) = nullptr, void (*drop)(void*) = nullptr);
 
 // Compiler work in flight at process exit. Drivers that compile on their own
 // threads (PoCL: clBuildProgram on the libuv pool here, and each kernel's code

@@ -7,7 +7,7 @@
 #include <deque>
 #include <mutex>
 
-#include "completion.h"
+#include "status_notify.h"
 
 namespace ocl {
 

@@ -1,0 +1,17 @@
+// A driver's news of one event's status, on some thread: its event callback,
+// or a polling thread where the driver has none (status_notify.cc). Below
+// the event table (event.cc) and completion (completion.cc), which use it.
+#pragma once
+
+#include "cl_api.h"
+
+namespace ocl {
+
+// Calls notify(event, status, user) on some thread once the event reaches
+// execStatus or fails: through clSetEventCallback, or a polling thread where
+// the driver has no event callbacks. Not CL_SUCCESS: notify will not be called.
+using StatusNotify = EventNotify;
+cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, StatusNotify notify, void* user,
+                      bool (*abandoned)(void*) = nullptr, void (*drop)(void*) = nullptr);
+
+}  // namespace ocl
