@@ -363,7 +363,9 @@ async function main() {
             const t0 = performance.now();
             const ms = await Promise.all(lanes.map((l) => l.run(n, frames)));
             const wall = performance.now() - t0;
-            ms.forEach((x, k) => perGpuRuns[k].push((frames * 1000) / x));
+            ms.forEach((x, k) => {
+              perGpuRuns[k].push((frames * 1000) / x);
+            });
             aggregateRuns.push((frames * lanes.length * 1000) / wall);
           }
           const row = { slots: n, alone: median(aloneRuns), perGpu: perGpuRuns.map(median), aggregate: median(aggregateRuns) };
