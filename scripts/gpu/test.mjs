@@ -6,7 +6,7 @@
 // each in a fresh process), and, given --seeds, the misuse fuzzer.
 //
 //   node scripts/gpu/test.mjs [--platform NAME] [--seeds A-B] [--steps N] [--parallel N]
-//                             [--only check,proof,suite,fuzz] [--out DIR] [--spread GPUS]
+//                             [--only check,proof,suite,fuzz] [--out DIR] [--spread GPUS] [--proof-cycles N]
 //
 // On a machine without Node or a Vulkan loader: scripts/gpu/prepare.sh on a
 // build machine, carry what it lists, and run it through scripts/gpu/device.sh
@@ -23,7 +23,7 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
-const known = ['platform', 'seeds', 'steps', 'parallel', 'only', 'out', 'spread'];
+const known = ['platform', 'seeds', 'steps', 'parallel', 'only', 'out', 'spread', 'proof-cycles'];
 for (let i = 0; i < args.length; i += 2) {
   if (!args[i].startsWith('--') || !known.includes(args[i].slice(2))) {
     console.error(`unknown argument ${args[i]}: expected ${known.map((k) => `--${k}`).join(', ')}`);
@@ -99,7 +99,8 @@ function run(name, command, commandArgs, limitMs = 600_000, { gpu, quiet = false
 const results = [];
 if (only.includes('check')) results.push(await run('device check', process.execPath, ['scripts/device-check.mjs', platform]));
 if (only.includes('proof')) {
-  results.push(await run('external-memory proof', process.execPath, ['scripts/external-memory-proof.mjs', '--platform', platform]));
+  const cycles = option('proof-cycles', '');
+  results.push(await run('external-memory proof', process.execPath, ['scripts/external-memory-proof.mjs', '--platform', platform, ...(cycles ? ['--cycles', cycles] : [])]));
 }
 if (only.includes('suite')) {
   const files = readdirSync(join(root, 'test/gpu')).filter((f) => f.endsWith('.test.mjs')).sort();
