@@ -748,6 +748,19 @@ cl_mem create_buffer_locked(cl_context c, cl_mem_flags flags, size_t size, void 
   return m;
 }
 
+cl_mem new_image(cl_context c, cl_mem_flags flags, cl_mem_object_type t, const cl_image_format &fmt, size_t w, size_t h,
+                 size_t d, size_t a) {
+  if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY))) flags |= CL_MEM_READ_WRITE;
+  cl_mem m = new_mem(c, flags, t);
+  m->fmt = fmt;
+  m->elem = pixel_size(fmt);
+  m->width = w;
+  m->height = (t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D) ? h : 0;
+  m->depth = t == CL_MEM_OBJECT_IMAGE3D ? d : 0;
+  m->array_size = a;
+  return m;
+}
+
 cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, const cl_image_desc *desc,
                           void *host_ptr, cl_int *errcode_ret) {
   if (!valid_ctx(c)) RET_ERR(CL_INVALID_CONTEXT);
@@ -789,14 +802,7 @@ cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_form
     if (!valid_mem(buf) || buf->type != CL_MEM_OBJECT_BUFFER) RET_ERR(CL_INVALID_IMAGE_DESCRIPTOR);
     if (w * elem > buf->size) RET_ERR(CL_INVALID_IMAGE_SIZE);
   }
-  if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY))) flags |= CL_MEM_READ_WRITE;
-  cl_mem m = new_mem(c, flags, t);
-  m->fmt = *fmt;
-  m->elem = elem;
-  m->width = w;
-  m->height = (t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D) ? h : 0;
-  m->depth = t == CL_MEM_OBJECT_IMAGE3D ? d : 0;
-  m->array_size = a;
+  cl_mem m = new_image(c, flags, t, *fmt, w, h, d, a);
   size_t layers = (t == CL_MEM_OBJECT_IMAGE3D) ? d : (a ? a : 1);
   if (buf) {
     m->parent = buf;
