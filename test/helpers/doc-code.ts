@@ -156,8 +156,8 @@ export interface CheckOptions {
   repoRoot: string;
   /** Where the generated files go; a fresh temporary folder if not given. */
   workDir?: string;
-  /** Keep the generated folder (it holds a tsconfig.json: `npx tsc -p <folder>` reproduces the check). */
-  keep?: boolean;
+  /** Keep a generated temporary folder (it holds a tsconfig.json: `npx tsc -p <folder>` reproduces the check): never (default), or when there are errors. */
+  keep?: 'never' | 'on-error';
 }
 
 export interface CheckResult {
@@ -266,7 +266,8 @@ export function checkCodeBlocks(blocks: readonly CodeBlock[], options: CheckOpti
     }
     if (!origin.sidecar) errors.push(...unusedGiven(source, origin.block, origin.given));
   }
-  if (errors.length === 0 && !options.keep && options.workDir === undefined) rmSync(workDir, { recursive: true, force: true });
+  const keep = options.workDir !== undefined || (options.keep === 'on-error' && errors.length > 0);
+  if (!keep) rmSync(workDir, { recursive: true, force: true });
   return { errors, workDir };
 }
 
