@@ -408,6 +408,7 @@ async function main() {
       const alone = await runC(opts.c, args(gpus[0]));
       const together = count > 1 ? await Promise.all(gpus.map((g) => runC(opts.c, args(g)))) : [alone];
       result.c = slotCounts.map((n) => ({ slots: n, alone: fpsOf(alone, n), perGpu: together.map((j) => fpsOf(j, n)), aggregate: together.reduce((sum, j) => sum + (fpsOf(j, n) ?? 0), 0) }));
+      for (const r of result.c) console.error(`bench: C, ${r.slots} slots: GPU 0 alone ${r.alone?.toFixed(0) ?? 'n/a'} frames/s; one process per GPU ${r.perGpu.map((x) => x?.toFixed(0) ?? 'n/a').join(' + ')} = ${r.aggregate.toFixed(0)} frames/s`);
       for (const [k, j] of together.entries()) {
         const ck = j?.check.find((x) => x.order === 'ahead' && x.ordered);
         result.checks.push({ side: 'C', gpu: gpus[k].index, frames: ck?.frames ?? 0, mismatchedPixels: ck?.mismatched_pixels ?? null });
