@@ -61,28 +61,21 @@ export {
 } from './interop/extensions';
 export {
   ExternalMemory,
-  ImportedFrame,
-  OpenCLHandleTypeError,
-  OpenCLImageLayoutError,
-  OpenCLImportError,
   externalMemoryHandleTypes,
   getExternalMemory,
   importDmaBuf,
   type DmaBufImportOptions,
-  type DmaBufPlanes,
-  type ElectronTextureInfo,
   type ExternalBufferOptions,
   type ExternalImageOptions,
-  type ExporterTiling,
   type ExternalImportOptions,
   type ExternalMemoryDetails,
   type ExternalMemoryHandle,
   type ExternalMemoryHandleType,
-  type ExternalPlane,
-  type NativePixmap,
-  type PlaneFormat,
   type PlanesOptions,
 } from './interop/external-memory';
+export { OpenCLHandleTypeError, OpenCLImageLayoutError, OpenCLImportError } from './interop/external-errors';
+export { ImportedFrame, type DmaBufPlanes, type ElectronTextureInfo, type ExternalPlane, type NativePixmap, type PlaneFormat } from './interop/external-frames';
+export { type ExporterTiling } from './interop/external-handles';
 export {
   ExportedSemaphoreHandle,
   Semaphore,

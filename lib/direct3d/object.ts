@@ -7,6 +7,7 @@
 // checks are lib/validate.ts's.
 import { type NativeComObject, type NativeDirect3D, nativeAddon } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
+import { closeOsHandle } from '../os-handle';
 import { settleAddress } from '../sharing-hooks';
 import { Direct3DUnavailableError } from './errors';
 
@@ -142,11 +143,7 @@ export class SharedHandle {
     const handle = this.#handle;
     if (handle === null) return;
     this.#handle = null;
-    try {
-      installed?.closeHandle(handle);
-    } catch {
-      // A handle closed elsewhere: nothing left to do.
-    }
+    closeOsHandle(handle);
   }
 
   [Symbol.dispose](): void {
