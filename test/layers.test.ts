@@ -117,6 +117,10 @@ describe('lib/ layering', () => {
       readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? nativeSources(join(dir, entry.name)) : entry.name.endsWith('.cc') ? [join(dir, entry.name)] : []));
     const definers = nativeSources(nativeRoot).filter((file) => /\.Set\("(closeFd|duplicateFd|isOpenFd|closeHandle|vkCloseHandle)"/.test(readFileSync(file, 'utf8')));
     expect(definers.map(name)).toEqual(['native/os_handle.cc']);
+    // One rule for every object that owns a handle (an exported memory or semaphore handle, a received
+    // one, a VaDmaBuf's fds): lib/os-handle.ts's registry closes what garbage collection finds unclosed.
+    const registries = files.filter((file) => file !== room && /new FinalizationRegistry\b/.test(readFileSync(file, 'utf8')));
+    expect(registries.map(name)).toEqual(['lib/event.ts']);
   });
 
   it('lib/facts/ is the base: it imports only lib/facts/ (the argument checks and errors build on it, not it on them)', () => {
