@@ -123,6 +123,22 @@ describe('lib/ layering', () => {
     expect(registries.map(name)).toEqual(['lib/event.ts']);
   });
 
+  it('the objects that are not OpenCL\'s hold their native wrapper through one base (lib/holder.ts), none spelling #native / dispose() of its own', () => {
+    const holders = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\bclass (\w+)(?:<[^>]*>)? extends NativeHolder\b/g)].map((match) => `${name(file)}: ${match[1]}`));
+    expect(holders.sort()).toEqual([
+      'lib/direct3d/object.ts: Direct3DObject',
+      'lib/host-memory.ts: HostMemory',
+      'lib/va/display.ts: VaDisplay',
+      'lib/vulkan/commands.ts: VulkanCommands',
+      'lib/vulkan/device.ts: VulkanDevice',
+      'lib/vulkan/instance.ts: VulkanInstance',
+      'lib/vulkan/memory.ts: VulkanMemoryResource',
+      'lib/vulkan/semaphore.ts: VulkanSemaphore',
+    ]);
+    const spelled = [...new Set(holders.map((holder) => holder.split(':')[0]!))].filter((file) => /#native\b/.test(readFileSync(resolve(repoRoot, file), 'utf8')));
+    expect(spelled).toEqual([]);
+  });
+
   it('lib/facts/ is the base: it imports only lib/facts/ (the argument checks and errors build on it, not it on them)', () => {
     const offenders = files
       .filter((file) => file.startsWith(facts + '/'))

@@ -148,7 +148,7 @@ export function checkLayout(format: unknown, width: unknown, height: unknown, pl
   return { format: format as PlaneFormat, width, height, as: (as ?? 'buffers') as 'buffers' | 'images', planes: layouts };
 }
 
-/** Planes inside their allocation, at offsets every device can make a sub-buffer at: checked before anything is imported. */
+/** @internal Planes inside their allocation, at offsets every device can make a sub-buffer at: checked before anything is imported. */
 export function checkPlacement(context: Context, planes: readonly (PlaneLayout & { object?: number })[], sizeOf: (object: number) => number): void {
   planes.forEach((plane, i) => {
     const size = sizeOf(plane.object ?? 0);
