@@ -1,5 +1,7 @@
-// opencl-interop: OpenCL for Node.js with the Direct3D 9/10, DX9 media and
-// VA-API sharing extensions. See README.md.
+// opencl-interop: OpenCL for Node.js with its sharing extensions (Direct3D
+// 9/10/11, DX9 media, VA-API), external memory and semaphores, and the
+// producers beside them (VA-API, Direct3D, Vulkan). The public API: what
+// each layer exports, put together. See README.md and docs/ARCHITECTURE.md.
 export { CL, type CLName } from './facts/cl-constants';
 export { Context, createContext, type ContextInterop, type ContextOptions, type ContextProperty, type BufferOptions, type ImageOptions, type ImageType } from './context';
 export { Device, formatPciBus, type DeviceType, type PciBusInfo } from './device';
