@@ -2,6 +2,7 @@
 // native/os_handle.cc): POSIX file descriptors and Windows HANDLEs, closed
 // natively, and the one rule for an object that owns one (an exported
 // memory or semaphore handle, a handle received from another process).
+import { fstatSync } from 'node:fs';
 import { nativeAddon } from './addon';
 
 /** A file descriptor (number) or a Windows HANDLE (bigint). */
@@ -19,7 +20,14 @@ export function duplicateFd(fd: number): number {
 
 /** @internal Whether the number names an open descriptor of this process. */
 export function isOpenFd(fd: number): boolean {
-  return nativeAddon().isOpenFd(fd);
+  if (process.platform !== 'win32') return nativeAddon().isOpenFd(fd);
+  // The C runtime's descriptors: fstat through libuv, which asks without tripping the CRT's invalid-parameter handler.
+  try {
+    fstatSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
