@@ -29,6 +29,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stacksOf } from '../gpu/stacks.mjs';
+import { startXvfb } from '../support/xvfb.mjs';
+
+export { startXvfb };
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../..');
@@ -91,63 +94,6 @@ export function vaMissing() {
   const path = (process.env.PATH ?? '').split(':');
   if (!path.some((dir) => dir && existsSync(join(dir, 'Xvfb')))) return 'Xvfb is not installed (apt-get install xvfb)';
   return null;
-}
-
-/**
- * Starts Xvfb; resolves { display, stop() }. As test/helpers/va.ts does: a
- * display number of its own (Xvfb's own choice takes no lock, and two
- * servers started at once could both take :0), skipping numbers in use;
- * -displayfd says when it is ready; -noreset keeps it up between clients.
- */
-export async function startXvfb() {
-  let display = 10 + (process.pid % 500);
-  const failures = [];
-  for (let attempt = 0; attempt < 20; attempt++, display++) {
-    while (existsSync(`/tmp/.X${display}-lock`) || existsSync(`/tmp/.X11-unix/X${display}`)) display++;
-    try {
-      return await startXvfbOn(display);
-    } catch (error) {
-      if (error.cannotStart) throw error;
-      failures.push(`:${display}: ${error.message}`);
-    }
-  }
-  throw new Error(`Xvfb did not start on any of 20 display numbers:\n${failures.join('\n')}`);
-}
-
-function startXvfbOn(number) {
-  return new Promise((done, fail) => {
-    const child = spawn('Xvfb', [`:${number}`, '-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp', '-noreset'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
-    let text = '';
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error(`Xvfb did not start in 20 s: ${stderr}`));
-    }, 20_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      fail(Object.assign(new Error(`Xvfb could not be started (apt-get install xvfb): ${error.message}`), { cannotStart: true }));
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      fail(new Error(`Xvfb exited (${signal ?? code}) before it was ready: ${stderr.trim().split('\n').pop() ?? ''}`));
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-    child.stdio[3].setEncoding('utf8').on('data', (chunk) => {
-      text += chunk;
-      if (!text.includes('\n')) return;
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      done({
-        display: `:${text.trim()}`,
-        stop: () =>
-          new Promise((stopped) => {
-            if (child.exitCode !== null || child.signalCode !== null) return stopped();
-            child.once('exit', () => stopped());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
 }
 
 /** The environment that makes a child's libva load the software VA driver on `display`. */
