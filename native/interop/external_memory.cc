@@ -6,15 +6,8 @@
 #include "interop/sharing.h"
 #include "status_notify.h"
 
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <thread>
-
-#if !defined(_WIN32)
-#include <fcntl.h>
-#include <unistd.h>
-#endif
 
 namespace ocl {
 
@@ -208,43 +201,10 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
   Held held_{Env()};
 };
 
-// duplicateFd(fd) -> a new descriptor of the same open file (close-on-exec),
-// so that an import can take one while the caller keeps its own.
-Napi::Value DuplicateFd(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-#if defined(_WIN32)
-  throw Napi::Error::New(env, "file descriptors are not imported on Windows");
-#else
-  uint64_t fd = ToU64(info[0], "fd");
-  if (fd > 0x7fffffff) throw Napi::RangeError::New(env, "fd must be a file descriptor (0 to 2^31-1)");
-  int copy = fcntl(static_cast<int>(fd), F_DUPFD_CLOEXEC, 0);
-  if (copy < 0) {
-    throw Napi::Error::New(env, "fcntl(F_DUPFD_CLOEXEC) on fd " + std::to_string(fd) + " failed: " + std::strerror(errno));
-  }
-  return Napi::Number::New(env, copy);
-#endif
-}
-
-// closeFd(fd) -> whether it was open. Closed here, not with fs.closeSync: in
-// a worker thread Node warns about every descriptor fs did not open there
-// ("closed but not opened in unmanaged mode"), and these come from drivers.
-Napi::Value CloseFd(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-#if defined(_WIN32)
-  throw Napi::Error::New(env, "file descriptors are not imported on Windows");
-#else
-  uint64_t fd = ToU64(info[0], "fd");
-  if (fd > 0x7fffffff) throw Napi::RangeError::New(env, "fd must be a file descriptor (0 to 2^31-1)");
-  return Napi::Boolean::New(env, close(static_cast<int>(fd)) == 0);
-#endif
-}
-
 }  // namespace
 
 void InitExternalMemory(Napi::Env env, Napi::Object exports) {
   NativeExternalMemory::Init(env, exports);
-  exports.Set("duplicateFd", Napi::Function::New(env, DuplicateFd, "duplicateFd"));
-  exports.Set("closeFd", Napi::Function::New(env, CloseFd, "closeFd"));
 }
 
 }  // namespace ocl
