@@ -671,7 +671,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   }
 
   flush(): void {
-    this.native.flush();
+    this.context.addon.flushQueue(this.slot);
   }
 
   /**

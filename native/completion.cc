@@ -208,14 +208,18 @@ class CompletionWaiters {
       lock.unlock();
       const CoreApi* api = ApiOrNull();
       if (!DeliveryAbandoned(delivery)) {
-        api->clWaitForEvents(1, &event);
+        cl_int waited = api->clWaitForEvents(1, &event);
         if (stopping_) {
           --inDriver_;
           return;
         }
+        // CL_SUCCESS means the command completed (the OpenCL API, clWaitForEvents): only a
+        // failure needs its status asked, which is all the lane thread does before the post.
         cl_int status = CL_COMPLETE;
-        cl_int queried = api->clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
-        if (queried != CL_SUCCESS) status = queried;
+        if (waited != CL_SUCCESS) {
+          cl_int queried = api->clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
+          if (queried != CL_SUCCESS) status = queried;
+        }
         delivery->status = status > CL_COMPLETE ? CL_COMPLETE : status;
         std::shared_ptr<CallbackHub> hub = std::move(delivery->hub);
         hub->Post(delivery);

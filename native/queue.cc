@@ -591,6 +591,16 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   return op.event ? data.events->Add(env, op.event) : env.Undefined();
 }
 
+// flushQueue(queueSlot): clFlush by slot; queue.flush() is called once per
+// awaited command, and a wrapped method's unwrap costs more than the flush.
+Napi::Value FlushQueue(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  NativeQueue* queue = NativeQueue::FromSlot(env, SlotArg(info, 0, "queue"), "queue");
+  if (!queue->handle()) ThrowReleased(env, NativeQueue::kName);
+  OCL_CHECK(env, clFlush, queue->handle());
+  return env.Undefined();
+}
+
 }  // namespace
 
 Napi::Value NativeQueue::Info(const Napi::CallbackInfo& info) {
@@ -638,6 +648,7 @@ void InitQueue(Napi::Env env, Napi::Object exports) {
       {"detachArrayBuffer", DetachArrayBuffer},
       {"takeCallArrays", TakeCallArrays},
       {"enqueueNDRange", EnqueueNDRange},
+      {"flushQueue", FlushQueue},
   };
   for (const auto& [name, callback] : functions) exports.Set(name, Napi::Function::New(env, callback, name));
 }
