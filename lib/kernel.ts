@@ -547,7 +547,8 @@ export class Kernel extends Resource<NativeKernel> {
       const arg = args[index]!.object;
       if (arg === null) continue;
       if (arg.released) throw new OpenCLReleasedError(`${arg.kind} (kernel argument ${index})`);
-      if (arg instanceof MemObject) arg.checkCommandUse(`kernel argument ${index}`, call);
+      // Only a shared object has more to check (and a message made at every launch would cost a string).
+      if (arg instanceof MemObject && arg.sharing) arg.checkCommandUse(`kernel argument ${index}`, call);
     }
     if (device && this.#localCount) {
       let total = 0n;
