@@ -15,6 +15,7 @@
         "native/queue.cc",
         "native/memory.cc",
         "native/host_memory.cc",
+        "native/os_handle.cc",
         "native/sampler.cc",
         "native/program.cc",
         "native/kernel.cc",

@@ -9,9 +9,15 @@
 //
 //   node bench/multi-gpu-pipeline.mjs [--platform NAME] [--gpus N] [--mode thread|workers|both]
 //        [--slots 8,32] [--width W] [--height H] [--frames F] [--repeats R] [--check-frames C]
-//        [--side both|c|node] [--c PATH] [--json]
+//        [--side both|c|node] [--c PATH] [--timing] [--json]
 //
-// Per GPU and run: frames/s; correctness: --check-frames frames per GPU and
+// Timed as the C program times itself: each slot count's pipelines are made
+// first (untimed), warmed up, then each run is timed inside its lane. All
+// lanes start together (a worker waits at a shared gate until every one has
+// arrived). Per GPU and run: frames/s; the aggregate is their sum (as the C
+// side's is), and N x frames / (last end - first start) is printed beside it.
+// --timing: each lane's host microseconds per frame by phase (FramePipeline's
+// timing; it adds a few clock reads per frame). Correctness: --check-frames frames per GPU and
 // slot count (8 slots, ahead order) whose RGBA output Vulkan copies three
 // pieces of (start, middle, end) into a buffer the host reads and compares
 // with the expected colour: 0 mismatched pixels or the bench fails.
@@ -156,16 +162,21 @@ async function makeLane({ platformName, gpu, width, height, maxSlots }) {
       queue.copyImageToBuffer(slot.images.rgba, slot.clRgba).release();
     }
   };
-  let sync = null;
+  let pipeline = null;
   return {
     device: device.name,
     uuid: device.uuid,
     get sync() {
-      return sync;
+      return pipeline?.sync ?? null;
     },
-    /** Runs `frames` frames on `n` slots (ahead order); with `check`, counts mismatched pixels into it. */
-    async run(n, frames, check = null) {
-      const pipeline = new cl.FramePipeline({
+    /**
+     * Makes the pipeline of `n` slots (untimed: on NVIDIA its 2 n semaphores
+     * are made, exported and imported into OpenCL here, about as long as
+     * hundreds of frames), with the check's consumer when `check`.
+     */
+    open(n, check = false) {
+      if (pipeline) throw new Error('a pipeline is open: closePipeline() first');
+      pipeline = new cl.FramePipeline({
         queue,
         vulkan,
         slots: n,
@@ -173,30 +184,45 @@ async function makeLane({ platformName, gpu, width, height, maxSlots }) {
         acquire: (s) => [s.resources.frame.memory[0], s.resources.clRgba],
         produce: { vulkan: (s, f) => produceCommands(s.resources, valueIndex(f, n)) },
         process,
-        consume: { vulkan: (s) => consumeCommands(s.resources, check !== null) },
+        consume: { vulkan: (s) => consumeCommands(s.resources, check) },
       });
-      sync = pipeline.sync;
-      try {
-        const t0 = performance.now();
-        await pipeline.run({
-          frames,
-          onConsumed: check
-            ? async (s, f) => {
-                const bytes = await s.resources.check.read();
-                const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-                const want = frameRgba(valueIndex(f, n));
-                for (let k = 0; k < words.length; k++) if (words[k] !== want) check.mismatchedPixels++;
-                check.frames++;
-                check.pixels += words.length;
-              }
-            : undefined,
-        });
-        return performance.now() - t0;
-      } finally {
-        await pipeline.asyncDispose();
-      }
+      return pipeline.sync;
+    },
+    /**
+     * Runs `frames` frames through the open pipeline; resolves with when the
+     * run started and ended (milliseconds on one clock for every thread of
+     * the process: performance.timeOrigin + performance.now()) and, with
+     * `timing`, the host milliseconds of its phases. With `check`, counts
+     * mismatched pixels into it.
+     */
+    async run(frames, { check = null, timing = false } = {}) {
+      const n = pipeline.count;
+      const phases = timing ? {} : undefined;
+      const start = performance.timeOrigin + performance.now();
+      await pipeline.run({
+        frames,
+        timing: phases,
+        onConsumed: check
+          ? async (s, f) => {
+              const bytes = await s.resources.check.read();
+              const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+              const want = frameRgba(valueIndex(f, n));
+              for (let k = 0; k < words.length; k++) if (words[k] !== want) check.mismatchedPixels++;
+              check.frames++;
+              check.pixels += words.length;
+            }
+          : undefined,
+      });
+      const end = performance.timeOrigin + performance.now();
+      return { start, end, ms: end - start, timing: phases ?? null };
+    },
+    async closePipeline() {
+      const p = pipeline;
+      pipeline = null;
+      await p?.asyncDispose();
     },
     async close() {
+      await this.closePipeline();
       await vulkan.queue.idle();
       for (const slot of slots) {
         slot.frame.release();
@@ -215,16 +241,32 @@ async function makeLane({ platformName, gpu, width, height, maxSlots }) {
   };
 }
 
+/**
+ * Holds a worker until every lane of a start has arrived, then lets them all
+ * go at once: [arrived (counts up over the bench), start generation].
+ */
+function awaitStart(gate, generation) {
+  Atomics.add(gate, 0, 1);
+  Atomics.notify(gate, 0);
+  for (let g = Atomics.load(gate, 1); g < generation; g = Atomics.load(gate, 1)) Atomics.wait(gate, 1, g);
+}
+
 // ---- worker side: one GPU, driven by messages ----
 if (!isMainThread) {
   const lane = await makeLane(workerData);
   parentPort.postMessage({ type: 'ready', device: lane.device });
   parentPort.on('message', async (message) => {
     try {
-      if (message.type === 'run') {
+      if (message.type === 'open') {
+        parentPort.postMessage({ type: 'opened', sync: lane.open(message.slots, message.check) });
+      } else if (message.type === 'run') {
         const check = message.check ? { frames: 0, pixels: 0, mismatchedPixels: 0 } : null;
-        const ms = await lane.run(message.slots, message.frames, check);
-        parentPort.postMessage({ type: 'done', ms, check, sync: lane.sync });
+        if (message.gate) awaitStart(new Int32Array(message.gate), message.generation);
+        const result = await lane.run(message.frames, { check, timing: message.timing });
+        parentPort.postMessage({ type: 'done', ...result, check });
+      } else if (message.type === 'closePipeline') {
+        await lane.closePipeline();
+        parentPort.postMessage({ type: 'pipelineClosed' });
       } else if (message.type === 'close') {
         await lane.close();
         parentPort.postMessage({ type: 'closed' });
@@ -236,12 +278,14 @@ if (!isMainThread) {
   });
 }
 
-/** Runs lanes at once: in this thread (lanes are objects) or in workers (lanes are Worker handles). */
+/** A lane in a worker thread: the same calls as a lane of this thread, as messages. */
 class WorkerLane {
   constructor(options) {
+    this.gpu = options.gpu;
     this.worker = new Worker(fileURLToPath(import.meta.url), { workerData: options });
     this.pending = null;
-    this.ready = this.#next('ready');
+    this.exited = new Promise((resolve) => this.worker.once('exit', resolve));
+    this.ready = this.#next();
     this.worker.on('message', (m) => {
       const p = this.pending;
       this.pending = null;
@@ -253,20 +297,52 @@ class WorkerLane {
   #next() {
     return new Promise((resolve, reject) => (this.pending = { resolve, reject }));
   }
-  async run(n, frames, check = null) {
+  async #call(message) {
     const done = this.#next();
-    this.worker.postMessage({ type: 'run', slots: n, frames, check: check !== null });
-    const m = await done;
+    this.worker.postMessage(message);
+    return done;
+  }
+  async open(n, check = false) {
+    this.sync = (await this.#call({ type: 'open', slots: n, check })).sync;
+    return this.sync;
+  }
+  /** Posts the run; with `gate`, the worker waits at it (awaitStart) before it starts. */
+  async run(frames, { check = null, timing = false, gate, generation } = {}) {
+    const m = await this.#call({ type: 'run', frames, check: check !== null, timing, gate: gate?.buffer, generation });
     if (check) Object.assign(check, m.check);
-    this.sync = m.sync;
-    return m.ms;
+    return { start: m.start, end: m.end, ms: m.ms, timing: m.timing };
   }
+  async closePipeline() {
+    await this.#call({ type: 'closePipeline' });
+  }
+  /** Lets the worker end by itself once it has let go of everything (terminate() only if it has not after 10 s). */
   async close() {
-    const done = this.#next();
-    this.worker.postMessage({ type: 'close' });
-    await done;
-    await this.worker.terminate();
+    await this.#call({ type: 'close' });
+    const timer = setTimeout(() => this.worker.terminate(), 10_000);
+    const code = await this.exited;
+    clearTimeout(timer);
+    if (code !== 0) throw new Error(`the worker for GPU ${this.gpu} exited with code ${code}`);
   }
+}
+
+/**
+ * Runs `frames` frames on every lane at once, each lane's pipeline already
+ * open: this thread's lanes are started one after another in one tick (each
+ * runs until its first await); workers wait at a shared gate until all have
+ * arrived, then start together. Resolves with each lane's { start, end, ms,
+ * timing } (one clock for every thread).
+ */
+let startGeneration = 0;
+async function runTogether(lanes, frames, { gate, timing }) {
+  if (!(lanes[0] instanceof WorkerLane)) return Promise.all(lanes.map((l) => l.run(frames, { timing })));
+  const generation = ++startGeneration;
+  const runs = lanes.map((l) => l.run(frames, { timing, gate, generation }));
+  const target = lanes.length * generation;
+  // This thread has nothing else to do meanwhile: wait here until every worker has arrived, then open the gate.
+  for (let arrived = Atomics.load(gate, 0); arrived < target; arrived = Atomics.load(gate, 0)) Atomics.wait(gate, 0, arrived, 1000);
+  Atomics.store(gate, 1, generation);
+  Atomics.notify(gate, 1);
+  return Promise.all(runs);
 }
 
 async function runC(cPath, args) {
@@ -299,6 +375,7 @@ async function main() {
       side: { type: 'string', default: 'both' },
       c: { type: 'string', default: join(root, 'cmake-build', 'bench', 'external_pipeline_c') },
       json: { type: 'boolean', default: false },
+      timing: { type: 'boolean', default: false },
     },
   });
   const fail = (message) => {
@@ -331,6 +408,7 @@ async function main() {
       const alone = await runC(opts.c, args(gpus[0]));
       const together = count > 1 ? await Promise.all(gpus.map((g) => runC(opts.c, args(g)))) : [alone];
       result.c = slotCounts.map((n) => ({ slots: n, alone: fpsOf(alone, n), perGpu: together.map((j) => fpsOf(j, n)), aggregate: together.reduce((sum, j) => sum + (fpsOf(j, n) ?? 0), 0) }));
+      for (const r of result.c) console.error(`bench: C, ${r.slots} slots: GPU 0 alone ${r.alone?.toFixed(0) ?? 'n/a'} frames/s; one process per GPU ${r.perGpu.map((x) => x?.toFixed(0) ?? 'n/a').join(' + ')} = ${r.aggregate.toFixed(0)} frames/s`);
       for (const [k, j] of together.entries()) {
         const ck = j?.check.find((x) => x.order === 'ahead' && x.ordered);
         result.checks.push({ side: 'C', gpu: gpus[k].index, frames: ck?.frames ?? 0, mismatchedPixels: ck?.mismatched_pixels ?? null });
@@ -345,30 +423,44 @@ async function main() {
     for (const mode of modes) {
       const lanes = mode === 'thread' ? await Promise.all(gpus.map((g) => makeLane(laneOptions(g)))) : gpus.map((g) => new WorkerLane(laneOptions(g)));
       if (mode === 'workers') await Promise.all(lanes.map((l) => l.ready));
+      const gate = new Int32Array(new SharedArrayBuffer(8));
       try {
         // Correctness on every GPU at once.
-        for (const [k, lane] of lanes.entries()) {
-          const check = { frames: 0, pixels: 0, mismatchedPixels: 0 };
-          if (checkFrames > 0) await lane.run(8, checkFrames, check);
-          result.checks.push({ side: `Node ${mode}`, gpu: gpus[k].index, frames: check.frames, mismatchedPixels: check.mismatchedPixels, sync: lane.sync });
+        const checks = lanes.map(() => ({ frames: 0, pixels: 0, mismatchedPixels: 0 }));
+        if (checkFrames > 0) {
+          const syncs = await Promise.all(lanes.map((l) => l.open(8, true)));
+          await Promise.all(lanes.map((l, k) => l.run(checkFrames, { check: checks[k] })));
+          await Promise.all(lanes.map((l) => l.closePipeline()));
+          checks.forEach((check, k) => result.checks.push({ side: `Node ${mode}`, gpu: gpus[k].index, frames: check.frames, mismatchedPixels: check.mismatchedPixels, sync: syncs[k] }));
         }
         result.node[mode] = [];
         for (const n of slotCounts) {
-          await lanes[0].run(n, warmup);
+          // Set-up (the pipelines and their semaphores) is not timed, as in the C program; each run is timed inside its lane.
+          await Promise.all(lanes.map((l) => l.open(n)));
+          await lanes[0].run(warmup);
           const aloneRuns = [];
-          for (let r = 0; r < repeats; r++) aloneRuns.push((frames * 1000) / (await lanes[0].run(n, frames)));
-          await Promise.all(lanes.map((l) => l.run(n, warmup)));
-          const perGpuRuns = lanes.map(() => []), aggregateRuns = [];
+          for (let r = 0; r < repeats; r++) aloneRuns.push((frames * 1000) / (await lanes[0].run(frames)).ms);
+          await runTogether(lanes, warmup, { gate });
+          const perGpuRuns = lanes.map(() => []), sumRuns = [], wallRuns = [], skews = [], hosts = lanes.map(() => []);
           for (let r = 0; r < repeats; r++) {
-            const t0 = performance.now();
-            const ms = await Promise.all(lanes.map((l) => l.run(n, frames)));
-            const wall = performance.now() - t0;
-            ms.forEach((x, k) => perGpuRuns[k].push((frames * 1000) / x));
-            aggregateRuns.push((frames * lanes.length * 1000) / wall);
+            const runs = await runTogether(lanes, frames, { gate, timing: opts.timing });
+            const rates = runs.map((x) => (frames * 1000) / x.ms);
+            rates.forEach((x, k) => perGpuRuns[k].push(x));
+            sumRuns.push(rates.reduce((a, b) => a + b, 0));
+            const first = Math.min(...runs.map((x) => x.start)), last = Math.max(...runs.map((x) => x.end));
+            wallRuns.push((frames * lanes.length * 1000) / (last - first));
+            skews.push(Math.max(...runs.map((x) => x.start)) - first);
+            runs.forEach((x, k) => x.timing && hosts[k].push(x.timing));
           }
-          const row = { slots: n, alone: median(aloneRuns), perGpu: perGpuRuns.map(median), aggregate: median(aggregateRuns) };
+          await Promise.all(lanes.map((l) => l.closePipeline()));
+          const row = { slots: n, alone: median(aloneRuns), perGpu: perGpuRuns.map(median), aggregate: median(sumRuns), wallAggregate: median(wallRuns), startSkewMs: median(skews) };
+          if (opts.timing) row.hostUsPerFrame = hosts.map((ts) => hostPerFrame(ts, frames));
           result.node[mode].push(row);
-          console.error(`bench: Node ${mode}, ${n} slots: GPU 0 alone ${row.alone.toFixed(0)} frames/s; together ${row.perGpu.map((x) => x.toFixed(0)).join(' + ')} = ${row.aggregate.toFixed(0)} frames/s`);
+          console.error(
+            `bench: Node ${mode}, ${n} slots: GPU 0 alone ${row.alone.toFixed(0)} frames/s; together ${row.perGpu.map((x) => x.toFixed(0)).join(' + ')} = ${row.aggregate.toFixed(0)} frames/s; ` +
+              `N x frames / wall time ${row.wallAggregate.toFixed(0)} (starts ${row.startSkewMs.toFixed(2)} ms apart)` +
+              (row.hostUsPerFrame ? `; host us/frame per GPU (produce, opencl, consume, wait): ${row.hostUsPerFrame.map((h) => `${h.produce.toFixed(1)}, ${h.opencl.toFixed(1)}, ${h.consume.toFixed(1)}, ${h.wait.toFixed(1)}`).join(' | ')}` : ''),
+          );
         }
       } finally {
         for (const lane of lanes) await lane.close();
@@ -383,20 +475,27 @@ async function main() {
   }
 }
 
+/** Host microseconds per frame of each phase, the median over runs (FramePipeline's timing). */
+function hostPerFrame(timings, frames) {
+  const of = (key) => (median(timings.map((t) => t[key] ?? 0)) * 1000) / frames;
+  return { produce: of('produce'), opencl: of('opencl'), consume: of('consume'), wait: of('wait') };
+}
+
 function report(result, slotCounts, json) {
   const f0 = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(0));
   const n = result.gpus.length;
   const lines = [`${n} GPU(s) of "${result.platform}": ${result.gpus.map((g) => g.name).join(', ')}; ${result.width}x${result.height} NV12 -> RGBA, ahead order; frames/s, median of ${result.repeats} runs of ${result.frames} frames per GPU`, ''];
-  lines.push('| side | slots | one GPU alone | per GPU, all at once | aggregate | aggregate / (N x alone) | aggregate / C aggregate |');
-  lines.push('|---|---|---|---|---|---|---|');
+  lines.push('aggregate: the sum of the per-GPU rates, each timed inside its own run (set-up excluded), as the C side sums its processes; wall: N x frames / (last end - first start) of runs started together', '');
+  lines.push('| side | slots | one GPU alone | per GPU, all at once | aggregate | aggregate / (N x alone) | aggregate / C aggregate | wall | wall / (N x alone) | starts apart (ms) |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|');
   for (const slots of slotCounts) {
     const c = result.c?.find((r) => r.slots === slots);
     const rows = [['C, one process per GPU', c], ...Object.entries(result.node).map(([mode, rs]) => [`Node, ${mode === 'thread' ? 'one thread' : 'a worker per GPU'}`, rs.find((r) => r.slots === slots)])];
     for (const [label, r] of rows) {
       if (!r) continue;
-      const scale = r.alone ? `${(r.aggregate / (n * r.alone)).toFixed(3)}x` : 'n/a';
-      const vsC = c?.aggregate ? `${(r.aggregate / c.aggregate).toFixed(3)}x` : 'n/a';
-      lines.push(`| ${label} | ${slots} | ${f0(r.alone)} | ${r.perGpu.map(f0).join(' + ')} | ${f0(r.aggregate)} | ${scale} | ${vsC} |`);
+      const ratio = (x, y) => (x && y ? `${(x / y).toFixed(3)}x` : 'n/a');
+      const wall = r.wallAggregate === undefined ? ['n/a', 'n/a', 'n/a'] : [f0(r.wallAggregate), ratio(r.wallAggregate, n * r.alone), r.startSkewMs.toFixed(2)];
+      lines.push(`| ${label} | ${slots} | ${f0(r.alone)} | ${r.perGpu.map(f0).join(' + ')} | ${f0(r.aggregate)} | ${ratio(r.aggregate, n * r.alone)} | ${ratio(r.aggregate, c?.aggregate)} | ${wall.join(' | ')} |`);
     }
   }
   lines.push('', '| check (8 slots, ahead) | GPU | frames | mismatched pixels |', '|---|---|---|---|');

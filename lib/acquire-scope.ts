@@ -1,6 +1,7 @@
-// What queue.acquire() returns: objects made from Direct3D / VA-API resources,
-// acquired for OpenCL through their extensions' entry points (reached through
-// lib/sharing-hooks.ts), and the release that gives them back.
+// What queue.acquire() returns: shared objects (made from a Direct3D or VA-API
+// resource, or imported external memory) acquired for OpenCL through their
+// extensions' entry points (reached through lib/sharing-hooks.ts), and the
+// release that gives them back.
 import type { EnqueueOptions, Event } from './event';
 import { OpenCLStateError } from './errors';
 import type { QueueLink } from './links';
@@ -10,8 +11,8 @@ import { enqueueShared } from './sharing-hooks';
 /**
  * Objects acquired by queue.acquire(). release() gives them back.
  * `await using scope = queue.acquire(...)` enqueues the release at the end of
- * the block and waits for it, so Direct3D / VA-API code after the block sees
- * what OpenCL wrote. Plain `using` only enqueues (and flushes) the release.
+ * the block and waits for it, so the other API's code after the block (Direct3D,
+ * VA-API, Vulkan, ...) sees what OpenCL wrote. Plain `using` only enqueues (and flushes) the release.
  */
 export class AcquireScope {
   readonly queue: QueueLink;

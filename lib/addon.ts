@@ -176,7 +176,6 @@ export interface NativeDirect3D {
   adapters(): NativeAdapterDesc[];
   /** IDXGIFactory1::EnumAdapters1(index). */
   adapterObject(index: number): NativeComObject;
-  closeHandle(handle: bigint): void;
   sharedHandle(resource: NativeComObject): bigint;
   createSharedHandle(resource: NativeComObject, access: number): bigint;
   /** Returns the HRESULT AcquireSync / ReleaseSync gave (S_OK, WAIT_TIMEOUT 0x102, WAIT_ABANDONED 0x80). */
@@ -524,6 +523,15 @@ export interface Addon {
   enqueueUnmap(mapped: ArrayBuffer, record: unknown, waitList: WaitList): EventId;
   allocateHostBlock(size: number, zeroed: boolean): NativeHostBlock;
   stageHostBlock(view: ArrayBufferView, size: number): NativeHostBlock;
+  // OS handles (native/os_handle.cc).
+  /** close(fd), natively (fs.closeSync warns in workers about descriptors fs did not open); false when it was not open. */
+  closeFd(fd: number): boolean;
+  /** fcntl(F_DUPFD_CLOEXEC): another descriptor of the same open file (POSIX). */
+  duplicateFd(fd: number): number;
+  /** fcntl(F_GETFD): whether the number names an open descriptor. */
+  isOpenFd(fd: number): boolean;
+  /** CloseHandle on a Windows HANDLE: false when it failed (throws off Windows). */
+  closeHandle(handle: bigint): boolean;
   createSampler(context: NativeContext, normalized: boolean, addressing: number, filter: number, properties: bigint[] | null): NativeSampler;
   createProgramWithSource(context: NativeContext, source: string): NativeProgram;
   createProgramWithBuiltInKernels(context: NativeContext, devices: NativeDevice[], names: string): NativeProgram;
@@ -566,10 +574,6 @@ export interface Addon {
     loaderFallback: boolean,
   ) => NativeExternalMemory;
   NativeSemaphores: SharingConstructor<NativeSemaphores>;
-  /** fcntl(F_DUPFD_CLOEXEC): another descriptor of the same open file (POSIX). */
-  duplicateFd(fd: number): number;
-  /** close(fd), natively (fs.closeSync warns in workers about descriptors fs did not open); false when it was not open. */
-  closeFd(fd: number): boolean;
   // The VA module (native/va/: loader.cc, display.cc, surface.cc).
   vaLoad(candidates: { libva: string[]; drm: string[]; x11: string[]; xlib: string[] }): NativeVaLoad;
   vaLoadedLibrary(): (NativeVaLoad & { ok: true }) | null;
@@ -584,7 +588,6 @@ export interface Addon {
   vkInstanceExtensions(): string[];
   vkCreateInstance(apiVersion: number, extensions: string[], applicationName: string): NativeVkInstance;
   vkSetShaders(shaders: Readonly<Record<string, Uint32Array>>): void;
-  vkCloseHandle(handle: number | bigint): boolean;
   // Handles between processes (native/ipc/; not on Windows).
   ipcSocketPair(): [NativeHandleChannel, NativeHandleChannel];
   ipcConnect(path: string): NativeHandleChannel;

@@ -1,3 +1,6 @@
+// Contexts (clCreateContext): the devices they hold, the interop properties a
+// sharing facade made them with, and the buffers, images, samplers, programs
+// and queues they create. createContext() is the plain entry.
 import type { Addon, NativeContext } from './addon';
 import { CL } from './facts/cl-constants';
 import { Device, type DeviceType, deviceTypeMask } from './device';

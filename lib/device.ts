@@ -1,3 +1,5 @@
+// Devices (cl_device_id): their info as typed getters (versions, limits,
+// extensions, the UUIDs and PCI bus where the driver reports them).
 import type { NativeDevice } from './addon';
 import { CL } from './facts/cl-constants';
 import { OpenCLError } from './errors';

@@ -1,3 +1,6 @@
+// Events: the state of every enqueued command (the binding's own view of
+// CL_COMPLETE .. CL_QUEUED, fed by the native completion hub), promises over
+// them, user events and the gates they put on later commands, wait lists.
 import type { Addon, EventId, NativeHandle } from './addon';
 import { CL } from './facts/cl-constants';
 import { STATUS } from './facts/cl-status';

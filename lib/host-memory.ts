@@ -14,6 +14,7 @@
 //     it in place (zero copy), and each command in flight keeps it alive.
 import type { NativeHostBlock } from './addon';
 import { OpenCLReleasedError, describeValue } from './errors';
+import { NativeHolder } from './holder';
 import { isDetached } from './memory';
 import { checkCount } from './validate';
 import { ready } from './loader';
@@ -22,27 +23,26 @@ import { ready } from './loader';
  * Page-aligned host memory owned by the binding. Transfers use it without
  * copying, blocking or not; commands in flight keep it alive, so releasing it,
  * ending the worker that made it, or dropping it never frees memory the
- * driver still uses.
+ * driver still uses. It says release() and released, as the OpenCL objects
+ * do; dispose() and disposed (of its base) are the same.
  */
-export class HostMemory {
+export class HostMemory extends NativeHolder<NativeHostBlock> {
   readonly size: number;
-  #native: NativeHostBlock | null;
   #buffer?: ArrayBuffer;
 
   /** @internal */
   constructor(native: NativeHostBlock) {
-    this.#native = native;
+    super(native);
     this.size = native.size;
   }
 
-  get released(): boolean {
-    return this.#native === null;
+  /** @internal */
+  protected disposedError(): Error {
+    return new OpenCLReleasedError('HostMemory');
   }
 
-  /** @internal */
-  get native(): NativeHostBlock {
-    if (this.#native === null) throw new OpenCLReleasedError('HostMemory');
-    return this.#native;
+  get released(): boolean {
+    return this.disposed;
   }
 
   /** The memory as an ArrayBuffer (the same one each time). Views stay valid as long as they are referenced. */
@@ -57,13 +57,7 @@ export class HostMemory {
 
   /** Drops this object's hold; the memory goes once no command and no view uses it. Idempotent. */
   release(): void {
-    const native = this.#native;
-    this.#native = null;
-    native?.release();
-  }
-
-  [Symbol.dispose](): void {
-    this.release();
+    this.dispose();
   }
 }
 

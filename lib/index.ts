@@ -1,5 +1,7 @@
-// opencl-interop: OpenCL for Node.js with the Direct3D 9/10, DX9 media and
-// VA-API sharing extensions. See README.md.
+// opencl-interop: OpenCL for Node.js with its sharing extensions (Direct3D
+// 9/10/11, DX9 media, VA-API), external memory and semaphores, and the
+// producers beside them (VA-API, Direct3D, Vulkan). The public API: what
+// each layer exports, put together. See README.md and docs/ARCHITECTURE.md.
 export { CL, type CLName } from './facts/cl-constants';
 export { Context, createContext, type ContextInterop, type ContextOptions, type ContextProperty, type BufferOptions, type ImageOptions, type ImageType } from './context';
 export { Device, formatPciBus, type DeviceType, type PciBusInfo } from './device';
@@ -61,28 +63,21 @@ export {
 } from './interop/extensions';
 export {
   ExternalMemory,
-  ImportedFrame,
-  OpenCLHandleTypeError,
-  OpenCLImageLayoutError,
-  OpenCLImportError,
   externalMemoryHandleTypes,
   getExternalMemory,
   importDmaBuf,
   type DmaBufImportOptions,
-  type DmaBufPlanes,
-  type ElectronTextureInfo,
   type ExternalBufferOptions,
   type ExternalImageOptions,
-  type ExporterTiling,
   type ExternalImportOptions,
   type ExternalMemoryDetails,
   type ExternalMemoryHandle,
   type ExternalMemoryHandleType,
-  type ExternalPlane,
-  type NativePixmap,
-  type PlaneFormat,
   type PlanesOptions,
 } from './interop/external-memory';
+export { OpenCLHandleTypeError, OpenCLImageLayoutError, OpenCLImportError } from './interop/external-errors';
+export { ImportedFrame, type DmaBufPlanes, type ElectronTextureInfo, type ExternalPlane, type NativePixmap, type PlaneFormat } from './interop/external-frames';
+export { type ExporterTiling } from './interop/external-handles';
 export {
   ExportedSemaphoreHandle,
   Semaphore,

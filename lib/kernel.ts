@@ -1,3 +1,6 @@
+// Kernels: arguments (typed packing of scalars, vectors, memory objects,
+// samplers, local memory), the values each command captures at enqueue, and
+// the kernel's and its work-group's info.
 import type { NativeKernel } from './addon';
 import { CL } from './facts/cl-constants';
 import type { Device } from './device';

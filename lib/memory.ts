@@ -1,3 +1,6 @@
+// Memory objects: buffers, sub-buffers and images, their mappings (host
+// views that end at unmap), and the sharing state lib/interop/ sets on the
+// ones made from another API's resource.
 import type { NativeMem } from './addon';
 import { CL } from './facts/cl-constants';
 import { OpenCLReleasedError, OpenCLStateError } from './errors';
@@ -68,7 +71,7 @@ export class MemObject extends Resource<NativeMem> {
     return (this.#size ??= decode.size(this.native.info(CL.CL_MEM_SIZE)));
   }
 
-  /** @internal Set on objects created from a Direct3D / VA-API resource (lib/interop). */
+  /** @internal Set on shared objects (made from a Direct3D or VA-API resource, or imported external memory: lib/interop). */
   sharing?: SharingState;
 
   /** The sharing extension this object was created through, if any. */

@@ -1,3 +1,5 @@
+// Platforms (cl_platform_id): the ICD loader's list, each platform's info and
+// devices, and its sharing facades (getSharing, through lib/sharing-hooks.ts).
 import type { NativePlatform } from './addon';
 import { CL } from './facts/cl-constants';
 import { STATUS } from './facts/cl-status';

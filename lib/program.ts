@@ -1,3 +1,5 @@
+// Programs: built from source or built-in kernels, their build (async, with
+// the log in OpenCLBuildError) and the kernels made from them.
 import type { NativeProgram } from './addon';
 import { CL } from './facts/cl-constants';
 import { STATUS } from './facts/cl-status';

@@ -1,3 +1,6 @@
+// Command queues: every core enqueue command goes through submit() (wait
+// lists, user-event gates, blocking refusals, event bookkeeping); acquire and
+// release of shared objects reach lib/interop/ through lib/sharing-hooks.ts.
 import { type EventId, type NativeHostBlock, type NativeQueue, callArrays } from './addon';
 import { CL } from './facts/cl-constants';
 import { STATUS } from './facts/cl-status';
@@ -621,8 +624,9 @@ export class CommandQueue extends Resource<NativeQueue> {
   }
 
   /**
-   * Acquires objects created from Direct3D / VA-API resources for OpenCL,
-   * each through its own extension's entry point. Returns a scope: use
+   * Acquires shared objects for OpenCL (made from a Direct3D or VA-API
+   * resource, or imported from memory another API exported: Vulkan,
+   * DMA-BUF), each through its own extension's entry point. Returns a scope: use
    * `await using` to release at the end of a block and wait for the release.
    */
   acquire(objects: readonly MemObject[], options: EnqueueOptions = {}): AcquireScope {
@@ -632,7 +636,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   /**
    * Acquires the objects, runs fn, and releases them even when fn throws or
    * rejects. Resolves with fn's result once the release has completed, so
-   * Direct3D / VA-API may use the resources again. The scope's events are
+   * the API they came from may use the resources again. The scope's events are
    * released then too.
    */
   async withAcquired<T>(
@@ -665,7 +669,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     return enqueueShared('acquire', this, objects, options.waitFor);
   }
 
-  /** clEnqueueRelease*: gives acquired objects back to Direct3D / VA-API. */
+  /** clEnqueueRelease*: gives acquired objects back to the API they came from. */
   enqueueReleaseShared(objects: readonly MemObject[], options: EnqueueOptions = {}): Event {
     return enqueueShared('release', this, objects, options.waitFor);
   }

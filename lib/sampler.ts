@@ -1,3 +1,5 @@
+// Samplers (clCreateSampler / clCreateSamplerWithProperties): addressing,
+// filtering and normalized coordinates by name.
 import type { NativeSampler } from './addon';
 import { CL } from './facts/cl-constants';
 import type { ContextLink } from './links';

@@ -4,6 +4,7 @@
 // (wrong kind of value) or a RangeError (right kind, out of range) that names
 // the argument (`what`), says what was expected and describes what was given.
 import { describeValue } from './errors';
+import { DRM_FORMAT_MOD_LINEAR } from './facts/va-formats';
 
 /**
  * An options object (undefined: {}) whose keys are all known. null, an array
@@ -142,4 +143,20 @@ function isDetached(buffer: ArrayBuffer): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * A DRM format modifier (drm_fourcc.h): a 64-bit bigint, or a string of its
+ * decimal (as Electron gives it) or 0x hex digits. Undefined:
+ * DRM_FORMAT_MOD_LINEAR.
+ */
+export function checkDrmModifier(value: unknown, what: string): bigint {
+  if (value === undefined) return DRM_FORMAT_MOD_LINEAR;
+  let modifier: bigint | undefined;
+  if (typeof value === 'bigint') modifier = value;
+  else if (typeof value === 'string' && /^(0x[0-9a-f]+|[0-9]+)$/i.test(value)) modifier = BigInt(value);
+  if (modifier === undefined || modifier < 0n || modifier >= 2n ** 64n) {
+    throw new TypeError(`${what} must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got ${describeValue(value)}`);
+  }
+  return modifier;
 }

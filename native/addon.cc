@@ -7,6 +7,7 @@
 #include "host_memory.h"
 #include "loader.h"
 #include "objects.h"
+#include "os_handle.h"
 #include "queue.h"
 
 #include "direct3d/direct3d.h"
@@ -31,6 +32,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitQueue(env, exports);
   InitMemory(env, exports);
   InitHostMemory(env, exports);
+  InitOsHandle(env, exports);
   InitSampler(env, exports);
   InitProgram(env, exports);
   InitKernel(env, exports);

@@ -274,13 +274,6 @@ KernelTrack& OrphanKernels() {
   return *orphans;
 }
 
-cl_int StatusOf(const CoreApi& api, cl_event event) {
-  cl_int status = 0;
-  return api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr) == CL_SUCCESS
-             ? status
-             : -1;
-}
-
 // Drops the track's ended commands (complete or failed); returns how many
 // of `owner`'s (every one's for nullptr) the driver has taken (submitted or
 // running). Under workMutex.

@@ -1,3 +1,5 @@
+// Contexts (twin of lib/context.ts): creation from devices or a device type,
+// the driver's error notifications forwarded to lib/ as they come, and queries.
 #include "completion.h"
 #include "objects.h"
 

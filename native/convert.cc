@@ -27,6 +27,28 @@ size_t ToSize(const Napi::Value& v, const char* what) {
   return static_cast<size_t>(value);
 }
 
+cl_uint ToU32(const Napi::Value& v, const char* what) {
+  uint64_t value = ToU64(v, what);
+  if (value > 0xffffffffULL) throw Napi::RangeError::New(v.Env(), std::string(what) + " does not fit in 32 bits");
+  return static_cast<cl_uint>(value);
+}
+
+ImageArgs ToImageArgs(const Napi::Value& format, const Napi::Value& desc) {
+  if (!format.IsArray() || !desc.IsObject()) throw Napi::TypeError::New(format.Env(), "format and descriptor are required");
+  Napi::Array f = format.As<Napi::Array>();
+  Napi::Object d = desc.As<Napi::Object>();
+  ImageArgs image;
+  image.format = {ToU32(f.Get(0u), "channel order"), ToU32(f.Get(1u), "channel type")};
+  image.desc.image_type = ToU32(d.Get("type"), "image type");
+  image.desc.image_width = ToSize(d.Get("width"), "width");
+  image.desc.image_height = ToSize(d.Get("height"), "height");
+  image.desc.image_depth = ToSize(d.Get("depth"), "depth");
+  image.desc.image_array_size = ToSize(d.Get("arraySize"), "arraySize");
+  image.desc.image_row_pitch = ToSize(d.Get("rowPitch"), "rowPitch");
+  image.desc.image_slice_pitch = ToSize(d.Get("slicePitch"), "slicePitch");
+  return image;
+}
+
 void* ToPointer(const Napi::Value& v, const char* what) {
   if (v.IsUndefined() || v.IsNull()) return nullptr;
   if (!v.IsBigInt()) throw Napi::TypeError::New(v.Env(), std::string(what) + " must be a bigint address");

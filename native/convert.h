@@ -12,6 +12,8 @@ namespace ocl {
 
 uint64_t ToU64(const Napi::Value& v, const char* what);
 size_t ToSize(const Napi::Value& v, const char* what);
+// A cl_uint (a token, an index, a count): a RangeError naming `what` when it does not fit in 32 bits.
+cl_uint ToU32(const Napi::Value& v, const char* what);
 void* ToPointer(const Napi::Value& v, const char* what);  // bigint address, 0n -> nullptr
 Napi::BigInt FromPointer(Napi::Env env, const void* p);
 // Three size_t values (origin / region) from a JS array of numbers.
@@ -21,6 +23,15 @@ struct HostView {
   void* data = nullptr;
   size_t length = 0;
 };
+// An image's format and descriptor, as clCreateImage and clCreateImageWithProperties
+// take them, from [order, type] and { type, width, height, depth, arraySize,
+// rowPitch, slicePitch } (desc.buffer is the caller's).
+struct ImageArgs {
+  cl_image_format format{};
+  cl_image_desc desc{};
+};
+ImageArgs ToImageArgs(const Napi::Value& format, const Napi::Value& desc);
+
 // Accepts an ArrayBuffer or any ArrayBuffer view.
 HostView ToHostView(const Napi::Value& v, const char* what);
 // A RangeError naming `what` unless the view holds at least `needed` bytes.

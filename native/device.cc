@@ -1,3 +1,5 @@
+// Devices (twin of lib/device.ts): the wrapped cl_device_id and its queries;
+// platforms list them (platform.cc).
 #include "objects.h"
 
 namespace ocl {

@@ -1,3 +1,6 @@
+// Kernels (twin of lib/kernel.ts): creation, arguments (set at once, or
+// held in the argument store and applied at the next launch) and queries.
+// queue.cc launches them.
 #include "objects.h"
 
 namespace ocl {

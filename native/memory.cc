@@ -39,27 +39,17 @@ Napi::Value CreateImage(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_context context = NativeContext::From(info[0], "context");
   cl_mem_flags flags = ToU64(info[1], "flags");
-  auto format = info[2].As<Napi::Array>();
-  cl_image_format imageFormat{static_cast<cl_uint>(ToU64(format.Get(0u), "channel order")),
-                              static_cast<cl_uint>(ToU64(format.Get(1u), "channel type"))};
+  ImageArgs image = ToImageArgs(info[2], info[3]);
   auto d = info[3].As<Napi::Object>();
-  cl_image_desc desc{};
-  desc.image_type = static_cast<cl_uint>(ToU64(d.Get("type"), "image type"));
-  desc.image_width = ToSize(d.Get("width"), "width");
-  desc.image_height = ToSize(d.Get("height"), "height");
-  desc.image_depth = ToSize(d.Get("depth"), "depth");
-  desc.image_array_size = ToSize(d.Get("arraySize"), "arraySize");
-  desc.image_row_pitch = ToSize(d.Get("rowPitch"), "rowPitch");
-  desc.image_slice_pitch = ToSize(d.Get("slicePitch"), "slicePitch");
   Napi::Value buffer = d.Get("buffer");
-  if (!buffer.IsUndefined() && !buffer.IsNull()) desc.buffer = NativeMem::From(buffer, "buffer");
+  if (!buffer.IsUndefined() && !buffer.IsNull()) image.desc.buffer = NativeMem::From(buffer, "buffer");
   void* host = nullptr;
   if (!info[4].IsUndefined() && !info[4].IsNull()) {
     HostView view = ToHostView(info[4], "host data");
-    RequireBytes(env, view, static_cast<size_t>(ToU64(d.Get("hostBytes"), "hostBytes")), "host data");
+    RequireBytes(env, view, ToSize(d.Get("hostBytes"), "hostBytes"), "host data");
     host = view.data;
   }
-  cl_mem mem = OCL_CREATE(env, clCreateImage, context, flags, &imageFormat, &desc, host);
+  cl_mem mem = OCL_CREATE(env, clCreateImage, context, flags, &image.format, &image.desc, host);
   return NativeMem::Wrap(env, mem);
 }
 
@@ -68,7 +58,7 @@ Napi::Value SupportedImageFormats(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_context context = NativeContext::From(info[0], "context");
   cl_mem_flags flags = ToU64(info[1], "flags");
-  cl_uint type = static_cast<cl_uint>(ToU64(info[2], "image type"));
+  cl_uint type = ToU32(info[2], "image type");
   auto entry = OCL_ENTRY(env, clGetSupportedImageFormats);
   cl_uint count = 0;
   CheckCall(env, entry, context, flags, type, 0, nullptr, &count);

@@ -1,3 +1,5 @@
+// Platforms (twin of lib/platform.ts): enumeration, their devices, queries
+// and the lookup of extension entry points by name.
 #include <mutex>
 
 #include "objects.h"

@@ -1,3 +1,5 @@
+// Programs (twin of lib/program.ts): from source or built-in kernels, builds
+// on the libuv pool, binaries and queries.
 #include "completion.h"
 #include "objects.h"
 

@@ -1,3 +1,5 @@
+// Samplers (twin of lib/sampler.ts): creation (with a property list where the
+// driver has clCreateSamplerWithProperties) and queries.
 #include "objects.h"
 
 namespace ocl {

@@ -14,6 +14,9 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { createContext, getExternalMemory } from '../lib';
+import { type NativeExternalMemory, nativeAddon } from '../lib/addon';
+import { CL } from '../lib/facts/cl-constants';
 import { repoRoot, runProcess } from './helpers';
 import { requireSoftva, softvaEnv, startXvfb } from './helpers/va';
 
@@ -334,6 +337,50 @@ describe('the error classes native code throws, however the package is loaded (f
       expect(await node(['-e', code], softvaEnv(xvfb.display))).toEqual({ name: 'VaError', typed: true, code: 'VA_STATUS_ERROR_INVALID_PARAMETER' });
     } finally {
       await xvfb.stop();
+    }
+  });
+});
+
+// clCreateImage (native/memory.cc) and clCreateImageWithProperties
+// (native/interop/external_memory.cc) take the same format and descriptor
+// through one conversion (ToImageArgs, native/convert.cc). lib/ only ever
+// hands it values from the spec's tables; what it checks here is that a value
+// that does not fit the C type is refused, never truncated into another token
+// (2^32 + CL_RGBA read as CL_RGBA).
+describe('image format and descriptor: one range-checked conversion for both creating calls', () => {
+  const wide = 2 ** 32;
+  const cases = [
+    { what: 'channel order', format: [wide + CL.CL_RGBA, CL.CL_UNORM_INT8], type: CL.CL_MEM_OBJECT_IMAGE2D },
+    { what: 'channel type', format: [CL.CL_RGBA, wide + CL.CL_UNORM_INT8], type: CL.CL_MEM_OBJECT_IMAGE2D },
+    { what: 'image type', format: [CL.CL_RGBA, CL.CL_UNORM_INT8], type: wide + CL.CL_MEM_OBJECT_IMAGE2D },
+  ] as const;
+  const desc = (type: number) => ({ type, width: 4, height: 4, depth: 0, arraySize: 0, rowPitch: 0, slicePitch: 0 });
+  const refusal = (fn: () => unknown): unknown => {
+    try {
+      const made = fn() as { release?: () => void };
+      made?.release?.();
+      return 'created';
+    } catch (error) {
+      return error;
+    }
+  };
+
+  it.each(cases)('$what of 2^32 + a valid token: a RangeError naming it from clCreateImage and from clCreateImageWithProperties', async ({ what, format, type }) => {
+    const { platform } = await import('./helpers/ref-driver');
+    const native = nativeAddon();
+    const context = createContext({ platform });
+    try {
+      const flags = BigInt(CL.CL_MEM_READ_WRITE);
+      const core = refusal(() => native.createImage(context.native, flags, [...format] as [number, number], { ...desc(type), hostBytes: 0 }));
+      const external = refusal(() =>
+        (getExternalMemory(platform) as unknown as { native: NativeExternalMemory }).native.createImage(context.native, [], flags, [...format] as [number, number], desc(type)),
+      );
+      for (const error of [core, external]) {
+        expect(error).toBeInstanceOf(RangeError);
+        expect((error as Error).message).toBe(`${what} does not fit in 32 bits`);
+      }
+    } finally {
+      context.release();
     }
   });
 });

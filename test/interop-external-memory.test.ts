@@ -27,6 +27,7 @@ import {
   formatUuid,
   getExternalMemory,
   getSemaphores,
+  getSharing,
   importDmaBuf,
   openVaDisplay,
   uuidString,
@@ -65,6 +66,10 @@ describe('cl_khr_external_memory on the reference driver', () => {
     expect(memory).toBeInstanceOf(ExternalMemory);
     expect(getExternalMemory(platform)).toBe(memory);
     expect(platform.getSharing('cl_khr_external_memory')).toBe(memory);
+    // One registry of facades: getSharing takes the external memory / semaphore family too, and gives the same objects.
+    expect(getSharing(platform, 'cl_khr_external_memory')).toBe(memory);
+    expect(getSharing(platform, 'cl_khr_semaphore')).toBe(getSemaphores(platform));
+    expect(platform.getSharing('cl_khr_semaphore')).toBe(getSemaphores(platform));
     expect(memory.entryPoints).toEqual(['clEnqueueAcquireExternalMemObjectsKHR', 'clEnqueueReleaseExternalMemObjectsKHR']);
     expect(externalExtensions.cl_khr_external_memory).toEqual(memory.entryPoints);
     expect(Object.keys(externalRecords)).toEqual(['cl_khr_external_memory', 'cl_khr_semaphore', 'cl_khr_external_semaphore', 'cl_khr_external_semaphore_sync_fd']);
@@ -300,6 +305,14 @@ describe('cl_khr_external_memory on the reference driver', () => {
     expect(() => memory.importDmaBuf(context, { ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: '72057594037927935' } } })).toThrow(/DRM_FORMAT_MOD_INVALID/);
     memory.importDmaBuf(context, { ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: '72057594037927935' } } }, { assumeLinear: true }).release();
     expect(() => memory.importDmaBuf(context, { ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: 0x0100000000000001n } } })).toThrow(/not linear/);
+    // One check of a modifier for the VA module and this one (checkDrmModifier): a 64-bit value, the same words.
+    const pixmapWith = (modifier: unknown) => ({ ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: modifier as bigint } } });
+    expect(() => memory.importDmaBuf(context, pixmapWith(2n ** 64n))).toThrow(
+      new TypeError('modifier must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got the bigint 18446744073709551616n'),
+    );
+    expect(() => memory.importDmaBuf(context, pixmapWith('linear'))).toThrow(
+      new TypeError('modifier must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got the string "linear"'),
+    );
     expect(() => memory.importDmaBuf(context, textureInfo.handle.nativePixmap)).toThrow(/pass options.format, width and height/);
     expect(openFds()).toBe(before + 1);
     closeSync(bgra);
@@ -472,7 +485,9 @@ describe('mistakes with external memory that real drivers answer badly (issue 22
     expect(() => queue.acquire(frame.planes)).toThrow(
       /^objects\[0\] is a sub-buffer of external memory \(dma-buf, \d+ bytes\): it is acquired and released through the memory it was made from\. Acquire that memory object \(for an ImportedFrame, frame\.memory\); its sub-buffers and planes follow it$/,
     );
-    expect(() => queue.acquire([context.createBuffer(16)])).toThrow(/not created through a sharing extension \(a Direct3D or VA-API resource, or imported external memory\)/);
+    expect(() => queue.acquire([context.createBuffer(16)])).toThrow(
+      /not created through a sharing extension: acquire takes memory made from another API's resource \(a Direct3D texture or surface, a VA surface\) or imported from memory it exported \(external memory: Vulkan, DMA-BUF\)$/,
+    );
     frame.release();
     closeSync(fd);
   });

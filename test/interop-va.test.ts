@@ -305,7 +305,7 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
       expect(released.commandTypeName).toBe('CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL');
       await released.completed;
       const plain = context.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width: 4, height: 4 });
-      expect(() => queue.acquire([plain])).toThrow(/was not created through a sharing extension \(a Direct3D or VA-API resource, or imported external memory\)/);
+      expect(() => queue.acquire([plain])).toThrow(/was not created through a sharing extension: acquire takes memory made from another API's resource \(a Direct3D texture or surface, a VA surface\)/);
       expect(() => queue.acquire([])).toThrow(TypeError);
       expect(() => queue.acquire([y, y])).toThrow(/appears twice/);
       plain.release();

@@ -85,17 +85,12 @@ describe('lib/ layering', () => {
 
   it('lib/direct3d/ sits beside lib/interop/: it imports nothing of it, the facades take its objects without importing it, the core imports neither', () => {
     const interop = resolve(libRoot, 'interop');
-    // lib/interop/semaphore.ts closes the NT handles OpenCL exports through the Direct3D module's
-    // closeHandle, which throws Direct3DError: it loads the module that registers that class.
-    const direct3dErrors = resolve(direct3d, 'errors.ts');
-    const closesNtHandles = resolve(interop, 'semaphore.ts');
     const wiring = new Set(['index.ts', 'cli.ts'].map((file) => resolve(libRoot, file)));
     const edges = files.flatMap((file) => graph.get(file)!.map((target) => [file, target] as const));
     const fromDirect3D = edges.filter(([file, target]) => file.startsWith(direct3d + '/') && target.startsWith(interop + '/'));
     expect(fromDirect3D.map(([file, target]) => `${name(file)} -> ${name(target)}`)).toEqual([]);
     const intoDirect3D = edges.filter(
-      ([file, target]) =>
-        target.startsWith(direct3d + '/') && !file.startsWith(direct3d + '/') && !wiring.has(file) && !(file === closesNtHandles && target === direct3dErrors),
+      ([file, target]) => target.startsWith(direct3d + '/') && !file.startsWith(direct3d + '/') && !wiring.has(file),
     );
     expect(intoDirect3D.map(([file, target]) => `${name(file)} -> ${name(target)}`)).toEqual([]);
     expect(graph.get(resolve(direct3d, 'texture-formats.ts'))).toContain(resolve(facts, 'sharing-formats.ts'));
@@ -109,6 +104,39 @@ describe('lib/ layering', () => {
     );
     expect(graph.get(resolve(pipeline, 'frame-pipeline.ts'))).toEqual(expect.arrayContaining([resolve(libRoot, 'interop/semaphore.ts'), resolve(libRoot, 'vulkan/device.ts')]));
     expect(into).toEqual([]);
+  });
+
+  it('OS handles have one room on each side: only lib/os-handle.ts calls the addon\'s closeFd / duplicateFd / isOpenFd / closeHandle, and only native/os_handle.cc defines them', () => {
+    const osCalls = /\.(closeFd|duplicateFd|isOpenFd|closeHandle|vkCloseHandle)\(/;
+    const room = resolve(libRoot, 'os-handle.ts');
+    const callers = files.filter((file) => file !== room && /\b(?:nativeAddon|addon|ready|vulkanAddon)\(\)\??\.(?:direct3d\??\.)?(closeFd|duplicateFd|isOpenFd|closeHandle|vkCloseHandle)\(/.test(readFileSync(file, 'utf8')));
+    expect(readFileSync(room, 'utf8')).toMatch(osCalls);
+    expect(callers.map(name)).toEqual([]);
+    const nativeRoot = resolve(repoRoot, 'native');
+    const nativeSources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? nativeSources(join(dir, entry.name)) : entry.name.endsWith('.cc') ? [join(dir, entry.name)] : []));
+    const definers = nativeSources(nativeRoot).filter((file) => /\.Set\("(closeFd|duplicateFd|isOpenFd|closeHandle|vkCloseHandle)"/.test(readFileSync(file, 'utf8')));
+    expect(definers.map(name)).toEqual(['native/os_handle.cc']);
+    // One rule for every object that owns a handle (an exported memory or semaphore handle, a received
+    // one, a VaDmaBuf's fds): lib/os-handle.ts's registry closes what garbage collection finds unclosed.
+    const registries = files.filter((file) => file !== room && /new FinalizationRegistry\b/.test(readFileSync(file, 'utf8')));
+    expect(registries.map(name)).toEqual(['lib/event.ts']);
+  });
+
+  it('the objects that are not OpenCL\'s hold their native wrapper through one base (lib/holder.ts), none spelling #native / dispose() of its own', () => {
+    const holders = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\bclass (\w+)(?:<[^>]*>)? extends NativeHolder\b/g)].map((match) => `${name(file)}: ${match[1]}`));
+    expect(holders.sort()).toEqual([
+      'lib/direct3d/object.ts: Direct3DObject',
+      'lib/host-memory.ts: HostMemory',
+      'lib/va/display.ts: VaDisplay',
+      'lib/vulkan/commands.ts: VulkanCommands',
+      'lib/vulkan/device.ts: VulkanDevice',
+      'lib/vulkan/instance.ts: VulkanInstance',
+      'lib/vulkan/memory.ts: VulkanMemoryResource',
+      'lib/vulkan/semaphore.ts: VulkanSemaphore',
+    ]);
+    const spelled = [...new Set(holders.map((holder) => holder.split(':')[0]!))].filter((file) => /#native\b/.test(readFileSync(resolve(repoRoot, file), 'utf8')));
+    expect(spelled).toEqual([]);
   });
 
   it('lib/facts/ is the base: it imports only lib/facts/ (the argument checks and errors build on it, not it on them)', () => {
@@ -173,7 +201,7 @@ describe('the error classes native code throws by name', () => {
         .map((area) => ({ file, area }));
     });
     expect(reaching.map(({ file }) => name(file))).toEqual(
-      expect.arrayContaining(['lib/va/loader.ts', 'lib/vulkan/loader.ts', 'lib/direct3d/object.ts', 'lib/interop/semaphore.ts']),
+      expect.arrayContaining(['lib/va/loader.ts', 'lib/vulkan/loader.ts', 'lib/direct3d/object.ts']),
     );
     const unguarded = reaching.filter(({ file, area }) => !graph.get(file)!.includes(errorsModule(area)));
     expect(unguarded.map(({ file, area }) => `${name(file)} reaches ${area} without ${name(errorsModule(area))}`)).toEqual([]);

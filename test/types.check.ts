@@ -6,7 +6,9 @@ import {
   type Context,
   type D3D10Sharing,
   type Event,
+  type ExternalMemory,
   type Platform,
+  type Semaphores,
   type VaApiSharing,
   getSharing,
   packArg,
@@ -24,6 +26,11 @@ export function typed(): void {
   const wrong: D3D10Sharing = platform.getSharing('cl_intel_va_api_media_sharing');
   // @ts-expect-error: unknown extension names do not type-check
   platform.getSharing('cl_khr_gl_sharing');
+  // One registry: getSharing gives the external memory / semaphore family's facades, typed.
+  const memory: ExternalMemory = getSharing(platform, 'cl_khr_external_memory');
+  const semaphores: Semaphores = getSharing(platform, 'cl_khr_semaphore');
+  // @ts-expect-error: unknown extension names do not type-check here either
+  getSharing(platform, 'cl_khr_gl_sharing');
   const planes: [CLImage, CLImage] = va.createFromNV12Surface(context, 7, { access: 'read' });
   // @ts-expect-error: access is one of three words
   va.createFromSurface(context, 7, 0, { access: 'rw' });
@@ -36,5 +43,5 @@ export function typed(): void {
   const bytes: Uint8Array = packArg('float4', [1, 2, 3, 4]);
   // @ts-expect-error: no such OpenCL C type
   packArg('float5', [1]);
-  void [wrong, planes, event, bytes, image];
+  void [wrong, planes, event, bytes, image, memory, semaphores];
 }

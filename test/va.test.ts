@@ -484,7 +484,12 @@ describe('DMA-BUF export and import (va_drmcommon.h)', () => {
     );
     expect(() => display.importDmaBuf({ ...base, planes: [{ fd: -1, pitch: 16 }, { fd: 0, pitch: 16 }] })).toThrow(RangeError);
     expect(() => display.importDmaBuf({ ...base, format: 'XYZW' as never, planes: [] })).toThrow(TypeError);
-    expect(() => display.importDmaBuf({ ...base, modifier: 'linear', planes: [{ fd: 0, pitch: 16 }, { fd: 0, pitch: 16 }] })).toThrow(TypeError);
+    expect(() => display.importDmaBuf({ ...base, modifier: 'linear', planes: [{ fd: 0, pitch: 16 }, { fd: 0, pitch: 16 }] })).toThrow(
+      new TypeError('modifier must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got the string "linear"'),
+    );
+    expect(() => display.importDmaBuf({ ...base, modifier: 2n ** 64n, planes: [{ fd: 0, pitch: 16 }, { fd: 0, pitch: 16 }] })).toThrow(
+      new TypeError('modifier must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got the bigint 18446744073709551616n'),
+    );
     expect(() => display.importDmaBuf(null as never)).toThrow(TypeError);
     const dead = openSync('/dev/null', 'r');
     closeSync(dead);

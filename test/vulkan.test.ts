@@ -632,6 +632,29 @@ describe('lifetimes: dispose, using, children keep parents alive, garbage collec
     });
   });
 
+  // The loader unloads the drivers with the last instance; NVIDIA's then crashed a worker thread as it
+  // exited (test/gpu/vulkan-threads.test.mjs). lavapipe does not crash, but whether its library stays
+  // mapped shows here that the package keeps it loaded, and that the opt-out really unloads it.
+  const driverMappedAfterLastInstance = `
+    const mapped = () => require('fs').readFileSync('/proc/self/maps', 'utf8').split('\\n').filter((l) => /libvulkan_lvp/.test(l)).length > 0;
+    for (let i = 0; i < 3; i++) { const d = inst.createDevice(); d.createBuffer({ size: 64 }).dispose(); d.dispose(); }
+    const whileOpen = mapped();
+    inst.dispose(); if (global.gc) global.gc();
+    console.log(JSON.stringify({ whileOpen, afterLast: mapped() }));`;
+  it('the Vulkan drivers stay loaded after the last instance is disposed (one instance is kept for the process)', async () => {
+    const result = await runNode(`const inst = ocl.createVulkanInstance();` + driverMappedAfterLastInstance, { args: ['--expose-gc'] });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ whileOpen: true, afterLast: true });
+  });
+  it('with OPENCL_INTEROP_VULKAN_UNPINNED=1 they are unloaded with the last instance (what the kept instance prevents)', async () => {
+    const result = await runNode(`const inst = ocl.createVulkanInstance();` + driverMappedAfterLastInstance, {
+      args: ['--expose-gc'],
+      env: { OPENCL_INTEROP_VULKAN_UNPINNED: '1' },
+    });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ whileOpen: true, afterLast: false });
+  });
+
   it('double dispose in every order, and disposing what a submission in flight uses, neither crashes nor leaks a descriptor', async () => {
     const result = await runNode(
       prelude +

@@ -7,6 +7,8 @@
 // checks are lib/validate.ts's.
 import { type NativeComObject, type NativeDirect3D, nativeAddon } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
+import { NativeHolder } from '../holder';
+import { closeOsHandle } from '../os-handle';
 import { settleAddress } from '../sharing-hooks';
 import { Direct3DUnavailableError } from './errors';
 
@@ -33,24 +35,28 @@ export function requireWindows(call: string): void {
   if (process.platform !== 'win32') throw new Direct3DUnavailableError(call);
 }
 
-/** Base of every Direct3D object of the module: one COM reference, dropped by dispose() or by garbage collection. */
-export abstract class Direct3DObject {
-  #native: NativeComObject | null;
+/**
+ * Base of every Direct3D object of the module: one COM reference, dropped by
+ * dispose() or by garbage collection.
+ * dispose() drops this object's reference; what still needs the object keeps
+ * it alive: its textures and surfaces hold a device, an OpenCL context or
+ * memory object made from it holds its own reference.
+ */
+export abstract class Direct3DObject extends NativeHolder<NativeComObject> {
 
   /** @internal */
   constructor(native: NativeComObject) {
+    super(native);
     requireWindows(`new ${new.target.name}`);
-    this.#native = native;
+  }
+
+  /** @internal */
+  protected disposedError(): Error {
+    return new OpenCLReleasedError(this.kind);
   }
 
   /** The object's kind, e.g. 'D3D11Texture2D'. */
   abstract get kind(): string;
-
-  /** @internal The native wrapper; OpenCLReleasedError once disposed. */
-  get native(): NativeComObject {
-    if (!this.#native) throw new OpenCLReleasedError(this.kind);
-    return this.#native;
-  }
 
   /**
    * The COM interface pointer (ID3D11Texture2D*, IDirect3DDevice9Ex*, ...) as a
@@ -61,11 +67,6 @@ export abstract class Direct3DObject {
     return this.native.address;
   }
 
-  /** True once dispose() has run. */
-  get disposed(): boolean {
-    return this.#native === null;
-  }
-
   /**
    * @internal Before a host read or write: refused while an OpenCL memory
    * object made from this resource is acquired; a release in flight is
@@ -73,22 +74,6 @@ export abstract class Direct3DObject {
    */
   settleOpenCL(call: string): void {
     settleAddress(this.comPointer, `${this.kind}.${call}`);
-  }
-
-  /**
-   * Drops this object's reference. Idempotent; never throws. What still needs
-   * the object keeps it alive: its textures and surfaces hold a device, an
-   * OpenCL context or memory object made from it holds its own reference.
-   */
-  dispose(): void {
-    const native = this.#native;
-    if (!native) return;
-    this.#native = null;
-    native.release();
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
   }
 }
 
@@ -142,11 +127,7 @@ export class SharedHandle {
     const handle = this.#handle;
     if (handle === null) return;
     this.#handle = null;
-    try {
-      installed?.closeHandle(handle);
-    } catch {
-      // A handle closed elsewhere: nothing left to do.
-    }
+    closeOsHandle(handle);
   }
 
   [Symbol.dispose](): void {

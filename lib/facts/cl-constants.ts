@@ -65,6 +65,8 @@ export const CL = Object.freeze({
   CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: 0x1041,
   CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: 0x1048,
   CL_DEVICE_PRINTF_BUFFER_SIZE: 0x1049,
+  /** OpenCL 2.0 and cl_khr_image2d_from_buffer: the row pitch alignment, in pixels, of an image over a buffer. */
+  CL_DEVICE_IMAGE_PITCH_ALIGNMENT: 0x104a,
   // context
   CL_CONTEXT_REFERENCE_COUNT: 0x1080,
   CL_CONTEXT_DEVICES: 0x1081,

@@ -5,7 +5,7 @@ import type { Device } from '../device';
 import type { Platform } from '../platform';
 import { type ExternalDeviceReport, type ExternalReport, extensionReport } from '../report';
 import { type ExternalHandleTypeRecord, externalExtensions, externalMemoryRecord, externalSemaphoreRecord, semaphoreRecord } from './extensions';
-import { handleTypeNames, optionalUints } from './external-memory';
+import { handleTypeNames, optionalUints } from './external-handles';
 
 const handleTypeExtensions = (table: Readonly<Record<string, ExternalHandleTypeRecord>>) => [...new Set(Object.values(table).map((t) => t.extension))];
 

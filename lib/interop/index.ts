@@ -1,5 +1,5 @@
 // The sharing facades, one per (platform, extension), created lazily and
-// cached, and the hooks through which the core reaches them
+// cached (./facades.ts), and the hooks through which the core reaches them
 // (lib/sharing-hooks.ts: the core never imports lib/interop/).
 import type { Context } from '../context';
 import { OpenCLExtensionError, registerErrorNames } from '../errors';
@@ -10,6 +10,7 @@ import { KhrD3D11Sharing, NvD3D11Sharing } from './d3d11';
 import {
   type SharingExtension,
   d3d10Record,
+  externalMemoryRecord,
   intelDX9Record,
   intelVaApiRecord,
   khrD3D11Record,
@@ -17,18 +18,22 @@ import {
   nvD3D11Record,
   nvD3D9Record,
   externalRecords,
+  semaphoreRecord,
   sharingExtensions,
   sharingRecords,
 } from './extensions';
-import { type ExternalMemory, getExternalMemory } from './external-memory';
+import { ExternalMemory } from './external-memory';
+import { facadeOf } from './facades';
 import { IntelDX9Sharing } from './intel-dx9';
 import { KhrDX9MediaSharing } from './khr-dx9-media';
 import { NvD3D9Sharing } from './nv-d3d9';
-import { type Semaphores, getSemaphores } from './semaphore';
+import { Semaphores } from './semaphore';
 import { enqueueShared } from './sharing';
 import { VaApiSharing } from './va-api';
 
-// The facade class of each extension, keyed by its record's name; the core's
+// The facade class of each extension, keyed by its record's name: the seven
+// classic sharing extensions (`records` of ./extensions.ts) and the external
+// memory / semaphore family's two facades (`externalRecords`). The core's
 // SharingFacades is derived from this table (filled in by declaration merging).
 const constructors = {
   [nvD3D9Record.name]: NvD3D9Sharing,
@@ -38,39 +43,34 @@ const constructors = {
   [intelVaApiRecord.name]: VaApiSharing,
   [khrD3D11Record.name]: KhrD3D11Sharing,
   [nvD3D11Record.name]: NvD3D11Sharing,
-} as const satisfies { readonly [K in SharingExtension]: new (platform: Platform) => unknown };
+  [externalMemoryRecord.name]: ExternalMemory,
+  [semaphoreRecord.name]: Semaphores,
+} as const satisfies { readonly [K in SharingExtension | typeof externalMemoryRecord.name | typeof semaphoreRecord.name]: new (platform: Platform) => unknown };
 
 type FacadeOf = { readonly [K in keyof typeof constructors]: InstanceType<(typeof constructors)[K]> };
 
 declare module '../sharing-hooks' {
-  // The external memory / semaphore family's facades (records in externalRecords).
-  interface SharingFacades extends FacadeOf {
-    cl_khr_external_memory: ExternalMemory;
-    cl_khr_semaphore: Semaphores;
-  }
+  interface SharingFacades extends FacadeOf {}
 }
 export type { SharingFacades };
 
-const facadeClasses: { readonly [K in SharingExtension]: new (platform: Platform) => SharingFacades[K] } = constructors;
-
-const cache = new WeakMap<Platform, Map<SharingExtension, unknown>>();
+/** The name of an extension that has a facade (getSharing's argument). */
+type FacadeName = keyof SharingFacades & string;
 
 /**
- * The facade of a sharing extension on a platform. Its entry points are
+ * The facade of a sharing extension on a platform (the seven classic ones,
+ * and cl_khr_external_memory / cl_khr_semaphore, whose facades
+ * getExternalMemory() and getSemaphores() also give). Its entry points are
  * resolved for that platform on first use and cached. Throws
  * OpenCLExtensionError when the platform and its devices do not advertise
  * the extension, or some entry point does not resolve.
  */
-export function getSharing<K extends SharingExtension>(platform: Platform, extension: K): SharingFacades[K] {
-  const create = Object.hasOwn(facadeClasses, extension) ? facadeClasses[extension] : undefined;
+export function getSharing<K extends FacadeName>(platform: Platform, extension: K): SharingFacades[K] {
+  const create = Object.hasOwn(constructors, extension) ? (constructors[extension] as new (platform: Platform) => SharingFacades[K]) : undefined;
   if (!create) {
-    throw new TypeError(`unknown sharing extension ${String(extension)}; one of ${Object.keys(facadeClasses).join(', ')}`);
+    throw new TypeError(`unknown sharing extension ${String(extension)}; one of ${Object.keys(constructors).join(', ')}`);
   }
-  let facades = cache.get(platform);
-  if (!facades) cache.set(platform, (facades = new Map()));
-  let facade = facades.get(extension) as SharingFacades[K] | undefined;
-  if (!facade) facades.set(extension, (facade = new create(platform) as SharingFacades[K]));
-  return facade;
+  return facadeOf(platform, extension, create);
 }
 
 /** The facade of the extension a context was made for (by a facade's createContext). */
@@ -96,12 +96,7 @@ for (const record of Object.values(externalRecords)) {
 
 registerSharingHooks({
   enqueue: enqueueShared,
-  facade: (platform, extension) =>
-    extension === 'cl_khr_external_memory'
-      ? getExternalMemory(platform)
-      : extension === 'cl_khr_semaphore'
-        ? getSemaphores(platform)
-        : getSharing(platform, extension as SharingExtension),
+  facade: (platform, extension) => getSharing(platform as Platform, extension as FacadeName),
   facadeOf: sharingOf,
   entryPoints: sharingExtensions,
 });

@@ -4,17 +4,18 @@
 import type { NativePropertyList, NativeSemaphore, NativeSemaphores } from '../addon';
 import { Context } from '../context';
 import { Device } from '../device';
-// An exported NT handle is closed by the Direct3D module's closeHandle, which throws Direct3DError.
-import '../direct3d/errors';
 import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, OpenCLStateError, describeValue } from '../errors';
 import { STATUS } from '../facts/cl-status';
 import { type Event, registerCommandTypes } from '../event';
 import { decode } from '../info';
 import { ready } from '../loader';
+import { closeOwned, ownHandle, relinquishOwned } from '../os-handle';
 import type { Platform } from '../platform';
 import { CommandQueue } from '../queue';
-import { OpenCLHandleTypeError, checkHandle, handleTypeNames, importWithOwnership, optionalUints } from './external-memory';
+import { OpenCLHandleTypeError } from './external-errors';
+import { checkHandle, handleTypeNames, importWithOwnership, optionalUints } from './external-handles';
 import { externalSemaphoreRecord, externalSemaphoreSyncFdRecord, semaphoreRecord } from './extensions';
+import { facadeOf } from './facades';
 import { externalTokens } from '../facts/sharing-tokens';
 import { readOnce } from '../validate';
 
@@ -55,29 +56,13 @@ export interface SemaphoreEnqueueOptions {
   payloads?: readonly bigint[];
 }
 
-function closeExported(handle: number | bigint): void {
-  if (typeof handle === 'number') {
-    if (handle >= 0) ready().closeFd(handle);
-  } else {
-    ready().direct3d?.closeHandle(handle);
-  }
-}
-
-// The same rule as the Vulkan module's exported handles: the object owns its
-// handle, and garbage collection closes one nobody closed or handed over.
-const forgotten = new FinalizationRegistry<number | bigint>((handle) => {
-  try {
-    closeExported(handle);
-  } catch {
-    // closed behind our back, or the environment is going away
-  }
-});
-
 /**
  * A handle exported from a semaphore (clGetSemaphoreHandleForTypeKHR). It
  * owns the handle: close() (or `using`, or garbage collection) closes it,
  * unless an API whose import took it called relinquish() (the Vulkan
  * module's semaphore import does). Keep the object while you use `handle`.
+ * The rule of every owned handle (lib/os-handle.ts), the Vulkan module's
+ * exported handles' too; a KMT handle is a global name and is never closed.
  */
 export class ExportedSemaphoreHandle implements ExternalSemaphoreHandle {
   readonly handleType: SemaphoreHandleType;
@@ -88,7 +73,7 @@ export class ExportedSemaphoreHandle implements ExternalSemaphoreHandle {
   constructor(handleType: SemaphoreHandleType, handle: number | bigint) {
     this.handleType = handleType;
     this.handle = handle;
-    if (typeof handle === 'bigint' || handle >= 0) forgotten.register(this, handle, this);
+    ownHandle(this, handle, handleType);
   }
 
   /** True once closed or relinquished. */
@@ -99,15 +84,14 @@ export class ExportedSemaphoreHandle implements ExternalSemaphoreHandle {
   /** Another API took the handle: closing it is that API's business now. */
   relinquish(): void {
     this.#open = false;
-    forgotten.unregister(this);
+    relinquishOwned(this);
   }
 
   /** Closes the handle (a file descriptor; a Windows NT handle). Idempotent. */
   close(): void {
     if (!this.#open) return;
     this.#open = false;
-    forgotten.unregister(this);
-    closeExported(this.handle);
+    closeOwned(this, this.handle, this.handleType);
   }
 
   /** The same as close() (the Vulkan module's exported handles say dispose()). */
@@ -517,14 +501,10 @@ export class Semaphores {
   }
 }
 
-const cache = new WeakMap<Platform, Semaphores>();
-
 /**
  * The cl_khr_semaphore facade of a platform (created once). Throws
  * OpenCLExtensionError when the platform does not advertise cl_khr_semaphore.
  */
 export function getSemaphores(platform: Platform): Semaphores {
-  let facade = cache.get(platform);
-  if (!facade) cache.set(platform, (facade = new Semaphores(platform)));
-  return facade;
+  return facadeOf(platform, semaphoreRecord.name, Semaphores);
 }

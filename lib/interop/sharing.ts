@@ -428,7 +428,7 @@ export function groupByFacade(mems: readonly MemObject[]): Map<SharingFacade<Nat
             'Acquire that memory object (for an ImportedFrame, frame.memory); its sub-buffers and planes follow it',
         );
       }
-      throw new TypeError(`objects[${i}] (${mem.kind}) was not created through a sharing extension (a Direct3D or VA-API resource, or imported external memory)`);
+      throw new TypeError(`objects[${i}] (${mem.kind}) was not created through a sharing extension: acquire takes memory made from another API's resource (a Direct3D texture or surface, a VA surface) or imported from memory it exported (external memory: Vulkan, DMA-BUF)`);
     }
     const group = groups.get(state.facade) ?? [];
     if (group.includes(mem)) throw new TypeError(`objects[${i}] appears twice`);

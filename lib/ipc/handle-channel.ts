@@ -10,6 +10,7 @@ import { lstatSync, unlinkSync } from 'node:fs';
 import type { NativeHandleChannel } from '../addon';
 import { nativeAddon } from '../addon';
 import { describeValue } from '../errors';
+import { closeOsHandle, closeOwned, ownHandle, relinquishOwned } from '../os-handle';
 import { checkInt, checkOptions } from '../validate';
 
 /** What a channel's operation failed on. */
@@ -77,18 +78,10 @@ export interface ReceivedHandles<H extends readonly ReceivedHandle[] = ReceivedH
 }
 
 const MAGIC = 'opencl-interop handles';
-// Received descriptors are closed natively: fs.closeSync warns in a worker about descriptors fs did not open there.
-function closeDescriptor(fd: number): void {
-  nativeAddon().closeFd(fd);
-}
 
 const MAX_HANDLES = 64;
 const MAX_DATA = 16 * 1024;
 const MAX_MESSAGE = 64 * 1024;
-
-const forgotten = new FinalizationRegistry<number>((fd) => {
-  closeDescriptor(fd);
-});
 
 /**
  * A handle received from another process: its descriptor is this process's.
@@ -116,7 +109,7 @@ export class ReceivedHandle<K extends HandleKind = HandleKind> {
     this.size = size;
     this.dedicated = dedicated;
     if (tiling !== undefined) this.tiling = tiling;
-    forgotten.register(this, handle, this);
+    ownHandle(this, handle, handleType);
   }
 
   get disposed(): boolean {
@@ -133,7 +126,7 @@ export class ReceivedHandle<K extends HandleKind = HandleKind> {
     if (this.#disposed) throw new HandleChannelError('closed', `this received handle ${this.#owned ? 'was disposed: its descriptor is closed' : 'was relinquished already'}`);
     this.#owned = false;
     this.#disposed = true;
-    forgotten.unregister(this);
+    relinquishOwned(this);
   }
 
   /** Closes the descriptor if this object still owns it. Idempotent; never throws. */
@@ -142,8 +135,7 @@ export class ReceivedHandle<K extends HandleKind = HandleKind> {
     this.#disposed = true;
     if (!this.#owned) return;
     this.#owned = false;
-    forgotten.unregister(this);
-    closeDescriptor(this.handle);
+    closeOwned(this, this.handle, this.handleType);
   }
 
   [Symbol.dispose](): void {
@@ -153,7 +145,7 @@ export class ReceivedHandle<K extends HandleKind = HandleKind> {
 
 function closeAll(fds: readonly number[]): void {
   for (const fd of fds) {
-    closeDescriptor(fd);
+    closeOsHandle(fd);
   }
 }
 

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { NativeVaDisplay } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
+import { NativeHolder } from '../holder';
 import { type VaFourcc, formatFacts, fourccCode, fourccText, vaFourccs, vaStatusName } from '../facts/va-formats';
 import { checkChoice, checkInt, checkNonEmptyString, checkOptions } from '../validate';
 import { VaDmaBuf, type VaDmaBufImport, importDescriptor } from './dma-buf';
@@ -77,22 +78,29 @@ function hex(address: bigint): string {
  * A VA display (VADisplay). Open one with openVaDisplay() or VaDisplay.open(),
  * or adopt another library's with VaDisplay.adopt(). Pass it to the
  * cl_intel_va_api_media_sharing facade's getDevices()/createContext().
+ * dispose() lets go of it: an opened display is terminated once its surfaces
+ * and the OpenCL contexts made on it are released too; until then they keep
+ * working.
  */
-export class VaDisplay {
+export class VaDisplay extends NativeHolder<NativeVaDisplay> {
   /** How it was made. */
   readonly kind: 'drm' | 'x11' | 'adopted';
   /** The render node, X display name or address it was made from. */
   readonly source: string;
-  #native: NativeVaDisplay | null;
   #address: bigint;
   #surfaceFormats?: string[];
 
   /** @internal */
   constructor(native: NativeVaDisplay, kind: 'drm' | 'x11' | 'adopted', source: string) {
-    this.#native = native;
+    super(native);
     this.kind = kind;
     this.source = source;
     this.#address = native.address;
+  }
+
+  /** @internal */
+  protected disposedError(): Error {
+    return new OpenCLReleasedError('VaDisplay');
   }
 
   /** Opens a display: see VaDisplayOptions. */
@@ -132,12 +140,6 @@ export class VaDisplay {
     return new VaDisplay(result.display, 'adopted', hex(address));
   }
 
-  /** @internal The native display; throws OpenCLReleasedError after dispose(). */
-  get native(): NativeVaDisplay {
-    if (!this.#native) throw new OpenCLReleasedError('VaDisplay');
-    return this.#native;
-  }
-
   /** @internal A hold on the display for something that must outlive it (an OpenCL context made on it). */
   hold(): NativeVaDisplay {
     return this.native.share();
@@ -155,11 +157,6 @@ export class VaDisplay {
   get address(): bigint {
     this.native;
     return this.#address;
-  }
-
-  /** True once dispose() has run. */
-  get disposed(): boolean {
-    return this.#native === null;
   }
 
   /** vaQueryVendorString: the driver's description of itself. */
@@ -254,22 +251,6 @@ export class VaDisplay {
     const { memoryType, rtFormat, native: checked } = importDescriptor(desc);
     const surface = native.importSurface(rtFormat, memoryType, checked);
     return new VaSurface(this, surface, desc.format, checked.width, checked.height, true);
-  }
-
-  /**
-   * Lets go of the display. Idempotent. An opened display is terminated once
-   * its surfaces and the OpenCL contexts made on it are released too; until
-   * then they keep working.
-   */
-  dispose(): void {
-    const native = this.#native;
-    if (!native) return;
-    this.#native = null;
-    native.release();
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
   }
 }
 

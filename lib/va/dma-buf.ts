@@ -2,10 +2,11 @@
 // its file descriptors) and what a surface import takes (VaDmaBufImport:
 // planes of file descriptors, as Electron's offscreen `paint` event and
 // other producers hand them out).
-import { closeSync, fstatSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import type { NativeVaPrime } from '../addon';
 import { describeValue } from '../errors';
-import { checkInt, checkObject } from '../validate';
+import { closeOwned, ownHandle } from '../os-handle';
+import { checkDrmModifier, checkInt, checkObject } from '../validate';
 import { DRM_FORMAT_MOD_LINEAR, type VaFourcc, formatFacts, fourccCode, fourccText, vaFourccs, vaPlaneSizes } from '../facts/va-formats';
 
 /** One plane of a DMA-BUF import. */
@@ -47,16 +48,6 @@ export interface VaDmaBufLayer {
   readonly planes: readonly { readonly object: number; readonly offset: number; readonly pitch: number }[];
 }
 
-const openFds = new FinalizationRegistry<number[]>((fds) => {
-  for (const fd of fds) {
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed
-    }
-  }
-});
-
 /**
  * A surface exported as a DRM PRIME descriptor (vaExportSurfaceHandle). It
  * owns the file descriptors: close() (or `using`, or garbage collection)
@@ -83,7 +74,7 @@ export class VaDmaBuf {
       prime.layers.map((l) => Object.freeze({ drmFormat: fourccText(l.drmFormat), planes: Object.freeze(l.planes.map((p) => Object.freeze({ ...p }))) })),
     );
     this.#fds = prime.objects.map((o) => o.fd);
-    openFds.register(this, this.#fds, this);
+    for (const fd of this.#fds) ownHandle(this, fd, 'dma-buf');
   }
 
   /** True once close() has run. */
@@ -95,14 +86,7 @@ export class VaDmaBuf {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    openFds.unregister(this);
-    for (const fd of this.#fds) {
-      try {
-        closeSync(fd);
-      } catch {
-        // closed behind our back: nothing to do
-      }
-    }
+    for (const fd of this.#fds) closeOwned(this, fd, 'dma-buf');
   }
 
   [Symbol.dispose](): void {
@@ -121,17 +105,6 @@ export class VaDmaBuf {
 }
 
 const MAX_FD = 0x7fffffff;
-
-function checkModifier(value: unknown): bigint {
-  if (value === undefined) return DRM_FORMAT_MOD_LINEAR;
-  let modifier: bigint | undefined;
-  if (typeof value === 'bigint') modifier = value;
-  else if (typeof value === 'string' && /^(0x[0-9a-f]+|[0-9]+)$/i.test(value)) modifier = BigInt(value);
-  if (modifier === undefined || modifier < 0n || modifier >= 2n ** 64n) {
-    throw new TypeError(`modifier must be a 64-bit DRM format modifier as a bigint or a decimal string; got ${describeValue(value)}`);
-  }
-  return modifier;
-}
 
 /** A file descriptor that can be a DMA-BUF: open, and not a directory, a pipe or a socket. */
 function checkDmaBufFd(fd: number, what: string): void {
@@ -162,7 +135,7 @@ export function importDescriptor(desc: VaDmaBufImport) {
       `planes must be an array of ${sizes.length} plane${sizes.length > 1 ? 's' : ''} for ${desc.format}; got ${describeValue(desc.planes)}`,
     );
   }
-  const modifier = checkModifier(desc.modifier);
+  const modifier = checkDrmModifier(desc.modifier, 'modifier');
   const objects: { fd: number; size: number; modifier: bigint }[] = [];
   const planes = desc.planes.map((plane, i) => {
     checkObject(plane, `planes[${i}]`);

@@ -7,6 +7,7 @@
 // spec rules this relies on).
 import type { NativeVkCommands, NativeVkOp } from '../addon';
 import { describeValue } from '../errors';
+import { NativeHolder } from '../holder';
 import { checkInt, checkOptions } from '../validate';
 import type { VulkanDeviceLink } from './links';
 import { VulkanDisposedError } from './errors';
@@ -190,8 +191,12 @@ export class VulkanRecorder {
   }
 }
 
-/** A recorded command sequence: submit it as often as needed (VulkanQueue.submit). It holds what it uses. */
-export class VulkanCommands {
+/**
+ * A recorded command sequence: submit it as often as needed
+ * (VulkanQueue.submit). It holds what it uses.
+ * dispose() frees the command buffer once no submission in flight uses it.
+ */
+export class VulkanCommands extends NativeHolder<NativeVkCommands> {
   readonly device: VulkanDeviceLink;
   /** How many operations it records. */
   readonly length: number;
@@ -199,12 +204,11 @@ export class VulkanCommands {
   readonly waitStages: readonly Exclude<VulkanWaitStage, 'all'>[];
   /** @internal VkPipelineStageFlags of its operations. */
   readonly stageBits: number;
-  #native: NativeVkCommands | null;
 
   /** @internal */
   constructor(device: VulkanDeviceLink, native: NativeVkCommands, ops: readonly NativeVkOp[]) {
+    super(native);
     this.device = device;
-    this.#native = native;
     this.length = ops.length;
     let bits = 0;
     for (const op of ops) bits |= opStage(op);
@@ -213,23 +217,7 @@ export class VulkanCommands {
   }
 
   /** @internal */
-  get native(): NativeVkCommands {
-    if (!this.#native) throw new VulkanDisposedError('VulkanCommands');
-    return this.#native;
-  }
-
-  get disposed(): boolean {
-    return this.#native === null;
-  }
-
-  /** Frees the command buffer once no submission in flight uses it. Idempotent. */
-  dispose(): void {
-    const native = this.#native;
-    this.#native = null;
-    native?.release();
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
+  protected disposedError(): Error {
+    return new VulkanDisposedError('VulkanCommands');
   }
 }

@@ -2,6 +2,7 @@
 // semaphores, recorded commands, and submission that costs one native call.
 import type { NativeVkDevice, NativeVkSemaphore } from '../addon';
 import { describeValue } from '../errors';
+import { NativeHolder } from '../holder';
 import { checkBoolean, checkChoice, checkInt, checkOptions } from '../validate';
 import { VulkanCommands, VulkanRecorder, WAIT_STAGE_BITS, type VulkanRecordOptions, type VulkanWaitStage } from './commands';
 import { VulkanDisposedError, VulkanNotSupportedError } from './errors';
@@ -180,8 +181,13 @@ function defaultTypes<T extends string>(available: readonly T[], platformType: T
   return available.includes(platformType) ? [platformType] : [];
 }
 
-/** A logical device: its queue, and the objects it makes. */
-export class VulkanDevice {
+/**
+ * A logical device: its queue, and the objects it makes.
+ * dispose() lets go of the device: its buffers, images, semaphores and
+ * commands keep it alive natively (and keep working, except that submitting
+ * needs the device); work in flight finishes first.
+ */
+export class VulkanDevice extends NativeHolder<NativeVkDevice> {
   /** The physical device it was made on. */
   readonly physicalDevice: VulkanPhysicalDevice;
   readonly name: string;
@@ -191,11 +197,10 @@ export class VulkanDevice {
   readonly memoryHandleTypes: readonly VulkanMemoryHandleType[];
   readonly semaphoreHandleTypes: readonly VulkanSemaphoreHandleType[];
   readonly queue: VulkanQueue;
-  #native: NativeVkDevice | null;
 
   /** @internal */
   constructor(native: NativeVkDevice, physicalDevice: VulkanPhysicalDevice, extensions: string[]) {
-    this.#native = native;
+    super(native);
     this.physicalDevice = physicalDevice;
     this.name = physicalDevice.name;
     this.extensions = Object.freeze(extensions);
@@ -205,13 +210,8 @@ export class VulkanDevice {
   }
 
   /** @internal */
-  get native(): NativeVkDevice {
-    if (!this.#native) throw new VulkanDisposedError('VulkanDevice');
-    return this.#native;
-  }
-
-  get disposed(): boolean {
-    return this.#native === null;
+  protected disposedError(): Error {
+    return new VulkanDisposedError('VulkanDevice');
   }
 
   /** Submissions not finished yet. */
@@ -323,26 +323,11 @@ export class VulkanDevice {
           'record synchronously and await elsewhere (nothing was recorded)',
       );
     }
-    if (this.#native !== native) throw new VulkanDisposedError('VulkanDevice');
+    if (this.disposed) throw new VulkanDisposedError('VulkanDevice');
     for (const used of recorder.uses) {
       if (used.disposed) throw new VulkanDisposedError(used.kind, 'was disposed inside the record() callback, after an operation used it (nothing was recorded)');
     }
     return new VulkanCommands(this, native.record(recorder.ops, queueOrdered), recorder.ops);
-  }
-
-  /**
-   * Lets go of the device. Idempotent. Its buffers, images, semaphores and
-   * commands keep it alive natively (and keep working, except that submitting
-   * needs the device); work in flight finishes first.
-   */
-  dispose(): void {
-    const native = this.#native;
-    this.#native = null;
-    native?.release();
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
   }
 }
 

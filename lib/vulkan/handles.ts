@@ -1,8 +1,9 @@
 // Exported handles: a file descriptor (Linux) or a Win32 handle (Windows) that
 // an export made. The object owns the handle until an importer takes it over
-// (relinquish()) or it is disposed; garbage collection closes one forgotten.
+// (relinquish()) or it is disposed; garbage collection closes one forgotten
+// (the rule of lib/os-handle.ts, which every owner of a handle follows).
+import { closeOwned, ownHandle, relinquishOwned } from '../os-handle';
 import { VulkanDisposedError } from './errors';
-import { vulkanAddon } from './loader';
 
 /** How memory is exported: an opaque fd, a DMA-BUF fd (Linux), an NT handle or a KMT handle (Windows). */
 export type VulkanMemoryHandleType = 'opaque-fd' | 'dma-buf' | 'opaque-win32' | 'opaque-win32-kmt';
@@ -28,17 +29,6 @@ export const SEMAPHORE_HANDLE_BITS: Readonly<Record<VulkanSemaphoreHandleType, n
 export function handleTypeNames<T extends string>(bits: Readonly<Record<T, number>>, mask: number): T[] {
   return (Object.keys(bits) as T[]).filter((name) => (mask & bits[name]) !== 0);
 }
-
-// KMT handles are global names, not handles of this process: nothing to close.
-const closes = (type: string) => type !== 'opaque-win32-kmt';
-
-const forgotten = new FinalizationRegistry<number | bigint>((handle) => {
-  try {
-    vulkanAddon().vkCloseHandle(handle);
-  } catch {
-    // the environment is going away
-  }
-});
 
 /**
  * A handle an export made, as the OpenCL import side (lib/interop) takes it:
@@ -67,7 +57,7 @@ export class VulkanExportedHandle<T extends string = VulkanMemoryHandleType | Vu
     this.size = size;
     this.dedicated = dedicated;
     if (tiling !== undefined) this.tiling = tiling;
-    if (closes(handleType)) forgotten.register(this, handle, this);
+    ownHandle(this, handle, handleType);
   }
 
   /** True once dispose() or relinquish() ran. */
@@ -88,7 +78,7 @@ export class VulkanExportedHandle<T extends string = VulkanMemoryHandleType | Vu
     if (this.#disposed) throw new VulkanDisposedError('exported handle', this.#owned ? 'was disposed: its handle is closed' : 'was relinquished already');
     this.#owned = false;
     this.#disposed = true;
-    forgotten.unregister(this);
+    relinquishOwned(this);
   }
 
   /** Closes the handle if this object still owns it. Idempotent; never throws. */
@@ -97,13 +87,7 @@ export class VulkanExportedHandle<T extends string = VulkanMemoryHandleType | Vu
     this.#disposed = true;
     if (!this.#owned) return;
     this.#owned = false;
-    forgotten.unregister(this);
-    if (!closes(this.handleType)) return;
-    try {
-      vulkanAddon().vkCloseHandle(this.handle);
-    } catch {
-      // closed behind our back: nothing to do
-    }
+    closeOwned(this, this.handle, this.handleType);
   }
 
   [Symbol.dispose](): void {

@@ -3,6 +3,7 @@
 // CL_DEVICE_UUID_KHR bytes) or by index.
 import type { NativeVkHandleTypeRow, NativeVkInstance, NativeVkPhysicalDevice } from '../addon';
 import { describeValue } from '../errors';
+import { NativeHolder } from '../holder';
 import { formatUuid as uuidString } from '../uuid';
 import { checkChoice, checkInt, checkOptions } from '../validate';
 import { VulkanDevice } from './device';
@@ -111,26 +112,20 @@ export interface VulkanDeviceOptions {
 }
 
 /** A Vulkan instance (Vulkan 1.1 or later). dispose() lets go; its devices keep it alive natively until they are gone. */
-export class VulkanInstance {
-  #native: NativeVkInstance | null;
+export class VulkanInstance extends NativeHolder<NativeVkInstance> {
   /** The Vulkan version the instance was made for, e.g. '1.1.0'. */
   readonly apiVersion: string;
   #devices?: readonly VulkanPhysicalDevice[];
 
   /** @internal */
   constructor(native: NativeVkInstance, apiVersion: string) {
-    this.#native = native;
+    super(native);
     this.apiVersion = apiVersion;
   }
 
   /** @internal */
-  get native(): NativeVkInstance {
-    if (!this.#native) throw new VulkanDisposedError('VulkanInstance');
-    return this.#native;
-  }
-
-  get disposed(): boolean {
-    return this.#native === null;
+  protected disposedError(): Error {
+    return new VulkanDisposedError('VulkanInstance');
   }
 
   /** The physical devices, with what each can share. */
@@ -177,17 +172,6 @@ export class VulkanInstance {
     const semaphoreBits = chosen.semaphoreExport.reduce((m, t) => m | SEMAPHORE_HANDLE_BITS[t], 0);
     const native = this.native.createDevice(chosen.index, chosen.queueFamily, extensions, chosen.ycbcr, memoryBits, semaphoreBits);
     return new VulkanDevice(native, chosen, extensions);
-  }
-
-  /** Lets go of the instance. Idempotent. Devices made from it keep working. */
-  dispose(): void {
-    const native = this.#native;
-    this.#native = null;
-    native?.release();
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
   }
 }
 

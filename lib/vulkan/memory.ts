@@ -4,6 +4,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import type { NativeVkBuffer, NativeVkImage } from '../addon';
 import { describeValue } from '../errors';
+import { NativeHolder } from '../holder';
 import { checkBytes, checkInt, checkOptions } from '../validate';
 import type { VulkanDeviceLink } from './links';
 import { VulkanDisposedError, VulkanNotSupportedError } from './errors';
@@ -40,7 +41,11 @@ function readTarget(bytes: number, what: string): Uint8Array {
   }
 }
 
-abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
+/**
+ * dispose() frees the memory once no submission in flight uses it (importers
+ * keep their own reference to it).
+ */
+abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> extends NativeHolder<N> {
   readonly device: VulkanDeviceLink;
   /** The handle types the memory may be exported as (fixed at creation). */
   readonly exportTypes: readonly VulkanMemoryHandleType[];
@@ -50,12 +55,11 @@ abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
   readonly dedicated: boolean;
   /** Whether the memory is host-visible (it is device-local where the device has such memory). */
   readonly hostVisible: boolean;
-  #native: N | null;
 
   /** @internal */
   constructor(device: VulkanDeviceLink, native: N) {
+    super(native);
     this.device = device;
-    this.#native = native;
     const info = native.info();
     this.allocationSize = info.allocationSize;
     this.dedicated = info.dedicated;
@@ -63,21 +67,16 @@ abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
     this.exportTypes = Object.freeze(handleTypeNames(MEMORY_HANDLE_BITS, info.exportTypes));
   }
 
+  /** @internal */
+  protected disposedError(): Error {
+    return new VulkanDisposedError(this.kind);
+  }
+
   abstract get kind(): string;
 
   /** @internal What an export says of the layout: an image's tiling; nothing for a buffer. */
   protected get exportedTiling(): 'linear' | 'optimal' | undefined {
     return undefined;
-  }
-
-  /** @internal */
-  get native(): N {
-    if (!this.#native) throw new VulkanDisposedError(this.kind);
-    return this.#native;
-  }
-
-  get disposed(): boolean {
-    return this.#native === null;
   }
 
   /**
@@ -88,17 +87,6 @@ abstract class VulkanMemoryResource<N extends NativeVkBuffer | NativeVkImage> {
     const native = this.native;
     const type = checkMemoryHandleType(this.device, this.exportTypes, handleType);
     return new VulkanExportedHandle(type, native.exportMemory(MEMORY_HANDLE_BITS[type]), this.allocationSize, this.dedicated, this.exportedTiling);
-  }
-
-  /** Frees the memory once no submission in flight uses it (importers keep their own reference to it). Idempotent. */
-  dispose(): void {
-    const native = this.#native;
-    this.#native = null;
-    native?.release();
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
   }
 }
 

@@ -1,6 +1,7 @@
 // Binary semaphores that may be exported for another API (OpenCL's
 // cl_khr_external_semaphore) to wait on or signal.
 import type { NativeVkSemaphore } from '../addon';
+import { NativeHolder } from '../holder';
 import type { VulkanDeviceLink } from './links';
 import { VulkanDisposedError, VulkanNotSupportedError, VulkanStateError } from './errors';
 import { SEMAPHORE_HANDLE_BITS, VulkanExportedHandle, type VulkanSemaphoreHandleType } from './handles';
@@ -10,30 +11,25 @@ import { SEMAPHORE_HANDLE_BITS, VulkanExportedHandle, type VulkanSemaphoreHandle
  * signal is pending and refuses a wait nothing will satisfy (that would never
  * finish); once exported, the other API may wait and signal too, and the
  * caller orders them.
+ * dispose() destroys the semaphore once no submission in flight uses it.
  */
-export class VulkanSemaphore {
+export class VulkanSemaphore extends NativeHolder<NativeVkSemaphore> {
   readonly device: VulkanDeviceLink;
   /** The handle types it may be exported as (fixed at creation). */
   readonly exportTypes: readonly VulkanSemaphoreHandleType[];
-  #native: NativeVkSemaphore | null;
   #shared = false;
   #signalPending = false;
 
   /** @internal */
   constructor(device: VulkanDeviceLink, native: NativeVkSemaphore, exportTypes: VulkanSemaphoreHandleType[]) {
+    super(native);
     this.device = device;
-    this.#native = native;
     this.exportTypes = Object.freeze(exportTypes);
   }
 
   /** @internal */
-  get native(): NativeVkSemaphore {
-    if (!this.#native) throw new VulkanDisposedError('VulkanSemaphore');
-    return this.#native;
-  }
-
-  get disposed(): boolean {
-    return this.#native === null;
+  protected disposedError(): Error {
+    return new VulkanDisposedError('VulkanSemaphore');
   }
 
   /** True once exported: another API may signal or wait on it, so its state is no longer tracked. */
@@ -95,16 +91,5 @@ export class VulkanSemaphore {
     if (type === 'sync-fd') this.#signalPending = false;
     else this.#shared = true;
     return new VulkanExportedHandle(type, handle, 0, false);
-  }
-
-  /** Destroys the semaphore once no submission in flight uses it. Idempotent. */
-  dispose(): void {
-    const native = this.#native;
-    this.#native = null;
-    native?.release();
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
   }
 }

@@ -225,13 +225,6 @@ std::string Utf8(const wchar_t* text) {
   return out;
 }
 
-// closeHandle(handle): CloseHandle on an NT handle this module created.
-Napi::Value CloseNtHandle(const Napi::CallbackInfo& info) {
-  HANDLE handle = HandleArg(info[0], "handle");
-  if (!CloseHandle(handle)) ThrowHr(info.Env(), HRESULT_FROM_WIN32(GetLastError()), "CloseHandle");
-  return info.Env().Undefined();
-}
-
 // The DXGI side of a D3D10 / D3D11 resource.
 const std::initializer_list<const char*> kDxgiResources = {"D3D10Buffer", "D3D10Texture", "D3D11Buffer", "D3D11Texture"};
 
@@ -341,7 +334,6 @@ void InitDirect3D(Napi::Env env, Napi::Object exports) {
   d3d::NativeComObject::Init(env, direct3d);
   direct3d.Set("adapters", Napi::Function::New(env, d3d::DxgiAdapters, "adapters"));
   direct3d.Set("adapterObject", Napi::Function::New(env, d3d::AdapterObject, "adapterObject"));
-  direct3d.Set("closeHandle", Napi::Function::New(env, d3d::CloseNtHandle, "closeHandle"));
   direct3d.Set("sharedHandle", Napi::Function::New(env, d3d::SharedHandle, "sharedHandle"));
   direct3d.Set("createSharedHandle", Napi::Function::New(env, d3d::CreateSharedHandle, "createSharedHandle"));
   direct3d.Set("keyedMutex", Napi::Function::New(env, d3d::KeyedMutex, "keyedMutex"));

@@ -35,7 +35,7 @@ class NativeDirect3DSharing : public SharingBase<NativeDirect3DSharing<Names>> {
   Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     return QueryDevices(env, this->template Entry<DeviceIdsFn>(env, "deviceIds"), this->platform(),
-                        UintArg(info[0], "source"), ToPointer(info[1], Names::kObject), UintArg(info[2], "set"));
+                        ToU32(info[0], "source"), ToPointer(info[1], Names::kObject), ToU32(info[2], "set"));
   }
   Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
@@ -47,7 +47,7 @@ class NativeDirect3DSharing : public SharingBase<NativeDirect3DSharing<Names>> {
     Napi::Env env = info.Env();
     auto entry = this->template Entry<CreateSubresourceFn>(env, role);
     return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
-                     UintArg(info[3], "subresource"));
+                     ToU32(info[3], "subresource"));
   }
   Napi::Value CreateTexture2D(const Napi::CallbackInfo& info) {
     return CreateSubresource(info, "texture2D");

@@ -6,7 +6,7 @@
 namespace ocl {
 
 EntryPoints::EntryPoints(Napi::Env env, const Napi::Value& platform, bool legacy, const Napi::Value& names)
-    : platform_(NativePlatform::From(platform, "platform")) {
+    : platform_(NativePlatform::From(platform, "platform")), legacy_(legacy) {
   if (!names.IsObject()) throw Napi::TypeError::New(env, "entry points must be an object { role: name }");
   Napi::Object object = names.As<Napi::Object>();
   Napi::Array roles = object.GetPropertyNames();
@@ -15,10 +15,21 @@ EntryPoints::EntryPoints(Napi::Env env, const Napi::Value& platform, bool legacy
     Napi::Value name = object.Get(role);
     if (!name.IsString()) throw Napi::TypeError::New(env, "entry point names must be strings");
     Entry entry{role.ToString().Utf8Value(), name.As<Napi::String>().Utf8Value(), nullptr};
-    entry.address = legacy ? OCL_FN(env, clGetExtensionFunctionAddress)(entry.name.c_str())
-                           : OCL_FN(env, clGetExtensionFunctionAddressForPlatform)(platform_, entry.name.c_str());
+    entry.address = Resolve(env, entry.name);
     entries_.push_back(std::move(entry));
   }
+}
+
+void EntryPoints::AddCore(Napi::Env env, const char* role, const Napi::Value& name, void* core) {
+  if (!name.IsString()) throw Napi::TypeError::New(env, std::string("entry point ") + role + " must be named");
+  Entry entry{role, name.As<Napi::String>().Utf8Value(), nullptr, core, true};
+  entry.address = Resolve(env, entry.name);
+  entries_.push_back(std::move(entry));
+}
+
+void* EntryPoints::Resolve(Napi::Env env, const std::string& name) const {
+  return legacy_ ? OCL_FN(env, clGetExtensionFunctionAddress)(name.c_str())
+                 : OCL_FN(env, clGetExtensionFunctionAddressForPlatform)(platform_, name.c_str());
 }
 
 const EntryPoints::Entry& EntryPoints::Find(Napi::Env env, const char* role) const {
@@ -32,7 +43,7 @@ const EntryPoints::Entry& EntryPoints::Find(Napi::Env env, const char* role) con
 Napi::Array EntryPoints::Missing(Napi::Env env) const {
   Napi::Array missing = Napi::Array::New(env);
   for (const Entry& entry : entries_) {
-    if (!entry.address) missing.Set(missing.Length(), entry.name);
+    if (!entry.address && !entry.isCore) missing.Set(missing.Length(), entry.name);
   }
   return missing;
 }

@@ -4,16 +4,10 @@
 // their acquire / release. Which handle, whose ownership and which devices
 // are decided in lib/interop/external-memory.ts; this file converts and calls.
 #include "interop/sharing.h"
+#include "status_notify.h"
 
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <thread>
-
-#if !defined(_WIN32)
-#include <fcntl.h>
-#include <unistd.h>
-#endif
 
 namespace ocl {
 
@@ -58,24 +52,19 @@ using CreateImageFn = cl_mem(OCL_CALL*)(cl_context, const cl_ulong*, cl_mem_flag
 class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
  public:
   // (platform, legacy, { acquire, release }, { buffer, image }: the creating
-  // calls' names, asked of the platform first, loaderFallback: whether the
-  // loader's own export may be used when the platform does not answer for them
-  // (an OpenCL 3.0 platform: its dispatch table has them).
+  // calls' names, loaderFallback: whether the loader's own export may be used
+  // when the platform does not answer for them (an OpenCL 3.0 platform: its
+  // dispatch table has them). The creating calls are roles "buffer" and "image".
   explicit NativeExternalMemory(const Napi::CallbackInfo& info) : SharingBase(info) {
     Napi::Env env = info.Env();
     if (!info[3].IsObject()) throw Napi::TypeError::New(env, "creating calls must be an object { buffer, image }");
     Napi::Object names = info[3].As<Napi::Object>();
-    bool legacy = info[1].ToBoolean();
-    auto resolve = [&](const char* role, std::string& name) -> void* {
-      Napi::Value given = names.Get(role);
-      if (!given.IsString()) throw Napi::TypeError::New(env, std::string("creating call ") + role + " must be named");
-      name = given.As<Napi::String>().Utf8Value();
-      return legacy ? OCL_FN(env, clGetExtensionFunctionAddress)(name.c_str())
-                    : OCL_FN(env, clGetExtensionFunctionAddressForPlatform)(platform(), name.c_str());
-    };
-    createBuffer_ = reinterpret_cast<CreateBufferFn>(resolve("buffer", createBufferName_));
-    createImage_ = reinterpret_cast<CreateImageFn>(resolve("image", createImageName_));
-    loaderFallback_ = info[4].ToBoolean();
+    bool loaderFallback = info[4].ToBoolean();
+    const CoreApi& api = Api(env);
+    AddCoreEntry(env, "buffer", names.Get("buffer"),
+                 loaderFallback ? reinterpret_cast<void*>(api.clCreateBufferWithProperties) : nullptr);
+    AddCoreEntry(env, "image", names.Get("image"),
+                 loaderFallback ? reinterpret_cast<void*>(api.clCreateImageWithProperties) : nullptr);
     try {
       held_.SetRelease(Entry<AcquireFn>(env, "release").fn);
     } catch (const Napi::Error&) {
@@ -92,27 +81,13 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
   }
 
  private:
-  // The platform's creating call, else (an OpenCL 3.0 platform) the loader's own export of it.
-  Resolved<CreateBufferFn> BufferFn(Napi::Env env) const {
-    if (createBuffer_) return {createBuffer_, createBufferName_.c_str()};
-    if (!loaderFallback_) ThrowMissingEntryPoint(env, createBufferName_.c_str());
-    auto loaders = OCL_ENTRY(env, clCreateBufferWithProperties);
-    return {loaders.fn, loaders.call};
-  }
-  Resolved<CreateImageFn> ImageFn(Napi::Env env) const {
-    if (createImage_) return {createImage_, createImageName_.c_str()};
-    if (!loaderFallback_) ThrowMissingEntryPoint(env, createImageName_.c_str());
-    auto loaders = OCL_ENTRY(env, clCreateImageWithProperties);
-    return {loaders.fn, loaders.call};
-  }
-
   // createBuffer(context, properties, flags, size)
   Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     PropertyList properties(info[1], "properties");
     cl_mem_flags flags = FlagsArg(info[2]);
     size_t size = ToSize(info[3], "size");
-    auto entry = BufferFn(env);
+    auto entry = Entry<CreateBufferFn>(env, "buffer");
     return CreateMem(env, entry, NativeContext::From(info[0], "context"), properties.data(), flags, size, nullptr);
   }
 
@@ -121,20 +96,9 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
     Napi::Env env = info.Env();
     PropertyList properties(info[1], "properties");
     cl_mem_flags flags = FlagsArg(info[2]);
-    if (!info[3].IsArray() || !info[4].IsObject()) throw Napi::TypeError::New(env, "format and descriptor are required");
-    Napi::Array format = info[3].As<Napi::Array>();
-    cl_image_format imageFormat{UintArg(format.Get(0u), "channel order"), UintArg(format.Get(1u), "channel type")};
-    Napi::Object d = info[4].As<Napi::Object>();
-    cl_image_desc desc{};
-    desc.image_type = UintArg(d.Get("type"), "image type");
-    desc.image_width = ToSize(d.Get("width"), "width");
-    desc.image_height = ToSize(d.Get("height"), "height");
-    desc.image_depth = ToSize(d.Get("depth"), "depth");
-    desc.image_array_size = ToSize(d.Get("arraySize"), "arraySize");
-    desc.image_row_pitch = ToSize(d.Get("rowPitch"), "rowPitch");
-    desc.image_slice_pitch = ToSize(d.Get("slicePitch"), "slicePitch");
-    auto entry = ImageFn(env);
-    return CreateMem(env, entry, NativeContext::From(info[0], "context"), properties.data(), flags, &imageFormat, &desc, nullptr);
+    ImageArgs image = ToImageArgs(info[3], info[4]);
+    auto entry = Entry<CreateImageFn>(env, "image");
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), properties.data(), flags, &image.format, &image.desc, nullptr);
   }
 
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
@@ -202,11 +166,6 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
       }
       entries.clear();
     }
-    static cl_int StatusOf(const CoreApi& api, cl_event event) {
-      cl_int status = CL_QUEUED;
-      if (api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr) != CL_SUCCESS) return -1;
-      return status;
-    }
     static void ReleaseAtTeardown(void* data) {
       auto* self = static_cast<Held*>(data);
       self->tornDown_ = true;
@@ -239,50 +198,13 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
     std::vector<Entry> entries_;
   };
 
-  CreateBufferFn createBuffer_ = nullptr;
-  CreateImageFn createImage_ = nullptr;
-  std::string createBufferName_, createImageName_;
-  bool loaderFallback_ = false;
   Held held_{Env()};
 };
-
-// duplicateFd(fd) -> a new descriptor of the same open file (close-on-exec),
-// so that an import can take one while the caller keeps its own.
-Napi::Value DuplicateFd(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-#if defined(_WIN32)
-  throw Napi::Error::New(env, "file descriptors are not imported on Windows");
-#else
-  uint64_t fd = ToU64(info[0], "fd");
-  if (fd > 0x7fffffff) throw Napi::RangeError::New(env, "fd must be a file descriptor (0 to 2^31-1)");
-  int copy = fcntl(static_cast<int>(fd), F_DUPFD_CLOEXEC, 0);
-  if (copy < 0) {
-    throw Napi::Error::New(env, "fcntl(F_DUPFD_CLOEXEC) on fd " + std::to_string(fd) + " failed: " + std::strerror(errno));
-  }
-  return Napi::Number::New(env, copy);
-#endif
-}
-
-// closeFd(fd) -> whether it was open. Closed here, not with fs.closeSync: in
-// a worker thread Node warns about every descriptor fs did not open there
-// ("closed but not opened in unmanaged mode"), and these come from drivers.
-Napi::Value CloseFd(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-#if defined(_WIN32)
-  throw Napi::Error::New(env, "file descriptors are not imported on Windows");
-#else
-  uint64_t fd = ToU64(info[0], "fd");
-  if (fd > 0x7fffffff) throw Napi::RangeError::New(env, "fd must be a file descriptor (0 to 2^31-1)");
-  return Napi::Boolean::New(env, close(static_cast<int>(fd)) == 0);
-#endif
-}
 
 }  // namespace
 
 void InitExternalMemory(Napi::Env env, Napi::Object exports) {
   NativeExternalMemory::Init(env, exports);
-  exports.Set("duplicateFd", Napi::Function::New(env, DuplicateFd, "duplicateFd"));
-  exports.Set("closeFd", Napi::Function::New(env, CloseFd, "closeFd"));
 }
 
 }  // namespace ocl

@@ -25,14 +25,14 @@ class NativeIntelDX9Sharing : public SharingBase<NativeIntelDX9Sharing> {
   Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     return QueryDevices(env, Entry<DeviceIdsFn>(env, "deviceIds"), platform(),
-                        UintArg(info[0], "source"), ToPointer(info[1], "DX9 object"), UintArg(info[2], "set"));
+                        ToU32(info[0], "source"), ToPointer(info[1], "DX9 object"), ToU32(info[2], "set"));
   }
   // createFromMediaSurface(context, flags, resource, sharedHandle, plane)
   Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     auto entry = Entry<CreateSurfaceFn>(env, "mediaSurface");
     return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
-                     ToPointer(info[3], "shared handle"), UintArg(info[4], "plane"));
+                     ToPointer(info[3], "shared handle"), ToU32(info[4], "plane"));
   }
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
     return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));

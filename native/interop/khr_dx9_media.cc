@@ -42,10 +42,10 @@ class NativeKhrDX9MediaSharing : public SharingBase<NativeKhrDX9MediaSharing> {
     std::vector<cl_uint> types;
     std::vector<void*> adapters;
     for (uint32_t i = 0; i < typesIn.Length(); ++i) {
-      types.push_back(UintArg(typesIn.Get(i), "adapter type"));
+      types.push_back(ToU32(typesIn.Get(i), "adapter type"));
       adapters.push_back(ToPointer(adaptersIn.Get(i), "adapter"));
     }
-    cl_uint set = UintArg(info[2], "set");
+    cl_uint set = ToU32(info[2], "set");
     cl_uint n = static_cast<cl_uint>(types.size());
     cl_uint* typesPtr = types.empty() ? nullptr : types.data();
     void* adaptersPtr = adapters.empty() ? nullptr : adapters.data();
@@ -62,8 +62,8 @@ class NativeKhrDX9MediaSharing : public SharingBase<NativeKhrDX9MediaSharing> {
     Napi::Env env = info.Env();
     auto entry = Entry<CreateSurfaceFn>(env, "mediaSurface");
     SurfaceInfo surface{ToPointer(info[3], "resource"), ToPointer(info[4], "shared handle")};
-    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), UintArg(info[2], "adapter type"),
-                     &surface, UintArg(info[5], "plane"));
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToU32(info[2], "adapter type"),
+                     &surface, ToU32(info[5], "plane"));
   }
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
     return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));

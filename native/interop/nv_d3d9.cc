@@ -41,8 +41,8 @@ class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
     } else {
       object = ToPointer(info[1], "D3D9 object");
     }
-    return QueryDevices(env, {fn, call}, platform(), UintArg(info[0], "source"), object,
-                        UintArg(info[2], "set"));
+    return QueryDevices(env, {fn, call}, platform(), ToU32(info[0], "source"), object,
+                        ToU32(info[2], "set"));
   }
   Napi::Value CreateBufferLike(const Napi::CallbackInfo& info, const char* role) {
     Napi::Env env = info.Env();
@@ -62,7 +62,7 @@ class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
     Napi::Env env = info.Env();
     auto entry = Entry<CreateLevelFn>(env, role);
     return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
-                     UintArg(info[3], "miplevel"));
+                     ToU32(info[3], "miplevel"));
   }
   Napi::Value CreateTexture(const Napi::CallbackInfo& info) {
     return CreateLevel(info, "texture");
@@ -75,7 +75,7 @@ class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
     Napi::Env env = info.Env();
     auto entry = Entry<CreateCubeFn>(env, "cubeTexture");
     return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
-                     UintArg(info[3], "face"), UintArg(info[4], "miplevel"));
+                     ToU32(info[3], "face"), ToU32(info[4], "miplevel"));
   }
   Napi::Value Acquire(const Napi::CallbackInfo& info) {
     return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));

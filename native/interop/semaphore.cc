@@ -115,7 +115,7 @@ class NativeSemaphores : public SharingBase<NativeSemaphores> {
   // info(semaphore, param) -> bytes
   Napi::Value Info(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    cl_uint param = UintArg(info[1], "param");
+    cl_uint param = ToU32(info[1], "param");
     auto [fn, call] = Entry<SemaphoreInfoFn>(env, "info");
     cl_semaphore_khr semaphore = NativeSemaphore::From(info[0], "semaphore");
     return QueryBytes(env, call, [&](size_t size, void* out, size_t* sizeRet) { return fn(semaphore, param, size, out, sizeRet); });
@@ -150,7 +150,7 @@ class NativeSemaphores : public SharingBase<NativeSemaphores> {
   Napi::Value ExportHandle(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     auto [fn, call] = Entry<HandleForTypeFn>(env, "exportHandle");
-    cl_uint type = UintArg(info[2], "handle type");
+    cl_uint type = ToU32(info[2], "handle type");
     bool pointerSized = info[3].ToBoolean();
     cl_device_id device = NativeDevice::From(info[1], "device");
     cl_semaphore_khr semaphore = NativeSemaphore::From(info[0], "semaphore");

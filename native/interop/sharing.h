@@ -25,11 +25,17 @@ using DeviceIdsFn = cl_int(OCL_CALL*)(cl_platform_id, cl_uint, void*, cl_uint, c
 class EntryPoints {
  public:
   EntryPoints(Napi::Env env, const Napi::Value& platform, bool legacy, const Napi::Value& names);
+  // A role whose call is core OpenCL that the extension builds on (the creating
+  // calls of cl_khr_external_memory are OpenCL 3.0's): asked of the platform
+  // like the others; where it does not answer, `core` (the loader's export, or
+  // null) stands in. Not listed by Missing: it is refused when called.
+  void AddCore(Napi::Env env, const char* role, const Napi::Value& name, void* core);
   template <typename Fn>
   Resolved<Fn> Get(Napi::Env env, const char* role) const {
     const Entry& entry = Find(env, role);
-    if (!entry.address) ThrowMissingEntryPoint(env, entry.name.c_str());
-    return {reinterpret_cast<Fn>(entry.address), entry.name.c_str()};
+    void* address = entry.address ? entry.address : entry.core;
+    if (!address) ThrowMissingEntryPoint(env, entry.name.c_str());
+    return {reinterpret_cast<Fn>(address), entry.name.c_str()};
   }
   cl_platform_id platform() const { return platform_; }
   Napi::Array Missing(Napi::Env env) const;
@@ -39,9 +45,13 @@ class EntryPoints {
     std::string role;
     std::string name;
     void* address;
+    void* core = nullptr;
+    bool isCore = false;
   };
+  void* Resolve(Napi::Env env, const std::string& name) const;
   const Entry& Find(Napi::Env env, const char* role) const;
   cl_platform_id platform_;
+  bool legacy_;
   std::vector<Entry> entries_;
 };
 
@@ -91,6 +101,9 @@ class SharingBase : public Napi::ObjectWrap<Derived> {
   Resolved<Fn> Entry(Napi::Env env, const char* role) const {
     return entries_.template Get<Fn>(env, role);
   }
+  void AddCoreEntry(Napi::Env env, const char* role, const Napi::Value& name, void* core) {
+    entries_.AddCore(env, role, name, core);
+  }
   cl_platform_id platform() const { return entries_.platform(); }
 
  private:
@@ -99,11 +112,6 @@ class SharingBase : public Napi::ObjectWrap<Derived> {
 };
 
 inline cl_mem_flags FlagsArg(const Napi::Value& v) { return ToU64(v, "flags"); }
-inline cl_uint UintArg(const Napi::Value& v, const char* what) {
-  uint64_t value = ToU64(v, what);
-  if (value > 0xffffffffULL) throw Napi::RangeError::New(v.Env(), std::string(what) + " does not fit in 32 bits");
-  return static_cast<cl_uint>(value);
-}
 
 // A property list of the *WithProperties calls (cl_mem_properties,
 // cl_semaphore_properties_khr: 64-bit values ending in 0), from JS

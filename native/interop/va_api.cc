@@ -26,8 +26,8 @@ class NativeIntelVaApiSharing : public SharingBase<NativeIntelVaApiSharing> {
   Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     return QueryDevices(env, Entry<DeviceIdsFn>(env, "deviceIds"),
-                        platform(), UintArg(info[0], "source"), ToPointer(info[1], "VA display"),
-                        UintArg(info[2], "set"));
+                        platform(), ToU32(info[0], "source"), ToPointer(info[1], "VA display"),
+                        ToU32(info[2], "set"));
   }
   // createFromSurface(context, flags, surfaceId: number, plane). Drivers may
   // keep the VASurfaceID* they are given, so the id lives in storage owned by
@@ -36,11 +36,11 @@ class NativeIntelVaApiSharing : public SharingBase<NativeIntelVaApiSharing> {
     Napi::Env env = info.Env();
     auto [fn, call] = Entry<CreateSurfaceFn>(env, "surface");
     std::unique_ptr<uint8_t[]> storage(new uint8_t[sizeof(VASurfaceID)]);
-    VASurfaceID id = UintArg(info[2], "surface id");
+    VASurfaceID id = ToU32(info[2], "surface id");
     std::memcpy(storage.get(), &id, sizeof(id));
     cl_int status = CL_SUCCESS;
     cl_mem mem = fn(NativeContext::From(info[0], "context"), FlagsArg(info[1]),
-                    reinterpret_cast<VASurfaceID*>(storage.get()), UintArg(info[3], "plane"), &status);
+                    reinterpret_cast<VASurfaceID*>(storage.get()), ToU32(info[3], "plane"), &status);
     Napi::Value wrapped = WrapCreated(env, call, mem, status);
     NativeMem::Unwrap(wrapped.As<Napi::Object>())->ownedStorage = std::move(storage);
     return wrapped;

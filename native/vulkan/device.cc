@@ -119,7 +119,14 @@ void DeviceState::Close() {
     // The promise is never settled: its environment is gone.
     submission->deferred.reset();
   }
+  // The submissions may hold the last references to this device (through
+  // their commands, semaphores and staging, once the script disposed the
+  // device itself): they go after this function has finished with it, and
+  // the device with them.
+  std::shared_ptr<DeviceState> self = shared_from_this();
+  auto done = std::move(pending);
   pending.clear();
+  done.clear();
 }
 
 DeviceState::DeviceState() = default;

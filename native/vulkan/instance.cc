@@ -1,6 +1,8 @@
 // Instances and physical devices: what a device can share (UUIDs, LUID, node
 // mask, external memory and semaphore handle types), and device creation.
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include "vulkan/module.h"
 
@@ -14,6 +16,25 @@ InstanceState::~InstanceState() {
 }
 
 namespace {
+
+// The Vulkan loader unloads the drivers (ICDs) when the process's last
+// instance is destroyed. NVIDIA's leaves thread-exit handlers behind in
+// libraries that stay loaded (glvnd's libEGL), which then run into the
+// unloaded driver when a thread that used Vulkan ends: a worker thread whose
+// instance was the last one segfaulted as it exited (four H200s,
+// bench/multi-gpu-pipeline.mjs, test/gpu/vulkan-threads.test.mjs). One
+// instance that is never destroyed keeps them loaded for the life of the
+// process. OPENCL_INTEROP_VULKAN_UNPINNED=1 leaves it out, to show the crash.
+void KeepDriversLoaded(const GlobalApi& api, const VkApplicationInfo& app) {
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    const char* unpinned = std::getenv("OPENCL_INTEROP_VULKAN_UNPINNED");
+    if (unpinned && std::strcmp(unpinned, "1") == 0) return;
+    VkInstanceCreateInfo create{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, nullptr, 0, &app, 0, nullptr, 0, nullptr};
+    VkInstance pin = nullptr;
+    api.vkCreateInstance(&create, nullptr, &pin);  // never destroyed; if it fails, nothing is pinned
+  });
+}
 
 std::vector<std::string> Strings(const Napi::Value& value, const char* what) {
   if (!value.IsArray()) throw Napi::TypeError::New(value.Env(), std::string(what) + " must be an array of strings");
@@ -41,6 +62,7 @@ Napi::Value CreateInstance(const Napi::CallbackInfo& info) {
   VkInstanceCreateInfo create{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, nullptr, 0, &app, 0, nullptr, uint32_t(names.size()), names.data()};
   VkInstance instance = nullptr;
   VK_CHECK(env, api, vkCreateInstance, &create, nullptr, &instance);
+  KeepDriversLoaded(api, app);
   auto state = std::make_shared<InstanceState>();
   state->instance = instance;
   state->apiVersion = apiVersion;

@@ -10,7 +10,6 @@
 #include <windows.h>
 #else
 #include <dlfcn.h>
-#include <unistd.h>
 #endif
 
 namespace ocl {
@@ -130,18 +129,6 @@ Napi::Value SetShaders(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// vkCloseHandle(handle: number (fd) | bigint (HANDLE)): closes an exported handle.
-Napi::Value CloseHandleMethod(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-#if defined(_WIN32)
-  HANDLE handle = reinterpret_cast<HANDLE>(static_cast<uintptr_t>(ToU64(info[0], "handle")));
-  return Napi::Boolean::New(env, CloseHandle(handle) != 0);
-#else
-  int fd = int(ToU64(info[0], "handle"));
-  return Napi::Boolean::New(env, close(fd) == 0);
-#endif
-}
-
 }  // namespace
 
 const GlobalApi& Global(Napi::Env env) {
@@ -165,7 +152,6 @@ void InitLoader(Napi::Env env, Napi::Object exports) {
   exports.Set("vkLoadedLibrary", Napi::Function::New(env, LoadedLibrary, "vkLoadedLibrary"));
   exports.Set("vkInstanceExtensions", Napi::Function::New(env, InstanceExtensions, "vkInstanceExtensions"));
   exports.Set("vkSetShaders", Napi::Function::New(env, SetShaders, "vkSetShaders"));
-  exports.Set("vkCloseHandle", Napi::Function::New(env, CloseHandleMethod, "vkCloseHandle"));
 }
 
 }  // namespace vk

@@ -25,7 +25,6 @@
 #include "errors.h"
 #include "objects.h"
 #include "vulkan/vk_decls.h"
-#include "vulkan/vulkan.h"
 
 namespace ocl {
 namespace vk {

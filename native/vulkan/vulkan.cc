@@ -1,4 +1,6 @@
 // Registers the Vulkan module's exports (all names start with vk / NativeVk).
+#include "vulkan/vulkan.h"
+
 #include "vulkan/module.h"
 
 namespace ocl {

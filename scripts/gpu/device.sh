@@ -23,6 +23,10 @@ for lib in /usr/local/nvidia/lib64/libnvidia-opencl.so.1 /usr/lib/x86_64-linux-g
   if [ -f "$lib" ]; then echo "$lib" > "$vendors/nvidia.icd"; break; fi
 done
 [ -f cmake-build/lib/libocl_interop_refdriver.so ] && echo "$PWD/cmake-build/lib/libocl_interop_refdriver.so" > "$vendors/reference.icd"
+# The ocl-icd there left the folder's reference.icd out (2026-11-27); its
+# OCL_ICD_FILENAMES, which replaces the folders, loads every driver listed.
+OCL_ICD_FILENAMES=$(cat "$vendors"/*.icd | paste -sd:)
+export OCL_ICD_FILENAMES
 export OCL_ICD_VENDORS="$vendors"
 for json in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json; do
   if [ -f "$json" ]; then export VK_DRIVER_FILES="$json"; break; fi

@@ -6,7 +6,7 @@
 // each in a fresh process), and, given --seeds, the misuse fuzzer.
 //
 //   node scripts/gpu/test.mjs [--platform NAME] [--seeds A-B] [--steps N] [--parallel N]
-//                             [--only check,proof,suite,fuzz] [--out DIR]
+//                             [--only check,proof,suite,fuzz] [--out DIR] [--spread GPUS] [--proof-cycles N]
 //
 // On a machine without Node or a Vulkan loader: scripts/gpu/prepare.sh on a
 // build machine, carry what it lists, and run it through scripts/gpu/device.sh
@@ -23,7 +23,7 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
-const known = ['platform', 'seeds', 'steps', 'parallel', 'only', 'out'];
+const known = ['platform', 'seeds', 'steps', 'parallel', 'only', 'out', 'spread', 'proof-cycles'];
 for (let i = 0; i < args.length; i += 2) {
   if (!args[i].startsWith('--') || !known.includes(args[i].slice(2))) {
     console.error(`unknown argument ${args[i]}: expected ${known.map((k) => `--${k}`).join(', ')}`);
@@ -36,6 +36,9 @@ const steps = option('steps', '2000');
 const parallel = option('parallel', '4');
 const only = option('only', 'check,proof,suite,fuzz').split(',');
 const outDir = option('out', '');
+// --spread N: the suite's files run N at a time, each on its own GPU (CUDA_VISIBLE_DEVICES), each printed as it ends;
+// a file's cases that need two GPUs then skip.
+const spread = Number(option('spread', '1'));
 for (const part of only) {
   if (!['check', 'proof', 'suite', 'fuzz'].includes(part)) {
     console.error(`--only takes check, proof, suite and fuzz; got ${part}`);
@@ -58,11 +61,13 @@ const header = {
 console.log(`test:gpu ${JSON.stringify(header)}`);
 
 // A step still running after limitMs is reported with every thread's stack and killed: one hang costs its own limit, not the run.
-function run(name, command, commandArgs, limitMs = 600_000) {
+function run(name, command, commandArgs, limitMs = 600_000, { gpu, quiet = false } = {}) {
   return new Promise((resolvePromise) => {
     const started = Date.now();
-    console.log(`\n=== ${name}: ${command} ${commandArgs.join(' ')}`);
-    const child = spawn(command, commandArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const title = `\n=== ${name}: ${command} ${commandArgs.join(' ')}${gpu === undefined ? '' : ` (CUDA_VISIBLE_DEVICES=${gpu})`}`;
+    if (!quiet) console.log(title);
+    const childEnv = gpu === undefined ? env : { ...env, CUDA_VISIBLE_DEVICES: String(gpu) };
+    const child = spawn(command, commandArgs, { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const timer = setTimeout(async () => {
       output += `\n${name}: still running after ${limitMs / 1000} s: stacks, then killed\n`;
       output += await stacksOf(child.pid);
@@ -76,15 +81,16 @@ function run(name, command, commandArgs, limitMs = 600_000) {
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;
-      process.stdout.write(d);
+      if (!quiet) process.stdout.write(d);
     });
     child.stderr.on('data', (d) => {
       output += d;
-      process.stderr.write(d);
+      if (!quiet) process.stderr.write(d);
     });
     child.on('error', (error) => resolvePromise({ name, status: 127, seconds: 0, output: String(error) }));
     child.on('close', (status, signal) => {
       clearTimeout(timer);
+      if (quiet) process.stdout.write(`${title}\n${output}`);
       resolvePromise({ name, status: status ?? 128, signal, seconds: Math.round((Date.now() - started) / 100) / 10, output });
     });
   });
@@ -93,11 +99,24 @@ function run(name, command, commandArgs, limitMs = 600_000) {
 const results = [];
 if (only.includes('check')) results.push(await run('device check', process.execPath, ['scripts/device-check.mjs', platform]));
 if (only.includes('proof')) {
-  results.push(await run('external-memory proof', process.execPath, ['scripts/external-memory-proof.mjs', '--platform', platform]));
+  const cycles = option('proof-cycles', '');
+  results.push(await run('external-memory proof', process.execPath, ['scripts/external-memory-proof.mjs', '--platform', platform, ...(cycles ? ['--cycles', cycles] : [])]));
 }
 if (only.includes('suite')) {
   const files = readdirSync(join(root, 'test/gpu')).filter((f) => f.endsWith('.test.mjs')).sort();
-  for (const file of files) results.push(await run(`GPU suite: ${file}`, process.execPath, ['--test', '--test-reporter=spec', `test/gpu/${file}`], 240_000));
+  const suiteRun = (file, gpu) =>
+    run(`GPU suite: ${file}`, process.execPath, ['--test', '--test-reporter=spec', `test/gpu/${file}`], 240_000, spread > 1 ? { gpu, quiet: true } : {});
+  const queue = [...files];
+  const ran = [];
+  await Promise.all(
+    Array.from({ length: Math.max(1, spread) }, async (_, gpu) => {
+      while (queue.length) {
+        const file = queue.shift();
+        ran.push([files.indexOf(file), await suiteRun(file, gpu)]);
+      }
+    }),
+  );
+  results.push(...ran.sort((a, b) => a[0] - b[0]).map(([, result]) => result));
 }
 if (only.includes('fuzz') && seeds) {
   const fuzzer = join(root, 'test/fuzz/misuse.mjs');

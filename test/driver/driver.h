@@ -1,4 +1,5 @@
-// driver.h - internal objects and state of the opencl-interop reference driver.
+// driver.h - internal objects and state of the opencl-interop reference driver
+// (defined in driver.cpp; the extension files add theirs through ExtensionHooks).
 #pragma once
 #include "cl_decls.h"
 #include "resources.h"
@@ -21,6 +22,12 @@
 #define REFDRV_EXPORT extern "C" __attribute__((visibility("default")))
 #endif
 #define CLAPI(ret) REFDRV_EXPORT ret CL_API_CALL
+// A creating entry point's failure: the code through errcode_ret, NULL returned.
+#define RET_ERR(code)                       \
+  do {                                      \
+    if (errcode_ret) *errcode_ret = (code); \
+    return nullptr;                         \
+  } while (0)
 
 CLAPI(cl_int) clIcdGetPlatformIDsKHR(cl_uint, cl_platform_id *, cl_uint *);
 
@@ -63,7 +70,7 @@ struct EventCallback {
 };
 
 namespace refdrv {
-struct QueueExec;  // a queue's pending commands and worker threads (core.cpp)
+struct QueueExec;  // a queue's pending commands and worker threads (driver.cpp)
 }
 
 struct _cl_command_queue : refdrv::RefObj {
@@ -268,7 +275,13 @@ cl_int put(size_t sz, void *val, size_t *ret, const T &v) {
 }
 cl_int put_str(size_t sz, void *val, size_t *ret, const std::string &s);
 
+// a new queue's engine (its worker threads start with its first command)
+std::shared_ptr<QueueExec> new_queue_exec(bool in_order);
+// an event reaches a status: waiters wake, its callbacks for that status are queued (lock held)
+void set_status(cl_event ev, cl_int st);
+
 // image format helpers
+std::vector<cl_image_format> supported_formats();
 size_t channel_count(cl_channel_order o);
 size_t channel_size(cl_channel_type t);
 size_t pixel_size(const cl_image_format &f);
@@ -276,6 +289,10 @@ bool format_supported(const cl_image_format &f);
 
 // mem helpers
 cl_mem new_mem(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type);
+// an image of type t with its format and extents (h, d, a as the descriptor
+// gives them; the ones its type lacks are stored as 0); no storage yet
+cl_mem new_image(cl_context c, cl_mem_flags flags, cl_mem_object_type t, const cl_image_format &fmt, size_t w, size_t h,
+                 size_t d, size_t a);
 cl_int check_wait_list(cl_context ctx, cl_uint n, const cl_event *list);
 // interop usage check: the error code if m (or its parent) is a shared object
 // that is not acquired, else CL_SUCCESS.
@@ -330,5 +347,17 @@ bool interop_image_info(cl_mem m, cl_image_info p, size_t sz, void *val, size_t 
 void *extension_function(const char *name);
 
 std::string error_name(cl_int e, Ext ext);
+
+// What the extension files add to the state's own paths, which cannot name
+// them (they sit above it): the end of a context, a memory object and a
+// semaphore, and the names of status codes. core.cpp installs them as the
+// library loads, before any object exists.
+struct ExtensionHooks {
+  void (*release_context)(cl_context) = nullptr;
+  void (*release_mem)(cl_mem) = nullptr;
+  void (*destroy_semaphore)(RefObj *) = nullptr;
+  std::string (*error_name)(cl_int, Ext) = nullptr;
+};
+ExtensionHooks &hooks();
 
 }  // namespace refdrv

@@ -2,7 +2,7 @@
 #include "driver.h"
 
 // Every implemented entry point is an exported extern "C" function defined in
-// core.cpp / interop.cpp. Only their addresses are needed here.
+// driver.cpp, core.cpp and the extension files. Only their addresses are needed here.
 #define REFDRV_DECL_IMPL(name) extern "C" void name(void);
 #define REFDRV_DECL_STUB_INT(name)
 #define REFDRV_DECL_STUB_PTR(name)

@@ -406,14 +406,7 @@ CLAPI(cl_mem) clCreateImageWithProperties(cl_context c, const cl_mem_properties 
   if ((rc = open_payload(r.type, r.handle, payload.get()))) FAIL(rc);
   size_t need = sp * (layers - 1) + rp * (rows - 1) + w * elem;
   if (need > payload->size) FAIL(CL_INVALID_IMAGE_SIZE);  // the payload is smaller than the image
-  if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY))) flags |= CL_MEM_READ_WRITE;
-  cl_mem m = new_mem(c, flags, t);
-  m->fmt = *fmt;
-  m->elem = elem;
-  m->width = w;
-  m->height = (t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D) ? h : 0;
-  m->depth = t == CL_MEM_OBJECT_IMAGE3D ? d : 0;
-  m->array_size = a;
+  cl_mem m = new_image(c, flags, t, *fmt, w, h, d, a);
   m->row_pitch = rp;
   m->slice_pitch = sp;
   if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY) m->row_pitch = sp;  // 1D arrays address layers through the row pitch

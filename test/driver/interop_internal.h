@@ -56,7 +56,7 @@ cl_int query_args(cl_platform_id p, cl_uint n, cl_device_id *devs, cl_uint *num)
 cl_int acquire_release(const Family &f, bool acquire, cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
                        const cl_event *wl, cl_event *ev);
 
-// interop_d3d11.cpp: its parts of the hooks interop.cpp gives core.cpp.
+// interop_d3d11.cpp: its parts of the hooks interop.cpp gives core.cpp and driver.cpp.
 bool d3d11_mem_info(cl_mem m, cl_mem_info p, size_t sz, void *val, size_t *ret, cl_int *rc);
 bool d3d11_image_info(cl_mem m, cl_image_info p, size_t sz, void *val, size_t *ret, cl_int *rc);
 std::string d3d11_error_name(cl_int e, refdrv::Ext ext);

@@ -28,6 +28,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stacksOf } from '../gpu/stacks.mjs';
+import { startXvfb } from '../support/xvfb.mjs';
+
+export { startXvfb };
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../..');
@@ -92,63 +96,6 @@ export function vaMissing() {
   return null;
 }
 
-/**
- * Starts Xvfb; resolves { display, stop() }. As test/helpers/va.ts does: a
- * display number of its own (Xvfb's own choice takes no lock, and two
- * servers started at once could both take :0), skipping numbers in use;
- * -displayfd says when it is ready; -noreset keeps it up between clients.
- */
-export async function startXvfb() {
-  let display = 10 + (process.pid % 500);
-  const failures = [];
-  for (let attempt = 0; attempt < 20; attempt++, display++) {
-    while (existsSync(`/tmp/.X${display}-lock`) || existsSync(`/tmp/.X11-unix/X${display}`)) display++;
-    try {
-      return await startXvfbOn(display);
-    } catch (error) {
-      if (error.cannotStart) throw error;
-      failures.push(`:${display}: ${error.message}`);
-    }
-  }
-  throw new Error(`Xvfb did not start on any of 20 display numbers:\n${failures.join('\n')}`);
-}
-
-function startXvfbOn(number) {
-  return new Promise((done, fail) => {
-    const child = spawn('Xvfb', [`:${number}`, '-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp', '-noreset'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
-    let text = '';
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error(`Xvfb did not start in 20 s: ${stderr}`));
-    }, 20_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      fail(Object.assign(new Error(`Xvfb could not be started (apt-get install xvfb): ${error.message}`), { cannotStart: true }));
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      fail(new Error(`Xvfb exited (${signal ?? code}) before it was ready: ${stderr.trim().split('\n').pop() ?? ''}`));
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-    child.stdio[3].setEncoding('utf8').on('data', (chunk) => {
-      text += chunk;
-      if (!text.includes('\n')) return;
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      done({
-        display: `:${text.trim()}`,
-        stop: () =>
-          new Promise((stopped) => {
-            if (child.exitCode !== null || child.signalCode !== null) return stopped();
-            child.once('exit', () => stopped());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
-}
-
 /** The environment that makes a child's libva load the software VA driver on `display`. */
 export function softvaEnv(display) {
   return { DISPLAY: display, LIBVA_DRIVER_NAME: softvaName, LIBVA_DRIVERS_PATH: softvaDir, OPENCL_INTEROP_VA_DEVICE: undefined };
@@ -173,7 +120,7 @@ function signalGroup(pid, signal) {
  * config: { steps, platform, reference, va, control }; env: added to this
  * process's environment (undefined removes a variable).
  */
-export function runSeed(seed, config, { env = {}, timeoutMs = seedTimeoutMs(config.steps), logDir, lastSteps = 40 } = {}) {
+export function runSeed(seed, config, { env = {}, timeoutMs = seedTimeoutMs(config.steps), logDir, lastSteps = 40, stacks = false, exitGraceMs = 45_000 } = {}) {
   const dir = logDir ?? mkdtempSync(join(tmpdir(), 'misuse-'));
   const log = join(dir, `seed-${seed}.log`);
   const childEnv = { ...process.env, ...env, MISUSE_LOG: log };
@@ -203,13 +150,23 @@ export function runSeed(seed, config, { env = {}, timeoutMs = seedTimeoutMs(conf
       else rmSync(log, { force: true });
       done({ seed, status, signal, stdout, stderr, timedOut, ms: Date.now() - started, stepsRun: lines.length, steps: lines.slice(-lastSteps) });
     };
-    timers.push(
-      setTimeout(() => {
-        timedOut = true;
-        signalGroup(child.pid, 'SIGKILL');
-        timers.push(setTimeout(() => end(child.exitCode, child.signalCode ?? 'SIGKILL'), 5_000));
-      }, timeoutMs),
-    );
+    // A hang: every thread's stack first when asked (gdb or cuda-gdb), then the process group is killed.
+    const kill = async (why) => {
+      if (timedOut || ended) return;
+      timedOut = why;
+      if (stacks) stderr += `\n${why}; the stacks:${await stacksOf(child.pid)}`;
+      signalGroup(child.pid, 'SIGKILL');
+      timers.push(setTimeout(() => end(child.exitCode, child.signalCode ?? 'SIGKILL'), 5_000));
+    };
+    timers.push(setTimeout(() => kill(`still running after ${Math.round(timeoutMs / 1000)} s`), timeoutMs));
+    // The counts line means the script ended: its own watchdog exits 30 s later (status 3) unless the process is stuck
+    // where JavaScript no longer runs (in exit, in a driver's teardown).
+    let exitWatch = false;
+    child.stdout.on('data', () => {
+      if (exitWatch || !/"ok":\d+/.test(stdout)) return;
+      exitWatch = true;
+      timers.push(setTimeout(() => kill(`the script ended but the process had not exited ${Math.round(exitGraceMs / 1000)} s later`), exitGraceMs));
+    });
     child.on('error', (error) => {
       stderr += `could not start: ${error.message}\n`;
       end(null, null);
@@ -237,7 +194,7 @@ export function verdict(result) {
     reported = undefined;
   }
   const stderr = result.stderr.replace(harmless, '');
-  if (result.timedOut) return { kind: 'hang', detail: `still running after ${Math.round(result.ms / 1000)} s, killed` };
+  if (result.timedOut) return { kind: 'hang', detail: `${typeof result.timedOut === 'string' ? result.timedOut : `still running after ${Math.round(result.ms / 1000)} s`}, killed` };
   if (result.signal) return { kind: 'crash', detail: `killed by ${result.signal}${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}` };
   if (result.status === 3) return { kind: 'hang', detail: stderr.trim() };
   if (reported?.untyped) return { kind: 'untyped', detail: `step ${reported.step}: ${reported.untyped}` };
@@ -273,7 +230,7 @@ export function failureReport(result, config, failure = verdict(result)) {
  * Runs seeds, `parallel` at a time, each in its own process. onResult(result,
  * failure) is called as each ends. Resolves with the results in seed order.
  */
-export async function runSeeds(seeds, config, { parallel = 1, env = {}, timeoutMs, onResult } = {}) {
+export async function runSeeds(seeds, config, { parallel = 1, env = {}, timeoutMs, stacks = false, onResult } = {}) {
   const results = new Array(seeds.length);
   let next = 0;
   const logDir = mkdtempSync(join(tmpdir(), 'misuse-'));
@@ -282,7 +239,7 @@ export async function runSeeds(seeds, config, { parallel = 1, env = {}, timeoutM
       Array.from({ length: Math.min(parallel, seeds.length) }, async () => {
         while (next < seeds.length) {
           const index = next++;
-          const result = await runSeed(seeds[index], config, { env, timeoutMs, logDir });
+          const result = await runSeed(seeds[index], config, { env, timeoutMs, logDir, stacks });
           results[index] = result;
           onResult?.(result, verdict(result));
         }
@@ -325,13 +282,15 @@ export function summarize(results) {
 }
 
 const usage = `usage: node test/fuzz/misuse.mjs [--platform NAME] [--seeds 1-300] [--steps 2000] [--parallel N]
-                                [--with-reference] [--without-control] [--with-va] [--timeout SECONDS]
+                                [--with-reference] [--without-control] [--with-va] [--timeout SECONDS] [--stacks]
   --platform NAME     the compiling platform: the first whose name contains NAME (default "Portable", PoCL)
   --with-reference    the reference driver's platform beside it (cmake-build/lib; OCL_ICD_VENDORS is made to list it)
   --without-control   without the reference driver's simulated VA and D3D9 resources (they need koffi: node_modules/koffi
                       and node_modules/@koromix; without --without-control they are used when koffi loads)
   --with-va           the VA module on libva, the software VA driver and Xvfb (implies --with-reference)
-  --timeout SECONDS   a seed still running after this is a hang (default max(120, steps / 10))
+  --timeout SECONDS   a seed still running after this is a hang (default max(120, steps / 10)); so is one that has
+                      not exited 45 s after its script ended
+  --stacks            a hung seed's report gets every thread's stack (gdb, or cuda-gdb where only it is installed)
 MISUSE_TRACE=1 prints each step of a seed to its stderr; MISUSE_WHY=1 adds the async resources to a hang's report.`;
 
 function parseArgs(argv) {
@@ -353,6 +312,7 @@ function parseArgs(argv) {
     else if (flag === '--parallel') options.parallel = count(flag, value());
     else if (flag === '--timeout') options.timeout = count(flag, value()) * 1000;
     else if (flag === '--with-reference') options.reference = true;
+    else if (flag === '--stacks') options.stacks = true;
     else if (flag === '--without-control') options.control = false;
     else if (flag === '--with-va') options.va = options.reference = true;
     else if (flag === '--help' || flag === '-h') options.help = true;
@@ -410,11 +370,12 @@ async function main(argv) {
       parallel: options.parallel,
       env,
       timeoutMs: options.timeout,
+      stacks: options.stacks,
       onResult(result, failure) {
         done++;
         if (failure) console.log(`\n${failureReport(result, config, failure)}\n`);
         else if (process.stdout.isTTY) process.stdout.write(`\r${done}/${seeds.length} seeds`);
-        else if (done % 25 === 0) console.log(`${done}/${seeds.length} seeds, ${Math.round((Date.now() - started) / 1000)} s`);
+        else console.log(`seed ${result.seed} passed in ${(result.ms / 1000).toFixed(1)} s (${done}/${seeds.length}, ${Math.round((Date.now() - started) / 1000)} s)`);
       },
     });
     const summary = summarize(results);

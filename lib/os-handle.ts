@@ -1,0 +1,79 @@
+// The operating system's handles the binding owns or hands on (twin of
+// native/os_handle.cc): POSIX file descriptors and Windows HANDLEs, closed
+// natively, and the one rule for an object that owns one (an exported
+// memory or semaphore handle, a handle received from another process).
+import { fstatSync } from 'node:fs';
+import { nativeAddon } from './addon';
+
+/** A file descriptor (number) or a Windows HANDLE (bigint). */
+export type OsHandle = number | bigint;
+
+/** @internal close(fd): false when it was not open. Natively: fs.closeSync warns in a worker about descriptors fs did not open there. */
+export function closeFd(fd: number): boolean {
+  return nativeAddon().closeFd(fd);
+}
+
+/** @internal fcntl(F_DUPFD_CLOEXEC): another descriptor of the same open file. */
+export function duplicateFd(fd: number): number {
+  return nativeAddon().duplicateFd(fd);
+}
+
+/** @internal Whether the number names an open descriptor of this process. */
+export function isOpenFd(fd: number): boolean {
+  if (process.platform !== 'win32') return nativeAddon().isOpenFd(fd);
+  // The C runtime's descriptors: fstat through libuv, which asks without tripping the CRT's invalid-parameter handler.
+  try {
+    fstatSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * @internal Closes a descriptor or a Windows HANDLE. Never throws: one
+ * already closed (behind the owner's back) is no error, and a negative
+ * descriptor (sync-fd's -1, a fence already signaled) is none.
+ */
+export function closeOsHandle(handle: OsHandle): void {
+  try {
+    if (typeof handle === 'number') {
+      if (handle >= 0) nativeAddon().closeFd(handle);
+    } else {
+      nativeAddon().closeHandle(handle);
+    }
+  } catch {
+    // the environment is going away, or nothing of the kind exists here
+  }
+}
+
+/**
+ * Whether a handle of this type is the process's to close: a KMT handle
+ * (opaque-win32-kmt) is a global name that holds no reference, so nothing
+ * closes it; every other handle type is a descriptor or an NT handle.
+ */
+export function closesHandleType(handleType: string): boolean {
+  return handleType !== 'opaque-win32-kmt';
+}
+
+// The rule for every object that owns a handle: close() / dispose() (or
+// `using`) closes it, an importer that took it calls relinquish(), and
+// garbage collection closes one nobody closed or handed over.
+const forgotten = new FinalizationRegistry<OsHandle>(closeOsHandle);
+
+/** @internal `owner` now owns `handle` (of `handleType`): garbage collection closes it unless closeOwned() or relinquishOwned() ran first. */
+export function ownHandle(owner: object, handle: OsHandle, handleType: string): void {
+  if (!closesHandleType(handleType) || (typeof handle === 'number' && handle < 0)) return;
+  forgotten.register(owner, handle, owner);
+}
+
+/** @internal The owner closes its handle now (once: the caller makes it idempotent). */
+export function closeOwned(owner: object, handle: OsHandle, handleType: string): void {
+  forgotten.unregister(owner);
+  if (closesHandleType(handleType)) closeOsHandle(handle);
+}
+
+/** @internal Another API took the owner's handle: closing it is that API's business now. */
+export function relinquishOwned(owner: object): void {
+  forgotten.unregister(owner);
+}

@@ -1,0 +1,8 @@
+// Types of xvfb.mjs.
+export interface Xvfb {
+  /** The display name, e.g. ':7'. */
+  display: string;
+  stop(): Promise<void>;
+}
+/** Starts Xvfb on a display number of its own (see xvfb.mjs). */
+export function startXvfb(): Promise<Xvfb>;
