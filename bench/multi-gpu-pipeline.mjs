@@ -431,7 +431,9 @@ async function main() {
           const syncs = await Promise.all(lanes.map((l) => l.open(8, true)));
           await Promise.all(lanes.map((l, k) => l.run(checkFrames, { check: checks[k] })));
           await Promise.all(lanes.map((l) => l.closePipeline()));
-          checks.forEach((check, k) => result.checks.push({ side: `Node ${mode}`, gpu: gpus[k].index, frames: check.frames, mismatchedPixels: check.mismatchedPixels, sync: syncs[k] }));
+          checks.forEach((check, k) => {
+            result.checks.push({ side: `Node ${mode}`, gpu: gpus[k].index, frames: check.frames, mismatchedPixels: check.mismatchedPixels, sync: syncs[k] });
+          });
         }
         result.node[mode] = [];
         for (const n of slotCounts) {
@@ -445,12 +447,16 @@ async function main() {
           for (let r = 0; r < repeats; r++) {
             const runs = await runTogether(lanes, frames, { gate, timing: opts.timing });
             const rates = runs.map((x) => (frames * 1000) / x.ms);
-            rates.forEach((x, k) => perGpuRuns[k].push(x));
+            rates.forEach((x, k) => {
+              perGpuRuns[k].push(x);
+            });
             sumRuns.push(rates.reduce((a, b) => a + b, 0));
             const first = Math.min(...runs.map((x) => x.start)), last = Math.max(...runs.map((x) => x.end));
             wallRuns.push((frames * lanes.length * 1000) / (last - first));
             skews.push(Math.max(...runs.map((x) => x.start)) - first);
-            runs.forEach((x, k) => x.timing && hosts[k].push(x.timing));
+            runs.forEach((x, k) => {
+              if (x.timing) hosts[k].push(x.timing);
+            });
           }
           await Promise.all(lanes.map((l) => l.closePipeline()));
           const row = { slots: n, alone: median(aloneRuns), perGpu: perGpuRuns.map(median), aggregate: median(sumRuns), wallAggregate: median(wallRuns), startSkewMs: median(skews) };

@@ -300,7 +300,9 @@ async function runNode(cl, platform, opts) {
     console.error(`Node: check, ${mode.label}: ${check.frames} frames, ${check.mismatched_pixels} mismatched pixels of ${check.pixels}`);
     check = null;
   }
-  slots.forEach((slot, i) => fillInput(slot.inBytes, i));
+  slots.forEach((slot, i) => {
+    fillInput(slot.inBytes, i);
+  });
 
   const stageCount = Math.max(Math.floor(frames / 4), slotCount);
   const stages = [];

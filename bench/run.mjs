@@ -346,7 +346,7 @@ if (opts.json) {
         platformVersion: platform.version,
         device: device.name,
         node: process.version,
-        pyopencl: pyReport ? `${pyReport.pyopencl} (Python ${pyReport.python})` : null,
+        pyopenclVersion: pyReport ? `${pyReport.pyopencl} (Python ${pyReport.python})` : null,
         iterations,
         bigIterations,
         bigBytes: BIG_BYTES,

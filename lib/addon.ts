@@ -620,7 +620,6 @@ export function nativeAddon(): Addon {
   if (addon) return addon;
   const root = path.join(__dirname, '..');
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     addon = require('node-gyp-build')(root) as Addon;
   } catch (cause) {
     throw new Error(

@@ -113,7 +113,7 @@ export class Context extends Resource<NativeContext> {
     if (interopUserSync !== undefined && typeof interopUserSync !== 'boolean') throw new TypeError('interopUserSync must be a boolean');
     const platform = options.platform ?? devices?.[0]?.platform ?? requirePlatforms()[0]!;
     if (!(platform instanceof Platform)) throw new TypeError('platform must be a Platform');
-    if (devices && devices.some((d) => d.platform !== platform)) {
+    if (devices?.some((d) => d.platform !== platform)) {
       throw new TypeError('all devices must belong to one platform (the context\'s platform)');
     }
     const flat: bigint[] = [BigInt(CL.CL_CONTEXT_PLATFORM), platform.address];

@@ -331,6 +331,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
       : this.#watch(CL.CL_COMPLETE).then((status) => this.#end(status)));
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: an Event is awaitable on purpose (it settles when its command completes)
   then<A = void, B = never>(
     onfulfilled?: ((value: void) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
@@ -610,7 +611,9 @@ export function waitForEvents(events: readonly Event[]): void {
     if (!Event.isEvent(event)) throw notAnEvent(`events[${i}]`, event);
   });
   if (events.some((event) => event.context !== events[0]!.context)) throw contextMismatch('clWaitForEvents', 'an event');
-  events.forEach((event, i) => refuseToBlock(event.blockers(), 'waitForEvents()', `events[${i}]`));
+  events.forEach((event, i) => {
+    refuseToBlock(event.blockers(), 'waitForEvents()', `events[${i}]`);
+  });
   const pending = events.filter((event) => !event.handleGone);
   if (pending.length) ready().waitForEvents(pending.map((event) => event.native.id));
   for (const queue of new Set(events.map((event) => event.queue))) queue?.settleTransfers();

@@ -77,7 +77,7 @@ export {
 } from './interop/external-memory';
 export { OpenCLHandleTypeError, OpenCLImageLayoutError, OpenCLImportError } from './interop/external-errors';
 export { ImportedFrame, type DmaBufPlanes, type ElectronTextureInfo, type ExternalPlane, type NativePixmap, type PlaneFormat } from './interop/external-frames';
-export { type ExporterTiling } from './interop/external-handles';
+export type { ExporterTiling } from './interop/external-handles';
 export {
   ExportedSemaphoreHandle,
   Semaphore,

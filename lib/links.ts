@@ -6,17 +6,17 @@
 // stands above it: data and imports flow one way, from the context down.
 
 /** A device's platform: the Platform (platform.ts completes it). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging in the module that owns it
 export interface PlatformLink {}
 
 /** The context of a queue, memory object, program, sampler or event: the Context (context.ts completes it). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging in the module that owns it
 export interface ContextLink {}
 
 /** The queue of an event or a mapping: the CommandQueue (queue.ts completes it). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging in the module that owns it
 export interface QueueLink {}
 
 /** A kernel's program: the Program (program.ts completes it). */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging in the module that owns it
 export interface ProgramLink {}

@@ -12,7 +12,7 @@ import { OpenCLError, contextMismatch, describeValue } from './errors';
 import { type CheckedHost, type HostData, checkHost } from './host-memory';
 import { decode } from './info';
 import { Kernel } from './kernel';
-import { CLBuffer, CLImage, LiveSet, Mapping, MemObject, hostImageBytes } from './memory';
+import { CLBuffer, CLImage, LiveSet, Mapping, type MemObject, hostImageBytes } from './memory';
 import { Resource } from './resource';
 import { enqueueShared } from './sharing-hooks';
 import { checkCount, checkTriple } from './validate';

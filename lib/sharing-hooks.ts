@@ -11,7 +11,7 @@ import type { MemObject } from './memory';
  * Extension name -> facade class. Empty here; lib/interop/index.ts adds one
  * member per sharing extension (`declare module '../sharing-hooks'`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: each sharing extension adds its member by declaration merging
 export interface SharingFacades {}
 
 /** The name of a sharing extension the package binds. */

@@ -62,7 +62,9 @@ export function checkCount(value: unknown, what: string, min = 0): asserts value
 export function checkTriple(value: unknown, what: string, min: number): [number, number, number] {
   if (!Array.isArray(value) || value.length !== 3) throw new TypeError(`${what} must be [x, y, z]; got ${describeValue(value)}`);
   const copy = [value[0], value[1], value[2]] as unknown[];
-  copy.forEach((v, i) => checkCount(v, `${what}[${i}]`, min));
+  copy.forEach((v, i) => {
+    checkCount(v, `${what}[${i}]`, min);
+  });
   return copy as [number, number, number];
 }
 

@@ -5,7 +5,8 @@
 // display), the Vulkan loader with lavapipe and its headers (the Vulkan tests
 // and the reference driver's lavapipe ctest), vulkaninfo (a test compares what
 // the package reads with it), the mingw-w64 headers (the Direct3D error codes
-// are checked against them), and CMake, make and g++.
+// are checked against them), CMake, make and g++, and git and clang-format
+// (npm run lint).
 // On Debian/Ubuntu as root (or with password-less sudo) whatever is missing is
 // installed; anywhere else this stops within seconds with one message that
 // names what to install, instead of dozens of failing tests.
@@ -85,6 +86,14 @@ export const prerequisites = [
   { what: 'make', debian: ['make'], commands: ['make'], ok: () => onPath('make') },
   // CMake takes any C++17 compiler; a test compiles a header check with g++ itself.
   { what: 'g++', debian: ['g++'], commands: ['g++'], ok: () => onPath('g++') },
+  // npm run lint, the step of npm test after this one (scripts/lint.mjs).
+  { what: 'git (npm run lint lists the files to check with it)', debian: ['git'], commands: ['git'], ok: () => onPath('git') },
+  {
+    what: 'clang-format (npm run lint checks the layout of the C and C++ with it)',
+    debian: ['clang-format'],
+    commands: ['clang-format'],
+    ok: () => onPath('clang-format'),
+  },
 ];
 
 /** The Debian packages that provide a program the tests run by name, or undefined when it is not a prerequisite. */

@@ -55,7 +55,6 @@ function membersOf(interfaceName: string): Map<string, Declared> {
   return members;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const addon = require(resolve(repoRoot, 'build/Release/opencl_interop.node')) as Record<string, unknown>;
 const declared = membersOf('Addon');
 
@@ -134,7 +133,7 @@ function readsOf(body: string): { count: number; exact: boolean } {
 /** The arguments the one native function registered as `jsName` reads (null: not one function, or no body found). */
 function nativeReads(jsName: string): { count: number; exact: boolean } | null {
   const functions = registered.get(jsName);
-  if (!functions || functions.length !== 1) return null;
+  if (functions?.length !== 1) return null;
   const body = bodyOf(functions[0]!);
   return body === null ? null : readsOf(body);
 }

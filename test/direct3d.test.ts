@@ -87,7 +87,7 @@ describe('HRESULT names', () => {
       .filter((file) => existsSync(`${include}/${file}`))
       .map((file) => readFileSync(`${include}/${file}`, 'utf8'))
       .join('\n');
-    const valueOf = (name: string): number | undefined => {
+    const headerValue = (name: string): number | undefined => {
       const win32 = /^HRESULT_FROM_WIN32\((\w+)\)$/.exec(name);
       if (win32) {
         const code = new RegExp(`#define ${win32[1]} __MSABI_LONG\\((\\d+)\\)`).exec(text);
@@ -100,11 +100,11 @@ describe('HRESULT names', () => {
       const cast = new RegExp(`#define ${name}\\s+\\(\\((?:HRESULT|DWORD)\\)(0x[0-9A-Fa-f]+)\\)`).exec(text);
       if (cast) return Number(cast[1]) >>> 0;
       const alias = new RegExp(`#define ${name}\\s+\\(\\((\\w+)\\) \\+ 0\\)`).exec(text);
-      if (alias) return valueOf(alias[1]!);
+      if (alias) return headerValue(alias[1]!);
       const plain = new RegExp(`#define ${name}\\s+(?:__MSABI_LONG\\()?(0x[0-9A-Fa-f]+|\\d+)L?\\)?\\s*$`, 'm').exec(text);
       return plain ? Number(plain[1]) >>> 0 : undefined;
     };
-    const checked = Object.entries(HRESULT_NAMES).map(([value, name]) => [name, valueOf(name), Number(value)]);
+    const checked = Object.entries(HRESULT_NAMES).map(([value, name]) => [name, headerValue(name), Number(value)]);
     const missing = checked.filter(([, found]) => found === undefined).map(([name]) => name);
     expect(missing).toEqual([]);
     for (const [name, found, value] of checked) if (found !== undefined) expect([name, found]).toEqual([name, value]);

@@ -121,7 +121,7 @@ const fileExtensions = /\.(ts|mts|cts|js|mjs|cjs|cc|h|cpp|c|md|json|gyp|txt|tsv|
  * an include written relative to native/ (`interop/sharing.h`), or a bare file
  * name (`handles.ts`). `<name>` and `*` are placeholders.
  */
-export function namedPaths(markdown: string): string[] {
+function namedPaths(markdown: string): string[] {
   const spans = [...markdown.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!.replace(/[.,:;]+$/, ''));
   return spans.filter(
     (span) =>
@@ -132,7 +132,7 @@ export function namedPaths(markdown: string): string[] {
 }
 
 /** Why `path` names nothing in `files`, or null when it names something. */
-export function missingPath(path: string, files: readonly string[]): string | null {
+function missingPath(path: string, files: readonly string[]): string | null {
   const pattern = (p: string) =>
     new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]*>/g, '[^/]+').replace(/\*/g, '[^/]*')}/?$`);
   const candidates = [path, `native/${path}`];

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CL,
   CLBuffer,
-  CLImage,
+  type CLImage,
   CL_CONTEXT_D3D10_DEVICE_KHR,
   type CommandQueue,
   type Context,

@@ -14,7 +14,7 @@ import {
   getSharing,
   predictSharedImage,
   sharingExtensionNames,
-  VaDisplay,
+  type VaDisplay,
   VaSurface,
   openVaDisplay,
   type CommandQueue,

@@ -137,7 +137,12 @@ describe('CLI: npx opencl-interop info', () => {
     'cl_khr_external_semaphore_win32',
   ];
   type Entry = { name: string; advertised: string; entryPoints: { resolved: number; total: number; missing: string[] } };
-  const byName = (report: { platforms: { name: string }[] }, name: string) => report.platforms.find((p) => p.name === name) as any;
+  type PlatformReport = { name: string; sharing: Entry[]; external: { extensions: Entry[]; devices: Record<string, unknown>[] }; devices: Record<string, unknown>[] };
+  const byName = (report: { platforms: PlatformReport[] }, name: string): PlatformReport => {
+    const platform = report.platforms.find((p) => p.name === name);
+    if (!platform) throw new Error(`no platform "${name}" in the report`);
+    return platform;
+  };
 
   it('prints platforms, devices with their UUIDs, the seven sharing extensions, the external memory / semaphore family and Vulkan', async () => {
     const { status, stdout } = await runCli(['info'], { OCL_ICD_VENDORS: vendors });

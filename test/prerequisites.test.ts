@@ -28,8 +28,8 @@ describe('npm test on a machine without the system packages', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
-      'npm test needs Xvfb, vulkaninfo (a Vulkan test compares the UUIDs the package reads with it), CMake, make, g++.',
-      expect.stringMatching(/^Install them with: sudo apt-get install xvfb vulkan-tools cmake make g\+\+$|^Install them with your package manager/),
+      'npm test needs Xvfb, vulkaninfo (a Vulkan test compares the UUIDs the package reads with it), CMake, make, g++, git (npm run lint lists the files to check with it), clang-format (npm run lint checks the layout of the C and C++ with it).',
+      expect.stringMatching(/^Install them with: sudo apt-get install xvfb vulkan-tools cmake make g\+\+ git clang-format$|^Install them with your package manager/),
     ]);
   });
 

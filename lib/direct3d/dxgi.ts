@@ -5,7 +5,7 @@
 // a staging copy. d3d11.ts and d3d10.ts give the tables and native calls.
 import type { NativeComObject, NativeDxgiResourceDesc, NativePlaneLayout } from '../addon';
 import { describeValue } from '../errors';
-import { type AdapterInfo } from './adapters';
+import type { AdapterInfo } from './adapters';
 import { type DxgiFormatInput, dxgiFormatCode, dxgiFormatLabel, dxgiPlanes, layoutSize, planeLayout } from './texture-formats';
 import { checkBytes, checkChoice, checkFlags, checkInt, checkOptions } from '../validate';
 import { Direct3DObject, SharedHandle, direct3dNative, handleValue } from './object';

@@ -34,11 +34,11 @@ const channelBytes: Record<ChannelType, number> = {
   UNSIGNED_INT32: 4, HALF_FLOAT: 2, FLOAT: 4,
 };
 
-function valueOf(name: string): number {
+function clValue(name: string): number {
   return (CL as Record<string, number>)[`CL_${name}`]!;
 }
 function nameOf<T extends string>(table: Record<T, number>, value: number, what: string): T {
-  const name = (Object.keys(table) as T[]).find((key) => valueOf(key) === value);
+  const name = (Object.keys(table) as T[]).find((key) => clValue(key) === value);
   if (!name) throw new RangeError(`unknown ${what} 0x${value.toString(16)}`);
   return name;
 }
@@ -55,7 +55,7 @@ export function resolveImageFormat(format: ImageFormat): ResolvedImageFormat {
   if (typeof format !== 'object' || format === null) throw new TypeError('format must be { order, type }');
   const order = resolveName(channelCounts, format.order, 'channel order');
   const type = resolveName(channelBytes, format.type, 'channel data type');
-  return { order, type, orderValue: valueOf(order), typeValue: valueOf(type) };
+  return { order, type, orderValue: clValue(order), typeValue: clValue(type) };
 }
 
 /** Bytes per pixel of a format. */

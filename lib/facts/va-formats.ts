@@ -78,7 +78,7 @@ export const vaFourccs: readonly VaFourcc[] = Object.freeze(Object.keys(formats)
 
 /** @internal Facts of a known fourcc, or undefined. */
 export function formatFacts(fourcc: string): FormatFacts | undefined {
-  return Object.prototype.hasOwnProperty.call(formats, fourcc) ? formats[fourcc as VaFourcc] : undefined;
+  return Object.hasOwn(formats, fourcc) ? formats[fourcc as VaFourcc] : undefined;
 }
 
 /** Size of one plane of a `width` x `height` surface, packed (no padding between rows). */

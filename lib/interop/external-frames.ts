@@ -9,7 +9,7 @@ import { OpenCLError, OpenCLExtensionError, describeValue } from '../errors';
 import { type ImageFormat, resolveImageFormat } from '../facts/cl-image-formats';
 import { DRM_FORMAT_MOD_INVALID, DRM_FORMAT_MOD_LINEAR } from '../facts/va-formats';
 import { decode } from '../info';
-import { type Access, CLBuffer, CLImage, type MemObject } from '../memory';
+import { type Access, type CLBuffer, CLImage, type MemObject } from '../memory';
 import { VaDmaBuf } from '../va/dma-buf';
 import { checkCount, checkDrmModifier } from '../validate';
 import { SharingFacade } from './sharing';

@@ -4,7 +4,7 @@
 // binding's own acquire state, and acquire/release grouped per extension.
 import type { NativeDevice, NativeMem, NativeSharingBase } from '../addon';
 import { Context, type ContextOptions } from '../context';
-import { Device } from '../device';
+import type { Device } from '../device';
 import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, OpenCLStateError, describeValue, errorName } from '../errors';
 import { type Event, refuseToBlock, registerCommandTypes } from '../event';
 import { type Access, CLBuffer, CLImage, MemObject, type SharingState, accessFlags, accessName } from '../memory';

@@ -4,7 +4,7 @@ import type { Context } from '../context';
 import type { Device } from '../device';
 import { decode } from '../info';
 import { ready } from '../loader';
-import { CLImage } from '../memory';
+import type { CLImage } from '../memory';
 import type { Platform } from '../platform';
 import { OpenCLError, OpenCLReleasedError, describeValue } from '../errors';
 import { VaDisplay } from '../va/display';

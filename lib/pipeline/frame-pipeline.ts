@@ -498,7 +498,7 @@ export class FramePipeline<R = unknown> {
       } catch (error) {
         fail('process', s, frame, error);
       } finally {
-        waitFor?.[0]!.release();
+        waitFor?.[0]?.release();
       }
       t.opencl! += now() - t0;
     };

@@ -14,7 +14,7 @@ import { VaDmaBuf } from './dma-buf';
  * A surface's display: the VaDisplay (display.ts completes this link), so
  * that this file does not import the module that creates its surfaces.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging in the module that owns it
 export interface VaDisplayLink {}
 
 /** How a plane is copied: vaDeriveImage + vaMapBuffer, vaCreateImage + vaGetImage/vaPutImage, or the first that works. */
@@ -157,7 +157,9 @@ export class VaSurface {
     if (!Array.isArray(planes) || planes.length !== count) {
       throw new TypeError(`planes must be an array of ${count} (one per plane of ${this.format}); got ${describeValue(planes)}`);
     }
-    planes.forEach((data, i) => this.writePlane(i, data, options));
+    planes.forEach((data, i) => {
+      this.writePlane(i, data, options);
+    });
   }
 
   /** Reads every plane (packed rows). */

@@ -24,7 +24,7 @@ export { VULKAN_PACKAGES, VulkanDisposedError, VulkanError, VulkanNotSupportedEr
 export { nv12TestFrame, type NV12TestFrame } from './frames';
 export { VulkanExportedHandle, type VulkanMemoryHandleType, type VulkanSemaphoreHandleType } from './handles';
 export { VulkanInstance, createVulkanInstance, type VulkanDeviceOptions, type VulkanInstanceOptions } from './instance';
-export { type VulkanDeviceType, type VulkanHandleTypeSupport, type VulkanPhysicalDevice } from './physical-device';
+export type { VulkanDeviceType, VulkanHandleTypeSupport, VulkanPhysicalDevice } from './physical-device';
 // The core's formatUuid under the name this module first gave it.
 export { formatUuid as uuidString } from '../uuid';
 export { VULKAN_LOADER_ENV, loadVulkan, loadedVulkan, vulkanVersionString, type LoadedVulkan, type VulkanLoadOptions } from './loader';

@@ -4,5 +4,5 @@
 // (as lib/links.ts does for the core).
 
 /** The device of a buffer, image, semaphore or command sequence: the VulkanDevice. */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: completed by declaration merging in the module that owns it
 export interface VulkanDeviceLink {}

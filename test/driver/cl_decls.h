@@ -702,6 +702,8 @@ typedef cl_properties cl_semaphore_reimport_properties_khr;
 /* ---- the ICD dispatch table (KHR layout, as used by ocl-icd and the
  * Khronos loader). X(name, kind): kind is IMPL when the reference driver
  * implements the entry point, else the stub kind it gets. Order = slot. ---- */
+// A table, several X() to a line: clang-format reads X(a) X(b) as one expression and breaks inside the calls.
+// clang-format off
 #define REFDRV_DISPATCH_SLOTS(X) \
   X(clGetPlatformIDs, IMPL) X(clGetPlatformInfo, IMPL) X(clGetDeviceIDs, IMPL) \
   X(clGetDeviceInfo, IMPL) X(clCreateContext, IMPL) X(clCreateContextFromType, IMPL) \
@@ -762,6 +764,7 @@ typedef cl_properties cl_semaphore_reimport_properties_khr;
   X(clSetProgramReleaseCallback, STUB_INT) X(clSetProgramSpecializationConstant, STUB_INT) \
   X(clCreateBufferWithProperties, IMPL) X(clCreateImageWithProperties, IMPL) \
   X(clSetContextDestructorCallback, STUB_INT)
+// clang-format on
 
 #define REFDRV_DISPATCH_MEMBER(name, kind) void *name;
 typedef struct refdrv_icd_dispatch {

@@ -300,20 +300,20 @@ const missing = (what) => { console.error(what); process.exit(90); };
     () => global.gc(),
   ];
   for (let i = 0; i < steps; i++) {
+    const op = pick(ops);
+    const index = ops.indexOf(op);
     try {
-      const op = pick(ops);
       if (trace || logFd >= 0) {
         const line = i + ': ' + ops.indexOf(op) + ' ' + op.toString().slice(0, 160).replace(/\s+/g, ' ') + '\n';
         if (trace) process.stderr.write(line);
         if (logFd >= 0) fs.writeSync(logFd, line);
       }
-      var index = ops.indexOf(op);
       op();
       counts.ok++;
       (byOp[index] ??= [0, 0])[0]++;
     } catch (error) {
       if (!typed.some((T) => error instanceof T)) {
-        console.log(JSON.stringify({ untyped: String(error && error.stack || error), step: i }));
+        console.log(JSON.stringify({ untyped: String(error?.stack || error), step: i }));
         process.exit(1);
       }
       counts.typed++;
@@ -350,7 +350,10 @@ const missing = (what) => { console.error(what); process.exit(90); };
       workers: workers.size,
       maps,
       unended,
-      asyncResources: [...asyncResources.values()].reduce((counts, type) => ({ ...counts, [type]: (counts[type] ?? 0) + 1 }), {}),
+      asyncResources: [...asyncResources.values()].reduce((counts, type) => {
+        counts[type] = (counts[type] ?? 0) + 1;
+        return counts;
+      }, {}),
     };
   };
   // The script has ended: the process must exit by itself. Say what holds it if it does not.

@@ -13,8 +13,8 @@ import { describe, it } from 'node:test';
 import { describeRun, findGpuPlatform, gpuDevice, ocl, runFresh, vulkanMatches } from './support.mjs';
 
 const platform = findGpuPlatform();
-const hasExternalMemory = platform !== null && platform.supports('cl_khr_external_memory');
-const hasSemaphores = platform !== null && platform.supports('cl_khr_semaphore');
+const hasExternalMemory = platform?.supports('cl_khr_external_memory');
+const hasSemaphores = platform?.supports('cl_khr_semaphore');
 const matched = hasExternalMemory && vulkanMatches(gpuDevice(platform));
 const noMemory = !hasExternalMemory ? 'the platform has no cl_khr_external_memory' : !matched ? 'no Vulkan device matches the OpenCL device (UUID)' : false;
 
@@ -30,7 +30,9 @@ async function expectPrinted(body, expected) {
   assert.equal(run.status, 0, describeRun(run));
   const lines = run.stdout.trim().split('\n');
   assert.equal(lines.length, expected.length, describeRun(run));
-  expected.forEach((pattern, i) => assert.match(lines[i], pattern, describeRun(run)));
+  expected.forEach((pattern, i) => {
+    assert.match(lines[i], pattern, describeRun(run));
+  });
 }
 
 // An exported Vulkan buffer, as a plain { handleType, handle, size } the way the scripts wrote it.

@@ -192,7 +192,7 @@ export function runNode(code: string, options: ChildOptions & { args?: string[] 
  * the last line it printed is parsed as JSON: the snippet's value (undefined
  * when it printed nothing). Otherwise throws with what the process printed.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the snippet's JSON, as JSON.parse gives it
+// biome-ignore lint/suspicious/noExplicitAny: the snippet's JSON, as JSON.parse gives it
 export async function runNodeForValue<T = any>(code: string, options: ChildOptions & { args?: string[] } = {}): Promise<{ value: T; stderr: string }> {
   const result = await runNode(code, options);
   if (result.signal || result.status !== 0) {

@@ -44,7 +44,7 @@ export function rgbaOnCpu(ocl, frame, width, height) {
  * nv12_to_rgba over images the planes are copied into.
  * Returns { convert(queue, yPlane, uvPlane, rgbaBuffer, scratch), scratch(), release() }.
  */
-export async function converter(ocl, context, device, width, height) {
+export async function converter(context, device, width, height) {
   if (device.compilerAvailable) {
     const program = context.createProgram(NV12_TO_RGBA_SOURCE);
     await program.build();
@@ -105,7 +105,7 @@ function compare(got, want) {
 export async function vulkanPipeline(ocl, { queue, vulkan, width = 64, height = 32, slots = 4, frames = 24, order = 'ahead', lag = 0, sync }) {
   const context = queue.context;
   const memory = ocl.getExternalMemory(context.platform);
-  const conv = await converter(ocl, context, queue.device, width, height);
+  const conv = await converter(context, queue.device, width, height);
   const ySize = width * height;
   const wanted = new Map();
   const want = (k) => wanted.get(k) ?? wanted.set(k, rgbaOnCpu(ocl, k, width, height)).get(k);
@@ -175,7 +175,7 @@ export async function vulkanPipeline(ocl, { queue, vulkan, width = 64, height = 
  */
 export async function hostUploadPipeline(ocl, { queue, uploadQueue, width = 64, height = 32, slots = 3, frames = 20, order = 'ahead', lag = 0 }) {
   const context = queue.context;
-  const conv = await converter(ocl, context, queue.device, width, height);
+  const conv = await converter(context, queue.device, width, height);
   const ySize = width * height;
   const sources = new Map();
   const source = (k) => {

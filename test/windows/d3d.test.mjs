@@ -477,7 +477,9 @@ describe('cl_intel_dx9_media_sharing with real D3D9Ex and DXVA devices', () => {
       const planes = [0, 1, 2].map((plane) => own(intel.createFromSurface(context, surface, plane)));
       const seen = planes.map((p) => new Uint8Array(p.width * p.height));
       await queue.withAcquired(planes, async () => {
-        planes.forEach((p, i) => own(queue.readImage(p, seen[i], { blocking: true })));
+        planes.forEach((p, i) => {
+          own(queue.readImage(p, seen[i], { blocking: true }));
+        });
       });
       assert.deepEqual(seen, [y, v, u]);
     });
@@ -524,7 +526,9 @@ describe('cl_khr_dx9_media_sharing with real D3D9Ex and DXVA adapters', () => {
       assert.deepEqual(khr.imageInfo(planes[2]), { adapterType: 'd3d9ex', surfaceInfo: { resource: surface, sharedHandle: 0n }, plane: 2 });
       const seen = planes.map((p) => new Uint8Array(p.width * p.height));
       await queue.withAcquired(planes, async () => {
-        planes.forEach((p, i) => own(queue.readImage(p, seen[i], { blocking: true })));
+        planes.forEach((p, i) => {
+          own(queue.readImage(p, seen[i], { blocking: true }));
+        });
         own(queue.writeImage(planes[0], inverted(seen[0]), { blocking: true }));
       });
       assert.deepEqual(seen, [y, v, u]);

@@ -135,6 +135,8 @@
   X(cl_int, clGetSemaphoreHandleForTypeKHR, (cl_semaphore_khr, cl_device_id, cl_external_semaphore_handle_type_khr, size_t, void *, size_t *)) \
   X(cl_int, clReImportSemaphoreSyncFdKHR, (cl_semaphore_khr, cl_semaphore_reimport_properties_khr *, int))
 
+// A table, several X() to a line: clang-format reads X(a) X(b) as one expression and breaks inside the calls.
+// clang-format off
 #define REFDRV_TEST_CONTROL_FUNCS(X) \
   X(refdrv_d3d9_create_adapter) X(refdrv_d3d9_create_device) X(refdrv_d3d9_create_surface) \
   X(refdrv_d3d9_create_texture) X(refdrv_d3d9_create_cube_texture) X(refdrv_d3d9_create_volume_texture) \
@@ -148,3 +150,4 @@
   X(refdrv_object_type) X(refdrv_live_objects) X(refdrv_wait_idle) \
   X(refdrv_create_opaque_fd_memory) X(refdrv_create_dma_buf) X(refdrv_payload_read) X(refdrv_payload_write) \
   X(refdrv_opaque_semaphore_state) X(refdrv_set_command_delay) X(refdrv_command_delay)
+// clang-format on
