@@ -10,6 +10,12 @@
 // counts added 3-6 k instructions per iteration to the Node side.
 //
 //   node bench/instructions.mjs [--platform NAME] [--sequences a,b] [--low N] [--high N]
+//   node bench/instructions.mjs --sequences await_waiter_epoll_ns,await_callback_epoll_ns
+//
+// The await sequences (await_callback_epoll_ns, await_waiter_epoll_ns: enqueue,
+// flush, await, release) run the Node side with the completion mechanism of
+// the C twin they are compared with (OPENCL_INTEROP_COMPLETION=callback or
+// waiter), whatever the driver's default.
 //
 // The VA-API frame loop's sequences (frame_*, bench/frame-loop.mjs) count
 // frame_loop_c against frame-loop.mjs, on the frame loop's platform (the
@@ -60,6 +66,9 @@ function instructions(command, args, env = process.env) {
   return Number(collected[1]);
 }
 
+// The completion mechanism the Node side of a sequence must use to match its C twin.
+const completionOf = { await_callback_epoll_ns: 'callback', await_waiter_epoll_ns: 'waiter' };
+
 const frameSequences = new Map(FRAME_SEQUENCES.map((sequence) => [sequence.key, sequence]));
 let frameDisplay = null; // { env, xvfb }: made for the first frame sequence
 
@@ -83,7 +92,11 @@ async function perCall(side, sequence) {
         : instructions(process.execPath, ['--single-threaded', join(root, 'bench', 'frame-loop.mjs'), ...frameArgs, '--side', 'node', '--only', sequence, ...common(n)], env)
       : side === 'c'
         ? instructions(opts.c, ['--platform', opts.platform, ...common(n), '--only', sequence])
-        : instructions(process.execPath, ['--single-threaded', join(root, 'bench', 'run.mjs'), '--platform', opts.platform, '--side', 'node', '--only', sequence, ...common(n)]);
+        : instructions(
+            process.execPath,
+            ['--single-threaded', join(root, 'bench', 'run.mjs'), '--platform', opts.platform, '--side', 'node', '--only', sequence, ...common(n)],
+            completionOf[sequence] ? { ...process.env, OPENCL_INTEROP_COMPLETION: completionOf[sequence] } : process.env,
+          );
   run(50); // a first run fills the driver's program cache (a kernel build is billions of instructions)
   const a = run(low);
   const b = run(high);

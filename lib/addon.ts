@@ -543,6 +543,8 @@ export interface Addon {
   /** Applies the kernel's pending arguments (callArrays.kernelArgOps), then clEnqueueNDRangeKernel. */
   /** compilesInProcess: keep the command until it ends, for the exit wait (waitForCompilerWork). */
   enqueueNDRange(queueSlot: number, kernelSlot: number, waitList: WaitList, compilesInProcess: boolean): EventId;
+  /** clFlush by slot (what CommandQueue.flush() calls: no unwrap). */
+  flushQueue(queueSlot: number): void;
   createUserEvent(context: NativeContext): EventId;
   waitForEvents(events: EventId[]): void;
   eventInfo(event: EventId, param: number): Uint8Array;

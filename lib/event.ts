@@ -272,6 +272,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   /** @internal Why this command is known to fail (a failed gate, or it failed already), else undefined. */
   knownFailure(): string | undefined {
     if (this.#ended !== undefined && hasFailed(this.#ended)) return `its ${this.#commandName()} command failed (status ${this.#ended})`;
+    if (this.gates.length === 0) return undefined;
     const failed = this.gates.find((gate) => gate.state === 'failed');
     return failed ? `it waits on ${failed.describe()}` : undefined;
   }

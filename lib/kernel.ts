@@ -65,13 +65,20 @@ const integerRanges: Partial<Record<ScalarType, [number | bigint, number | bigin
 };
 
 const parsedTypes = new Map<string, { scalar: ScalarType; width: number }>();
+// A loop sets the same type again and again: the last one is kept aside (no Map lookup).
+let lastType: string | undefined;
+let lastParsed: { scalar: ScalarType; width: number } | undefined;
 
 /** Parses 'float4' into { scalar: 'float', width: 4 }. */
 function parseType(type: string): { scalar: ScalarType; width: number } {
-  const known = parsedTypes.get(type);
-  if (known) return known;
-  const parsed = parseTypeUncached(type);
-  parsedTypes.set(type, parsed);
+  if (type === lastType) return lastParsed!;
+  let parsed = parsedTypes.get(type);
+  if (!parsed) {
+    parsed = parseTypeUncached(type);
+    parsedTypes.set(type, parsed);
+  }
+  lastType = type;
+  lastParsed = parsed;
   return parsed;
 }
 
@@ -543,7 +550,8 @@ export class Kernel extends Resource<NativeKernel> {
       const arg = args[index]!.object;
       if (arg === null) continue;
       if (arg.released) throw new OpenCLReleasedError(`${arg.kind} (kernel argument ${index})`);
-      if (arg instanceof MemObject) arg.checkCommandUse(`kernel argument ${index}`, call);
+      // Only a shared object has more to check (and a message made at every launch would cost a string).
+      if (arg instanceof MemObject && arg.sharing) arg.checkCommandUse(`kernel argument ${index}`, call);
     }
     if (device && this.#localCount) {
       let total = 0n;

@@ -115,6 +115,7 @@ class StagedRead {
 }
 
 const noGates: readonly UserEvent[] = [];
+const noOptions: KernelRunOptions = Object.freeze({});
 
 /** A command queue on one device of a context. */
 export class CommandQueue extends Resource<NativeQueue> {
@@ -194,17 +195,43 @@ export class CommandQueue extends Resource<NativeQueue> {
    * commands of an in-order queue.
    */
   submit(spec: CommandSpec, run: (waitList: EventId[] | undefined) => EventId): Event {
-    const waitList = nativeWaitList(spec.waitFor, this.context, spec.call);
+    const waitList = this.#admit(spec.call, spec.waitFor, spec.blocking, spec.waitsOnAll);
+    const gates = this.#admitted;
+    const id = run(waitList);
+    this.#admitted = gates; // whatever run() did meanwhile
+    return this.#enter(id, spec.blocksLater);
+  }
+
+  /** The gates #admit() found for the command being enqueued, for #enter(). */
+  #admitted: readonly UserEvent[] = noGates;
+
+  // submit() in two halves, so that the hottest command (enqueueKernel) needs
+  // no closure and no spec object: #admit() checks and returns the native wait
+  // list, the caller enqueues, #enter() makes and links the event.
+  #admit(call: string, waitFor: readonly Event[] | undefined, blocking?: boolean, waitsOnAll?: boolean): EventId[] | undefined {
+    if (waitFor === undefined && this.#gates.length === 0 && this.#barrierGates.length === 0) {
+      this.#admitted = noGates;
+      return undefined;
+    }
+    const waitList = nativeWaitList(waitFor, this.context, call);
     // Out of order, a command waits on earlier ones only through a barrier (or as a marker or barrier without a wait list).
-    const inherited = spec.waitsOnAll || !this.properties.outOfOrder ? this.#gates : this.#barrierGates;
+    const inherited = waitsOnAll || !this.properties.outOfOrder ? this.#gates : this.#barrierGates;
     const implicit = inherited.length ? inherited : undefined;
-    const gates = spec.waitFor === undefined && implicit === undefined ? noGates : gatesOf(spec.waitFor, implicit);
-    if (spec.blocking) refuseToBlock(gates, `a blocking ${spec.call}`, 'the command');
-    const event = gateOn(new Event(run(waitList), this.context, this), gates);
+    const gates = waitFor === undefined && implicit === undefined ? noGates : gatesOf(waitFor, implicit);
+    if (blocking) refuseToBlock(gates, `a blocking ${call}`, 'the command');
+    this.#admitted = gates;
+    return waitList;
+  }
+
+  #enter(id: EventId, blocksLater?: boolean): Event {
+    const gates = this.#admitted;
+    this.#admitted = noGates;
+    const event = new Event(id, this.context, this);
+    if (gates.length) gateOn(event, gates);
     if (gates.length || this.#gates.length) {
       this.#gates = this.properties.outOfOrder ? gatesOf(undefined, [...this.#gates, ...gates]) : gates;
     }
-    if (spec.blocksLater && this.properties.outOfOrder) this.#barrierGates = gates;
+    if (blocksLater && this.properties.outOfOrder) this.#barrierGates = gates;
     this.#events.push(event);
     if (this.#events.length >= this.#retireAt) this.#retireEnded();
     return event;
@@ -219,7 +246,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   }
 
   /** Runs a kernel over an NDRange of 1 to 3 dimensions. */
-  enqueueKernel(kernel: Kernel, globalSize: number | readonly number[], options: KernelRunOptions = {}): Event {
+  enqueueKernel(kernel: Kernel, globalSize: number | readonly number[], options: KernelRunOptions = noOptions): Event {
     if (!(kernel instanceof Kernel)) throw new TypeError(`kernel must be a Kernel; got ${describeValue(kernel)}`);
     if (kernel.program.context !== this.context) throw contextMismatch('clEnqueueNDRangeKernel', 'the kernel');
     // Arrays are copied as they are checked: the native call reads only the copies.
@@ -228,33 +255,31 @@ export class CommandQueue extends Resource<NativeQueue> {
     const offset = options.globalOffset === undefined ? undefined : checkSizes(options.globalOffset, 'globalOffset', 0, dims);
     const local = options.localSize === undefined ? undefined : checkSizes(options.localSize, 'localSize', 1, dims);
     kernel.checkArgsForEnqueue('clEnqueueNDRangeKernel', this.device);
-    const addon = this.context.addon;
+    const waitList = this.#admit('clEnqueueNDRangeKernel', options.waitFor);
+    const sizes = callArrays.ndrangeSizes;
+    sizes[0] = dims;
+    sizes[1] = offset === undefined ? 0 : 1;
+    sizes[2] = local === undefined ? 0 : 1;
+    for (let d = 0; d < dims; d++) {
+      sizes[3 + d] = typeof global === 'number' ? global : global[d]!;
+      sizes[6 + d] = offset === undefined ? 0 : offset[d]!;
+      sizes[9 + d] = local === undefined ? 1 : local[d]!;
+    }
+    kernel.pendingArgs(callArrays.kernelArgOps);
     // CPU drivers (PoCL) compile a kernel on their own threads at its first
     // run: the addon keeps such commands until they end, so that the process
     // exit can wait for them (see native/completion.h, NoteKernelCommand).
     const compilesInProcess = (this.#compilesInProcess ??= this.device.type === 'cpu');
-    return this.submit({ call: 'clEnqueueNDRangeKernel', waitFor: options.waitFor }, (waitList) => {
-      const sizes = callArrays.ndrangeSizes;
-      sizes[0] = dims;
-      sizes[1] = offset === undefined ? 0 : 1;
-      sizes[2] = local === undefined ? 0 : 1;
-      for (let d = 0; d < dims; d++) {
-        sizes[3 + d] = typeof global === 'number' ? global : global[d]!;
-        sizes[6 + d] = offset === undefined ? 0 : offset[d]!;
-        sizes[9 + d] = local === undefined ? 1 : local[d]!;
-      }
-      kernel.pendingArgs(callArrays.kernelArgOps);
-      let id: EventId;
-      try {
-        id = addon.enqueueNDRange(this.slot, kernel.slot, waitList, compilesInProcess);
-      } catch (error) {
-        // Which argument the driver refused: handed over one by one, the refusal names it.
-        if (error instanceof OpenCLError && error.call === 'clSetKernelArg') kernel.applyPendingNow();
-        throw error;
-      }
-      kernel.pendingArgsApplied();
-      return id;
-    });
+    let id: EventId;
+    try {
+      id = this.context.addon.enqueueNDRange(this.slot, kernel.slot, waitList, compilesInProcess);
+    } catch (error) {
+      // Which argument the driver refused: handed over one by one, the refusal names it.
+      if (error instanceof OpenCLError && error.call === 'clSetKernelArg') kernel.applyPendingNow();
+      throw error;
+    }
+    kernel.pendingArgsApplied();
+    return this.#enter(id);
   }
 
   /** Copies bytes from a buffer into host memory. */
@@ -650,7 +675,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   }
 
   flush(): void {
-    this.native.flush();
+    this.context.addon.flushQueue(this.slot);
   }
 
   /**

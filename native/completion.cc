@@ -208,14 +208,18 @@ class CompletionWaiters {
       lock.unlock();
       const CoreApi* api = ApiOrNull();
       if (!DeliveryAbandoned(delivery)) {
-        api->clWaitForEvents(1, &event);
+        cl_int waited = api->clWaitForEvents(1, &event);
         if (stopping_) {
           --inDriver_;
           return;
         }
+        // CL_SUCCESS means the command completed (the OpenCL API, clWaitForEvents): only a
+        // failure needs its status asked, which is all the lane thread does before the post.
         cl_int status = CL_COMPLETE;
-        cl_int queried = api->clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
-        if (queried != CL_SUCCESS) status = queried;
+        if (waited != CL_SUCCESS) {
+          cl_int queried = api->clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
+          if (queried != CL_SUCCESS) status = queried;
+        }
         delivery->status = status > CL_COMPLETE ? CL_COMPLETE : status;
         std::shared_ptr<CallbackHub> hub = std::move(delivery->hub);
         hub->Post(delivery);
@@ -260,6 +264,11 @@ std::unordered_map<cl_command_queue, KernelTrack>& KernelsByQueue() {
   static auto* tracks = new std::unordered_map<cl_command_queue, KernelTrack>();
   return *tracks;
 }
+// The track NoteKernelCommand used last. Under workMutex.
+struct {
+  cl_command_queue queue = nullptr;
+  KernelTrack* track = nullptr;
+} lastTrack;
 KernelTrack& OrphanKernels() {
   static auto* orphans = new KernelTrack();
   return *orphans;
@@ -370,26 +379,31 @@ void NoteBuildEnded(const void* owner) {
 // queue's by binary search, an out-of-order queue's one query per event), so
 // a launch costs a retain and, later, a release and at most a query; no
 // driver callback per launch.
-void NoteKernelCommand(Napi::Env env, cl_command_queue queue, cl_event event) {
-  const CoreApi& api = Api(env);
+void NoteKernelCommand(const CoreApi& api, const void* environment, cl_command_queue queue, cl_event event) {
   if (!event || api.clRetainEvent(event) != CL_SUCCESS) return;
   std::lock_guard<std::mutex> lock(workMutex);
-  auto found = KernelsByQueue().find(queue);
-  if (found == KernelsByQueue().end()) {
-    cl_bitfield properties = 0;
-    api.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof(properties), &properties, nullptr);
-    found = KernelsByQueue().emplace(queue, KernelTrack{}).first;
-    found->second.inOrder = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+  // Launches come in runs on one queue: its track is kept aside (no hashing per launch).
+  KernelTrack* track = lastTrack.queue == queue ? lastTrack.track : nullptr;
+  if (!track) {
+    auto found = KernelsByQueue().find(queue);
+    if (found == KernelsByQueue().end()) {
+      cl_bitfield properties = 0;
+      api.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof(properties), &properties, nullptr);
+      found = KernelsByQueue().emplace(queue, KernelTrack{}).first;
+      found->second.inOrder = (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+    }
+    track = &found->second;  // stays valid until erased (ForgetQueue)
+    lastTrack = {queue, track};
   }
-  KernelTrack& track = found->second;
-  track.events.emplace_back(&AddonData::Get(env), event);
-  if (track.events.size() >= track.pruneAt) PruneAtLaunch(api, track);
+  track->events.emplace_back(environment, event);
+  if (track->events.size() >= track->pruneAt) PruneAtLaunch(api, *track);
 }
 
 void ForgetQueue(cl_command_queue queue) {
   CompletionWaiters::Instance().Forget(queue);
   const CoreApi* api = ApiOrNull();
   std::lock_guard<std::mutex> lock(workMutex);
+  if (lastTrack.queue == queue) lastTrack = {};
   auto found = KernelsByQueue().find(queue);
   if (found == KernelsByQueue().end()) return;
   KernelTrack& orphans = OrphanKernels();

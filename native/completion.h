@@ -69,7 +69,7 @@ class CallbackHub {
 // identity only).
 void NoteBuildStarted(const void* environment);
 void NoteBuildEnded(const void* environment);
-void NoteKernelCommand(Napi::Env env, cl_command_queue queue, cl_event event);
+void NoteKernelCommand(const CoreApi& api, const void* environment, cl_command_queue queue, cl_event event);
 
 // The queue's handle is about to be released: its waiting thread ends once
 // idle, and its kept kernel commands stay kept until they end.

@@ -564,11 +564,13 @@ double SlotArg(const Napi::CallbackInfo& info, size_t i, const char* what) {
 // its first run; the command is kept until it ends (NoteKernelCommand, completion.h).
 Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  NativeQueue* queue = NativeQueue::FromSlot(env, SlotArg(info, 0, "queue"), "queue");
-  NativeKernel* kernel = NativeKernel::FromSlot(env, SlotArg(info, 1, "kernel"), "kernel");
+  AddonData& data = AddonData::Get(env);  // once: each lookup is a Node-API call
+  auto* queue = static_cast<NativeQueue*>(data.objects.Find(SlotArg(info, 0, "queue"), &NativeQueue::kTypeTag));
+  if (!queue) throw Napi::TypeError::New(env, "queue must be the slot of a " + std::string(NativeQueue::kName));
+  auto* kernel = static_cast<NativeKernel*>(data.objects.Find(SlotArg(info, 1, "kernel"), &NativeKernel::kTypeTag));
+  if (!kernel) throw Napi::TypeError::New(env, "kernel must be the slot of a " + std::string(NativeKernel::kName));
   if (!queue->handle()) ThrowReleased(env, NativeQueue::kName);
   if (!kernel->handle()) ThrowReleased(env, NativeKernel::kName);
-  const AddonData& data = AddonData::Get(env);
   size_t sizesLength = 0, opsLength = 0;
   const double* v = data.ndrangeSizes.Data(env, sizesLength, "the NDRange sizes array (and the argument operations array on its buffer)");
   const double* ops = data.argOps.DataOfChecked(opsLength);
@@ -585,8 +587,18 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   ApplyPendingArgs(env, *kernel, ops);
   OCL_CHECK(env, clEnqueueNDRangeKernel, queue->handle(), kernel->handle(), dims, v[1] != 0 ? offset : nullptr, global,
                                             v[2] != 0 ? local : nullptr, op.count(), op.list(), &op.event);
-  if (FlagOf(info[3])) NoteKernelCommand(env, queue->handle(), op.event);
-  return op.Result(env);
+  if (FlagOf(info[3])) NoteKernelCommand(Api(env), &data, queue->handle(), op.event);
+  return op.event ? data.events->Add(env, op.event) : env.Undefined();
+}
+
+// flushQueue(queueSlot): clFlush by slot; queue.flush() is called once per
+// awaited command, and a wrapped method's unwrap costs more than the flush.
+Napi::Value FlushQueue(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  NativeQueue* queue = NativeQueue::FromSlot(env, SlotArg(info, 0, "queue"), "queue");
+  if (!queue->handle()) ThrowReleased(env, NativeQueue::kName);
+  OCL_CHECK(env, clFlush, queue->handle());
+  return env.Undefined();
 }
 
 }  // namespace
@@ -636,6 +648,7 @@ void InitQueue(Napi::Env env, Napi::Object exports) {
       {"detachArrayBuffer", DetachArrayBuffer},
       {"takeCallArrays", TakeCallArrays},
       {"enqueueNDRange", EnqueueNDRange},
+      {"flushQueue", FlushQueue},
   };
   for (const auto& [name, callback] : functions) exports.Set(name, Napi::Function::New(env, callback, name));
 }
