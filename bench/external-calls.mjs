@@ -50,7 +50,8 @@ async function runSequence(sequence, iterations) {
   // The reference driver has no compiler: its built-in copy_buffer(src, dst) stands in for the frame's kernel.
   const kernel = context.createProgramWithBuiltInKernels(['copy_buffer']).createKernel('copy_buffer');
   const objects = [nv12, rgba];
-  const waitList = [inputReady], signalList = [outputReady];
+  const waitList = [inputReady],
+    signalList = [outputReady];
   const frame = () => {
     semaphores.wait(queue, waitList).release();
     queue.enqueueAcquireShared(objects).release();
@@ -79,7 +80,7 @@ async function runSequence(sequence, iterations) {
     kernel: () => {
       kernel.setArg(0, nv12);
       kernel.setArg(1, rgba);
-        queue.enqueueKernel(kernel, 16).release();
+      queue.enqueueKernel(kernel, 16).release();
     },
   }[sequence];
   if (!step) throw new Error(`unknown sequence ${sequence}`);
@@ -97,7 +98,8 @@ if (opts.run) {
   process.exit(0);
 }
 
-const low = Number(opts.low), high = Number(opts.high);
+const low = Number(opts.low),
+  high = Number(opts.high);
 const env = { ...process.env, OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS ?? join(root, 'cmake-build', 'vendors') };
 const dir = mkdtempSync(join(tmpdir(), 'external-calls-'));
 const results = {};
@@ -107,7 +109,21 @@ try {
     const totals = [];
     for (const n of [low, high]) {
       const out = join(dir, `${sequence}.${n}.out`);
-      const r = spawnSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, '--dump-instr=no', process.execPath, fileURLToPath(import.meta.url), '--run', sequence, '--iterations', String(n)], { env, encoding: 'utf8' });
+      const r = spawnSync(
+        'valgrind',
+        [
+          '--tool=callgrind',
+          `--callgrind-out-file=${out}`,
+          '--dump-instr=no',
+          process.execPath,
+          fileURLToPath(import.meta.url),
+          '--run',
+          sequence,
+          '--iterations',
+          String(n),
+        ],
+        { env, encoding: 'utf8' },
+      );
       if (r.status !== 0) throw new Error(`callgrind of ${sequence} x${n} failed: ${r.stderr.slice(-2000)}`);
       const summary = readFileSync(out, 'utf8').match(/^summary: (\d+)/m) ?? readFileSync(out, 'utf8').match(/^totals: (\d+)/m);
       totals.push(Number(summary[1]));

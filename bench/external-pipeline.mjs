@@ -59,7 +59,9 @@ export const frameLuma = (i) => 16 + ((i * 37) % 220);
 export const frameU = (i) => (i * 53 + 7) % 256;
 export const frameV = (i) => (i * 91 + 11) % 256;
 export function frameRgba(i) {
-  const c = 298 * (frameLuma(i) - 16) + 128, d = frameU(i) - 128, e = frameV(i) - 128;
+  const c = 298 * (frameLuma(i) - 16) + 128,
+    d = frameU(i) - 128,
+    e = frameV(i) - 128;
   return (clamp8((c + 409 * e) >> 8) | (clamp8((c - 100 * d - 208 * e) >> 8) << 8) | (clamp8((c + 516 * d) >> 8) << 16) | 0xff000000) >>> 0;
 }
 const CHECK_PIECE = 4096;
@@ -102,10 +104,19 @@ async function main() {
     console.error(`bench: ${message}`);
     process.exit(1);
   };
-  const [width, height, frames, repeats, kernelIterations, checkFrames] = ['width', 'height', 'frames', 'repeats', 'kernel-iterations', 'check-frames'].map((k) => Number(opts[k]));
+  const [width, height, frames, repeats, kernelIterations, checkFrames] = [
+    'width',
+    'height',
+    'frames',
+    'repeats',
+    'kernel-iterations',
+    'check-frames',
+  ].map((k) => Number(opts[k]));
   const slotCounts = opts.slots.split(',').map(Number);
-  if (!Number.isInteger(width) || width < 4 || width % 4 || !Number.isInteger(height) || height < 2 || height % 2) fail('--width must be a multiple of 4 and --height even');
-  if (![frames, repeats, kernelIterations].every((v) => Number.isInteger(v) && v >= 1) || !Number.isInteger(checkFrames) || checkFrames < 0) fail('--frames, --repeats, --kernel-iterations must be positive integers, --check-frames >= 0');
+  if (!Number.isInteger(width) || width < 4 || width % 4 || !Number.isInteger(height) || height < 2 || height % 2)
+    fail('--width must be a multiple of 4 and --height even');
+  if (![frames, repeats, kernelIterations].every((v) => Number.isInteger(v) && v >= 1) || !Number.isInteger(checkFrames) || checkFrames < 0)
+    fail('--frames, --repeats, --kernel-iterations must be positive integers, --check-frames >= 0');
   if (!slotCounts.every((n) => Number.isInteger(n) && n >= 1 && n <= 256)) fail('--slots: integers from 1 to 256, comma-separated');
   if (!['both', 'c', 'node'].includes(opts.side)) fail('--side must be both, c or node');
   const warmup = Math.max(50, Math.floor(frames / 10)); // as the C side
@@ -114,9 +125,31 @@ async function main() {
   let c = null;
   if (opts.side !== 'node') {
     if (!existsSync(opts.c)) {
-      console.error(`bench: C program not found at ${opts.c} (npm run build:driver builds it where the Vulkan headers are installed); Node side only`);
+      console.error(
+        `bench: C program not found at ${opts.c} (npm run build:driver builds it where the Vulkan headers are installed); Node side only`,
+      );
     } else {
-      const args = ['--variants', VARIANTS.join(','), '--platform', opts.platform, '--width', String(width), '--height', String(height), '--frames', String(frames), '--repeats', String(repeats), '--slots', slotCounts.join(','), '--kernel-iterations', String(kernelIterations), '--check-frames', String(checkFrames), ...opts['c-args'].split(' ').filter(Boolean)];
+      const args = [
+        '--variants',
+        VARIANTS.join(','),
+        '--platform',
+        opts.platform,
+        '--width',
+        String(width),
+        '--height',
+        String(height),
+        '--frames',
+        String(frames),
+        '--repeats',
+        String(repeats),
+        '--slots',
+        slotCounts.join(','),
+        '--kernel-iterations',
+        String(kernelIterations),
+        '--check-frames',
+        String(checkFrames),
+        ...opts['c-args'].split(' ').filter(Boolean),
+      ];
       const t0 = Date.now();
       const child = spawnSync(opts.c, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
       process.stderr.write(child.stderr ?? '');
@@ -128,7 +161,8 @@ async function main() {
 
   // ---- Node ----
   let node = null;
-  if (opts.side !== 'c') node = await runNode({ platformName: opts.platform, width, height, frames, repeats, slotCounts, kernelIterations, checkFrames, warmup, fail });
+  if (opts.side !== 'c')
+    node = await runNode({ platformName: opts.platform, width, height, frames, repeats, slotCounts, kernelIterations, checkFrames, warmup, fail });
 
   report(c, node, slotCounts, opts.json);
 }
@@ -141,7 +175,13 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
     fail(`cannot load dist/index.js (${error.message}); run npm run build first`);
   }
   const platform = cl.getPlatforms().find((p) => p.name.includes(platformName));
-  if (!platform) fail(`no platform whose name contains "${platformName}" (have: ${cl.getPlatforms().map((p) => p.name).join(', ')})`);
+  if (!platform)
+    fail(
+      `no platform whose name contains "${platformName}" (have: ${cl
+        .getPlatforms()
+        .map((p) => p.name)
+        .join(', ')})`,
+    );
   const device = platform.getDevices().find((d) => d.type === 'gpu') ?? platform.getDevices()[0];
   const context = cl.createContext({ devices: [device] });
   const queue = context.createQueue();
@@ -155,7 +195,10 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
   const instance = cl.createVulkanInstance({ apiVersion: '1.2' });
   const vulkan = instance.createDevice({ uuid: device.uuidBytes });
 
-  const ySize = width * height, uvSize = ySize / 2, nv12Size = ySize + uvSize, rgbaSize = ySize * 4;
+  const ySize = width * height,
+    uvSize = ySize / 2,
+    nv12Size = ySize + uvSize,
+    rgbaSize = ySize * 4;
   const global = [width / 4, height];
   const local = width % 256 === 0 && height % 4 === 0 ? [64, 4] : undefined;
   const maxSlots = Math.max(8, ...slotCounts);
@@ -174,7 +217,15 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
     const rgba = vulkan.createBuffer({ size: rgbaSize });
     const out = vulkan.createBuffer({ size: rgbaSize, exportTypes: [] });
     const check = vulkan.createBuffer({ size: 3 * CHECK_PIECE, exportTypes: [] });
-    const frame = memory.importPlanes(context, nv12.exportMemory(), { format: 'NV12', width, height, planes: [{ offset: 0, pitch: width }, { offset: ySize, pitch: width }] });
+    const frame = memory.importPlanes(context, nv12.exportMemory(), {
+      format: 'NV12',
+      width,
+      height,
+      planes: [
+        { offset: 0, pitch: width },
+        { offset: ySize, pitch: width },
+      ],
+    });
     const clRgba = memory.importBuffer(context, rgba.exportMemory());
     slots.push({ nv12, rgba, out, check, frame, clRgba, produce: new Map(), consume: new Map() });
   }
@@ -182,8 +233,14 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
   const produceCommands = (slot, value) => {
     let commands = slot.produce.get(value);
     if (!commands) {
-      const l = frameLuma(value), u = frameU(value), v = frameV(value);
-      commands = vulkan.record((r) => r.fill(slot.nv12, (l * 0x01010101) >>> 0, { offset: 0, size: ySize }).fill(slot.nv12, ((u | (v << 8)) * 0x00010001) >>> 0, { offset: ySize, size: uvSize }));
+      const l = frameLuma(value),
+        u = frameU(value),
+        v = frameV(value);
+      commands = vulkan.record((r) =>
+        r
+          .fill(slot.nv12, (l * 0x01010101) >>> 0, { offset: 0, size: ySize })
+          .fill(slot.nv12, ((u | (v << 8)) * 0x00010001) >>> 0, { offset: ySize, size: uvSize }),
+      );
       slot.produce.set(value, commands);
     }
     return commands;
@@ -192,16 +249,19 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
     let commands = slot.consume.get(withCheck);
     if (!commands) {
       const middle = (height / 2) * width * 4;
-      commands = vulkan.record((r) => {
-        r.copy(slot.rgba, slot.out);
-        if (withCheck) {
-          r.copy(slot.rgba, slot.check, { srcOffset: 0, dstOffset: 0, size: CHECK_PIECE });
-          r.copy(slot.rgba, slot.check, { srcOffset: middle, dstOffset: CHECK_PIECE, size: CHECK_PIECE });
-          r.copy(slot.rgba, slot.check, { srcOffset: rgbaSize - CHECK_PIECE, dstOffset: 2 * CHECK_PIECE, size: CHECK_PIECE });
-        }
-        // Not queue-ordered (as the C program): its wait on "RGBA ready" comes after the slot's producer, which is
-        // queue-ordered after this slot's previous consumer, the last earlier use of out and check.
-      }, { queueOrdered: false });
+      commands = vulkan.record(
+        (r) => {
+          r.copy(slot.rgba, slot.out);
+          if (withCheck) {
+            r.copy(slot.rgba, slot.check, { srcOffset: 0, dstOffset: 0, size: CHECK_PIECE });
+            r.copy(slot.rgba, slot.check, { srcOffset: middle, dstOffset: CHECK_PIECE, size: CHECK_PIECE });
+            r.copy(slot.rgba, slot.check, { srcOffset: rgbaSize - CHECK_PIECE, dstOffset: 2 * CHECK_PIECE, size: CHECK_PIECE });
+          }
+          // Not queue-ordered (as the C program): its wait on "RGBA ready" comes after the slot's producer, which is
+          // queue-ordered after this slot's previous consumer, the last earlier use of out and check.
+        },
+        { queueOrdered: false },
+      );
       slot.consume.set(withCheck, commands);
     }
     return commands;
@@ -258,10 +318,12 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
     const plainNv12 = context.createBuffer(nv12Size);
     const plainRgba = context.createBuffer(rgbaSize);
     queue.fillBuffer(plainNv12, new Uint8Array([128])).release();
-    const plainY = plainNv12.createSubBuffer(0, ySize), plainUv = plainNv12.createSubBuffer(ySize, uvSize);
+    const plainY = plainNv12.createSubBuffer(0, ySize),
+      plainUv = plainNv12.createSubBuffer(ySize, uvSize);
     const time = async (y, uv, rgba, acquireEach) => {
       kernel.setArg(0, y).setArg(1, uv).setArg(2, rgba);
-      const samples = [], hostSamples = [];
+      const samples = [],
+        hostSamples = [];
       for (let r = -1; r < repeats; r++) {
         const n = r < 0 ? 50 : kernelIterations;
         let host = 0;
@@ -309,25 +371,44 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
     };
   };
 
-  const result = { program: 'external-pipeline.mjs', platform: platform.name, device: device.name, vulkan_device: vulkan.name, width, height, frames, repeats };
+  const result = {
+    program: 'external-pipeline.mjs',
+    platform: platform.name,
+    device: device.name,
+    vulkan_device: vulkan.name,
+    width,
+    height,
+    frames,
+    repeats,
+  };
   result.kernel = await kernelAlone();
-  console.error(`Node: kernel alone plain ${result.kernel.plain_us.toFixed(2)} us, imported ${result.kernel.imported_us.toFixed(2)} us, imported + acquire/release ${result.kernel.imported_acquire_release_us.toFixed(2)} us, plain again ${result.kernel.plain_again_us.toFixed(2)} us; host: enqueue ${result.kernel.enqueue_host_ns.toFixed(0)} ns, acquire+release ${result.kernel.acquire_release_host_ns.toFixed(0)} ns`);
+  console.error(
+    `Node: kernel alone plain ${result.kernel.plain_us.toFixed(2)} us, imported ${result.kernel.imported_us.toFixed(2)} us, imported + acquire/release ${result.kernel.imported_acquire_release_us.toFixed(2)} us, plain again ${result.kernel.plain_again_us.toFixed(2)} us; host: enqueue ${result.kernel.enqueue_host_ns.toFixed(0)} ns, acquire+release ${result.kernel.acquire_release_host_ns.toFixed(0)} ns`,
+  );
 
   result.check = [];
   for (const order of ['naive', 'ahead']) {
     const check = { order, slots: 8, ordered: true, frames: 0, mismatched_frames: 0, mismatched_pixels: 0, pixels_checked: 0 };
     const counts = { frames: 0, pixels: 0, mismatchedPixels: 0, mismatchedFrames: 0 };
     if (checkFrames > 0) await pipeline(8, order, checkFrames, { check: counts });
-    Object.assign(check, { frames: counts.frames, mismatched_frames: counts.mismatchedFrames, mismatched_pixels: counts.mismatchedPixels, pixels_checked: counts.pixels });
+    Object.assign(check, {
+      frames: counts.frames,
+      mismatched_frames: counts.mismatchedFrames,
+      mismatched_pixels: counts.mismatchedPixels,
+      pixels_checked: counts.pixels,
+    });
     result.check.push(check);
-    console.error(`Node: check ${order}, 8 slots, ordered: ${check.frames} frames, ${check.mismatched_frames} with mismatches, ${check.mismatched_pixels} of ${check.pixels_checked} pixels wrong`);
+    console.error(
+      `Node: check ${order}, 8 slots, ordered: ${check.frames} frames, ${check.mismatched_frames} with mismatches, ${check.mismatched_pixels} of ${check.pixels_checked} pixels wrong`,
+    );
   }
 
   result.pipeline = [];
   for (const n of slotCounts) {
     for (const order of VARIANTS) {
       await pipeline(n, order, warmup);
-      const runs = [], splits = [];
+      const runs = [],
+        splits = [];
       for (let r = 0; r < repeats; r++) {
         const timing = {};
         const ms = await pipeline(n, order, frames, { timing });
@@ -336,7 +417,18 @@ async function runNode({ platformName, width, height, frames, repeats, slotCount
       }
       const split = splits[Math.floor(repeats / 2)];
       const perFrame = (ms) => Math.round((ms * 1e6) / frames);
-      result.pipeline.push({ order, slots: n, fps: median(runs), fps_runs: runs, host_ns_per_frame: { produce: perFrame(split.produce), opencl: perFrame(split.opencl), consume: perFrame(split.consume), wait: perFrame(split.wait) } });
+      result.pipeline.push({
+        order,
+        slots: n,
+        fps: median(runs),
+        fps_runs: runs,
+        host_ns_per_frame: {
+          produce: perFrame(split.produce),
+          opencl: perFrame(split.opencl),
+          consume: perFrame(split.consume),
+          wait: perFrame(split.wait),
+        },
+      });
       console.error(`Node: ${order} ${n} slots: ${median(runs).toFixed(0)} frames/s (${runs.map((x) => x.toFixed(0)).join(', ')})`);
     }
   }
@@ -371,7 +463,9 @@ function report(c, node, slotCounts, json) {
   const f0 = (x) => (x === undefined || x === null ? 'n/a' : x.toFixed(0));
   const f2 = (x) => (x === undefined || x === null ? 'n/a' : x.toFixed(2));
   const lines = [];
-  lines.push(`card: ${(c ?? node)?.device ?? 'n/a'}; ${(c ?? node)?.width}x${(c ?? node)?.height} NV12 -> RGBA; frames/s, median of ${(c ?? node)?.repeats} runs of ${(c ?? node)?.frames} frames`);
+  lines.push(
+    `card: ${(c ?? node)?.device ?? 'n/a'}; ${(c ?? node)?.width}x${(c ?? node)?.height} NV12 -> RGBA; frames/s, median of ${(c ?? node)?.repeats} runs of ${(c ?? node)?.frames} frames`,
+  );
   lines.push('');
   lines.push(`| slots | ${VARIANTS.map((v) => `C ${v}`).join(' | ')} | ${VARIANTS.map((v) => `Node ${v}`).join(' | ')} | Node best / C best |`);
   lines.push(`|---|${VARIANTS.map(() => '---|---|').join('')}---|`);
@@ -379,15 +473,22 @@ function report(c, node, slotCounts, json) {
   for (const n of slotCounts) {
     const cBest = Math.max(...VARIANTS.map((v) => fps(c, v, n) ?? 0));
     const nodeBest = Math.max(...VARIANTS.map((v) => fps(node, v, n) ?? 0));
-    lines.push(`| ${n} | ${VARIANTS.map((v) => f0(fps(c, v, n))).join(' | ')} | ${VARIANTS.map((v) => f0(fps(node, v, n))).join(' | ')} | ${cBest && nodeBest ? `${(nodeBest / cBest).toFixed(3)}x` : 'n/a'} |`);
+    lines.push(
+      `| ${n} | ${VARIANTS.map((v) => f0(fps(c, v, n))).join(' | ')} | ${VARIANTS.map((v) => f0(fps(node, v, n))).join(' | ')} | ${cBest && nodeBest ? `${(nodeBest / cBest).toFixed(3)}x` : 'n/a'} |`,
+    );
   }
   lines.push('');
   lines.push('| the kernel alone (us per launch) | C | Node |');
   lines.push('|---|---|---|');
-  for (const [key, label] of [['plain_us', 'plain buffers'], ['imported_us', 'imported memory (acquired once)'], ['imported_acquire_release_us', 'imported, acquire + release each launch'], ['plain_again_us', 'plain buffers again']]) {
+  for (const [key, label] of [
+    ['plain_us', 'plain buffers'],
+    ['imported_us', 'imported memory (acquired once)'],
+    ['imported_acquire_release_us', 'imported, acquire + release each launch'],
+    ['plain_again_us', 'plain buffers again'],
+  ]) {
     lines.push(`| ${label} | ${f2(c?.kernel[key])} | ${f2(node?.kernel[key])} |`);
   }
-  const slower = (side) => (side ? `${(((side.kernel.imported_us / side.kernel.plain_us) - 1) * 100).toFixed(1)}%` : 'n/a');
+  const slower = (side) => (side ? `${((side.kernel.imported_us / side.kernel.plain_us - 1) * 100).toFixed(1)}%` : 'n/a');
   lines.push(`| imported vs plain | ${slower(c)} | ${slower(node)} |`);
   lines.push(`| host: acquire + release per frame (ns) | ${f0(c?.kernel.acquire_release_host_ns)} | ${f0(node?.kernel.acquire_release_host_ns)} |`);
   lines.push(`| host: one kernel enqueue (ns) | ${f0(c?.kernel.enqueue_host_ns)} | ${f0(node?.kernel.enqueue_host_ns)} |`);
@@ -409,7 +510,11 @@ function report(c, node, slotCounts, json) {
   const calls = ['wait', 'acquire', 'kernels', 'release', 'signal', 'flush'];
   lines.push(`| OpenCL calls of a frame, host us (ahead, 8 slots) | ${calls.join(' | ')} |`);
   lines.push(`|---|${calls.map(() => '---').join('|')}|`);
-  for (const [label, side] of [['C', c], ['Node', node]]) lines.push(`| ${label} | ${calls.map((k) => (side?.calls_ns ? (side.calls_ns[k] / 1000).toFixed(1) : 'n/a')).join(' | ')} |`);
+  for (const [label, side] of [
+    ['C', c],
+    ['Node', node],
+  ])
+    lines.push(`| ${label} | ${calls.map((k) => (side?.calls_ns ? (side.calls_ns[k] / 1000).toFixed(1) : 'n/a')).join(' | ')} |`);
   lines.push('');
   lines.push('| check (8 slots, ordered) | C: frames, mismatched pixels | Node: frames, mismatched pixels |');
   lines.push('|---|---|---|');
@@ -423,7 +528,9 @@ function report(c, node, slotCounts, json) {
   const unordered = c?.check.filter((k) => k.ordered === false) ?? [];
   for (const k of unordered) lines.push(`| ${k.order}, NOT ordered (C) | ${k.frames}, ${k.mismatched_pixels} of ${k.pixels_checked} | |`);
   lines.push('');
-  lines.push(`open fds: C ${c ? `${c.fds.start} -> ${c.fds.imported} -> ${c.fds.freed}` : 'n/a'}; Node ${node ? `${node.fds.start} -> ${node.fds.imported} -> ${node.fds.freed}` : 'n/a'} (start -> slots imported -> all freed)`);
+  lines.push(
+    `open fds: C ${c ? `${c.fds.start} -> ${c.fds.imported} -> ${c.fds.freed}` : 'n/a'}; Node ${node ? `${node.fds.start} -> ${node.fds.imported} -> ${node.fds.freed}` : 'n/a'} (start -> slots imported -> all freed)`,
+  );
   console.log(lines.join('\n'));
   if (json) console.log(JSON.stringify({ c, node }));
 }

@@ -71,8 +71,7 @@
 #include <dlfcn.h>
 #include <vulkan/vulkan.h>
 
-typedef cl_mem(CL_API_CALL* CreateBufferWithProperties)(cl_context, const cl_mem_properties*, cl_mem_flags, size_t, void*,
-                                                         cl_int*);
+typedef cl_mem(CL_API_CALL* CreateBufferWithProperties)(cl_context, const cl_mem_properties*, cl_mem_flags, size_t, void*, cl_int*);
 
 static const char* vk_result_name(VkResult r) {
   switch (r) {
@@ -91,13 +90,13 @@ static const char* vk_result_name(VkResult r) {
     default: return "VkResult";
   }
 }
-#define VK_CHECK(call)                                                                       \
-  do {                                                                                       \
-    VkResult r_ = (call);                                                                    \
-    if (r_ != VK_SUCCESS) {                                                                  \
+#define VK_CHECK(call)                                                                        \
+  do {                                                                                        \
+    VkResult r_ = (call);                                                                     \
+    if (r_ != VK_SUCCESS) {                                                                   \
       fprintf(stderr, BENCH_PROGRAM ": %s failed (%s, %d)\n", #call, vk_result_name(r_), r_); \
-      exit(1);                                                                               \
-    }                                                                                        \
+      exit(1);                                                                                \
+    }                                                                                         \
   } while (0)
 
 /* Four pixels a work-item: a uchar4 of Y, the uchar4 U0 V0 U1 V1 beside them,
@@ -125,8 +124,8 @@ static const char kNv12ToRgbaSource[] =
 static int clampi(int v) { return v < 0 ? 0 : v > 255 ? 255 : v; }
 static uint32_t rgba_pixel(int luma, int d, int e) {
   int c = 298 * (luma - 16) + 128;
-  return (uint32_t)clampi((c + 409 * e) >> 8) | (uint32_t)clampi((c - 100 * d - 208 * e) >> 8) << 8 |
-         (uint32_t)clampi((c + 516 * d) >> 8) << 16 | 0xff000000u;
+  return (uint32_t)clampi((c + 409 * e) >> 8) | (uint32_t)clampi((c - 100 * d - 208 * e) >> 8) << 8 | (uint32_t)clampi((c + 516 * d) >> 8) << 16 |
+         0xff000000u;
 }
 
 /* Frame i's NV12 values: one luma, one U, one V over the whole frame. */
@@ -372,9 +371,7 @@ static void enqueue_kernel(Bench* b) {
 /* ---- Vulkan ---- */
 
 static void open_vk(Bench* b) {
-  VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                           .pApplicationName = BENCH_PROGRAM,
-                           .apiVersion = VK_API_VERSION_1_2};
+  VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = BENCH_PROGRAM, .apiVersion = VK_API_VERSION_1_2};
   VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
   VK_CHECK(vkCreateInstance(&ici, NULL, &b->instance));
 
@@ -418,10 +415,8 @@ static void open_vk(Bench* b) {
   if (b->family == UINT32_MAX) die("no Vulkan queue family with graphics or compute", -1);
 
   float priority = 1.0f;
-  VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                 .queueFamilyIndex = b->family,
-                                 .queueCount = 1,
-                                 .pQueuePriorities = &priority};
+  VkDeviceQueueCreateInfo qci = {
+      .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = b->family, .queueCount = 1, .pQueuePriorities = &priority};
   const char* extensions[] = {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME};
   VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                             .queueCreateInfoCount = 1,
@@ -433,9 +428,8 @@ static void open_vk(Bench* b) {
   b->get_memory_fd = (PFN_vkGetMemoryFdKHR)vkGetDeviceProcAddr(b->device_vk, "vkGetMemoryFdKHR");
   b->get_semaphore_fd = (PFN_vkGetSemaphoreFdKHR)vkGetDeviceProcAddr(b->device_vk, "vkGetSemaphoreFdKHR");
   if (!b->get_memory_fd || !b->get_semaphore_fd) die("vkGetDeviceProcAddr (vkGetMemoryFdKHR / vkGetSemaphoreFdKHR)", -1);
-  VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                 .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-                                 .queueFamilyIndex = b->family};
+  VkCommandPoolCreateInfo pci = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, .queueFamilyIndex = b->family};
   VK_CHECK(vkCreateCommandPool(b->device_vk, &pci, NULL, &b->pool));
 }
 
@@ -448,8 +442,7 @@ static uint32_t memory_type(Bench* b, uint32_t bits, VkMemoryPropertyFlags want)
 
 /* A buffer with its own memory; exported as an opaque fd when `exported`
    (then *fd is the exported descriptor). */
-static VkAlloc make_buffer(Bench* b, VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags properties, int exported,
-                           int* fd) {
+static VkAlloc make_buffer(Bench* b, VkDeviceSize size, VkBufferUsageFlags usage, VkMemoryPropertyFlags properties, int exported, int* fd) {
   VkAlloc a = {0};
   VkExternalMemoryBufferCreateInfo external = {.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
                                                .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
@@ -466,9 +459,8 @@ static VkAlloc make_buffer(Bench* b, VkDeviceSize size, VkBufferUsageFlags usage
 
   int dedicated_only = 0;
   if (exported) {
-    VkPhysicalDeviceExternalBufferInfo info = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO,
-                                               .usage = usage,
-                                               .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
+    VkPhysicalDeviceExternalBufferInfo info = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO, .usage = usage, .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
     VkExternalBufferProperties props = {.sType = VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
     vkGetPhysicalDeviceExternalBufferProperties(b->physical, &info, &props);
     VkExternalMemoryFeatureFlags features = props.externalMemoryProperties.externalMemoryFeatures;
@@ -487,9 +479,8 @@ static VkAlloc make_buffer(Bench* b, VkDeviceSize size, VkBufferUsageFlags usage
   VK_CHECK(vkBindBufferMemory(b->device_vk, a.buffer, a.memory, 0));
   a.allocation_size = req.memoryRequirements.size;
   if (exported) {
-    VkMemoryGetFdInfoKHR gfi = {.sType = VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR,
-                                .memory = a.memory,
-                                .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
+    VkMemoryGetFdInfoKHR gfi = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR, .memory = a.memory, .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
     VK_CHECK(b->get_memory_fd(b->device_vk, &gfi, fd));
   }
   return a;
@@ -506,9 +497,8 @@ static VkSemaphore make_exported_semaphore(Bench* b, int* fd) {
   VkSemaphoreCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &export_info};
   VkSemaphore s;
   VK_CHECK(vkCreateSemaphore(b->device_vk, &sci, NULL, &s));
-  VkSemaphoreGetFdInfoKHR gfi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR,
-                                 .semaphore = s,
-                                 .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT};
+  VkSemaphoreGetFdInfoKHR gfi = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR, .semaphore = s, .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT};
   VK_CHECK(b->get_semaphore_fd(b->device_vk, &gfi, fd));
   return s;
 }
@@ -576,14 +566,12 @@ static void ownership_barrier(Bench* b, VkCommandBuffer cmd, VkBuffer buffer, in
                                    .offset = 0,
                                    .size = VK_WHOLE_SIZE};
   vkCmdPipelineBarrier(cmd, to_vulkan ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       to_vulkan ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, NULL, 1, &barrier, 0,
-                       NULL);
+                       to_vulkan ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, NULL, 1, &barrier, 0, NULL);
 }
 
 static void begin(VkCommandBuffer cmd) {
   VK_CHECK(vkResetCommandBuffer(cmd, 0));
-  VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                 .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+  VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
   VK_CHECK(vkBeginCommandBuffer(cmd, &bi));
 }
 
@@ -686,13 +674,11 @@ static void record_consume(Bench* b, Slot* s, uint32_t frame, int check) {
   if (b->package_vk & kPackageBarriers) full_barrier(cmd);
   if (check) {
     size_t middle = (size_t)(b->height / 2) * b->width * 4;
-    VkBufferCopy pieces[kCheckPieces] = {{0, 0, kCheckPiece},
-                                         {middle, kCheckPiece, kCheckPiece},
-                                         {b->rgba_size - kCheckPiece, 2 * kCheckPiece, kCheckPiece}};
+    VkBufferCopy pieces[kCheckPieces] = {
+        {0, 0, kCheckPiece}, {middle, kCheckPiece, kCheckPiece}, {b->rgba_size - kCheckPiece, 2 * kCheckPiece, kCheckPiece}};
     vkCmdCopyBuffer(cmd, s->rgba.buffer, s->readback.buffer, kCheckPieces, pieces);
-    VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                               .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                               .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+    VkMemoryBarrier to_host = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT, .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL, 0, NULL);
     s->checked_frame = frame;
   }
@@ -780,8 +766,7 @@ static const Variant kVariants[] = {
 enum { kVariantCount = sizeof kVariants / sizeof kVariants[0] };
 
 /* frames frames through `slots` slots; returns the wall time in ns. */
-static uint64_t run_pipeline(Bench* b, Slot* slot, int slots, const Variant* v, long frames, int ordered, CheckResult* check,
-                             HostSplit* split) {
+static uint64_t run_pipeline(Bench* b, Slot* slot, int slots, const Variant* v, long frames, int ordered, CheckResult* check, HostSplit* split) {
   int sem_to_cl = ordered && v->sem_to_cl, sem_to_vk = ordered && v->sem_to_vk;
   int host_to_cl = ordered && v->host_to_cl, host_to_vk = ordered && v->host_to_vk;
   int one_submit = v->one_submit && !host_to_cl;
@@ -799,11 +784,11 @@ static uint64_t run_pipeline(Bench* b, Slot* slot, int slots, const Variant* v, 
     stmt;                \
     sum += now_ns() - t; \
   } while (0)
-#define PRODUCE(i)                                                             \
-  do {                                                                         \
-    Slot* s_ = &slot[(i) % slots];                                             \
+#define PRODUCE(i)                                                          \
+  do {                                                                      \
+    Slot* s_ = &slot[(i) % slots];                                          \
     TIMED(wait_ns, wait_fence(b, s_->produce_fence, &s_->produce_pending)); \
-    TIMED(produce_ns, produce(b, s_, (uint32_t)(i), sem_to_cl));             \
+    TIMED(produce_ns, produce(b, s_, (uint32_t)(i), sem_to_cl));            \
   } while (0)
   if (v->order == kAhead)
     for (long i = 0; i < slots && i < frames; i++) PRODUCE(i);
@@ -986,8 +971,8 @@ int main(int argc, char** argv) {
       check_variant_n = parse_variants(argv[++i], check_variants);
     } else usage();
   }
-  if (frames < 1 || repeats < 1 || repeats > kMaxRepeats || kernel_iterations < 1 || check_frames < 0 || width < 4 ||
-      height < 2 || width % 4 || height % 2 || (size_t)width * (size_t)height * 4 < kCheckPiece)
+  if (frames < 1 || repeats < 1 || repeats > kMaxRepeats || kernel_iterations < 1 || check_frames < 0 || width < 4 || height < 2 || width % 4 ||
+      height % 2 || (size_t)width * (size_t)height * 4 < kCheckPiece)
     usage();
   int max_slots = 0;
   for (int k = 0; k < slot_count_n; k++) {
@@ -1026,18 +1011,17 @@ int main(int argc, char** argv) {
   Slot* slot = calloc((size_t)max_slots, sizeof *slot);
   for (int k = 0; k < max_slots; k++) make_slot(b, &slot[k]);
   int fds_imported = count_open_fds();
-  fprintf(stderr, "OpenCL: %s / %s (driver %s); Vulkan: %s (UUID %s); %ldx%ld NV12 -> RGBA; planes as %s\n", platform_name,
-          device_name, driver, b->vk_device_name, b->uuid_matched ? "matched" : "NOT matched", width, height,
-          b->use_sub_buffers ? "sub-buffers" : "one buffer + offset");
-  fprintf(stderr, "open fds: %d at start, %d with OpenCL and Vulkan open, %d after %d slots (%d fds exported)\n", fds_start,
-          fds_opened, fds_imported, max_slots, 4 * max_slots);
+  fprintf(stderr, "OpenCL: %s / %s (driver %s); Vulkan: %s (UUID %s); %ldx%ld NV12 -> RGBA; planes as %s\n", platform_name, device_name, driver,
+          b->vk_device_name, b->uuid_matched ? "matched" : "NOT matched", width, height, b->use_sub_buffers ? "sub-buffers" : "one buffer + offset");
+  fprintf(stderr, "open fds: %d at start, %d with OpenCL and Vulkan open, %d after %d slots (%d fds exported)\n", fds_start, fds_opened, fds_imported,
+          max_slots, 4 * max_slots);
 
   KernelResult kr = kernel_alone(b, &slot[0], kernel_iterations, repeats);
-  fprintf(stderr, "kernel alone (%ld launches, median of %d): plain %.2f us (%.0f fps), imported %.2f us (%.0f fps, %+.1f%%), "
-                  "imported + acquire/release each %.2f us, plain again %.2f us; host: enqueue %.0f ns, acquire+release %.0f ns per frame\n",
-          kernel_iterations, repeats, kr.plain_us, 1e6 / kr.plain_us, kr.imported_us, 1e6 / kr.imported_us,
-          (kr.imported_us / kr.plain_us - 1) * 100, kr.imported_acquire_release_us, kr.plain_again_us,
-          kr.enqueue_host_ns, kr.acquire_release_host_ns);
+  fprintf(stderr,
+          "kernel alone (%ld launches, median of %d): plain %.2f us (%.0f fps), imported %.2f us (%.0f fps, %+.1f%%), "
+          "imported + acquire/release each %.2f us, plain again %.2f us; host: enqueue %.0f ns, acquire+release %.0f ns per frame\n",
+          kernel_iterations, repeats, kr.plain_us, 1e6 / kr.plain_us, kr.imported_us, 1e6 / kr.imported_us, (kr.imported_us / kr.plain_us - 1) * 100,
+          kr.imported_acquire_release_us, kr.plain_again_us, kr.enqueue_host_ns, kr.acquire_release_host_ns);
 
   /* Correctness first: the same frames ordered (semaphores or host waits, as
      the variant says) and not ordered at all. */
@@ -1075,8 +1059,8 @@ int main(int argc, char** argv) {
       split[run] = splits[repeats / 2];
       fprintf(stderr, "| %s | %d | %.0f | ", variants[o]->name, slot_counts[k], median_fps[run]);
       for (int r = 0; r < repeats; r++) fprintf(stderr, "%s%.0f", r ? ", " : "", fps[run][r]);
-      fprintf(stderr, " | %.1f, %.1f, %.1f, %.1f |\n", split[run].produce_ns / 1e3, split[run].opencl_ns / 1e3,
-              split[run].consume_ns / 1e3, split[run].wait_ns / 1e3);
+      fprintf(stderr, " | %.1f, %.1f, %.1f, %.1f |\n", split[run].produce_ns / 1e3, split[run].opencl_ns / 1e3, split[run].consume_ns / 1e3,
+              split[run].wait_ns / 1e3);
     }
   }
 
@@ -1111,9 +1095,10 @@ int main(int argc, char** argv) {
   json_string(b->vk_device_name);
   printf(",\"uuid_matched\":%s,\"width\":%ld,\"height\":%ld,\"frames\":%ld,\"repeats\":%d,\"planes\":\"%s\",", b->uuid_matched ? "true" : "false",
          width, height, frames, repeats, b->use_sub_buffers ? "sub-buffers" : "offset");
-  printf("\"kernel\":{\"plain_us\":%.3f,\"plain_again_us\":%.3f,\"imported_us\":%.3f,\"imported_acquire_release_us\":%.3f,\"enqueue_host_ns\":%.0f,"
-         "\"acquire_release_host_ns\":%.0f},",
-         kr.plain_us, kr.plain_again_us, kr.imported_us, kr.imported_acquire_release_us, kr.enqueue_host_ns, kr.acquire_release_host_ns);
+  printf(
+      "\"kernel\":{\"plain_us\":%.3f,\"plain_again_us\":%.3f,\"imported_us\":%.3f,\"imported_acquire_release_us\":%.3f,\"enqueue_host_ns\":%.0f,"
+      "\"acquire_release_host_ns\":%.0f},",
+      kr.plain_us, kr.plain_again_us, kr.imported_us, kr.imported_acquire_release_us, kr.enqueue_host_ns, kr.acquire_release_host_ns);
   printf("\"pipeline\":[");
   for (int k = 0; k < slot_count_n; k++) {
     for (int o = 0; o < variant_n; o++) {
@@ -1126,14 +1111,15 @@ int main(int argc, char** argv) {
   }
   printf("],\"check\":[");
   for (int c = 0; c < check_n; c++)
-    printf("%s{\"order\":\"%s\",\"slots\":%d,\"ordered\":%s,\"frames\":%ld,\"mismatched_frames\":%ld,\"mismatched_pixels\":%ld,"
-           "\"pixels_checked\":%ld}",
-           c ? "," : "", check_variants[c / 2]->name, check_slots, c & 1 ? "false" : "true", checks[c].frames, checks[c].mismatched_frames,
-           checks[c].mismatched_pixels, checks[c].frames * (kCheckPiece * kCheckPieces / 4));
+    printf(
+        "%s{\"order\":\"%s\",\"slots\":%d,\"ordered\":%s,\"frames\":%ld,\"mismatched_frames\":%ld,\"mismatched_pixels\":%ld,"
+        "\"pixels_checked\":%ld}",
+        c ? "," : "", check_variants[c / 2]->name, check_slots, c & 1 ? "false" : "true", checks[c].frames, checks[c].mismatched_frames,
+        checks[c].mismatched_pixels, checks[c].frames * (kCheckPiece * kCheckPieces / 4));
   printf("],\"calls_ns\":{");
   for (int k = 0; k < kCallKinds; k++) printf("%s\"%s\":%.0f", k ? "," : "", kCallNames[k], calls_per_frame[k]);
-  printf("},\"fds\":{\"start\":%d,\"opened\":%d,\"imported\":%d,\"exported\":%d,\"freed\":%d}}\n", fds_start, fds_opened, fds_imported,
-         4 * max_slots, fds_freed);
+  printf("},\"fds\":{\"start\":%d,\"opened\":%d,\"imported\":%d,\"exported\":%d,\"freed\":%d}}\n", fds_start, fds_opened, fds_imported, 4 * max_slots,
+         fds_freed);
 
   clReleaseKernel(b->kernel);
   clReleaseCommandQueue(b->queue);

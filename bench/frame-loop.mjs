@@ -73,7 +73,8 @@ if (opts.only && !SEQUENCES.some(({ key }) => key === opts.only)) fail(`--only m
 if (!['both', 'c', 'node'].includes(opts.side)) fail('--side must be both, c or node');
 if (opts.only) SEQUENCES.splice(0, SEQUENCES.length, ...SEQUENCES.filter(({ key }) => key === opts.only));
 const [width, height, iterations, repeats] = ['width', 'height', 'iterations', 'repeats'].map((name) => Number(opts[name]));
-for (const [name, value] of Object.entries({ width, height })) if (!Number.isInteger(value) || value < 2 || value % 2) fail(`--${name} must be an even integer >= 2`);
+for (const [name, value] of Object.entries({ width, height }))
+  if (!Number.isInteger(value) || value < 2 || value % 2) fail(`--${name} must be an even integer >= 2`);
 if (!Number.isInteger(iterations) || iterations < 1) fail('--iterations must be a positive integer');
 if (!Number.isInteger(repeats) || repeats < 1 || repeats > 99) fail('--repeats must be an integer from 1 to 99');
 const warmup = Math.max(50, Math.floor(iterations / 10)); // same rule as the C side
@@ -105,11 +106,27 @@ const median = (xs) => {
 const cKeys = [...new Set(SEQUENCES.map(({ cKey }) => cKey))];
 function runC() {
   if (!existsSync(opts.c)) {
-    note(`C frame loop not found at ${relative(process.cwd(), opts.c) || opts.c}: run npm run build:driver (needs libva-dev, libx11-dev). Running the Node side only.`);
+    note(
+      `C frame loop not found at ${relative(process.cwd(), opts.c) || opts.c}: run npm run build:driver (needs libva-dev, libx11-dev). Running the Node side only.`,
+    );
     return null;
   }
   const only = cKeys.length === 1 ? ['--only', cKeys[0]] : [];
-  const args = ['--platform', opts.platform, '--x11-display', x11Display, '--width', String(width), '--height', String(height), '--iterations', String(iterations), '--repeats', '1', ...only];
+  const args = [
+    '--platform',
+    opts.platform,
+    '--x11-display',
+    x11Display,
+    '--width',
+    String(width),
+    '--height',
+    String(height),
+    '--iterations',
+    String(iterations),
+    '--repeats',
+    '1',
+    ...only,
+  ];
   const child = spawnSync(opts.c, args, { encoding: 'utf8' });
   if (child.error || child.status !== 0) {
     note(`C frame loop failed (${child.error?.message ?? `exit status ${child.status}`}); running the Node side only`);
@@ -126,7 +143,13 @@ async function setupNode() {
   const display = cl.openVaDisplay({ kind: 'x11', x11Display });
   const surface = display.createSurface({ width, height, format: 'NV12' });
   const platform = cl.getPlatforms().find((p) => p.name.includes(opts.platform));
-  if (!platform) fail(`no platform whose name contains "${opts.platform}" (have: ${cl.getPlatforms().map((p) => p.name).join(', ')})`);
+  if (!platform)
+    fail(
+      `no platform whose name contains "${opts.platform}" (have: ${cl
+        .getPlatforms()
+        .map((p) => p.name)
+        .join(', ')})`,
+    );
   if (!platform.supports(EXTENSION)) fail(`platform "${platform.name}" has no ${EXTENSION}`);
   const va = platform.getSharing(EXTENSION);
   const context = va.createContext(display);
@@ -233,7 +256,8 @@ nodeBench?.release();
 xvfb?.stop();
 const seconds = (performance.now() - started) / 1000;
 
-if (cReport && nodeBench && cReport.device !== nodeBench.device.name) note(`warning: C used device "${cReport.device}", Node "${nodeBench.device.name}"`);
+if (cReport && nodeBench && cReport.device !== nodeBench.device.name)
+  note(`warning: C used device "${cReport.device}", Node "${nodeBench.device.name}"`);
 const c = cOk && cReport ? Object.fromEntries(cKeys.map((cKey) => [cKey, median(samples.c[cKey])])) : null;
 const node = nodeBench ? Object.fromEntries(SEQUENCES.map(({ key }) => [key, median(samples.node[key])])) : null;
 const ratio = Object.fromEntries(SEQUENCES.map(({ key, cKey }) => [key, c && node ? Math.round((node[key] / c[cKey]) * 100) / 100 : null]));
@@ -263,7 +287,12 @@ if (opts.json) {
   );
 } else {
   const fmt = (ns) => (ns == null ? 'n/a' : ns.toFixed(0));
-  const rows = SEQUENCES.map(({ key, cKey, label }) => [label, fmt(c?.[cKey]), fmt(node?.[key]), ratio[key] == null ? 'n/a' : `${ratio[key].toFixed(2)}x`]);
+  const rows = SEQUENCES.map(({ key, cKey, label }) => [
+    label,
+    fmt(c?.[cKey]),
+    fmt(node?.[key]),
+    ratio[key] == null ? 'n/a' : `${ratio[key].toFixed(2)}x`,
+  ]);
   const header = ['sequence', 'C ns/frame', 'Node ns/frame', 'ratio (Node/C)'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ');
@@ -271,7 +300,9 @@ if (opts.json) {
   console.log(`device:   ${nodeBench?.device.name ?? cReport?.device}`);
   console.log(`VA:       ${nodeBench?.vendor ?? cReport?.va_vendor} on X11 ${x11Display}`);
   console.log(`frame:    NV12 ${width}x${height} -> RGBA (nv12_to_rgba)`);
-  console.log(`node:     ${process.version}   iterations: ${iterations}   median of ${repeats} interleaved repeats (C, Node, C, ...)   warm-up: ${warmup}`);
+  console.log(
+    `node:     ${process.version}   iterations: ${iterations}   median of ${repeats} interleaved repeats (C, Node, C, ...)   warm-up: ${warmup}`,
+  );
   console.log('');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));

@@ -247,8 +247,8 @@ int main(int argc, char** argv) {
   CHECK(err);
   char* device_name = device_string(device, CL_DEVICE_NAME);
 
-  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, CL_CONTEXT_VA_API_DISPLAY_INTEL,
-                                   (cl_context_properties)va, 0};
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, CL_CONTEXT_VA_API_DISPLAY_INTEL, (cl_context_properties)va,
+                                   0};
   f->context = clCreateContext(props, 1, &device, NULL, NULL, &err);
   CHECK(err);
   f->queue = clCreateCommandQueue(f->context, device, 0, &err);
@@ -290,8 +290,8 @@ int main(int argc, char** argv) {
   json_string(device_name);
   printf(", \"va_vendor\": ");
   json_string(vaQueryVendorString(va));
-  printf(", \"width\": %ld, \"height\": %ld, \"iterations\": %ld, \"repeats\": %d, \"warmup\": %ld, \"kernel\": ", width, height, iterations,
-         repeats, warmup);
+  printf(", \"width\": %ld, \"height\": %ld, \"iterations\": %ld, \"repeats\": %d, \"warmup\": %ld, \"kernel\": ", width, height, iterations, repeats,
+         warmup);
   json_string(kNv12ToRgbaSource);
   printf(", \"results\": {");
   for (int s = 0; s < kSequences; s++) printf("%s\"%s\": %.1f", s ? ", " : "", sequences[s].key, medians[s]);

@@ -89,7 +89,11 @@ async function perCall(side, sequence) {
     frame
       ? side === 'c'
         ? instructions(FRAME_LOOP_C, [...frameArgs, ...common(n), '--only', frame.cKey], env)
-        : instructions(process.execPath, ['--single-threaded', join(root, 'bench', 'frame-loop.mjs'), ...frameArgs, '--side', 'node', '--only', sequence, ...common(n)], env)
+        : instructions(
+            process.execPath,
+            ['--single-threaded', join(root, 'bench', 'frame-loop.mjs'), ...frameArgs, '--side', 'node', '--only', sequence, ...common(n)],
+            env,
+          )
       : side === 'c'
         ? instructions(opts.c, ['--platform', opts.platform, ...common(n), '--only', sequence])
         : instructions(
@@ -104,12 +108,16 @@ async function perCall(side, sequence) {
 }
 
 const framePlatform = opts.sequences.split(',').some((sequence) => frameSequences.has(sequence)) ? ` (frame_*: "${FRAME_PLATFORM}")` : '';
-console.log(`platform matching "${opts.platform}"${framePlatform}; instructions per call = (I(${high}) - I(${low})) / iterations between, callgrind, all threads\n`);
+console.log(
+  `platform matching "${opts.platform}"${framePlatform}; instructions per call = (I(${high}) - I(${low})) / iterations between, callgrind, all threads\n`,
+);
 console.log('sequence               | C instr/call | Node instr/call | ratio');
 console.log('-----------------------|--------------|-----------------|------');
 for (const sequence of opts.sequences.split(',')) {
   const c = await perCall('c', sequence);
   const node = await perCall('node', sequence);
-  console.log(`${sequence.padEnd(22)} | ${Math.round(c).toString().padStart(12)} | ${Math.round(node).toString().padStart(15)} | ${(node / c).toFixed(2)}x`);
+  console.log(
+    `${sequence.padEnd(22)} | ${Math.round(c).toString().padStart(12)} | ${Math.round(node).toString().padStart(15)} | ${(node / c).toFixed(2)}x`,
+  );
 }
 frameDisplay?.xvfb.stop();

@@ -61,7 +61,9 @@ const frameLuma = (i) => 16 + ((i * 37) % 220);
 const frameU = (i) => (i * 53 + 7) % 256;
 const frameV = (i) => (i * 91 + 11) % 256;
 function frameRgba(i) {
-  const c = 298 * (frameLuma(i) - 16) + 128, d = frameU(i) - 128, e = frameV(i) - 128;
+  const c = 298 * (frameLuma(i) - 16) + 128,
+    d = frameU(i) - 128,
+    e = frameV(i) - 128;
   return (clamp8((c + 409 * e) >> 8) | (clamp8((c - 100 * d - 208 * e) >> 8) << 8) | (clamp8((c + 516 * d) >> 8) << 16) | 0xff000000) >>> 0;
 }
 // Frame f of a slot uses value index (lap parity) * slots + slot: frames f and f - N differ.
@@ -75,7 +77,13 @@ const median = (xs) => {
 /** The GPUs: { index, device, uuid } for each device of the platform a Vulkan device matches. */
 function gpusOf(platformName) {
   const platform = cl.getPlatforms().find((p) => p.name.includes(platformName));
-  if (!platform) throw new Error(`no platform whose name contains "${platformName}" (have: ${cl.getPlatforms().map((p) => p.name).join(', ')})`);
+  if (!platform)
+    throw new Error(
+      `no platform whose name contains "${platformName}" (have: ${cl
+        .getPlatforms()
+        .map((p) => p.name)
+        .join(', ')})`,
+    );
   const devices = platform.getDevices('gpu').length ? platform.getDevices('gpu') : platform.getDevices();
   const instance = cl.createVulkanInstance({ apiVersion: '1.2' });
   const vulkanUuids = instance.physicalDevices().map((d) => cl.uuidString(d.deviceUUID));
@@ -92,7 +100,9 @@ async function makeLane({ platformName, gpu, width, height, maxSlots }) {
   const memory = cl.getExternalMemory(context.platform);
   const instance = cl.createVulkanInstance({ apiVersion: '1.2' });
   const vulkan = instance.createDevice({ uuid: device.uuidBytes });
-  const ySize = width * height, uvSize = ySize / 2, rgbaSize = ySize * 4;
+  const ySize = width * height,
+    uvSize = ySize / 2,
+    rgbaSize = ySize * 4;
   const piece = Math.min(4096, (rgbaSize / 2) & ~3);
   const compiles = device.compilerAvailable;
   let program, kernel;
@@ -113,7 +123,15 @@ async function makeLane({ platformName, gpu, width, height, maxSlots }) {
     const rgba = vulkan.createBuffer({ size: rgbaSize });
     const out = vulkan.createBuffer({ size: rgbaSize, exportTypes: [] });
     const check = vulkan.createBuffer({ size: 3 * piece, exportTypes: [] });
-    const frame = memory.importPlanes(context, nv12.exportMemory(), { format: 'NV12', width, height, planes: [{ offset: 0, pitch: width }, { offset: ySize, pitch: width }] });
+    const frame = memory.importPlanes(context, nv12.exportMemory(), {
+      format: 'NV12',
+      width,
+      height,
+      planes: [
+        { offset: 0, pitch: width },
+        { offset: ySize, pitch: width },
+      ],
+    });
     const clRgba = memory.importBuffer(context, rgba.exportMemory());
     const images = compiles
       ? null
@@ -127,8 +145,14 @@ async function makeLane({ platformName, gpu, width, height, maxSlots }) {
   const produceCommands = (slot, value) => {
     let commands = slot.produce.get(value);
     if (!commands) {
-      const l = frameLuma(value), u = frameU(value), v = frameV(value);
-      commands = vulkan.record((r) => r.fill(slot.nv12, (l * 0x01010101) >>> 0, { offset: 0, size: ySize }).fill(slot.nv12, ((u | (v << 8)) * 0x00010001) >>> 0, { offset: ySize, size: uvSize }));
+      const l = frameLuma(value),
+        u = frameU(value),
+        v = frameV(value);
+      commands = vulkan.record((r) =>
+        r
+          .fill(slot.nv12, (l * 0x01010101) >>> 0, { offset: 0, size: ySize })
+          .fill(slot.nv12, ((u | (v << 8)) * 0x00010001) >>> 0, { offset: ySize, size: uvSize }),
+      );
       slot.produce.set(value, commands);
     }
     return commands;
@@ -137,14 +161,17 @@ async function makeLane({ platformName, gpu, width, height, maxSlots }) {
     let commands = slot.consume.get(withCheck);
     if (!commands) {
       const middle = (height / 2) * width * 4;
-      commands = vulkan.record((r) => {
-        r.copy(slot.rgba, slot.out);
-        if (withCheck) {
-          r.copy(slot.rgba, slot.check, { srcOffset: 0, dstOffset: 0, size: piece });
-          r.copy(slot.rgba, slot.check, { srcOffset: middle, dstOffset: piece, size: piece });
-          r.copy(slot.rgba, slot.check, { srcOffset: rgbaSize - piece, dstOffset: 2 * piece, size: piece });
-        }
-      }, { queueOrdered: false });
+      commands = vulkan.record(
+        (r) => {
+          r.copy(slot.rgba, slot.out);
+          if (withCheck) {
+            r.copy(slot.rgba, slot.check, { srcOffset: 0, dstOffset: 0, size: piece });
+            r.copy(slot.rgba, slot.check, { srcOffset: middle, dstOffset: piece, size: piece });
+            r.copy(slot.rgba, slot.check, { srcOffset: rgbaSize - piece, dstOffset: 2 * piece, size: piece });
+          }
+        },
+        { queueOrdered: false },
+      );
       slot.consume.set(withCheck, commands);
     }
     return commands;
@@ -348,7 +375,8 @@ async function runTogether(lanes, frames, { gate, timing }) {
 async function runC(cPath, args) {
   return new Promise((resolve) => {
     const child = spawn(cPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '';
+    let stdout = '',
+      stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (status) => {
@@ -384,31 +412,80 @@ async function main() {
   };
   const [width, height, frames, repeats, checkFrames] = ['width', 'height', 'frames', 'repeats', 'check-frames'].map((k) => Number(opts[k]));
   const slotCounts = opts.slots.split(',').map(Number);
-  if (!Number.isInteger(width) || width < 4 || width % 4 || !Number.isInteger(height) || height < 2 || height % 2 || width * height * 4 < 16) fail('--width must be a multiple of 4 and --height even');
-  if (![frames, repeats].every((v) => Number.isInteger(v) && v >= 1) || !Number.isInteger(checkFrames) || checkFrames < 0) fail('--frames and --repeats must be positive integers, --check-frames >= 0');
+  if (!Number.isInteger(width) || width < 4 || width % 4 || !Number.isInteger(height) || height < 2 || height % 2 || width * height * 4 < 16)
+    fail('--width must be a multiple of 4 and --height even');
+  if (![frames, repeats].every((v) => Number.isInteger(v) && v >= 1) || !Number.isInteger(checkFrames) || checkFrames < 0)
+    fail('--frames and --repeats must be positive integers, --check-frames >= 0');
   if (!slotCounts.every((n) => Number.isInteger(n) && n >= 1 && n <= 256)) fail('--slots: integers from 1 to 256, comma-separated');
   if (!['thread', 'workers', 'both'].includes(opts.mode)) fail('--mode must be thread, workers or both');
   if (!['both', 'c', 'node'].includes(opts.side)) fail('--side must be both, c or node');
   const all = gpusOf(opts.platform);
   if (all.length === 0) fail(`no GPU of "${opts.platform}" has a Vulkan device with its UUID`);
   const count = opts.gpus === undefined ? all.length : Number(opts.gpus);
-  if (!Number.isInteger(count) || count < 1 || count > all.length) fail(`--gpus must be an integer from 1 to ${all.length} (the GPUs found); got ${opts.gpus}`);
+  if (!Number.isInteger(count) || count < 1 || count > all.length)
+    fail(`--gpus must be an integer from 1 to ${all.length} (the GPUs found); got ${opts.gpus}`);
   const gpus = all.slice(0, count);
   const maxSlots = Math.max(8, ...slotCounts);
   const warmup = Math.max(50, Math.floor(frames / 10));
-  const result = { platform: opts.platform, gpus: gpus.map((g) => ({ index: g.index, name: g.device.name, uuid: g.uuid, pciBus: g.device.pciBus && cl.formatPciBus(g.device.pciBus) })), width, height, frames, repeats, node: {}, c: null, checks: [] };
-  console.error(`bench: ${count} GPU(s): ${result.gpus.map((g) => `${g.index} ${g.name} (UUID ${g.uuid}${g.pciBus ? `, PCI ${g.pciBus}` : ''})`).join('; ')}`);
+  const result = {
+    platform: opts.platform,
+    gpus: gpus.map((g) => ({ index: g.index, name: g.device.name, uuid: g.uuid, pciBus: g.device.pciBus && cl.formatPciBus(g.device.pciBus) })),
+    width,
+    height,
+    frames,
+    repeats,
+    node: {},
+    c: null,
+    checks: [],
+  };
+  console.error(
+    `bench: ${count} GPU(s): ${result.gpus.map((g) => `${g.index} ${g.name} (UUID ${g.uuid}${g.pciBus ? `, PCI ${g.pciBus}` : ''})`).join('; ')}`,
+  );
 
   // ---- C: GPU 0 alone, then one process per GPU at once ----
   if (opts.side !== 'node') {
-    if (!existsSync(opts.c)) console.error(`bench: C program not found at ${opts.c} (npm run build:driver builds it where the Vulkan headers are installed); Node side only`);
+    if (!existsSync(opts.c))
+      console.error(
+        `bench: C program not found at ${opts.c} (npm run build:driver builds it where the Vulkan headers are installed); Node side only`,
+      );
     else {
-      const args = (g) => ['--platform', opts.platform, '--device', g.uuid, '--variants', 'ahead', '--check-variants', 'ahead', '--width', String(width), '--height', String(height), '--frames', String(frames), '--repeats', String(repeats), '--slots', slotCounts.join(','), '--kernel-iterations', '50', '--check-frames', String(checkFrames)];
+      const args = (g) => [
+        '--platform',
+        opts.platform,
+        '--device',
+        g.uuid,
+        '--variants',
+        'ahead',
+        '--check-variants',
+        'ahead',
+        '--width',
+        String(width),
+        '--height',
+        String(height),
+        '--frames',
+        String(frames),
+        '--repeats',
+        String(repeats),
+        '--slots',
+        slotCounts.join(','),
+        '--kernel-iterations',
+        '50',
+        '--check-frames',
+        String(checkFrames),
+      ];
       const fpsOf = (json, n) => json?.pipeline.find((p) => p.order === 'ahead' && p.slots === n)?.fps ?? null;
       const alone = await runC(opts.c, args(gpus[0]));
       const together = count > 1 ? await Promise.all(gpus.map((g) => runC(opts.c, args(g)))) : [alone];
-      result.c = slotCounts.map((n) => ({ slots: n, alone: fpsOf(alone, n), perGpu: together.map((j) => fpsOf(j, n)), aggregate: together.reduce((sum, j) => sum + (fpsOf(j, n) ?? 0), 0) }));
-      for (const r of result.c) console.error(`bench: C, ${r.slots} slots: GPU 0 alone ${r.alone?.toFixed(0) ?? 'n/a'} frames/s; one process per GPU ${r.perGpu.map((x) => x?.toFixed(0) ?? 'n/a').join(' + ')} = ${r.aggregate.toFixed(0)} frames/s`);
+      result.c = slotCounts.map((n) => ({
+        slots: n,
+        alone: fpsOf(alone, n),
+        perGpu: together.map((j) => fpsOf(j, n)),
+        aggregate: together.reduce((sum, j) => sum + (fpsOf(j, n) ?? 0), 0),
+      }));
+      for (const r of result.c)
+        console.error(
+          `bench: C, ${r.slots} slots: GPU 0 alone ${r.alone?.toFixed(0) ?? 'n/a'} frames/s; one process per GPU ${r.perGpu.map((x) => x?.toFixed(0) ?? 'n/a').join(' + ')} = ${r.aggregate.toFixed(0)} frames/s`,
+        );
       for (const [k, j] of together.entries()) {
         const ck = j?.check.find((x) => x.order === 'ahead' && x.ordered);
         result.checks.push({ side: 'C', gpu: gpus[k].index, frames: ck?.frames ?? 0, mismatchedPixels: ck?.mismatched_pixels ?? null });
@@ -421,7 +498,8 @@ async function main() {
     const laneOptions = (g) => ({ platformName: opts.platform, gpu: g.index, width, height, maxSlots });
     const modes = opts.mode === 'both' ? ['thread', 'workers'] : [opts.mode];
     for (const mode of modes) {
-      const lanes = mode === 'thread' ? await Promise.all(gpus.map((g) => makeLane(laneOptions(g)))) : gpus.map((g) => new WorkerLane(laneOptions(g)));
+      const lanes =
+        mode === 'thread' ? await Promise.all(gpus.map((g) => makeLane(laneOptions(g)))) : gpus.map((g) => new WorkerLane(laneOptions(g)));
       if (mode === 'workers') await Promise.all(lanes.map((l) => l.ready));
       const gate = new Int32Array(new SharedArrayBuffer(8));
       try {
@@ -432,7 +510,13 @@ async function main() {
           await Promise.all(lanes.map((l, k) => l.run(checkFrames, { check: checks[k] })));
           await Promise.all(lanes.map((l) => l.closePipeline()));
           checks.forEach((check, k) => {
-            result.checks.push({ side: `Node ${mode}`, gpu: gpus[k].index, frames: check.frames, mismatchedPixels: check.mismatchedPixels, sync: syncs[k] });
+            result.checks.push({
+              side: `Node ${mode}`,
+              gpu: gpus[k].index,
+              frames: check.frames,
+              mismatchedPixels: check.mismatchedPixels,
+              sync: syncs[k],
+            });
           });
         }
         result.node[mode] = [];
@@ -443,7 +527,11 @@ async function main() {
           const aloneRuns = [];
           for (let r = 0; r < repeats; r++) aloneRuns.push((frames * 1000) / (await lanes[0].run(frames)).ms);
           await runTogether(lanes, warmup, { gate });
-          const perGpuRuns = lanes.map(() => []), sumRuns = [], wallRuns = [], skews = [], hosts = lanes.map(() => []);
+          const perGpuRuns = lanes.map(() => []),
+            sumRuns = [],
+            wallRuns = [],
+            skews = [],
+            hosts = lanes.map(() => []);
           for (let r = 0; r < repeats; r++) {
             const runs = await runTogether(lanes, frames, { gate, timing: opts.timing });
             const rates = runs.map((x) => (frames * 1000) / x.ms);
@@ -451,7 +539,8 @@ async function main() {
               perGpuRuns[k].push(x);
             });
             sumRuns.push(rates.reduce((a, b) => a + b, 0));
-            const first = Math.min(...runs.map((x) => x.start)), last = Math.max(...runs.map((x) => x.end));
+            const first = Math.min(...runs.map((x) => x.start)),
+              last = Math.max(...runs.map((x) => x.end));
             wallRuns.push((frames * lanes.length * 1000) / (last - first));
             skews.push(Math.max(...runs.map((x) => x.start)) - first);
             runs.forEach((x, k) => {
@@ -459,13 +548,22 @@ async function main() {
             });
           }
           await Promise.all(lanes.map((l) => l.closePipeline()));
-          const row = { slots: n, alone: median(aloneRuns), perGpu: perGpuRuns.map(median), aggregate: median(sumRuns), wallAggregate: median(wallRuns), startSkewMs: median(skews) };
+          const row = {
+            slots: n,
+            alone: median(aloneRuns),
+            perGpu: perGpuRuns.map(median),
+            aggregate: median(sumRuns),
+            wallAggregate: median(wallRuns),
+            startSkewMs: median(skews),
+          };
           if (opts.timing) row.hostUsPerFrame = hosts.map((ts) => hostPerFrame(ts, frames));
           result.node[mode].push(row);
           console.error(
             `bench: Node ${mode}, ${n} slots: GPU 0 alone ${row.alone.toFixed(0)} frames/s; together ${row.perGpu.map((x) => x.toFixed(0)).join(' + ')} = ${row.aggregate.toFixed(0)} frames/s; ` +
               `N x frames / wall time ${row.wallAggregate.toFixed(0)} (starts ${row.startSkewMs.toFixed(2)} ms apart)` +
-              (row.hostUsPerFrame ? `; host us/frame per GPU (produce, opencl, consume, wait): ${row.hostUsPerFrame.map((h) => `${h.produce.toFixed(1)}, ${h.opencl.toFixed(1)}, ${h.consume.toFixed(1)}, ${h.wait.toFixed(1)}`).join(' | ')}` : ''),
+              (row.hostUsPerFrame
+                ? `; host us/frame per GPU (produce, opencl, consume, wait): ${row.hostUsPerFrame.map((h) => `${h.produce.toFixed(1)}, ${h.opencl.toFixed(1)}, ${h.consume.toFixed(1)}, ${h.wait.toFixed(1)}`).join(' | ')}`
+                : ''),
           );
         }
       } finally {
@@ -476,7 +574,9 @@ async function main() {
   report(result, slotCounts, opts.json);
   const bad = result.checks.filter((c) => c.mismatchedPixels !== 0 || (checkFrames > 0 && c.frames === 0));
   if (bad.length) {
-    console.error(`bench: correctness FAILED: ${bad.map((c) => `${c.side} GPU ${c.gpu}: ${c.frames} frames, ${c.mismatchedPixels} mismatched pixels`).join('; ')}`);
+    console.error(
+      `bench: correctness FAILED: ${bad.map((c) => `${c.side} GPU ${c.gpu}: ${c.frames} frames, ${c.mismatchedPixels} mismatched pixels`).join('; ')}`,
+    );
     process.exitCode = 1;
   }
 }
@@ -490,22 +590,40 @@ function hostPerFrame(timings, frames) {
 function report(result, slotCounts, json) {
   const f0 = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(0));
   const n = result.gpus.length;
-  const lines = [`${n} GPU(s) of "${result.platform}": ${result.gpus.map((g) => g.name).join(', ')}; ${result.width}x${result.height} NV12 -> RGBA, ahead order; frames/s, median of ${result.repeats} runs of ${result.frames} frames per GPU`, ''];
-  lines.push('aggregate: the sum of the per-GPU rates, each timed inside its own run (set-up excluded), as the C side sums its processes; wall: N x frames / (last end - first start) of runs started together', '');
-  lines.push('| side | slots | one GPU alone | per GPU, all at once | aggregate | aggregate / (N x alone) | aggregate / C aggregate | wall | wall / (N x alone) | starts apart (ms) |');
+  const lines = [
+    `${n} GPU(s) of "${result.platform}": ${result.gpus.map((g) => g.name).join(', ')}; ${result.width}x${result.height} NV12 -> RGBA, ahead order; frames/s, median of ${result.repeats} runs of ${result.frames} frames per GPU`,
+    '',
+  ];
+  lines.push(
+    'aggregate: the sum of the per-GPU rates, each timed inside its own run (set-up excluded), as the C side sums its processes; wall: N x frames / (last end - first start) of runs started together',
+    '',
+  );
+  lines.push(
+    '| side | slots | one GPU alone | per GPU, all at once | aggregate | aggregate / (N x alone) | aggregate / C aggregate | wall | wall / (N x alone) | starts apart (ms) |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|---|---|');
   for (const slots of slotCounts) {
     const c = result.c?.find((r) => r.slots === slots);
-    const rows = [['C, one process per GPU', c], ...Object.entries(result.node).map(([mode, rs]) => [`Node, ${mode === 'thread' ? 'one thread' : 'a worker per GPU'}`, rs.find((r) => r.slots === slots)])];
+    const rows = [
+      ['C, one process per GPU', c],
+      ...Object.entries(result.node).map(([mode, rs]) => [
+        `Node, ${mode === 'thread' ? 'one thread' : 'a worker per GPU'}`,
+        rs.find((r) => r.slots === slots),
+      ]),
+    ];
     for (const [label, r] of rows) {
       if (!r) continue;
       const ratio = (x, y) => (x && y ? `${(x / y).toFixed(3)}x` : 'n/a');
-      const wall = r.wallAggregate === undefined ? ['n/a', 'n/a', 'n/a'] : [f0(r.wallAggregate), ratio(r.wallAggregate, n * r.alone), r.startSkewMs.toFixed(2)];
-      lines.push(`| ${label} | ${slots} | ${f0(r.alone)} | ${r.perGpu.map(f0).join(' + ')} | ${f0(r.aggregate)} | ${ratio(r.aggregate, n * r.alone)} | ${ratio(r.aggregate, c?.aggregate)} | ${wall.join(' | ')} |`);
+      const wall =
+        r.wallAggregate === undefined ? ['n/a', 'n/a', 'n/a'] : [f0(r.wallAggregate), ratio(r.wallAggregate, n * r.alone), r.startSkewMs.toFixed(2)];
+      lines.push(
+        `| ${label} | ${slots} | ${f0(r.alone)} | ${r.perGpu.map(f0).join(' + ')} | ${f0(r.aggregate)} | ${ratio(r.aggregate, n * r.alone)} | ${ratio(r.aggregate, c?.aggregate)} | ${wall.join(' | ')} |`,
+      );
     }
   }
   lines.push('', '| check (8 slots, ahead) | GPU | frames | mismatched pixels |', '|---|---|---|---|');
-  for (const c of result.checks) lines.push(`| ${c.side}${c.sync ? ` (sync: ${c.sync})` : ''} | ${c.gpu} | ${c.frames} | ${c.mismatchedPixels ?? 'n/a'} |`);
+  for (const c of result.checks)
+    lines.push(`| ${c.side}${c.sync ? ` (sync: ${c.sync})` : ''} | ${c.gpu} | ${c.frames} | ${c.mismatchedPixels ?? 'n/a'} |`);
   console.log(lines.join('\n'));
   if (json) console.log(JSON.stringify(result));
 }

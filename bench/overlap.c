@@ -56,8 +56,8 @@ static unsigned char chroma_at(unsigned col, unsigned row, unsigned v) { return 
 static int clamp8(int v) { return v < 0 ? 0 : v > 255 ? 255 : v; }
 static uint32_t rgba_pixel(int luma, int d, int e) {
   int c = 298 * (luma - 16) + 128;
-  return (uint32_t)clamp8((c + 409 * e) >> 8) | ((uint32_t)clamp8((c - 100 * d - 208 * e) >> 8) << 8) |
-         ((uint32_t)clamp8((c + 516 * d) >> 8) << 16) | 0xff000000u;
+  return (uint32_t)clamp8((c + 409 * e) >> 8) | ((uint32_t)clamp8((c - 100 * d - 208 * e) >> 8) << 8) | ((uint32_t)clamp8((c + 516 * d) >> 8) << 16) |
+         0xff000000u;
 }
 
 typedef struct {
@@ -76,7 +76,7 @@ typedef struct {
   size_t nv12_size, rgba_size;
   size_t global[2], local[2];
   int has_local;
-  cl_uint dims;  /* 2: nv12_to_rgba; 1: the built-in copy_buffer (NV12 bytes in, the same bytes out) */
+  cl_uint dims; /* 2: nv12_to_rgba; 1: the built-in copy_buffer (NV12 bytes in, the same bytes out) */
   Slot* slots;
   int nslots;
   /* check runs: the value each frame's input is made from, and the counts */
@@ -215,7 +215,8 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[a], "--kernel-iterations")) iterations = parse_positive("--kernel-iterations", v, 1), a++;
     else if (!strcmp(argv[a], "--check-frames")) check_frames = parse_positive("--check-frames", v, 0), a++;
     else {
-      fprintf(stderr, "usage: " BENCH_PROGRAM " [--platform NAME] [--width W] [--height H] [--frames N] [--slots S]\n"
+      fprintf(stderr, "usage: " BENCH_PROGRAM
+                      " [--platform NAME] [--width W] [--height H] [--frames N] [--slots S]\n"
                       "                 [--repeats R] [--kernel-iterations K] [--check-frames C]\n");
       return 1;
     }
@@ -246,7 +247,9 @@ int main(int argc, char** argv) {
   int copy_builtin = !compiler && strstr(builtins, "copy_buffer") != NULL;
   free(builtins);
   if (!compiler && !copy_builtin) {
-    printf(",\n  \"skipped\": \"the device has no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE) and no built-in copy_buffer kernel\"\n}\n");
+    printf(
+        ",\n  \"skipped\": \"the device has no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE) and no built-in copy_buffer "
+        "kernel\"\n}\n");
     return 0;
   }
 
@@ -322,8 +325,8 @@ int main(int argc, char** argv) {
     checks[three][1] = b.check_bad_frames;
     checks[three][2] = b.check_bad_pixels;
     checks[three][3] = b.check_pixels;
-    fprintf(stderr, BENCH_PROGRAM ": check, %s: %ld frames, %ld mismatched pixels of %ld\n", three ? "three queues" : "one queue",
-            b.check_frames, b.check_bad_pixels, b.check_pixels);
+    fprintf(stderr, BENCH_PROGRAM ": check, %s: %ld frames, %ld mismatched pixels of %ld\n", three ? "three queues" : "one queue", b.check_frames,
+            b.check_bad_pixels, b.check_pixels);
   }
   for (int i = 0; i < b.nslots; i++) fill_input(&b, b.slots[i].h_in, (unsigned)i);
 

@@ -101,7 +101,15 @@ function parseOptions() {
     process.exit(0);
   }
   const n = {};
-  for (const [key, min, max] of [['width', 4, 65536], ['height', 2, 65536], ['frames', 1, 1e9], ['slots', 1, 256], ['repeats', 1, 99], ['kernel-iterations', 1, 1e6], ['check-frames', 0, 1e6]]) {
+  for (const [key, min, max] of [
+    ['width', 4, 65536],
+    ['height', 2, 65536],
+    ['frames', 1, 1e9],
+    ['slots', 1, 256],
+    ['repeats', 1, 99],
+    ['kernel-iterations', 1, 1e6],
+    ['check-frames', 0, 1e6],
+  ]) {
     const v = Number(opts[key]);
     if (!Number.isInteger(v) || v < min || v > max) fail(`--${key} expects an integer from ${min} to ${max}; got ${JSON.stringify(opts[key])}`);
     n[key] = v;
@@ -172,10 +180,17 @@ async function runNode(cl, platform, opts) {
   if (!copyBuiltin) await program.build();
   const kernel = program.createKernel(copyBuiltin ? 'copy_buffer' : 'nv12_to_rgba');
 
-  const ySize = width * height, nv12Size = (ySize * 3) / 2, rgbaSize = ySize * 4;
+  const ySize = width * height,
+    nv12Size = (ySize * 3) / 2,
+    rgbaSize = ySize * 4;
   const global = copyBuiltin ? [nv12Size] : [width / 4, height];
   const localSize = !copyBuiltin && (width / 4) % 64 === 0 && height % 4 === 0 ? [64, 4] : undefined;
-  if (!copyBuiltin) kernel.setArg(2, ySize / 4, 'uint').setArg(3, width / 4, 'uint').setArg(4, opts['kernel-iterations'], 'uint').setArg(5, 0, 'uint');
+  if (!copyBuiltin)
+    kernel
+      .setArg(2, ySize / 4, 'uint')
+      .setArg(3, width / 4, 'uint')
+      .setArg(4, opts['kernel-iterations'], 'uint')
+      .setArg(5, 0, 'uint');
 
   const fillInput = (bytes, v) => {
     for (let y = 0; y < height; y++) {
@@ -331,9 +346,18 @@ function report(c, node, opts) {
   const any = node ?? c;
   const lines = [];
   lines.push(`platform: ${any?.platform ?? 'n/a'}; device: ${any?.device ?? 'n/a'}`);
-  const kernelName = any?.kernel === 'copy_buffer (built-in)' ? 'the built-in copy_buffer (NV12 bytes copied; checked as bytes)' : `nv12_to_rgba (kernel iterations ${opts['kernel-iterations']})`;
-  lines.push(`${opts.width}x${opts.height} NV12 upload -> ${kernelName} -> RGBA-sized readback; ${opts.slots} slots; frames/s, median of ${opts.repeats} runs of ${opts.frames} frames`);
-  for (const [label, side] of [['C', c], ['Node', node]]) if (side?.skipped) lines.push(`${label}: skipped: ${side.skipped}`);
+  const kernelName =
+    any?.kernel === 'copy_buffer (built-in)'
+      ? 'the built-in copy_buffer (NV12 bytes copied; checked as bytes)'
+      : `nv12_to_rgba (kernel iterations ${opts['kernel-iterations']})`;
+  lines.push(
+    `${opts.width}x${opts.height} NV12 upload -> ${kernelName} -> RGBA-sized readback; ${opts.slots} slots; frames/s, median of ${opts.repeats} runs of ${opts.frames} frames`,
+  );
+  for (const [label, side] of [
+    ['C', c],
+    ['Node', node],
+  ])
+    if (side?.skipped) lines.push(`${label}: skipped: ${side.skipped}`);
   const ok = (side) => (side && !side.skipped ? side : null);
   const raw = { c, node };
   c = ok(c);
@@ -348,7 +372,8 @@ function report(c, node, opts) {
   lines.push('');
   lines.push('| schedule | C frames/s | Node frames/s | Node / C |');
   lines.push('|---|---|---|---|');
-  for (const mode of MODES) lines.push(`| ${mode.label} | ${f0(c?.[mode.key].fps)} | ${f0(node?.[mode.key].fps)} | ${ratio(node?.[mode.key].fps, c?.[mode.key].fps)} |`);
+  for (const mode of MODES)
+    lines.push(`| ${mode.label} | ${f0(c?.[mode.key].fps)} | ${f0(node?.[mode.key].fps)} | ${ratio(node?.[mode.key].fps, c?.[mode.key].fps)} |`);
   lines.push(`| three / one | ${ratio(c?.three_queues.fps, c?.one_queue.fps)} | ${ratio(node?.three_queues.fps, node?.one_queue.fps)} | |`);
   lines.push('');
   lines.push('| each stage alone, back to back on one queue (ms) | C | Node |');

@@ -22,10 +22,7 @@ const root = join(here, '..');
 
 // Keep identical to kKernelSource in bench/opencl_bench.c (checked below).
 const KERNEL_SOURCE =
-  '__kernel void tiny(__global float* data, float a) {\n' +
-  '  size_t i = get_global_id(0);\n' +
-  '  data[i] = data[i] * 0.5f + a;\n' +
-  '}\n';
+  '__kernel void tiny(__global float* data, float a) {\n' + '  size_t i = get_global_id(0);\n' + '  data[i] = data[i] * 0.5f + a;\n' + '}\n';
 const GLOBAL_SIZE = 64;
 const WRITE_BYTES = 4096;
 const BIG_BYTES = 64 << 20;
@@ -101,9 +98,7 @@ try {
 const platforms = cl.getPlatforms();
 if (platforms.length === 0) fail('no OpenCL platform found');
 const wanted = opts.platform ?? (process.env.BENCH_PLATFORM || undefined);
-const platform = wanted
-  ? platforms.find((p) => p.name.includes(wanted))
-  : (platforms.find((p) => p.name.includes('Portable')) ?? platforms[0]);
+const platform = wanted ? platforms.find((p) => p.name.includes(wanted)) : (platforms.find((p) => p.name.includes('Portable')) ?? platforms[0]);
 if (!platform) fail(`no platform whose name contains "${wanted}" (have: ${platforms.map((p) => p.name).join(', ')})`);
 const device = platform.getDevices()[0];
 if (!device) fail(`platform "${platform.name}" has no device`);
@@ -126,7 +121,17 @@ function runC() {
     }
     return null;
   }
-  const args = ['--platform', platform.name, '--iterations', String(iterations), '--big-iterations', String(bigIterations), '--repeats', '1', ...(opts.only ? ['--only', opts.only] : [])];
+  const args = [
+    '--platform',
+    platform.name,
+    '--iterations',
+    String(iterations),
+    '--big-iterations',
+    String(bigIterations),
+    '--repeats',
+    '1',
+    ...(opts.only ? ['--only', opts.only] : []),
+  ];
   const child = spawnSync(opts.c, args, { encoding: 'utf8', env: { ...process.env, BENCH_PLATFORM: '' } });
   if (child.error || child.status !== 0) {
     note(`C benchmark failed (${child.error?.message ?? `exit status ${child.status}`}); running the Node side only`);
@@ -152,7 +157,17 @@ function findPython() {
 }
 
 function runPython(python) {
-  const args = [join(here, 'pyopencl_bench.py'), '--platform', platform.name, '--iterations', String(iterations), '--big-iterations', String(bigIterations), '--repeats', '1'];
+  const args = [
+    join(here, 'pyopencl_bench.py'),
+    '--platform',
+    platform.name,
+    '--iterations',
+    String(iterations),
+    '--big-iterations',
+    String(bigIterations),
+    '--repeats',
+    '1',
+  ];
   // pyopencl has no counterpart for some sequences; --only of one of those runs nothing.
   if (opts.only) args.push('--only', opts.only);
   const child = spawnSync(python, args, { encoding: 'utf8', env: { ...process.env, PYOPENCL_COMPILER_OUTPUT: '0' } });
@@ -336,7 +351,10 @@ const ratio = ratioTo(node);
 const pyopenclRatio = ratioTo(pyopencl);
 // GB/s (10^9 bytes per second) of the 64 MiB sequences: bytes per ns.
 const bandwidth = (side) =>
-  side && Object.fromEntries(SEQUENCES.filter((s) => s.big).map(({ key }) => [key, side.results[key] == null ? null : round2(BIG_BYTES / side.results[key])]));
+  side &&
+  Object.fromEntries(
+    SEQUENCES.filter((s) => s.big).map(({ key }) => [key, side.results[key] == null ? null : round2(BIG_BYTES / side.results[key])]),
+  );
 
 if (opts.json) {
   console.log(
@@ -395,7 +413,14 @@ if (opts.json) {
     console.log(`\n64 MiB transfers: ${bigIterations} iterations, warm-up ${bigWarmup}; bandwidth ratio = side's GB/s / C's GB/s\n`);
     printTable(
       ['sequence', 'C', 'Node', 'pyopencl', 'Node/C GB/s', 'pyopencl/C GB/s'],
-      big.map(({ key, label }) => [label, cell(c, cGB, key), cell(node, nodeGB, key), cell(pyopencl, pyGB, key), faster(nodeGB, key), faster(pyGB, key)]),
+      big.map(({ key, label }) => [
+        label,
+        cell(c, cGB, key),
+        cell(node, nodeGB, key),
+        cell(pyopencl, pyGB, key),
+        faster(nodeGB, key),
+        faster(pyGB, key),
+      ]),
     );
   }
   console.log('');

@@ -75,17 +75,21 @@ if (!isMainThread || process.argv[2] === '--child') {
   const port = isMainThread ? process : parentPort;
   const data = isMainThread ? JSON.parse(process.argv[3]) : workerData;
   const send = (m) => (isMainThread ? process.send(m) : parentPort.postMessage(m));
-  const ready = () => new Promise((resolve) => {
-    port.once('message', resolve);
-    send({ ready: true });
-  });
-  stream(data, ready).then((result) => {
-    send({ result });
-    if (isMainThread) process.disconnect();
-  }, (error) => {
-    send({ error: String(error?.stack ?? error) });
-    if (isMainThread) process.disconnect();
-  });
+  const ready = () =>
+    new Promise((resolve) => {
+      port.once('message', resolve);
+      send({ ready: true });
+    });
+  stream(data, ready).then(
+    (result) => {
+      send({ result });
+      if (isMainThread) process.disconnect();
+    },
+    (error) => {
+      send({ error: String(error?.stack ?? error) });
+      if (isMainThread) process.disconnect();
+    },
+  );
 } else {
   const { values: opts } = parseArgs({
     options: {
@@ -117,14 +121,17 @@ if (!isMainThread || process.argv[2] === '--child') {
     let readyCount = 0;
     let go;
     const allReady = new Promise((resolve) => (go = resolve));
-    const results = streams.map((s) => new Promise((resolve, reject) => {
-      s.on('message', (m) => {
-        if (m.ready && ++readyCount === n) go();
-        else if (m.result) resolve(m.result);
-        else if (m.error) reject(new Error(m.error));
-      });
-      s.on('error', reject);
-    }));
+    const results = streams.map(
+      (s) =>
+        new Promise((resolve, reject) => {
+          s.on('message', (m) => {
+            if (m.ready && ++readyCount === n) go();
+            else if (m.result) resolve(m.result);
+            else if (m.error) reject(new Error(m.error));
+          });
+          s.on('error', reject);
+        }),
+    );
     await allReady;
     const lag = monitorEventLoopDelay({ resolution: 1 });
     let late = 0;
@@ -144,12 +151,23 @@ if (!isMainThread || process.argv[2] === '--child') {
     if (how === 'workers') await Promise.all(streams.map((s) => s.terminate()));
     const total = done.reduce((sum, r) => sum + r.commands, 0);
     const wrong = done.reduce((sum, r) => sum + r.wrong, 0);
-    return { perSecond: total / (ms / 1000), wrong, lagMaxMs: lag.max / 1e6, lagMeanMs: lag.mean / 1e6, lateMs: late, devices: [...new Set(done.map((r) => r.device))] };
+    return {
+      perSecond: total / (ms / 1000),
+      wrong,
+      lagMaxMs: lag.max / 1e6,
+      lagMeanMs: lag.mean / 1e6,
+      lateMs: late,
+      devices: [...new Set(done.map((r) => r.device))],
+    };
   }
 
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log(`platform: ${platform.name}; ${commands} awaited commands per stream (${opts.command}); completion: ${process.env.OPENCL_INTEROP_COMPLETION ?? 'default'}; median of ${opts.repeats}`);
-  console.log('streams | devices | workers cmd/s | processes cmd/s | workers/processes | main loop delay max (mean), workers | 1 ms interval late by, max | wrong');
+  console.log(
+    `platform: ${platform.name}; ${commands} awaited commands per stream (${opts.command}); completion: ${process.env.OPENCL_INTEROP_COMPLETION ?? 'default'}; median of ${opts.repeats}`,
+  );
+  console.log(
+    'streams | devices | workers cmd/s | processes cmd/s | workers/processes | main loop delay max (mean), workers | 1 ms interval late by, max | wrong',
+  );
   for (const n of opts.streams.split(',').map(Number)) {
     const byWorkers = [];
     const byProcesses = [];
@@ -163,6 +181,8 @@ if (!isMainThread || process.argv[2] === '--child') {
     const lagMean = median(byWorkers.map((x) => x.lagMeanMs));
     const late = Math.max(...byWorkers.map((x) => x.lateMs));
     const wrong = [...byWorkers, ...byProcesses].reduce((sum, x) => sum + x.wrong, 0);
-    console.log(`${n} | ${byWorkers[0].devices.length} | ${w.toFixed(0)} | ${p.toFixed(0)} | ${(w / p).toFixed(3)}x | ${lagMax.toFixed(2)} ms (${lagMean.toFixed(2)}) | ${late.toFixed(2)} ms | ${wrong}`);
+    console.log(
+      `${n} | ${byWorkers[0].devices.length} | ${w.toFixed(0)} | ${p.toFixed(0)} | ${(w / p).toFixed(3)}x | ${lagMax.toFixed(2)} ms (${lagMean.toFixed(2)}) | ${late.toFixed(2)} ms | ${wrong}`,
+    );
   }
 }

@@ -31,8 +31,12 @@ const { values: args } = parseArgs({
     check: { type: 'string', default: 'ends' },
   },
 });
-const width = Number(args.width), height = Number(args.height), frames = Number(args.frames), slotCount = Number(args.slots);
-if (width % 4 || height % 2 || !(frames > 0) || !(slotCount > 0)) throw new Error('--width must be a multiple of 4, --height even, --frames and --slots positive');
+const width = Number(args.width),
+  height = Number(args.height),
+  frames = Number(args.frames),
+  slotCount = Number(args.slots);
+if (width % 4 || height % 2 || !(frames > 0) || !(slotCount > 0))
+  throw new Error('--width must be a multiple of 4, --height even, --frames and --slots positive');
 // The UV plane starts at a 4096-byte boundary: a sub-buffer origin every device accepts.
 const ySize = width * height;
 const uvOffset = Math.ceil(ySize / 4096) * 4096;
@@ -83,10 +87,19 @@ async function consumer(channel) {
   const memory = ocl.getExternalMemory(platform);
   const { handles, data: layout } = await channel.receive({ expect: Array(slotCount).fill('memory') });
   const imports = handles.map((h) =>
-    memory.importPlanes(context, h, { format: 'NV12', width: layout.width, height: layout.height, planes: [{ offset: 0, pitch: layout.width }, { offset: layout.uvOffset, pitch: layout.width }] }),
+    memory.importPlanes(context, h, {
+      format: 'NV12',
+      width: layout.width,
+      height: layout.height,
+      planes: [
+        { offset: 0, pitch: layout.width },
+        { offset: layout.uvOffset, pitch: layout.width },
+      ],
+    }),
   );
   // Convert where the device compiles OpenCL C; otherwise read the NV12 bytes as they are.
-  let kernel = null, rgba = null;
+  let kernel = null,
+    rgba = null;
   if (device.compilerAvailable) {
     const program = context.createProgram(nv12ToRgbaBuffersSource);
     await program.build();
@@ -96,7 +109,9 @@ async function consumer(channel) {
     kernel.setArg(2, rgba);
   }
   const checked = (n) => args.check === 'all' || n === 0 || n >= frames - slotCount;
-  let mismatches = 0, checkedFrames = 0, started = 0;
+  let mismatches = 0,
+    checkedFrames = 0,
+    started = 0;
   for (let n = 0; n < frames; n++) {
     const { data } = await channel.receive({ expect: [] });
     if (data.frame !== n) throw new Error(`frame ${data.frame} came where frame ${n} was due`);
@@ -125,7 +140,8 @@ async function consumer(channel) {
     checkedFrames++;
     if (kernel) {
       await queue.readBuffer(rgba, seen).completed;
-      const got = new Uint32Array(seen.buffer), want = rgbaOnCpu(n, width, height);
+      const got = new Uint32Array(seen.buffer),
+        want = rgbaOnCpu(n, width, height);
       for (let i = 0; i < want.length; i++) if (got[i] !== want[i]) mismatches++;
     } else {
       const want = ocl.nv12TestFrame(n, width, height);
@@ -139,7 +155,18 @@ async function consumer(channel) {
   kernel?.release();
   queue.release();
   context.release();
-  return { platform: platform.name, device: device.name, width, height, frames, slots: slotCount, converted: kernel !== null, checkedFrames, mismatches, framesPerSecond: Number(((frames - 1) / seconds).toFixed(1)) };
+  return {
+    platform: platform.name,
+    device: device.name,
+    width,
+    height,
+    frames,
+    slots: slotCount,
+    converted: kernel !== null,
+    checkedFrames,
+    mismatches,
+    framesPerSecond: Number(((frames - 1) / seconds).toFixed(1)),
+  };
 }
 
 /** Runs both roles in child processes joined by a HandleChannel pair; resolves with the consumer's report. */
@@ -149,7 +176,8 @@ export async function runCrossProcessFrames(extraArgs = [], { env = process.env 
   const start = (role, end) =>
     new Promise((resolve) => {
       const child = spawn(process.execPath, [self, '--role', role, ...extraArgs], { env, stdio: ['ignore', 'pipe', 'pipe', end.fd] });
-      let stdout = '', stderr = '';
+      let stdout = '',
+        stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.stderr.on('data', (d) => (stderr += d));
       child.on('close', (status, signal) => resolve({ role, status, signal, stdout, stderr }));

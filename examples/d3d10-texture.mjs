@@ -37,7 +37,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { platforms, source } = openOpenCL();
   const platform = platformFor(platforms, EXTENSION);
   if (!platform || !isReference(platform)) {
-    throw new Error(platform ? `${platform.name} supports ${EXTENSION}: call invertTexture() with your D3D10 objects` : `no platform supports ${EXTENSION}`);
+    throw new Error(
+      platform ? `${platform.name} supports ${EXTENSION}: call invertTexture() with your D3D10 objects` : `no platform supports ${EXTENSION}`,
+    );
   }
   const ref = openReferenceDriver();
   const device = ref.d3d10CreateDevice();
@@ -46,7 +48,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const info = await invertTexture({ platform, device, texture });
   const after = ref.read(texture, 0, 0);
   console.log(`OpenCL: ${source}`);
-  console.log(`Inverted a ${info.width}x${info.height} ${info.format.order}/${info.format.type} D3D10 texture on "${platform.name}": bytes 0x30 -> 0x${after[0].toString(16)}`);
+  console.log(
+    `Inverted a ${info.width}x${info.height} ${info.format.order}/${info.format.type} D3D10 texture on "${platform.name}": bytes 0x30 -> 0x${after[0].toString(16)}`,
+  );
   ref.release(texture);
   ref.release(device);
 }

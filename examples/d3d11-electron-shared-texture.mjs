@@ -87,7 +87,10 @@ export function testPattern(width, height) {
 export async function runElectronExample({ width = 64, height = 32 } = {}) {
   const { platforms, source } = openOpenCL();
   const platform = d3d11Platform(platforms);
-  if (!platform) throw new Error('no OpenCL platform supports cl_khr_d3d11_sharing or cl_nv_d3d11_sharing (on Windows, build the reference driver: npm run build:driver)');
+  if (!platform)
+    throw new Error(
+      'no OpenCL platform supports cl_khr_d3d11_sharing or cl_nv_d3d11_sharing (on Windows, build the reference driver: npm run build:driver)',
+    );
   const openclDevice = platform.getDevices()[0];
   const lines = [`OpenCL: ${source}`];
   return withOwned(async (own) => {

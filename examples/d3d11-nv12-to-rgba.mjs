@@ -53,11 +53,12 @@ function nv12Texture(device, width, height, luma, chroma, prefersShared) {
   texture.write(luma, { plane: 0 });
   texture.write(chroma, { plane: 1 });
   const back = texture.read();
-  if (back.subarray(0, luma.length).every((b, i) => b === luma[i]) && back.subarray(luma.length).every((b, i) => b === chroma[i])) return { texture, notes };
+  if (back.subarray(0, luma.length).every((b, i) => b === luma[i]) && back.subarray(luma.length).every((b, i) => b === chroma[i]))
+    return { texture, notes };
   // Wine's d3d11 copies no NV12 data between resources (CopySubresourceRegion has no effect on
   // them), so a DEFAULT texture cannot be filled from the CPU there; a STAGING one is mapped directly.
   texture.dispose();
-  notes.push('This Direct3D 11 did not copy NV12 data into a DEFAULT texture (as Wine\'s d3d11); using a STAGING NV12 texture instead.');
+  notes.push("This Direct3D 11 did not copy NV12 data into a DEFAULT texture (as Wine's d3d11); using a STAGING NV12 texture instead.");
   texture = device.createTexture2D({ width, height, format: 'DXGI_FORMAT_NV12', usage: 'staging' });
   texture.write(luma, { plane: 0 });
   texture.write(chroma, { plane: 1 });

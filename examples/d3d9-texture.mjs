@@ -34,7 +34,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { platforms, source } = openOpenCL();
   const platform = platformFor(platforms, EXTENSION);
   if (!platform || !isReference(platform)) {
-    throw new Error(platform ? `${platform.name} supports ${EXTENSION}: call processTextureLevel() with your D3D9 objects` : `no platform supports ${EXTENSION}`);
+    throw new Error(
+      platform ? `${platform.name} supports ${EXTENSION}: call processTextureLevel() with your D3D9 objects` : `no platform supports ${EXTENSION}`,
+    );
   }
   const ref = openReferenceDriver();
   const device = ref.d3d9CreateDevice('d3d9');

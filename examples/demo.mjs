@@ -21,12 +21,16 @@ console.log(`OpenCL: ${source}`);
 console.log(`${platforms.length} platform(s):`);
 for (const p of platforms) {
   const sharing = ocl.sharingExtensionNames.filter((name) => p.supports(name));
-  console.log(`  - ${p.name} (${p.version.split(' ').slice(0, 2).join(' ')}): ${p.getDevices().map((d) => `${d.name} [${d.type}]`).join(', ')}`);
+  console.log(
+    `  - ${p.name} (${p.version.split(' ').slice(0, 2).join(' ')}): ${p
+      .getDevices()
+      .map((d) => `${d.name} [${d.type}]`)
+      .join(', ')}`,
+  );
   console.log(`      sharing extensions: ${sharing.length ? sharing.join(', ') : 'none'}`);
 }
 
-const why = (platform, extension) =>
-  isReference(platform) ? `(no installed driver supports ${extension}: the reference driver stands in)` : '';
+const why = (platform, extension) => (isReference(platform) ? `(no installed driver supports ${extension}: the reference driver stands in)` : '');
 
 // 1. Core OpenCL on a real driver where there is one.
 console.log('\n1. Core OpenCL: vector add');
@@ -68,7 +72,7 @@ console.log('\n2. cl_intel_va_api_media_sharing: NV12 VA surface -> RGBA');
         'shared as two images (Y: R/UNORM_INT8, UV: RG/UNORM_INT8), converted in place of a copy',
     );
     console.log(`   first pixel RGBA ${[...result.pixels.subarray(0, 4)].join(',')}; picture written to ${out}`);
-    console.log('   (examples/va-api-dmabuf-import.mjs does the same with DMA-BUF planes, as Electron\'s offscreen paint event gives them)');
+    console.log("   (examples/va-api-dmabuf-import.mjs does the same with DMA-BUF planes, as Electron's offscreen paint event gives them)");
   }
 }
 
@@ -84,7 +88,9 @@ if (d3dPlatform && isReference(d3dPlatform)) {
   const info = await invertTexture({ platform: d3dPlatform, device, texture });
   const after = ref.read(texture, 0, 0);
   console.log(`   on "${d3dPlatform.name}" ${why(d3dPlatform, 'cl_khr_d3d10_sharing')}`);
-  console.log(`   ${info.width}x${info.height} texture as ${info.format.order}/${info.format.type}; texture bytes 0x40 -> 0x${after[0].toString(16)}; D3D reference count ${before} before, ${ref.refcount(texture)} after`);
+  console.log(
+    `   ${info.width}x${info.height} texture as ${info.format.order}/${info.format.type}; texture bytes 0x40 -> 0x${after[0].toString(16)}; D3D reference count ${before} before, ${ref.refcount(texture)} after`,
+  );
   ref.release(texture);
   ref.release(device);
 } else {
@@ -92,12 +98,14 @@ if (d3dPlatform && isReference(d3dPlatform)) {
 }
 
 // 4. Direct3D 11: real Direct3D objects from Node, so Windows only.
-console.log('\n4. cl_khr_d3d11_sharing / cl_nv_d3d11_sharing: a D3D11 texture shared by NT handle (Electron\'s offscreen frames), inverted');
+console.log("\n4. cl_khr_d3d11_sharing / cl_nv_d3d11_sharing: a D3D11 texture shared by NT handle (Electron's offscreen frames), inverted");
 if (process.platform === 'win32') {
   const { lines } = await runElectronExample();
   for (const line of lines.slice(1)) console.log(`   ${line}`);
   console.log('   NV12 video textures to RGBA: node examples/d3d11-nv12-to-rgba.mjs');
 } else {
-  console.log(`   skipped: Direct3D 11 objects exist only on Windows (this is ${process.platform}); the binding's D3D11 sharing is tested here on the reference driver's simulated D3D11 (npm test)`);
+  console.log(
+    `   skipped: Direct3D 11 objects exist only on Windows (this is ${process.platform}); the binding's D3D11 sharing is tested here on the reference driver's simulated D3D11 (npm test)`,
+  );
 }
 console.log('\nDone. Run the tests with: npm test');

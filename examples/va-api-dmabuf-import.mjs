@@ -76,7 +76,13 @@ export async function bgraToNV12({ platform, context, frame, nv12 }) {
     const queue = own(context.createQueue());
     const program = own(await kernelProgram(context, bgraToNv12Source, 'bgra_to_nv12'));
     const src = own(
-      context.createImage({ format: { order: 'BGRA', type: 'UNORM_INT8' }, width: frame.width, height: frame.height, access: 'read', data: frame.readPlane(0) }),
+      context.createImage({
+        format: { order: 'BGRA', type: 'UNORM_INT8' },
+        width: frame.width,
+        height: frame.height,
+        access: 'read',
+        data: frame.readPlane(0),
+      }),
     );
     const [y, uv] = va.createFromNV12Surface(context, nv12, { access: 'write' });
     own(y);
@@ -140,7 +146,16 @@ export async function runDmaBufExample({ out, width = 256, height = 144 } = {}) 
       const pixels = await nv12ToRgba({ platform, surface: nv12, context });
       if (out) writePng(out, pixels, width, height);
       const center = ((height / 2) * width + width / 2) * 4;
-      return { platform, source, vaSource: va.source, width, height, fds: exported.objects.length, center: [...pixels.subarray(center, center + 4)], out };
+      return {
+        platform,
+        source,
+        vaSource: va.source,
+        width,
+        height,
+        fds: exported.objects.length,
+        center: [...pixels.subarray(center, center + 4)],
+        out,
+      };
     });
   } finally {
     va.close();

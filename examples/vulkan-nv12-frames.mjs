@@ -11,7 +11,9 @@ const frameBytes = pitch * height * 1.5;
 
 const instance = vk.createVulkanInstance();
 for (const d of instance.physicalDevices()) {
-  console.log(`${d.name} (${d.type}), UUID ${vk.uuidString(d.deviceUUID)}: memory export ${d.memoryExport.join(', ') || 'none'}; semaphore export ${d.semaphoreExport.join(', ') || 'none'}`);
+  console.log(
+    `${d.name} (${d.type}), UUID ${vk.uuidString(d.deviceUUID)}: memory export ${d.memoryExport.join(', ') || 'none'}; semaphore export ${d.semaphoreExport.join(', ') || 'none'}`,
+  );
 }
 // To match an OpenCL device, pass its CL_DEVICE_UUID_KHR bytes: instance.createDevice({ uuid }).
 const device = instance.createDevice();
@@ -51,7 +53,9 @@ for (let slot = 0; slot < slots; slot++) {
     for (let x = 0; x < width; x++) if (bytes[pitch * height + row * pitch + x] !== expected.uv[row * pitch + x]) mismatches++;
   }
 }
-console.log(`${frames} ${width}x${height} NV12 frames in ${slots} slots on ${device.name}: ${(frames / (elapsed / 1000)).toFixed(1)} frames/s, ${mismatches} mismatches`);
+console.log(
+  `${frames} ${width}x${height} NV12 frames in ${slots} slots on ${device.name}: ${(frames / (elapsed / 1000)).toFixed(1)} frames/s, ${mismatches} mismatches`,
+);
 
 // What an OpenCL import gets (lib/interop takes this object as it is).
 if (device.memoryHandleTypes.length) {

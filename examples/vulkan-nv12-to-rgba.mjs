@@ -42,8 +42,10 @@ export function rgbaOnCpu(frame, width, height) {
     for (let x = 0; x < width; x++) {
       const c = 298 * (y[row * width + x] - 16) + 128;
       const k = (row >> 1) * width + (x & ~1);
-      const d = uv[k] - 128, e = uv[k + 1] - 128;
-      out[row * width + x] = (clamp((c + 409 * e) >> 8) | (clamp((c - 100 * d - 208 * e) >> 8) << 8) | (clamp((c + 516 * d) >> 8) << 16) | 0xff000000) >>> 0;
+      const d = uv[k] - 128,
+        e = uv[k + 1] - 128;
+      out[row * width + x] =
+        (clamp((c + 409 * e) >> 8) | (clamp((c - 100 * d - 208 * e) >> 8) << 8) | (clamp((c + 516 * d) >> 8) << 16) | 0xff000000) >>> 0;
     }
   }
   return out;
@@ -78,7 +80,15 @@ export async function runVulkanExample({ platformName = 'NVIDIA', width = 3840, 
       rgba,
       shown,
       // The import takes the exported fd (the driver closes it when the memory is released).
-      planes: memory.importPlanes(context, nv12.exportMemory(), { format: 'NV12', width, height, planes: [{ offset: 0, pitch: width }, { offset: ySize, pitch: width }] }),
+      planes: memory.importPlanes(context, nv12.exportMemory(), {
+        format: 'NV12',
+        width,
+        height,
+        planes: [
+          { offset: 0, pitch: width },
+          { offset: ySize, pitch: width },
+        ],
+      }),
       clRgba: memory.importBuffer(context, rgba.exportMemory()),
       make: new Map(),
       show: vulkan.record((r) => r.copy(rgba, shown)),
@@ -87,7 +97,11 @@ export async function runVulkanExample({ platformName = 'NVIDIA', width = 3840, 
   // The producer's commands for a frame number: recorded once, submitted many times.
   const makeFrame = (slot, frame) => {
     const n = frame % 16; // 16 different frames, enough to see each one arrive
-    if (!slot.make.has(n)) slot.make.set(n, vulkan.record((r) => r.nv12TestFrame(slot.nv12, { frame: n, width, height })));
+    if (!slot.make.has(n))
+      slot.make.set(
+        n,
+        vulkan.record((r) => r.nv12TestFrame(slot.nv12, { frame: n, width, height })),
+      );
     return slot.make.get(n);
   };
 
@@ -111,7 +125,8 @@ export async function runVulkanExample({ platformName = 'NVIDIA', width = 3840, 
   await pipeline.asyncDispose();
 
   // The last frame of each slot, as Vulkan has it, against the CPU's conversion.
-  let mismatches = 0, checked = 0;
+  let mismatches = 0,
+    checked = 0;
   for (let i = 0; i < Math.min(slotCount, frames, 4); i++) {
     const frame = frames - 1 - i;
     const slot = slots[frame % slotCount];
@@ -134,7 +149,18 @@ export async function runVulkanExample({ platformName = 'NVIDIA', width = 3840, 
   instance.dispose();
   queue.release();
   context.release();
-  return { device: device.name, vulkanDevice: vulkan.name, width, height, frames, slots: slotCount, seconds, fps: frames / seconds, checked, mismatches };
+  return {
+    device: device.name,
+    vulkanDevice: vulkan.name,
+    width,
+    height,
+    frames,
+    slots: slotCount,
+    seconds,
+    fps: frames / seconds,
+    checked,
+    mismatches,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -147,8 +173,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       slots: { type: 'string', default: '8' },
     },
   });
-  const r = await runVulkanExample({ platformName: values.platform, width: Number(values.width), height: Number(values.height), frames: Number(values.frames), slotCount: Number(values.slots) });
-  console.log(`${r.frames} ${r.width}x${r.height} NV12 frames, Vulkan (${r.vulkanDevice}) -> OpenCL (${r.device}) -> Vulkan, ${r.slots} in flight: ${r.fps.toFixed(0)} frames/s`);
-  console.log(`the last ${Math.min(r.slots, r.frames, 4)} frames read back from Vulkan: ${r.mismatches} of ${r.checked} pixels differ from the CPU's conversion`);
+  const r = await runVulkanExample({
+    platformName: values.platform,
+    width: Number(values.width),
+    height: Number(values.height),
+    frames: Number(values.frames),
+    slotCount: Number(values.slots),
+  });
+  console.log(
+    `${r.frames} ${r.width}x${r.height} NV12 frames, Vulkan (${r.vulkanDevice}) -> OpenCL (${r.device}) -> Vulkan, ${r.slots} in flight: ${r.fps.toFixed(0)} frames/s`,
+  );
+  console.log(
+    `the last ${Math.min(r.slots, r.frames, 4)} frames read back from Vulkan: ${r.mismatches} of ${r.checked} pixels differ from the CPU's conversion`,
+  );
   process.exitCode = r.mismatches === 0 ? 0 : 1;
 }

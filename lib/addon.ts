@@ -212,7 +212,16 @@ export interface NativeDirect3D {
   ): NativeShared;
   d3d9CreateTexture(
     device: NativeComObject,
-    options: { type: 'texture' | 'cube' | 'volume'; width: number; height: number; depth: number; levels: number; usage: number; format: number; pool: number },
+    options: {
+      type: 'texture' | 'cube' | 'volume';
+      width: number;
+      height: number;
+      depth: number;
+      levels: number;
+      usage: number;
+      format: number;
+      pool: number;
+    },
     sharedHandle: bigint | null,
   ): NativeShared;
   d3d9CreateBuffer(
@@ -264,7 +273,14 @@ export interface NativeIntelDX9Sharing extends NativeSharingBase {
 /** native/interop/khr_dx9_media.cc */
 export interface NativeKhrDX9MediaSharing extends NativeSharingBase {
   deviceIds(adapterTypes: number[], adapters: bigint[], set: number): NativeDevice[];
-  createFromMediaSurface(context: NativeContext, flags: bigint, adapterType: number, resource: bigint, sharedHandle: bigint, plane: number): NativeMem;
+  createFromMediaSurface(
+    context: NativeContext,
+    flags: bigint,
+    adapterType: number,
+    resource: bigint,
+    sharedHandle: bigint,
+    plane: number,
+  ): NativeMem;
 }
 /** native/interop/va_api.cc */
 export interface NativeIntelVaApiSharing extends NativeSharingBase {
@@ -312,7 +328,10 @@ export interface NativeVaDisplay {
   vendor(): string | null;
   profiles(): { profile: number; name: string | null; entrypoints: { entrypoint: number; name: string | null }[] }[];
   imageFormats(): NativeVaImageFormat[];
-  surfaceAttributes(profile: number, entrypoint: number): {
+  surfaceAttributes(
+    profile: number,
+    entrypoint: number,
+  ): {
     pixelFormats: number[];
     memoryTypes?: number;
     minWidth?: number;
@@ -407,20 +426,44 @@ export interface NativeVkPhysicalDevice {
 }
 export interface NativeVkInstance extends NativeVkObject {
   physicalDevices(): NativeVkPhysicalDevice[];
-  createDevice(index: number, queueFamily: number, extensions: string[], ycbcr: boolean, memoryHandleTypes: number, semaphoreHandleTypes: number): NativeVkDevice;
+  createDevice(
+    index: number,
+    queueFamily: number,
+    extensions: string[],
+    ycbcr: boolean,
+    memoryHandleTypes: number,
+    semaphoreHandleTypes: number,
+  ): NativeVkDevice;
 }
 export type NativeVkOp =
   | { op: 'fill'; buffer: NativeVkBuffer; offset: number; size: number; value: number }
   | { op: 'copy'; src: NativeVkBuffer; dst: NativeVkBuffer; srcOffset: number; dstOffset: number; size: number }
-  | { op: 'copyBufferToImage' | 'copyImageToBuffer'; buffer: NativeVkBuffer; image: NativeVkImage; plane: number; bufferOffset: number; rowLength: number }
+  | {
+      op: 'copyBufferToImage' | 'copyImageToBuffer';
+      buffer: NativeVkBuffer;
+      image: NativeVkImage;
+      plane: number;
+      bufferOffset: number;
+      rowLength: number;
+    }
   | { op: 'dispatch'; shader: string; buffer: NativeVkBuffer; push: Uint32Array; groups: [number, number, number] };
 export interface NativeVkDevice extends NativeVkObject {
   createBuffer(size: number, exportTypes: number, hostVisible: boolean): NativeVkBuffer;
-  imageSupport(format: number, linear: boolean, usage: number, handleType: number): { maxWidth: number; maxHeight: number; features: number; externalFeatures: number } | null;
+  imageSupport(
+    format: number,
+    linear: boolean,
+    usage: number,
+    handleType: number,
+  ): { maxWidth: number; maxHeight: number; features: number; externalFeatures: number } | null;
   createImage(format: number, width: number, height: number, linear: boolean, usage: number, exportTypes: number): NativeVkImage;
   createSemaphore(exportTypes: number): NativeVkSemaphore;
   record(ops: NativeVkOp[], queueOrdered: boolean): NativeVkCommands;
-  submit(commands: NativeVkCommands | null, wait: NativeVkSemaphore[] | undefined, signal: NativeVkSemaphore[] | undefined, waitStage?: number): Promise<void>;
+  submit(
+    commands: NativeVkCommands | null,
+    wait: NativeVkSemaphore[] | undefined,
+    signal: NativeVkSemaphore[] | undefined,
+    waitStage?: number,
+  ): Promise<void>;
   pending(): number;
 }
 export interface NativeVkMemoryInfo {
@@ -477,9 +520,7 @@ export interface ImageDescriptor {
   buffer?: NativeMem;
   hostBytes: number;
 }
-export type LoadResult =
-  | { ok: true; path: string; entryPoints: string[] }
-  | { ok: false; attempts: { path: string; error: string }[] };
+export type LoadResult = { ok: true; path: string; entryPoints: string[] } | { ok: false; attempts: { path: string; error: string }[] };
 
 export interface Addon {
   /**
@@ -505,20 +546,106 @@ export interface Addon {
     host?: ArrayBufferView | ArrayBuffer,
   ): NativeMem;
   supportedImageFormats(context: NativeContext, flags: bigint, imageType: number): Uint32Array;
-  enqueueReadBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
-  enqueueWriteBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, blocking: boolean, offset: number, size: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
-  enqueueReadImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
-  enqueueWriteImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, blocking: boolean, origin: Triple, region: Triple, rowPitch: number, slicePitch: number, host: ArrayBufferView | NativeHostBlock, waitList: WaitList): EventId;
-  enqueueCopyBuffer(q: Ref<NativeQueue>, src: Ref<NativeMem>, dst: Ref<NativeMem>, srcOffset: number, dstOffset: number, size: number, waitList: WaitList): EventId;
+  enqueueReadBuffer(
+    q: Ref<NativeQueue>,
+    mem: Ref<NativeMem>,
+    blocking: boolean,
+    offset: number,
+    size: number,
+    host: ArrayBufferView | NativeHostBlock,
+    waitList: WaitList,
+  ): EventId;
+  enqueueWriteBuffer(
+    q: Ref<NativeQueue>,
+    mem: Ref<NativeMem>,
+    blocking: boolean,
+    offset: number,
+    size: number,
+    host: ArrayBufferView | NativeHostBlock,
+    waitList: WaitList,
+  ): EventId;
+  enqueueReadImage(
+    q: Ref<NativeQueue>,
+    image: Ref<NativeMem>,
+    blocking: boolean,
+    origin: Triple,
+    region: Triple,
+    rowPitch: number,
+    slicePitch: number,
+    host: ArrayBufferView | NativeHostBlock,
+    waitList: WaitList,
+  ): EventId;
+  enqueueWriteImage(
+    q: Ref<NativeQueue>,
+    image: Ref<NativeMem>,
+    blocking: boolean,
+    origin: Triple,
+    region: Triple,
+    rowPitch: number,
+    slicePitch: number,
+    host: ArrayBufferView | NativeHostBlock,
+    waitList: WaitList,
+  ): EventId;
+  enqueueCopyBuffer(
+    q: Ref<NativeQueue>,
+    src: Ref<NativeMem>,
+    dst: Ref<NativeMem>,
+    srcOffset: number,
+    dstOffset: number,
+    size: number,
+    waitList: WaitList,
+  ): EventId;
   enqueueFillBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, pattern: ArrayBufferView, offset: number, size: number, waitList: WaitList): EventId;
-  enqueueCopyImage(q: Ref<NativeQueue>, src: Ref<NativeMem>, dst: Ref<NativeMem>, srcOrigin: Triple, dstOrigin: Triple, region: Triple, waitList: WaitList): EventId;
+  enqueueCopyImage(
+    q: Ref<NativeQueue>,
+    src: Ref<NativeMem>,
+    dst: Ref<NativeMem>,
+    srcOrigin: Triple,
+    dstOrigin: Triple,
+    region: Triple,
+    waitList: WaitList,
+  ): EventId;
   enqueueFillImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, color: ArrayBufferView, origin: Triple, region: Triple, waitList: WaitList): EventId;
   /** throughParent: a sub-buffer goes to the driver as its parent buffer, dstOffset moved by its origin. */
-  enqueueCopyImageToBuffer(q: Ref<NativeQueue>, image: Ref<NativeMem>, buffer: Ref<NativeMem>, origin: Triple, region: Triple, dstOffset: number, waitList: WaitList, throughParent: boolean): EventId;
+  enqueueCopyImageToBuffer(
+    q: Ref<NativeQueue>,
+    image: Ref<NativeMem>,
+    buffer: Ref<NativeMem>,
+    origin: Triple,
+    region: Triple,
+    dstOffset: number,
+    waitList: WaitList,
+    throughParent: boolean,
+  ): EventId;
   /** throughParent: a sub-buffer goes to the driver as its parent buffer, srcOffset moved by its origin. */
-  enqueueCopyBufferToImage(q: Ref<NativeQueue>, buffer: Ref<NativeMem>, image: Ref<NativeMem>, srcOffset: number, origin: Triple, region: Triple, waitList: WaitList, throughParent: boolean): EventId;
-  enqueueMapBuffer(q: Ref<NativeQueue>, mem: Ref<NativeMem>, blocking: boolean, flags: bigint, offset: number, size: number, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; address: bigint; event: EventId };
-  enqueueMapImage(q: Ref<NativeQueue>, image: Ref<NativeMem>, blocking: boolean, flags: bigint, origin: Triple, region: Triple, waitList: WaitList): { buffer: ArrayBuffer; record: unknown; address: bigint; event: EventId; rowPitch: number; slicePitch: number };
+  enqueueCopyBufferToImage(
+    q: Ref<NativeQueue>,
+    buffer: Ref<NativeMem>,
+    image: Ref<NativeMem>,
+    srcOffset: number,
+    origin: Triple,
+    region: Triple,
+    waitList: WaitList,
+    throughParent: boolean,
+  ): EventId;
+  enqueueMapBuffer(
+    q: Ref<NativeQueue>,
+    mem: Ref<NativeMem>,
+    blocking: boolean,
+    flags: bigint,
+    offset: number,
+    size: number,
+    waitList: WaitList,
+  ): { buffer: ArrayBuffer; record: unknown; address: bigint; event: EventId };
+  enqueueMapImage(
+    q: Ref<NativeQueue>,
+    image: Ref<NativeMem>,
+    blocking: boolean,
+    flags: bigint,
+    origin: Triple,
+    region: Triple,
+    waitList: WaitList,
+  ): { buffer: ArrayBuffer; record: unknown; address: bigint; event: EventId; rowPitch: number; slicePitch: number };
   detachArrayBuffer(mapped: ArrayBuffer): void;
   enqueueUnmap(mapped: ArrayBuffer, record: unknown, waitList: WaitList): EventId;
   allocateHostBlock(size: number, zeroed: boolean): NativeHostBlock;

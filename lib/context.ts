@@ -114,7 +114,7 @@ export class Context extends Resource<NativeContext> {
     const platform = options.platform ?? devices?.[0]?.platform ?? requirePlatforms()[0]!;
     if (!(platform instanceof Platform)) throw new TypeError('platform must be a Platform');
     if (devices?.some((d) => d.platform !== platform)) {
-      throw new TypeError('all devices must belong to one platform (the context\'s platform)');
+      throw new TypeError("all devices must belong to one platform (the context's platform)");
     }
     const flat: bigint[] = [BigInt(CL.CL_CONTEXT_PLATFORM), platform.address];
     for (const [name, value] of checkProperties(options.properties)) flat.push(BigInt(name), BigInt(value));
@@ -131,7 +131,11 @@ export class Context extends Resource<NativeContext> {
         }
       : undefined;
     const native = devices
-      ? addon.createContext(flat, devices.map((d) => d.native), notify)
+      ? addon.createContext(
+          flat,
+          devices.map((d) => d.native),
+          notify,
+        )
       : addon.createContextFromType(flat, deviceTypeMask(deviceType ?? 'all'), notify);
     return new Context(native, platform);
   }
@@ -193,7 +197,7 @@ export class Context extends Resource<NativeContext> {
   /** A command queue on `device` (default: the context's first device). */
   createQueue(device: Device = this.devices[0]!, options: QueueOptions = {}): CommandQueue {
     if (!(device instanceof Device) || !this.devices.includes(device)) {
-      throw new TypeError('device must be one of the context\'s devices');
+      throw new TypeError("device must be one of the context's devices");
     }
     let bits = 0n;
     if (options.outOfOrder) bits |= BigInt(CL.CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
@@ -269,7 +273,8 @@ export class Context extends Resource<NativeContext> {
   // Some drivers (PoCL) answer a format they lack with CL_INVALID_OPERATION, not
   // CL_IMAGE_FORMAT_NOT_SUPPORTED: say what was asked and what there is.
   #unsupportedFormat(error: unknown, format: ResolvedImageFormat, access: Access | undefined, type: ImageType): OpenCLError | undefined {
-    if (!(error instanceof OpenCLError) || (error.status !== CL_INVALID_OPERATION && error.status !== CL_IMAGE_FORMAT_NOT_SUPPORTED)) return undefined;
+    if (!(error instanceof OpenCLError) || (error.status !== CL_INVALID_OPERATION && error.status !== CL_IMAGE_FORMAT_NOT_SUPPORTED))
+      return undefined;
     let supported: ResolvedImageFormat[];
     try {
       supported = this.supportedImageFormats({ access, type });
@@ -333,7 +338,11 @@ export class Context extends Resource<NativeContext> {
     if (!Array.isArray(devices) || devices.length === 0 || devices.some((d) => !this.devices.includes(d))) {
       throw new TypeError('devices must be devices of this context');
     }
-    const native = this.addon.createProgramWithBuiltInKernels(this.native, devices.map((d) => d.native), names.join(';'));
+    const native = this.addon.createProgramWithBuiltInKernels(
+      this.native,
+      devices.map((d) => d.native),
+      names.join(';'),
+    );
     return new Program(native, this);
   }
 
@@ -343,9 +352,17 @@ export class Context extends Resource<NativeContext> {
     if (addressing === undefined) throw new TypeError(`addressing must be one of ${Object.keys(addressingModes).join(', ')}`);
     if (filter === undefined) throw new TypeError(`filter must be one of ${Object.keys(filterModes).join(', ')}`);
     const normalized = options.normalizedCoords ?? false;
-    const props = this.#modern() && hasEntryPoint('clCreateSamplerWithProperties')
-      ? [BigInt(CL.CL_SAMPLER_NORMALIZED_COORDS), normalized ? 1n : 0n, BigInt(CL.CL_SAMPLER_ADDRESSING_MODE), BigInt(addressing), BigInt(CL.CL_SAMPLER_FILTER_MODE), BigInt(filter)]
-      : null;
+    const props =
+      this.#modern() && hasEntryPoint('clCreateSamplerWithProperties')
+        ? [
+            BigInt(CL.CL_SAMPLER_NORMALIZED_COORDS),
+            normalized ? 1n : 0n,
+            BigInt(CL.CL_SAMPLER_ADDRESSING_MODE),
+            BigInt(addressing),
+            BigInt(CL.CL_SAMPLER_FILTER_MODE),
+            BigInt(filter),
+          ]
+        : null;
     return new Sampler(this.addon.createSampler(this.native, normalized, addressing, filter, props), this);
   }
 

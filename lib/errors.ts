@@ -83,8 +83,8 @@ export class OpenCLCommandError extends OpenCLError {
       : command === 'CL_COMMAND_USER'
         ? 'the application set this user event to that status, or released it before setting it (-14)'
         : status === STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-        ? 'an event it waited on failed'
-        : 'the driver terminated it';
+          ? 'an event it waited on failed'
+          : 'the driver terminated it';
     this.message = `the ${command} command failed with execution status ${status}: ${cause}`;
     (this as { code: string }).code = waitedOn ? 'CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST' : `EXECUTION_STATUS_${status}`;
     this.command = command;
@@ -111,7 +111,7 @@ export class OpenCLNotAvailableError extends Error {
     super(
       `No OpenCL library could be loaded. Tried:\n${tried}\n` +
         'Install an OpenCL ICD loader and a driver, for example:\n' +
-        '  Debian/Ubuntu: apt-get install ocl-icd-libopencl1 pocl-opencl-icd (CPU) or your GPU vendor\'s OpenCL package\n' +
+        "  Debian/Ubuntu: apt-get install ocl-icd-libopencl1 pocl-opencl-icd (CPU) or your GPU vendor's OpenCL package\n" +
         '  Windows: install your GPU driver (it provides OpenCL.dll)\n' +
         'or name a library with loadOpenCL({ library }) or the OPENCL_INTEROP_LIBRARY environment variable.',
     );

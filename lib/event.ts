@@ -151,7 +151,7 @@ export class EventHandle implements NativeHandle {
     this.addon.releaseEvent(this.id);
   }
   keep(): void {
-    throw new TypeError('an event cannot hold another library\'s object');
+    throw new TypeError("an event cannot hold another library's object");
   }
   get address(): bigint {
     return this.addon.eventAddress(this.id);
@@ -326,9 +326,10 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
 
   /** Resolves when the command completes; rejects with an OpenCLCommandError when it fails. */
   get completed(): Promise<void> {
-    return (this.#completed ??= this.#ended !== undefined
-      ? Promise.resolve().then(() => this.#end(this.#ended!))
-      : this.#watch(CL.CL_COMPLETE).then((status) => this.#end(status)));
+    return (this.#completed ??=
+      this.#ended !== undefined
+        ? Promise.resolve().then(() => this.#end(this.#ended!))
+        : this.#watch(CL.CL_COMPLETE).then((status) => this.#end(status)));
   }
 
   // biome-ignore lint/suspicious/noThenProperty: an Event is awaitable on purpose (it settles when its command completes)
@@ -403,9 +404,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
     if (this.#profiling) return this.#profiling;
     if (!this.queue) throw new OpenCLStateError('a user event has no profiling information');
     if (!this.queue.profilingEnabled) {
-      throw new OpenCLStateError(
-        'the queue was created without profiling: create it with context.createQueue(device, { profiling: true })',
-      );
+      throw new OpenCLStateError('the queue was created without profiling: create it with context.createQueue(device, { profiling: true })');
     }
     const read = (param: number) => this.native.profilingInfo(param);
     const info = {
@@ -600,7 +599,9 @@ function notAnEvent(what: string, value: unknown): TypeError {
   } catch {
     // a Proxy whose getPrototypeOf trap throws
   }
-  const forged = inherits ? 'an object that only inherits from Event.prototype (made with Object.create, or a Proxy of an Event)' : describeValue(value);
+  const forged = inherits
+    ? 'an object that only inherits from Event.prototype (made with Object.create, or a Proxy of an Event)'
+    : describeValue(value);
   return new TypeError(`${what} must be an Event the binding made (an enqueue's result or a user event); got ${forged}`);
 }
 

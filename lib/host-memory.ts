@@ -84,10 +84,9 @@ export function checkHost(host: unknown, what: string): CheckedHost {
   else if (host instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && host instanceof SharedArrayBuffer)) {
     view = new Uint8Array(host);
   } else {
-    throw new TypeError(
-      `${what} must be a typed array, DataView, ArrayBuffer, SharedArrayBuffer or HostMemory; got ${describeValue(host)}`,
-    );
+    throw new TypeError(`${what} must be a typed array, DataView, ArrayBuffer, SharedArrayBuffer or HostMemory; got ${describeValue(host)}`);
   }
-  if (view.buffer instanceof ArrayBuffer && isDetached(view.buffer)) throw new TypeError(`${what} is detached (its ArrayBuffer was transferred); it has no memory to use`);
+  if (view.buffer instanceof ArrayBuffer && isDetached(view.buffer))
+    throw new TypeError(`${what} is detached (its ArrayBuffer was transferred); it has no memory to use`);
   return { kind: 'js', view, byteLength: view.byteLength };
 }

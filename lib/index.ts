@@ -3,7 +3,16 @@
 // producers beside them (VA-API, Direct3D, Vulkan). The public API: what
 // each layer exports, put together. See README.md and docs/ARCHITECTURE.md.
 export { CL, type CLName } from './facts/cl-constants';
-export { Context, createContext, type ContextInterop, type ContextOptions, type ContextProperty, type BufferOptions, type ImageOptions, type ImageType } from './context';
+export {
+  Context,
+  createContext,
+  type ContextInterop,
+  type ContextOptions,
+  type ContextProperty,
+  type BufferOptions,
+  type ImageOptions,
+  type ImageType,
+} from './context';
 export { Device, formatPciBus, type DeviceType, type PciBusInfo } from './device';
 export {
   OpenCLError,
@@ -21,8 +30,29 @@ export {
 } from './errors';
 export { Event, UserEvent, waitForEvents, type ExecutionStatus, type ProfilingInfo, type UserEventState } from './event';
 export { HostMemory, allocateHostMemory, type HostData } from './host-memory';
-export { elementSize, resolveImageFormat, type ChannelOrder, type ChannelType, type ImageFormat, type ResolvedImageFormat } from './facts/cl-image-formats';
-export { Kernel, LocalMemory, localMemory, packArg, type ArgType, type KernelArg, type ScalarType, type VectorType, type WorkGroupInfo, type KernelArgInfo, type AddressQualifier, type AccessQualifier, type TypeQualifier } from './kernel';
+export {
+  elementSize,
+  resolveImageFormat,
+  type ChannelOrder,
+  type ChannelType,
+  type ImageFormat,
+  type ResolvedImageFormat,
+} from './facts/cl-image-formats';
+export {
+  Kernel,
+  LocalMemory,
+  localMemory,
+  packArg,
+  type ArgType,
+  type KernelArg,
+  type ScalarType,
+  type VectorType,
+  type WorkGroupInfo,
+  type KernelArgInfo,
+  type AddressQualifier,
+  type AccessQualifier,
+  type TypeQualifier,
+} from './kernel';
 export { LIBRARY_ENV, loadOpenCL, loadedLibrary, type LoadOptions, type LoadedLibrary } from './loader';
 export { CLBuffer, CLImage, Mapping, MemObject, type Access } from './memory';
 export { Platform, getPlatforms, requirePlatforms } from './platform';
@@ -46,12 +76,33 @@ export { Sampler, type AddressingMode, type FilterMode, type SamplerOptions } fr
 // The sharing extensions.
 export { getSharing, sharingOf, type SharingFacades } from './interop';
 export { sharingExtensions, sharingExtensionNames, sharingRecords, type ExtensionRecord, type SharingExtension } from './interop/extensions';
-export { SharingFacade, type ComObjectRef, type CreateSharedOptions, type DeviceSet, type NativeAddress, type SharedContextOptions } from './interop/sharing';
+export {
+  SharingFacade,
+  type ComObjectRef,
+  type CreateSharedOptions,
+  type DeviceSet,
+  type NativeAddress,
+  type SharedContextOptions,
+} from './interop/sharing';
 export { NvD3D9Sharing, type CubeFace, type D3D9DeviceSource, type NvD3D9ObjectInfo } from './interop/nv-d3d9';
 export { D3D10Sharing, type D3D10DeviceSource, type D3D10ObjectInfo } from './interop/d3d10';
-export { D3D11Sharing, KhrD3D11Sharing, NvD3D11Sharing, NV12_EXTENSION, type D3D11DeviceSource, type D3D11ObjectInfo, type NV12TextureOptions } from './interop/d3d11';
+export {
+  D3D11Sharing,
+  KhrD3D11Sharing,
+  NvD3D11Sharing,
+  NV12_EXTENSION,
+  type D3D11DeviceSource,
+  type D3D11ObjectInfo,
+  type NV12TextureOptions,
+} from './interop/d3d11';
 export { IntelDX9Sharing, type IntelDX9ImageInfo, type IntelDX9Source, type IntelDX9SurfaceOptions } from './interop/intel-dx9';
-export { KhrDX9MediaSharing, type KhrDX9ImageInfo, type KhrDX9SurfaceOptions, type MediaAdapter, type MediaAdapterType } from './interop/khr-dx9-media';
+export {
+  KhrDX9MediaSharing,
+  type KhrDX9ImageInfo,
+  type KhrDX9SurfaceOptions,
+  type MediaAdapter,
+  type MediaAdapterType,
+} from './interop/khr-dx9-media';
 export { VaApiSharing, type VaApiImageInfo } from './interop/va-api';
 // The Khronos external memory and semaphore family (cl_khr_external_memory, cl_khr_semaphore, cl_khr_external_semaphore).
 export {
@@ -76,7 +127,14 @@ export {
   type PlanesOptions,
 } from './interop/external-memory';
 export { OpenCLHandleTypeError, OpenCLImageLayoutError, OpenCLImportError } from './interop/external-errors';
-export { ImportedFrame, type DmaBufPlanes, type ElectronTextureInfo, type ExternalPlane, type NativePixmap, type PlaneFormat } from './interop/external-frames';
+export {
+  ImportedFrame,
+  type DmaBufPlanes,
+  type ElectronTextureInfo,
+  type ExternalPlane,
+  type NativePixmap,
+  type PlaneFormat,
+} from './interop/external-frames';
 export type { ExporterTiling } from './interop/external-handles';
 export {
   ExportedSemaphoreHandle,

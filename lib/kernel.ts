@@ -194,7 +194,12 @@ export interface KernelArgInfo {
 
 const addressNames: Record<number, AddressQualifier> = { 0x119b: 'global', 0x119c: 'local', 0x119d: 'constant', 0x119e: 'private' };
 const accessNames: Record<number, AccessQualifier> = { 0x11a0: 'read_only', 0x11a1: 'write_only', 0x11a2: 'read_write', 0x11a3: 'none' };
-const typeQualifierBits: [TypeQualifier, number][] = [['const', 1], ['restrict', 2], ['volatile', 4], ['pipe', 8]];
+const typeQualifierBits: [TypeQualifier, number][] = [
+  ['const', 1],
+  ['restrict', 2],
+  ['volatile', 4],
+  ['pipe', 8],
+];
 
 const imageTypes: Record<string, number> = {
   image1d_t: CL.CL_MEM_OBJECT_IMAGE1D,
@@ -229,8 +234,21 @@ function valueSize(typeName: string, addressBits: number): number | undefined {
   const base = match[1]!;
   const width = match[2] ? Number(match[2]) : 1;
   const sizes: Record<string, number> = {
-    char: 1, uchar: 1, short: 2, ushort: 2, half: 2, int: 4, uint: 4, float: 4, long: 8, ulong: 8, double: 8,
-    size_t: addressBits / 8, ptrdiff_t: addressBits / 8, intptr_t: addressBits / 8, uintptr_t: addressBits / 8,
+    char: 1,
+    uchar: 1,
+    short: 2,
+    ushort: 2,
+    half: 2,
+    int: 4,
+    uint: 4,
+    float: 4,
+    long: 8,
+    ulong: 8,
+    double: 8,
+    size_t: addressBits / 8,
+    ptrdiff_t: addressBits / 8,
+    intptr_t: addressBits / 8,
+    uintptr_t: addressBits / 8,
   };
   const size = sizes[base];
   return size === undefined ? undefined : size * (width === 3 ? 4 : width);
@@ -399,7 +417,12 @@ export class Kernel extends Resource<NativeKernel> {
     // previous object, which must stay alive.
     const deferred = this.#parameters() !== null;
     const arg = (this.#args ??= Array.from({ length: this.numArgs }, () => ({
-      set: false, object: null, localBytes: 0, byteLength: 0, pending: argPending.none, applied: undefined,
+      set: false,
+      object: null,
+      localBytes: 0,
+      byteLength: 0,
+      pending: argPending.none,
+      applied: undefined,
     })))[index]!;
     if (object || value === null) {
       if (deferred && arg.applied === value && arg.pending === argPending.none) return this;
@@ -515,7 +538,11 @@ export class Kernel extends Resource<NativeKernel> {
         else native.setArgLocal(index, arg.localBytes);
       } catch (error) {
         if (error instanceof OpenCLError) {
-          throw new OpenCLError(error.status, 'clSetKernelArg', `${this.#describe(index)}, set with setArg() and handed to the driver by this enqueue`);
+          throw new OpenCLError(
+            error.status,
+            'clSetKernelArg',
+            `${this.#describe(index)}, set with setArg() and handed to the driver by this enqueue`,
+          );
         }
         throw error;
       }

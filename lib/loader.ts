@@ -58,7 +58,10 @@ export function icdRegistryProblems(): IcdRegistryProblem[] {
   let files: string[] = [];
   const folder = (dir: string) => {
     try {
-      files = readdirSync(dir).filter((name) => name.endsWith('.icd')).sort().map((name) => join(dir, name));
+      files = readdirSync(dir)
+        .filter((name) => name.endsWith('.icd'))
+        .sort()
+        .map((name) => join(dir, name));
     } catch {
       files = [];
     }
@@ -151,9 +154,7 @@ export function loadOpenCL(options: LoadOptions = {}): LoadedLibrary {
   }
   const result = preservingIcdEnvironment(() => addon().load(candidates));
   if (!result.ok) {
-    const attempts = result.attempts.map((a) =>
-      fromEnv && !options.library ? { ...a, path: `${a.path} (from ${LIBRARY_ENV})` } : a,
-    );
+    const attempts = result.attempts.map((a) => (fromEnv && !options.library ? { ...a, path: `${a.path} (from ${LIBRARY_ENV})` } : a));
     throw new OpenCLNotAvailableError(attempts);
   }
   loaded = { path: result.path, entryPoints: Object.freeze(result.entryPoints) };

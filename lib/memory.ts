@@ -294,7 +294,17 @@ export class Mapping {
   readonly #address: bigint;
 
   /** @internal */
-  constructor(memory: MemObject, queue: QueueLink, buffer: ArrayBuffer, record: unknown, address: bigint, event: Event, range: MapRange, rowPitch = 0, slicePitch = 0) {
+  constructor(
+    memory: MemObject,
+    queue: QueueLink,
+    buffer: ArrayBuffer,
+    record: unknown,
+    address: bigint,
+    event: Event,
+    range: MapRange,
+    rowPitch = 0,
+    slicePitch = 0,
+  ) {
     this.memory = memory;
     this.queue = queue;
     this.#buffer = buffer;
@@ -317,7 +327,7 @@ export class Mapping {
   get buffer(): ArrayBuffer {
     if (this.#buffer === null) throw new OpenCLStateError('this mapping has been unmapped');
     if (isDetached(this.#buffer)) {
-      throw new OpenCLStateError('this mapping\'s ArrayBuffer was transferred away; it is unmapped when that copy is collected');
+      throw new OpenCLStateError("this mapping's ArrayBuffer was transferred away; it is unmapped when that copy is collected");
     }
     return this.#buffer;
   }

@@ -10,7 +10,6 @@ import { decode } from './info';
 import { Kernel } from './kernel';
 import { Resource } from './resource';
 
-
 export interface BuildOptions {
   /** Devices to build for; default: every device of the context. */
   devices?: readonly Device[];
@@ -72,7 +71,7 @@ export class Program extends Resource<NativeProgram> {
     if (this.#building) throw new OpenCLStateError('this program is already being built');
     const devices = options.devices ?? this.context.devices;
     if (!Array.isArray(devices) || devices.some((d) => !this.context.devices.includes(d))) {
-      throw new TypeError('options.devices must be devices of the program\'s context');
+      throw new TypeError("options.devices must be devices of the program's context");
     }
     if (options.options !== undefined && typeof options.options !== 'string') {
       throw new TypeError('options.options must be a string');
@@ -81,9 +80,15 @@ export class Program extends Resource<NativeProgram> {
       // Argument info lets kernels check their arguments before the driver sees them.
       const given = options.options ?? '';
       const withArgInfo = /(^|\s)-cl-kernel-arg-info(\s|$)/.test(given) ? given : `${given} -cl-kernel-arg-info`.trim();
-      let status = await this.native.build(devices.map((d) => d.native), withArgInfo);
+      let status = await this.native.build(
+        devices.map((d) => d.native),
+        withArgInfo,
+      );
       if (status === STATUS.CL_INVALID_BUILD_OPTIONS && withArgInfo !== given) {
-        status = await this.native.build(devices.map((d) => d.native), given);
+        status = await this.native.build(
+          devices.map((d) => d.native),
+          given,
+        );
       }
       if (status !== STATUS.CL_SUCCESS) {
         const log = devices

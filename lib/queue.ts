@@ -7,7 +7,17 @@ import { STATUS } from './facts/cl-status';
 import type { ContextLink } from './links';
 import type { Device } from './device';
 import { AcquireScope } from './acquire-scope';
-import { type CompletionMechanism, Event, type EnqueueOptions, type UserEvent, completionMechanism, gateOn, gatesOf, nativeWaitList, refuseToBlock } from './event';
+import {
+  type CompletionMechanism,
+  Event,
+  type EnqueueOptions,
+  type UserEvent,
+  completionMechanism,
+  gateOn,
+  gatesOf,
+  nativeWaitList,
+  refuseToBlock,
+} from './event';
 import { OpenCLError, contextMismatch, describeValue } from './errors';
 import { type CheckedHost, type HostData, checkHost } from './host-memory';
 import { decode } from './info';
@@ -98,7 +108,11 @@ export interface CommandSpec {
 /** A read whose bytes land in a staging block first; copied into the target when the command is seen to end. */
 class StagedRead {
   #block: NativeHostBlock | null;
-  constructor(block: NativeHostBlock, readonly target: ArrayBufferView, readonly event: Event) {
+  constructor(
+    block: NativeHostBlock,
+    readonly target: ArrayBufferView,
+    readonly event: Event,
+  ) {
     this.#block = block;
   }
   /** Idempotent. An error when the target can no longer take the bytes. */
@@ -108,9 +122,7 @@ class StagedRead {
     this.#block = null;
     const copied = status === CL.CL_COMPLETE ? block.copyTo(this.target) : true;
     block.release();
-    return copied
-      ? undefined
-      : new TypeError('the read completed, but its target was detached or shrunk meanwhile: the bytes were dropped');
+    return copied ? undefined : new TypeError('the read completed, but its target was detached or shrunk meanwhile: the bytes were dropped');
   }
 }
 
@@ -250,7 +262,8 @@ export class CommandQueue extends Resource<NativeQueue> {
     if (!(kernel instanceof Kernel)) throw new TypeError(`kernel must be a Kernel; got ${describeValue(kernel)}`);
     if (kernel.program.context !== this.context) throw contextMismatch('clEnqueueNDRangeKernel', 'the kernel');
     // Arrays are copied as they are checked: the native call reads only the copies.
-    const global = typeof globalSize === 'number' ? (checkCount(globalSize, 'globalSize', 1), globalSize) : checkSizes(globalSize, 'globalSize', 1, 0);
+    const global =
+      typeof globalSize === 'number' ? (checkCount(globalSize, 'globalSize', 1), globalSize) : checkSizes(globalSize, 'globalSize', 1, 0);
     const dims = typeof global === 'number' ? 1 : global.length;
     const offset = options.globalOffset === undefined ? undefined : checkSizes(options.globalOffset, 'globalOffset', 0, dims);
     const local = options.localSize === undefined ? undefined : checkSizes(options.localSize, 'localSize', 1, dims);
@@ -426,14 +439,13 @@ export class CommandQueue extends Resource<NativeQueue> {
   #imageRegion(image: CLImage, options: ImageRegionOptions): { origin: Triple; region: Triple } {
     const origin = options.origin !== undefined ? checkTriple(options.origin, 'origin', 0) : ([0, 0, 0] as Triple);
     const full = image.region;
-    const region = options.region !== undefined
-      ? checkTriple(options.region, 'region', 1)
-      : ([full[0] - origin[0], full[1] - origin[1], full[2] - origin[2]] as Triple);
+    const region =
+      options.region !== undefined
+        ? checkTriple(options.region, 'region', 1)
+        : ([full[0] - origin[0], full[1] - origin[1], full[2] - origin[2]] as Triple);
     for (let i = 0; i < 3; i++) {
       if (region[i]! < 1 || origin[i]! + region[i]! > full[i]!) {
-        throw new RangeError(
-          `origin + region ([${origin}] + [${region}]) is outside the image ([${full}])`,
-        );
+        throw new RangeError(`origin + region ([${origin}] + [${region}]) is outside the image ([${full}])`);
       }
     }
     return { origin, region };
@@ -465,7 +477,11 @@ export class CommandQueue extends Resource<NativeQueue> {
   }
 
   /** Copies a region between images of the same format. */
-  copyImage(source: CLImage, destination: CLImage, options: EnqueueOptions & { srcOrigin?: Triple; dstOrigin?: Triple; region?: Triple } = {}): Event {
+  copyImage(
+    source: CLImage,
+    destination: CLImage,
+    options: EnqueueOptions & { srcOrigin?: Triple; dstOrigin?: Triple; region?: Triple } = {},
+  ): Event {
     expectMem(this, source, CLImage, 'source', 'clEnqueueCopyImage');
     expectMem(this, destination, CLImage, 'destination', 'clEnqueueCopyImage');
     const srcOrigin = options.srcOrigin !== undefined ? checkTriple(options.srcOrigin, 'srcOrigin', 0) : ([0, 0, 0] as Triple);
@@ -618,8 +634,9 @@ export class CommandQueue extends Resource<NativeQueue> {
   }
   /** A barrier: later commands wait for the listed events (or all earlier commands). */
   enqueueBarrier(options: EnqueueOptions = {}): Event {
-    return this.submit({ call: 'clEnqueueBarrierWithWaitList', waitFor: options.waitFor, waitsOnAll: !options.waitFor?.length, blocksLater: true }, (waitList) =>
-      this.context.addon.enqueueBarrier(this.slot, waitList),
+    return this.submit(
+      { call: 'clEnqueueBarrierWithWaitList', waitFor: options.waitFor, waitsOnAll: !options.waitFor?.length, blocksLater: true },
+      (waitList) => this.context.addon.enqueueBarrier(this.slot, waitList),
     );
   }
 
@@ -715,7 +732,11 @@ export class CommandQueue extends Resource<NativeQueue> {
       // A failing queue has nothing left to flush; release it regardless.
     }
     for (const event of this.#events) {
-      if (!event.retireIfEnded()) event.completed.then(() => event.retireIfEnded(), () => event.retireIfEnded());
+      if (!event.retireIfEnded())
+        event.completed.then(
+          () => event.retireIfEnded(),
+          () => event.retireIfEnded(),
+        );
     }
     this.#events = [];
   }

@@ -175,7 +175,10 @@ function formatVulkan(lines: string[], vulkan: VulkanReport): void {
   lines.push('');
   if (!vulkan.available) {
     const loader = vulkan.loader ? `loader ${vulkan.loader.path} (Vulkan ${vulkan.loader.version}); ` : '';
-    lines.push(`Vulkan: not available: ${loader}${vulkan.error?.name ?? 'no error'}`, ...(vulkan.error?.message ?? '').split('\n').map((line) => `  ${line}`));
+    lines.push(
+      `Vulkan: not available: ${loader}${vulkan.error?.name ?? 'no error'}`,
+      ...(vulkan.error?.message ?? '').split('\n').map((line) => `  ${line}`),
+    );
     return;
   }
   lines.push(`Vulkan: loader ${vulkan.loader!.path} (Vulkan ${vulkan.loader!.version}); ${vulkan.devices.length} physical device(s)`);
@@ -230,7 +233,9 @@ export function formatReport(report: SystemReport): string {
       lines.push('  External memory and semaphores (advertised by; entry points resolved):');
       formatExtensions(lines, p.external.extensions);
       p.external.devices.forEach((d, j) => {
-        lines.push(`    Device ${j}: memory import ${list(d.memoryImport)}; semaphore import ${list(d.semaphoreImport)}; semaphore export ${list(d.semaphoreExport)}`);
+        lines.push(
+          `    Device ${j}: memory import ${list(d.memoryImport)}; semaphore import ${list(d.semaphoreImport)}; semaphore export ${list(d.semaphoreExport)}`,
+        );
       });
     }
   });

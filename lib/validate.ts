@@ -110,7 +110,10 @@ export function checkNonEmptyString(value: unknown, what: string): string {
 /** OR of named flags: an array of names of `table` (or one name; `fallback` when undefined). */
 export function checkFlags(value: unknown, what: string, table: Readonly<Record<string, number>>, fallback: readonly string[]): number {
   const names = value === undefined ? fallback : typeof value === 'string' ? [value] : value;
-  const listed = () => Object.keys(table).map((k) => `'${k}'`).join(', ');
+  const listed = () =>
+    Object.keys(table)
+      .map((k) => `'${k}'`)
+      .join(', ');
   if (!Array.isArray(names)) throw new TypeError(`${what} must be an array of ${listed()}; got ${describeValue(value)}`);
   let bits = 0;
   for (const name of names) {
@@ -132,7 +135,9 @@ export function checkBytes(data: unknown, what: string): Uint8Array {
 export function checkNotDetached(data: ArrayBuffer | ArrayBufferView, what: string): void {
   const buffer = data instanceof ArrayBuffer ? data : data.buffer;
   if (buffer instanceof ArrayBuffer && buffer.byteLength === 0 && isDetached(buffer)) {
-    throw new TypeError(`${what} is ${data instanceof ArrayBuffer ? 'a detached ArrayBuffer' : 'a view of a detached ArrayBuffer'} (it was transferred): its bytes are gone`);
+    throw new TypeError(
+      `${what} is ${data instanceof ArrayBuffer ? 'a detached ArrayBuffer' : 'a view of a detached ArrayBuffer'} (it was transferred): its bytes are gone`,
+    );
   }
 }
 
@@ -158,7 +163,9 @@ export function checkDrmModifier(value: unknown, what: string): bigint {
   if (typeof value === 'bigint') modifier = value;
   else if (typeof value === 'string' && /^(0x[0-9a-f]+|[0-9]+)$/i.test(value)) modifier = BigInt(value);
   if (modifier === undefined || modifier < 0n || modifier >= 2n ** 64n) {
-    throw new TypeError(`${what} must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got ${describeValue(value)}`);
+    throw new TypeError(
+      `${what} must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got ${describeValue(value)}`,
+    );
   }
   return modifier;
 }

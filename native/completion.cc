@@ -103,7 +103,6 @@ void OCL_CALL OnEventStatus(cl_event, cl_int status, void* user) {
 bool DeliveryAbandoned(void* user) { return !static_cast<EventStatusDelivery*>(user)->hub->IsOpen(); }
 void DropDelivery(void* user) { delete static_cast<EventStatusDelivery*>(user); }
 
-
 // Completion seen by a thread blocked in clWaitForEvents instead of by the
 // driver's callback: on some drivers (NVIDIA's) the waiting thread wakes
 // sooner than the driver's callback thread calls back (bench/README.md,
@@ -241,7 +240,6 @@ class CompletionWaiters {
 
 }  // namespace
 
-
 // ---- compiler work in flight at exit (see completion.h) --------------------
 
 namespace {
@@ -257,7 +255,7 @@ std::unordered_map<const void*, int>& BuildsInFlight() {
 }
 struct KernelTrack {
   std::vector<std::pair<const void*, cl_event>> events;
-  size_t pruneAt = 16;  // the list is pruned when it grows to this
+  size_t pruneAt = 16;   // the list is pruned when it grows to this
   bool inOrder = false;  // its commands end in the order they were enqueued
 };
 std::unordered_map<cl_command_queue, KernelTrack>& KernelsByQueue() {

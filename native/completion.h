@@ -51,7 +51,6 @@ class CallbackHub {
   std::unordered_map<uint64_t, Napi::FunctionReference> listeners_;
 };
 
-
 // Compiler work in flight at process exit. Drivers that compile on their own
 // threads (PoCL: clBuildProgram on the libuv pool here, and each kernel's code
 // at its first run on the driver's threads) crash when exit() runs the

@@ -51,8 +51,7 @@ std::vector<cl_context_properties> ToProperties(const Napi::Value& v) {
 }
 
 // Shared tail of both creators: wraps the context and wires the error listener.
-Napi::Value Finish(Napi::Env env, cl_context context, cl_int status, const char* call, NotifyTarget* target,
-                   uint64_t listener) {
+Napi::Value Finish(Napi::Env env, cl_context context, cl_int status, const char* call, NotifyTarget* target, uint64_t listener) {
   CallbackHub& hub = *AddonData::Get(env).hub;
   if (status != CL_SUCCESS || !context) {
     delete target;
@@ -86,8 +85,7 @@ Napi::Value CreateContext(const Napi::CallbackInfo& info) {
   NotifyTarget* target = PrepareNotify(env, info[2], listener);
   cl_int status = CL_SUCCESS;
   cl_context context = entry.fn(props.empty() ? nullptr : props.data(), static_cast<cl_uint>(devices.size()),
-                          devices.empty() ? nullptr : devices.data(), target ? OnContextError : nullptr, target,
-                          &status);
+                                devices.empty() ? nullptr : devices.data(), target ? OnContextError : nullptr, target, &status);
   return Finish(env, context, status, entry.call, target, listener);
 }
 
@@ -100,8 +98,7 @@ Napi::Value CreateContextFromType(const Napi::CallbackInfo& info) {
   uint64_t listener;
   NotifyTarget* target = PrepareNotify(env, info[2], listener);
   cl_int status = CL_SUCCESS;
-  cl_context context = entry.fn(props.empty() ? nullptr : props.data(), type, target ? OnContextError : nullptr, target,
-                          &status);
+  cl_context context = entry.fn(props.empty() ? nullptr : props.data(), type, target ? OnContextError : nullptr, target, &status);
   return Finish(env, context, status, entry.call, target, listener);
 }
 
@@ -121,9 +118,7 @@ Napi::Value NativeContext::Info(const Napi::CallbackInfo& info) {
   return InfoBytes(info, Checked(env), OCL_ENTRY(env, clGetContextInfo));
 }
 
-void NativeContext::Init(Napi::Env env, Napi::Object exports) {
-  Register(env, exports, kName, {InstanceMethod("info", &NativeContext::Info)});
-}
+void NativeContext::Init(Napi::Env env, Napi::Object exports) { Register(env, exports, kName, {InstanceMethod("info", &NativeContext::Info)}); }
 
 void InitContext(Napi::Env env, Napi::Object exports) {
   NativeContext::Init(env, exports);

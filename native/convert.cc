@@ -55,27 +55,21 @@ void* ToPointer(const Napi::Value& v, const char* what) {
   return reinterpret_cast<void*>(static_cast<uintptr_t>(ToU64(v, what)));
 }
 
-Napi::BigInt FromPointer(Napi::Env env, const void* p) {
-  return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)));
-}
+Napi::BigInt FromPointer(Napi::Env env, const void* p) { return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p))); }
 
 static size_t ElementBytes(napi_typedarray_type type) {
   switch (type) {
     case napi_int8_array:
     case napi_uint8_array:
-    case napi_uint8_clamped_array:
-      return 1;
+    case napi_uint8_clamped_array: return 1;
     case napi_int16_array:
-    case napi_uint16_array:
-      return 2;
+    case napi_uint16_array: return 2;
     case napi_int32_array:
     case napi_uint32_array:
-    case napi_float32_array:
-      return 4;
+    case napi_float32_array: return 4;
     case napi_float64_array:
     case napi_bigint64_array:
-    case napi_biguint64_array:
-      return 8;
+    case napi_biguint64_array: return 8;
     default:  // a kind newer than this code: asked of the array itself
       return 0;
   }
@@ -111,8 +105,7 @@ HostView ToHostView(const Napi::Value& v, const char* what) {
 
 void RequireBytes(Napi::Env env, const HostView& view, size_t needed, const char* what) {
   if (view.length < needed) {
-    throw Napi::RangeError::New(env, std::string(what) + " has " + std::to_string(view.length) + " bytes; " +
-                                         std::to_string(needed) + " are needed");
+    throw Napi::RangeError::New(env, std::string(what) + " has " + std::to_string(view.length) + " bytes; " + std::to_string(needed) + " are needed");
   }
 }
 

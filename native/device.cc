@@ -11,9 +11,7 @@ Napi::Value NativeDevice::Info(const Napi::CallbackInfo& info) {
   return InfoBytes(info, Checked(env), OCL_ENTRY(env, clGetDeviceInfo));
 }
 
-void NativeDevice::Init(Napi::Env env, Napi::Object exports) {
-  Register(env, exports, kName, {InstanceMethod("info", &NativeDevice::Info)});
-}
+void NativeDevice::Init(Napi::Env env, Napi::Object exports) { Register(env, exports, kName, {InstanceMethod("info", &NativeDevice::Info)}); }
 
 void InitDevice(Napi::Env env, Napi::Object exports) { NativeDevice::Init(env, exports); }
 

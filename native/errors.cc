@@ -8,8 +8,7 @@
 
 namespace ocl {
 
-void ThrowErrorOf(Napi::Env env, const char* className, std::initializer_list<napi_value> args,
-                  const std::string& fallback) {
+void ThrowErrorOf(Napi::Env env, const char* className, std::initializer_list<napi_value> args, const std::string& fallback) {
   Napi::ObjectReference& classes = AddonData::Get(env).errorClasses;
   Napi::Value errorClass = classes.IsEmpty() ? env.Undefined() : classes.Get(className);
   if (!errorClass.IsFunction()) throw Napi::Error::New(env, fallback);
@@ -22,16 +21,14 @@ void ThrowClError(Napi::Env env, cl_int status, const char* call) {
 }
 
 void ThrowMissingEntryPoint(Napi::Env env, const char* name) {
-  ThrowErrorOf(env, "OpenCLEntryPointError", {Napi::String::New(env, name)},
-               std::string("the loaded OpenCL library has no ") + name);
+  ThrowErrorOf(env, "OpenCLEntryPointError", {Napi::String::New(env, name)}, std::string("the loaded OpenCL library has no ") + name);
 }
 
 // kind: the class that was released; its JS name drops the Native prefix (NativeQueue -> Queue).
 void ThrowReleased(Napi::Env env, const char* kind) {
   constexpr char kPrefix[] = "Native";
   if (std::strncmp(kind, kPrefix, sizeof kPrefix - 1) == 0) kind += sizeof kPrefix - 1;
-  ThrowErrorOf(env, "OpenCLReleasedError", {Napi::String::New(env, kind)},
-               std::string("this ") + kind + " was released");
+  ThrowErrorOf(env, "OpenCLReleasedError", {Napi::String::New(env, kind)}, std::string("this ") + kind + " was released");
 }
 
 namespace {
@@ -48,8 +45,6 @@ Napi::Value SetErrorClasses(const Napi::CallbackInfo& info) {
 
 }  // namespace
 
-void InitErrors(Napi::Env env, Napi::Object exports) {
-  exports.Set("setErrorClasses", Napi::Function::New(env, SetErrorClasses, "setErrorClasses"));
-}
+void InitErrors(Napi::Env env, Napi::Object exports) { exports.Set("setErrorClasses", Napi::Function::New(env, SetErrorClasses, "setErrorClasses")); }
 
 }  // namespace ocl

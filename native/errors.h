@@ -17,8 +17,7 @@ namespace ocl {
 [[noreturn]] void ThrowReleased(Napi::Env env, const char* kind);
 // Throws `new classes[className](...args)` of the classes lib/ installed;
 // `fallback` as a plain Error where there is no such class.
-[[noreturn]] void ThrowErrorOf(Napi::Env env, const char* className, std::initializer_list<napi_value> args,
-                               const std::string& fallback);
+[[noreturn]] void ThrowErrorOf(Napi::Env env, const char* className, std::initializer_list<napi_value> args, const std::string& fallback);
 
 inline void Check(Napi::Env env, cl_int status, const char* call) {
   if (status != CL_SUCCESS) ThrowClError(env, status, call);

@@ -92,8 +92,7 @@ void EventTable::ReleaseDependentsOfFailed(Entry& gate) {
     cl_context owner = nullptr;
     cl_int status = CL_COMPLETE;
     if (api->clGetEventInfo(entry.event, CL_EVENT_CONTEXT, sizeof owner, &owner, nullptr) == CL_SUCCESS && owner == context &&
-        api->clGetEventInfo(entry.event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS &&
-        status > CL_COMPLETE) {
+        api->clGetEventInfo(entry.event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS && status > CL_COMPLETE) {
       pending.push_back(entry.event);
     }
   }
@@ -164,9 +163,7 @@ void EventTable::ReleaseCommandsOf(cl_command_queue queue) {
   if (!api) return;
   for (Entry& entry : entries_) {
     cl_command_queue owner = nullptr;
-    if (entry.event &&
-        api->clGetEventInfo(entry.event, CL_EVENT_COMMAND_QUEUE, sizeof(owner), &owner, nullptr) == CL_SUCCESS &&
-        owner == queue) {
+    if (entry.event && api->clGetEventInfo(entry.event, CL_EVENT_COMMAND_QUEUE, sizeof(owner), &owner, nullptr) == CL_SUCCESS && owner == queue) {
       Release(entry);
     }
   }
@@ -179,7 +176,6 @@ EventTable::~EventTable() {
   }
   for (Entry& entry : entries_) Release(entry);
 }
-
 
 namespace {
 
@@ -208,9 +204,7 @@ Napi::Value EventInfo(const Napi::CallbackInfo& info) {
   cl_event event = EventOf(info[0]);
   cl_uint param = static_cast<cl_uint>(ToU64(info[1], "param"));
   auto entry = OCL_ENTRY(env, clGetEventInfo);
-  return QueryBytes(env, entry.call, [&](size_t size, void* out, size_t* sizeRet) {
-    return entry.fn(event, param, size, out, sizeRet);
-  });
+  return QueryBytes(env, entry.call, [&](size_t size, void* out, size_t* sizeRet) { return entry.fn(event, param, size, out, sizeRet); });
 }
 
 // eventStatus(id) -> CL_EVENT_COMMAND_EXECUTION_STATUS as a number (asked at every command's end)
@@ -290,11 +284,14 @@ Napi::Value WrapEvent(Napi::Env env, cl_event event) { return event ? Events(env
 void InitEvent(Napi::Env env, Napi::Object exports) {
   AddonData::Get(env).events = std::make_shared<EventTable>();
   const std::pair<const char*, Napi::Function::Callback> functions[] = {
-      {"createUserEvent", CreateUserEvent},   {"waitForEvents", WaitForEvents},
-      {"eventInfo", EventInfo},               {"eventStatus", EventStatus},
+      {"createUserEvent", CreateUserEvent},
+      {"waitForEvents", WaitForEvents},
+      {"eventInfo", EventInfo},
+      {"eventStatus", EventStatus},
       {"eventProfilingInfo", EventProfilingInfo},
       {"eventAddress", EventAddress},
-      {"setUserEventStatus", SetUserEventStatus}, {"holdDependent", HoldDependent},
+      {"setUserEventStatus", SetUserEventStatus},
+      {"holdDependent", HoldDependent},
       {"releaseEvent", ReleaseEvent},
   };
   for (const auto& [name, fn] : functions) exports.Set(name, Napi::Function::New(env, fn, name));

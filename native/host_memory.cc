@@ -142,9 +142,7 @@ std::shared_ptr<HostBlock> NativeHostBlock::From(const Napi::Value& v, const cha
   return self->block_;
 }
 
-bool NativeHostBlock::Is(const Napi::Value& v) {
-  return v.IsObject() && v.As<Napi::Object>().CheckTypeTag(&kTypeTag);
-}
+bool NativeHostBlock::Is(const Napi::Value& v) { return v.IsObject() && v.As<Napi::Object>().CheckTypeTag(&kTypeTag); }
 
 Napi::Object NativeHostBlock::Wrap(Napi::Env env, std::shared_ptr<HostBlock> block) {
   Napi::Object object = AddonData::Get(env).constructors.at(&kTypeTag).New({});
@@ -171,8 +169,7 @@ static Napi::Value StageHostBlock(const Napi::CallbackInfo& info) {
   HostView view = ToHostView(info[0], "host memory");
   size_t size = ToSize(info[1], "size");
   if (size > view.length) {
-    throw Napi::RangeError::New(env, "host memory has " + std::to_string(view.length) + " bytes; " +
-                                         std::to_string(size) + " are needed");
+    throw Napi::RangeError::New(env, "host memory has " + std::to_string(view.length) + " bytes; " + std::to_string(size) + " are needed");
   }
   auto block = Allocate(env, size, false);
   if (size) std::memcpy(block->data, view.data, size);
@@ -203,8 +200,7 @@ Napi::Value NativeHostBlock::ArrayBuffer(const Napi::CallbackInfo& info) {
   auto* hold = new std::shared_ptr<HostBlock>(block);
   napi_value result;
   napi_status status = napi_create_external_arraybuffer(
-      env, block->data, block->size,
-      [](napi_env, void*, void* hint) { delete static_cast<std::shared_ptr<HostBlock>*>(hint); }, hold, &result);
+      env, block->data, block->size, [](napi_env, void*, void* hint) { delete static_cast<std::shared_ptr<HostBlock>*>(hint); }, hold, &result);
   if (status != napi_ok) {
     delete hold;
     throw Napi::Error::New(env,
@@ -224,11 +220,10 @@ Napi::Value NativeHostBlock::Release(const Napi::CallbackInfo& info) {
 }
 
 void NativeHostBlock::Init(Napi::Env env, Napi::Object exports) {
-  Napi::Function ctor = DefineClass(env, kName,
-                                    {InstanceMethod("copyTo", &NativeHostBlock::CopyTo),
-                                     InstanceMethod("arrayBuffer", &NativeHostBlock::ArrayBuffer),
-                                     InstanceMethod("release", &NativeHostBlock::Release),
-                                     InstanceAccessor("size", &NativeHostBlock::Size, nullptr)});
+  Napi::Function ctor =
+      DefineClass(env, kName,
+                  {InstanceMethod("copyTo", &NativeHostBlock::CopyTo), InstanceMethod("arrayBuffer", &NativeHostBlock::ArrayBuffer),
+                   InstanceMethod("release", &NativeHostBlock::Release), InstanceAccessor("size", &NativeHostBlock::Size, nullptr)});
   AddonData::Get(env).constructors[&kTypeTag] = Napi::Persistent(ctor);
   exports.Set(kName, ctor);
 }

@@ -62,16 +62,12 @@ void ApplyPendingArgs(Napi::Env env, NativeKernel& kernel, const double* ops) {
         status = setArg.fn(kernel.handle(), index, length, bytes);
         break;
       }
-      case kOpLocal:
-        status = setArg.fn(kernel.handle(), index, static_cast<size_t>(value), nullptr);
-        break;
-      default:
-        throw Napi::TypeError::New(env, "unknown kernel argument operation");
+      case kOpLocal: status = setArg.fn(kernel.handle(), index, static_cast<size_t>(value), nullptr); break;
+      default: throw Napi::TypeError::New(env, "unknown kernel argument operation");
     }
     Check(env, status, setArg.call);
   }
 }
-
 
 // setArg(index, bytes): the value's bytes, already packed by lib/.
 Napi::Value NativeKernel::SetArg(const Napi::CallbackInfo& info) {
@@ -108,9 +104,7 @@ Napi::Value NativeKernel::ArgStore(const Napi::CallbackInfo& info) {
   return argStore_.Value();
 }
 
-const uint8_t* NativeKernel::ArgStoreData(Napi::Env env, size_t& bytes) const {
-  return argStore_.Data(env, bytes, "the kernel's argument store");
-}
+const uint8_t* NativeKernel::ArgStoreData(Napi::Env env, size_t& bytes) const { return argStore_.Data(env, bytes, "the kernel's argument store"); }
 
 const uint8_t* ArgSlice(Napi::Env env, const uint8_t* store, size_t bytes, cl_uint index, size_t length) {
   size_t start = static_cast<size_t>(index) * kArgBytes;
@@ -167,9 +161,7 @@ Napi::Value NativeKernel::WorkGroupInfo(const Napi::CallbackInfo& info) {
   cl_device_id device = info[0].IsNull() ? nullptr : NativeDevice::From(info[0], "device");
   cl_uint param = static_cast<cl_uint>(ToU64(info[1], "param"));
   auto entry = OCL_ENTRY(env, clGetKernelWorkGroupInfo);
-  return QueryBytes(env, entry.call, [&](size_t size, void* out, size_t* sizeRet) {
-    return entry.fn(kernel, device, param, size, out, sizeRet);
-  });
+  return QueryBytes(env, entry.call, [&](size_t size, void* out, size_t* sizeRet) { return entry.fn(kernel, device, param, size, out, sizeRet); });
 }
 
 // argInfo(index, param)
@@ -179,19 +171,15 @@ Napi::Value NativeKernel::ArgInfo(const Napi::CallbackInfo& info) {
   cl_uint index = static_cast<cl_uint>(ToU64(info[0], "index"));
   cl_uint param = static_cast<cl_uint>(ToU64(info[1], "param"));
   auto entry = OCL_ENTRY(env, clGetKernelArgInfo);
-  return QueryBytes(env, entry.call, [&](size_t size, void* out, size_t* sizeRet) {
-    return entry.fn(kernel, index, param, size, out, sizeRet);
-  });
+  return QueryBytes(env, entry.call, [&](size_t size, void* out, size_t* sizeRet) { return entry.fn(kernel, index, param, size, out, sizeRet); });
 }
 
 void NativeKernel::Init(Napi::Env env, Napi::Object exports) {
   Register(env, exports, kName,
            {InstanceMethod("info", &NativeKernel::Info), InstanceMethod("workGroupInfo", &NativeKernel::WorkGroupInfo),
             InstanceMethod("argInfo", &NativeKernel::ArgInfo), InstanceMethod("setArg", &NativeKernel::SetArg),
-            InstanceMethod("setArgBytes", &NativeKernel::SetArgBytes),
-            InstanceMethod("argStore", &NativeKernel::ArgStore),
-            InstanceMethod("setArgMem", &NativeKernel::SetArgMem),
-            InstanceMethod("setArgSampler", &NativeKernel::SetArgSampler),
+            InstanceMethod("setArgBytes", &NativeKernel::SetArgBytes), InstanceMethod("argStore", &NativeKernel::ArgStore),
+            InstanceMethod("setArgMem", &NativeKernel::SetArgMem), InstanceMethod("setArgSampler", &NativeKernel::SetArgSampler),
             InstanceMethod("setArgLocal", &NativeKernel::SetArgLocal)});
 }
 

@@ -23,20 +23,16 @@ void* OpenLibrary(const std::string& path, std::string& error) {
   HMODULE module = LoadLibraryA(path.c_str());
   if (!module) {
     char buffer[512] = {0};
-    FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, GetLastError(), 0,
-                   buffer, sizeof(buffer), nullptr);
+    FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, GetLastError(), 0, buffer, sizeof(buffer), nullptr);
     error = buffer;
     while (!error.empty() && (error.back() == '\n' || error.back() == '\r' || error.back() == ' ')) error.pop_back();
   }
   return module;
 }
-void* FindSymbol(void* library, const char* name) {
-  return reinterpret_cast<void*>(GetProcAddress(static_cast<HMODULE>(library), name));
-}
+void* FindSymbol(void* library, const char* name) { return reinterpret_cast<void*>(GetProcAddress(static_cast<HMODULE>(library), name)); }
 void PinThisModule() {
   HMODULE self = nullptr;
-  GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN,
-                     reinterpret_cast<LPCWSTR>(&PinThisModule), &self);
+  GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN, reinterpret_cast<LPCWSTR>(&PinThisModule), &self);
 }
 #else
 void* OpenLibrary(const std::string& path, std::string& error) {
@@ -50,8 +46,7 @@ void* OpenLibrary(const std::string& path, std::string& error) {
 void* FindSymbol(void* library, const char* name) { return dlsym(library, name); }
 void PinThisModule() {
   Dl_info self{};
-  if (dladdr(reinterpret_cast<void*>(&PinThisModule), &self) && self.dli_fname)
-    dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  if (dladdr(reinterpret_cast<void*>(&PinThisModule), &self) && self.dli_fname) dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
 }
 #endif
 
@@ -95,8 +90,7 @@ Napi::Value Load(const Napi::CallbackInfo& info) {
     }
     // The library stays loaded for the life of the process: handles from it
     // may be released by finalizers until the very end.
-#define OCL_RESOLVE_ENTRY_POINT(name, ret, params) \
-  coreApi.name = reinterpret_cast<decltype(coreApi.name)>(FindSymbol(library, #name));
+#define OCL_RESOLVE_ENTRY_POINT(name, ret, params) coreApi.name = reinterpret_cast<decltype(coreApi.name)>(FindSymbol(library, #name));
     OCL_CORE_ENTRY_POINTS(OCL_RESOLVE_ENTRY_POINT)
 #undef OCL_RESOLVE_ENTRY_POINT
     loadedPath = path;

@@ -86,9 +86,7 @@ Napi::Value NativeMem::ImageInfo(const Napi::CallbackInfo& info) {
 
 // storageAddress: where the memory object's own storage lives (0n if none);
 // lets lib/ check a VASurfaceID* query against the storage it owns.
-Napi::Value NativeMem::StorageAddress(const Napi::CallbackInfo& info) {
-  return FromPointer(info.Env(), ownedStorage.get());
-}
+Napi::Value NativeMem::StorageAddress(const Napi::CallbackInfo& info) { return FromPointer(info.Env(), ownedStorage.get()); }
 
 void NativeMem::Init(Napi::Env env, Napi::Object exports) {
   Register(env, exports, kName,

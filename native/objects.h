@@ -100,8 +100,7 @@ class Handle : public Napi::ObjectWrap<Derived> {
     };
   }
 
-  static void Register(Napi::Env env, Napi::Object exports, const char* name,
-                       std::vector<Napi::ClassPropertyDescriptor<Derived>> members) {
+  static void Register(Napi::Env env, Napi::Object exports, const char* name, std::vector<Napi::ClassPropertyDescriptor<Derived>> members) {
     auto base = BaseMembers();
     members.insert(members.end(), base.begin(), base.end());
     Napi::Function ctor = Napi::ObjectWrap<Derived>::DefineClass(env, name, members);

@@ -25,16 +25,15 @@ Napi::Value CreateProgramWithBuiltInKernels(const Napi::CallbackInfo& info) {
   cl_context context = NativeContext::From(info[0], "context");
   auto devices = NativeDevice::FromArray(info[1], "devices");
   std::string names = info[2].As<Napi::String>();
-  cl_program program = OCL_CREATE(env, clCreateProgramWithBuiltInKernels,
-      context, static_cast<cl_uint>(devices.size()), devices.data(), names.c_str());
+  cl_program program =
+      OCL_CREATE(env, clCreateProgramWithBuiltInKernels, context, static_cast<cl_uint>(devices.size()), devices.data(), names.c_str());
   return NativeProgram::Wrap(env, program);
 }
 
 // Compiling takes long; it runs on the libuv pool and settles with the status.
 class BuildWorker : public Napi::AsyncWorker {
  public:
-  BuildWorker(Napi::Env env, Napi::Object owner, cl_program program, std::vector<cl_device_id> devices,
-              std::string options)
+  BuildWorker(Napi::Env env, Napi::Object owner, cl_program program, std::vector<cl_device_id> devices, std::string options)
       : Napi::AsyncWorker(env, "opencl-interop build"),
         deferred_(Napi::Promise::Deferred::New(env)),
         program_(program),
@@ -50,8 +49,8 @@ class BuildWorker : public Napi::AsyncWorker {
   }
   Napi::Promise Promise() { return deferred_.Promise(); }
   void Execute() override {
-    status_ = build_(program_, static_cast<cl_uint>(devices_.size()), devices_.empty() ? nullptr : devices_.data(),
-                     options_.c_str(), nullptr, nullptr);
+    status_ =
+        build_(program_, static_cast<cl_uint>(devices_.size()), devices_.empty() ? nullptr : devices_.data(), options_.c_str(), nullptr, nullptr);
     executed_ = true;
     NoteBuildEnded(environment_);
   }
@@ -124,9 +123,7 @@ Napi::Value NativeProgram::BuildInfo(const Napi::CallbackInfo& info) {
   cl_device_id device = NativeDevice::From(info[0], "device");
   cl_uint param = static_cast<cl_uint>(ToU64(info[1], "param"));
   auto entry = OCL_ENTRY(env, clGetProgramBuildInfo);
-  return QueryBytes(env, entry.call, [&](size_t size, void* out, size_t* sizeRet) {
-    return entry.fn(program, device, param, size, out, sizeRet);
-  });
+  return QueryBytes(env, entry.call, [&](size_t size, void* out, size_t* sizeRet) { return entry.fn(program, device, param, size, out, sizeRet); });
 }
 
 void NativeProgram::Init(Napi::Env env, Napi::Object exports) {
@@ -138,8 +135,7 @@ void NativeProgram::Init(Napi::Env env, Napi::Object exports) {
 void InitProgram(Napi::Env env, Napi::Object exports) {
   NativeProgram::Init(env, exports);
   exports.Set("createProgramWithSource", Napi::Function::New(env, CreateProgramWithSource, "createProgramWithSource"));
-  exports.Set("createProgramWithBuiltInKernels",
-              Napi::Function::New(env, CreateProgramWithBuiltInKernels, "createProgramWithBuiltInKernels"));
+  exports.Set("createProgramWithBuiltInKernels", Napi::Function::New(env, CreateProgramWithBuiltInKernels, "createProgramWithBuiltInKernels"));
 }
 
 }  // namespace ocl

@@ -63,7 +63,6 @@ Napi::Value EnqueueBarrier(const Napi::CallbackInfo& info) {
   return op.Result(env);
 }
 
-
 constexpr cl_uint kImageElementSize = 0x1111;        // CL_IMAGE_ELEMENT_SIZE
 constexpr cl_uint kMemAssociatedMemObject = 0x1107;  // CL_MEM_ASSOCIATED_MEMOBJECT
 constexpr cl_uint kMemOffset = 0x1108;               // CL_MEM_OFFSET
@@ -110,11 +109,9 @@ Napi::Value EnqueueBufferTransfer(const Napi::CallbackInfo& info) {
   cl_mem mem = NativeMem::From(info[1], "buffer");
   Enqueue op(info[6]);
   if (kWrite) {
-    OCL_CHECK(env, clEnqueueWriteBuffer, queue, mem, blocking, offset, size, host.data, op.count(), op.list(),
-                                            &op.event);
+    OCL_CHECK(env, clEnqueueWriteBuffer, queue, mem, blocking, offset, size, host.data, op.count(), op.list(), &op.event);
   } else {
-    OCL_CHECK(env, clEnqueueReadBuffer, queue, mem, blocking, offset, size, host.data, op.count(), op.list(),
-                                           &op.event);
+    OCL_CHECK(env, clEnqueueReadBuffer, queue, mem, blocking, offset, size, host.data, op.count(), op.list(), &op.event);
   }
   if (!blocking) HoldUntilComplete(env, op.event, host);
   return op.Result(env);
@@ -134,15 +131,12 @@ Napi::Value EnqueueImageTransfer(const Napi::CallbackInfo& info) {
   TransferHost host = ToTransferHost(info[7], blocking, "host memory");
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_mem image = NativeMem::From(info[1], "image");
-  RequireBytes(env, HostView{host.data, host.length}, HostImageBytes(env, image, region, hostRowPitch, hostSlicePitch),
-               "host memory");
+  RequireBytes(env, HostView{host.data, host.length}, HostImageBytes(env, image, region, hostRowPitch, hostSlicePitch), "host memory");
   Enqueue op(info[8]);
   if (kWrite) {
-    OCL_CHECK(env, clEnqueueWriteImage, queue, image, blocking, origin, region, rowPitch, slicePitch, host.data,
-                                           op.count(), op.list(), &op.event);
+    OCL_CHECK(env, clEnqueueWriteImage, queue, image, blocking, origin, region, rowPitch, slicePitch, host.data, op.count(), op.list(), &op.event);
   } else {
-    OCL_CHECK(env, clEnqueueReadImage, queue, image, blocking, origin, region, rowPitch, slicePitch, host.data,
-                                          op.count(), op.list(), &op.event);
+    OCL_CHECK(env, clEnqueueReadImage, queue, image, blocking, origin, region, rowPitch, slicePitch, host.data, op.count(), op.list(), &op.event);
   }
   if (!blocking) HoldUntilComplete(env, op.event, host);
   return op.Result(env);
@@ -174,8 +168,7 @@ Napi::Value EnqueueFillBuffer(const Napi::CallbackInfo& info) {
   HostView pattern = ToHostView(info[2], "pattern");
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_mem mem = NativeMem::From(info[1], "buffer");
-  OCL_CHECK(env, clEnqueueFillBuffer, queue, mem, pattern.data, pattern.length, offset, size, op.count(), op.list(),
-                                         &op.event);
+  OCL_CHECK(env, clEnqueueFillBuffer, queue, mem, pattern.data, pattern.length, offset, size, op.count(), op.list(), &op.event);
   return op.Result(env);
 }
 
@@ -190,8 +183,7 @@ Napi::Value EnqueueCopyImage(const Napi::CallbackInfo& info) {
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_mem src = NativeMem::From(info[1], "source");
   cl_mem dst = NativeMem::From(info[2], "destination");
-  OCL_CHECK(env, clEnqueueCopyImage, queue, src, dst, srcOrigin, dstOrigin, region, op.count(), op.list(),
-                                        &op.event);
+  OCL_CHECK(env, clEnqueueCopyImage, queue, src, dst, srcOrigin, dstOrigin, region, op.count(), op.list(), &op.event);
   return op.Result(env);
 }
 
@@ -235,8 +227,7 @@ Napi::Value EnqueueCopyImageToBuffer(const Napi::CallbackInfo& info) {
   cl_mem image = NativeMem::From(info[1], "image");
   cl_mem buffer = NativeMem::From(info[2], "buffer");
   if (info[7].ToBoolean()) ToParentBuffer(env, buffer, dstOffset);
-  OCL_CHECK(env, clEnqueueCopyImageToBuffer, queue, image, buffer, origin, region, dstOffset, op.count(), op.list(),
-                                                &op.event);
+  OCL_CHECK(env, clEnqueueCopyImageToBuffer, queue, image, buffer, origin, region, dstOffset, op.count(), op.list(), &op.event);
   return op.Result(env);
 }
 
@@ -252,8 +243,7 @@ Napi::Value EnqueueCopyBufferToImage(const Napi::CallbackInfo& info) {
   cl_mem buffer = NativeMem::From(info[1], "buffer");
   cl_mem image = NativeMem::From(info[2], "image");
   if (info[7].ToBoolean()) ToParentBuffer(env, buffer, srcOffset);
-  OCL_CHECK(env, clEnqueueCopyBufferToImage, queue, buffer, image, srcOffset, origin, region, op.count(), op.list(),
-                                                &op.event);
+  OCL_CHECK(env, clEnqueueCopyBufferToImage, queue, buffer, image, srcOffset, origin, region, op.count(), op.list(), &op.event);
   return op.Result(env);
 }
 
@@ -332,8 +322,7 @@ class MapsInFlight {
   };
   static bool Ended(const CoreApi& api, cl_event event) {
     cl_int status = CL_COMPLETE;
-    return api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS ||
-           status <= CL_COMPLETE;
+    return api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS || status <= CL_COMPLETE;
   }
   bool HasOthers(void* pointer, cl_event own) const {
     return std::any_of(maps_.begin(), maps_.end(), [&](const Entry& e) { return e.pointer == pointer && e.map != own; });
@@ -355,8 +344,7 @@ class MapsInFlight {
       std::lock_guard<std::mutex> lock(mutex_);
       if (deferred_.empty()) return;
       Prune(api);
-      auto still = std::stable_partition(deferred_.begin(), deferred_.end(),
-                                         [&](const DeferredUnmap& d) { return HasOthers(d.pointer, d.mapped); });
+      auto still = std::stable_partition(deferred_.begin(), deferred_.end(), [&](const DeferredUnmap& d) { return HasOthers(d.pointer, d.mapped); });
       ready.assign(still, deferred_.end());
       deferred_.erase(still, deferred_.end());
     }
@@ -376,8 +364,7 @@ MapsInFlight& mapsInFlight = *new MapsInFlight();
 void EnqueueAbandonedUnmap(const CoreApi& api, const DeferredUnmap& unmap) {
   cl_event event = nullptr;
   cl_event mapped = unmap.mapped;
-  if (api.clEnqueueUnmapMemObject(unmap.queue, unmap.mem, unmap.pointer, mapped ? 1 : 0, mapped ? &mapped : nullptr,
-                                  &event) == CL_SUCCESS) {
+  if (api.clEnqueueUnmapMemObject(unmap.queue, unmap.mem, unmap.pointer, mapped ? 1 : 0, mapped ? &mapped : nullptr, &event) == CL_SUCCESS) {
     api.clFlush(unmap.queue);
     // The unmap may wait behind a command gated by a user event: its event
     // (and the map's, which it waits on) is kept until it ends (PoCL aborts
@@ -457,8 +444,7 @@ Napi::Value EnqueueMapBuffer(const Napi::CallbackInfo& info) {
   Enqueue op(info[6]);
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_mem mem = NativeMem::From(info[1], "buffer");
-  void* pointer = OCL_CREATE(env, clEnqueueMapBuffer, queue, mem, blocking, flags, offset, size, op.count(), op.list(),
-                                                  &op.event);
+  void* pointer = OCL_CREATE(env, clEnqueueMapBuffer, queue, mem, blocking, flags, offset, size, op.count(), op.list(), &op.event);
   return MapResult(env, queue, mem, pointer, size, op.event);
 }
 
@@ -475,8 +461,8 @@ Napi::Value EnqueueMapImage(const Napi::CallbackInfo& info) {
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_mem image = NativeMem::From(info[1], "image");
   size_t rowPitch = 0, slicePitch = 0;
-  void* pointer = OCL_CREATE(env, clEnqueueMapImage, queue, image, blocking, flags, origin, region, &rowPitch,
-                                                 &slicePitch, op.count(), op.list(), &op.event);
+  void* pointer =
+      OCL_CREATE(env, clEnqueueMapImage, queue, image, blocking, flags, origin, region, &rowPitch, &slicePitch, op.count(), op.list(), &op.event);
   size_t bytesRowPitch = rowPitch, bytesSlicePitch = slicePitch ? slicePitch : rowPitch * region[1];
   size_t size = 0;
   try {
@@ -516,8 +502,7 @@ Napi::Value EnqueueUnmap(const Napi::CallbackInfo& info) {
     Api(env).clWaitForEvents(static_cast<cl_uint>(others.size()), others.data());  // a failed map has ended too
     for (cl_event other : others) Api(env).clReleaseEvent(other);
   }
-  OCL_CHECK(env, clEnqueueUnmapMemObject, record->queue, record->mem, record->pointer, op.count(), op.list(),
-                                             &op.event);
+  OCL_CHECK(env, clEnqueueUnmapMemObject, record->queue, record->mem, record->pointer, op.count(), op.list(), &op.event);
   record->unmapped = true;
   mapped.Detach();
   return op.Result(env);
@@ -538,7 +523,8 @@ Napi::Value DetachArrayBuffer(const Napi::CallbackInfo& info) {
 Napi::Value TakeCallArrays(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto& data = AddonData::Get(env);
-  if (!data.ndrangeSizes.IsEmpty()) throw Napi::Error::New(env, "the call arrays were handed out already (to opencl-interop, as it loaded the addon)");
+  if (!data.ndrangeSizes.IsEmpty())
+    throw Napi::Error::New(env, "the call arrays were handed out already (to opencl-interop, as it loaded the addon)");
   // One buffer under both: one detach check per enqueueNDRange.
   auto buffer = Napi::ArrayBuffer::New(env, (kNDRangeSizes + kArgOps) * sizeof(double));
   Napi::Float64Array sizes = data.ndrangeSizes.MakeOn(env, buffer, 0, kNDRangeSizes);
@@ -585,8 +571,8 @@ Napi::Value EnqueueNDRange(const Napi::CallbackInfo& info) {
   }
   Enqueue op(info[2]);
   ApplyPendingArgs(env, *kernel, ops);
-  OCL_CHECK(env, clEnqueueNDRangeKernel, queue->handle(), kernel->handle(), dims, v[1] != 0 ? offset : nullptr, global,
-                                            v[2] != 0 ? local : nullptr, op.count(), op.list(), &op.event);
+  OCL_CHECK(env, clEnqueueNDRangeKernel, queue->handle(), kernel->handle(), dims, v[1] != 0 ? offset : nullptr, global, v[2] != 0 ? local : nullptr,
+            op.count(), op.list(), &op.event);
   if (FlagOf(info[3])) NoteKernelCommand(Api(env), &data, queue->handle(), op.event);
   return op.event ? data.events->Add(env, op.event) : env.Undefined();
 }
@@ -621,9 +607,9 @@ Napi::Value NativeQueue::Finish(const Napi::CallbackInfo& info) {
 }
 
 void NativeQueue::Init(Napi::Env env, Napi::Object exports) {
-  Register(env, exports, kName,
-           {InstanceMethod("info", &NativeQueue::Info), InstanceMethod("flush", &NativeQueue::Flush),
-            InstanceMethod("finish", &NativeQueue::Finish)});
+  Register(
+      env, exports, kName,
+      {InstanceMethod("info", &NativeQueue::Info), InstanceMethod("flush", &NativeQueue::Flush), InstanceMethod("finish", &NativeQueue::Finish)});
 }
 
 void InitQueue(Napi::Env env, Napi::Object exports) {

@@ -36,9 +36,7 @@ Napi::Value NativeSampler::Info(const Napi::CallbackInfo& info) {
   return InfoBytes(info, Checked(env), OCL_ENTRY(env, clGetSamplerInfo));
 }
 
-void NativeSampler::Init(Napi::Env env, Napi::Object exports) {
-  Register(env, exports, kName, {InstanceMethod("info", &NativeSampler::Info)});
-}
+void NativeSampler::Init(Napi::Env env, Napi::Object exports) { Register(env, exports, kName, {InstanceMethod("info", &NativeSampler::Info)}); }
 
 void InitSampler(Napi::Env env, Napi::Object exports) {
   NativeSampler::Init(env, exports);

@@ -119,14 +119,13 @@ class StatusPoller {
 
 }  // namespace
 
-cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, StatusNotify notify, void* user,
-                      bool (*abandoned)(void*), void (*drop)(void*)) {
+cl_int NotifyOnStatus(const CoreApi& api, cl_event event, cl_int execStatus, StatusNotify notify, void* user, bool (*abandoned)(void*),
+                      void (*drop)(void*)) {
   cl_int status = api.clSetEventCallback ? api.clSetEventCallback(event, execStatus, notify, user) : CL_INVALID_OPERATION;
   if (status != CL_INVALID_OPERATION) return status;
   // The same argument check clSetEventCallback makes.
   if (execStatus != CL_COMPLETE && execStatus != CL_RUNNING && execStatus != CL_SUBMITTED) return CL_INVALID_VALUE;
-  return StatusPoller::Instance().Watch(api, {event, execStatus, notify, user, abandoned, drop}) ? CL_SUCCESS
-                                                                                                 : CL_OUT_OF_HOST_MEMORY;
+  return StatusPoller::Instance().Watch(api, {event, execStatus, notify, user, abandoned, drop}) ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
 
 }  // namespace ocl

@@ -12,7 +12,9 @@ const dir = join(root, 'lib/vulkan/shaders');
 const work = mkdtempSync(join(tmpdir(), 'spirv-'));
 const entries = [];
 try {
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.comp')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.comp'))
+    .sort()) {
     const out = join(work, `${file}.spv`);
     execFileSync('glslangValidator', ['-V', '--target-env', 'vulkan1.1', '-o', out, join(dir, file)], { stdio: 'pipe' });
     const bytes = readFileSync(out);

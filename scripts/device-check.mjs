@@ -10,11 +10,20 @@ import { terminateWorkersScript } from '../test/support/terminate-workers.mjs';
 const wanted = process.argv[2] ?? process.env.CHECK_PLATFORM ?? '';
 const platform = ocl.getPlatforms().find((p) => p.name.includes(wanted));
 if (!platform) {
-  console.error(`no platform matches "${wanted}": ${ocl.getPlatforms().map((p) => p.name).join(', ') || 'none'}`);
+  console.error(
+    `no platform matches "${wanted}": ${
+      ocl
+        .getPlatforms()
+        .map((p) => p.name)
+        .join(', ') || 'none'
+    }`,
+  );
   process.exit(2);
 }
 const device = platform.getDevices('gpu')[0] ?? platform.getDevices()[0];
-console.log(`platform: ${platform.name} (${platform.version}); device: ${device.name}, ${device.type}, ${device.maxComputeUnits} CUs, ${device.globalMemSize / 2n ** 20n} MiB; loader ${ocl.loadedLibrary().path}`);
+console.log(
+  `platform: ${platform.name} (${platform.version}); device: ${device.name}, ${device.type}, ${device.maxComputeUnits} CUs, ${device.globalMemSize / 2n ** 20n} MiB; loader ${ocl.loadedLibrary().path}`,
+);
 
 const results = [];
 async function check(name, fn) {
@@ -40,16 +49,23 @@ await check('device info types', () => {
 });
 
 await check('vector add (1M floats) with local size and profiling', async () => {
-  const program = context.createProgram('kernel void add(global const float *a, global const float *b, global float *c) { size_t i = get_global_id(0); c[i] = a[i] + b[i]; }');
+  const program = context.createProgram(
+    'kernel void add(global const float *a, global const float *b, global float *c) { size_t i = get_global_id(0); c[i] = a[i] + b[i]; }',
+  );
   await program.build();
   const n = 1 << 20;
   const a = Float32Array.from({ length: n }, (_, i) => i);
-  const A = context.createBuffer(a), B = context.createBuffer(a), C = context.createBuffer(n * 4);
+  const A = context.createBuffer(a),
+    B = context.createBuffer(a),
+    C = context.createBuffer(n * 4);
   const kernel = program.createKernel('add').setArgs(A, B, C);
   const run = queue.enqueueKernel(kernel, n, { localSize: [256] });
   const out = new Float32Array(n);
   await queue.readBuffer(C, out, { waitFor: [run] }).completed;
-  assert.equal(out.findIndex((v, i) => v !== 2 * i), -1);
+  assert.equal(
+    out.findIndex((v, i) => v !== 2 * i),
+    -1,
+  );
   assert.ok(run.profiling.end >= run.profiling.start);
 });
 
@@ -58,7 +74,9 @@ await check('every scalar and vector argument type', async () => {
     out[0] = a; out[1] = b; out[2] = c; out[3] = (long)d; out[4] = (long)(e * 2); out[5] = (long)(f * 4); out[6] = g.x + g.y + g.z; }`);
   await program.build();
   const out = context.createBuffer(7 * 8);
-  const kernel = program.createKernel('k').setArgs(out, ['char', -3], ['ushort', 65000], ['int', -7], ['ulong', 2n ** 40n], ['float', 1.5], ['double', 2.25], ['int3', [1, 2, 3]]);
+  const kernel = program
+    .createKernel('k')
+    .setArgs(out, ['char', -3], ['ushort', 65000], ['int', -7], ['ulong', 2n ** 40n], ['float', 1.5], ['double', 2.25], ['int3', [1, 2, 3]]);
   queue.enqueueKernel(kernel, 1);
   const host = new BigInt64Array(7);
   queue.readBuffer(out, host, { blocking: true });
@@ -66,7 +84,8 @@ await check('every scalar and vector argument type', async () => {
 });
 
 await check('image kernel with a sampler (RGBA8 invert), copy and fill', async () => {
-  const w = 64, h = 32;
+  const w = 64,
+    h = 32;
   const pixels = Uint8Array.from({ length: w * h * 4 }, (_, i) => i & 0xff);
   const src = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width: w, height: h, data: pixels });
   const dst = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width: w, height: h });
@@ -77,7 +96,10 @@ await check('image kernel with a sampler (RGBA8 invert), copy and fill', async (
   const run = queue.enqueueKernel(program.createKernel('inv').setArgs(src, dst, sampler), [w, h]);
   const out = new Uint8Array(pixels.length);
   await queue.readImage(dst, out, { waitFor: [run] }).completed;
-  assert.deepEqual([...out.subarray(0, 8)], [...pixels.subarray(0, 8)].map((v) => 255 - v));
+  assert.deepEqual(
+    [...out.subarray(0, 8)],
+    [...pixels.subarray(0, 8)].map((v) => 255 - v),
+  );
   queue.fillImage(dst, [0, 1, 0, 1]);
   queue.readImage(dst, out, { blocking: true });
   assert.deepEqual([...out.subarray(0, 4)], [0, 255, 0, 255]);
@@ -126,36 +148,46 @@ await check('released objects throw OpenCLReleasedError', () => {
 });
 
 const hasRG = context.supportedImageFormats({ access: 'read', type: '2d' }).some((f) => f.order === 'RG' && f.type === 'UNORM_INT8');
-await check(`the VA example's nv12_to_rgba kernel on plain R + RG images ${hasRG ? 'matches BT.601' : 'compiles (no CL_RG images here)'}`, async () => {
-  const { nv12ToRgbaSource } = await import('../examples/va-api-nv12-to-rgba.mjs');
-  const program = context.createProgram(nv12ToRgbaSource);
-  await program.build();
-  if (!hasRG) return;
-  const w = 16, h = 8;
-  const luma = Uint8Array.from({ length: w * h }, (_, i) => 16 + ((i * 7) % 220));
-  const chroma = Uint8Array.from({ length: (w / 2) * (h / 2) * 2 }, (_, i) => (i * 37) & 0xff);
-  const y = context.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width: w, height: h, data: luma });
-  const uv = context.createImage({ format: { order: 'RG', type: 'UNORM_INT8' }, width: w / 2, height: h / 2, data: chroma });
-  const rgba = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width: w, height: h });
-  queue.enqueueKernel(program.createKernel('nv12_to_rgba').setArgs(y, uv, rgba), [w, h]);
-  const out = new Uint8Array(w * h * 4);
-  queue.readImage(rgba, out, { blocking: true });
-  const clamp = (x) => Math.max(0, Math.min(255, x >> 8));
-  for (let py = 0; py < h; py++) {
-    for (let px = 0; px < w; px++) {
-      const c = luma[py * w + px] - 16, k = ((py >> 1) * (w / 2) + (px >> 1)) * 2, d = chroma[k] - 128, e = chroma[k + 1] - 128;
-      const want = [clamp(298 * c + 409 * e + 128), clamp(298 * c - 100 * d - 208 * e + 128), clamp(298 * c + 516 * d + 128), 255];
-      assert.deepEqual([...out.subarray((py * w + px) * 4, (py * w + px) * 4 + 4)], want, `pixel ${px},${py}`);
+await check(
+  `the VA example's nv12_to_rgba kernel on plain R + RG images ${hasRG ? 'matches BT.601' : 'compiles (no CL_RG images here)'}`,
+  async () => {
+    const { nv12ToRgbaSource } = await import('../examples/va-api-nv12-to-rgba.mjs');
+    const program = context.createProgram(nv12ToRgbaSource);
+    await program.build();
+    if (!hasRG) return;
+    const w = 16,
+      h = 8;
+    const luma = Uint8Array.from({ length: w * h }, (_, i) => 16 + ((i * 7) % 220));
+    const chroma = Uint8Array.from({ length: (w / 2) * (h / 2) * 2 }, (_, i) => (i * 37) & 0xff);
+    const y = context.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width: w, height: h, data: luma });
+    const uv = context.createImage({ format: { order: 'RG', type: 'UNORM_INT8' }, width: w / 2, height: h / 2, data: chroma });
+    const rgba = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width: w, height: h });
+    queue.enqueueKernel(program.createKernel('nv12_to_rgba').setArgs(y, uv, rgba), [w, h]);
+    const out = new Uint8Array(w * h * 4);
+    queue.readImage(rgba, out, { blocking: true });
+    const clamp = (x) => Math.max(0, Math.min(255, x >> 8));
+    for (let py = 0; py < h; py++) {
+      for (let px = 0; px < w; px++) {
+        const c = luma[py * w + px] - 16,
+          k = ((py >> 1) * (w / 2) + (px >> 1)) * 2,
+          d = chroma[k] - 128,
+          e = chroma[k + 1] - 128;
+        const want = [clamp(298 * c + 409 * e + 128), clamp(298 * c - 100 * d - 208 * e + 128), clamp(298 * c + 516 * d + 128), 255];
+        assert.deepEqual([...out.subarray((py * w + px) * 4, (py * w + px) * 4 + 4)], want, `pixel ${px},${py}`);
+      }
     }
-  }
-});
+  },
+);
 
 for (const name of ocl.sharingExtensionNames) {
   await check(`${name}: ${platform.supports(name) ? 'advertised' : 'not advertised -> OpenCLExtensionError'}`, () => {
     if (platform.supports(name)) {
       assert.equal(platform.getSharing(name).entryPoints.length, ocl.sharingExtensions[name].length);
     } else {
-      assert.throws(() => platform.getSharing(name), (e) => e instanceof ocl.OpenCLExtensionError && e.platform === platform.name);
+      assert.throws(
+        () => platform.getSharing(name),
+        (e) => e instanceof ocl.OpenCLExtensionError && e.platform === platform.name,
+      );
     }
   });
 }
@@ -184,7 +216,7 @@ await check('a worker terminated with 20 non-blocking 1 MiB reads and writes in 
   const script = [
     "const { Worker } = require('node:worker_threads');",
     `const worker = new Worker(${JSON.stringify(workerCode)}, { eval: true });`,
-    'worker.on(\'message\', () => worker.terminate());',
+    "worker.on('message', () => worker.terminate());",
     "worker.on('exit', () => setTimeout(() => console.log('survived'), 300));",
   ].join('\n');
   const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });

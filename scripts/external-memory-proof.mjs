@@ -63,7 +63,9 @@ const fail = (message) => {
   console.error(`external-memory-proof: ${message}`);
   process.exit(1);
 };
-const cycles = Number(opts.cycles), frames = Number(opts.frames), size = Number(opts.size);
+const cycles = Number(opts.cycles),
+  frames = Number(opts.frames),
+  size = Number(opts.size);
 const [imageWidth, imageHeight] = opts.image.split('x').map(Number);
 if (!Number.isInteger(cycles) || cycles < 0 || !Number.isInteger(frames) || frames < 1) fail('--cycles >= 0 and --frames >= 1 must be integers');
 if (!Number.isInteger(size) || size < 4096 || size % 4) fail('--size must be a multiple of 4, at least 4096');
@@ -85,7 +87,13 @@ function gpuMemoryMiB() {
 const log = (line) => console.log(line);
 
 const platform = cl.getPlatforms().find((p) => p.name.includes(opts.platform));
-if (!platform) fail(`no platform whose name contains "${opts.platform}" (have: ${cl.getPlatforms().map((p) => p.name).join(', ')})`);
+if (!platform)
+  fail(
+    `no platform whose name contains "${opts.platform}" (have: ${cl
+      .getPlatforms()
+      .map((p) => p.name)
+      .join(', ')})`,
+  );
 const device = platform.getDevices().find((d) => d.type === 'gpu') ?? platform.getDevices()[0];
 const memory = cl.getExternalMemory(platform);
 const semaphores = cl.getSemaphores(platform);
@@ -145,7 +153,15 @@ const targets = [];
 const fdsBefore = openFds();
 {
   const vk = vulkan.createBuffer({ size });
-  targets.push({ name: 'buffer', kind: 'buffer', counted: true, vk, cl: memory.importBuffer(context, vk.exportMemory()), words, note: `${size} bytes, allocation ${vk.allocationSize}${vk.dedicated ? ' (dedicated)' : ''}` });
+  targets.push({
+    name: 'buffer',
+    kind: 'buffer',
+    counted: true,
+    vk,
+    cl: memory.importBuffer(context, vk.exportMemory()),
+    words,
+    note: `${size} bytes, allocation ${vk.allocationSize}${vk.dedicated ? ' (dedicated)' : ''}`,
+  });
 }
 // The images: a linear one (with its row pitch) and an optimal-tiling one imported as images, a linear one's
 // memory imported as a buffer (rows at the plane's offset and pitch), and one written by a Vulkan fill (into a
@@ -155,16 +171,27 @@ const fdsBefore = openFds();
 // (OpenCLImageLayoutError), and that refusal is the right outcome for that target.
 const linearAssumed = memory.assumeLinearImageHandleTypes(device).includes('opaque-fd');
 const readable = linearAssumed ? 'linear' : 'optimal';
-for (const [name, tiling, as] of [['image, linear', 'linear', 'image'], ['image, optimal tiling', 'optimal', 'image'], ["image, linear, its memory as a buffer", 'linear', 'rows'], [`image, ${readable}, written by a Vulkan fill`, readable, 'image-fill']]) {
+for (const [name, tiling, as] of [
+  ['image, linear', 'linear', 'image'],
+  ['image, optimal tiling', 'optimal', 'image'],
+  ['image, linear, its memory as a buffer', 'linear', 'rows'],
+  [`image, ${readable}, written by a Vulkan fill`, readable, 'image-fill'],
+]) {
   const vk = vulkan.createImage({ width: imageWidth, height: imageHeight, format: 'rgba8', tiling });
   const plane = vk.planes[0];
   const note = `${imageWidth}x${imageHeight} RGBA8 ${tiling}${plane.rowPitch !== null ? `, row pitch ${plane.rowPitch}, offset ${plane.offset}` : ''}, allocation ${vk.allocationSize}${vk.dedicated ? ' (dedicated)' : ''}`;
   const kind = as === 'image-fill' ? 'image' : as;
   const mustRefuse = kind === 'image' && tiling !== readable;
   try {
-    const imported = as !== 'rows'
-      ? memory.importImage(context, vk.exportMemory(), { format: { order: 'RGBA', type: 'UNSIGNED_INT8' }, width: imageWidth, height: imageHeight, rowPitch: tiling === 'linear' ? plane.rowPitch : 0 })
-      : memory.importBuffer(context, vk.exportMemory());
+    const imported =
+      as !== 'rows'
+        ? memory.importImage(context, vk.exportMemory(), {
+            format: { order: 'RGBA', type: 'UNSIGNED_INT8' },
+            width: imageWidth,
+            height: imageHeight,
+            rowPitch: tiling === 'linear' ? plane.rowPitch : 0,
+          })
+        : memory.importBuffer(context, vk.exportMemory());
     const fillSource = as === 'image-fill' ? vulkan.createBuffer({ size: imageWidth * imageHeight * 4, exportTypes: [] }) : null;
     targets.push({ name, kind, filled: !!fillSource, counted: true, fillSource, vk, cl: imported, plane, note, mustRefuse });
   } catch (error) {
@@ -191,7 +218,9 @@ const scratch = context.createBuffer(imageBytes);
 
 async function cyclesOf(ordered, count, first) {
   // Per cycle: the image's source pixels (written from the host first), and where Vulkan copies the results.
-  const sources = [], backs = [], commands = [];
+  const sources = [],
+    backs = [],
+    commands = [];
   for (let i = 0; i < count; i++) {
     const f = first + i;
     const source = vulkan.createBuffer({ size: imageBytes, exportTypes: [] });
@@ -255,7 +284,8 @@ async function cyclesOf(ordered, count, first) {
         const want = rewrittenPixel(filledPixel(f));
         for (let j = 0; j < got.length; j++) if (got[j] !== want) bad++;
       } else {
-        for (let y = 0, j = 0; y < imageHeight; y++) for (let x = 0; x < imageWidth; x++, j++) if (got[j] !== rewrittenPixel(imagePixel(f, x, y))) bad++;
+        for (let y = 0, j = 0; y < imageHeight; y++)
+          for (let x = 0; x < imageWidth; x++, j++) if (got[j] !== rewrittenPixel(imagePixel(f, x, y))) bad++;
       }
       tallies[k].values += got.length;
       tallies[k].mismatched += bad;
@@ -271,26 +301,37 @@ async function cyclesOf(ordered, count, first) {
   return tallies;
 }
 
-const describe = (t) =>
-  `${t.target}: ${t.mismatched} of ${t.values} values wrong (${t.mismatched_cycles} of ${t.cycles} cycles with mismatches)`;
+const describe = (t) => `${t.target}: ${t.mismatched} of ${t.values} values wrong (${t.mismatched_cycles} of ${t.cycles} cycles with mismatches)`;
 result.ordered = await cyclesOf(true, frames, 0);
 for (const t of result.ordered) log(`ordered by the imported semaphores, ${describe(t)}`);
 result.unordered = await cyclesOf(false, frames, 1000);
 for (const t of result.unordered) log(`without semaphores (the race), ${describe(t)}`);
-result.targets = targets.map((t) => ({ name: t.name, note: t.note, imported: !!t.cl, must_refuse: t.mustRefuse, refused: !!t.refused, counted: t.counted, error: t.error }));
+result.targets = targets.map((t) => ({
+  name: t.name,
+  note: t.note,
+  imported: !!t.cl,
+  must_refuse: t.mustRefuse,
+  refused: !!t.refused,
+  counted: t.counted,
+  error: t.error,
+}));
 
 // ---- layout: what OpenCL reads is what Vulkan wrote at the same pixel, and the other way round ----
 // (The cycles above rewrite each value where it lies, so they would pass with any layout the two sides
 // disagree on: this pass compares pixel by pixel.)
 result.layout = [];
 for (const t of live.filter((t) => t.kind !== 'buffer')) {
-  const want = new Uint32Array(pixels), back = new Uint32Array(pixels);
+  const want = new Uint32Array(pixels),
+    back = new Uint32Array(pixels);
   for (let y = 0, k = 0; y < imageHeight; y++) for (let x = 0; x < imageWidth; x++, k++) want[k] = imagePixel(7000, x, y);
   for (let k = 0; k < pixels; k++) back[k] = imagePixel(8000, k % imageWidth, Math.floor(k / imageWidth));
   const source = vulkan.createBuffer({ size: imageBytes, exportTypes: [] });
   const copyOut = vulkan.createBuffer({ size: t.kind === 'rows' ? t.vk.allocationSize : imageBytes, exportTypes: [] });
   await source.write(want);
-  const written = vulkan.queue.submit(vulkan.record((r) => r.copyBufferToImage(source, t.vk)), { signal: [inSemaphore] });
+  const written = vulkan.queue.submit(
+    vulkan.record((r) => r.copyBufferToImage(source, t.vk)),
+    { signal: [inSemaphore] },
+  );
   const seen = new Uint32Array(pixels);
   semaphores.wait(queue, [clIn]).release();
   queue.enqueueAcquireShared([t.cl]).release();
@@ -298,7 +339,8 @@ for (const t of live.filter((t) => t.kind !== 'buffer')) {
   if (t.kind === 'rows') {
     const all = new Uint32Array(t.vk.allocationSize / 4);
     await queue.readBuffer(t.cl, all);
-    for (let y = 0; y < imageHeight; y++) seen.set(all.subarray(t.plane.offset / 4 + y * rowWords, t.plane.offset / 4 + y * rowWords + imageWidth), y * imageWidth);
+    for (let y = 0; y < imageHeight; y++)
+      seen.set(all.subarray(t.plane.offset / 4 + y * rowWords, t.plane.offset / 4 + y * rowWords + imageWidth), y * imageWidth);
     for (let y = 0; y < imageHeight; y++) all.set(back.subarray(y * imageWidth, (y + 1) * imageWidth), t.plane.offset / 4 + y * rowWords);
     queue.writeBuffer(t.cl, all).release();
   } else {
@@ -308,14 +350,19 @@ for (const t of live.filter((t) => t.kind !== 'buffer')) {
   queue.enqueueReleaseShared([t.cl]).release();
   semaphores.signal(queue, [clOut]).release();
   queue.flush();
-  const readBack = vulkan.queue.submit(vulkan.record((r) => r.copyImageToBuffer(t.vk, copyOut)), { wait: [outSemaphore] });
+  const readBack = vulkan.queue.submit(
+    vulkan.record((r) => r.copyImageToBuffer(t.vk, copyOut)),
+    { wait: [outSemaphore] },
+  );
   await Promise.all([written, readBack, queue.finish()]);
   const out = await copyOut.read();
   const vkSeen = new Uint32Array(out.buffer, out.byteOffset, pixels);
   const wrong = (got, expected) => got.reduce((n, v, k) => n + (v !== expected[k] ? 1 : 0), 0);
   const entry = { target: t.name, pixels, opencl_read_wrong: wrong(seen, want), vulkan_read_wrong: wrong(vkSeen, back) };
   result.layout.push(entry);
-  log(`layout, ${t.name}: OpenCL read ${entry.opencl_read_wrong} of ${pixels} pixels not where Vulkan wrote them; Vulkan read ${entry.vulkan_read_wrong} of ${pixels} not where OpenCL wrote them`);
+  log(
+    `layout, ${t.name}: OpenCL read ${entry.opencl_read_wrong} of ${pixels} pixels not where Vulkan wrote them; Vulkan read ${entry.vulkan_read_wrong} of ${pixels} not where OpenCL wrote them`,
+  );
   source.dispose();
   copyOut.dispose();
 }
@@ -327,7 +374,8 @@ clIn.release();
 clOut.release();
 scratch.release();
 await vulkan.queue.idle();
-for (const r of [...targets.map((t) => t.vk), ...targets.flatMap((t) => (t.fillSource ? [t.fillSource] : [])), inSemaphore, outSemaphore]) r.dispose();
+for (const r of [...targets.map((t) => t.vk), ...targets.flatMap((t) => (t.fillSource ? [t.fillSource] : [])), inSemaphore, outSemaphore])
+  r.dispose();
 
 // ---- lifetimes: import, acquire, release and free, again and again ----
 const cycleBytes = 4 << 20;

@@ -78,7 +78,7 @@ export const prerequisites = [
     ok: () => onPath('vulkaninfo'),
   },
   {
-    what: "the mingw-w64 headers (winerror.h, d3d11.h: the Direct3D error codes are checked against them)",
+    what: 'the mingw-w64 headers (winerror.h, d3d11.h: the Direct3D error codes are checked against them)',
     debian: ['mingw-w64-common'],
     ok: () => existsSync('/usr/share/mingw-w64/include/winerror.h'),
   },
@@ -117,10 +117,11 @@ function main() {
 
   if (isDebian && (root || sudo)) {
     console.log(`npm test: installing what the tests need: ${packages.join(' ')}`);
-    const run = (args) => execFileSync(root ? args[0] : 'sudo', root ? args.slice(1) : args, {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
+    const run = (args) =>
+      execFileSync(root ? args[0] : 'sudo', root ? args.slice(1) : args, {
+        stdio: 'inherit',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
     try {
       run(['apt-get', 'update', '-q']);
       run(['apt-get', 'install', '-y', '-q', '--no-install-recommends', ...packages]);

@@ -8,7 +8,7 @@ const api = require('../dist/index.js');
 const names = Object.keys(api).filter((name) => name !== 'default' && name !== '__esModule');
 const lines = [
   "import { createRequire } from 'node:module';",
-  'const api = createRequire(import.meta.url)(\'./index.js\');',
+  "const api = createRequire(import.meta.url)('./index.js');",
   ...names.map((name) => `export const ${name} = api.${name};`),
   'export default api;',
   '',

@@ -59,7 +59,8 @@ const addon = require(resolve(repoRoot, 'build/Release/opencl_interop.node')) as
 const declared = membersOf('Addon');
 
 const isClass = (value: unknown): value is new (...args: never[]) => unknown =>
-  typeof value === 'function' && Object.getOwnPropertyNames(value.prototype ?? {}).includes('constructor') &&
+  typeof value === 'function' &&
+  Object.getOwnPropertyNames(value.prototype ?? {}).includes('constructor') &&
   Object.getOwnPropertyNames(value.prototype).length > 1;
 
 /** The class an Addon member declares (SharingConstructor<NativeX> or new (...) => NativeX -> NativeX), or null for a function. */
@@ -202,7 +203,8 @@ describe('the addon boundary: the built addon against lib/addon.ts', () => {
         const member = members.get(name);
         if (!member) problems.push(`${key}.${name}: exported, not declared by ${interfaceName}`);
         else if (descriptor.get && member.params !== null) problems.push(`${key}.${name}: an accessor natively, a method in ${interfaceName}`);
-        else if (typeof descriptor.value === 'function' && member.params === null) problems.push(`${key}.${name}: a method natively, a property in ${interfaceName}`);
+        else if (typeof descriptor.value === 'function' && member.params === null)
+          problems.push(`${key}.${name}: a method natively, a property in ${interfaceName}`);
       }
       for (const name of members.keys()) if (!own.includes(name)) problems.push(`${key}.${name}: declared by ${interfaceName}, not on the prototype`);
     }
@@ -225,7 +227,9 @@ describe('the addon boundary: the built addon against lib/addon.ts', () => {
         if (body === null) continue;
         const { count, exact } = readsOf(body);
         if (exact ? count !== member.params : count > member.params) {
-          problems.push(`${className}.${jsName}: lib/addon.ts declares ${member.params} parameter(s), the native method reads ${exact ? '' : 'at least '}${count}`);
+          problems.push(
+            `${className}.${jsName}: lib/addon.ts declares ${member.params} parameter(s), the native method reads ${exact ? '' : 'at least '}${count}`,
+          );
         }
       }
     }
@@ -247,7 +251,10 @@ describe('native call names', () => {
 
   it('no OpenCL entry point name is written as a string in native/ (outside comments) but the listed exceptions', () => {
     const spelled = nativeFiles.flatMap((file) => {
-      const code = nativeText.get(file)!.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
+      const code = nativeText
+        .get(file)!
+        .replace(/\/\/.*$/gm, '')
+        .replace(/\/\*[\s\S]*?\*\//g, '');
       const where = relative(repoRoot, file);
       return [...code.matchAll(/"(cl[A-Z]\w+)"/g)]
         .map((match) => match[1]!)
@@ -364,22 +371,31 @@ describe('image format and descriptor: one range-checked conversion for both cre
     }
   };
 
-  it.each(cases)('$what of 2^32 + a valid token: a RangeError naming it from clCreateImage and from clCreateImageWithProperties', async ({ what, format, type }) => {
-    const { platform } = await import('./helpers/ref-driver');
-    const native = nativeAddon();
-    const context = createContext({ platform });
-    try {
-      const flags = BigInt(CL.CL_MEM_READ_WRITE);
-      const core = refusal(() => native.createImage(context.native, flags, [...format] as [number, number], { ...desc(type), hostBytes: 0 }));
-      const external = refusal(() =>
-        (getExternalMemory(platform) as unknown as { native: NativeExternalMemory }).native.createImage(context.native, [], flags, [...format] as [number, number], desc(type)),
-      );
-      for (const error of [core, external]) {
-        expect(error).toBeInstanceOf(RangeError);
-        expect((error as Error).message).toBe(`${what} does not fit in 32 bits`);
+  it.each(cases)(
+    '$what of 2^32 + a valid token: a RangeError naming it from clCreateImage and from clCreateImageWithProperties',
+    async ({ what, format, type }) => {
+      const { platform } = await import('./helpers/ref-driver');
+      const native = nativeAddon();
+      const context = createContext({ platform });
+      try {
+        const flags = BigInt(CL.CL_MEM_READ_WRITE);
+        const core = refusal(() => native.createImage(context.native, flags, [...format] as [number, number], { ...desc(type), hostBytes: 0 }));
+        const external = refusal(() =>
+          (getExternalMemory(platform) as unknown as { native: NativeExternalMemory }).native.createImage(
+            context.native,
+            [],
+            flags,
+            [...format] as [number, number],
+            desc(type),
+          ),
+        );
+        for (const error of [core, external]) {
+          expect(error).toBeInstanceOf(RangeError);
+          expect((error as Error).message).toBe(`${what} does not fit in 32 bits`);
+        }
+      } finally {
+        context.release();
       }
-    } finally {
-      context.release();
-    }
-  });
+    },
+  );
 });

@@ -57,20 +57,24 @@ const streams = (shortOn: 'reference' | 'pocl') => `
 describe('issue 23 item 1: an await is not held behind an unrelated long command', () => {
   for (const shortOn of ['reference', 'pocl'] as const) {
     const where = shortOn === 'reference' ? 'on the reference driver' : 'on a second PoCL queue (PoCL runs the two queues concurrently)';
-    it.each([['callback'], ['waiter'], [undefined]])(`a 4 KiB write ${where}, awaited while a ~300 ms PoCL kernel is awaited, resolves while the kernel runs (OPENCL_INTEROP_COMPLETION=%s)`, async (mode) => {
-      const { value } = await runNodeForValue(streams(shortOn), { env: { OPENCL_INTEROP_COMPLETION: mode } });
-      const { results } = value as { results: { shortMs: number; longMs: number; longStatusThen: string }[] };
-      console.log(JSON.stringify(value));
-      // At least 2 rounds of 3 (a loaded machine may stall the kernel's thread briefly).
-      const inTime = results.filter((r) => r.longStatusThen !== 'complete' && r.shortMs < r.longMs);
-      expect(inTime.length, JSON.stringify(results)).toBeGreaterThanOrEqual(2);
-    }, 300_000);
+    it.each([['callback'], ['waiter'], [undefined]])(
+      `a 4 KiB write ${where}, awaited while a ~300 ms PoCL kernel is awaited, resolves while the kernel runs (OPENCL_INTEROP_COMPLETION=%s)`,
+      async (mode) => {
+        const { value } = await runNodeForValue(streams(shortOn), { env: { OPENCL_INTEROP_COMPLETION: mode } });
+        const { results } = value as { results: { shortMs: number; longMs: number; longStatusThen: string }[] };
+        console.log(JSON.stringify(value));
+        // At least 2 rounds of 3 (a loaded machine may stall the kernel's thread briefly).
+        const inTime = results.filter((r) => r.longStatusThen !== 'complete' && r.shortMs < r.longMs);
+        expect(inTime.length, JSON.stringify(results)).toBeGreaterThanOrEqual(2);
+      },
+      300_000,
+    );
   }
 });
 
 // The waiting threads at teardown: no crash, no hang, no call into a driver
 // being torn down. Each in a fresh process in the waiter mode.
-describe('issue 23 item 1: waiting threads at exit, at a worker\'s end, and behind a user event never set', () => {
+describe("issue 23 item 1: waiting threads at exit, at a worker's end, and behind a user event never set", () => {
   const setup = `
     const byName = (name) => ocl.getPlatforms().find((p) => p.name === name);
     const open = async () => {
@@ -83,7 +87,8 @@ describe('issue 23 item 1: waiting threads at exit, at a worker\'s end, and behi
   const waiter = { env: { OPENCL_INTEROP_COMPLETION: 'waiter' } };
 
   it('process.exit() with awaits in flight on three queues (kernels of ~1 s): exits with status 0', async () => {
-    const { value } = await runNodeForValue(`${setup}
+    const { value } = await runNodeForValue(
+      `${setup}
       (async () => {
         const { context, kernel } = await open();
         const queues = [context.createQueue(), context.createQueue(), context.createQueue()];
@@ -91,12 +96,15 @@ describe('issue 23 item 1: waiting threads at exit, at a worker\'s end, and behi
         kernel.setArg(1, 5_000_000, 'int');
         for (const queue of queues) queue.enqueueKernel(kernel, 1).then(() => console.log('ended'));
         setTimeout(() => { console.log(JSON.stringify('exiting')); process.exit(0); }, 100);
-      })();`, waiter);
+      })();`,
+      waiter,
+    );
     expect(value).toBe('exiting');
   });
 
   it('a worker terminated with awaits in flight: the others (and the main thread) go on, and the process exits by itself', async () => {
-    const { value } = await runNodeForValue(`
+    const { value } = await runNodeForValue(
+      `
       const { Worker } = require('node:worker_threads');
       const source = ${JSON.stringify(`const ocl = require(${JSON.stringify(resolve(__dirname, '../dist/index.js'))});`)} + ${JSON.stringify(setup)} + \`
         (async () => {
@@ -116,12 +124,15 @@ describe('issue 23 item 1: waiting threads at exit, at a worker\'s end, and behi
         await queue.enqueueKernel(kernel, 1);
         await queue.writeBuffer(context.createBuffer(16), new Uint8Array(16));
         console.log(JSON.stringify({ code, mainGoesOn: true }));
-      });`, waiter);
+      });`,
+      waiter,
+    );
     expect(value).toEqual({ code: 1, mainGoesOn: true });
   });
 
   it('an awaited command behind a user event never set, on a queue with waited commands: the process exits when the script ends', async () => {
-    const { value } = await runNodeForValue(`${setup}
+    const { value } = await runNodeForValue(
+      `${setup}
       (async () => {
         const { context, kernel } = await open();
         const queue = context.createQueue();
@@ -130,7 +141,9 @@ describe('issue 23 item 1: waiting threads at exit, at a worker\'s end, and behi
         queue.enqueueKernel(kernel, 1, { waitFor: [gate] }).then(() => console.log('never'));
         queue.writeBuffer(context.createBuffer(16), new Uint8Array(16)).then(() => console.log('never'));
         console.log(JSON.stringify('script ended'));
-      })();`, { ...waiter, timeout: 60_000 });
+      })();`,
+      { ...waiter, timeout: 60_000 },
+    );
     expect(value).toBe('script ended');
   });
 });

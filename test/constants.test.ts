@@ -88,9 +88,9 @@ function evaluateExpr(expr: string, defines: Defines, seen: Set<string>): bigint
     return fail();
   };
   const unary = (): bigint => {
-    if (toks[i] === '-') return i++, -unary();
-    if (toks[i] === '+') return i++, unary();
-    if (toks[i] === '~') return i++, ~unary();
+    if (toks[i] === '-') return (i++, -unary());
+    if (toks[i] === '+') return (i++, unary());
+    if (toks[i] === '~') return (i++, ~unary());
     return primary();
   };
   const additive = (): bigint => {
@@ -280,7 +280,11 @@ describe('lib/facts/sharing-tokens.ts against shared/specs/tokens.tsv', () => {
     const nv = byHeader('cl_nv_d3d9_sharing');
     expect(Object.keys(nv)).toHaveLength(14);
     if (existsSync(TOKENS_TSV)) {
-      const tsv = Object.fromEntries(readTsv().filter((r) => r.header === 'cl_nv_d3d9_sharing').map((r) => [r.name, r.value]));
+      const tsv = Object.fromEntries(
+        readTsv()
+          .filter((r) => r.header === 'cl_nv_d3d9_sharing')
+          .map((r) => [r.name, r.value]),
+      );
       expect(nv).toEqual(tsv);
     }
     if (existsSync(NV_SPEC)) {
@@ -311,9 +315,9 @@ describe('lib/facts/sharing-tokens.ts against shared/specs/tokens.tsv', () => {
     expect(tokensModule.CL_D3D9_DEVICE_NV).toBe(tokensModule.CL_D3D9_DEVICE_INTEL);
     expect(tokensModule.CL_CONTEXT_D3D9_DEVICE_NV).toBe(tokensModule.CL_CONTEXT_D3D9_DEVICE_INTEL);
     expect(tokensModule.CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV).toBe(tokensModule.CL_COMMAND_ACQUIRE_DX9_OBJECTS_INTEL);
-    expect([tokensModule.CL_INVALID_D3D9_DEVICE_NV, tokensModule.CL_INVALID_DX9_DEVICE_INTEL, tokensModule.CL_INVALID_DX9_MEDIA_ADAPTER_KHR]).toEqual([
-      -1010, -1010, -1010,
-    ]);
+    expect([tokensModule.CL_INVALID_D3D9_DEVICE_NV, tokensModule.CL_INVALID_DX9_DEVICE_INTEL, tokensModule.CL_INVALID_DX9_MEDIA_ADAPTER_KHR]).toEqual(
+      [-1010, -1010, -1010],
+    );
     expect(tokensModule.CL_IMAGE_D3D9_FACE_NV).toBe(0x4028);
     expect(tokensModule.CL_IMAGE_D3D9_LEVEL_NV).toBe(0x4029);
   });

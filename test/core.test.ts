@@ -141,7 +141,11 @@ describe('vector add and kernel arguments', () => {
       .setArg(10, Math.PI, 'double')
       .setArg(11, [1, 2, 3, 4], 'float4')
       .setArg(12, [7, -8, 9], 'int3')
-      .setArg(13, Array.from({ length: 16 }, (_, i) => i * 3), 'uchar16');
+      .setArg(
+        13,
+        Array.from({ length: 16 }, (_, i) => i * 3),
+        'uchar16',
+      );
     const bytes = new Uint8Array(128);
     queue.enqueueKernel(kernel, 1).release();
     queue.readBuffer(out, bytes, { blocking: true }).release();
@@ -278,7 +282,8 @@ describe('images', () => {
   it('runs an image kernel (invert) with a sampler', async () => {
     const formats = context.supportedImageFormats({ access: 'read-write', type: '2d' });
     expect(formats.some((f) => f.order === 'RGBA' && f.type === 'UNORM_INT8')).toBe(true);
-    const width = 8, height = 4;
+    const width = 8,
+      height = 4;
     const pixels = Uint8Array.from({ length: width * height * 4 }, (_, i) => (i * 7) & 0xff);
     const source = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width, height, data: pixels, access: 'read' });
     const target = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width, height, access: 'write' });

@@ -111,7 +111,7 @@ describe('HRESULT names', () => {
   });
 });
 
-describe('the sharing facades take objects with a comPointer (the Direct3D module\'s), read at the call', () => {
+describe("the sharing facades take objects with a comPointer (the Direct3D module's), read at the call", () => {
   it('cl_khr_d3d11_sharing: a device and a texture given as objects; a disposed one is refused before the driver', () => {
     const before = live();
     const d3d11 = platform.getSharing('cl_khr_d3d11_sharing');
@@ -130,7 +130,9 @@ describe('the sharing facades take objects with a comPointer (the Direct3D modul
       },
     };
     expect(() => d3d11.createFromTexture2D(context, disposed, 1)).toThrow(OpenCLReleasedError);
-    expect(() => d3d11.createFromTexture2D(context, { comPointer: 0n }, 0)).toThrow(/resource must be a non-zero bigint address or a Direct3D object/);
+    expect(() => d3d11.createFromTexture2D(context, { comPointer: 0n }, 0)).toThrow(
+      /resource must be a non-zero bigint address or a Direct3D object/,
+    );
     expect(() => d3d11.createFromTexture2D(context, { address: texture } as never, 0)).toThrow(TypeError);
     image.release();
     context.release();
@@ -139,7 +141,7 @@ describe('the sharing facades take objects with a comPointer (the Direct3D modul
     expect(live()).toEqual(before);
   });
 
-  it('cl_khr_dx9_media_sharing and cl_intel_dx9_media_sharing: a surface object\'s own sharedHandle is passed when none is given', () => {
+  it("cl_khr_dx9_media_sharing and cl_intel_dx9_media_sharing: a surface object's own sharedHandle is passed when none is given", () => {
     const khr = platform.getSharing('cl_khr_dx9_media_sharing');
     const intel = platform.getSharing('cl_intel_dx9_media_sharing');
     const device = ref.d3d9CreateDevice('d3d9ex');

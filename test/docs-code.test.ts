@@ -23,8 +23,20 @@ const manuals = [
 // Small manuals with known mistakes, checked in the same compiler program as
 // the real ones (one program in all); each message names its file.
 const samples: Record<string, string> = {
-  'undefined.md': ['# Sample', '```ts', "import { getPlatforms } from 'opencl-interop';", 'const platform = getPlatforms()[0]!;', 'queue.enqueueKernel(kernel, 64);', '```', '```js', 'done();', '```'].join('\n'),
-  'misuse.md': ['```ts', "import { getPlatforms, getPlatfroms } from 'opencl-interop';", "getPlatforms()[0]?.getDevices('gpu', 3);", '```'].join('\n'),
+  'undefined.md': [
+    '# Sample',
+    '```ts',
+    "import { getPlatforms } from 'opencl-interop';",
+    'const platform = getPlatforms()[0]!;',
+    'queue.enqueueKernel(kernel, 64);',
+    '```',
+    '```js',
+    'done();',
+    '```',
+  ].join('\n'),
+  'misuse.md': ['```ts', "import { getPlatforms, getPlatfroms } from 'opencl-interop';", "getPlatforms()[0]?.getDevices('gpu', 3);", '```'].join(
+    '\n',
+  ),
   'given.md': [
     '```ts',
     '// @given queue: CommandQueue, kernel: Kernel',
@@ -37,7 +49,14 @@ const samples: Record<string, string> = {
     '```',
   ].join('\n'),
   'given-partly.md': ['```ts', '// @given queue: CommandQueue', 'queue.enqueueKernel(kernel, 1);', '```'].join('\n'),
-  'given-wrong.md': ['```ts', '// @given queue: CommandQueue, unused: Kernel, odd: NoSuchType', '// @given kernel', 'queue.finishSync(); void odd;', '// @given late: number', '```'].join('\n'),
+  'given-wrong.md': [
+    '```ts',
+    '// @given queue: CommandQueue, unused: Kernel, odd: NoSuchType',
+    '// @given kernel',
+    'queue.finishSync(); void odd;',
+    '// @given late: number',
+    '```',
+  ].join('\n'),
 };
 const manualBlocks: CodeBlock[] = [];
 const manualProblems: string[] = [];
@@ -58,10 +77,12 @@ beforeAll(() => {
 });
 const check = (file: string) => errors.filter((error) => error.startsWith(`${file}:`));
 
-describe('the checker of the manuals\' code', () => {
+describe("the checker of the manuals' code", () => {
   it('extracts ts/js blocks (indented ones too) with the Markdown line of their first code line; sh and C are left alone', () => {
     const { blocks, problems } = extractCodeBlocks(
-      ['# T', '```ts', 'const a = 1;', '```', '```sh', 'ls', '```', '- item', '  ```js', '  let b = 2;', '  ```', '````mjs', '```', '````'].join('\n'),
+      ['# T', '```ts', 'const a = 1;', '```', '```sh', 'ls', '```', '- item', '  ```js', '  let b = 2;', '  ```', '````mjs', '```', '````'].join(
+        '\n',
+      ),
       'm.md',
     );
     expect(problems).toEqual([]);
@@ -72,7 +93,7 @@ describe('the checker of the manuals\' code', () => {
     ]);
   });
 
-  it('a block that uses a name it never defines fails, at that name\'s Markdown line (ts and js)', () => {
+  it("a block that uses a name it never defines fails, at that name's Markdown line (ts and js)", () => {
     expect(check('undefined.md')).toEqual([
       "undefined.md:5: TS2304: Cannot find name 'queue'.",
       "undefined.md:5: TS2304: Cannot find name 'kernel'.",
@@ -80,7 +101,7 @@ describe('the checker of the manuals\' code', () => {
     ]);
   });
 
-  it('a wrong use of the package\'s types fails: an unknown export, a wrong argument', () => {
+  it("a wrong use of the package's types fails: an unknown export, a wrong argument", () => {
     const errors = check('misuse.md');
     expect(errors).toHaveLength(2);
     expect(errors[0]).toMatch(/^misuse\.md:2: TS2724: .*getPlatfroms/);
@@ -100,7 +121,7 @@ describe('the checker of the manuals\' code', () => {
     expect(parseGiven(' queue, kernel')).toBe('"queue" is not "name: Type"');
     expect(check('given-wrong.md')).toEqual([
       'given-wrong.md:3: // @given "kernel" is not "name: Type"',
-      'given-wrong.md:5: a // @given line must come before the block\'s code',
+      "given-wrong.md:5: a // @given line must come before the block's code",
       'given-wrong.md:2: // @given unused, but the block never uses it',
       "given-wrong.md:2: TS2304: Cannot find name 'NoSuchType'.",
     ]);

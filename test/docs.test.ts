@@ -65,7 +65,12 @@ describe('documentation links', () => {
     const anchors = headingAnchors(
       '# External memory and semaphores (`cl_khr_external_memory`, `cl_khr_semaphore`)\n## Direct3D objects from Node (Windows)\n## A\n## A\n```\n# not a heading\n```\n',
     );
-    expect([...anchors]).toEqual(['external-memory-and-semaphores-cl_khr_external_memory-cl_khr_semaphore', 'direct3d-objects-from-node-windows', 'a', 'a-1']);
+    expect([...anchors]).toEqual([
+      'external-memory-and-semaphores-cl_khr_external_memory-cl_khr_semaphore',
+      'direct3d-objects-from-node-windows',
+      'a',
+      'a-1',
+    ]);
   });
 
   for (const file of manuals) {
@@ -134,7 +139,12 @@ function namedPaths(markdown: string): string[] {
 /** Why `path` names nothing in `files`, or null when it names something. */
 function missingPath(path: string, files: readonly string[]): string | null {
   const pattern = (p: string) =>
-    new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>]*>/g, '[^/]+').replace(/\*/g, '[^/]*')}/?$`);
+    new RegExp(
+      `^${p
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/<[^>]*>/g, '[^/]+')
+        .replace(/\*/g, '[^/]*')}/?$`,
+    );
   const candidates = [path, `native/${path}`];
   if (candidates.some((c) => files.some((f) => pattern(c).test(f)))) return null;
   if (!path.includes('/') && files.some((f) => f.split('/').pop() === path)) return null;
@@ -196,7 +206,7 @@ describe('docs/ARCHITECTURE.md names files that exist', () => {
     expect(paths.map((p) => missingPath(p, files)).filter((why) => why !== null)).toEqual([]);
   });
 
-  it('the recipes\' examples are not bound yet (an example already done cannot be placed by the recipe)', () => {
+  it("the recipes' examples are not bound yet (an example already done cannot be placed by the recipe)", () => {
     const command = /\(say `(cl\w+)`/.exec(recipe('A core command'))?.[1];
     expect(command).toBeDefined();
     expect(readFileSync(resolve(repoRoot, 'native/cl_api.h'), 'utf8')).not.toMatch(new RegExp(`X\\(${command},`));

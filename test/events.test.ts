@@ -147,7 +147,7 @@ describe('events', () => {
   });
 });
 
-describe('drivers without clSetEventCallback (OpenCL 1.0, such as Wine\'s opencl.dll)', () => {
+describe("drivers without clSetEventCallback (OpenCL 1.0, such as Wine's opencl.dll)", () => {
   it('promises still settle: the status is polled on a helper thread; nothing else keeps the process alive', async () => {
     // The reference driver answers clSetEventCallback with CL_INVALID_OPERATION here.
     const { status, stderr, stdout } = await runNode(
@@ -182,6 +182,13 @@ describe('drivers without clSetEventCallback (OpenCL 1.0, such as Wine\'s opencl
     expect(stderr).toBe('');
     expect(status).toBe(0);
     // As clSetEventCallback would: the status asked for, and CL_QUEUED is not one to wait for.
-    expect(JSON.parse(stdout)).toEqual({ early: 'pending', late: 'done', ticked: true, failed: 'OpenCLCommandError', running: 'running', queued: 'CL_INVALID_VALUE' });
+    expect(JSON.parse(stdout)).toEqual({
+      early: 'pending',
+      late: 'done',
+      ticked: true,
+      failed: 'OpenCLCommandError',
+      running: 'running',
+      queued: 'CL_INVALID_VALUE',
+    });
   });
 });

@@ -20,12 +20,16 @@ describe('examples and the demo, run as a user would', () => {
     expect(stdout).toMatch(/float additions on .*\(Portable Computing Language\): correct/);
     expect(stdout).toMatch(/OpenCL on "opencl-interop reference driver" \(no installed driver supports cl_intel_va_api_media_sharing/);
     // No GPU here: the software VA driver, run by the real libva on an Xvfb the demo starts, stands in.
-    expect(stdout).toMatch(/VA display: no VA display here \(.*\), so the test equipment stands in: the software VA driver run by libva on Xvfb :\d+/);
+    expect(stdout).toMatch(
+      /VA display: no VA display here \(.*\), so the test equipment stands in: the software VA driver run by libva on Xvfb :\d+/,
+    );
     expect(stdout).toMatch(/320x180 NV12 surface created and uploaded through libva \(vaDeriveImage\)/);
     expect(stdout).toMatch(/first pixel RGBA 235,235,235,255/);
     expect(stdout).toMatch(/texture bytes 0x40 -> 0xbf; D3D reference count 1 before, 1 after/);
     // Real Direct3D 11 objects exist only on Windows (test/windows/examples.test.mjs runs the step under Wine).
-    expect(stdout).toMatch(/4\. cl_khr_d3d11_sharing \/ cl_nv_d3d11_sharing: .*\n\s+skipped: Direct3D 11 objects exist only on Windows \(this is linux\)/);
+    expect(stdout).toMatch(
+      /4\. cl_khr_d3d11_sharing \/ cl_nv_d3d11_sharing: .*\n\s+skipped: Direct3D 11 objects exist only on Windows \(this is linux\)/,
+    );
     const png = readFileSync(resolve(repoRoot, 'build/demo/nv12-to-rgba.png'));
     expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
   });
@@ -34,14 +38,18 @@ describe('examples and the demo, run as a user would', () => {
     const noLibva = await run('examples/demo.mjs', [], { OPENCL_INTEROP_LIBVA: '/nonexistent/libva.so.2', DISPLAY: '' });
     expect(noLibva.stderr).toBe('');
     expect(noLibva.status).toBe(0);
-    expect(noLibva.stdout).toMatch(/2\. cl_intel_va_api_media_sharing.*\n   skipped: libva is not installed \(apt-get install libva2 libva-drm2 libva-x11-2\)/);
+    expect(noLibva.stdout).toMatch(
+      /2\. cl_intel_va_api_media_sharing.*\n   skipped: libva is not installed \(apt-get install libva2 libva-drm2 libva-x11-2\)/,
+    );
     expect(noLibva.stdout).toMatch(/texture bytes 0x40 -> 0xbf/);
     const bin = mkdtempSync(join(tmpdir(), 'no-xvfb-'));
     symlinkSync(process.execPath, join(bin, 'node'));
     const noXvfb = await run('examples/demo.mjs', [], { PATH: bin, DISPLAY: '' });
     expect(noXvfb.stderr).toBe('');
     expect(noXvfb.status).toBe(0);
-    expect(noXvfb.stdout).toMatch(/skipped: no VA display \(.*DISPLAY is not set.*\), and Xvfb is not installed to run the software VA driver on \(apt-get install xvfb\)/);
+    expect(noXvfb.stdout).toMatch(
+      /skipped: no VA display \(.*DISPLAY is not set.*\), and Xvfb is not installed to run the software VA driver on \(apt-get install xvfb\)/,
+    );
   });
 
   it('with no OpenCL library at all, the demo runs on the reference driver loaded by path and says so', async () => {
@@ -56,16 +64,22 @@ describe('examples and the demo, run as a user would', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'examples-')), 'bars.png');
     const va = await run('examples/va-api-nv12-to-rgba.mjs', [out]);
     expect(va.stderr).toBe('');
-    expect(va.stdout).toMatch(/Converted a 320x180 NV12 VA surface \(uploaded with vaDeriveImage\) to RGBA on "opencl-interop reference driver"; first pixel 235,235,235,255/);
+    expect(va.stdout).toMatch(
+      /Converted a 320x180 NV12 VA surface \(uploaded with vaDeriveImage\) to RGBA on "opencl-interop reference driver"; first pixel 235,235,235,255/,
+    );
     expect(existsSync(out)).toBe(true);
     const dmabufOut = join(dirname(out), 'dmabuf.png');
     const dmabuf = await run('examples/va-api-dmabuf-import.mjs', [dmabufOut]);
     expect(dmabuf.stderr).toBe('');
     // The yellow square survives BGRA -> NV12 (written into the shared surface) -> RGBA within rounding.
-    expect(dmabuf.stdout).toMatch(/Imported a 256x144 BGRA DMA-BUF frame \(1 fd, as Electron's paint event gives it\) as a VA surface, converted it to an NV12 VA surface with a kernel on "opencl-interop reference driver"; center pixel back in RGBA 23[3-7],(19[8-9]|20[0-3]),1[4-9],255/);
+    expect(dmabuf.stdout).toMatch(
+      /Imported a 256x144 BGRA DMA-BUF frame \(1 fd, as Electron's paint event gives it\) as a VA surface, converted it to an NV12 VA surface with a kernel on "opencl-interop reference driver"; center pixel back in RGBA 23[3-7],(19[8-9]|20[0-3]),1[4-9],255/,
+    );
     expect(existsSync(dmabufOut)).toBe(true);
     expect((await run('examples/d3d10-texture.mjs')).stdout).toMatch(/bytes 0x30 -> 0xcf/);
-    expect((await run('examples/d3d9-texture.mjs')).stdout).toMatch(/Inverted mip level 1 \(32x32, RGBA\/UNORM_INT8\).*bytes 0x10 -> 0xef; level 0 untouched: 0x0/);
+    expect((await run('examples/d3d9-texture.mjs')).stdout).toMatch(
+      /Inverted mip level 1 \(32x32, RGBA\/UNORM_INT8\).*bytes 0x10 -> 0xef; level 0 untouched: 0x0/,
+    );
     expect((await run('examples/vector-add.mjs')).stdout).toMatch(/1048576 additions on .*: correct/);
     for (const script of ['examples/d3d11-electron-shared-texture.mjs', 'examples/d3d11-nv12-to-rgba.mjs']) {
       const d3d11 = await run(script);
@@ -75,8 +89,8 @@ describe('examples and the demo, run as a user would', () => {
   });
 });
 
-describe('the examples\' OpenCL C, for platforms with a compiler', () => {
-  it('invert_image matches the reference driver\'s built-in (255 - b per channel); nv12_to_rgba and bgra_to_nv12 compile, on PoCL', async () => {
+describe("the examples' OpenCL C, for platforms with a compiler", () => {
+  it("invert_image matches the reference driver's built-in (255 - b per channel); nv12_to_rgba and bgra_to_nv12 compile, on PoCL", async () => {
     const { invertImageSource } = await import('../examples/support/kernels.mjs');
     const { nv12ToRgbaSource } = await import('../examples/va-api-nv12-to-rgba.mjs');
     const { bgraToNv12Source } = await import('../examples/va-api-dmabuf-import.mjs');
@@ -100,7 +114,7 @@ describe('the examples\' OpenCL C, for platforms with a compiler', () => {
     context.release();
   });
 
-  it('vulkan-nv12-to-rgba\'s buffer kernel turns the Vulkan NV12 test frame into the RGBA its CPU conversion gives, planes as sub-buffers, on PoCL', async () => {
+  it("vulkan-nv12-to-rgba's buffer kernel turns the Vulkan NV12 test frame into the RGBA its CPU conversion gives, planes as sub-buffers, on PoCL", async () => {
     const { nv12ToRgbaBuffersSource, rgbaOnCpu } = await import('../examples/vulkan-nv12-to-rgba.mjs');
     const { nv12TestFrame } = await import('../dist/index.js');
     const { context, queue } = poclSetup();

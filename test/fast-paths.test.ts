@@ -84,8 +84,8 @@ describe('kernel arguments reach the driver with the enqueue (OpenCL 1.2 §5.7.2
   });
 });
 
-describe('events are ids in the addon\'s table: released exactly once, never leaked', () => {
-  it('a queue collected without release takes its commands\' unreleased events with it (reference driver live objects)', async () => {
+describe("events are ids in the addon's table: released exactly once, never leaked", () => {
+  it("a queue collected without release takes its commands' unreleased events with it (reference driver live objects)", async () => {
     const value = await fresh(
       withReferenceVa(`
         const context = va.createContext(display);

@@ -247,7 +247,10 @@ describe('predictSharedImage', () => {
     ]);
     expect(() => p(9)).toThrow(RangeError); // a 256-wide chain has 9 levels (0..8)
     expect(predictSharedImage({ extension: 'cl_nv_d3d9_sharing', d3dFormat: 115, width: 5, height: 3 })).toMatchObject({ width: 5, height: 3 });
-    expect(predictSharedImage({ extension: 'cl_nv_d3d9_sharing', d3dFormat: 115, width: 5, height: 3, miplevel: 1 })).toMatchObject({ width: 2, height: 1 });
+    expect(predictSharedImage({ extension: 'cl_nv_d3d9_sharing', d3dFormat: 115, width: 5, height: 3, miplevel: 1 })).toMatchObject({
+      width: 2,
+      height: 1,
+    });
   });
 
   it('NV volume texture (clCreateFromD3D9VolumeTextureNV: a 3D image of level <miplevel>)', () => {
@@ -276,7 +279,9 @@ describe('predictSharedImage', () => {
       ['R', 320, 240],
       ['R', 320, 240],
     ]);
-    expect(() => predictSharedImage({ extension: 'cl_khr_dx9_media_sharing', d3dFormat: D3DFMT.YV12, width: 8, height: 8, plane: 3 })).toThrow(RangeError);
+    expect(() => predictSharedImage({ extension: 'cl_khr_dx9_media_sharing', d3dFormat: D3DFMT.YV12, width: 8, height: 8, plane: 3 })).toThrow(
+      RangeError,
+    );
   });
 
   it('DX9 media: non-planar formats take plane 0 only (KHR man page: "For nonplanar formats ... plane must be 0")', () => {
@@ -297,8 +302,21 @@ describe('predictSharedImage', () => {
     // array slice 2 of a 4-level texture, mip 1: subresource 1 + 2 * 4 = 9
     expect(predictSharedImage({ ...base, subresource: d3d10CalcSubresource(1, 2, 4), mipLevels: 4 })).toMatchObject({ width: 50, height: 30 });
     expect(
-      predictSharedImage({ extension: 'cl_khr_d3d10_sharing', dxgiFormat: DXGI_FORMAT.DXGI_FORMAT_R16G16_FLOAT, width: 16, height: 16, depth: 4, mipLevel: 1 }),
-    ).toMatchObject({ imageType: 'image3d', width: 8, height: 8, depth: 2, format: { order: 'RG', type: 'HALF_FLOAT', typeValue: CL.CL_HALF_FLOAT } });
+      predictSharedImage({
+        extension: 'cl_khr_d3d10_sharing',
+        dxgiFormat: DXGI_FORMAT.DXGI_FORMAT_R16G16_FLOAT,
+        width: 16,
+        height: 16,
+        depth: 4,
+        mipLevel: 1,
+      }),
+    ).toMatchObject({
+      imageType: 'image3d',
+      width: 8,
+      height: 8,
+      depth: 2,
+      format: { order: 'RG', type: 'HALF_FLOAT', typeValue: CL.CL_HALF_FLOAT },
+    });
     expect(predictSharedImage({ extension: 'cl_khr_d3d10_sharing', dxgiFormat: DXGI_FORMAT.DXGI_FORMAT_R32_UINT, width: 4 })).toMatchObject({
       format: { order: 'R', type: 'UNSIGNED_INT32' },
       width: 4,
@@ -313,7 +331,9 @@ describe('predictSharedImage', () => {
       width: 1280,
       height: 720,
     });
-    expect(predictSharedImage({ extension: 'cl_intel_va_api_media_sharing', width: 1280, height: 720, plane: 1, fourcc: VA_FOURCC_NV12 })).toMatchObject({
+    expect(
+      predictSharedImage({ extension: 'cl_intel_va_api_media_sharing', width: 1280, height: 720, plane: 1, fourcc: VA_FOURCC_NV12 }),
+    ).toMatchObject({
       format: { order: 'RG', type: 'UNORM_INT8', orderValue: CL.CL_RG },
       width: 640,
       height: 360,

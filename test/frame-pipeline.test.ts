@@ -39,20 +39,37 @@ describe('FramePipeline: frames through OpenCL, every pixel checked', () => {
     expect(result).toMatchObject({ frames: 20, checked: 20 * 64 * 32, mismatches: 0 });
   });
 
-  it('sync: \'semaphores\' where the Vulkan device exports none is a VulkanNotSupportedError naming the export', () => {
+  it("sync: 'semaphores' where the Vulkan device exports none is a VulkanNotSupportedError naming the export", () => {
     using m = matchedToLavapipe();
-    expect(() => new FramePipeline({ queue: m.queue, vulkan: m.vk, slots: 2, sync: 'semaphores', produce: { vulkan: () => null as never }, process: () => {}, consume: { host: () => {} } })).toThrow(
-      lib.VulkanNotSupportedError,
-    );
+    expect(
+      () =>
+        new FramePipeline({
+          queue: m.queue,
+          vulkan: m.vk,
+          slots: 2,
+          sync: 'semaphores',
+          produce: { vulkan: () => null as never },
+          process: () => {},
+          consume: { host: () => {} },
+        }),
+    ).toThrow(lib.VulkanNotSupportedError);
   });
 
-  it('plain host uploads on PoCL (its compiler): the same queue, and an upload queue whose events OpenCL\'s work waits for: 0 mismatched pixels', async () => {
+  it("plain host uploads on PoCL (its compiler): the same queue, and an upload queue whose events OpenCL's work waits for: 0 mismatched pixels", async () => {
     const { context, queue } = poclSetup();
     const uploads = context.createQueue();
     try {
       expect(await hostUploadPipeline(lib, { queue, slots: 3, frames: 12 })).toEqual({ frames: 12, checked: 12 * 64 * 32, mismatches: 0 });
-      expect(await hostUploadPipeline(lib, { queue, slots: 2, frames: 9, order: 'naive' })).toEqual({ frames: 9, checked: 9 * 64 * 32, mismatches: 0 });
-      expect(await hostUploadPipeline(lib, { queue, uploadQueue: uploads, slots: 3, frames: 12, lag: 1 })).toEqual({ frames: 12, checked: 12 * 64 * 32, mismatches: 0 });
+      expect(await hostUploadPipeline(lib, { queue, slots: 2, frames: 9, order: 'naive' })).toEqual({
+        frames: 9,
+        checked: 9 * 64 * 32,
+        mismatches: 0,
+      });
+      expect(await hostUploadPipeline(lib, { queue, uploadQueue: uploads, slots: 3, frames: 12, lag: 1 })).toEqual({
+        frames: 12,
+        checked: 12 * 64 * 32,
+        mismatches: 0,
+      });
     } finally {
       uploads.release();
       queue.release();
@@ -79,19 +96,33 @@ describe('FramePipeline: typed errors for bad options', () => {
     try {
       expect(() => new FramePipeline(undefined as never)).toThrow(/options must be an object/);
       expect(() => new FramePipeline({ ...steps, queue: {} as never, slots: 2 })).toThrow(/^options.queue must be a CommandQueue; got /);
-      expect(() => new FramePipeline({ ...steps, queue, slots: 0 })).toThrow(new RangeError('options.slots must be an integer from 1 to 256; got number 0'));
+      expect(() => new FramePipeline({ ...steps, queue, slots: 0 })).toThrow(
+        new RangeError('options.slots must be an integer from 1 to 256; got number 0'),
+      );
       expect(() => new FramePipeline({ ...steps, queue, slots: 257 })).toThrow(RangeError);
       expect(() => new FramePipeline({ ...steps, queue, slots: '2' as never })).toThrow(/options.slots must be an integer from 1 to 256; got .*2/);
       expect(() => new FramePipeline({ ...steps, queue, slots: 2, extra: 1 } as never)).toThrow(/options.extra is not an option/);
       expect(() => new FramePipeline({ ...steps, queue, slots: 2, produce: (() => {}) as never })).toThrow(/options.produce must be an object/);
-      expect(() => new FramePipeline({ ...steps, queue, slots: 2, produce: {} as never })).toThrow(/options.produce must be \{ vulkan: function \} or \{ host: function \}/);
-      expect(() => new FramePipeline({ ...steps, queue, slots: 2, produce: { host: 1 } as never })).toThrow(/options.produce.host must be a function; got number 1/);
-      expect(() => new FramePipeline({ ...steps, queue, slots: 2, consume: { host: () => {}, vulkan: () => null } as never })).toThrow(/options.consume must be \{ vulkan: function \} or \{ host: function \}/);
-      expect(() => new FramePipeline({ ...steps, queue, slots: 2, process: undefined as never })).toThrow(/options.process must be a function; got undefined/);
-      expect(() => new FramePipeline({ ...steps, queue, slots: 2, produce: { vulkan: () => null as never } })).toThrow(/options.vulkan must be the VulkanDevice of the producer's commands/);
+      expect(() => new FramePipeline({ ...steps, queue, slots: 2, produce: {} as never })).toThrow(
+        /options.produce must be \{ vulkan: function \} or \{ host: function \}/,
+      );
+      expect(() => new FramePipeline({ ...steps, queue, slots: 2, produce: { host: 1 } as never })).toThrow(
+        /options.produce.host must be a function; got number 1/,
+      );
+      expect(() => new FramePipeline({ ...steps, queue, slots: 2, consume: { host: () => {}, vulkan: () => null } as never })).toThrow(
+        /options.consume must be \{ vulkan: function \} or \{ host: function \}/,
+      );
+      expect(() => new FramePipeline({ ...steps, queue, slots: 2, process: undefined as never })).toThrow(
+        /options.process must be a function; got undefined/,
+      );
+      expect(() => new FramePipeline({ ...steps, queue, slots: 2, produce: { vulkan: () => null as never } })).toThrow(
+        /options.vulkan must be the VulkanDevice of the producer's commands/,
+      );
       expect(() => new FramePipeline({ ...steps, queue, slots: 2, vulkan: {} as never })).toThrow(/options.vulkan must be a VulkanDevice/);
       expect(() => new FramePipeline({ ...steps, queue, slots: 2, sync: 'fence' as never })).toThrow(/options.sync must be/);
-      expect(() => new FramePipeline({ ...steps, queue, slots: 2, acquire: () => [1] as never })).toThrow(/options.acquire\(slot 0\) must return an array of MemObject/);
+      expect(() => new FramePipeline({ ...steps, queue, slots: 2, acquire: () => [1] as never })).toThrow(
+        /options.acquire\(slot 0\) must return an array of MemObject/,
+      );
       const outOfOrder = context.createQueue(undefined, { outOfOrder: true });
       expect(() => new FramePipeline({ ...steps, queue: outOfOrder, slots: 2 })).toThrow(/must be an in-order queue/);
       outOfOrder.release();
@@ -106,7 +137,9 @@ describe('FramePipeline: typed errors for bad options', () => {
     const pipeline = new FramePipeline({ ...steps, queue, slots: 3 });
     try {
       await expect(pipeline.run(undefined as never)).rejects.toThrow(/options must be an object; got undefined/);
-      await expect(pipeline.run({ frames: -1 })).rejects.toThrow(new RangeError('options.frames must be an integer from 0 to 9007199254740991; got number -1'));
+      await expect(pipeline.run({ frames: -1 })).rejects.toThrow(
+        new RangeError('options.frames must be an integer from 0 to 9007199254740991; got number -1'),
+      );
       await expect(pipeline.run({ frames: 2, order: 'sideways' as never })).rejects.toThrow(/options.order must be/);
       await expect(pipeline.run({ frames: 2, lag: 3 })).rejects.toThrow(/options.lag must be an integer from 0 to 2; got number 3/);
       await expect(pipeline.run({ frames: 2, order: 'naive', lag: 1 })).rejects.toThrow(/options.lag must be 0 with the 'naive' order/);
@@ -148,9 +181,22 @@ describe('FramePipeline: typed errors for bad options', () => {
       await pipeline.run({ frames: 4 });
       expect(seen).toEqual([0, 1, 2, 3]);
       const badReturn = new FramePipeline({ queue, slots: 2, produce: { host: () => 7 as never }, process: () => {}, consume: { host: () => {} } });
-      await expect(badReturn.run({ frames: 2 })).rejects.toMatchObject({ step: 'produce', frame: 0, cause: new TypeError('options.produce.host() must return nothing, an Event or a promise; got number 7') });
+      await expect(badReturn.run({ frames: 2 })).rejects.toMatchObject({
+        step: 'produce',
+        frame: 0,
+        cause: new TypeError('options.produce.host() must return nothing, an Event or a promise; got number 7'),
+      });
       badReturn.dispose();
-      const throwing = () => new FramePipeline({ queue, slots: 2, resources: (i) => { if (i === 1) throw new RangeError('no memory'); return { [Symbol.dispose]: () => seen.push(100 + i) }; }, ...steps });
+      const throwing = () =>
+        new FramePipeline({
+          queue,
+          slots: 2,
+          resources: (i) => {
+            if (i === 1) throw new RangeError('no memory');
+            return { [Symbol.dispose]: () => seen.push(100 + i) };
+          },
+          ...steps,
+        });
       seen.length = 0;
       expect(throwing).toThrow(expect.objectContaining({ name: 'FrameStepError', step: 'resources', slot: 1, frame: -1 }));
       expect(seen).toEqual([100]); // what was made before the failure is disposed of
@@ -204,7 +250,14 @@ describe('FramePipeline: lifetimes', () => {
     const { context, queue } = poclSetup();
     let disposed = 0;
     {
-      await using pipeline = new FramePipeline({ queue, slots: 2, resources: () => ({ [Symbol.dispose]: () => disposed++ }), produce: { host: () => {} }, process: () => {}, consume: { host: () => {} } });
+      await using pipeline = new FramePipeline({
+        queue,
+        slots: 2,
+        resources: () => ({ [Symbol.dispose]: () => disposed++ }),
+        produce: { host: () => {} },
+        process: () => {},
+        consume: { host: () => {} },
+      });
       await pipeline.run({ frames: 5 });
       expect(disposed).toBe(0);
     }
@@ -276,7 +329,14 @@ worker.on('message', async (i) => {
     const instance = lib.createVulkanInstance();
     try {
       const v = instance.createDevice({ uuid: m.device.uuidBytes! });
-      const options = { queue: m.queue, vulkan: v, slots: 2, produce: { host: () => {} }, process: () => {}, consume: { vulkan: () => null as never } };
+      const options = {
+        queue: m.queue,
+        vulkan: v,
+        slots: 2,
+        produce: { host: () => {} },
+        process: () => {},
+        consume: { vulkan: () => null as never },
+      };
       const pipeline = new FramePipeline(options);
       v.dispose();
       await expect(pipeline.run({ frames: 1 })).rejects.toThrow(VulkanDisposedError);

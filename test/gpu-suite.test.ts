@@ -11,7 +11,9 @@ import { createVulkanInstance } from '../lib';
 // exit, hangs, untyped errors), where the reference driver behaves as NVIDIA
 // does (test/driver/README.md).
 const gpuDir = resolve(__dirname, 'gpu');
-const files = readdirSync(gpuDir).filter((f) => f.endsWith('.test.mjs')).sort();
+const files = readdirSync(gpuDir)
+  .filter((f) => f.endsWith('.test.mjs'))
+  .sort();
 
 function lavapipeUuid(): string {
   const instance = createVulkanInstance();

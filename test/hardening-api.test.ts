@@ -90,7 +90,9 @@ describe('item 7: whenStatus rejects with the failure of the command (clGetEvent
     await poll(() => marker.status === -1);
     expect(marker.status).toBe(-1);
     const after = marker.whenStatus('complete');
-    await expect(after).rejects.toThrow(/CL_COMMAND_MARKER command failed with execution status -1: an event it waited on failed \(a user event set to -1\)/);
+    await expect(after).rejects.toThrow(
+      /CL_COMMAND_MARKER command failed with execution status -1: an event it waited on failed \(a user event set to -1\)/,
+    );
     await expect(marker.whenStatus('running')).rejects.toBeInstanceOf(OpenCLCommandError);
     await expect(marker.completed).rejects.toBeInstanceOf(OpenCLCommandError);
     // Known ended now: the cached status answers the same way.
@@ -120,7 +122,8 @@ describe('item 8: VA plane transfers while OpenCL holds the surface (cl_intel_va
   let display: VaDisplay;
   let context: Context;
   let queue: CommandQueue;
-  const W = 16, H = 8;
+  const W = 16,
+    H = 8;
   const luma = Uint8Array.from({ length: W * H }, (_, i) => 16 + ((i * 5) % 220));
   const chroma = new Uint8Array(W * (H / 2)).fill(128);
   const inverted = luma.map((v) => 255 - v);
@@ -146,7 +149,15 @@ describe('item 8: VA plane transfers while OpenCL holds the surface (cl_intel_va
     const [y, uv] = va.createFromNV12Surface(context, surface);
     const program = context.createProgramWithBuiltInKernels(['invert_image']);
     const kernel = program.createKernel('invert_image').setArgs(y, y);
-    return { y, uv, kernel, [Symbol.dispose]: () => { kernel.release(); program.release(); } };
+    return {
+      y,
+      uv,
+      kernel,
+      [Symbol.dispose]: () => {
+        kernel.release();
+        program.release();
+      },
+    };
   }
 
   it('acquired: readPlane, writePlane, read and write throw OpenCLStateError naming the queue; after the release they work', async () => {
@@ -154,7 +165,8 @@ describe('item 8: VA plane transfers while OpenCL holds the surface (cl_intel_va
     surface.write([luma, chroma]);
     using shared = invertLumaIn(surface);
     const scope = queue.acquire([shared.y, shared.uv]);
-    const message = /VaSurface\.readPlane\(0\): VA surface \d+ plane 0 is acquired by OpenCL on the in-order queue on "opencl-interop reference device"; release it first/;
+    const message =
+      /VaSurface\.readPlane\(0\): VA surface \d+ plane 0 is acquired by OpenCL on the in-order queue on "opencl-interop reference device"; release it first/;
     expect(() => surface.readPlane(0)).toThrow(OpenCLStateError);
     expect(() => surface.readPlane(0)).toThrow(message);
     expect(() => surface.writePlane(1, chroma)).toThrow(/VaSurface\.writePlane\(1\): VA surface \d+ plane 0 is acquired by OpenCL/);
@@ -178,12 +190,14 @@ describe('item 8: VA plane transfers while OpenCL holds the surface (cl_intel_va
     // The images may go too: the release in flight is still waited for.
     shared.y.release();
     shared.uv.release();
-    expect(() => surface.readPlane(0)).toThrow(/VaSurface\.readPlane\(0\) would block for ever: the release of VA surface \d+ plane 0 on the in-order queue on "opencl-interop reference device" waits on a user event/);
+    expect(() => surface.readPlane(0)).toThrow(
+      /VaSurface\.readPlane\(0\) would block for ever: the release of VA surface \d+ plane 0 on the in-order queue on "opencl-interop reference device" waits on a user event/,
+    );
     gate.setStatus('complete');
     expect(surface.readPlane(0)).toEqual(inverted);
   });
 
-  it("a release whose event the application released: the read waits through the queue (clFinish)", () => {
+  it('a release whose event the application released: the read waits through the queue (clFinish)', () => {
     using surface = display.createSurface({ width: W, height: H });
     surface.write([luma, chroma]);
     using shared = invertLumaIn(surface);
@@ -248,7 +262,7 @@ describe('item 9: kernels on CPU drivers run inside the process; what setArg(i, 
     expect(result.signal).toBe('SIGSEGV');
     const readme = readFileSync(resolve(repoRoot, 'docs/core.md'), 'utf8').replace(/\s+/g, ' ');
     expect(readme).toContain('a kernel that dereferences a NULL argument crashes');
-    expect(readme).toContain('On CPU drivers (PoCL, Intel\'s and AMD\'s CPU runtimes) it runs inside the Node process');
+    expect(readme).toContain("On CPU drivers (PoCL, Intel's and AMD's CPU runtimes) it runs inside the Node process");
     expect(readme).toContain('`setArg(i, null)` sets a `global` or `constant` pointer parameter to NULL');
   });
 });
@@ -256,7 +270,9 @@ describe('item 9: kernels on CPU drivers run inside the process; what setArg(i, 
 describe('item 10: a clear, typed error for every bad input', () => {
   it('the Direct3D module off Windows: all 33 entries; 30 throw the one Direct3DUnavailableError, the 3 table lookups answer', () => {
     if (process.platform === 'win32') return;
-    const entries = Object.keys(direct3d).filter((name) => typeof (direct3d as Record<string, unknown>)[name] === 'function' && !name.endsWith('Error'));
+    const entries = Object.keys(direct3d).filter(
+      (name) => typeof (direct3d as Record<string, unknown>)[name] === 'function' && !name.endsWith('Error'),
+    );
     const lookups = ['hresultName', 'd3d9FormatLabel', 'dxgiFormatLabel'];
     expect(entries).toHaveLength(33);
     const wrong: string[] = [];
@@ -272,7 +288,11 @@ describe('item 10: a clear, typed error for every bad input', () => {
           outcome = error instanceof Direct3DUnavailableError ? 'unavailable' : `${(error as Error).name}: ${(error as Error).message}`;
         }
         // The lookups need no Windows: they answer a number and refuse anything else, naming the argument.
-        const expected = !lookups.includes(name) ? 'unavailable' : typeof args[0] === 'number' ? 'returned string' : /^TypeError: (hresult|code) must be an integer/;
+        const expected = !lookups.includes(name)
+          ? 'unavailable'
+          : typeof args[0] === 'number'
+            ? 'returned string'
+            : /^TypeError: (hresult|code) must be an integer/;
         if (expected instanceof RegExp ? expected.test(outcome) : outcome === expected) continue;
         wrong.push(`${isClass ? 'new ' : ''}${name}(${args.map(String).join(', ')}): ${outcome}`);
       }
@@ -285,7 +305,9 @@ describe('item 10: a clear, typed error for every bad input', () => {
   it('UserEvent.setStatus out of the cl_int range is a RangeError naming status (it used to wrap to complete)', () => {
     const { context } = poclSetup();
     const gate = context.createUserEvent();
-    expect(() => gate.setStatus(-(2 ** 32))).toThrow(new RangeError("status must be 'complete' (0) or a negative error code from -1 to -2147483648 (a cl_int); got number -4294967296"));
+    expect(() => gate.setStatus(-(2 ** 32))).toThrow(
+      new RangeError("status must be 'complete' (0) or a negative error code from -1 to -2147483648 (a cl_int); got number -4294967296"),
+    );
     expect(() => gate.setStatus(-(2 ** 31) - 1)).toThrow(RangeError);
     expect(gate.state).toBe('unset');
     gate.setStatus(-(2 ** 31));
@@ -299,7 +321,9 @@ describe('item 10: a clear, typed error for every bad input', () => {
     await program.build();
     const kernel = program.createKernel('k');
     expect(() => kernel.setArg(1, 2 ** 60, 'long')).toThrow(
-      new RangeError('1152921504606847000 is not a safe integer (beyond 2^53 a number has already lost its low bits), so it cannot be passed exactly as a long: pass it as a bigint (e.g. 1152921504606846976n)'),
+      new RangeError(
+        '1152921504606847000 is not a safe integer (beyond 2^53 a number has already lost its low bits), so it cannot be passed exactly as a long: pass it as a bigint (e.g. 1152921504606846976n)',
+      ),
     );
     expect(() => kernel.setArg(1, 2 ** 64, 'long')).toThrow(/is not a valid long \(range/);
     kernel.setArg(1, 2n ** 60n, 'long');
@@ -314,7 +338,17 @@ describe('item 10: a clear, typed error for every bad input', () => {
       new TypeError(`waitFor[0] must be an Event the binding made (an enqueue's result or a user event); got ${forged}`),
     );
     expect(() => queue.enqueueMarker({ waitFor: [real, new Proxy(real, {})] })).toThrow(/^waitFor\[1\] must be an Event the binding made/);
-    expect(() => queue.fillBuffer(context.createBuffer(4), new Uint8Array(1), { waitFor: [new Proxy(real, { getPrototypeOf: () => { throw new Error('trap'); } })] })).toThrow(/^waitFor\[0\] must be an Event/);
+    expect(() =>
+      queue.fillBuffer(context.createBuffer(4), new Uint8Array(1), {
+        waitFor: [
+          new Proxy(real, {
+            getPrototypeOf: () => {
+              throw new Error('trap');
+            },
+          }),
+        ],
+      }),
+    ).toThrow(/^waitFor\[0\] must be an Event/);
     expect(() => waitForEvents([new Proxy(real, {})])).toThrow(/^events\[0\] must be an Event the binding made/);
     real.waitSync();
     context.release();
@@ -331,12 +365,14 @@ describe('item 10: a clear, typed error for every bad input', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(OpenCLError);
-    expect((thrown as Error).message).toMatch(/: the format RG\/UNORM_INT8 is not among the 2d image formats this context supports for access 'read-write' \(context.supportedImageFormats\(\)\); with UNORM_INT8 it has .*RGBA/);
+    expect((thrown as Error).message).toMatch(
+      /: the format RG\/UNORM_INT8 is not among the 2d image formats this context supports for access 'read-write' \(context.supportedImageFormats\(\)\); with UNORM_INT8 it has .*RGBA/,
+    );
     context.release();
   });
 });
 
-describe('item 10: the VA module\'s errors (software VA driver on Xvfb, reference driver)', () => {
+describe("item 10: the VA module's errors (software VA driver on Xvfb, reference driver)", () => {
   let xvfb: Xvfb;
   let va: VaApiSharing;
   beforeAll(async () => {
@@ -358,7 +394,9 @@ describe('item 10: the VA module\'s errors (software VA driver on Xvfb, referenc
     expect(() => surface.writePlane(0, new Uint8Array(detached))).toThrow(TypeError);
     const view = new Uint8Array(128);
     structuredClone(view.buffer, { transfer: [view.buffer] });
-    expect(() => surface.writePlane(0, view)).toThrow(new TypeError('data is a view of a detached ArrayBuffer (it was transferred): its bytes are gone'));
+    expect(() => surface.writePlane(0, view)).toThrow(
+      new TypeError('data is a view of a detached ArrayBuffer (it was transferred): its bytes are gone'),
+    );
     expect(() => surface.readPlane(0, { into: view })).toThrow(/^options\.into is a view of a detached ArrayBuffer/);
   });
 
@@ -399,7 +437,7 @@ describe('item 10: the VA module\'s errors (software VA driver on Xvfb, referenc
     );
   });
 
-  it('a context made on a display disposed since takes that display\'s own surfaces (the context keeps it alive)', () => {
+  it("a context made on a display disposed since takes that display's own surfaces (the context keeps it alive)", () => {
     const display = openVaDisplay({ kind: 'x11' });
     using context = va.createContext(display);
     using surface = display.createSurface({ width: 16, height: 8 });
@@ -417,8 +455,12 @@ describe('item 10: the VA module\'s errors (software VA driver on Xvfb, referenc
     `,
       { env: { DISPLAY: xvfb.display, LIBVA_DRIVER_NAME: 'no_such_driver', LIBVA_DRIVERS_PATH: process.env.LIBVA_DRIVERS_PATH } },
     );
-    expect(value[0]).toContain(`LIBVA_DRIVERS_PATH=${process.env.LIBVA_DRIVERS_PATH} has no no_such_driver_drv_video.so (LIBVA_DRIVER_NAME=no_such_driver): `);
+    expect(value[0]).toContain(
+      `LIBVA_DRIVERS_PATH=${process.env.LIBVA_DRIVERS_PATH} has no no_such_driver_drv_video.so (LIBVA_DRIVER_NAME=no_such_driver): `,
+    );
     expect(value[0]).toContain('(has ocl_interop_softva_drv_video.so)');
-    expect(value[1]).toContain('LIBVA_DRIVERS_PATH=/nonexistent has no no_such_driver_drv_video.so (LIBVA_DRIVER_NAME=no_such_driver): /nonexistent (not a readable folder)');
+    expect(value[1]).toContain(
+      'LIBVA_DRIVERS_PATH=/nonexistent has no no_such_driver_drv_video.so (LIBVA_DRIVER_NAME=no_such_driver): /nonexistent (not a readable folder)',
+    );
   });
 });

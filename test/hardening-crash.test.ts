@@ -275,7 +275,12 @@ describe('4. copies between an image and a sub-buffer (PoCL 3.1 crashed in clEnq
           tooFar,
         });
       })();`);
-    expect(value).toEqual({ copied: true, before: true, after: true, tooFar: expect.stringMatching(/^RangeError: dstOffset .*exceeds the sub-buffer's 1024 bytes/) });
+    expect(value).toEqual({
+      copied: true,
+      before: true,
+      after: true,
+      tooFar: expect.stringMatching(/^RangeError: dstOffset .*exceeds the sub-buffer's 1024 bytes/),
+    });
   });
 
   it('copyBufferToImage from a sub-buffer (clEnqueueCopyBufferToImage)', async () => {
@@ -296,11 +301,15 @@ describe('4. copies between an image and a sub-buffer (PoCL 3.1 crashed in clEnq
         await queue.readImage(image, again);
         done({ copied: back.every((b, i) => b === pattern[i]), region, again: again.every((b, i) => b === pattern[i]) });
       })();`);
-    expect(value).toEqual({ copied: true, again: true, region: expect.stringMatching(/^RangeError: srcOffset .*exceeds the sub-buffer's 1024 bytes/) });
+    expect(value).toEqual({
+      copied: true,
+      again: true,
+      region: expect.stringMatching(/^RangeError: srcOffset .*exceeds the sub-buffer's 1024 bytes/),
+    });
   });
 });
 
-describe('5. the process exits while PoCL is still compiling (a build, or a kernel at its first run on the driver\'s threads)', () => {
+describe("5. the process exits while PoCL is still compiling (a build, or a kernel at its first run on the driver's threads)", () => {
   // Each process compiles a source of its own (PoCL caches binaries by source).
   const script = (mode: string, delay: number) => `
     const body = \`
@@ -330,13 +339,14 @@ describe('5. the process exits while PoCL is still compiling (a build, or a kern
 
   it('24 processes (builds, kernels, kernels in a worker that exits), process.exit() at 0 to 1.1 s: every one exits cleanly', async () => {
     const runs: { mode: string; delay: number }[] = [];
-    for (let i = 0; i < 24; i++) runs.push({ mode: ['build', 'kernel', 'worker', 'worker'][i % 4]!, delay: (i * 7 % 12) * 100 });
+    for (let i = 0; i < 24; i++) runs.push({ mode: ['build', 'kernel', 'worker', 'worker'][i % 4]!, delay: ((i * 7) % 12) * 100 });
     const failures: string[] = [];
     for (let i = 0; i < runs.length; i += 4) {
       const batch = runs.slice(i, i + 4);
       const results = await Promise.all(batch.map(({ mode, delay }) => runNode(prelude + script(mode, delay))));
       results.forEach((result, j) => {
-        if (result.signal || result.status !== 0) failures.push(`${batch[j]!.mode} at ${batch[j]!.delay} ms: ${result.signal ?? `status ${result.status}`} ${result.stderr.slice(-300)}`);
+        if (result.signal || result.status !== 0)
+          failures.push(`${batch[j]!.mode} at ${batch[j]!.delay} ms: ${result.signal ?? `status ${result.status}`} ${result.stderr.slice(-300)}`);
       });
     }
     expect(failures).toEqual([]);

@@ -30,7 +30,9 @@ describe('child processes of the test suite', () => {
     const files = testSources(join(repoRoot, 'test'));
     expect(files.length).toBeGreaterThan(20);
     const blocking = files.filter((file) =>
-      /^(?:import|const|let)\s*\{[^}]*\b(?:spawnSync|execSync|execFileSync)\b[^}]*\}\s*(?:from\s*|=\s*require\()\s*['"](?:node:)?child_process['"]/m.test(readFileSync(file, 'utf8')),
+      /^(?:import|const|let)\s*\{[^}]*\b(?:spawnSync|execSync|execFileSync)\b[^}]*\}\s*(?:from\s*|=\s*require\()\s*['"](?:node:)?child_process['"]/m.test(
+        readFileSync(file, 'utf8'),
+      ),
     );
     // Snippets that run in a child process may block that child: they are indented strings here, not imports.
     expect(blocking.map((file) => relative(repoRoot, file))).toEqual([]);
@@ -50,7 +52,9 @@ describe('child processes of the test suite', () => {
     const timedOut = error as ChildTimeoutError;
     expect(timedOut.seconds).toBe(1.5);
     expect(timedOut.result.signal).toBe('SIGTERM');
-    expect(timedOut.message).toMatch(/^a node snippet \(const \{ spawn \} = require\('node:child_process'\);; SNIPPET_DUMP=file keeps it\) was still running after 1\.5 s and was killed \(SIGTERM\)/);
+    expect(timedOut.message).toMatch(
+      /^a node snippet \(const \{ spawn \} = require\('node:child_process'\);; SNIPPET_DUMP=file keeps it\) was still running after 1\.5 s and was killed \(SIGTERM\)/,
+    );
     expect(timedOut.message).toContain('--- its stdout:\nstarted, sleeper ');
     expect(timedOut.message).toContain('--- its stderr:\na line on stderr');
     // The grandchild held the output pipes: it was killed with its group, or the promise would still wait.
@@ -60,16 +64,19 @@ describe('child processes of the test suite', () => {
   });
 
   it('a child that ignores SIGTERM is killed with SIGKILL 5 s later', async () => {
-    const error = await runNode(`process.on('SIGTERM', () => console.log('SIGTERM ignored')); console.log('waiting'); setInterval(() => {}, 1000);`, { timeout: 1000 }).catch(
-      (e: unknown) => e,
-    );
+    const error = await runNode(`process.on('SIGTERM', () => console.log('SIGTERM ignored')); console.log('waiting'); setInterval(() => {}, 1000);`, {
+      timeout: 1000,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChildTimeoutError);
     expect((error as ChildTimeoutError).result.signal).toBe('SIGKILL');
     expect((error as ChildTimeoutError).result.stdout).toBe('waiting\nSIGTERM ignored\n');
   });
 
   it('any other ending resolves: the status, the signal, both outputs; stdin is a pipe at its end, as spawnSync gave it', async () => {
-    const exited = await runProcess(process.execPath, ['-e', `console.log(require('node:fs').fstatSync(0).isFIFO() || require('node:fs').fstatSync(0).isSocket()); process.stdin.on('end', () => { console.error('eof'); process.exit(3); }).resume();`]);
+    const exited = await runProcess(process.execPath, [
+      '-e',
+      `console.log(require('node:fs').fstatSync(0).isFIFO() || require('node:fs').fstatSync(0).isSocket()); process.stdin.on('end', () => { console.error('eof'); process.exit(3); }).resume();`,
+    ]);
     expect(exited).toEqual({ status: 3, signal: null, stdout: 'true\n', stderr: 'eof\n' });
     const crashed = await runNode(`process.kill(process.pid, 'SIGSEGV');`);
     expect([crashed.status, crashed.signal]).toEqual([null, 'SIGSEGV']);

@@ -110,7 +110,9 @@ describe('cl_khr_d3d10_sharing', () => {
   });
 
   it('cl_khr_d3d10_sharing 9.9.7.4: Texture2D subresource = mip + slice * mipLevels gives that level size', () => {
-    const tex = keep(ref.d3d10CreateTexture2D(device, { width: 32, height: 16, mipLevels: 3, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }));
+    const tex = keep(
+      ref.d3d10CreateTexture2D(device, { width: 32, height: 16, mipLevels: 3, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }),
+    );
     const made = new Map<number, CLImage>();
     for (let slice = 0; slice < 2; slice++) {
       for (let mip = 0; mip < 3; mip++) {
@@ -120,8 +122,21 @@ describe('cl_khr_d3d10_sharing', () => {
         expect(image.type).toBe(CL.CL_MEM_OBJECT_IMAGE2D);
         expect([image.width, image.height]).toEqual([32 >> mip, 16 >> mip]);
         expect(image.format).toMatchObject({ order: 'RGBA', type: 'UNORM_INT8' });
-        const p = predictSharedImage({ extension: 'cl_khr_d3d10_sharing', dxgiFormat: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM, width: 32, height: 16, subresource: sub, mipLevels: 3 });
-        expect([p.format.order, p.format.type, p.width, p.height, p.depth]).toEqual([image.format.order, image.format.type, image.width, image.height, image.depth]);
+        const p = predictSharedImage({
+          extension: 'cl_khr_d3d10_sharing',
+          dxgiFormat: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM,
+          width: 32,
+          height: 16,
+          subresource: sub,
+          mipLevels: 3,
+        });
+        expect([p.format.order, p.format.type, p.width, p.height, p.depth]).toEqual([
+          image.format.order,
+          image.format.type,
+          image.width,
+          image.height,
+          image.depth,
+        ]);
         expect(d3d10.objectInfo(image)).toEqual({ resource: tex, subresource: sub });
       }
     }
@@ -163,7 +178,15 @@ describe('cl_khr_d3d10_sharing', () => {
     expect(image.type).toBe(CL.CL_MEM_OBJECT_IMAGE3D);
     expect([image.width, image.height, image.depth]).toEqual([8, 4, 2]);
     expect(image.format).toMatchObject({ order: 'R', type: 'FLOAT' });
-    const p = predictSharedImage({ extension: 'cl_khr_d3d10_sharing', dxgiFormat: DXGI_FORMAT.DXGI_FORMAT_R32_FLOAT, width: 16, height: 8, depth: 4, subresource: 1, mipLevels: 2 });
+    const p = predictSharedImage({
+      extension: 'cl_khr_d3d10_sharing',
+      dxgiFormat: DXGI_FORMAT.DXGI_FORMAT_R32_FLOAT,
+      width: 16,
+      height: 8,
+      depth: 4,
+      subresource: 1,
+      mipLevels: 2,
+    });
     expect([p.imageType, p.width, p.height, p.depth]).toEqual(['image3d', 8, 4, 2]);
     expect(d3d10.objectInfo(image)).toEqual({ resource: tex, subresource: 1 });
     expect(d3d10.createFromTexture3D(context, tex, 1)).toBe(image);
@@ -212,7 +235,11 @@ describe('cl_khr_d3d10_sharing', () => {
   it('cl_khr_d3d10_sharing 9.9.7.6: withAcquired releases when fn throws and when it rejects', async () => {
     const res = keep(ref.d3d10CreateBuffer(device, 8));
     const buf = d3d10.createFromBuffer(context, res);
-    await expect(queue.withAcquired([buf], () => { throw new RangeError('thrown'); })).rejects.toThrow(RangeError);
+    await expect(
+      queue.withAcquired([buf], () => {
+        throw new RangeError('thrown');
+      }),
+    ).rejects.toThrow(RangeError);
     expect(buf.acquired).toBe(false);
     await expect(queue.withAcquired([buf], () => Promise.reject(new Error('rejected')))).rejects.toThrow('rejected');
     expect(buf.acquired).toBe(false);
@@ -225,7 +252,9 @@ describe('cl_khr_d3d10_sharing', () => {
   });
 
   it('cl_khr_d3d10_sharing 9.9.7.4: zero-copy both ways through a buffer and two texture subresources', async () => {
-    const tex = keep(ref.d3d10CreateTexture2D(device, { width: 8, height: 4, mipLevels: 2, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }));
+    const tex = keep(
+      ref.d3d10CreateTexture2D(device, { width: 8, height: 4, mipLevels: 2, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }),
+    );
     const srcSub = 0 + 1 * 2; // mip 0, slice 1
     const dstSub = 0; // mip 0, slice 0
     const pixels = bytes(8 * 4 * 4, (i) => i * 13 + 1);

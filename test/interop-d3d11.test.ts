@@ -70,7 +70,7 @@ describe.each(variants)('$extension', ({ extension, suffix, facadeClass, context
     expect(getSharing(platform, extension)).toBe(d3d11);
   });
 
-  it('error names -1006..-1009 are the extension\'s own', () => {
+  it("error names -1006..-1009 are the extension's own", () => {
     const bases = ['CL_INVALID_D3D11_DEVICE', 'CL_INVALID_D3D11_RESOURCE', 'CL_D3D11_RESOURCE_ALREADY_ACQUIRED', 'CL_D3D11_RESOURCE_NOT_ACQUIRED'];
     bases.forEach((base, i) => {
       expect(errorName(-1006 - i, extension)).toBe(name(base));
@@ -96,7 +96,7 @@ describe.each(variants)('$extension', ({ extension, suffix, facadeClass, context
     rejectedBeforeDriver(d3d11, () => d3d11.getDevices(null as never));
   });
 
-  it('createContext: CL_CONTEXT_D3D11_DEVICE, interop user sync, the extension\'s error name for a device without OpenCL', () => {
+  it("createContext: CL_CONTEXT_D3D11_DEVICE, interop user sync, the extension's error name for a device without OpenCL", () => {
     expect(context.interop).toEqual({ extension, property: contextProperty, handle: device });
     expect(context.sharing).toBe(d3d11);
     expect(context.properties).toContainEqual([contextProperty, device]);
@@ -145,19 +145,38 @@ describe.each(variants)('$extension', ({ extension, suffix, facadeClass, context
   });
 
   it('createFromTexture2D: subresource = mip + slice * mipLevels; the D3D11 DXGI table and its prediction; errors', () => {
-    const tex = keep(ref.d3d11CreateTexture2D(device, { width: 32, height: 16, mipLevels: 3, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_B8G8R8A8_UNORM }));
+    const tex = keep(
+      ref.d3d11CreateTexture2D(device, { width: 32, height: 16, mipLevels: 3, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_B8G8R8A8_UNORM }),
+    );
     for (const sub of [0, 2, 4, 5]) {
       const image = d3d11.createFromTexture2D(context, tex, sub, { access: 'read' });
       const mip = sub % 3;
       expect([image.width, image.height]).toEqual([32 >> mip, 16 >> mip]);
-      const p = predictSharedImage({ extension, dxgiFormat: DXGI_FORMAT.DXGI_FORMAT_B8G8R8A8_UNORM, width: 32, height: 16, subresource: sub, mipLevels: 3 });
-      expect([p.format.order, p.format.type, p.width, p.height, p.depth]).toEqual([image.format.order, image.format.type, image.width, image.height, image.depth]);
+      const p = predictSharedImage({
+        extension,
+        dxgiFormat: DXGI_FORMAT.DXGI_FORMAT_B8G8R8A8_UNORM,
+        width: 32,
+        height: 16,
+        subresource: sub,
+        mipLevels: 3,
+      });
+      expect([p.format.order, p.format.type, p.width, p.height, p.depth]).toEqual([
+        image.format.order,
+        image.format.type,
+        image.width,
+        image.height,
+        image.depth,
+      ]);
       expect(d3d11.objectInfo(image)).toEqual({ resource: tex, subresource: sub });
       expect(d3d11.createFromTexture2D(context, tex, sub)).toBe(image);
       image.release();
     }
     clError(() => d3d11.createFromTexture2D(context, tex, 6), 'CL_INVALID_VALUE', call('clCreateFromD3D11Texture2D'));
-    for (const [dxgi, order, type] of [['DXGI_FORMAT_R16_FLOAT', 'R', 'HALF_FLOAT'], ['DXGI_FORMAT_R8G8_SNORM', 'RG', 'SNORM_INT8'], ['DXGI_FORMAT_R32G32B32A32_UINT', 'RGBA', 'UNSIGNED_INT32']] as const) {
+    for (const [dxgi, order, type] of [
+      ['DXGI_FORMAT_R16_FLOAT', 'R', 'HALF_FLOAT'],
+      ['DXGI_FORMAT_R8G8_SNORM', 'RG', 'SNORM_INT8'],
+      ['DXGI_FORMAT_R32G32B32A32_UINT', 'RGBA', 'UNSIGNED_INT32'],
+    ] as const) {
       const t = keep(ref.d3d11CreateTexture2D(device, { width: 6, height: 2, format: DXGI_FORMAT[dxgi] }));
       const image = d3d11.createFromTexture2D(context, t, 0);
       expect(image.format).toMatchObject({ order, type });
@@ -180,7 +199,15 @@ describe.each(variants)('$extension', ({ extension, suffix, facadeClass, context
     const image = d3d11.createFromTexture3D(context, tex, 1);
     expect(image.type).toBe(CL.CL_MEM_OBJECT_IMAGE3D);
     expect([image.width, image.height, image.depth]).toEqual([8, 4, 2]);
-    const p = predictSharedImage({ extension, dxgiFormat: DXGI_FORMAT.DXGI_FORMAT_R32_FLOAT, width: 16, height: 8, depth: 4, subresource: 1, mipLevels: 2 });
+    const p = predictSharedImage({
+      extension,
+      dxgiFormat: DXGI_FORMAT.DXGI_FORMAT_R32_FLOAT,
+      width: 16,
+      height: 8,
+      depth: 4,
+      subresource: 1,
+      mipLevels: 2,
+    });
     expect([p.imageType, p.width, p.height, p.depth]).toEqual(['image3d', 8, 4, 2]);
     expect(d3d11.objectInfo(image)).toEqual({ resource: tex, subresource: 1 });
     image.release();
@@ -223,7 +250,7 @@ describe.each(variants)('$extension', ({ extension, suffix, facadeClass, context
     for (const image of [first.y, first.uv, second.y, second.uv]) image.release();
   });
 
-  it('acquire/release through the binding\'s state: the extension\'s error names and command types', async () => {
+  it("acquire/release through the binding's state: the extension's error names and command types", async () => {
     const tex = keep(ref.d3d11CreateTexture2D(device, { width: 4, height: 4, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }));
     const image = d3d11.createFromTexture2D(context, tex, 0);
     const host = new Uint8Array(64);

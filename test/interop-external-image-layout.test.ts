@@ -10,8 +10,10 @@ import { OpenCLImageLayoutError } from '../lib';
 import { matchedToLavapipe, rejectedBeforeDriver, thrownBy } from './helpers/ref-driver';
 
 const format = { order: 'RGBA', type: 'UNSIGNED_INT8' } as const;
-const width = 64, height = 16;
-const pixel = (x: number, y: number, salt: number) => (Math.imul(x + 1, 0x9e3779b1) ^ Math.imul(y + 1, 0x85ebca77) ^ Math.imul(salt, 0xc2b2ae3d)) >>> 0;
+const width = 64,
+  height = 16;
+const pixel = (x: number, y: number, salt: number) =>
+  (Math.imul(x + 1, 0x9e3779b1) ^ Math.imul(y + 1, 0x85ebca77) ^ Math.imul(salt, 0xc2b2ae3d)) >>> 0;
 const pixels = (salt: number) => {
   const out = new Uint32Array(width * height);
   for (let y = 0, k = 0; y < height; y++) for (let x = 0; x < width; x++, k++) out[k] = pixel(x, y, salt);
@@ -23,7 +25,7 @@ afterEach(() => {
   delete process.env.REFDRV_ASSUME_LINEAR_IMAGES;
 });
 
-describe('importImage checks the exporter\'s tiling against ..._ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR', () => {
+describe("importImage checks the exporter's tiling against ..._ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR", () => {
   it('a linear Vulkan image where the driver lists opaque-fd as linear: every pixel at its place both ways (OpenCL reads what Vulkan wrote, Vulkan reads what OpenCL wrote)', async () => {
     using matched = matchedToLavapipe();
     const { vk, context, queue, memory, device } = matched;
@@ -49,7 +51,7 @@ describe('importImage checks the exporter\'s tiling against ..._ASSUME_LINEAR_IM
     clImage.release();
   });
 
-  it('an optimal-tiling Vulkan image where the driver reads opaque-fd images as linear rows: OpenCLImageLayoutError before the driver is called, the handle still the caller\'s', () => {
+  it("an optimal-tiling Vulkan image where the driver reads opaque-fd images as linear rows: OpenCLImageLayoutError before the driver is called, the handle still the caller's", () => {
     using matched = matchedToLavapipe();
     const { vk, context, memory } = matched;
     using image = vk.createImage({ width, height, format: 'rgba8', tiling: 'optimal' });
@@ -60,14 +62,16 @@ describe('importImage checks the exporter\'s tiling against ..._ASSUME_LINEAR_IM
     const error = caught as OpenCLImageLayoutError;
     expect(error.handleType).toBe('opaque-fd');
     expect(error.tiling).toBe('optimal');
-    expect(error.message).toMatch(/lists opaque-fd in CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR.*as linear rows.*Export a linear image/);
+    expect(error.message).toMatch(
+      /lists opaque-fd in CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR.*as linear rows.*Export a linear image/,
+    );
     rejectedBeforeDriver(memory, () => memory.importImage(context, exported, { format, width, height }), OpenCLImageLayoutError);
     expect(exported.owned).toBe(true);
     // Its memory as a buffer is still importable: bytes have no layout.
     memory.importBuffer(context, exported).release();
   });
 
-  it('a driver that lists no handle type (REFDRV_ASSUME_LINEAR_IMAGES=0, as NVIDIA\'s): a linear image is refused and its memory imports as a buffer; options.tiling speaks for handles that carry none; a wrong tiling is a TypeError', () => {
+  it("a driver that lists no handle type (REFDRV_ASSUME_LINEAR_IMAGES=0, as NVIDIA's): a linear image is refused and its memory imports as a buffer; options.tiling speaks for handles that carry none; a wrong tiling is a TypeError", () => {
     process.env.REFDRV_ASSUME_LINEAR_IMAGES = '0';
     using matched = matchedToLavapipe();
     const { vk, context, memory, device } = matched;
@@ -80,9 +84,15 @@ describe('importImage checks the exporter\'s tiling against ..._ASSUME_LINEAR_IM
     expect(exported.owned).toBe(true);
     const bare = { handleType: 'opaque-fd' as const, handle: exported.handle, size: exported.size };
     expect(() => memory.importImage(context, bare, { format, width, height, tiling: 'linear' })).toThrow(OpenCLImageLayoutError);
-    expect(() => memory.importImage(context, bare, { format, width, height, tiling: 'tiled' as never })).toThrow(/options.tiling must be 'linear', 'optimal'; got the string "tiled"/);
-    expect(() => memory.importImage(context, bare, { format, width, height, tiling: null as never })).toThrow(/options.tiling must be 'linear', 'optimal'; got null/);
-    expect(() => memory.importImage(context, { ...bare, tiling: 5 as never }, { format, width, height })).toThrow(/handle.tiling must be 'linear', 'optimal'; got number 5/);
+    expect(() => memory.importImage(context, bare, { format, width, height, tiling: 'tiled' as never })).toThrow(
+      /options.tiling must be 'linear', 'optimal'; got the string "tiled"/,
+    );
+    expect(() => memory.importImage(context, bare, { format, width, height, tiling: null as never })).toThrow(
+      /options.tiling must be 'linear', 'optimal'; got null/,
+    );
+    expect(() => memory.importImage(context, { ...bare, tiling: 5 as never }, { format, width, height })).toThrow(
+      /handle.tiling must be 'linear', 'optimal'; got number 5/,
+    );
     const buffer = memory.importBuffer(context, exported);
     expect(buffer.size).toBe(exported.size);
     buffer.release();

@@ -2,7 +2,19 @@
 // through the public API: on the reference driver (through the ICD loader) every
 // entry point and error, ownership of imported descriptors counted in
 // /proc/self/fd; on PoCL typed "not supported" errors that leak no descriptor.
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,7 +46,17 @@ import {
   VaDmaBuf,
 } from '../lib';
 import { outputOf, pocl, repoRoot, runNode, runProcess } from './helpers';
-import { collectedInFreshProcess, isOpen, matchedToLavapipe, openFds, payload, platform, referenceQueue, refDevice, thrownBy } from './helpers/ref-driver';
+import {
+  collectedInFreshProcess,
+  isOpen,
+  matchedToLavapipe,
+  openFds,
+  payload,
+  platform,
+  referenceQueue,
+  refDevice,
+  thrownBy,
+} from './helpers/ref-driver';
 import { type Xvfb, startXvfb, useSoftva } from './helpers/va';
 
 /** The token table of shared/specs, copied into the repository with the reference driver's tests. */
@@ -72,11 +94,19 @@ describe('cl_khr_external_memory on the reference driver', () => {
     expect(platform.getSharing('cl_khr_semaphore')).toBe(getSemaphores(platform));
     expect(memory.entryPoints).toEqual(['clEnqueueAcquireExternalMemObjectsKHR', 'clEnqueueReleaseExternalMemObjectsKHR']);
     expect(externalExtensions.cl_khr_external_memory).toEqual(memory.entryPoints);
-    expect(Object.keys(externalRecords)).toEqual(['cl_khr_external_memory', 'cl_khr_semaphore', 'cl_khr_external_semaphore', 'cl_khr_external_semaphore_sync_fd']);
+    expect(Object.keys(externalRecords)).toEqual([
+      'cl_khr_external_memory',
+      'cl_khr_semaphore',
+      'cl_khr_external_semaphore',
+      'cl_khr_external_semaphore_sync_fd',
+    ]);
   });
 
   it('tokens: externalTokens has every row of shared/specs/external-memory-semaphore.tokens.tsv, and agrees with CL/cl_ext.h where Debian has them', () => {
-    const rows = readFileSync(TOKENS_TSV, 'utf8').trim().split('\n').map((line) => line.split('\t'));
+    const rows = readFileSync(TOKENS_TSV, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(rows).toHaveLength(44);
     expect(Object.keys(externalTokens)).toHaveLength(44);
     for (const [name, value] of rows) expect([name, (externalTokens as Record<string, number>)[name!]]).toEqual([name, Number(value)]);
@@ -128,7 +158,7 @@ describe('cl_khr_external_memory on the reference driver', () => {
     }
   });
 
-  it('clCreateBufferWithProperties with an opaque fd: acquire (await using) sees the exporter\'s bytes, release hands OpenCL\'s back', async () => {
+  it("clCreateBufferWithProperties with an opaque fd: acquire (await using) sees the exporter's bytes, release hands OpenCL's back", async () => {
     const fd = payload.opaqueFd(4096);
     payload.write(fd, pattern(4096, 1), { opaque: true });
     // The test's own view of the payload: the caller may not use fd after the import (the spec's ownership rule).
@@ -167,11 +197,17 @@ describe('cl_khr_external_memory on the reference driver', () => {
     // A failed import (the driver refuses a size beyond the payload) leaves the fd to the caller.
     const fd = payload.opaqueFd(1024);
     let relinquished = 0;
-    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: fd, size: 1 << 20, relinquish: () => relinquished++ })).toThrow(OpenCLError);
+    expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: fd, size: 1 << 20, relinquish: () => relinquished++ })).toThrow(
+      OpenCLError,
+    );
     expect(relinquished).toBe(0);
     expect(isOpen(fd)).toBe(true);
     // duplicate: the import takes a duplicate; the caller's fd stays open and is the caller's to close.
-    const buffer = memory.importBuffer(context, { handleType: 'opaque-fd', handle: fd, size: 1024, relinquish: () => relinquished++ }, { duplicate: true });
+    const buffer = memory.importBuffer(
+      context,
+      { handleType: 'opaque-fd', handle: fd, size: 1024, relinquish: () => relinquished++ },
+      { duplicate: true },
+    );
     expect(relinquished).toBe(0);
     buffer.release();
     expect(isOpen(fd)).toBe(true);
@@ -208,7 +244,9 @@ describe('cl_khr_external_memory on the reference driver', () => {
     });
     buffer.release();
     const fd = payload.dmaBuf(64);
-    expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: fd, size: 64 }, { devices: [pocl().getDevices()[0]!] })).toThrow(TypeError);
+    expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: fd, size: 64 }, { devices: [pocl().getDevices()[0]!] })).toThrow(
+      TypeError,
+    );
     expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: fd, size: 64 }, { devices: [] })).toThrow(TypeError);
     expect(isOpen(fd)).toBe(true);
     closeSync(fd);
@@ -217,7 +255,11 @@ describe('cl_khr_external_memory on the reference driver', () => {
   it('clCreateImageWithProperties: an RGBA image over imported memory, written by the exporter, read through OpenCL', async () => {
     const fd = payload.dmaBuf(16 * 8 * 4);
     payload.write(fd, pattern(16 * 8 * 4, 3));
-    const image = memory.importImage(context, { handleType: 'dma-buf', handle: fd, size: 16 * 8 * 4 }, { format: { order: 'RGBA', type: 'UNORM_INT8' }, width: 16, height: 8 });
+    const image = memory.importImage(
+      context,
+      { handleType: 'dma-buf', handle: fd, size: 16 * 8 * 4 },
+      { format: { order: 'RGBA', type: 'UNORM_INT8' }, width: 16, height: 8 },
+    );
     expect(image).toBeInstanceOf(CLImage);
     expect([image.width, image.height]).toEqual([16, 8]);
     {
@@ -229,16 +271,33 @@ describe('cl_khr_external_memory on the reference driver', () => {
     image.release();
     expect(isOpen(fd)).toBe(false);
     expect(() => memory.importImage(context, { handleType: 'dma-buf', handle: 1, size: 4 }, null as never)).toThrow(TypeError);
-    expect(() => memory.importImage(context, { handleType: 'dma-buf', handle: 1, size: 4 }, { format: { order: 'RGBA', type: 'UNORM_INT8' }, width: 0 })).toThrow(RangeError);
+    expect(() =>
+      memory.importImage(context, { handleType: 'dma-buf', handle: 1, size: 4 }, { format: { order: 'RGBA', type: 'UNORM_INT8' }, width: 0 }),
+    ).toThrow(RangeError);
   });
 
-  it('NV12 planes of one allocation as { offset, pitch }: sub-buffers that follow the allocation\'s acquire', async () => {
-    const width = 64, height = 32, pitch = 128, uvOffset = pitch * height + 256;
+  it("NV12 planes of one allocation as { offset, pitch }: sub-buffers that follow the allocation's acquire", async () => {
+    const width = 64,
+      height = 32,
+      pitch = 128,
+      uvOffset = pitch * height + 256;
     const size = uvOffset + pitch * (height / 2);
     const fd = payload.opaqueFd(size);
     const bytes = pattern(size, 5);
     payload.write(fd, bytes, { opaque: true });
-    const frame = memory.importPlanes(context, { handleType: 'opaque-fd', handle: fd, size }, { format: 'NV12', width, height, planes: [{ offset: 0, pitch }, { offset: uvOffset, pitch }] });
+    const frame = memory.importPlanes(
+      context,
+      { handleType: 'opaque-fd', handle: fd, size },
+      {
+        format: 'NV12',
+        width,
+        height,
+        planes: [
+          { offset: 0, pitch },
+          { offset: uvOffset, pitch },
+        ],
+      },
+    );
     expect(frame).toBeInstanceOf(ImportedFrame);
     expect(frame.memory).toHaveLength(1);
     const [y, uv] = frame.planes as [CLBuffer, CLBuffer];
@@ -256,33 +315,96 @@ describe('cl_khr_external_memory on the reference driver', () => {
     expect(isOpen(fd)).toBe(false);
   });
 
-  it('planes: P010 rows, layout errors before anything is imported (the fd stays the caller\'s), images only where the driver makes images over buffers', () => {
+  it("planes: P010 rows, layout errors before anything is imported (the fd stays the caller's), images only where the driver makes images over buffers", () => {
     const fd = payload.opaqueFd(1 << 16);
     const before = openFds();
     const handle = { handleType: 'opaque-fd' as const, handle: fd, size: 1 << 16 };
-    expect(() => memory.importPlanes(context, handle, { format: 'P010', width: 64, height: 32, planes: [{ offset: 0, pitch: 64 }, { offset: 8192, pitch: 128 }] })).toThrow(/pitch 64 is less than a row .* \(128 bytes\)/);
-    expect(() => memory.importPlanes(context, handle, { format: 'NV12', width: 64, height: 32, planes: [{ offset: 0, pitch: 64 }] })).toThrow(TypeError);
-    expect(() => memory.importPlanes(context, handle, { format: 'NV12', width: 63, height: 32, planes: [{ offset: 0, pitch: 64 }, { offset: 4096, pitch: 64 }] })).toThrow(RangeError);
-    expect(() => memory.importPlanes(context, handle, { format: 'NV12', width: 64, height: 32, planes: [{ offset: 0, pitch: 64 }, { offset: 4097, pitch: 64 }] })).toThrow(/offset 4097 is not a multiple of 128 bytes.*CL_DEVICE_MEM_BASE_ADDR_ALIGN/);
-    expect(() => memory.importPlanes(context, handle, { format: 'NV12', width: 64, height: 32, planes: [{ offset: 0, pitch: 64 }, { offset: 1 << 16, pitch: 64 }] })).toThrow(/runs past/);
+    expect(() =>
+      memory.importPlanes(context, handle, {
+        format: 'P010',
+        width: 64,
+        height: 32,
+        planes: [
+          { offset: 0, pitch: 64 },
+          { offset: 8192, pitch: 128 },
+        ],
+      }),
+    ).toThrow(/pitch 64 is less than a row .* \(128 bytes\)/);
+    expect(() => memory.importPlanes(context, handle, { format: 'NV12', width: 64, height: 32, planes: [{ offset: 0, pitch: 64 }] })).toThrow(
+      TypeError,
+    );
+    expect(() =>
+      memory.importPlanes(context, handle, {
+        format: 'NV12',
+        width: 63,
+        height: 32,
+        planes: [
+          { offset: 0, pitch: 64 },
+          { offset: 4096, pitch: 64 },
+        ],
+      }),
+    ).toThrow(RangeError);
+    expect(() =>
+      memory.importPlanes(context, handle, {
+        format: 'NV12',
+        width: 64,
+        height: 32,
+        planes: [
+          { offset: 0, pitch: 64 },
+          { offset: 4097, pitch: 64 },
+        ],
+      }),
+    ).toThrow(/offset 4097 is not a multiple of 128 bytes.*CL_DEVICE_MEM_BASE_ADDR_ALIGN/);
+    expect(() =>
+      memory.importPlanes(context, handle, {
+        format: 'NV12',
+        width: 64,
+        height: 32,
+        planes: [
+          { offset: 0, pitch: 64 },
+          { offset: 1 << 16, pitch: 64 },
+        ],
+      }),
+    ).toThrow(/runs past/);
     expect(() => memory.importPlanes(context, handle, { format: 'YUY2' as never, width: 64, height: 32, planes: [] })).toThrow(TypeError);
     expect(openFds()).toBe(before);
     expect(isOpen(fd)).toBe(true);
     // The reference driver (OpenCL 1.2) has no cl_khr_image2d_from_buffer: images over planes are refused, naming it.
-    const error = thrownBy(() => memory.importPlanes(context, handle, { format: 'P010', width: 64, height: 32, planes: [{ offset: 0, pitch: 128 }, { offset: 8192, pitch: 128 }], as: 'images' }));
+    const error = thrownBy(() =>
+      memory.importPlanes(context, handle, {
+        format: 'P010',
+        width: 64,
+        height: 32,
+        planes: [
+          { offset: 0, pitch: 128 },
+          { offset: 8192, pitch: 128 },
+        ],
+        as: 'images',
+      }),
+    );
     expect(error).toBeInstanceOf(OpenCLExtensionError);
     expect((error as OpenCLExtensionError).extension).toBe('cl_khr_image2d_from_buffer');
     expect(openFds()).toBe(before - 1); // the import took the fd and was released with the frame's parts
     expect(isOpen(fd)).toBe(false);
   });
 
-  it('cl_khr_external_memory_dma_buf: planes of fds and Electron\'s nativePixmap import (their owners keep their fds), a non-linear modifier is refused', async () => {
-    const width = 32, height = 16, pitch = 64;
-    const size = pitch * height * 3 / 2;
+  it("cl_khr_external_memory_dma_buf: planes of fds and Electron's nativePixmap import (their owners keep their fds), a non-linear modifier is refused", async () => {
+    const width = 32,
+      height = 16,
+      pitch = 64;
+    const size = (pitch * height * 3) / 2;
     const fd = payload.dmaBuf(size);
     payload.write(fd, pattern(size, 11));
     const before = openFds();
-    const frame = importDmaBuf(context, { format: 'NV12', width, height, planes: [{ fd, offset: 0, pitch }, { fd, offset: pitch * height, pitch }] });
+    const frame = importDmaBuf(context, {
+      format: 'NV12',
+      width,
+      height,
+      planes: [
+        { fd, offset: 0, pitch },
+        { fd, offset: pitch * height, pitch },
+      ],
+    });
     expect(frame.memory[0]!.size).toBe(size);
     expect(memory.importInfo(frame.memory[0]!).handleType).toBe('dma-buf');
     {
@@ -297,18 +419,43 @@ describe('cl_khr_external_memory on the reference driver', () => {
 
     // Electron's `paint` texture on Linux: textureInfo.handle.nativePixmap, pixelFormat and codedSize.
     const bgra = payload.dmaBuf(16 * 4 * 4);
-    const textureInfo = { pixelFormat: 'bgra', codedSize: { width: 16, height: 4 }, handle: { nativePixmap: { planes: [{ fd: bgra, stride: 64, offset: 0, size: 256 }], modifier: '0' } } };
+    const textureInfo = {
+      pixelFormat: 'bgra',
+      codedSize: { width: 16, height: 4 },
+      handle: { nativePixmap: { planes: [{ fd: bgra, stride: 64, offset: 0, size: 256 }], modifier: '0' } },
+    };
     const texture = memory.importDmaBuf(context, textureInfo);
     expect(texture.format).toBe('BGRA');
     expect((texture.planes[0] as CLBuffer).size).toBe(256);
     texture.release();
-    expect(() => memory.importDmaBuf(context, { ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: '72057594037927935' } } })).toThrow(/DRM_FORMAT_MOD_INVALID/);
-    memory.importDmaBuf(context, { ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: '72057594037927935' } } }, { assumeLinear: true }).release();
-    expect(() => memory.importDmaBuf(context, { ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: 0x0100000000000001n } } })).toThrow(/not linear/);
+    expect(() =>
+      memory.importDmaBuf(context, {
+        ...textureInfo,
+        handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: '72057594037927935' } },
+      }),
+    ).toThrow(/DRM_FORMAT_MOD_INVALID/);
+    memory
+      .importDmaBuf(
+        context,
+        { ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: '72057594037927935' } } },
+        { assumeLinear: true },
+      )
+      .release();
+    expect(() =>
+      memory.importDmaBuf(context, {
+        ...textureInfo,
+        handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: 0x0100000000000001n } },
+      }),
+    ).toThrow(/not linear/);
     // One check of a modifier for the VA module and this one (checkDrmModifier): a 64-bit value, the same words.
-    const pixmapWith = (modifier: unknown) => ({ ...textureInfo, handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: modifier as bigint } } });
+    const pixmapWith = (modifier: unknown) => ({
+      ...textureInfo,
+      handle: { nativePixmap: { ...textureInfo.handle.nativePixmap, modifier: modifier as bigint } },
+    });
     expect(() => memory.importDmaBuf(context, pixmapWith(2n ** 64n))).toThrow(
-      new TypeError('modifier must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got the bigint 18446744073709551616n'),
+      new TypeError(
+        'modifier must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got the bigint 18446744073709551616n',
+      ),
     );
     expect(() => memory.importDmaBuf(context, pixmapWith('linear'))).toThrow(
       new TypeError('modifier must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got the string "linear"'),
@@ -333,10 +480,14 @@ describe('cl_khr_external_memory on the reference driver', () => {
     expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: -1, size: 64 })).toThrow(TypeError);
     const closed = payload.dmaBuf(64);
     closeSync(closed);
-    expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: closed, size: 64 })).toThrow(/file descriptor \d+ \(dma-buf\) is not open/);
+    expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: closed, size: 64 })).toThrow(
+      /file descriptor \d+ \(dma-buf\) is not open/,
+    );
     expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: 3n as never, size: 64 })).toThrow(TypeError);
     expect(() => memory.importBuffer(context, { handleType: 'opaque-win32', handle: 0 as never, size: 64 })).toThrow(TypeError);
-    expect(() => memory.importBuffer(context, { handleType: 'bogus' as never, handle: 1, size: 64 })).toThrow(/handleType must be one of opaque-fd, dma-buf/);
+    expect(() => memory.importBuffer(context, { handleType: 'bogus' as never, handle: 1, size: 64 })).toThrow(
+      /handleType must be one of opaque-fd, dma-buf/,
+    );
     // A real export's shape (a memfd), so that each line fails on what it names.
     const memfd = payload.dmaBuf(64);
     expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: memfd, size: 0 })).toThrow(RangeError);
@@ -348,18 +499,33 @@ describe('cl_khr_external_memory on the reference driver', () => {
     closeSync(memfd);
   });
 
-  it('an fd closed during the import (a getter of the options here; another thread that reused a stale number in the fuzzer, seeds 6 and 169): the TypeError of a closed fd, not fcntl\'s EBADF', () => {
+  it("an fd closed during the import (a getter of the options here; another thread that reused a stale number in the fuzzer, seeds 6 and 169): the TypeError of a closed fd, not fcntl's EBADF", () => {
     const fd = payload.dmaBuf(64);
-    const closing = { duplicate: true, get access() { closeSync(fd); return 'read-write' as const; } };
+    const closing = {
+      duplicate: true,
+      get access() {
+        closeSync(fd);
+        return 'read-write' as const;
+      },
+    };
     // Options are read once, before the handle is checked: the getter's close is seen there.
     expect(() => memory.importBuffer(context, { handleType: 'dma-buf', handle: fd, size: 64 }, closing)).toThrow(
       new TypeError(`handle.handle: file descriptor ${fd} (dma-buf) is not open`),
     );
     const plane = payload.dmaBuf(64);
     const before = openFds();
-    expect(() => importDmaBuf(context, { format: 'BGRA', width: 4, height: 4, planes: [{ fd: plane, pitch: 16 }] }, { get access() { closeSync(plane); return 'read' as const; } })).toThrow(
-      new TypeError(`planes[0].fd must be an open file descriptor; ${plane} is not (EBADF)`),
-    );
+    expect(() =>
+      importDmaBuf(
+        context,
+        { format: 'BGRA', width: 4, height: 4, planes: [{ fd: plane, pitch: 16 }] },
+        {
+          get access() {
+            closeSync(plane);
+            return 'read' as const;
+          },
+        },
+      ),
+    ).toThrow(new TypeError(`planes[0].fd must be an open file descriptor; ${plane} is not (EBADF)`));
     expect(openFds()).toBe(before - 1); // the getter's close; the import left nothing open
   });
 
@@ -379,7 +545,7 @@ describe('mistakes with external memory that real drivers answer badly (issue 22
   const memory: ExternalMemory = getExternalMemory(platform);
   const { context, queue } = referenceQueue();
 
-  it('a descriptor that is no export (a regular file, a FIFO, a socket, a directory) is a TypeError saying what it is and what is expected, before the driver (NVIDIA answers 999); the fd stays the caller\'s', async () => {
+  it("a descriptor that is no export (a regular file, a FIFO, a socket, a directory) is a TypeError saying what it is and what is expected, before the driver (NVIDIA answers 999); the fd stays the caller's", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ocl-extmem-'));
     const server = createServer();
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -402,9 +568,15 @@ describe('mistakes with external memory that real drivers answer badly (issue 22
         expect((error as Error).message).toMatch(message);
         expect(isOpen(fd)).toBe(true);
       }
-      expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: file, size: 64 })).toThrow(/not an exported opaque-fd handle; expected memory exported as an opaque fd \(vkGetMemoryFdKHR/);
-      expect(() => getSemaphores(platform).import(context, { handleType: 'opaque-fd', handle: fifo })).toThrow(/is a pipe or FIFO, not an exported opaque-fd handle; expected a semaphore exported as an opaque fd/);
-      expect(() => getSemaphores(platform).import(context, { handleType: 'sync-fd', handle: file })).toThrow(/not an exported sync-fd handle; expected a sync file/);
+      expect(() => memory.importBuffer(context, { handleType: 'opaque-fd', handle: file, size: 64 })).toThrow(
+        /not an exported opaque-fd handle; expected memory exported as an opaque fd \(vkGetMemoryFdKHR/,
+      );
+      expect(() => getSemaphores(platform).import(context, { handleType: 'opaque-fd', handle: fifo })).toThrow(
+        /is a pipe or FIFO, not an exported opaque-fd handle; expected a semaphore exported as an opaque fd/,
+      );
+      expect(() => getSemaphores(platform).import(context, { handleType: 'sync-fd', handle: file })).toThrow(
+        /not an exported sync-fd handle; expected a sync file/,
+      );
       // A file with no name (as a memfd has none) goes to the driver; its refusal is typed and says why.
       const unnamedPath = join(dir, 'unnamed');
       const unnamed = openSync(unnamedPath, 'w+');
@@ -454,7 +626,9 @@ describe('mistakes with external memory that real drivers answer badly (issue 22
     expect(buffer.acquired).toBe(false);
     expect(scope.active).toBe(false);
     expect(() => scope.release()).toThrow(OpenCLStateError);
-    expect(() => scope.release()).toThrow(/^the acquire of this scope failed: its CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR command failed \(status -14\); its objects were never acquired, so there is nothing to release$/);
+    expect(() => scope.release()).toThrow(
+      /^the acquire of this scope failed: its CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR command failed \(status -14\); its objects were never acquired, so there is nothing to release$/,
+    );
     expect(() => queue.enqueueReleaseShared([buffer])).toThrow(/is not acquired/);
     await scope[Symbol.asyncDispose](); // `await using` at the end of the block: nothing to do
     {
@@ -467,10 +641,14 @@ describe('mistakes with external memory that real drivers answer badly (issue 22
     expect(payload.read(fd, 64)).toEqual(new Uint8Array(64).fill(0x5a));
     // withAcquired: fn's own error comes out, not a release's.
     const failing = context.createUserEvent();
-    const run = queue.withAcquired([buffer], async (s) => {
-      failing.setStatus(-7);
-      await s.event;
-    }, { waitFor: [failing] });
+    const run = queue.withAcquired(
+      [buffer],
+      async (s) => {
+        failing.setStatus(-7);
+        await s.event;
+      },
+      { waitFor: [failing] },
+    );
     await expect(run).rejects.toThrow(/failed/);
     expect(buffer.acquired).toBe(false);
     buffer.release();
@@ -481,7 +659,15 @@ describe('mistakes with external memory that real drivers answer badly (issue 22
 
   it('queue.acquire(frame.planes) says to acquire frame.memory (the planes follow it)', () => {
     const fd = payload.dmaBuf(4096);
-    const frame = importDmaBuf(context, { format: 'NV12', width: 32, height: 16, planes: [{ fd, offset: 0, pitch: 32 }, { fd, offset: 1024, pitch: 32 }] });
+    const frame = importDmaBuf(context, {
+      format: 'NV12',
+      width: 32,
+      height: 16,
+      planes: [
+        { fd, offset: 0, pitch: 32 },
+        { fd, offset: 1024, pitch: 32 },
+      ],
+    });
     expect(() => queue.acquire(frame.planes)).toThrow(
       /^objects\[0\] is a sub-buffer of external memory \(dma-buf, \d+ bytes\): it is acquired and released through the memory it was made from\. Acquire that memory object \(for an ImportedFrame, frame\.memory\); its sub-buffers and planes follow it$/,
     );
@@ -497,12 +683,19 @@ describe('mistakes with external memory that real drivers answer badly (issue 22
     const counted = <T extends object>(values: T): T => {
       const object = {} as T;
       for (const [key, value] of Object.entries(values)) {
-        Object.defineProperty(object, key, { enumerable: true, get: () => ((reads[key] = (reads[key] ?? 0) + 1) === 1 ? value : key === 'size' ? 1 << 30 : undefined) });
+        Object.defineProperty(object, key, {
+          enumerable: true,
+          get: () => ((reads[key] = (reads[key] ?? 0) + 1) === 1 ? value : key === 'size' ? 1 << 30 : undefined),
+        });
       }
       return object;
     };
     const fd = payload.dmaBuf(64);
-    const buffer = memory.importBuffer(context, counted({ handleType: 'dma-buf' as const, handle: fd, size: 64 }), counted({ devices: [refDevice], access: 'read' as const, duplicate: true }));
+    const buffer = memory.importBuffer(
+      context,
+      counted({ handleType: 'dma-buf' as const, handle: fd, size: 64 }),
+      counted({ devices: [refDevice], access: 'read' as const, duplicate: true }),
+    );
     expect(buffer.size).toBe(64);
     expect(memory.importInfo(buffer).devices).toEqual([refDevice]);
     expect(reads).toEqual({ handleType: 1, handle: 1, size: 1, devices: 1, access: 1, duplicate: 1 });
@@ -517,7 +710,13 @@ describe('mistakes with external memory that real drivers answer badly (issue 22
     expect(reads).toEqual({ handleType: 1, handle: 1, size: 1, format: 1, width: 1, height: 1, planes: 1, duplicate: 1, devices: 1 });
     frame.release();
     for (const key of Object.keys(reads)) delete reads[key];
-    const tiled = thrownBy(() => memory.importImage(context, counted({ handleType: 'dma-buf' as const, handle: fd, size: 64 }), counted({ format: { order: 'RGBA', type: 'UNORM_INT8' } as const, width: 4, height: 4, tiling: 'optimal' as const, duplicate: true })));
+    const tiled = thrownBy(() =>
+      memory.importImage(
+        context,
+        counted({ handleType: 'dma-buf' as const, handle: fd, size: 64 }),
+        counted({ format: { order: 'RGBA', type: 'UNORM_INT8' } as const, width: 4, height: 4, tiling: 'optimal' as const, duplicate: true }),
+      ),
+    );
     expect(tiled).toBeInstanceOf(Error);
     expect(reads.tiling).toBe(1);
     for (const key of Object.keys(reads)) delete reads[key];
@@ -556,7 +755,8 @@ describe('a VA-API surface exported as DMA-BUF (the real libva, the software VA 
       await using _ = queue.acquire(frame.memory);
       const y = new Uint8Array((frame.planes[0] as CLBuffer).size);
       await queue.readBuffer(frame.planes[0] as CLBuffer, y);
-      for (let row = 0; row < 16; row++) expect(y.subarray(row * yLayout!.pitch, row * yLayout!.pitch + 32)).toEqual(pattern(512, 5).subarray(row * 32, row * 32 + 32));
+      for (let row = 0; row < 16; row++)
+        expect(y.subarray(row * yLayout!.pitch, row * yLayout!.pitch + 32)).toEqual(pattern(512, 5).subarray(row * 32, row * 32 + 32));
       await queue.fillBuffer(frame.planes[1] as CLBuffer, new Uint8Array([77]));
     }
     expect((frame.planes[1] as CLBuffer).offset).toBe(uvLayout!.offset);
@@ -584,7 +784,8 @@ describe('a VA-API surface exported as DMA-BUF (the real libva, the software VA 
         { env: { OCL_ICD_VENDORS: process.env.OCL_ICD_VENDORS } },
       );
     const expected = {
-      dmabuf: "TypeError: planes[0].fd must be an open file descriptor; N is not (EBADF): the VaDmaBuf's fds were closed behind its back (close() it instead)",
+      dmabuf:
+        "TypeError: planes[0].fd must be an open file descriptor; N is not (EBADF): the VaDmaBuf's fds were closed behind its back (close() it instead)",
       descriptor: 'TypeError: planes[0].fd must be an open file descriptor; N is not (EBADF)',
     };
     for (const source of ['dmabuf', 'descriptor'] as const) {
@@ -597,7 +798,7 @@ describe('a VA-API surface exported as DMA-BUF (the real libva, the software VA 
 });
 
 describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, OpenCL imports through the reference driver, reads and rewrites, Vulkan reads back', () => {
-  it('a Vulkan buffer exported as an opaque fd (lavapipe\'s memfd, the allocation at 4096): matched by UUID, imported, acquired, rewritten, read back by Vulkan; the fd counted', async () => {
+  it("a Vulkan buffer exported as an opaque fd (lavapipe's memfd, the allocation at 4096): matched by UUID, imported, acquired, rewritten, read back by Vulkan; the fd counted", async () => {
     // The reference driver claims lavapipe's deviceUUID, as a GPU's OpenCL and Vulkan drivers report the same one.
     using matched = matchedToLavapipe();
     const { physical, device, vk, context, queue, memory } = matched;
@@ -625,14 +826,26 @@ describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, Open
     expect(fdsOn(target)).toBe(before - 1); // the exported descriptor, closed with the memory object that owned it
 
     // NV12 planes of one Vulkan allocation, as { offset, pitch }.
-    const width = 64, height = 32, pitch = 128, uvOffset = pitch * height;
+    const width = 64,
+      height = 32,
+      pitch = 128,
+      uvOffset = pitch * height;
     const frameBytes = uvOffset + pitch * (height / 2);
     using frameBuffer = vk.createBuffer({ size: frameBytes });
     await frameBuffer.write(pattern(frameBytes, 29));
     const frameExport = frameBuffer.exportMemory();
     const frameTarget = targetOf(frameExport.handle as number);
     const beforeFrame = fdsOn(frameTarget);
-    const frame = memory.importPlanes(context, frameExport, { size: frameBytes, format: 'NV12', width, height, planes: [{ offset: 0, pitch }, { offset: uvOffset, pitch }] });
+    const frame = memory.importPlanes(context, frameExport, {
+      size: frameBytes,
+      format: 'NV12',
+      width,
+      height,
+      planes: [
+        { offset: 0, pitch },
+        { offset: uvOffset, pitch },
+      ],
+    });
     {
       await using _ = queue.acquire(frame.memory);
       await queue.fillBuffer(frame.planes[1] as CLBuffer, new Uint8Array([128]));
@@ -649,10 +862,14 @@ describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, Open
     // other, and the later release wrote its stale copy over the earlier one's write.
     using matched = matchedToLavapipe();
     const { vk, context, queue, memory } = matched;
-    const size = 4096, half = size / 2;
+    const size = 4096,
+      half = size / 2;
     using vkBuffer = vk.createBuffer({ size });
     await vkBuffer.write(pattern(size, 3));
-    for (const releaseOrder of [['a', 'b'], ['b', 'a']] as const) {
+    for (const releaseOrder of [
+      ['a', 'b'],
+      ['b', 'a'],
+    ] as const) {
       const a = memory.importBuffer(context, vkBuffer.exportMemory(), { size });
       const b = memory.importBuffer(context, vkBuffer.exportMemory(), { size });
       const byName = { a, b };
@@ -677,7 +894,7 @@ describe('end to end with a real Vulkan producer (lavapipe): Vulkan writes, Open
   });
 });
 
-describe("the external-memory example (extracted from docs/external-memory.md, so that it cannot drift)", () => {
+describe('the external-memory example (extracted from docs/external-memory.md, so that it cannot drift)', () => {
   it('type-checks against the published types and runs: Vulkan writes, OpenCL reads and rewrites, Vulkan reads back (reference driver matched to lavapipe)', async () => {
     const section = readFileSync(resolve(repoRoot, 'docs/external-memory.md'), 'utf8');
     const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];

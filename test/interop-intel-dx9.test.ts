@@ -112,7 +112,10 @@ describe('cl_intel_dx9_media_sharing', () => {
       expect([y.width, y.height]).toEqual([16, 8]);
       expect(uv.format).toMatchObject({ order: 'RG', type: 'UNORM_INT8' });
       expect([uv.width, uv.height]).toEqual([8, 4]);
-      for (const [image, plane] of [[y, 0], [uv, 1]] as const) {
+      for (const [image, plane] of [
+        [y, 0],
+        [uv, 1],
+      ] as const) {
         const p = predictSharedImage({ extension: 'cl_intel_dx9_media_sharing', d3dFormat: D3DFMT.NV12, width: 16, height: 8, plane });
         expect([p.format.order, p.format.type, p.width, p.height]).toEqual([image.format.order, image.format.type, image.width, image.height]);
         expect(intel.imageInfo(image)).toEqual({ resource: s, sharedHandle, plane });
@@ -127,7 +130,11 @@ describe('cl_intel_dx9_media_sharing', () => {
   it('cl_intel_dx9_media_sharing 9.13.4: YV12 planes 0 Y, 1 V, 2 U (memory order), each CL_R', () => {
     const { surface: s, sharedHandle } = surface(D3DFMT.YV12, 8, 4, true);
     const planes = [0, 1, 2].map((p) => intel.createFromSurface(context, s, p, { sharedHandle }));
-    expect(planes.map((i) => [i.format.order, i.width, i.height])).toEqual([['R', 8, 4], ['R', 4, 2], ['R', 4, 2]]);
+    expect(planes.map((i) => [i.format.order, i.width, i.height])).toEqual([
+      ['R', 8, 4],
+      ['R', 4, 2],
+      ['R', 4, 2],
+    ]);
     expect(planes.map((i) => intel.imageInfo(i).plane)).toEqual([0, 1, 2]);
     // Intel: plane 1 is V, which YV12 stores first after Y (memory plane 1).
     ref.write(s, 0, 1, new Uint8Array(8).fill(0x56)); // V
@@ -153,7 +160,9 @@ describe('cl_intel_dx9_media_sharing', () => {
     const i2 = intel.createFromSurface(context, a8.surface, 0, { sharedHandle: 0x1234n });
     expect(i1.format).toMatchObject({ order: 'BGRA', type: 'UNORM_INT8' });
     expect(i2.format).toMatchObject({ order: 'A', type: 'UNORM_INT8' });
-    expect(predictSharedImage({ extension: 'cl_intel_dx9_media_sharing', d3dFormat: D3DFMT.D3DFMT_A8R8G8B8, width: 6, height: 2 }).format.order).toBe('BGRA');
+    expect(predictSharedImage({ extension: 'cl_intel_dx9_media_sharing', d3dFormat: D3DFMT.D3DFMT_A8R8G8B8, width: 6, height: 2 }).format.order).toBe(
+      'BGRA',
+    );
     expect(predictSharedImage({ extension: 'cl_intel_dx9_media_sharing', d3dFormat: D3DFMT.D3DFMT_A8, width: 6, height: 2 }).format.order).toBe('A');
     expect(intel.imageInfo(i2)).toEqual({ resource: a8.surface, sharedHandle: 0x1234n, plane: 0 });
     clError(() => intel.createFromSurface(context, argb.surface, 1), 'CL_INVALID_VALUE');
@@ -169,7 +178,11 @@ describe('cl_intel_dx9_media_sharing', () => {
     rejectedBeforeDriver(intel, () => intel.createFromSurface(context, s, 0, { sharedHandle: 5 as unknown as bigint }));
     rejectedBeforeDriver(intel, () => intel.createFromSurface(context, s, -1), RangeError);
     rejectedBeforeDriver(intel, () => intel.createFromSurface(context, 0n, 0));
-    for (const [access, flag] of [['read', CL.CL_MEM_READ_ONLY], ['write', CL.CL_MEM_WRITE_ONLY], ['read-write', CL.CL_MEM_READ_WRITE]] as const) {
+    for (const [access, flag] of [
+      ['read', CL.CL_MEM_READ_ONLY],
+      ['write', CL.CL_MEM_WRITE_ONLY],
+      ['read-write', CL.CL_MEM_READ_WRITE],
+    ] as const) {
       const image = intel.createFromSurface(context, s, 0, { access });
       expect(image.flags).toBe(BigInt(flag));
       image.release();
@@ -196,8 +209,16 @@ describe('cl_intel_dx9_media_sharing', () => {
     expect(release.commandTypeName).toBe('CL_COMMAND_RELEASE_DX9_OBJECTS_INTEL');
     await done(release);
     scope.event.release();
-    await expect(queue.withAcquired([y], () => { throw new Error('x'); })).rejects.toThrow('x');
-    await expect(queue.withAcquired([y], async () => { throw new Error('y'); })).rejects.toThrow('y');
+    await expect(
+      queue.withAcquired([y], () => {
+        throw new Error('x');
+      }),
+    ).rejects.toThrow('x');
+    await expect(
+      queue.withAcquired([y], async () => {
+        throw new Error('y');
+      }),
+    ).rejects.toThrow('y');
     expect(y.acquired).toBe(false);
     y.release();
   });

@@ -3,14 +3,7 @@
 // KHR DX9 media sections are those of the OpenCL 1.2 extension spec, 9.9 and
 // 9.10, as the driver's own ctests name them).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CL,
-  type CommandQueue,
-  type Context,
-  D3DFMT,
-  OpenCLStateError,
-  predictSharedImage,
-} from '../lib';
+import { CL, type CommandQueue, type Context, D3DFMT, OpenCLStateError, predictSharedImage } from '../lib';
 import { ref, platform, refDevice, clError, rejectedBeforeDriver, live, done, bytes } from './helpers/ref-driver';
 
 describe('cl_khr_dx9_media_sharing', () => {
@@ -65,7 +58,14 @@ describe('cl_khr_dx9_media_sharing', () => {
     const ex = keep(ref.d3d9CreateDevice('d3d9ex'));
     clError(() => khr.getDevices([{ type: 'dxva', adapter: d9 }]), 'CL_INVALID_VALUE', 'clGetDeviceIDsFromDX9MediaAdapterKHR');
     clError(() => khr.getDevices([{ type: 'd3d9ex', adapter: d9 }]), 'CL_INVALID_VALUE');
-    clError(() => khr.getDevices([{ type: 'd3d9', adapter: d9 }, { type: 'dxva', adapter: ex }]), 'CL_INVALID_VALUE');
+    clError(
+      () =>
+        khr.getDevices([
+          { type: 'd3d9', adapter: d9 },
+          { type: 'dxva', adapter: ex },
+        ]),
+      'CL_INVALID_VALUE',
+    );
     // An IDirect3DDevice9Ex is an IDirect3DDevice9 too.
     expect(khr.getDevices([{ type: 'd3d9', adapter: ex }])).toEqual([refDevice]);
   });
@@ -74,7 +74,12 @@ describe('cl_khr_dx9_media_sharing', () => {
     rejectedBeforeDriver(khr, () => khr.getDevices([]));
     rejectedBeforeDriver(khr, () => khr.getDevices({ type: 'd3d9', adapter: d9 } as never));
     rejectedBeforeDriver(khr, () => khr.getDevices([{ type: 'd3d10' as never, adapter: d9 }]));
-    rejectedBeforeDriver(khr, () => khr.getDevices([{ type: 'd3d9', adapter: d9 }, { type: 'dxva', adapter: 0n }]));
+    rejectedBeforeDriver(khr, () =>
+      khr.getDevices([
+        { type: 'd3d9', adapter: d9 },
+        { type: 'dxva', adapter: 0n },
+      ]),
+    );
     rejectedBeforeDriver(khr, () => khr.getDevices([null as never]));
     rejectedBeforeDriver(khr, () => khr.getDevices([{ type: 'd3d9', adapter: d9 }], 'both' as never));
   });
@@ -84,7 +89,10 @@ describe('cl_khr_dx9_media_sharing', () => {
     expect(context.sharing).toBe(khr);
     expect(context.properties).toContainEqual([0x2025, d9]);
     const ex = keep(ref.d3d9CreateDevice('d3d9ex'));
-    for (const [adapter, property, sync] of [[{ type: 'd3d9ex', adapter: ex }, 0x2026, true], [{ type: 'dxva', adapter: dxva }, 0x2027, false]] as const) {
+    for (const [adapter, property, sync] of [
+      [{ type: 'd3d9ex', adapter: ex }, 0x2026, true],
+      [{ type: 'dxva', adapter: dxva }, 0x2027, false],
+    ] as const) {
       const ctx = khr.createContext(adapter, { interopUserSync: sync });
       expect(ctx.interop).toEqual({ extension: 'cl_khr_dx9_media_sharing', property, handle: adapter.adapter });
       expect(ctx.interopUserSync).toBe(sync);
@@ -98,7 +106,11 @@ describe('cl_khr_dx9_media_sharing', () => {
     const noCl = keep(ref.d3d9CreateAdapter('KHR adapter without CL (ctx)', false));
     const lonely = keep(ref.d3d9CreateDevice('d3d9', noCl));
     clError(() => khr.createContext({ type: 'd3d9', adapter: lonely }), 'CL_DEVICE_NOT_FOUND', 'clCreateContext');
-    clError(() => khr.createContext({ type: 'd3d9', adapter: lonely }, { devices: [refDevice] }), 'CL_INVALID_DX9_MEDIA_ADAPTER_KHR', 'clCreateContext');
+    clError(
+      () => khr.createContext({ type: 'd3d9', adapter: lonely }, { devices: [refDevice] }),
+      'CL_INVALID_DX9_MEDIA_ADAPTER_KHR',
+      'clCreateContext',
+    );
   });
 
   it('cl_khr_dx9_media_sharing 9.10.7.2 (table 9.10.3): NV12 planes; adapter type, surface info and plane read back', () => {
@@ -110,7 +122,10 @@ describe('cl_khr_dx9_media_sharing', () => {
     expect(y.format).toMatchObject({ order: 'R', type: 'UNORM_INT8' });
     expect(uv.format).toMatchObject({ order: 'RG', type: 'UNORM_INT8' });
     expect([y.width, y.height, uv.width, uv.height]).toEqual([16, 8, 8, 4]);
-    for (const [image, plane] of [[y, 0], [uv, 1]] as const) {
+    for (const [image, plane] of [
+      [y, 0],
+      [uv, 1],
+    ] as const) {
       const p = predictSharedImage({ extension: 'cl_khr_dx9_media_sharing', d3dFormat: D3DFMT.NV12, width: 16, height: 8, plane });
       expect([p.format.order, p.width, p.height]).toEqual([image.format.order, image.width, image.height]);
     }
@@ -124,20 +139,28 @@ describe('cl_khr_dx9_media_sharing', () => {
     uv.release();
   });
 
-  it('cl_khr_dx9_media_sharing 9.10.7.2: a shared handle that is not the surface\'s gives CL_INVALID_DX9_MEDIA_SURFACE_KHR', () => {
+  it("cl_khr_dx9_media_sharing 9.10.7.2: a shared handle that is not the surface's gives CL_INVALID_DX9_MEDIA_SURFACE_KHR", () => {
     const a = ref.d3d9CreateSurface(d9, D3DFMT.NV12, 4, 4, { shared: true });
     const b = ref.d3d9CreateSurface(d9, D3DFMT.NV12, 4, 4, { shared: true });
     keep(a.surface);
     keep(b.surface);
-    const error = clError(() => khr.createFromSurface(context, 'd3d9', a.surface, 0, { sharedHandle: b.sharedHandle }), 'CL_INVALID_DX9_MEDIA_SURFACE_KHR', 'clCreateFromDX9MediaSurfaceKHR');
+    const error = clError(
+      () => khr.createFromSurface(context, 'd3d9', a.surface, 0, { sharedHandle: b.sharedHandle }),
+      'CL_INVALID_DX9_MEDIA_SURFACE_KHR',
+      'clCreateFromDX9MediaSurfaceKHR',
+    );
     expect(error.status).toBe(-1011);
   });
 
-  it('cl_khr_dx9_media_sharing 9.10.7.2: YV12 plane 1 is V and plane 2 is U (the current Khronos text, as Intel\'s compute-runtime does)', async () => {
+  it("cl_khr_dx9_media_sharing 9.10.7.2: YV12 plane 1 is V and plane 2 is U (the current Khronos text, as Intel's compute-runtime does)", async () => {
     const { surface } = ref.d3d9CreateSurface(d9, D3DFMT.YV12, 8, 4);
     keep(surface);
     const planes = [0, 1, 2].map((p) => khr.createFromSurface(context, 'd3d9', surface, p));
-    expect(planes.map((i) => [i.format.order, i.width, i.height])).toEqual([['R', 8, 4], ['R', 4, 2], ['R', 4, 2]]);
+    expect(planes.map((i) => [i.format.order, i.width, i.height])).toEqual([
+      ['R', 8, 4],
+      ['R', 4, 2],
+      ['R', 4, 2],
+    ]);
     ref.write(surface, 0, 1, new Uint8Array(8).fill(0x56)); // memory plane 1: V
     ref.write(surface, 0, 2, new Uint8Array(8).fill(0x55)); // memory plane 2: U
     const u = new Uint8Array(8);
@@ -161,7 +184,9 @@ describe('cl_khr_dx9_media_sharing', () => {
     const i2 = khr.createFromSurface(dxvaContext, 'dxva', a8, 0);
     expect(i1.format).toMatchObject({ order: 'BGRA', type: 'UNORM_INT8' });
     expect(i2.format).toMatchObject({ order: 'A', type: 'UNORM_INT8' });
-    expect(predictSharedImage({ extension: 'cl_khr_dx9_media_sharing', d3dFormat: D3DFMT.D3DFMT_A8R8G8B8, width: 6, height: 3 }).format.order).toBe('BGRA');
+    expect(predictSharedImage({ extension: 'cl_khr_dx9_media_sharing', d3dFormat: D3DFMT.D3DFMT_A8R8G8B8, width: 6, height: 3 }).format.order).toBe(
+      'BGRA',
+    );
     expect(khr.imageInfo(i1)).toEqual({ adapterType: 'dxva', surfaceInfo: { resource: argb, sharedHandle: 0n }, plane: 0 });
     clError(() => khr.createFromSurface(dxvaContext, 'dxva', argb, 1), 'CL_INVALID_VALUE');
     i1.release();
@@ -198,8 +223,16 @@ describe('cl_khr_dx9_media_sharing', () => {
     expect(release.commandType).toBe(0x202c);
     await done(release);
     scope.event.release();
-    await expect(queue.withAcquired([y], () => { throw new Error('a'); })).rejects.toThrow('a');
-    await expect(queue.withAcquired([y], async () => { throw new Error('b'); })).rejects.toThrow('b');
+    await expect(
+      queue.withAcquired([y], () => {
+        throw new Error('a');
+      }),
+    ).rejects.toThrow('a');
+    await expect(
+      queue.withAcquired([y], async () => {
+        throw new Error('b');
+      }),
+    ).rejects.toThrow('b');
     expect(y.acquired).toBe(false);
     y.release();
   });

@@ -18,7 +18,18 @@ import {
   getSemaphores,
 } from '../lib';
 import { pocl, runNode } from './helpers';
-import { REF_NAME, collectedInFreshProcess, isOpen, openFds, payload, platform, ref, referenceQueue, refDevice as device, thrownBy } from './helpers/ref-driver';
+import {
+  REF_NAME,
+  collectedInFreshProcess,
+  isOpen,
+  openFds,
+  payload,
+  platform,
+  ref,
+  referenceQueue,
+  refDevice as device,
+  thrownBy,
+} from './helpers/ref-driver';
 
 describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver', () => {
   const semaphores: Semaphores = getSemaphores(platform);
@@ -81,7 +92,7 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
     second.release();
   });
 
-  it('opaque fd: exported (the handle is the caller\'s), imported in another context (the import takes it), one payload for both', async () => {
+  it("opaque fd: exported (the handle is the caller's), imported in another context (the import takes it), one payload for both", async () => {
     const before = openFds();
     const exporter = semaphores.create(context, { exportAs: 'opaque-fd' });
     expect(exporter.exportable).toBe(true);
@@ -172,11 +183,13 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
     doneView.close();
   });
 
-  it('ownership: a failed import leaves the fd to the caller; duplicate keeps the caller\'s; counted in /proc/self/fd', () => {
+  it("ownership: a failed import leaves the fd to the caller; duplicate keeps the caller's; counted in /proc/self/fd", () => {
     const notASemaphore = payload.dmaBuf();
     const before = openFds();
     let relinquished = 0;
-    expect(() => semaphores.import(context, { handleType: 'opaque-fd', handle: notASemaphore, relinquish: () => relinquished++ })).toThrow(OpenCLError);
+    expect(() => semaphores.import(context, { handleType: 'opaque-fd', handle: notASemaphore, relinquish: () => relinquished++ })).toThrow(
+      OpenCLError,
+    );
     expect(relinquished).toBe(0);
     expect(isOpen(notASemaphore)).toBe(true);
     expect(() => semaphores.import(context, { handleType: 'opaque-fd', handle: notASemaphore }, { duplicate: true })).toThrow(OpenCLError);
@@ -200,7 +213,9 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
     expect((error as OpenCLHandleTypeError).extension).toBe('cl_khr_external_semaphore_win32');
     expect((error as OpenCLHandleTypeError).supported).toEqual(['opaque-fd', 'sync-fd']);
     expect((error as Error).message).toMatch(/cannot export opaque-win32 handles; exportable: opaque-fd, sync-fd/);
-    expect(() => semaphores.import(context, { handleType: 'opaque-win32-kmt', handle: 8n })).toThrow(/cannot import opaque-win32-kmt handles; importable: opaque-fd, sync-fd/);
+    expect(() => semaphores.import(context, { handleType: 'opaque-win32-kmt', handle: 8n })).toThrow(
+      /cannot import opaque-win32-kmt handles; importable: opaque-fd, sync-fd/,
+    );
     expect(() => semaphores.create(context, { exportAs: 'bogus' as never })).toThrow(TypeError);
     expect(() => semaphores.import(context, { handleType: 'opaque-fd', handle: -1 })).toThrow(TypeError);
     expect(() => semaphores.import(context, { handleType: 'sync-fd', handle: 1.5 })).toThrow(TypeError);
@@ -325,10 +340,26 @@ describe('cl_khr_semaphore "Waiting On and Signaling Semaphores": what only Open
     const s = semaphores.create(context);
     const refused = (fn) => { try { fn(); console.log('accepted'); } catch (e) { console.log(e.name); } };`;
   const forms: [string, string, string[]][] = [
-    ['a wait nothing signals, then queue.finishSync()', 'refused(() => s.wait(queue)); queue.finishSync(); console.log("returned");', ['OpenCLStateError', 'returned']],
-    ['a wait nothing signals, then a blocking read', 'refused(() => s.wait(queue)); const b = context.createBuffer(16); queue.readBuffer(b, new Uint8Array(16), { blocking: true }); console.log("returned");', ['OpenCLStateError', 'returned']],
-    ['an awaited wait nothing signals', '(async () => { try { await s.wait(queue); console.log("resolved"); } catch (e) { console.log(e.name); } })();', ['OpenCLStateError']],
-    ['semaphores.wait(queue, [s, s]) after one signal', 's.signal(queue); refused(() => semaphores.wait(queue, [s, s])); queue.finishSync(); console.log("returned");', ['TypeError', 'returned']],
+    [
+      'a wait nothing signals, then queue.finishSync()',
+      'refused(() => s.wait(queue)); queue.finishSync(); console.log("returned");',
+      ['OpenCLStateError', 'returned'],
+    ],
+    [
+      'a wait nothing signals, then a blocking read',
+      'refused(() => s.wait(queue)); const b = context.createBuffer(16); queue.readBuffer(b, new Uint8Array(16), { blocking: true }); console.log("returned");',
+      ['OpenCLStateError', 'returned'],
+    ],
+    [
+      'an awaited wait nothing signals',
+      '(async () => { try { await s.wait(queue); console.log("resolved"); } catch (e) { console.log(e.name); } })();',
+      ['OpenCLStateError'],
+    ],
+    [
+      'semaphores.wait(queue, [s, s]) after one signal',
+      's.signal(queue); refused(() => semaphores.wait(queue, [s, s])); queue.finishSync(); console.log("returned");',
+      ['TypeError', 'returned'],
+    ],
     [
       'a semaphore released with a gated wait pending whose gate then completes',
       'const gate = context.createUserEvent(); refused(() => s.wait(queue, { waitFor: [gate] })); s.release(); gate.setStatus("complete"); queue.finish().then(() => console.log("finished"));',
@@ -346,7 +377,7 @@ describe('cl_khr_semaphore "Waiting On and Signaling Semaphores": what only Open
 });
 
 describe('semaphores on PoCL: not supported, a typed error, no descriptor leaked', () => {
-  it('getSemaphores names cl_khr_semaphore; the caller\'s fd stays open', () => {
+  it("getSemaphores names cl_khr_semaphore; the caller's fd stays open", () => {
     const platform = pocl();
     const before = openFds();
     const error = thrownBy(() => getSemaphores(platform));

@@ -3,11 +3,7 @@
 // KHR DX9 media sections are those of the OpenCL 1.2 extension spec, 9.9 and
 // 9.10, as the driver's own ctests name them).
 import { describe, expect, it } from 'vitest';
-import {
-  OpenCLExtensionError,
-  type SharingExtension,
-  getSharing,
-} from '../lib';
+import { OpenCLExtensionError, type SharingExtension, getSharing } from '../lib';
 import { pocl } from './helpers';
 import { ref, platform, refDevice } from './helpers/ref-driver';
 
@@ -40,7 +36,12 @@ describe('regions and arguments of shared objects', () => {
     const d3d10 = getSharing(platform, 'cl_khr_d3d10_sharing');
     const device = ref.d3d10CreateDevice();
     const resource = ref.d3d10CreateBuffer(device, 256, 0);
-    ref.write(resource, 0, 0, Uint8Array.from({ length: 256 }, (_, i) => i));
+    ref.write(
+      resource,
+      0,
+      0,
+      Uint8Array.from({ length: 256 }, (_, i) => i),
+    );
     const context = d3d10.createContext(device);
     const queue = context.createQueue();
     const buffer = d3d10.createFromBuffer(context, resource);
@@ -51,7 +52,9 @@ describe('regions and arguments of shared objects', () => {
     expect(() => queue.readBuffer(region, out, { blocking: true })).toThrow(
       expect.objectContaining({ code: 'CL_D3D10_RESOURCE_NOT_ACQUIRED_KHR', call: 'clEnqueueReadBuffer' }),
     );
-    expect(() => queue.acquire([region])).toThrow(/^objects\[0\] is a sub-buffer of .*: it is acquired and released through the memory it was made from/);
+    expect(() => queue.acquire([region])).toThrow(
+      /^objects\[0\] is a sub-buffer of .*: it is acquired and released through the memory it was made from/,
+    );
     await queue.withAcquired([buffer], async () => {
       await queue.readBuffer(region, out).completed;
     });

@@ -35,7 +35,9 @@ function referencePlatform(): Platform {
 
 /** BT.601 limited range, integer form, as the driver's nv12_to_rgba documents. */
 function nv12ToRgba(y: number, u: number, v: number): [number, number, number, number] {
-  const c = y - 16, d = u - 128, e = v - 128;
+  const c = y - 16,
+    d = u - 128,
+    e = v - 128;
   const clamp = (x: number) => Math.max(0, Math.min(255, x >> 8));
   return [clamp(298 * c + 409 * e + 128), clamp(298 * c - 100 * d - 208 * e + 128), clamp(298 * c + 516 * d + 128), 255];
 }
@@ -93,7 +95,10 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
   it('9.X.4: NV12 planes become CL_R (W x H) and CL_RG (W/2 x H/2) images, as the format table predicts', () => {
     const surface = ref.vaCreateSurface(display, 32, 16);
     const [y, uv] = va.createFromNV12Surface(context, surface.id, { access: 'read' });
-    for (const [image, plane] of [[y, 0], [uv, 1]] as const) {
+    for (const [image, plane] of [
+      [y, 0],
+      [uv, 1],
+    ] as const) {
       const predicted = predictSharedImage({ extension: 'cl_intel_va_api_media_sharing', width: 32, height: 16, plane });
       expect(image).toBeInstanceOf(CLImage);
       expect(image.format.order).toBe(predicted.format.order);
@@ -108,7 +113,7 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
     ref.release(surface.resource);
   });
 
-  it('9.X.4: a plane NV12 does not have is named by the binding; an invalid surface is the driver\'s typed error; bad arguments never reach it', () => {
+  it("9.X.4: a plane NV12 does not have is named by the binding; an invalid surface is the driver's typed error; bad arguments never reach it", () => {
     const surface = ref.vaCreateSurface(display, 8, 8);
     expect(() => va.createFromSurface(context, surface.id, 2)).toThrow(new RangeError('NV12 has planes 0 and 1; got 2'));
     expect(() => va.createFromSurface(context, 0x7fff, 0)).toThrow(expect.objectContaining({ code: 'CL_INVALID_VA_API_MEDIA_SURFACE_INTEL' }));
@@ -119,19 +124,21 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
     ref.release(surface.resource);
   });
 
-  it('9.X.4: one cl_mem per (surface, plane): another access or another context is refused by name; another facade\'s context too', () => {
+  it("9.X.4: one cl_mem per (surface, plane): another access or another context is refused by name; another facade's context too", () => {
     const surface = ref.vaCreateSurface(display, 8, 8);
     const y = va.createFromSurface(context, surface.id, 0, { access: 'read' });
     expect(va.createFromSurface(context, surface.id, 0)).toBe(y);
     expect(() => va.createFromSurface(context, surface.id, 0, { access: 'read-write' })).toThrow(
-      new OpenCLStateError(`VA surface ${surface.id} plane 0 is already shared with access 'read'; release that CLImage first to share it with access 'read-write'`),
+      new OpenCLStateError(
+        `VA surface ${surface.id} plane 0 is already shared with access 'read'; release that CLImage first to share it with access 'read-write'`,
+      ),
     );
     const second = va.createContext(display);
     expect(() => va.createFromSurface(second, surface.id, 0)).toThrow(OpenCLStateError);
     expect(() => va.createFromSurface(second, surface.id, 0)).toThrow(/already has a memory object in another context/);
     const plain = createContext({ platform: context.platform });
     expect(() => va.createFromSurface(plain, surface.id, 0)).toThrow(
-      new TypeError('the context was not made for sharing; cl_intel_va_api_media_sharing objects need a context from this facade\'s createContext()'),
+      new TypeError("the context was not made for sharing; cl_intel_va_api_media_sharing objects need a context from this facade's createContext()"),
     );
     y.release();
     const again = va.createFromSurface(second, surface.id, 0, { access: 'read-write' });
@@ -140,7 +147,7 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
     ref.release(surface.resource);
   });
 
-  it('await using an acquire scope waits for the release, so VA code after the block sees OpenCL\'s writes', async () => {
+  it("await using an acquire scope waits for the release, so VA code after the block sees OpenCL's writes", async () => {
     const surface = ref.vaCreateSurface(display, 8, 8);
     const luma = Uint8Array.from({ length: 64 }, (_, i) => i);
     ref.write(surface.resource, 0, 0, luma);
@@ -189,8 +196,9 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
     ref.release(surface.resource);
   });
 
-  it('9.X.6: zero-copy: nv12_to_rgba reads the surface\'s own bytes; invert_image writes them', async () => {
-    const width = 16, height = 8;
+  it("9.X.6: zero-copy: nv12_to_rgba reads the surface's own bytes; invert_image writes them", async () => {
+    const width = 16,
+      height = 8;
     const surface = ref.vaCreateSurface(display, width, height);
     const luma = Uint8Array.from({ length: width * height }, (_, i) => 16 + ((i * 3) % 220));
     const chroma = Uint8Array.from({ length: (width / 2) * (height / 2) * 2 }, (_, i) => (i % 2 ? 200 : 60));
@@ -209,7 +217,11 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
       await queue.readImage(rgba, pixels, { waitFor: [converted] }).completed;
       await queue.enqueueKernel(invert, [width, height]).completed;
     });
-    for (const [x, yy] of [[0, 0], [5, 3], [15, 7]]) {
+    for (const [x, yy] of [
+      [0, 0],
+      [5, 3],
+      [15, 7],
+    ]) {
       const Y = luma[yy * width + x]!;
       const c = ((yy >> 1) * (width / 2) + (x >> 1)) * 2;
       expect([...pixels.subarray((yy * width + x) * 4, (yy * width + x) * 4 + 4)]).toEqual(nv12ToRgba(Y, chroma[c]!, chroma[c + 1]!));
@@ -255,7 +267,9 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
     it('9.X.6: acquiring twice fails with CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL; nothing is half-acquired', () => {
       const scope = queue.acquire([y]);
       expect(y.acquired).toBe(true);
-      expect(() => queue.acquire([uv, y])).toThrow(expect.objectContaining({ code: 'CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL', call: 'clEnqueueAcquireVA_APIMediaSurfacesINTEL' }));
+      expect(() => queue.acquire([uv, y])).toThrow(
+        expect.objectContaining({ code: 'CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL', call: 'clEnqueueAcquireVA_APIMediaSurfacesINTEL' }),
+      );
       expect(uv.acquired).toBe(false); // the whole call was refused before the driver
       scope.release().waitSync();
       expect(y.acquired).toBe(false);
@@ -263,7 +277,9 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
     });
 
     it('9.X.6: releasing what is not acquired fails with CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL', () => {
-      expect(() => queue.enqueueReleaseShared([y])).toThrow(expect.objectContaining({ code: 'CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL', call: 'clEnqueueReleaseVA_APIMediaSurfacesINTEL' }));
+      expect(() => queue.enqueueReleaseShared([y])).toThrow(
+        expect.objectContaining({ code: 'CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL', call: 'clEnqueueReleaseVA_APIMediaSurfacesINTEL' }),
+      );
     });
 
     it('disposing an acquired image is refused with a typed error naming it; nothing is lost', () => {
@@ -285,10 +301,19 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
       expect(uv.acquired).toBe(false);
     });
 
-    it('withAcquired releases when fn throws and when it rejects, and returns fn\'s value', async () => {
-      await expect(queue.withAcquired([y], () => { throw new Error('sync boom'); })).rejects.toThrow('sync boom');
+    it("withAcquired releases when fn throws and when it rejects, and returns fn's value", async () => {
+      await expect(
+        queue.withAcquired([y], () => {
+          throw new Error('sync boom');
+        }),
+      ).rejects.toThrow('sync boom');
       expect(y.acquired).toBe(false);
-      await expect(queue.withAcquired([y], async () => { await Promise.resolve(); throw new Error('async boom'); })).rejects.toThrow('async boom');
+      await expect(
+        queue.withAcquired([y], async () => {
+          await Promise.resolve();
+          throw new Error('async boom');
+        }),
+      ).rejects.toThrow('async boom');
       expect(y.acquired).toBe(false);
       await expect(queue.withAcquired([y, uv], () => 42)).resolves.toBe(42);
       expect(y.acquired || uv.acquired).toBe(false);
@@ -305,7 +330,9 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
       expect(released.commandTypeName).toBe('CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL');
       await released.completed;
       const plain = context.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width: 4, height: 4 });
-      expect(() => queue.acquire([plain])).toThrow(/was not created through a sharing extension: acquire takes memory made from another API's resource \(a Direct3D texture or surface, a VA surface\)/);
+      expect(() => queue.acquire([plain])).toThrow(
+        /was not created through a sharing extension: acquire takes memory made from another API's resource \(a Direct3D texture or surface, a VA surface\)/,
+      );
       expect(() => queue.acquire([])).toThrow(TypeError);
       expect(() => queue.acquire([y, y])).toThrow(/appears twice/);
       plain.release();
@@ -315,7 +342,7 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
     });
   });
 
-  it('4.4: the driver\'s error-notify callback reaches JS (here: a command whose user event failed)', async () => {
+  it("4.4: the driver's error-notify callback reaches JS (here: a command whose user event failed)", async () => {
     const messages: string[] = [];
     const noisy = va.createContext(display, { onError: (message) => messages.push(message) });
     const q = noisy.createQueue();
@@ -426,7 +453,8 @@ describe('cl_intel_va_api_media_sharing on real VA surfaces (libva, software VA 
   let display: VaDisplay;
   let context: Context;
   let queue: CommandQueue;
-  const W = 16, H = 8;
+  const W = 16,
+    H = 8;
   const luma = Uint8Array.from({ length: W * H }, (_, i) => 16 + ((i * 5) % 220));
   const chroma = Uint8Array.from({ length: W * (H / 2) }, (_, i) => (i % 2 ? 190 : 70));
 
@@ -460,7 +488,9 @@ describe('cl_intel_va_api_media_sharing on real VA surfaces (libva, software VA 
     expect(va.getDevices(display.address)).toHaveLength(1);
     expect(context.interop).toMatchObject({ property: CL_CONTEXT_VA_API_DISPLAY_INTEL, handle: display.address });
     expect(context.properties).toContainEqual([CL_CONTEXT_VA_API_DISPLAY_INTEL, display.address]);
-    expect(() => va.getDevices(42 as never)).toThrow(new TypeError('display must be a VaDisplay or a non-zero bigint VADisplay address; got number 42'));
+    expect(() => va.getDevices(42 as never)).toThrow(
+      new TypeError('display must be a VaDisplay or a non-zero bigint VADisplay address; got number 42'),
+    );
   });
 
   it('9.X.4: createFromNV12Surface(context, VaSurface): Y is CL_R W x H, UV is CL_RG W/2 x H/2', () => {
@@ -489,7 +519,12 @@ describe('cl_intel_va_api_media_sharing on real VA surfaces (libva, software VA 
         await queue.enqueueKernel(convert, [W, H]).completed;
       });
       await queue.readImage(rgba, pixels).completed;
-      for (const [x, yy] of [[0, 0], [7, 3], [15, 7]] as const) expect(rgbaAt(pixels, x, yy)).toEqual(expected(x, yy));
+      for (const [x, yy] of [
+        [0, 0],
+        [7, 3],
+        [15, 7],
+      ] as const)
+        expect(rgbaAt(pixels, x, yy)).toEqual(expected(x, yy));
 
       // Not a copy made at creation: new VA bytes reach the same image at the next acquire.
       const luma2 = luma.map((v) => 255 - v);
@@ -521,7 +556,7 @@ describe('cl_intel_va_api_media_sharing on real VA surfaces (libva, software VA 
     uv.release();
   });
 
-  it('DMA-BUF: a surface imported from another surface\'s export is shared with OpenCL; the kernel\'s writes reach the exporting surface', async () => {
+  it("DMA-BUF: a surface imported from another surface's export is shared with OpenCL; the kernel's writes reach the exporting surface", async () => {
     using source = display.createSurface({ width: W, height: H });
     source.write([luma, chroma]);
     using dmabuf = source.exportDmaBuf();
@@ -551,13 +586,21 @@ describe('cl_intel_va_api_media_sharing on real VA surfaces (libva, software VA 
     using foreign = second.createSurface({ width: 8, height: 8 });
     const call = 'clCreateFromVA_APIMediaSurfaceINTEL';
     expect(() => va.createFromSurface(context, foreign, 0)).toThrow(
-      expect.objectContaining({ code: 'CL_INVALID_VA_API_MEDIA_SURFACE_INTEL', call, message: expect.stringMatching(/belongs to VA display 0x[0-9a-f]+; the context was made on 0x/) }),
+      expect.objectContaining({
+        code: 'CL_INVALID_VA_API_MEDIA_SURFACE_INTEL',
+        call,
+        message: expect.stringMatching(/belongs to VA display 0x[0-9a-f]+; the context was made on 0x/),
+      }),
     );
     using bgra = display.createSurface({ width: 8, height: 8, format: 'BGRA' });
-    expect(() => va.createFromSurface(context, bgra, 0)).toThrow(expect.objectContaining({ code: 'CL_INVALID_IMAGE_FORMAT_DESCRIPTOR', message: expect.stringContaining('is BGRA') }));
+    expect(() => va.createFromSurface(context, bgra, 0)).toThrow(
+      expect.objectContaining({ code: 'CL_INVALID_IMAGE_FORMAT_DESCRIPTOR', message: expect.stringContaining('is BGRA') }),
+    );
     // Through the number, the driver finds the same by asking libva.
     expect(() => va.createFromSurface(context, bgra.id, 0)).toThrow(expect.objectContaining({ code: 'CL_INVALID_IMAGE_FORMAT_DESCRIPTOR', call }));
-    expect(() => va.createFromSurface(context, 0x7ffffff0, 0)).toThrow(expect.objectContaining({ code: 'CL_INVALID_VA_API_MEDIA_SURFACE_INTEL', call }));
+    expect(() => va.createFromSurface(context, 0x7ffffff0, 0)).toThrow(
+      expect.objectContaining({ code: 'CL_INVALID_VA_API_MEDIA_SURFACE_INTEL', call }),
+    );
     using surface = display.createSurface({ width: 8, height: 8 });
     expect(() => va.createFromSurface(context, surface, 2)).toThrow(new RangeError('NV12 has planes 0 and 1; got 2'));
     const gone = display.createSurface({ width: 8, height: 8 });

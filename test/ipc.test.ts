@@ -119,12 +119,19 @@ describe('HandleChannel in one process: what travels, and who owns it', () => {
     })();
     const { a } = pair;
     expect(() => a.send('x' as never)).toThrow(TypeError);
-    expect(() => a.send([{ handleType: 'opaque-win32', handle: 5n, size: 4 }])).toThrow(/handles\[0\]\.handleType must be one of 'opaque-fd', 'dma-buf', 'sync-fd'.*; got .*opaque-win32/);
+    expect(() => a.send([{ handleType: 'opaque-win32', handle: 5n, size: 4 }])).toThrow(
+      /handles\[0\]\.handleType must be one of 'opaque-fd', 'dma-buf', 'sync-fd'.*; got .*opaque-win32/,
+    );
     expect(() => a.send([{ handleType: 'sync-fd', handle: -1 }])).toThrow(/a fence already signaled, has no descriptor to send/);
     expect(() => a.send([{ handleType: 'dma-buf', handle: 0 }])).toThrow(/is memory: its size/);
     expect(() => a.send([{ handleType: 'sync-fd', handle: 0, kind: 'memory', size: 4 }])).toThrow(/only semaphore has/);
     expect(() => a.send([{ handleType: 'opaque-fd', handle: 0, size: 4, disposed: true }])).toThrow(/was disposed/);
-    expect(() => a.send([{ handleType: 'opaque-fd', handle: 0, size: 4 }, { handleType: 'opaque-fd', handle: 0, size: 4 }])).toThrow(/twice/);
+    expect(() =>
+      a.send([
+        { handleType: 'opaque-fd', handle: 0, size: 4 },
+        { handleType: 'opaque-fd', handle: 0, size: 4 },
+      ]),
+    ).toThrow(/twice/);
     expect(() => a.send([], { data: 'x'.repeat(20000) })).toThrow(RangeError);
     expect(() => a.send([], { data: 1n })).toThrow(/options\.data must be a JSON value/);
     expect(() => a.send([], { tag: 1 } as never)).toThrow(/not an option/);

@@ -78,7 +78,12 @@ describe('lib/ layering', () => {
     const wiring = new Set(['index.ts', 'cli.ts'].map((file) => resolve(libRoot, file)));
     const offenders = files
       .filter((file) => areaOfLib(file) === '' && !wiring.has(file))
-      .flatMap((file) => graph.get(file)!.filter((target) => areaOfLib(target) !== '').map((target) => `${name(file)} -> ${name(target)}`));
+      .flatMap((file) =>
+        graph
+          .get(file)!
+          .filter((target) => areaOfLib(target) !== '')
+          .map((target) => `${name(file)} -> ${name(target)}`),
+      );
     expect(libAreas).toEqual(expect.arrayContaining(['interop', 'va', 'vulkan', 'direct3d']));
     expect(offenders).toEqual([]);
   });
@@ -89,9 +94,7 @@ describe('lib/ layering', () => {
     const edges = files.flatMap((file) => graph.get(file)!.map((target) => [file, target] as const));
     const fromDirect3D = edges.filter(([file, target]) => file.startsWith(direct3d + '/') && target.startsWith(interop + '/'));
     expect(fromDirect3D.map(([file, target]) => `${name(file)} -> ${name(target)}`)).toEqual([]);
-    const intoDirect3D = edges.filter(
-      ([file, target]) => target.startsWith(direct3d + '/') && !file.startsWith(direct3d + '/') && !wiring.has(file),
-    );
+    const intoDirect3D = edges.filter(([file, target]) => target.startsWith(direct3d + '/') && !file.startsWith(direct3d + '/') && !wiring.has(file));
     expect(intoDirect3D.map(([file, target]) => `${name(file)} -> ${name(target)}`)).toEqual([]);
     expect(graph.get(resolve(direct3d, 'texture-formats.ts'))).toContain(resolve(facts, 'sharing-formats.ts'));
   });
@@ -100,22 +103,37 @@ describe('lib/ layering', () => {
     const pipeline = resolve(libRoot, 'pipeline');
     const wiring = new Set(['index.ts', 'cli.ts'].map((file) => resolve(libRoot, file)));
     const into = files.flatMap((file) =>
-      graph.get(file)!.filter((target) => target.startsWith(pipeline + '/') && !file.startsWith(pipeline + '/') && !wiring.has(file)).map((target) => `${name(file)} -> ${name(target)}`),
+      graph
+        .get(file)!
+        .filter((target) => target.startsWith(pipeline + '/') && !file.startsWith(pipeline + '/') && !wiring.has(file))
+        .map((target) => `${name(file)} -> ${name(target)}`),
     );
-    expect(graph.get(resolve(pipeline, 'frame-pipeline.ts'))).toEqual(expect.arrayContaining([resolve(libRoot, 'interop/semaphore.ts'), resolve(libRoot, 'vulkan/device.ts')]));
+    expect(graph.get(resolve(pipeline, 'frame-pipeline.ts'))).toEqual(
+      expect.arrayContaining([resolve(libRoot, 'interop/semaphore.ts'), resolve(libRoot, 'vulkan/device.ts')]),
+    );
     expect(into).toEqual([]);
   });
 
-  it('OS handles have one room on each side: only lib/os-handle.ts calls the addon\'s closeFd / duplicateFd / isOpenFd / closeHandle, and only native/os_handle.cc defines them', () => {
+  it("OS handles have one room on each side: only lib/os-handle.ts calls the addon's closeFd / duplicateFd / isOpenFd / closeHandle, and only native/os_handle.cc defines them", () => {
     const osCalls = /\.(closeFd|duplicateFd|isOpenFd|closeHandle|vkCloseHandle)\(/;
     const room = resolve(libRoot, 'os-handle.ts');
-    const callers = files.filter((file) => file !== room && /\b(?:nativeAddon|addon|ready|vulkanAddon)\(\)\??\.(?:direct3d\??\.)?(closeFd|duplicateFd|isOpenFd|closeHandle|vkCloseHandle)\(/.test(readFileSync(file, 'utf8')));
+    const callers = files.filter(
+      (file) =>
+        file !== room &&
+        /\b(?:nativeAddon|addon|ready|vulkanAddon)\(\)\??\.(?:direct3d\??\.)?(closeFd|duplicateFd|isOpenFd|closeHandle|vkCloseHandle)\(/.test(
+          readFileSync(file, 'utf8'),
+        ),
+    );
     expect(readFileSync(room, 'utf8')).toMatch(osCalls);
     expect(callers.map(name)).toEqual([]);
     const nativeRoot = resolve(repoRoot, 'native');
     const nativeSources = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? nativeSources(join(dir, entry.name)) : entry.name.endsWith('.cc') ? [join(dir, entry.name)] : []));
-    const definers = nativeSources(nativeRoot).filter((file) => /\.Set\("(closeFd|duplicateFd|isOpenFd|closeHandle|vkCloseHandle)"/.test(readFileSync(file, 'utf8')));
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? nativeSources(join(dir, entry.name)) : entry.name.endsWith('.cc') ? [join(dir, entry.name)] : [],
+      );
+    const definers = nativeSources(nativeRoot).filter((file) =>
+      /\.Set\("(closeFd|duplicateFd|isOpenFd|closeHandle|vkCloseHandle)"/.test(readFileSync(file, 'utf8')),
+    );
     expect(definers.map(name)).toEqual(['native/os_handle.cc']);
     // One rule for every object that owns a handle (an exported memory or semaphore handle, a received
     // one, a VaDmaBuf's fds): lib/os-handle.ts's registry closes what garbage collection finds unclosed.
@@ -123,8 +141,10 @@ describe('lib/ layering', () => {
     expect(registries.map(name)).toEqual(['lib/event.ts']);
   });
 
-  it('the objects that are not OpenCL\'s hold their native wrapper through one base (lib/holder.ts), none spelling #native / dispose() of its own', () => {
-    const holders = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\bclass (\w+)(?:<[^>]*>)? extends NativeHolder\b/g)].map((match) => `${name(file)}: ${match[1]}`));
+  it("the objects that are not OpenCL's hold their native wrapper through one base (lib/holder.ts), none spelling #native / dispose() of its own", () => {
+    const holders = files.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\bclass (\w+)(?:<[^>]*>)? extends NativeHolder\b/g)].map((match) => `${name(file)}: ${match[1]}`),
+    );
     expect(holders.sort()).toEqual([
       'lib/direct3d/object.ts: Direct3DObject',
       'lib/host-memory.ts: HostMemory',
@@ -135,14 +155,21 @@ describe('lib/ layering', () => {
       'lib/vulkan/memory.ts: VulkanMemoryResource',
       'lib/vulkan/semaphore.ts: VulkanSemaphore',
     ]);
-    const spelled = [...new Set(holders.map((holder) => holder.split(':')[0]!))].filter((file) => /#native\b/.test(readFileSync(resolve(repoRoot, file), 'utf8')));
+    const spelled = [...new Set(holders.map((holder) => holder.split(':')[0]!))].filter((file) =>
+      /#native\b/.test(readFileSync(resolve(repoRoot, file), 'utf8')),
+    );
     expect(spelled).toEqual([]);
   });
 
   it('lib/facts/ is the base: it imports only lib/facts/ (the argument checks and errors build on it, not it on them)', () => {
     const offenders = files
       .filter((file) => file.startsWith(facts + '/'))
-      .flatMap((file) => graph.get(file)!.filter((target) => !target.startsWith(facts + '/')).map((target) => `${name(file)} -> ${name(target)}`));
+      .flatMap((file) =>
+        graph
+          .get(file)!
+          .filter((target) => !target.startsWith(facts + '/'))
+          .map((target) => `${name(file)} -> ${name(target)}`),
+      );
     expect(offenders).toEqual([]);
     expect(graph.get(resolve(libRoot, 'errors.ts'))).toContain(resolve(facts, 'cl-status.ts'));
   });
@@ -165,7 +192,10 @@ describe('the error classes native code throws by name', () => {
   const errorsModule = (area: string): string => (area ? resolve(libRoot, area, 'errors.ts') : resolve(libRoot, 'errors.ts'));
   const registeredBy = (module: string): string[] =>
     [...readFileSync(module, 'utf8').matchAll(/^registerNativeErrorClasses\(\{([^}]*)\}\);$/gm)].flatMap((match) =>
-      match[1]!.split(',').map((entry) => entry.trim()).filter(Boolean),
+      match[1]!
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
     );
   const thrown = nativeFiles(nativeRoot).flatMap((file) =>
     [...readFileSync(file, 'utf8').matchAll(/\bThrowErrorOf\(\s*\w+,\s*"(\w+)"/g)].map((match) => ({ file, className: match[1]! })),
@@ -178,18 +208,21 @@ describe('the error classes native code throws by name', () => {
     expect(registeringAreas.sort()).toEqual(['direct3d', 'va', 'vulkan']);
   });
 
-  it('each class native/<area>/ throws is registered by lib/<area>/errors.ts (or the core\'s lib/errors.ts), and no other class is', () => {
+  it("each class native/<area>/ throws is registered by lib/<area>/errors.ts (or the core's lib/errors.ts), and no other class is", () => {
     const unregistered = thrown.filter(
-      ({ file, className }) => !registeredBy(errorsModule('')).includes(className) && !(twinArea(file) && registeredBy(errorsModule(twinArea(file))).includes(className)),
+      ({ file, className }) =>
+        !registeredBy(errorsModule('')).includes(className) && !(twinArea(file) && registeredBy(errorsModule(twinArea(file))).includes(className)),
     );
     expect(unregistered.map(({ file, className }) => `${name(file)}: ${className}`)).toEqual([]);
     const neverThrown = ['', ...registeringAreas].flatMap((area) =>
-      registeredBy(errorsModule(area)).filter((className) => !thrown.some((site) => site.className === className)).map((className) => `${name(errorsModule(area))}: ${className}`),
+      registeredBy(errorsModule(area))
+        .filter((className) => !thrown.some((site) => site.className === className))
+        .map((className) => `${name(errorsModule(area))}: ${className}`),
     );
     expect(neverThrown).toEqual([]);
   });
 
-  it('an area\'s classes are registered before its native side runs: every file that reaches it imports the area\'s errors module', () => {
+  it("an area's classes are registered before its native side runs: every file that reaches it imports the area's errors module", () => {
     // In the area: a call that gets the addon. Anywhere: an addon member of the area's (addon.direct3d, addon.vaX(), addon.vkX()).
     const getsTheAddon = /\b(?:nativeAddon|addon|ready)\(\)/;
     const areaMembers: Record<string, RegExp> = { direct3d: /\)\??\.direct3d\b/, va: /\)\??\.va[A-Z]\w*\(/, vulkan: /\)\??\.vk[A-Z]\w*\(/ };
@@ -263,9 +296,7 @@ describe('native/ layering', () => {
   const nativeFiles = nativeSources(nativeRoot);
   const known = new Set(nativeFiles);
   const includes = new Map(nativeFiles.map((file) => [file, nativeIncludesOf(file, known)]));
-  const edges = nativeFiles.flatMap((file) =>
-    includes.get(file)!.flatMap(({ target }) => (target ? [[file, target] as const] : [])),
-  );
+  const edges = nativeFiles.flatMap((file) => includes.get(file)!.flatMap(({ target }) => (target ? [[file, target] as const] : [])));
   const edgeName = ([from, to]: readonly [string, string]): string => `${name(from)} -> ${name(to)}`;
   const registration = resolve(nativeRoot, 'addon.cc');
   const areas = [...new Set(nativeFiles.map(areaOf).filter((area) => area !== ''))];
@@ -279,7 +310,10 @@ describe('native/ layering', () => {
 
   it('writes every include relative to native/ (both builds put native/ on the include path)', () => {
     const unresolved = nativeFiles.flatMap((file) =>
-      includes.get(file)!.filter(({ target }) => target === null).map(({ written }) => `${name(file)}: #include "${written}"`),
+      includes
+        .get(file)!
+        .filter(({ target }) => target === null)
+        .map(({ written }) => `${name(file)}: #include "${written}"`),
     );
     expect(unresolved).toEqual([]);
   });

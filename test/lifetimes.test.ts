@@ -261,10 +261,14 @@ describe('objects of different contexts never meet in one call (across drivers t
     const foreignImage = foreign.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width: 4, height: 4 });
     const foreignEvent = foreign.createUserEvent();
     const invalidContext = expect.objectContaining({ code: 'CL_INVALID_CONTEXT' });
-    expect(() => foreignQueue.enqueueKernel(kernel.setArg(0, buffer), 1)).toThrow(expect.objectContaining({ code: 'CL_INVALID_CONTEXT', call: 'clEnqueueNDRangeKernel' }));
+    expect(() => foreignQueue.enqueueKernel(kernel.setArg(0, buffer), 1)).toThrow(
+      expect.objectContaining({ code: 'CL_INVALID_CONTEXT', call: 'clEnqueueNDRangeKernel' }),
+    );
     expect(() => kernel.setArg(0, foreignBuffer)).toThrow(expect.objectContaining({ code: 'CL_INVALID_CONTEXT', call: 'clSetKernelArg' }));
     expect(() => kernel.setArg(0, foreign.createSampler())).toThrow(invalidContext);
-    expect(() => queue.writeBuffer(foreignBuffer, new Uint8Array(4))).toThrow(expect.objectContaining({ code: 'CL_INVALID_CONTEXT', call: 'clEnqueueWriteBuffer' }));
+    expect(() => queue.writeBuffer(foreignBuffer, new Uint8Array(4))).toThrow(
+      expect.objectContaining({ code: 'CL_INVALID_CONTEXT', call: 'clEnqueueWriteBuffer' }),
+    );
     expect(() => queue.copyBuffer(buffer, foreignBuffer)).toThrow(invalidContext);
     expect(() => queue.readImage(foreignImage, new Uint8Array(16))).toThrow(invalidContext);
     expect(() => queue.enqueueMarker({ waitFor: [foreignEvent] })).toThrow(invalidContext);

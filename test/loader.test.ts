@@ -97,8 +97,9 @@ describe('loading OpenCL at run time', () => {
     expect(devices).toBe('1');
   });
 
-  it('keeps the ICD loader\'s environment as it was (the Khronos loader truncates OCL_ICD_FILENAMES in place)', async () => {
-    const { status, stdout } = await runNode(`
+  it("keeps the ICD loader's environment as it was (the Khronos loader truncates OCL_ICD_FILENAMES in place)", async () => {
+    const { status, stdout } = await runNode(
+      `
       const { preservingIcdEnvironment } = require(${JSON.stringify(resolve(repoRoot, 'dist/loader.js'))});
       preservingIcdEnvironment(() => { process.env.OCL_ICD_FILENAMES = 'a.so'; delete process.env.OCL_ICD_VENDORS; });
       ocl.getPlatforms();
@@ -137,7 +138,12 @@ describe('CLI: npx opencl-interop info', () => {
     'cl_khr_external_semaphore_win32',
   ];
   type Entry = { name: string; advertised: string; entryPoints: { resolved: number; total: number; missing: string[] } };
-  type PlatformReport = { name: string; sharing: Entry[]; external: { extensions: Entry[]; devices: Record<string, unknown>[] }; devices: Record<string, unknown>[] };
+  type PlatformReport = {
+    name: string;
+    sharing: Entry[];
+    external: { extensions: Entry[]; devices: Record<string, unknown>[] };
+    devices: Record<string, unknown>[];
+  };
   const byName = (report: { platforms: PlatformReport[] }, name: string): PlatformReport => {
     const platform = report.platforms.find((p) => p.name === name);
     if (!platform) throw new Error(`no platform "${name}" in the report`);
@@ -151,11 +157,15 @@ describe('CLI: npx opencl-interop info', () => {
     expect(stdout).toMatch(/cl_intel_va_api_media_sharing\s+no\s+0\/4/);
     expect(stdout).toContain('UUID 72656664-7276-2d64-6576-6963652d3031'); // the reference device's "refdrv-device-01"
     expect(stdout).toContain('UUID none (no cl_khr_device_uuid)'); // PoCL 3.1
-    expect(stdout).toMatch(/External memory and semaphores \(advertised by; entry points resolved\):\n\s+cl_khr_external_memory\s+platform\+device\s+2\/2\n\s+cl_khr_external_memory_opaque_fd\s+platform\+device\s+-\n/);
+    expect(stdout).toMatch(
+      /External memory and semaphores \(advertised by; entry points resolved\):\n\s+cl_khr_external_memory\s+platform\+device\s+2\/2\n\s+cl_khr_external_memory_opaque_fd\s+platform\+device\s+-\n/,
+    );
     expect(stdout).toMatch(/cl_khr_semaphore\s+no\s+0\/6/); // PoCL
     expect(stdout).toContain('Device 0: memory import opaque-fd, dma-buf; semaphore import opaque-fd, sync-fd; semaphore export opaque-fd, sync-fd');
     expect(stdout).toContain('Device 0: memory import none; semaphore import none; semaphore export none');
-    expect(stdout).toMatch(/\nVulkan: loader libvulkan\.so\.1 \(Vulkan 1\.\d+\.\d+\); 1 physical device\(s\)\n  Vulkan device 0: llvmpipe .*\(cpu\); Vulkan 1\.\d+\.\d+; UUID 6d657361-3232-2e33-2e36-000000000000; PCI unknown \(no VK_EXT_pci_bus_info\)\n/);
+    expect(stdout).toMatch(
+      /\nVulkan: loader libvulkan\.so\.1 \(Vulkan 1\.\d+\.\d+\); 1 physical device\(s\)\n  Vulkan device 0: llvmpipe .*\(cpu\); Vulkan 1\.\d+\.\d+; UUID 6d657361-3232-2e33-2e36-000000000000; PCI unknown \(no VK_EXT_pci_bus_info\)\n/,
+    );
     expect(stdout).toContain('memory export opaque-fd; import opaque-fd; semaphore export none; import none');
     expect(stdout).toContain('same UUID as OpenCL: no OpenCL device');
   });
@@ -181,16 +191,31 @@ describe('CLI: npx opencl-interop info', () => {
       Object.fromEntries(family.map((name) => [name, name.endsWith('_win32') ? 'no' : 'platform+device'])),
     );
     const totals = Object.fromEntries(ref.external.extensions.map((e: Entry) => [e.name, `${e.entryPoints.resolved}/${e.entryPoints.total}`]));
-    expect(totals).toMatchObject({ cl_khr_external_memory: '2/2', cl_khr_semaphore: '6/6', cl_khr_external_semaphore: '1/1', cl_khr_external_semaphore_sync_fd: '1/1', cl_khr_external_memory_opaque_fd: '0/0' });
+    expect(totals).toMatchObject({
+      cl_khr_external_memory: '2/2',
+      cl_khr_semaphore: '6/6',
+      cl_khr_external_semaphore: '1/1',
+      cl_khr_external_semaphore_sync_fd: '1/1',
+      cl_khr_external_memory_opaque_fd: '0/0',
+    });
     expect(ref.external.extensions.reduce((n: number, e: Entry) => n + e.entryPoints.resolved, 0)).toBe(10);
     // CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR, CL_DEVICE_SEMAPHORE_{IMPORT,EXPORT}_HANDLE_TYPES_KHR
     expect(ref.external.devices).toEqual([
-      { name: 'opencl-interop reference device', memoryImport: ['opaque-fd', 'dma-buf'], semaphoreImport: ['opaque-fd', 'sync-fd'], semaphoreExport: ['opaque-fd', 'sync-fd'] },
+      {
+        name: 'opencl-interop reference device',
+        memoryImport: ['opaque-fd', 'dma-buf'],
+        semaphoreImport: ['opaque-fd', 'sync-fd'],
+        semaphoreExport: ['opaque-fd', 'sync-fd'],
+      },
     ]);
     expect(ref.devices[0].uuid).toBe('72656664-7276-2d64-6576-6963652d3031');
     const pocl = byName(report, 'Portable Computing Language');
     expect(pocl.external.extensions.every((e: Entry) => e.advertised === 'no' && e.entryPoints.resolved === 0)).toBe(true);
-    expect(pocl.external.devices.every((d: Record<string, unknown>) => [d.memoryImport, d.semaphoreImport, d.semaphoreExport].every((t) => Array.isArray(t) && t.length === 0))).toBe(true);
+    expect(
+      pocl.external.devices.every((d: Record<string, unknown>) =>
+        [d.memoryImport, d.semaphoreImport, d.semaphoreExport].every((t) => Array.isArray(t) && t.length === 0),
+      ),
+    ).toBe(true);
     expect(pocl.devices[0].uuid).toBeNull();
   });
 
@@ -221,7 +246,11 @@ describe('CLI: npx opencl-interop info', () => {
     const env = { OCL_ICD_VENDORS: vendors, REFDRV_DEVICE_UUID: lavapipeUuid, REFDRV_PCI_BUS: '0001:c1:1f.3' };
     const report = JSON.parse((await runCli(['info', '--json'], env)).stdout);
     const refIndex = report.platforms.findIndex((p: { name: string }) => p.name === 'opencl-interop reference driver');
-    expect(report.platforms[refIndex].devices[0]).toMatchObject({ uuid: '6d657361-3232-2e33-2e36-000000000000', pciBus: '0001:c1:1f.3', vulkanDevices: [0] });
+    expect(report.platforms[refIndex].devices[0]).toMatchObject({
+      uuid: '6d657361-3232-2e33-2e36-000000000000',
+      pciBus: '0001:c1:1f.3',
+      vulkanDevices: [0],
+    });
     expect(byName(report, 'Portable Computing Language').devices[0]).toMatchObject({ uuid: null, pciBus: null, vulkanDevices: [] });
     expect(report.vulkan.devices[0].pciBus).toBeNull(); // lavapipe has no VK_EXT_pci_bus_info
     const text = (await runCli(['info'], env)).stdout;

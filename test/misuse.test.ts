@@ -12,7 +12,13 @@ import { type FuzzConfig, failureReport, parseSeeds, runSeed, seedTimeoutMs, ver
 // vitest, on any platform: node test/fuzz/misuse.mjs --help.
 
 const seeds = parseSeeds(process.env.MISUSE_SEEDS || '1-6');
-const config: FuzzConfig = { steps: Number(process.env.MISUSE_STEPS ?? 1500), platform: 'Portable Computing Language', reference: true, va: true, control: true };
+const config: FuzzConfig = {
+  steps: Number(process.env.MISUSE_STEPS ?? 1500),
+  platform: 'Portable Computing Language',
+  reference: true,
+  va: true,
+  control: true,
+};
 // A seed still running after this is a hang (2000 steps take about 10 s on a quiet machine).
 const seedTimeout = seedTimeoutMs(config.steps);
 
@@ -164,7 +170,8 @@ describe('maps of one address: no unmap is enqueued while another map of its add
 
 describe('a command waiting on a user event and on another command, the user event failed first: kept until the other command has ended (OpenCL 3.0 5.11, user events: commands waiting on a failed one fail), in a fresh process', () => {
   it('PoCL notifies the failed command when the other command ends; before the fix it had been freed: "PTHREAD ERROR in pocl_lock_events_inorder(): Invalid argument" and SIGABRT', async () => {
-    const result = await runNode(`
+    const result = await runNode(
+      `
       const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
       const context = ocl.createContext({ platform });
       const [q1, q2] = [context.createQueue(), context.createQueue()];
@@ -186,7 +193,9 @@ describe('a command waiting on a user event and on another command, the user eve
           await settle();
           console.log(fill.status);
         }
-      })();`, { args: ['--expose-gc'] });
+      })();`,
+      { args: ['--expose-gc'] },
+    );
     expect(result.signal).toBeNull(); // before the fix: SIGABRT (one round crashed 4 of 6 runs)
     expect(result.stderr).toBe('');
     expect(result.stdout.trim().split('\n')).toEqual(Array(3).fill(['OpenCLCommandError', 'complete']).flat());
@@ -200,7 +209,9 @@ describe('no JavaScript call sequence crashes the process', () => {
     async (seed) => {
       const result = await slot(() => runSeed(seed, config, { env: softvaEnv(xvfb.display), timeoutMs: seedTimeout }));
       const failure = verdict(result);
-      const report = failure ? `${failureReport(result, config, failure)}\n  or: MISUSE_SEEDS=${seed}-${seed} MISUSE_STEPS=${config.steps} npx vitest run test/misuse.test.ts` : '';
+      const report = failure
+        ? `${failureReport(result, config, failure)}\n  or: MISUSE_SEEDS=${seed}-${seed} MISUSE_STEPS=${config.steps} npx vitest run test/misuse.test.ts`
+        : '';
       expect(failure, report).toBeNull();
     },
     (seedTimeout + 30_000) * Math.ceil(seeds.length / parallel),

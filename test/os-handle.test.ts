@@ -28,7 +28,7 @@ describe.skipIf(process.platform === 'win32')('OS handles (POSIX file descriptor
     expect(() => duplicateFd(fd)).toThrow(/fcntl\(F_DUPFD_CLOEXEC\) on fd \d+ failed/);
   });
 
-  it('closeOsHandle never throws: a closed descriptor, sync-fd\'s -1, a Windows HANDLE off Windows', () => {
+  it("closeOsHandle never throws: a closed descriptor, sync-fd's -1, a Windows HANDLE off Windows", () => {
     const fd = openSync('/dev/null', 'r');
     closeOsHandle(fd);
     expect(isOpenFd(fd)).toBe(false);

@@ -20,7 +20,12 @@ let staging = '';
 
 async function npmIn(cwd: string, args: string[]) {
   try {
-    const { stdout, stderr } = await execFile(npm, args, { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' }, maxBuffer: 64 << 20, timeout: stepTimeout });
+    const { stdout, stderr } = await execFile(npm, args, {
+      cwd,
+      env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' },
+      maxBuffer: 64 << 20,
+      timeout: stepTimeout,
+    });
     return { status: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -54,13 +59,24 @@ describe('the npm package', () => {
     }
     symlinkSync(join(repoRoot, 'node_modules'), join(staging, 'node_modules'), 'dir');
     await execFile(npm, ['run', 'prebuilds', '--silent'], { cwd: staging, maxBuffer: 64 << 20, timeout: stepTimeout });
-    const { stdout: packed } = await execFile(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], { cwd: staging, timeout: stepTimeout });
+    const { stdout: packed } = await execFile(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], {
+      cwd: staging,
+      timeout: stepTimeout,
+    });
     tarball = join(work, packed.trim().split('\n').pop()!);
   }, 600_000);
 
   it('ships dist, native sources, binding.gyp and the linux-x64 prebuild; not the reference driver or tests', async () => {
     const listing = (await outputOf('tar', ['-tzf', tarball])).split('\n');
-    for (const file of ['package/dist/index.js', 'package/dist/index.mjs', 'package/dist/index.d.ts', 'package/dist/cli.js', 'package/binding.gyp', 'package/native/addon.cc', 'package/prebuilds/linux-x64/opencl-interop.node']) {
+    for (const file of [
+      'package/dist/index.js',
+      'package/dist/index.mjs',
+      'package/dist/index.d.ts',
+      'package/dist/cli.js',
+      'package/binding.gyp',
+      'package/native/addon.cc',
+      'package/prebuilds/linux-x64/opencl-interop.node',
+    ]) {
       expect(listing).toContain(file);
     }
     expect(listing.some((f) => f.startsWith('package/test/'))).toBe(false);

@@ -22,14 +22,17 @@ describe('npm test on a machine without the system packages', () => {
     copyFileSync(script, copy);
     chmodSync(copy, 0o644);
     const env = { PATH: '/nonexistent', HOME: '/tmp' };
-    const asUser = process.getuid?.() === 0 ? [runuser, ['-u', 'nobody', '--', process.execPath, copy]] as const : [process.execPath, [copy]] as const;
+    const asUser =
+      process.getuid?.() === 0 ? ([runuser, ['-u', 'nobody', '--', process.execPath, copy]] as const) : ([process.execPath, [copy]] as const);
     const started = Date.now();
     const result = await runProcess(asUser[0], asUser[1], { env, exactEnv: true, timeout: 20_000 });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
       'npm test needs Xvfb, vulkaninfo (a Vulkan test compares the UUIDs the package reads with it), CMake, make, g++, git (npm run lint lists the files to check with it), clang-format (npm run lint checks the layout of the C and C++ with it).',
-      expect.stringMatching(/^Install them with: sudo apt-get install xvfb vulkan-tools cmake make g\+\+ git clang-format$|^Install them with your package manager/),
+      expect.stringMatching(
+        /^Install them with: sudo apt-get install xvfb vulkan-tools cmake make g\+\+ git clang-format$|^Install them with your package manager/,
+      ),
     ]);
   });
 

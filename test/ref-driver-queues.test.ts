@@ -51,7 +51,10 @@ describe('reference driver: queues run concurrently (OpenCL 3.0 section 5.11)', 
     const slow = copy.run(600_000);
     const slowDone = slow.completed.then(() => order.push('A kernel'));
     await slow.whenStatus('running');
-    const write = queueB.writeBuffer(other, bytes(64, (i) => i));
+    const write = queueB.writeBuffer(
+      other,
+      bytes(64, (i) => i),
+    );
     await write.completed;
     order.push('B write');
     expect(slow.status).toBe('running');
@@ -66,7 +69,7 @@ describe('reference driver: queues run concurrently (OpenCL 3.0 section 5.11)', 
     copy.release();
   });
 
-  it('a command on queue B that waits for queue A\'s slowed kernel runs after it and sees its result', async () => {
+  it("a command on queue B that waits for queue A's slowed kernel runs after it and sees its result", async () => {
     const copy = slowCopy(1024);
     const slow = copy.run(300_000);
     const out = new Uint8Array(1024);

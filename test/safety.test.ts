@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runNodeForValue, withReferenceVa } from './helpers';
 
-
 // Every snippet gets `pocl` (platform, device, context, queue) and `done(value)`,
 // which prints the value as JSON; a snippet that never calls done() fails.
 const prelude = `
@@ -26,9 +25,11 @@ async function fresh(code: string, options: { timeout?: number; gc?: boolean } =
   });
 }
 
-describe('host memory is owned for a command\'s whole life (issue: reproductions 1, 2, 5)', () => {
-  it.each(['readBuffer', 'writeBuffer', 'exit'])('a worker terminated (or exiting) with 20 non-blocking 1 MiB transfers in flight: %s', async (mode) => {
-    const { value } = await fresh(`
+describe("host memory is owned for a command's whole life (issue: reproductions 1, 2, 5)", () => {
+  it.each(['readBuffer', 'writeBuffer', 'exit'])(
+    'a worker terminated (or exiting) with 20 non-blocking 1 MiB transfers in flight: %s',
+    async (mode) => {
+      const { value } = await fresh(`
       const worker = new Worker(\`
         const ocl = require(${JSON.stringify(resolve(__dirname, '../dist/index.js'))});
         const { parentPort } = require('node:worker_threads');
@@ -47,8 +48,9 @@ describe('host memory is owned for a command\'s whole life (issue: reproductions
       worker.on('message', () => worker.terminate());
       worker.on('exit', () => setTimeout(() => done('survived'), 300));
     `);
-    expect(value).toBe('survived');
-  });
+      expect(value).toBe('survived');
+    },
+  );
 
   it('the target of an in-flight read detached by a transfer, dropped and collected; the read says its bytes were dropped', async () => {
     const { value } = await fresh(
@@ -117,7 +119,7 @@ describe('host memory is owned for a command\'s whole life (issue: reproductions
   });
 });
 
-describe('kernel arguments are checked against the kernel (reproduction 3 and the fuzzer\'s findings)', () => {
+describe("kernel arguments are checked against the kernel (reproduction 3 and the fuzzer's findings)", () => {
   const kernels = `
     const program = context.createProgram(\`
       kernel void img(read_only image2d_t src, global float *out) { out[0] = 1; }
@@ -141,7 +143,9 @@ describe('kernel arguments are checked against the kernel (reproduction 3 and th
         ]);
       });
     `);
-    expect(value[0]).toBe("TypeError: argument 0 (src: image2d_t) of kernel 'img' takes a CLImage of type image2d_t that kernels may read; got a CLBuffer");
+    expect(value[0]).toBe(
+      "TypeError: argument 0 (src: image2d_t) of kernel 'img' takes a CLImage of type image2d_t that kernels may read; got a CLBuffer",
+    );
     expect(value[1]).toBe("TypeError: argument 1 (out: float*) of kernel 'img' takes a CLBuffer (or null); got a Sampler");
     expect(value[2]).toMatch(/^TypeError: argument 0 \(out: float\*\) of kernel 'val' takes a CLBuffer \(or null\); got a BigUint64Array/);
     expect(value[3]).toMatch(/^TypeError: argument 0 .* got the bigint -1n/);
@@ -149,7 +153,7 @@ describe('kernel arguments are checked against the kernel (reproduction 3 and th
     expect(value[5]).toBe('TypeError: argument index must be a number; got the string "0"');
   });
 
-  it('local memory beyond the device\'s is a RangeError at enqueue; an unset argument is named', async () => {
+  it("local memory beyond the device's is a RangeError at enqueue; an unset argument is named", async () => {
     const { value } = await fresh(`${kernels}
       program.build().then(() => {
         const loc = program.createKernel('loc');
@@ -273,7 +277,7 @@ describe('images and raw queries never pass the driver a short host array', () =
     expect(value).toEqual(['RangeError: data has 16 bytes; the image needs 256', 4]);
   });
 
-  it('program.info(CL_PROGRAM_BINARIES) returns the binaries\' bytes', async () => {
+  it("program.info(CL_PROGRAM_BINARIES) returns the binaries' bytes", async () => {
     const { value } = await fresh(`
       const program = context.createProgram('kernel void k(global int *a) { a[0] = 1; }');
       program.build().then(() => done(program.info(ocl.CL.CL_PROGRAM_BINARIES).length > 0));
@@ -283,7 +287,7 @@ describe('images and raw queries never pass the driver a short host array', () =
 });
 
 describe('mappings', () => {
-  it('a mapping\'s view outlives dropping the mapping, buffer, queue and context without unmap, and GC', async () => {
+  it("a mapping's view outlives dropping the mapping, buffer, queue and context without unmap, and GC", async () => {
     const { value } = await fresh(
       `
       let view;
@@ -314,7 +318,7 @@ describe('mappings', () => {
   });
 });
 
-describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processes)', () => {
+describe("nothing hangs (reproduction 4 and the fuzzer's never-exiting processes)", () => {
   it('void queue.finish() on a queue whose only command waits on a user event never set: the process exits', async () => {
     const { value } = await fresh(`
       const gate = context.createUserEvent();
@@ -363,7 +367,9 @@ describe('nothing hangs (reproduction 4 and the fuzzer\'s never-exiting processe
       gate.setStatus(-5);
       done(errorOf(() => queue.fillBuffer(context.createBuffer(64), new Uint8Array([1]), { waitFor: [gate] })));
     `);
-    expect(value).toBe('OpenCLError: clEnqueueFillBuffer failed: CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (-14): waitFor[0] has failed: a user event set to -5');
+    expect(value).toBe(
+      'OpenCLError: clEnqueueFillBuffer failed: CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST (-14): waitFor[0] has failed: a user event set to -5',
+    );
   });
 
   it('a gated command that is awaited and kept, its user event never set: the process exits', async () => {
@@ -461,7 +467,10 @@ describe('events lead to correct code', () => {
         done([data[15], errorOf(() => fill.profiling)]);
       })();
     `);
-    expect(value).toEqual([6, 'OpenCLStateError: the queue was created without profiling: create it with context.createQueue(device, { profiling: true })']);
+    expect(value).toEqual([
+      6,
+      'OpenCLStateError: the queue was created without profiling: create it with context.createQueue(device, { profiling: true })',
+    ]);
   });
 
   it('fill patterns of an invalid size and offsets that are not multiples are RangeErrors', async () => {
@@ -475,7 +484,7 @@ describe('events lead to correct code', () => {
     ]);
   });
 
-  it('after every scope has closed, the reference driver\'s live objects are back to zero without gc()', async () => {
+  it("after every scope has closed, the reference driver's live objects are back to zero without gc()", async () => {
     const { value } = await fresh(
       withReferenceVa(`
         for (let round = 0; round < 10; round++) {

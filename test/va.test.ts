@@ -115,7 +115,7 @@ describe('displays', () => {
     expect(b.kind).toBe('x11');
   });
 
-  it('va.h vaQueryConfigProfiles / vaQueryConfigEntrypoints: profiles() with libva\'s names', () => {
+  it("va.h vaQueryConfigProfiles / vaQueryConfigEntrypoints: profiles() with libva's names", () => {
     using display = openVaDisplay({ kind: 'x11' });
     expect(display.profiles()).toEqual([{ profile: -1, name: 'VAProfileNone', entrypoints: [{ entrypoint: 10, name: 'VAEntrypointVideoProc' }] }]);
   });
@@ -141,7 +141,11 @@ describe('displays', () => {
     const report = JSON.parse(result.stdout);
     expect(report.name).toBe('VaDisplayError');
     expect(report.attempts).toEqual([
-      { kind: 'drm', target: '/dev/dri/renderD*', reason: expect.stringMatching(/^no render node: \/dev\/dri (does not exist|has no renderD\* entry)/) },
+      {
+        kind: 'drm',
+        target: '/dev/dri/renderD*',
+        reason: expect.stringMatching(/^no render node: \/dev\/dri (does not exist|has no renderD\* entry)/),
+      },
       { kind: 'x11', target: '', reason: 'DISPLAY is not set (no X server to ask)' },
     ]);
     expect(report.message).toContain('OPENCL_INTEROP_VA_DEVICE');
@@ -158,31 +162,44 @@ describe('displays', () => {
     };
     const notDrm = err(() => openVaDisplay({ kind: 'drm', device: '/dev/null' }));
     expect(notDrm).toBeInstanceOf(VaDisplayError);
-    expect(notDrm.attempts).toEqual([{ kind: 'drm', target: '/dev/null', reason: 'vaGetDisplayDRM: libva refused the file: it is not a DRM device' }]);
+    expect(notDrm.attempts).toEqual([
+      { kind: 'drm', target: '/dev/null', reason: 'vaGetDisplayDRM: libva refused the file: it is not a DRM device' },
+    ]);
     const missing = err(() => openVaDisplay({ device: '/dev/dri/renderD999' }));
     expect(missing.attempts).toEqual([{ kind: 'drm', target: '/dev/dri/renderD999', reason: 'open: No such file or directory' }]);
     // A render node named explicitly (option or variable) is not silently replaced by X11.
-    const result = await runVa(`try { ocl.openVaDisplay(); } catch (e) { console.log(JSON.stringify(e.attempts)); }`, { OPENCL_INTEROP_VA_DEVICE: '/dev/null' });
-    expect(JSON.parse(result.stdout)).toEqual([{ kind: 'drm', target: '/dev/null', reason: 'vaGetDisplayDRM: libva refused the file: it is not a DRM device' }]);
+    const result = await runVa(`try { ocl.openVaDisplay(); } catch (e) { console.log(JSON.stringify(e.attempts)); }`, {
+      OPENCL_INTEROP_VA_DEVICE: '/dev/null',
+    });
+    expect(JSON.parse(result.stdout)).toEqual([
+      { kind: 'drm', target: '/dev/null', reason: 'vaGetDisplayDRM: libva refused the file: it is not a DRM device' },
+    ]);
   });
 
-  it('X11: no server at the name, and a driver libva cannot load (vaInitialize fails with libva\'s own message)', async () => {
+  it("X11: no server at the name, and a driver libva cannot load (vaInitialize fails with libva's own message)", async () => {
     expect(() => openVaDisplay({ kind: 'x11', x11Display: ':4093' })).toThrow(
       expect.objectContaining({ attempts: [{ kind: 'x11', target: ':4093', reason: 'XOpenDisplay: no X server answered' }] }),
     );
-    const result = await runVa(`try { ocl.openVaDisplay({ kind: 'x11' }); } catch (e) { console.log(JSON.stringify({ status: e.status, attempts: e.attempts })); }`, {
-      LIBVA_DRIVER_NAME: 'no_such_driver',
-    });
+    const result = await runVa(
+      `try { ocl.openVaDisplay({ kind: 'x11' }); } catch (e) { console.log(JSON.stringify({ status: e.status, attempts: e.attempts })); }`,
+      {
+        LIBVA_DRIVER_NAME: 'no_such_driver',
+      },
+    );
     const report = JSON.parse(result.stdout);
     expect(report.attempts[0].reason).toMatch(/^vaInitialize failed: VA_STATUS_ERROR_\w+ \(\d+\)/);
     expect(report.status).toBeGreaterThan(0);
   });
 
   it('options are checked: kinds, names and unknown keys are typed errors naming the option', () => {
-    expect(() => openVaDisplay({ kind: 'wayland' as never })).toThrow(new TypeError("options.kind must be 'auto', 'drm', 'x11'; got the string \"wayland\""));
+    expect(() => openVaDisplay({ kind: 'wayland' as never })).toThrow(
+      new TypeError("options.kind must be 'auto', 'drm', 'x11'; got the string \"wayland\""),
+    );
     expect(() => openVaDisplay({ device: 3 as never })).toThrow(new TypeError('options.device must be a non-empty string; got number 3'));
     expect(() => openVaDisplay({ kind: 'x11', device: '/dev/dri/renderD128' })).toThrow(TypeError);
-    expect(() => openVaDisplay({ drm: true } as never)).toThrow(new TypeError('options.drm is not an option; the options are kind, device, x11Display'));
+    expect(() => openVaDisplay({ drm: true } as never)).toThrow(
+      new TypeError('options.drm is not an option; the options are kind, device, x11Display'),
+    );
     expect(() => openVaDisplay('x11' as never)).toThrow(TypeError);
   });
 
@@ -261,7 +278,9 @@ describe('adopting a VADisplay another library made', () => {
     const uninitialized = foreignDisplay(false);
     expect(err(uninitialized.address)).toMatch(/not initialized \(vaInitialize was not called on it, or vaTerminate was\)/);
     expect(() => VaDisplay.adopt(0n)).toThrow(TypeError);
-    expect(() => VaDisplay.adopt(1234 as never)).toThrow(new TypeError("address must be a non-zero bigint (the VADisplay's address); got number 1234"));
+    expect(() => VaDisplay.adopt(1234 as never)).toThrow(
+      new TypeError("address must be a non-zero bigint (the VADisplay's address); got number 1234"),
+    );
     expect(() => VaDisplay.adopt(1n, { from: 'FFmpeg' as never })).toThrow(TypeError);
   });
 
@@ -320,13 +339,18 @@ describe('surfaces', () => {
     expect(() => display.createSurfaces(0, { width: 16, height: 16 })).toThrow(RangeError);
   });
 
-  it('a format the driver does not offer is the driver\'s VaError with its reason', () => {
+  it("a format the driver does not offer is the driver's VaError with its reason", () => {
     expect(() => display.createSurface({ width: 16, height: 16, format: 'YUY2' })).toThrow(
-      expect.objectContaining({ name: 'VaError', code: 'VA_STATUS_ERROR_UNSUPPORTED_RT_FORMAT', call: 'vaCreateSurfaces', detail: expect.stringContaining('0x2') }),
+      expect.objectContaining({
+        name: 'VaError',
+        code: 'VA_STATUS_ERROR_UNSUPPORTED_RT_FORMAT',
+        call: 'vaCreateSurfaces',
+        detail: expect.stringContaining('0x2'),
+      }),
     );
   });
 
-  it('planes with a row pitch, and reads into the caller\'s array', () => {
+  it("planes with a row pitch, and reads into the caller's array", () => {
     using surface = display.createSurface({ width: 10, height: 4 });
     const pitched = new Uint8Array(16 * 3 + 10).fill(0xee);
     for (let r = 0; r < 4; r++) pitched.set(pattern(10, r), r * 16);
@@ -358,7 +382,9 @@ describe('surfaces', () => {
       s.write([pattern(128, 3), pattern(64, 4)]);
       expect(s.lastTransfer).toBe('image');
       expect(s.read()).toEqual([pattern(128, 3), pattern(64, 4)]);
-      expect(() => s.readPlane(0, { method: 'derive' })).toThrow(expect.objectContaining({ code: 'VA_STATUS_ERROR_OPERATION_FAILED', call: 'vaDeriveImage' }));
+      expect(() => s.readPlane(0, { method: 'derive' })).toThrow(
+        expect.objectContaining({ code: 'VA_STATUS_ERROR_OPERATION_FAILED', call: 'vaDeriveImage' }),
+      );
     } finally {
       delete process.env.SOFTVA_NO_DERIVE;
     }
@@ -372,9 +398,13 @@ describe('surfaces', () => {
 
   it('bad planes and data are typed errors naming what was expected and what was given', () => {
     using surface = display.createSurface({ width: 32, height: 16 });
-    expect(() => surface.writePlane(2, new Uint8Array(512))).toThrow(new RangeError('plane must be an integer from 0 to 1 for NV12 (2 planes); got number 2'));
+    expect(() => surface.writePlane(2, new Uint8Array(512))).toThrow(
+      new RangeError('plane must be an integer from 0 to 1 for NV12 (2 planes); got number 2'),
+    );
     expect(() => surface.readPlane(-1)).toThrow(RangeError);
-    expect(() => surface.readPlane('0' as never)).toThrow(new RangeError('plane must be an integer from 0 to 1 for NV12 (2 planes); got the string "0"'));
+    expect(() => surface.readPlane('0' as never)).toThrow(
+      new RangeError('plane must be an integer from 0 to 1 for NV12 (2 planes); got the string "0"'),
+    );
     expect(() => surface.writePlane(0, new Uint8Array(511))).toThrow(
       new RangeError('plane 0 of a 32x16 NV12 surface is 16 rows of 32 bytes: data needs 512 bytes; it has 511'),
     );
@@ -387,7 +417,9 @@ describe('surfaces', () => {
       new TypeError('options.into is not an option; the options are pitch, method'),
     );
     expect(() => surface.write([new Uint8Array(512)])).toThrow(TypeError);
-    expect(() => display.createSurface({ width: 0, height: 16 })).toThrow(new RangeError('options.width must be an integer from 1 to 65535; got number 0'));
+    expect(() => display.createSurface({ width: 0, height: 16 })).toThrow(
+      new RangeError('options.width must be an integer from 1 to 65535; got number 0'),
+    );
     expect(() => display.createSurface({ width: 16, height: 16, format: 'MJPG' as never })).toThrow(TypeError);
     expect(() => display.createSurface(undefined as never)).toThrow(TypeError);
   });
@@ -396,7 +428,9 @@ describe('surfaces', () => {
     using surface = display.createSurface({ width: 8, height: 8 });
     const data = new Uint8Array(64);
     structuredClone(data.buffer, { transfer: [data.buffer] });
-    expect(() => surface.writePlane(0, data)).toThrow(new TypeError('data is a view of a detached ArrayBuffer (it was transferred): its bytes are gone'));
+    expect(() => surface.writePlane(0, data)).toThrow(
+      new TypeError('data is a view of a detached ArrayBuffer (it was transferred): its bytes are gone'),
+    );
   });
 });
 
@@ -464,7 +498,15 @@ describe('DMA-BUF export and import (va_drmcommon.h)', () => {
         for (let r = 0; r < 4; r++) expect(read.subarray(r * 32, r * 32 + 32)).toEqual(pattern(32, r));
       }
       // NV12 with both planes in one fd; the fd stays the caller's.
-      using nv12 = display.importDmaBuf({ format: 'NV12', width: 8, height: 4, planes: [{ fd, pitch: 8 }, { fd, offset: 32, pitch: 8 }] });
+      using nv12 = display.importDmaBuf({
+        format: 'NV12',
+        width: 8,
+        height: 4,
+        planes: [
+          { fd, pitch: 8 },
+          { fd, offset: 32, pitch: 8 },
+        ],
+      });
       expect(nv12.readPlane(1)).toEqual(bytes.subarray(32, 48));
       expect(fstatSync(fd).isFile()).toBe(true);
       closeSync(fd);
@@ -475,27 +517,75 @@ describe('DMA-BUF export and import (va_drmcommon.h)', () => {
 
   it('bad imports: wrong plane count, short pitch or size, closed fd, an fd that cannot be mapped, tiled modifiers', async () => {
     const base = { format: 'NV12' as const, width: 16, height: 16 };
-    expect(() => display.importDmaBuf({ ...base, planes: [{ fd: 0, pitch: 16 }] })).toThrow(new TypeError('planes must be an array of 2 planes for NV12; got an array of 1'));
-    expect(() => display.importDmaBuf({ ...base, planes: [{ fd: 0, pitch: 8 }, { fd: 0, pitch: 16 }] })).toThrow(
-      new RangeError('planes[0].pitch 8 is less than the 16 bytes a row of plane 0 of a 16x16 NV12 surface holds'),
+    expect(() => display.importDmaBuf({ ...base, planes: [{ fd: 0, pitch: 16 }] })).toThrow(
+      new TypeError('planes must be an array of 2 planes for NV12; got an array of 1'),
     );
-    expect(() => display.importDmaBuf({ ...base, planes: [{ fd: 0, pitch: 16, size: 100 }, { fd: 0, pitch: 16 }] })).toThrow(
-      new RangeError('planes[0].size 100 is less than the 256 bytes its 16 rows need'),
-    );
-    expect(() => display.importDmaBuf({ ...base, planes: [{ fd: -1, pitch: 16 }, { fd: 0, pitch: 16 }] })).toThrow(RangeError);
+    expect(() =>
+      display.importDmaBuf({
+        ...base,
+        planes: [
+          { fd: 0, pitch: 8 },
+          { fd: 0, pitch: 16 },
+        ],
+      }),
+    ).toThrow(new RangeError('planes[0].pitch 8 is less than the 16 bytes a row of plane 0 of a 16x16 NV12 surface holds'));
+    expect(() =>
+      display.importDmaBuf({
+        ...base,
+        planes: [
+          { fd: 0, pitch: 16, size: 100 },
+          { fd: 0, pitch: 16 },
+        ],
+      }),
+    ).toThrow(new RangeError('planes[0].size 100 is less than the 256 bytes its 16 rows need'));
+    expect(() =>
+      display.importDmaBuf({
+        ...base,
+        planes: [
+          { fd: -1, pitch: 16 },
+          { fd: 0, pitch: 16 },
+        ],
+      }),
+    ).toThrow(RangeError);
     expect(() => display.importDmaBuf({ ...base, format: 'XYZW' as never, planes: [] })).toThrow(TypeError);
-    expect(() => display.importDmaBuf({ ...base, modifier: 'linear', planes: [{ fd: 0, pitch: 16 }, { fd: 0, pitch: 16 }] })).toThrow(
+    expect(() =>
+      display.importDmaBuf({
+        ...base,
+        modifier: 'linear',
+        planes: [
+          { fd: 0, pitch: 16 },
+          { fd: 0, pitch: 16 },
+        ],
+      }),
+    ).toThrow(
       new TypeError('modifier must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got the string "linear"'),
     );
-    expect(() => display.importDmaBuf({ ...base, modifier: 2n ** 64n, planes: [{ fd: 0, pitch: 16 }, { fd: 0, pitch: 16 }] })).toThrow(
-      new TypeError('modifier must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got the bigint 18446744073709551616n'),
+    expect(() =>
+      display.importDmaBuf({
+        ...base,
+        modifier: 2n ** 64n,
+        planes: [
+          { fd: 0, pitch: 16 },
+          { fd: 0, pitch: 16 },
+        ],
+      }),
+    ).toThrow(
+      new TypeError(
+        'modifier must be a 64-bit DRM format modifier (a bigint, or a string of its decimal or 0x hex digits); got the bigint 18446744073709551616n',
+      ),
     );
     expect(() => display.importDmaBuf(null as never)).toThrow(TypeError);
     const dead = openSync('/dev/null', 'r');
     closeSync(dead);
-    expect(() => display.importDmaBuf({ ...base, planes: [{ fd: dead, pitch: 16 }, { fd: dead, pitch: 16 }] })).toThrow(
-      new TypeError(`planes[0].fd ${dead} is not an open file descriptor (EBADF)`),
-    );
+    expect(() =>
+      display.importDmaBuf({
+        ...base,
+        planes: [
+          { fd: dead, pitch: 16 },
+          { fd: dead, pitch: 16 },
+        ],
+      }),
+    ).toThrow(new TypeError(`planes[0].fd ${dead} is not an open file descriptor (EBADF)`));
     // A pipe or socket is refused before libva: it cannot be a DMA-BUF (fd 0 of the
     // fresh process is a pipe: runProcess gives it one, as spawnSync did). /dev/null is an open fd
     // of no memory: the driver refuses it, and says why.
@@ -512,9 +602,16 @@ describe('DMA-BUF export and import (va_drmcommon.h)', () => {
     try {
       writeFileSync(join(dir, 'f'), new Uint8Array(4096));
       const fd = openSync(join(dir, 'f'), 'r+');
-      expect(() => display.importDmaBuf({ ...base, modifier: 0x0100000000000001n, planes: [{ fd, pitch: 16 }, { fd, offset: 256, pitch: 16 }] })).toThrow(
-        expect.objectContaining({ code: 'VA_STATUS_ERROR_INVALID_PARAMETER', detail: expect.stringContaining('only linear') }),
-      );
+      expect(() =>
+        display.importDmaBuf({
+          ...base,
+          modifier: 0x0100000000000001n,
+          planes: [
+            { fd, pitch: 16 },
+            { fd, offset: 256, pitch: 16 },
+          ],
+        }),
+      ).toThrow(expect.objectContaining({ code: 'VA_STATUS_ERROR_INVALID_PARAMETER', detail: expect.stringContaining('only linear') }));
       closeSync(fd);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -523,7 +620,7 @@ describe('DMA-BUF export and import (va_drmcommon.h)', () => {
 });
 
 describe('errors carry the VAStatus name', () => {
-  it('va.h status codes by name; VaError formats call, name, number and the driver\'s detail', () => {
+  it("va.h status codes by name; VaError formats call, name, number and the driver's detail", () => {
     expect(vaStatusName(6)).toBe('VA_STATUS_ERROR_INVALID_SURFACE');
     expect(vaStatusName(0xffffffff)).toBe('VA_STATUS_ERROR_UNKNOWN');
     expect(vaStatusName(-1)).toBe('VA_STATUS_ERROR_UNKNOWN');
@@ -543,7 +640,13 @@ describe('lifetimes', () => {
     surface.dispose();
     surface.dispose();
     expect(surface.disposed).toBe(true);
-    for (const use of [() => surface.readPlane(0), () => surface.sync(), () => surface.status, () => surface.exportDmaBuf(), () => surface.writePlane(0, new Uint8Array(64))]) {
+    for (const use of [
+      () => surface.readPlane(0),
+      () => surface.sync(),
+      () => surface.status,
+      () => surface.exportDmaBuf(),
+      () => surface.writePlane(0, new Uint8Array(64)),
+    ]) {
       expect(use).toThrow(new OpenCLReleasedError('VaSurface'));
     }
     display.dispose();

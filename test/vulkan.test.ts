@@ -114,7 +114,7 @@ describe('instances and physical devices (§5.1, VkPhysicalDeviceIDProperties, �
     expect(info).toContain(`driverUUID      = ${uuidString(d.driverUUID)}`);
   });
 
-  it('uuidString is the core\'s formatUuid (one formatter for CL_DEVICE_UUID_KHR and deviceUUID): 8-4-4-4-12 lowercase hex, 16 bytes or a RangeError', () => {
+  it("uuidString is the core's formatUuid (one formatter for CL_DEVICE_UUID_KHR and deviceUUID): 8-4-4-4-12 lowercase hex, 16 bytes or a RangeError", () => {
     expect(uuidString).toBe(formatUuid);
     expect(uuidString(Uint8Array.from({ length: 16 }, (_, i) => i * 17))).toBe('00112233-4455-6677-8899-aabbccddeeff');
     expect(() => uuidString(new Uint8Array(15))).toThrow(RangeError);
@@ -196,7 +196,7 @@ describe('buffers (§12.7 Resource Memory Association, §12.8 External Memory Ha
     expect(() => device.createBuffer({ size: 4, hostVisible: 1 as never })).toThrow(TypeError);
   });
 
-  it("exports an opaque fd that is a real descriptor holding the allocation (lavapipe: a memfd, the memory at offset 4096); dispose closes it", async () => {
+  it('exports an opaque fd that is a real descriptor holding the allocation (lavapipe: a memfd, the memory at offset 4096); dispose closes it', async () => {
     using buffer = device.createBuffer({ size: 8192 });
     expect(buffer.exportTypes).toEqual(['opaque-fd']);
     const pattern = Uint8Array.from({ length: 8192 }, (_, i) => (i * 13) & 255);
@@ -352,7 +352,9 @@ describe('recorded commands (§20 Clear Commands vkCmdFillBuffer, §19 Copy Comm
   });
 
   it('§7.6 Pipeline Barriers: a fill, copies through an exported image and a compute dispatch in one sequence, each op reading what the one before wrote, byte-exact', async () => {
-    const width = 16, height = 8, bytes = width * height * 4;
+    const width = 16,
+      height = 8,
+      bytes = width * height * 4;
     using a = device.createBuffer({ size: bytes });
     using b = device.createBuffer({ size: bytes, exportTypes: [] });
     using c = device.createBuffer({ size: bytes, exportTypes: [] });
@@ -361,15 +363,18 @@ describe('recorded commands (§20 Clear Commands vkCmdFillBuffer, §19 Copy Comm
     const frame = { frame: 5, width: 16, height: 8 };
     for (const queueOrdered of [true, false]) {
       await d.write(new Uint8Array(4096).fill(0x5a));
-      const commands = device.record((r) => {
-        r.fill(a, 0x11223344); // write a
-        r.copy(a, b); // read a after its write; write b
-        r.copyBufferToImage(b, image); // read b; write the image
-        r.fill(b, 0x99999999, { size: 64 }); // write b after a read of it
-        r.copyImageToBuffer(image, c); // read the image after its write
-        r.nv12TestFrame(d, frame); // a compute write
-        r.copy(d, a, { size: 256 }); // a transfer read of what the shader wrote; a write of a after a read of it
-      }, { queueOrdered });
+      const commands = device.record(
+        (r) => {
+          r.fill(a, 0x11223344); // write a
+          r.copy(a, b); // read a after its write; write b
+          r.copyBufferToImage(b, image); // read b; write the image
+          r.fill(b, 0x99999999, { size: 64 }); // write b after a read of it
+          r.copyImageToBuffer(image, c); // read the image after its write
+          r.nv12TestFrame(d, frame); // a compute write
+          r.copy(d, a, { size: 256 }); // a transfer read of what the shader wrote; a write of a after a read of it
+        },
+        { queueOrdered },
+      );
       expect(commands.waitStages).toEqual(['transfer', 'compute']);
       await device.queue.submit(commands);
       expect(new Uint32Array((await c.read()).buffer)).toEqual(new Uint32Array(bytes / 4).fill(0x11223344));
@@ -402,7 +407,12 @@ describe('recorded commands (§20 Clear Commands vkCmdFillBuffer, §19 Copy Comm
   });
 
   it('the shipped compute shader writes NV12 test frames at any plane offsets and pitches, as nv12TestFrame() computes them', async () => {
-    const width = 64, height = 36, yPitch = 80, uvPitch = 96, yOffset = 256, uvOffset = 256 + 80 * 36 + 64;
+    const width = 64,
+      height = 36,
+      yPitch = 80,
+      uvPitch = 96,
+      yOffset = 256,
+      uvOffset = 256 + 80 * 36 + 64;
     using frames = device.createBuffer({ size: 16384 });
     await frames.write(new Uint8Array(16384).fill(0x5a));
     const commands = device.record((r) => r.nv12TestFrame(frames, { frame: 7, width, height, yOffset, yPitch, uvOffset, uvPitch }));
@@ -414,7 +424,9 @@ describe('recorded commands (§20 Clear Commands vkCmdFillBuffer, §19 Copy Comm
       expect(bytes[yOffset + row * yPitch + width]).toBe(0x5a); // the pitch padding is untouched
     }
     for (let row = 0; row < height / 2; row++) {
-      expect(bytes.subarray(uvOffset + row * uvPitch, uvOffset + row * uvPitch + width)).toEqual(expected.uv.subarray(row * uvPitch, row * uvPitch + width));
+      expect(bytes.subarray(uvOffset + row * uvPitch, uvOffset + row * uvPitch + width)).toEqual(
+        expected.uv.subarray(row * uvPitch, row * uvPitch + width),
+      );
     }
     expect(bytes.subarray(0, yOffset)).toEqual(new Uint8Array(yOffset).fill(0x5a));
     // Another frame index gives other bytes: the pattern moves.
@@ -438,9 +450,11 @@ describe('recorded commands (§20 Clear Commands vkCmdFillBuffer, §19 Copy Comm
     let kept: Parameters<Parameters<VulkanDevice['record']>[0]>[0] | undefined;
     device.record((r) => (kept = r));
     expect(() => kept!.fill(a, 0)).toThrow(/closed/);
-    expect(() => device.record(() => {
-      throw new Error('mine');
-    })).toThrow('mine');
+    expect(() =>
+      device.record(() => {
+        throw new Error('mine');
+      }),
+    ).toThrow('mine');
   });
 
   it('an empty sequence is refused at submit, saying nothing was recorded (not "waitStage must name at least one pipeline stage")', () => {
@@ -567,7 +581,9 @@ describe('submission (§7.4 Queue Submission, §7.4.1 Semaphore Signaling/Waitin
     expect(device.queue.prepare(both, { waitStage: 'all' }).waitStageBits).toBe(0x10000);
     expect(() => device.queue.prepare(transfer, { wait: [s], waitStage: 'compute' })).toThrow(/waitStage 'compute' leaves out the transfer work/);
     expect(() => device.queue.prepare(both, { waitStage: 'transfer' })).toThrow(RangeError);
-    expect(() => device.queue.prepare(transfer, { waitStage: 'fragment' as never })).toThrow(/options\.waitStage must be 'transfer', 'compute', 'all'; got/);
+    expect(() => device.queue.prepare(transfer, { waitStage: 'fragment' as never })).toThrow(
+      /options\.waitStage must be 'transfer', 'compute', 'all'; got/,
+    );
     await device.queue.submit(transfer, { signal: [s] });
     await device.queue.submit(transfer, { wait: [s], waitStage: 'transfer' });
     expect(new Uint32Array((await a.read()).buffer)[0]).toBe(7);
@@ -742,17 +758,63 @@ describe('the module declares its Vulkan types itself (native/vulkan/vk_decls.h)
   it('every structure has the size and alignment the registry header gives', async () => {
     // [ours, the header's]
     const pairs: [string, string][] = [
-      'ApplicationInfo', 'InstanceCreateInfo', 'ExtensionProperties', 'PhysicalDeviceProperties', 'PhysicalDeviceProperties2',
-      'PhysicalDeviceIDProperties', 'PhysicalDeviceDriverProperties', 'PhysicalDeviceFeatures2', 'PhysicalDeviceSamplerYcbcrConversionFeatures',
-      'QueueFamilyProperties', 'PhysicalDeviceMemoryProperties', 'FormatProperties', 'PhysicalDeviceExternalBufferInfo', 'ExternalBufferProperties',
-      'PhysicalDeviceExternalSemaphoreInfo', 'ExternalSemaphoreProperties', 'PhysicalDeviceImageFormatInfo2', 'PhysicalDeviceExternalImageFormatInfo',
-      'ImageFormatProperties2', 'ExternalImageFormatProperties', 'DeviceQueueCreateInfo', 'DeviceCreateInfo', 'BufferCreateInfo', 'ImageCreateInfo',
-      'ExportMemoryAllocateInfo', 'MemoryAllocateInfo', 'MemoryDedicatedAllocateInfo', 'MemoryRequirements2', 'MemoryDedicatedRequirements',
-      'BufferMemoryRequirementsInfo2', 'ImageMemoryRequirementsInfo2', 'MemoryGetFdInfoKHR', 'ImageSubresource', 'SubresourceLayout',
-      'SemaphoreCreateInfo', 'ExportSemaphoreCreateInfo', 'FenceCreateInfo', 'CommandPoolCreateInfo', 'CommandBufferAllocateInfo',
-      'CommandBufferBeginInfo', 'BufferCopy', 'BufferImageCopy', 'MemoryBarrier', 'BufferMemoryBarrier', 'ImageMemoryBarrier', 'SubmitInfo', 'ShaderModuleCreateInfo',
-      'DescriptorSetLayoutBinding', 'DescriptorSetLayoutCreateInfo', 'PushConstantRange', 'PipelineLayoutCreateInfo', 'PipelineShaderStageCreateInfo',
-      'ComputePipelineCreateInfo', 'DescriptorPoolSize', 'DescriptorPoolCreateInfo', 'DescriptorSetAllocateInfo', 'DescriptorBufferInfo',
+      'ApplicationInfo',
+      'InstanceCreateInfo',
+      'ExtensionProperties',
+      'PhysicalDeviceProperties',
+      'PhysicalDeviceProperties2',
+      'PhysicalDeviceIDProperties',
+      'PhysicalDeviceDriverProperties',
+      'PhysicalDeviceFeatures2',
+      'PhysicalDeviceSamplerYcbcrConversionFeatures',
+      'QueueFamilyProperties',
+      'PhysicalDeviceMemoryProperties',
+      'FormatProperties',
+      'PhysicalDeviceExternalBufferInfo',
+      'ExternalBufferProperties',
+      'PhysicalDeviceExternalSemaphoreInfo',
+      'ExternalSemaphoreProperties',
+      'PhysicalDeviceImageFormatInfo2',
+      'PhysicalDeviceExternalImageFormatInfo',
+      'ImageFormatProperties2',
+      'ExternalImageFormatProperties',
+      'DeviceQueueCreateInfo',
+      'DeviceCreateInfo',
+      'BufferCreateInfo',
+      'ImageCreateInfo',
+      'ExportMemoryAllocateInfo',
+      'MemoryAllocateInfo',
+      'MemoryDedicatedAllocateInfo',
+      'MemoryRequirements2',
+      'MemoryDedicatedRequirements',
+      'BufferMemoryRequirementsInfo2',
+      'ImageMemoryRequirementsInfo2',
+      'MemoryGetFdInfoKHR',
+      'ImageSubresource',
+      'SubresourceLayout',
+      'SemaphoreCreateInfo',
+      'ExportSemaphoreCreateInfo',
+      'FenceCreateInfo',
+      'CommandPoolCreateInfo',
+      'CommandBufferAllocateInfo',
+      'CommandBufferBeginInfo',
+      'BufferCopy',
+      'BufferImageCopy',
+      'MemoryBarrier',
+      'BufferMemoryBarrier',
+      'ImageMemoryBarrier',
+      'SubmitInfo',
+      'ShaderModuleCreateInfo',
+      'DescriptorSetLayoutBinding',
+      'DescriptorSetLayoutCreateInfo',
+      'PushConstantRange',
+      'PipelineLayoutCreateInfo',
+      'PipelineShaderStageCreateInfo',
+      'ComputePipelineCreateInfo',
+      'DescriptorPoolSize',
+      'DescriptorPoolCreateInfo',
+      'DescriptorSetAllocateInfo',
+      'DescriptorBufferInfo',
       'WriteDescriptorSet',
     ].map((n) => [`ocl::vk::Vk${n}`, `Vk${n}`]);
     pairs.push(
@@ -765,7 +827,10 @@ describe('the module declares its Vulkan types itself (native/vulkan/vk_decls.h)
     try {
       const print = (types: string[]) => types.map((t) => `  printf("%zu %zu\\n", sizeof(${t}), alignof(${t}));`).join('\n');
       writeFileSync(join(dir, 'ours.cc'), `#include <cstdio>\n#include "vulkan/vk_decls.h"\nint main() {\n${print(pairs.map((p) => p[0]))}\n}\n`);
-      writeFileSync(join(dir, 'theirs.cc'), `#include <cstdio>\n#include <vulkan/vulkan_core.h>\nint main() {\n${print(pairs.map((p) => p[1]))}\n}\n`);
+      writeFileSync(
+        join(dir, 'theirs.cc'),
+        `#include <cstdio>\n#include <vulkan/vulkan_core.h>\nint main() {\n${print(pairs.map((p) => p[1]))}\n}\n`,
+      );
       const run = async (name: string) => {
         await outputOf('g++', ['-std=c++17', `-I${join(repoRoot, 'native')}`, join(dir, `${name}.cc`), '-o', join(dir, name)]);
         return (await outputOf(join(dir, name), [])).trim().split('\n');

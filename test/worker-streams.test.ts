@@ -56,10 +56,14 @@ Promise.all(finished).then(() => new Promise((r) => setTimeout(r, 50))).then(() 
 
 describe('issue 23 item 5: worker threads, each with its own context and queue, 1000 awaited commands each', () => {
   for (const platform of ['opencl-interop reference driver', 'Portable Computing Language']) {
-    it.each([['callback'], ['waiter']])(`${platform}: every completion reaches its own thread, and a worker terminated mid-stream leaves the others running (OPENCL_INTEROP_COMPLETION=%s)`, async (mode) => {
-      const { value } = await runNodeForValue(workers(platform), { env: { OPENCL_INTEROP_COMPLETION: mode } });
-      const expected = { awaited: 1000, wrong: 0, incomplete: 0 };
-      expect(value).toEqual({ results: { 1: { id: 1, ...expected }, 2: { id: 2, ...expected }, 3: { id: 3, ...expected } }, victimExit: 1 });
-    }, 300_000);
+    it.each([['callback'], ['waiter']])(
+      `${platform}: every completion reaches its own thread, and a worker terminated mid-stream leaves the others running (OPENCL_INTEROP_COMPLETION=%s)`,
+      async (mode) => {
+        const { value } = await runNodeForValue(workers(platform), { env: { OPENCL_INTEROP_COMPLETION: mode } });
+        const expected = { awaited: 1000, wrong: 0, incomplete: 0 };
+        expect(value).toEqual({ results: { 1: { id: 1, ...expected }, 2: { id: 2, ...expected }, 3: { id: 3, ...expected } }, victimExit: 1 });
+      },
+      300_000,
+    );
   }
 });

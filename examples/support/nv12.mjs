@@ -3,7 +3,16 @@
 
 /** Color bars over a gray ramp in NV12 (BT.601 limited range): { luma: W x H bytes, chroma: interleaved UV, W x H/2 bytes }. */
 export function colorBarsNV12(width, height) {
-  const bars = [[235, 235, 235], [235, 235, 16], [16, 235, 235], [16, 235, 16], [235, 16, 235], [235, 16, 16], [16, 16, 235], [16, 16, 16]];
+  const bars = [
+    [235, 235, 235],
+    [235, 235, 16],
+    [16, 235, 235],
+    [16, 235, 16],
+    [235, 16, 235],
+    [235, 16, 16],
+    [16, 16, 235],
+    [16, 16, 16],
+  ];
   const toYuv = ([r, g, b]) => [
     ((66 * r + 129 * g + 25 * b + 128) >> 8) + 16,
     ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128,
@@ -25,7 +34,9 @@ export function colorBarsNV12(width, height) {
 /** What nv12_to_rgba gives for one pixel (BT.601 limited range, integer), on the CPU. */
 export function nv12PixelToRgba(luma, u, v) {
   const clamp = (x) => Math.max(0, Math.min(255, x));
-  const c = luma - 16, d = u - 128, e = v - 128;
+  const c = luma - 16,
+    d = u - 128,
+    e = v - 128;
   return [clamp((298 * c + 409 * e + 128) >> 8), clamp((298 * c - 100 * d - 208 * e + 128) >> 8), clamp((298 * c + 516 * d + 128) >> 8), 255];
 }
 

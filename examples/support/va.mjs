@@ -16,7 +16,9 @@ function onPath(command) {
 /** Starts Xvfb on a free display number; resolves to { name, stop }. (bench/ uses it too.) */
 export function startXvfb() {
   return new Promise((resolve, reject) => {
-    const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp', '-noreset'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+    const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp', '-noreset'], {
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+    });
     const kill = () => child.kill('SIGTERM');
     process.once('exit', kill);
     const timer = setTimeout(() => {
@@ -53,7 +55,11 @@ export async function openVaForExample() {
   let why;
   try {
     const display = ocl.openVaDisplay();
-    return { display, source: `${display.kind === 'drm' ? 'DRM render node' : 'X11 display'} ${display.source} (${display.vendor})`, close: () => display.dispose() };
+    return {
+      display,
+      source: `${display.kind === 'drm' ? 'DRM render node' : 'X11 display'} ${display.source} (${display.vendor})`,
+      close: () => display.dispose(),
+    };
   } catch (error) {
     if (error instanceof ocl.VaNotAvailableError) {
       if (process.platform !== 'linux') return { unavailable: `VA-API (libva) exists on Linux only; this is ${process.platform}` };
@@ -65,7 +71,8 @@ export async function openVaForExample() {
   if (!existsSync(join(softvaDir, `${SOFTVA}_drv_video.so`))) {
     return { unavailable: `no VA display (${why}), and the software VA driver is not built (npm run build:driver, with libva-dev)` };
   }
-  if (!onPath('Xvfb')) return { unavailable: `no VA display (${why}), and Xvfb is not installed to run the software VA driver on (apt-get install xvfb)` };
+  if (!onPath('Xvfb'))
+    return { unavailable: `no VA display (${why}), and Xvfb is not installed to run the software VA driver on (apt-get install xvfb)` };
   const xvfb = await startXvfb();
   Object.assign(process.env, { LIBVA_DRIVER_NAME: SOFTVA, LIBVA_DRIVERS_PATH: softvaDir });
   try {
@@ -88,7 +95,10 @@ export async function openVaForExample() {
 export function platformForDisplay(platforms, display) {
   const extension = 'cl_intel_va_api_media_sharing';
   const supporting = platforms.filter((p) => p.supports(extension));
-  const ordered = [...supporting.filter((p) => p.name !== 'opencl-interop reference driver'), ...supporting.filter((p) => p.name === 'opencl-interop reference driver')];
+  const ordered = [
+    ...supporting.filter((p) => p.name !== 'opencl-interop reference driver'),
+    ...supporting.filter((p) => p.name === 'opencl-interop reference driver'),
+  ];
   return ordered.find((p) => {
     const va = p.getSharing(extension);
     return va.getDevices(display).length > 0 || va.getDevices(display, 'all').length > 0;

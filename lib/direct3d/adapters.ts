@@ -40,7 +40,9 @@ export interface AdapterChoice {
 
 /** The adapters DXGI enumerates, in its order (the first is the default). */
 export function listAdapters(): AdapterInfo[] {
-  return direct3dNative('listAdapters').adapters().map((a) => Object.freeze({ ...a }));
+  return direct3dNative('listAdapters')
+    .adapters()
+    .map((a) => Object.freeze({ ...a }));
 }
 
 const CL_DEVICE_LUID_VALID_KHR = 0x106c;
@@ -100,7 +102,8 @@ export function chooseAdapter(choice: AdapterChoice, call: string): { index: num
   }
   if (choice.adapterLuid !== undefined) {
     const luid = choice.adapterLuid;
-    if (typeof luid !== 'bigint' || luid < 0n || luid >= 2n ** 64n) throw new TypeError(`options.adapterLuid must be a 64-bit bigint; got ${describeValue(luid)}`);
+    if (typeof luid !== 'bigint' || luid < 0n || luid >= 2n ** 64n)
+      throw new TypeError(`options.adapterLuid must be a 64-bit bigint; got ${describeValue(luid)}`);
     const found = adapters.find((a) => a.luid === luid);
     if (!found) throw new RangeError(`no adapter has LUID ${hex(luid)}; the adapters are ${listed(adapters)}`);
     return { index: found.index, luid };
@@ -112,7 +115,10 @@ export function chooseAdapter(choice: AdapterChoice, call: string): { index: num
   const luid = openclDeviceLuid(device);
   if (luid !== undefined) {
     const found = adapters.find((a) => a.luid === luid);
-    if (!found) throw new RangeError(`the OpenCL device "${device.name}" reports LUID ${hex(luid)}, which no DXGI adapter has; the adapters are ${listed(adapters)}`);
+    if (!found)
+      throw new RangeError(
+        `the OpenCL device "${device.name}" reports LUID ${hex(luid)}, which no DXGI adapter has; the adapters are ${listed(adapters)}`,
+      );
     return { index: found.index, luid };
   }
   const index = adapterBySharing(device, adapters);

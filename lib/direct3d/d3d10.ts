@@ -21,7 +21,14 @@ import { checkBoolean, checkOptions } from '../validate';
 import { DxgiAdapter, SharedHandle, type SharedHandleInput, direct3dNative, handleValue } from './object';
 
 /** D3D10_BIND_FLAG names. */
-export type D3D10Bind = 'vertex-buffer' | 'index-buffer' | 'constant-buffer' | 'shader-resource' | 'stream-output' | 'render-target' | 'depth-stencil';
+export type D3D10Bind =
+  | 'vertex-buffer'
+  | 'index-buffer'
+  | 'constant-buffer'
+  | 'shader-resource'
+  | 'stream-output'
+  | 'render-target'
+  | 'depth-stencil';
 /** D3D10_RESOURCE_MISC_SHARED ('legacy') or D3D10_RESOURCE_MISC_SHARED_KEYEDMUTEX ('keyed-mutex'). */
 export type D3D10Share = 'legacy' | 'keyed-mutex';
 
@@ -42,7 +49,15 @@ const D3D10_CREATE_DEVICE_BGRA_SUPPORT = 0x20;
 function api(native: NativeDirect3D): DxgiApi {
   return {
     prefix: 'D3D10',
-    bind: { 'vertex-buffer': 0x1, 'index-buffer': 0x2, 'constant-buffer': 0x4, 'shader-resource': 0x8, 'stream-output': 0x10, 'render-target': 0x20, 'depth-stencil': 0x40 },
+    bind: {
+      'vertex-buffer': 0x1,
+      'index-buffer': 0x2,
+      'constant-buffer': 0x4,
+      'shader-resource': 0x8,
+      'stream-output': 0x10,
+      'render-target': 0x20,
+      'depth-stencil': 0x40,
+    },
     share: { legacy: 0x2, 'keyed-mutex': 0x10 },
     describe: (resource) => native.d3d10Describe(resource),
     transfer: (resource, write, sub, layout, data) => native.d3d10Transfer(resource, write, sub, layout, data),

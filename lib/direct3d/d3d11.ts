@@ -25,8 +25,16 @@ import { DxgiAdapter, type SharedHandleInput, direct3dNative } from './object';
 
 /** D3D11_BIND_FLAG names. */
 export type D3D11Bind =
-  | 'vertex-buffer' | 'index-buffer' | 'constant-buffer' | 'shader-resource' | 'stream-output' | 'render-target'
-  | 'depth-stencil' | 'unordered-access' | 'decoder' | 'video-encoder';
+  | 'vertex-buffer'
+  | 'index-buffer'
+  | 'constant-buffer'
+  | 'shader-resource'
+  | 'stream-output'
+  | 'render-target'
+  | 'depth-stencil'
+  | 'unordered-access'
+  | 'decoder'
+  | 'video-encoder';
 /**
  * How a resource is shared (D3D11_RESOURCE_MISC_*): 'legacy' SHARED (a handle
  * from `sharedHandle`), 'keyed-mutex' SHARED_KEYEDMUTEX, 'nt' SHARED |
@@ -51,7 +59,13 @@ export interface D3D11DeviceOptions extends AdapterChoice {
 }
 
 const featureLevelValues: Readonly<Record<D3DFeatureLevel, number>> = {
-  '9_1': 0x9100, '9_2': 0x9200, '9_3': 0x9300, '10_0': 0xa000, '10_1': 0xa100, '11_0': 0xb000, '11_1': 0xb100,
+  '9_1': 0x9100,
+  '9_2': 0x9200,
+  '9_3': 0x9300,
+  '10_0': 0xa000,
+  '10_1': 0xa100,
+  '11_0': 0xb000,
+  '11_1': 0xb100,
 };
 
 /** @internal Feature levels by name, checked. */
@@ -71,8 +85,16 @@ function api(native: NativeDirect3D): DxgiApi {
   return {
     prefix: 'D3D11',
     bind: {
-      'vertex-buffer': 0x1, 'index-buffer': 0x2, 'constant-buffer': 0x4, 'shader-resource': 0x8, 'stream-output': 0x10,
-      'render-target': 0x20, 'depth-stencil': 0x40, 'unordered-access': 0x80, decoder: 0x200, 'video-encoder': 0x400,
+      'vertex-buffer': 0x1,
+      'index-buffer': 0x2,
+      'constant-buffer': 0x4,
+      'shader-resource': 0x8,
+      'stream-output': 0x10,
+      'render-target': 0x20,
+      'depth-stencil': 0x40,
+      'unordered-access': 0x80,
+      decoder: 0x200,
+      'video-encoder': 0x400,
     },
     share: { legacy: 0x2, 'keyed-mutex': 0x100, nt: 0x2 | 0x800, 'nt-keyed-mutex': 0x100 | 0x800 },
     describe: (resource) => native.d3d11Describe(resource),
@@ -86,7 +108,14 @@ function api(native: NativeDirect3D): DxgiApi {
  */
 export function createD3D11Device(options?: D3D11DeviceOptions): D3D11Device {
   const native = direct3dNative('createD3D11Device');
-  const o = checkOptions<D3D11DeviceOptions>(options, 'options', ['openclDevice', 'adapterLuid', 'adapterIndex', 'featureLevels', 'debug', 'videoSupport']);
+  const o = checkOptions<D3D11DeviceOptions>(options, 'options', [
+    'openclDevice',
+    'adapterLuid',
+    'adapterIndex',
+    'featureLevels',
+    'debug',
+    'videoSupport',
+  ]);
   const levels = featureLevels(o.featureLevels, Object.keys(featureLevelValues) as D3DFeatureLevel[], ['11_1', '11_0', '10_1', '10_0']);
   const flags =
     D3D11_CREATE_DEVICE_BGRA_SUPPORT |

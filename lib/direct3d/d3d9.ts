@@ -111,7 +111,9 @@ const BEHAVIOR = 0x20 | 0x4 | 0x2;
 
 /** The adapters Direct3D 9 enumerates (ordinal 0 is the default). */
 export function listD3D9Adapters(): D3D9AdapterInfo[] {
-  return direct3dNative('listD3D9Adapters').d3d9Adapters().map((a) => Object.freeze({ ...a }));
+  return direct3dNative('listD3D9Adapters')
+    .d3d9Adapters()
+    .map((a) => Object.freeze({ ...a }));
 }
 
 /**
@@ -127,7 +129,10 @@ export function createD3D9Device(options?: AdapterChoice): D3D9Device {
   if (luid !== undefined) {
     const adapters = native.d3d9Adapters();
     const found = adapters.find((a) => a.luid === luid);
-    if (!found) throw new RangeError(`Direct3D 9 has no adapter with LUID 0x${luid.toString(16)}; its adapters are ${adapters.map((a) => `${a.ordinal}: ${a.description}`).join('; ')}`);
+    if (!found)
+      throw new RangeError(
+        `Direct3D 9 has no adapter with LUID 0x${luid.toString(16)}; its adapters are ${adapters.map((a) => `${a.ordinal}: ${a.description}`).join('; ')}`,
+      );
     ordinal = found.ordinal;
   }
   const device = native.d3d9CreateDevice(ordinal, BEHAVIOR);
@@ -200,7 +205,11 @@ export class D3D9Device extends Direct3DObject {
     const o = this.#common<D3D9CubeTextureOptions>(options, ['edgeLength', 'format', 'levels', 'usage', 'pool', 'shared']);
     const edge = checkInt(o.edgeLength, 'options.edgeLength', 1, 16384);
     const made = this.#made('createCubeTexture', o, (n, share) =>
-      n.d3d9CreateTexture(this.native, { type: 'cube', width: edge, height: edge, depth: 1, ...this.#levelsUsagePool(o), format: o.formatCode }, share),
+      n.d3d9CreateTexture(
+        this.native,
+        { type: 'cube', width: edge, height: edge, depth: 1, ...this.#levelsUsagePool(o), format: o.formatCode },
+        share,
+      ),
     );
     return new D3D9CubeTexture(made.object, this, made.sharedHandle);
   }
@@ -210,7 +219,11 @@ export class D3D9Device extends Direct3DObject {
     const o = this.#common<D3D9VolumeTextureOptions>(options, ['width', 'height', 'depth', 'format', 'levels', 'usage', 'pool', 'shared']);
     const size = this.#size(o, ['width', 'height', 'depth']);
     const made = this.#made('createVolumeTexture', o, (n, share) =>
-      n.d3d9CreateTexture(this.native, { type: 'volume', width: size.width, height: size.height, depth: size.depth!, ...this.#levelsUsagePool(o), format: o.formatCode }, share),
+      n.d3d9CreateTexture(
+        this.native,
+        { type: 'volume', width: size.width, height: size.height, depth: size.depth!, ...this.#levelsUsagePool(o), format: o.formatCode },
+        share,
+      ),
     );
     return new D3D9VolumeTexture(made.object, this, made.sharedHandle);
   }
@@ -218,21 +231,27 @@ export class D3D9Device extends Direct3DObject {
   /** IDirect3DDevice9::CreateVertexBuffer. */
   createVertexBuffer(options: D3D9BufferOptions): D3D9VertexBuffer {
     const { o, size, usage, pool } = this.#buffer(options, []);
-    const made = this.#made('createVertexBuffer', o, (n, share) => n.d3d9CreateBuffer(this.native, { index: false, size, usage, format: 0, pool }, share));
+    const made = this.#made('createVertexBuffer', o, (n, share) =>
+      n.d3d9CreateBuffer(this.native, { index: false, size, usage, format: 0, pool }, share),
+    );
     return new D3D9VertexBuffer(made.object, this, made.sharedHandle);
   }
 
   /** IDirect3DDevice9::CreateIndexBuffer. */
   createIndexBuffer(options: D3D9IndexBufferOptions): D3D9IndexBuffer {
     const { o, size, usage, pool } = this.#buffer(options, ['format']);
-    const format = d3d9FormatCode(checkChoice((o as D3D9IndexBufferOptions).format, 'options.format', ['D3DFMT_INDEX16', 'D3DFMT_INDEX32'] as const, 'D3DFMT_INDEX16'), 'options.format');
+    const format = d3d9FormatCode(
+      checkChoice((o as D3D9IndexBufferOptions).format, 'options.format', ['D3DFMT_INDEX16', 'D3DFMT_INDEX32'] as const, 'D3DFMT_INDEX16'),
+      'options.format',
+    );
     const made = this.#made('createIndexBuffer', o, (n, share) => n.d3d9CreateBuffer(this.native, { index: true, size, usage, format, pool }, share));
     return new D3D9IndexBuffer(made.object, this, made.sharedHandle);
   }
 
   #common<T extends object>(options: unknown, keys: string[]): Partial<T> & { formatCode: number } {
     const o = checkOptions<T & D3D9Common>(options, 'options', keys);
-    if (options === undefined) throw new TypeError(`options must give ${keys.filter((k) => ['width', 'height', 'depth', 'edgeLength', 'format'].includes(k)).join(', ')}`);
+    if (options === undefined)
+      throw new TypeError(`options must give ${keys.filter((k) => ['width', 'height', 'depth', 'edgeLength', 'format'].includes(k)).join(', ')}`);
     return { ...(o as Partial<T>), formatCode: d3d9FormatCode(o.format, 'options.format') };
   }
 
@@ -262,7 +281,11 @@ export class D3D9Device extends Direct3DObject {
   }
 
   /** Creates (or opens) through `create`; a resource asked to be shared must come back with a handle. */
-  #made(call: string, o: { shared?: unknown }, create: (native: ReturnType<typeof direct3dNative>, share: bigint | null) => { object: NativeComObject; sharedHandle: bigint }) {
+  #made(
+    call: string,
+    o: { shared?: unknown },
+    create: (native: ReturnType<typeof direct3dNative>, share: bigint | null) => { object: NativeComObject; sharedHandle: bigint },
+  ) {
     const share = shareArg(o.shared, 'options.shared');
     const made = create(direct3dNative(call), share);
     if (share === 0n && made.sharedHandle === 0n) {
@@ -477,7 +500,9 @@ export class D3D9VolumeTexture extends D3D9Resource {
     const { description, level } = this.#level(options);
     const native = direct3dNative('write');
     this.settleOpenCL('write()');
-    writeAll(data, planeTransfers(description, undefined, 'options'), (layout, bytes) => native.d3d9Transfer(this.native, true, level, layout, bytes));
+    writeAll(data, planeTransfers(description, undefined, 'options'), (layout, bytes) =>
+      native.d3d9Transfer(this.native, true, level, layout, bytes),
+    );
   }
   #level(options: unknown) {
     const o = checkOptions<{ level?: number }>(options, 'options', ['level']);
@@ -494,14 +519,27 @@ abstract class D3D9Buffer extends D3D9Resource {
   read(): Uint8Array {
     const size = this.description.size;
     this.settleOpenCL('read()');
-    return direct3dNative('read').d3d9Transfer(this.native, false, 0, { rowBytes: size, rows: 1, slices: 1, rowsBefore: 0, halfRowsBefore: 0, pitchDivisor: 1 })!;
+    return direct3dNative('read').d3d9Transfer(this.native, false, 0, {
+      rowBytes: size,
+      rows: 1,
+      slices: 1,
+      rowsBefore: 0,
+      halfRowsBefore: 0,
+      pitchDivisor: 1,
+    })!;
   }
   write(data: Uint8Array | ArrayBufferView | ArrayBuffer): void {
     const bytes = checkBytes(data, 'data');
     const size = this.description.size;
     if (bytes.byteLength !== size) throw new RangeError(`data must hold the buffer's ${size} bytes; it holds ${bytes.byteLength}`);
     this.settleOpenCL('write()');
-    direct3dNative('write').d3d9Transfer(this.native, true, 0, { rowBytes: size, rows: 1, slices: 1, rowsBefore: 0, halfRowsBefore: 0, pitchDivisor: 1 }, bytes);
+    direct3dNative('write').d3d9Transfer(
+      this.native,
+      true,
+      0,
+      { rowBytes: size, rows: 1, slices: 1, rowsBefore: 0, halfRowsBefore: 0, pitchDivisor: 1 },
+      bytes,
+    );
   }
 }
 

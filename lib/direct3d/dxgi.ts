@@ -112,11 +112,20 @@ export function resourceFlags(
 ): { usage: number; bindFlags: number; cpuAccessFlags: number; miscFlags: number } {
   const usage = checkChoice(o.usage, 'options.usage', Object.keys(usages) as DxgiUsage[], 'default');
   const bindFlags = checkFlags(o.bind, 'options.bind', api.bind, usage === 'staging' ? [] : defaultBind);
-  const cpuAccessFlags = checkFlags(o.cpuAccess, 'options.cpuAccess', cpuAccessBits, usage === 'staging' ? ['read', 'write'] : usage === 'dynamic' ? ['write'] : []);
+  const cpuAccessFlags = checkFlags(
+    o.cpuAccess,
+    'options.cpuAccess',
+    cpuAccessBits,
+    usage === 'staging' ? ['read', 'write'] : usage === 'dynamic' ? ['write'] : [],
+  );
   let miscFlags = 0;
   if (o.shared !== undefined && o.shared !== false) {
     if (typeof o.shared !== 'string' || !Object.hasOwn(api.share, o.shared)) {
-      throw new TypeError(`options.shared must be false or ${Object.keys(api.share).map((k) => `'${k}'`).join(', ')}; got ${describeValue(o.shared)}`);
+      throw new TypeError(
+        `options.shared must be false or ${Object.keys(api.share)
+          .map((k) => `'${k}'`)
+          .join(', ')}; got ${describeValue(o.shared)}`,
+      );
     }
     miscFlags = api.share[o.shared]!;
   }
@@ -234,7 +243,8 @@ export abstract class DxgiResource extends Direct3DObject {
     const bytes = checkBytes(data, 'data');
     const parts = this.#layouts(options, 'write');
     const total = parts.reduce((n, p) => n + layoutSize(p.layout), 0);
-    if (bytes.byteLength !== total) throw new RangeError(`data must hold ${total} bytes for this ${this.#what(options)}; it holds ${bytes.byteLength}`);
+    if (bytes.byteLength !== total)
+      throw new RangeError(`data must hold ${total} bytes for this ${this.#what(options)}; it holds ${bytes.byteLength}`);
     this.settleOpenCL('write()');
     let at = 0;
     for (const { sub, layout } of parts) {
@@ -263,7 +273,8 @@ export abstract class DxgiResource extends Direct3DObject {
       }
       return [{ sub: 0, layout: { rowBytes: d.size, rows: 1, slices: 1, rowsBefore: 0, halfRowsBefore: 0, pitchDivisor: 1 } }];
     }
-    if (d.sampleCount > 1) throw new TypeError(`a multisampled ${this.kind} cannot be read or written (resolve it into a single-sampled texture first)`);
+    if (d.sampleCount > 1)
+      throw new TypeError(`a multisampled ${this.kind} cannot be read or written (resolve it into a single-sampled texture first)`);
     const planes = dxgiPlanes(d.format);
     if (!planes) throw new TypeError(`${d.formatName} is not a format of the sharing tables: this module reads and writes only those (and NV12)`);
     const slices = d.dimension === 'texture3d' ? 1 : d.arraySize;
@@ -284,7 +295,9 @@ export abstract class DxgiResource extends Direct3DObject {
     const all = planes.map((_, i) => i);
     const chosen = o.plane === undefined ? all : [checkInt(o.plane, 'options.plane', 0, planes.length - 1)];
     if (verb === 'write' && d.usage === 'dynamic' && chosen.length < planes.length) {
-      throw new TypeError(`a dynamic ${d.formatName} texture is written whole (every plane at once): Direct3D discards the rest of a dynamic subresource on write`);
+      throw new TypeError(
+        `a dynamic ${d.formatName} texture is written whole (every plane at once): Direct3D discards the rest of a dynamic subresource on write`,
+      );
     }
     return chosen.map((plane) => ({ sub, layout: planeLayout(planes, plane, dim(d.width), dim(d.height), depth) }));
   }
@@ -298,7 +311,12 @@ function checkKey(key: unknown): bigint {
 
 /** @internal Checks the options of a buffer create call: bytes, initial data. */
 export function bufferDesc(api: DxgiApi, options: unknown, extraKeys: readonly string[] = []) {
-  const o = checkOptions<DxgiBufferOptions<string, string> & { structureByteStride?: number }>(options, 'options', ['size', 'data', ...resourceKeys, ...extraKeys]);
+  const o = checkOptions<DxgiBufferOptions<string, string> & { structureByteStride?: number }>(options, 'options', [
+    'size',
+    'data',
+    ...resourceKeys,
+    ...extraKeys,
+  ]);
   if (options === undefined) throw new TypeError('options must give the buffer size');
   const size = checkInt(o.size, 'options.size', 1, 0x7fffffff);
   const flags = resourceFlags(api, o, []);
@@ -314,7 +332,10 @@ export function bufferDesc(api: DxgiApi, options: unknown, extraKeys: readonly s
 
 /** @internal Checks the options of a texture create call. */
 export function textureDesc(api: DxgiApi, options: unknown, dimension: '2d' | '3d') {
-  const keys = dimension === '2d' ? ['width', 'height', 'format', 'mipLevels', 'arraySize', 'sampleCount', 'sampleQuality'] : ['width', 'height', 'depth', 'format', 'mipLevels'];
+  const keys =
+    dimension === '2d'
+      ? ['width', 'height', 'format', 'mipLevels', 'arraySize', 'sampleCount', 'sampleQuality']
+      : ['width', 'height', 'depth', 'format', 'mipLevels'];
   const o = checkOptions<DxgiTexture2DOptions<string, string> & DxgiTexture3DOptions<string, string>>(options, 'options', [...keys, ...resourceKeys]);
   if (options === undefined) throw new TypeError('options must give width, height and format');
   const width = checkInt(o.width, 'options.width', 1, 16384);
@@ -326,7 +347,7 @@ export function textureDesc(api: DxgiApi, options: unknown, dimension: '2d' | '3
   const sampleCount = dimension === '2d' ? checkInt(o.sampleCount, 'options.sampleCount', 1, 32, 1) : 1;
   const sampleQuality = dimension === '2d' ? checkInt(o.sampleQuality, 'options.sampleQuality', 0, 0xffffffff, 0) : 0;
   const planes = dxgiPlanes(format);
-  if (planes && planes.length > 1 && ((width | height) & 1)) {
+  if (planes && planes.length > 1 && (width | height) & 1) {
     throw new RangeError(`${dxgiFormatLabel(format)} textures have even sizes (4:2:0 chroma); got ${width}x${height}`);
   }
   // Formats of the tables default to shader resources; NV12 and others to no binding (what every device allows).
@@ -379,8 +400,11 @@ export interface DxgiResourceKinds<D extends DxgiDevice, R> {
 /** @internal The typed object of a resource the native side created or opened. */
 export function wrapResource<D extends DxgiDevice, R>(native: NativeComObject, device: D, kinds: DxgiResourceKinds<D, R>): R {
   switch (native.kind) {
-    case `${device.api.prefix}Buffer`: return new kinds.Buffer(native, device);
-    case `${device.api.prefix}Texture2D`: return new kinds.Texture2D(native, device);
-    default: return new kinds.Texture3D(native, device);
+    case `${device.api.prefix}Buffer`:
+      return new kinds.Buffer(native, device);
+    case `${device.api.prefix}Texture2D`:
+      return new kinds.Texture2D(native, device);
+    default:
+      return new kinds.Texture3D(native, device);
   }
 }

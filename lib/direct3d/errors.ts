@@ -68,7 +68,8 @@ export const HRESULT_NAMES: Readonly<Record<number, string>> = Object.freeze({
 
 /** The header name of an HRESULT ('E_INVALIDARG', ...), or its hex value when it has none here. */
 export function hresultName(hresult: number): string {
-  if (typeof hresult !== 'number' || !Number.isInteger(hresult)) throw new TypeError(`hresult must be an integer (an HRESULT); got ${describeValue(hresult)}`);
+  if (typeof hresult !== 'number' || !Number.isInteger(hresult))
+    throw new TypeError(`hresult must be an integer (an HRESULT); got ${describeValue(hresult)}`);
   const value = hresult >>> 0;
   return HRESULT_NAMES[value] ?? `HRESULT 0x${value.toString(16).padStart(8, '0')}`;
 }

@@ -43,7 +43,6 @@ export function requireWindows(call: string): void {
  * memory object made from it holds its own reference.
  */
 export abstract class Direct3DObject extends NativeHolder<NativeComObject> {
-
   /** @internal */
   constructor(native: NativeComObject) {
     super(native);

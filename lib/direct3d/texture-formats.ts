@@ -6,7 +6,15 @@
 import type { NativePlaneLayout } from '../addon';
 import { describeValue } from '../errors';
 import { elementSize } from '../facts/cl-image-formats';
-import { D3DFMT, DXGI_FORMAT, DXGI_FORMAT_NV12, d3d11DxgiFormatTable, d3d9FormatTable, type D3DFormatName, type DxgiFormatName } from '../facts/sharing-formats';
+import {
+  D3DFMT,
+  DXGI_FORMAT,
+  DXGI_FORMAT_NV12,
+  d3d11DxgiFormatTable,
+  d3d9FormatTable,
+  type D3DFormatName,
+  type DxgiFormatName,
+} from '../facts/sharing-formats';
 
 /** A DXGI format: a name of the sharing tables, 'DXGI_FORMAT_NV12', or any DXGI_FORMAT value. */
 export type DxgiFormatInput = DxgiFormatName | 'DXGI_FORMAT_NV12' | number;
@@ -20,7 +28,9 @@ const d3d9Codes: Readonly<Record<string, number>> = { ...D3DFMT, D3DFMT_INDEX16:
 function formatCode(value: unknown, what: string, codes: Readonly<Record<string, number>>, kind: string): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff) return value;
   if (typeof value === 'string' && Object.hasOwn(codes, value)) return codes[value]!;
-  throw new TypeError(`${what} must be a ${kind} name (e.g. ${Object.keys(codes).slice(0, 2).join(', ')}, ...) or value; got ${describeValue(value)}`);
+  throw new TypeError(
+    `${what} must be a ${kind} name (e.g. ${Object.keys(codes).slice(0, 2).join(', ')}, ...) or value; got ${describeValue(value)}`,
+  );
 }
 
 /** @internal The DXGI_FORMAT value of a format option. */
@@ -35,13 +45,15 @@ export function d3d9FormatCode(value: unknown, what: string): number {
 
 /** The name of a DXGI format value among those the module knows, else the number. */
 export function dxgiFormatLabel(code: number): string {
-  if (typeof code !== 'number' || !Number.isInteger(code)) throw new TypeError(`code must be an integer (a DXGI_FORMAT value); got ${describeValue(code)}`);
+  if (typeof code !== 'number' || !Number.isInteger(code))
+    throw new TypeError(`code must be an integer (a DXGI_FORMAT value); got ${describeValue(code)}`);
   return Object.keys(dxgiCodes).find((name) => dxgiCodes[name] === code) ?? `DXGI_FORMAT ${code}`;
 }
 
 /** The name of a D3DFORMAT value among those the module knows, else the number. */
 export function d3d9FormatLabel(code: number): string {
-  if (typeof code !== 'number' || !Number.isInteger(code)) throw new TypeError(`code must be an integer (a D3DFORMAT value); got ${describeValue(code)}`);
+  if (typeof code !== 'number' || !Number.isInteger(code))
+    throw new TypeError(`code must be an integer (a D3DFORMAT value); got ${describeValue(code)}`);
   return Object.keys(d3d9Codes).find((name) => d3d9Codes[name] === code) ?? `D3DFORMAT ${code}`;
 }
 
@@ -60,15 +72,28 @@ const d3d9Bytes = new Map<number, number>(
 
 /** @internal The planes of a DXGI format (one for the table's formats, Y and UV for NV12), or undefined when unknown. */
 export function dxgiPlanes(code: number): PlaneShape[] | undefined {
-  if (code === DXGI_FORMAT_NV12) return [{ bytes: 1, divisor: 1 }, { bytes: 2, divisor: 2 }];
+  if (code === DXGI_FORMAT_NV12)
+    return [
+      { bytes: 1, divisor: 1 },
+      { bytes: 2, divisor: 2 },
+    ];
   const bytes = dxgiBytes.get(code);
   return bytes ? [{ bytes, divisor: 1 }] : undefined;
 }
 
 /** @internal The planes of a D3DFORMAT (NV12: Y, UV; YV12: Y, V, U), or undefined when unknown. */
 export function d3d9Planes(code: number): PlaneShape[] | undefined {
-  if (code === D3DFMT.NV12) return [{ bytes: 1, divisor: 1 }, { bytes: 2, divisor: 2 }];
-  if (code === D3DFMT.YV12) return [{ bytes: 1, divisor: 1 }, { bytes: 1, divisor: 2 }, { bytes: 1, divisor: 2 }];
+  if (code === D3DFMT.NV12)
+    return [
+      { bytes: 1, divisor: 1 },
+      { bytes: 2, divisor: 2 },
+    ];
+  if (code === D3DFMT.YV12)
+    return [
+      { bytes: 1, divisor: 1 },
+      { bytes: 1, divisor: 2 },
+      { bytes: 1, divisor: 2 },
+    ];
   const bytes = d3d9Bytes.get(code);
   return bytes ? [{ bytes, divisor: 1 }] : undefined;
 }

@@ -3,12 +3,39 @@
 import { CL } from './cl-constants';
 
 export type ChannelOrder =
-  | 'R' | 'A' | 'RG' | 'RA' | 'RGB' | 'RGBA' | 'BGRA' | 'ARGB' | 'INTENSITY' | 'LUMINANCE' | 'Rx' | 'RGx' | 'RGBx'
-  | 'DEPTH' | 'sRGBA' | 'sBGRA' | 'ABGR';
+  | 'R'
+  | 'A'
+  | 'RG'
+  | 'RA'
+  | 'RGB'
+  | 'RGBA'
+  | 'BGRA'
+  | 'ARGB'
+  | 'INTENSITY'
+  | 'LUMINANCE'
+  | 'Rx'
+  | 'RGx'
+  | 'RGBx'
+  | 'DEPTH'
+  | 'sRGBA'
+  | 'sBGRA'
+  | 'ABGR';
 export type ChannelType =
-  | 'SNORM_INT8' | 'SNORM_INT16' | 'UNORM_INT8' | 'UNORM_INT16' | 'UNORM_SHORT_565' | 'UNORM_SHORT_555'
-  | 'UNORM_INT_101010' | 'SIGNED_INT8' | 'SIGNED_INT16' | 'SIGNED_INT32' | 'UNSIGNED_INT8' | 'UNSIGNED_INT16'
-  | 'UNSIGNED_INT32' | 'HALF_FLOAT' | 'FLOAT';
+  | 'SNORM_INT8'
+  | 'SNORM_INT16'
+  | 'UNORM_INT8'
+  | 'UNORM_INT16'
+  | 'UNORM_SHORT_565'
+  | 'UNORM_SHORT_555'
+  | 'UNORM_INT_101010'
+  | 'SIGNED_INT8'
+  | 'SIGNED_INT16'
+  | 'SIGNED_INT32'
+  | 'UNSIGNED_INT8'
+  | 'UNSIGNED_INT16'
+  | 'UNSIGNED_INT32'
+  | 'HALF_FLOAT'
+  | 'FLOAT';
 
 /** An image format: names ('RGBA', 'UNORM_INT8') or CL_* numbers. */
 export interface ImageFormat {
@@ -24,14 +51,41 @@ export interface ResolvedImageFormat {
 }
 
 const channelCounts: Record<ChannelOrder, number> = {
-  R: 1, A: 1, RG: 2, RA: 2, RGB: 3, RGBA: 4, BGRA: 4, ARGB: 4, INTENSITY: 1, LUMINANCE: 1, Rx: 2, RGx: 3,
-  RGBx: 4, DEPTH: 1, sRGBA: 4, sBGRA: 4, ABGR: 4,
+  R: 1,
+  A: 1,
+  RG: 2,
+  RA: 2,
+  RGB: 3,
+  RGBA: 4,
+  BGRA: 4,
+  ARGB: 4,
+  INTENSITY: 1,
+  LUMINANCE: 1,
+  Rx: 2,
+  RGx: 3,
+  RGBx: 4,
+  DEPTH: 1,
+  sRGBA: 4,
+  sBGRA: 4,
+  ABGR: 4,
 };
 // Packed types give the bytes of the whole element instead (negative).
 const channelBytes: Record<ChannelType, number> = {
-  SNORM_INT8: 1, SNORM_INT16: 2, UNORM_INT8: 1, UNORM_INT16: 2, UNORM_SHORT_565: -2, UNORM_SHORT_555: -2,
-  UNORM_INT_101010: -4, SIGNED_INT8: 1, SIGNED_INT16: 2, SIGNED_INT32: 4, UNSIGNED_INT8: 1, UNSIGNED_INT16: 2,
-  UNSIGNED_INT32: 4, HALF_FLOAT: 2, FLOAT: 4,
+  SNORM_INT8: 1,
+  SNORM_INT16: 2,
+  UNORM_INT8: 1,
+  UNORM_INT16: 2,
+  UNORM_SHORT_565: -2,
+  UNORM_SHORT_555: -2,
+  UNORM_INT_101010: -4,
+  SIGNED_INT8: 1,
+  SIGNED_INT16: 2,
+  SIGNED_INT32: 4,
+  UNSIGNED_INT8: 1,
+  UNSIGNED_INT16: 2,
+  UNSIGNED_INT32: 4,
+  HALF_FLOAT: 2,
+  FLOAT: 4,
 };
 
 function clValue(name: string): number {

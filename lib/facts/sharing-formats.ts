@@ -105,27 +105,52 @@ export function d3dFormatName(code: number): D3DFormatName | undefined {
 }
 
 const fmt = (order: ChannelOrder, type: ChannelType): ClFormatName => Object.freeze({ order, type });
-const plane = (
-  index: number,
-  content: PlaneContent,
-  order: ChannelOrder,
-  divisor: 1 | 2,
-): PlaneFormat => Object.freeze({ plane: index, content, order, type: 'UNORM_INT8', widthDivisor: divisor, heightDivisor: divisor });
+const plane = (index: number, content: PlaneContent, order: ChannelOrder, divisor: 1 | 2): PlaneFormat =>
+  Object.freeze({ plane: index, content, order, type: 'UNORM_INT8', widthDivisor: divisor, heightDivisor: divisor });
 
 /** The D3DFORMATs of cl_nv_d3d9_sharing table 9.13.4.1. */
 export type NvD3D9FormatName =
-  | 'D3DFMT_R32F' | 'D3DFMT_R16F' | 'D3DFMT_L16' | 'D3DFMT_A8' | 'D3DFMT_L8'
-  | 'D3DFMT_G32R32F' | 'D3DFMT_G16R16F' | 'D3DFMT_G16R16' | 'D3DFMT_V16U16' | 'D3DFMT_A8L8' | 'D3DFMT_V8U8'
-  | 'D3DFMT_A32B32G32R32F' | 'D3DFMT_A16B16G16R16F' | 'D3DFMT_A16B16G16R16' | 'D3DFMT_Q16W16V16U16'
-  | 'D3DFMT_A8B8G8R8' | 'D3DFMT_X8B8G8R8' | 'D3DFMT_A8R8G8B8' | 'D3DFMT_X8R8G8B8' | 'D3DFMT_Q8W8V8U8';
+  | 'D3DFMT_R32F'
+  | 'D3DFMT_R16F'
+  | 'D3DFMT_L16'
+  | 'D3DFMT_A8'
+  | 'D3DFMT_L8'
+  | 'D3DFMT_G32R32F'
+  | 'D3DFMT_G16R16F'
+  | 'D3DFMT_G16R16'
+  | 'D3DFMT_V16U16'
+  | 'D3DFMT_A8L8'
+  | 'D3DFMT_V8U8'
+  | 'D3DFMT_A32B32G32R32F'
+  | 'D3DFMT_A16B16G16R16F'
+  | 'D3DFMT_A16B16G16R16'
+  | 'D3DFMT_Q16W16V16U16'
+  | 'D3DFMT_A8B8G8R8'
+  | 'D3DFMT_X8B8G8R8'
+  | 'D3DFMT_A8R8G8B8'
+  | 'D3DFMT_X8R8G8B8'
+  | 'D3DFMT_Q8W8V8U8';
 
 /** The formats of cl_intel_dx9_media_sharing table 9.13.4.1 = clCreateFromDX9MediaSurfaceKHR tables 9.10.3/9.10.4. */
 export type MediaD3D9FormatName =
-  | 'D3DFMT_R32F' | 'D3DFMT_R16F' | 'D3DFMT_L16' | 'D3DFMT_A8' | 'D3DFMT_L8'
-  | 'D3DFMT_G32R32F' | 'D3DFMT_G16R16F' | 'D3DFMT_G16R16' | 'D3DFMT_A8L8'
-  | 'D3DFMT_A32B32G32R32F' | 'D3DFMT_A16B16G16R16F' | 'D3DFMT_A16B16G16R16'
-  | 'D3DFMT_A8B8G8R8' | 'D3DFMT_X8B8G8R8' | 'D3DFMT_A8R8G8B8' | 'D3DFMT_X8R8G8B8'
-  | 'NV12' | 'YV12';
+  | 'D3DFMT_R32F'
+  | 'D3DFMT_R16F'
+  | 'D3DFMT_L16'
+  | 'D3DFMT_A8'
+  | 'D3DFMT_L8'
+  | 'D3DFMT_G32R32F'
+  | 'D3DFMT_G16R16F'
+  | 'D3DFMT_G16R16'
+  | 'D3DFMT_A8L8'
+  | 'D3DFMT_A32B32G32R32F'
+  | 'D3DFMT_A16B16G16R16F'
+  | 'D3DFMT_A16B16G16R16'
+  | 'D3DFMT_A8B8G8R8'
+  | 'D3DFMT_X8B8G8R8'
+  | 'D3DFMT_A8R8G8B8'
+  | 'D3DFMT_X8R8G8B8'
+  | 'NV12'
+  | 'YV12';
 
 /** The single-plane rows shared by the Intel and KHR DX9 media tables. */
 const mediaSinglePlane = {

@@ -50,9 +50,30 @@ const formats = {
   NV21: { rt: VA_RT_FORMAT.YUV420, planes: [luma, { bytes: 2, sx: 2, sy: 2 }], drm: 'NV21' },
   YV12: { rt: VA_RT_FORMAT.YUV420, planes: [luma, chroma420, chroma420], drm: 'YV12' },
   I420: { rt: VA_RT_FORMAT.YUV420, planes: [luma, chroma420, chroma420], drm: 'YU12' },
-  P010: { rt: VA_RT_FORMAT.YUV420_10, planes: [{ bytes: 2, sx: 1, sy: 1 }, { bytes: 4, sx: 2, sy: 2 }], drm: 'P010' },
-  P012: { rt: VA_RT_FORMAT.YUV420_12, planes: [{ bytes: 2, sx: 1, sy: 1 }, { bytes: 4, sx: 2, sy: 2 }], drm: 'P012' },
-  P016: { rt: VA_RT_FORMAT.YUV420_12, planes: [{ bytes: 2, sx: 1, sy: 1 }, { bytes: 4, sx: 2, sy: 2 }], drm: 'P016' },
+  P010: {
+    rt: VA_RT_FORMAT.YUV420_10,
+    planes: [
+      { bytes: 2, sx: 1, sy: 1 },
+      { bytes: 4, sx: 2, sy: 2 },
+    ],
+    drm: 'P010',
+  },
+  P012: {
+    rt: VA_RT_FORMAT.YUV420_12,
+    planes: [
+      { bytes: 2, sx: 1, sy: 1 },
+      { bytes: 4, sx: 2, sy: 2 },
+    ],
+    drm: 'P012',
+  },
+  P016: {
+    rt: VA_RT_FORMAT.YUV420_12,
+    planes: [
+      { bytes: 2, sx: 1, sy: 1 },
+      { bytes: 4, sx: 2, sy: 2 },
+    ],
+    drm: 'P016',
+  },
   YUY2: { rt: VA_RT_FORMAT.YUV422, planes: [{ bytes: 4, sx: 2, sy: 1 }], drm: 'YUYV' },
   UYVY: { rt: VA_RT_FORMAT.YUV422, planes: [{ bytes: 4, sx: 2, sy: 1 }], drm: 'UYVY' },
   Y800: { rt: VA_RT_FORMAT.YUV400, planes: [luma], drm: 'R8  ' },

@@ -41,7 +41,9 @@ export class D3D10Sharing extends SharingFacade<NativeD3D10Sharing> {
   /** A context sharing with an ID3D10Device (CL_CONTEXT_D3D10_DEVICE_KHR). */
   createContext(device: NativeAddress, options: SharedContextOptions = {}): Context {
     const handle = SharingFacade.checkAddress(device, 'device');
-    return this.createSharedContext(d3d10Record.deviceSources.device.contextProperty, handle, options, (set) => this.getDevices({ device: handle }, set));
+    return this.createSharedContext(d3d10Record.deviceSources.device.contextProperty, handle, options, (set) =>
+      this.getDevices({ device: handle }, set),
+    );
   }
 
   /** CL_CONTEXT_D3D10_PREFER_SHARED_RESOURCES_KHR: whether the driver prefers D3D10 resources created shared. */
@@ -61,8 +63,14 @@ export class D3D10Sharing extends SharingFacade<NativeD3D10Sharing> {
   createFromTexture2D(context: Context, resource: NativeAddress, subresource: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const sub = SharingFacade.checkUint32(subresource, 'subresource');
-    return this.shared<CLImage>(context, `2d:${r}:${sub}`, `D3D10 2D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>
-      this.native.createFromTexture2D(context.native, flags, r, sub),
+    return this.shared<CLImage>(
+      context,
+      `2d:${r}:${sub}`,
+      `D3D10 2D texture 0x${r.toString(16)} subresource ${sub}`,
+      'image',
+      { resource: r, subresource: sub },
+      options,
+      (flags) => this.native.createFromTexture2D(context.native, flags, r, sub),
     );
   }
 
@@ -70,8 +78,14 @@ export class D3D10Sharing extends SharingFacade<NativeD3D10Sharing> {
   createFromTexture3D(context: Context, resource: NativeAddress, subresource: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const sub = SharingFacade.checkUint32(subresource, 'subresource');
-    return this.shared<CLImage>(context, `3d:${r}:${sub}`, `D3D10 3D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>
-      this.native.createFromTexture3D(context.native, flags, r, sub),
+    return this.shared<CLImage>(
+      context,
+      `3d:${r}:${sub}`,
+      `D3D10 3D texture 0x${r.toString(16)} subresource ${sub}`,
+      'image',
+      { resource: r, subresource: sub },
+      options,
+      (flags) => this.native.createFromTexture3D(context.native, flags, r, sub),
     );
   }
 

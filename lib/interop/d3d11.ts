@@ -73,7 +73,11 @@ export abstract class D3D11Sharing extends SharingFacade<NativeD3D11Sharing> {
   prefersSharedResources(context: Context): boolean {
     const token = this.#queries.preferSharedResources;
     if (token === undefined) {
-      throw new OpenCLExtensionError(this.name, this.platform.name, 'it defines no CL_CONTEXT_D3D11_PREFER_SHARED_RESOURCES query (only cl_khr_d3d11_sharing does)');
+      throw new OpenCLExtensionError(
+        this.name,
+        this.platform.name,
+        'it defines no CL_CONTEXT_D3D11_PREFER_SHARED_RESOURCES query (only cl_khr_d3d11_sharing does)',
+      );
     }
     return decode.bool(context.info(token));
   }
@@ -90,8 +94,14 @@ export abstract class D3D11Sharing extends SharingFacade<NativeD3D11Sharing> {
   createFromTexture2D(context: Context, resource: NativeAddress, subresource: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const sub = SharingFacade.checkUint32(subresource, 'subresource');
-    return this.shared<CLImage>(context, `2d:${r}:${sub}`, `${this.#label} 2D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>
-      this.native.createFromTexture2D(context.native, flags, r, sub),
+    return this.shared<CLImage>(
+      context,
+      `2d:${r}:${sub}`,
+      `${this.#label} 2D texture 0x${r.toString(16)} subresource ${sub}`,
+      'image',
+      { resource: r, subresource: sub },
+      options,
+      (flags) => this.native.createFromTexture2D(context.native, flags, r, sub),
     );
   }
 
@@ -99,8 +109,14 @@ export abstract class D3D11Sharing extends SharingFacade<NativeD3D11Sharing> {
   createFromTexture3D(context: Context, resource: NativeAddress, subresource: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const sub = SharingFacade.checkUint32(subresource, 'subresource');
-    return this.shared<CLImage>(context, `3d:${r}:${sub}`, `${this.#label} 3D texture 0x${r.toString(16)} subresource ${sub}`, 'image', { resource: r, subresource: sub }, options, (flags) =>
-      this.native.createFromTexture3D(context.native, flags, r, sub),
+    return this.shared<CLImage>(
+      context,
+      `3d:${r}:${sub}`,
+      `${this.#label} 3D texture 0x${r.toString(16)} subresource ${sub}`,
+      'image',
+      { resource: r, subresource: sub },
+      options,
+      (flags) => this.native.createFromTexture3D(context.native, flags, r, sub),
     );
   }
 

@@ -278,9 +278,10 @@ export type SharingExtension = keyof typeof sharingRecords;
 
 /** Extension -> its entry point names, in spec order. */
 export const sharingExtensions: Readonly<Record<SharingExtension, readonly string[]>> = Object.freeze(
-  Object.fromEntries(
-    Object.entries(sharingRecords).map(([name, r]) => [name, Object.freeze(Object.values(r.entryPoints) as string[])]),
-  ) as Record<SharingExtension, readonly string[]>,
+  Object.fromEntries(Object.entries(sharingRecords).map(([name, r]) => [name, Object.freeze(Object.values(r.entryPoints) as string[])])) as Record<
+    SharingExtension,
+    readonly string[]
+  >,
 );
 
 export const sharingExtensionNames = Object.keys(sharingExtensions) as SharingExtension[];
@@ -328,11 +329,36 @@ export const externalMemoryRecord = frozen({
   },
   deviceSources: {},
   handleTypes: {
-    'opaque-fd': { token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, extension: 'cl_khr_external_memory_opaque_fd', handle: 'fd', ownership: 'transferred' },
-    'dma-buf': { token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR, extension: 'cl_khr_external_memory_dma_buf', handle: 'fd', ownership: 'transferred' },
-    'opaque-win32': { token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KHR, extension: 'cl_khr_external_memory_win32', handle: 'nt', ownership: 'kept' },
-    'opaque-win32-kmt': { token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KMT_KHR, extension: 'cl_khr_external_memory_win32', handle: 'kmt', ownership: 'kept' },
-    'opaque-win32-name': { token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_NAME_KHR, extension: 'cl_khr_external_memory_win32', handle: 'name', ownership: 'kept' },
+    'opaque-fd': {
+      token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR,
+      extension: 'cl_khr_external_memory_opaque_fd',
+      handle: 'fd',
+      ownership: 'transferred',
+    },
+    'dma-buf': {
+      token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR,
+      extension: 'cl_khr_external_memory_dma_buf',
+      handle: 'fd',
+      ownership: 'transferred',
+    },
+    'opaque-win32': {
+      token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KHR,
+      extension: 'cl_khr_external_memory_win32',
+      handle: 'nt',
+      ownership: 'kept',
+    },
+    'opaque-win32-kmt': {
+      token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KMT_KHR,
+      extension: 'cl_khr_external_memory_win32',
+      handle: 'kmt',
+      ownership: 'kept',
+    },
+    'opaque-win32-name': {
+      token: T.externalTokens.CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_NAME_KHR,
+      extension: 'cl_khr_external_memory_win32',
+      handle: 'name',
+      ownership: 'kept',
+    },
   },
   queries: {
     platformImportHandleTypes: T.externalTokens.CL_PLATFORM_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR,
@@ -378,11 +404,36 @@ export const externalSemaphoreRecord = frozen({
   name: 'cl_khr_external_semaphore',
   entryPoints: { exportHandle: 'clGetSemaphoreHandleForTypeKHR' },
   handleTypes: {
-    'opaque-fd': { token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, extension: 'cl_khr_external_semaphore_opaque_fd', handle: 'fd', ownership: 'transferred' },
-    'sync-fd': { token: T.externalTokens.CL_SEMAPHORE_HANDLE_SYNC_FD_KHR, extension: 'cl_khr_external_semaphore_sync_fd', handle: 'fd', ownership: 'transferred' },
-    'opaque-win32': { token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KHR, extension: 'cl_khr_external_semaphore_win32', handle: 'nt', ownership: 'kept' },
-    'opaque-win32-kmt': { token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KMT_KHR, extension: 'cl_khr_external_semaphore_win32', handle: 'kmt', ownership: 'kept' },
-    'opaque-win32-name': { token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_NAME_KHR, extension: 'cl_khr_external_semaphore_win32', handle: 'name', ownership: 'kept' },
+    'opaque-fd': {
+      token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
+      extension: 'cl_khr_external_semaphore_opaque_fd',
+      handle: 'fd',
+      ownership: 'transferred',
+    },
+    'sync-fd': {
+      token: T.externalTokens.CL_SEMAPHORE_HANDLE_SYNC_FD_KHR,
+      extension: 'cl_khr_external_semaphore_sync_fd',
+      handle: 'fd',
+      ownership: 'transferred',
+    },
+    'opaque-win32': {
+      token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KHR,
+      extension: 'cl_khr_external_semaphore_win32',
+      handle: 'nt',
+      ownership: 'kept',
+    },
+    'opaque-win32-kmt': {
+      token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KMT_KHR,
+      extension: 'cl_khr_external_semaphore_win32',
+      handle: 'kmt',
+      ownership: 'kept',
+    },
+    'opaque-win32-name': {
+      token: T.externalTokens.CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_NAME_KHR,
+      extension: 'cl_khr_external_semaphore_win32',
+      handle: 'name',
+      ownership: 'kept',
+    },
   },
   queries: {
     platformImportHandleTypes: T.externalTokens.CL_PLATFORM_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR,
@@ -412,7 +463,8 @@ export type ExternalExtension = keyof typeof externalRecords;
 
 /** Extension -> its entry point names (the creating calls of cl_khr_external_memory are core 3.0 and not listed). */
 export const externalExtensions: Readonly<Record<ExternalExtension, readonly string[]>> = Object.freeze(
-  Object.fromEntries(
-    Object.entries(externalRecords).map(([name, r]) => [name, Object.freeze(Object.values(r.entryPoints) as string[])]),
-  ) as Record<ExternalExtension, readonly string[]>,
+  Object.fromEntries(Object.entries(externalRecords).map(([name, r]) => [name, Object.freeze(Object.values(r.entryPoints) as string[])])) as Record<
+    ExternalExtension,
+    readonly string[]
+  >,
 );

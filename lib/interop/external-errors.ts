@@ -13,13 +13,16 @@ export class OpenCLHandleTypeError extends OpenCLExtensionError {
   /** The handle types the device (or platform) supports. */
   readonly supported: readonly string[];
   readonly device: string | undefined;
-  constructor(extension: string, platform: string, handleType: string, supported: readonly string[], device: string | undefined, action: 'import' | 'export') {
+  constructor(
+    extension: string,
+    platform: string,
+    handleType: string,
+    supported: readonly string[],
+    device: string | undefined,
+    action: 'import' | 'export',
+  ) {
     const where = device === undefined ? `the platform's devices` : `device "${device}"`;
-    super(
-      extension,
-      platform,
-      `${where} cannot ${action} ${handleType} handles; ${action}able: ${supported.length ? supported.join(', ') : 'none'}`,
-    );
+    super(extension, platform, `${where} cannot ${action} ${handleType} handles; ${action}able: ${supported.length ? supported.join(', ') : 'none'}`);
     this.handleType = handleType;
     this.supported = Object.freeze([...supported]);
     this.device = device;

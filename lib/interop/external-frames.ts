@@ -128,7 +128,8 @@ export function checkLayout(format: unknown, width: unknown, height: unknown, pl
   const facts = planeFacts[format as PlaneFormat];
   checkCount(width, 'width', 1);
   checkCount(height, 'height', 1);
-  if (facts.length > 1 && (width % 2 !== 0 || height % 2 !== 0)) throw new RangeError(`${format} needs an even width and height; got ${width}x${height}`);
+  if (facts.length > 1 && (width % 2 !== 0 || height % 2 !== 0))
+    throw new RangeError(`${format} needs an even width and height; got ${width}x${height}`);
   if (as !== undefined && as !== 'buffers' && as !== 'images') throw new TypeError(`as must be 'buffers' or 'images'; got ${describeValue(as)}`);
   if (!Array.isArray(planes) || planes.length !== facts.length) {
     throw new TypeError(`planes must be ${facts.length} { offset, pitch } for ${format}; got ${describeValue(planes)}`);
@@ -142,7 +143,10 @@ export function checkLayout(format: unknown, width: unknown, height: unknown, pl
     const planeWidth = width / fact.sub;
     const rows = height / fact.sub;
     const rowBytes = planeWidth * fact.bytesPerPixel;
-    if (pitch < rowBytes) throw new RangeError(`planes[${i}].pitch ${pitch} is less than a row of plane ${i} of a ${width}x${height} ${format} frame (${rowBytes} bytes)`);
+    if (pitch < rowBytes)
+      throw new RangeError(
+        `planes[${i}].pitch ${pitch} is less than a row of plane ${i} of a ${width}x${height} ${format} frame (${rowBytes} bytes)`,
+      );
     return { offset, pitch, width: planeWidth, rows, bytes: pitch * (rows - 1) + rowBytes, format: fact.format, bytesPerPixel: fact.bytesPerPixel };
   });
   return { format: format as PlaneFormat, width, height, as: (as ?? 'buffers') as 'buffers' | 'images', planes: layouts };
@@ -158,7 +162,9 @@ export function checkPlacement(context: Context, planes: readonly (PlaneLayout &
     for (const device of context.devices) {
       const align = device.memBaseAddrAlign / 8;
       if (plane.offset % align !== 0) {
-        throw new RangeError(`plane ${i}'s offset ${plane.offset} is not a multiple of ${align} bytes, the sub-buffer alignment of "${device.name}" (CL_DEVICE_MEM_BASE_ADDR_ALIGN)`);
+        throw new RangeError(
+          `plane ${i}'s offset ${plane.offset} is not a multiple of ${align} bytes, the sub-buffer alignment of "${device.name}" (CL_DEVICE_MEM_BASE_ADDR_ALIGN)`,
+        );
       }
     }
   });
@@ -169,15 +175,31 @@ function imageOverBuffer(context: Context, sub: CLBuffer, plane: PlaneLayout, in
   for (const device of context.devices) {
     const { major } = device.versionNumber;
     if (major < 2 && !device.extensions.includes('cl_khr_image2d_from_buffer')) {
-      throw new OpenCLExtensionError('cl_khr_image2d_from_buffer', context.platform.name, `device "${device.name}" cannot make images over buffers: import the planes with as: 'buffers'`);
+      throw new OpenCLExtensionError(
+        'cl_khr_image2d_from_buffer',
+        context.platform.name,
+        `device "${device.name}" cannot make images over buffers: import the planes with as: 'buffers'`,
+      );
     }
     const alignment = decode.uint(device.info(CL.CL_DEVICE_IMAGE_PITCH_ALIGNMENT)) * plane.bytesPerPixel;
     if (alignment > 0 && plane.pitch % alignment !== 0) {
-      throw new RangeError(`planes[${index}].pitch ${plane.pitch} is not a multiple of ${alignment} bytes, the image pitch alignment of "${device.name}"`);
+      throw new RangeError(
+        `planes[${index}].pitch ${plane.pitch} is not a multiple of ${alignment} bytes, the image pitch alignment of "${device.name}"`,
+      );
     }
   }
   const format = resolveImageFormat(plane.format);
-  const desc = { type: CL.CL_MEM_OBJECT_IMAGE2D, width: plane.width, height: plane.rows, depth: 0, arraySize: 0, rowPitch: plane.pitch, slicePitch: 0, buffer: sub.native, hostBytes: 0 };
+  const desc = {
+    type: CL.CL_MEM_OBJECT_IMAGE2D,
+    width: plane.width,
+    height: plane.rows,
+    depth: 0,
+    arraySize: 0,
+    rowPitch: plane.pitch,
+    slicePitch: 0,
+    buffer: sub.native,
+    hostBytes: 0,
+  };
   const what = `a ${plane.width}x${plane.rows} ${format.order}/${format.type} image at a row pitch of ${plane.pitch} bytes over plane ${index}`;
   const wayOut = "import the planes with as: 'buffers' (sub-buffers a kernel reads at the plane's offset and pitch)";
   const names = context.devices.map((d) => `"${d.name}"`).join(', ');
@@ -188,7 +210,9 @@ function imageOverBuffer(context: Context, sub: CLBuffer, plane: PlaneLayout, in
     if (!(error instanceof OpenCLError)) throw error;
     let listed = true;
     try {
-      listed = context.supportedImageFormats({ access, type: '2d' }).some((f) => f.orderValue === format.orderValue && f.typeValue === format.typeValue);
+      listed = context
+        .supportedImageFormats({ access, type: '2d' })
+        .some((f) => f.orderValue === format.orderValue && f.typeValue === format.typeValue);
     } catch {
       // the query failing says nothing more
     }
@@ -216,13 +240,24 @@ interface DescriptorOptions {
 }
 
 /** @internal The planes of a VaDmaBuf, an Electron pixmap or plain planes, checked. */
-export function dmaBufDescriptor(source: unknown, options: DescriptorOptions): { format: PlaneFormat; width: number; height: number; planes: { fd: number; offset: number; pitch: number; size?: number }[] } {
+export function dmaBufDescriptor(
+  source: unknown,
+  options: DescriptorOptions,
+): { format: PlaneFormat; width: number; height: number; planes: { fd: number; offset: number; pitch: number; size?: number }[] } {
   if (source instanceof VaDmaBuf) {
     const desc = source.toImport();
     requireLinear(desc.modifier, 'modifier', options.assumeLinear === true);
-    return { format: desc.format as PlaneFormat, width: desc.width, height: desc.height, planes: desc.planes.map((p) => ({ fd: p.fd, offset: p.offset ?? 0, pitch: p.pitch })) };
+    return {
+      format: desc.format as PlaneFormat,
+      width: desc.width,
+      height: desc.height,
+      planes: desc.planes.map((p) => ({ fd: p.fd, offset: p.offset ?? 0, pitch: p.pitch })),
+    };
   }
-  if (source === null || typeof source !== 'object') throw new TypeError(`source must be a VaDmaBuf, an Electron textureInfo / nativePixmap, or { format, width, height, planes }; got ${describeValue(source)}`);
+  if (source === null || typeof source !== 'object')
+    throw new TypeError(
+      `source must be a VaDmaBuf, an Electron textureInfo / nativePixmap, or { format, width, height, planes }; got ${describeValue(source)}`,
+    );
   const info = source as Partial<ElectronTextureInfo> & Partial<NativePixmap> & Partial<DmaBufPlanes>;
   if (info.handle && typeof info.handle === 'object' && 'nativePixmap' in info.handle) {
     const electronFormat = typeof info.pixelFormat === 'string' ? info.pixelFormat.toUpperCase() : undefined;
@@ -233,18 +268,22 @@ export function dmaBufDescriptor(source: unknown, options: DescriptorOptions): {
       height: options.height ?? info.codedSize?.height,
     });
   }
-  if (!Array.isArray(info.planes)) throw new TypeError(`source.planes must be an array of { fd, offset, pitch | stride }; got ${describeValue(info.planes)}`);
+  if (!Array.isArray(info.planes))
+    throw new TypeError(`source.planes must be an array of { fd, offset, pitch | stride }; got ${describeValue(info.planes)}`);
   requireLinear(info.modifier, 'modifier', options.assumeLinear === true);
   const format = info.format ?? options.format;
   const width = info.width ?? options.width;
   const height = info.height ?? options.height;
   if (format === undefined || width === undefined || height === undefined) {
-    throw new TypeError('a nativePixmap does not say its format and size: pass options.format, width and height (Electron: textureInfo.pixelFormat and codedSize)');
+    throw new TypeError(
+      'a nativePixmap does not say its format and size: pass options.format, width and height (Electron: textureInfo.pixelFormat and codedSize)',
+    );
   }
   const planes = info.planes.map((plane: unknown, i) => {
     if (plane === null || typeof plane !== 'object') throw new TypeError(`planes[${i}] must be an object; got ${describeValue(plane)}`);
     const p = plane as { fd?: unknown; offset?: unknown; pitch?: unknown; stride?: unknown; size?: unknown };
-    if (typeof p.fd !== 'number' || !Number.isInteger(p.fd) || p.fd < 0 || p.fd > 0x7fffffff) throw new TypeError(`planes[${i}].fd must be a file descriptor; got ${describeValue(p.fd)}`);
+    if (typeof p.fd !== 'number' || !Number.isInteger(p.fd) || p.fd < 0 || p.fd > 0x7fffffff)
+      throw new TypeError(`planes[${i}].fd must be a file descriptor; got ${describeValue(p.fd)}`);
     const pitch = p.pitch ?? p.stride;
     const offset = p.offset ?? 0;
     checkCount(offset, `planes[${i}].offset`);
@@ -266,7 +305,7 @@ function requireLinear(value: unknown, what: string, assumeLinear: boolean): voi
   if (modifier === DRM_FORMAT_MOD_LINEAR || (assumeLinear && modifier === DRM_FORMAT_MOD_INVALID)) return;
   throw new TypeError(
     `DRM format modifier 0x${modifier.toString(16)} is not linear: offsets and pitches do not describe that layout, so its planes cannot be imported` +
-      (modifier === DRM_FORMAT_MOD_INVALID ? ' (DRM_FORMAT_MOD_INVALID: pass assumeLinear: true if the producer\'s implicit layout is linear)' : ''),
+      (modifier === DRM_FORMAT_MOD_INVALID ? " (DRM_FORMAT_MOD_INVALID: pass assumeLinear: true if the producer's implicit layout is linear)" : ''),
   );
 }
 
@@ -274,7 +313,11 @@ function requireLinear(value: unknown, what: string, assumeLinear: boolean): voi
  * @internal The allocations of a DMA-BUF descriptor (one per distinct file
  * descriptor) with the bytes each must have, and the planes placed in them.
  */
-export function dmaBufObjects(source: unknown, desc: ReturnType<typeof dmaBufDescriptor>, layout: FrameLayout): { fds: number[]; sizes: number[]; planes: (PlaneLayout & { object: number })[] } {
+export function dmaBufObjects(
+  source: unknown,
+  desc: ReturnType<typeof dmaBufDescriptor>,
+  layout: FrameLayout,
+): { fds: number[]; sizes: number[]; planes: (PlaneLayout & { object: number })[] } {
   const fds = [...new Set(desc.planes.map((p) => p.fd))];
   const sizes = fds.map((fd) => {
     let size = 0;
@@ -289,7 +332,7 @@ export function dmaBufObjects(source: unknown, desc: ReturnType<typeof dmaBufDes
       const at = desc.planes.findIndex((p) => p.fd === fd);
       throw new TypeError(
         `planes[${at}].fd must be an open file descriptor; ${fd} is not (${(error as NodeJS.ErrnoException).code ?? String(error)})` +
-          (source instanceof VaDmaBuf ? ': the VaDmaBuf\'s fds were closed behind its back (close() it instead)' : ''),
+          (source instanceof VaDmaBuf ? ": the VaDmaBuf's fds were closed behind its back (close() it instead)" : ''),
       );
     }
     if (fileSize > 0 && fileSize < size) throw new RangeError(`DMA-BUF fd ${fd} has ${fileSize} bytes; its planes reach ${size}`);
@@ -300,7 +343,13 @@ export function dmaBufObjects(source: unknown, desc: ReturnType<typeof dmaBufDes
 }
 
 /** @internal A frame's views over its imported memory; on failure everything made so far, the memory too, is released. */
-export function planesOf(context: Context, memory: CLBuffer[], planes: (PlaneLayout & { object: number })[], layout: FrameLayout, access: Access | undefined): ImportedFrame {
+export function planesOf(
+  context: Context,
+  memory: CLBuffer[],
+  planes: (PlaneLayout & { object: number })[],
+  layout: FrameLayout,
+  access: Access | undefined,
+): ImportedFrame {
   const made: MemObject[] = [];
   const owned: MemObject[] = [];
   try {

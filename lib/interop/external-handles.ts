@@ -95,8 +95,15 @@ export function notAnExport(fd: number): string | undefined {
 
 /** @internal Checks an import's handle object against a handle-type table. Each of its properties is read once. */
 export function checkHandle<T extends string>(handle: unknown, table: Readonly<Record<T, ExternalHandleTypeRecord>>, what: string): CheckedHandle<T> {
-  if (handle === null || typeof handle !== 'object') throw new TypeError(`${what} must be an object { handleType, handle }; got ${describeValue(handle)}`);
-  const { handleType, handle: value, disposed, size, tiling } = handle as { handleType?: unknown; handle?: unknown; disposed?: unknown; size?: unknown; tiling?: unknown };
+  if (handle === null || typeof handle !== 'object')
+    throw new TypeError(`${what} must be an object { handleType, handle }; got ${describeValue(handle)}`);
+  const {
+    handleType,
+    handle: value,
+    disposed,
+    size,
+    tiling,
+  } = handle as { handleType?: unknown; handle?: unknown; disposed?: unknown; size?: unknown; tiling?: unknown };
   if (typeof handleType !== 'string' || !Object.hasOwn(table, handleType)) {
     throw new TypeError(`${what}.handleType must be one of ${Object.keys(table).join(', ')}; got ${describeValue(handleType)}`);
   }
@@ -114,7 +121,9 @@ export function checkHandle<T extends string>(handle: unknown, table: Readonly<R
       // What the driver would refuse with a status of its own (NVIDIA: 999) or take as memory it is not.
       const kind = notAnExport(value);
       if (kind !== undefined) {
-        throw new TypeError(`${what}.handle: file descriptor ${value} is ${kind}, not an exported ${handleType} handle; expected ${expectedExports[record.extension] ?? `a ${handleType} descriptor from the exporting API`}`);
+        throw new TypeError(
+          `${what}.handle: file descriptor ${value} is ${kind}, not an exported ${handleType} handle; expected ${expectedExports[record.extension] ?? `a ${handleType} descriptor from the exporting API`}`,
+        );
       }
       break;
     }
@@ -130,15 +139,34 @@ export function checkHandle<T extends string>(handle: unknown, table: Readonly<R
       }
       break;
   }
-  return { handleType: handleType as T, record, value: value as number | bigint | string, source: handle as { relinquish?(): void }, what, size, tiling };
+  return {
+    handleType: handleType as T,
+    record,
+    value: value as number | bigint | string,
+    source: handle as { relinquish?(): void },
+    what,
+    size,
+    tiling,
+  };
 }
 
 /** The import's error, as an OpenCLImportError where the driver refused the handle. */
 function refusedHandle(error: unknown, checked: CheckedHandle<string>): unknown {
   if (!(error instanceof OpenCLError) || error instanceof OpenCLImportError) return error;
   if (error.status <= 0 && error.status !== STATUS.CL_INVALID_PROPERTY) return error;
-  const handle = checked.record.handle === 'fd' ? `file descriptor ${checked.value}` : checked.record.handle === 'name' ? `the name "${checked.value}"` : `HANDLE 0x${(checked.value as bigint).toString(16)}`;
-  return new OpenCLImportError(error.status, error.call, checked.handleType, handle, expectedExports[checked.record.extension] ?? `a ${checked.handleType} handle`);
+  const handle =
+    checked.record.handle === 'fd'
+      ? `file descriptor ${checked.value}`
+      : checked.record.handle === 'name'
+        ? `the name "${checked.value}"`
+        : `HANDLE 0x${(checked.value as bigint).toString(16)}`;
+  return new OpenCLImportError(
+    error.status,
+    error.call,
+    checked.handleType,
+    handle,
+    expectedExports[checked.record.extension] ?? `a ${checked.handleType} handle`,
+  );
 }
 
 /**

@@ -18,7 +18,19 @@ import type { CommandQueue } from '../queue';
 import type { VaDmaBuf } from '../va/dma-buf';
 import { type HandleOwnership, externalMemoryRecord } from './extensions';
 import { OpenCLHandleTypeError, OpenCLImageLayoutError } from './external-errors';
-import { type DmaBufPlanes, type ElectronTextureInfo, type ExternalPlane, type ImportedFrame, type NativePixmap, type PlaneFormat, checkLayout, checkPlacement, dmaBufDescriptor, dmaBufObjects, planesOf } from './external-frames';
+import {
+  type DmaBufPlanes,
+  type ElectronTextureInfo,
+  type ExternalPlane,
+  type ImportedFrame,
+  type NativePixmap,
+  type PlaneFormat,
+  checkLayout,
+  checkPlacement,
+  dmaBufDescriptor,
+  dmaBufObjects,
+  planesOf,
+} from './external-frames';
 import { type CheckedHandle, type ExporterTiling, checkHandle, handleTypeNames, importWithOwnership, optionalUints } from './external-handles';
 import { facadeOf } from './facades';
 import { isOpenFd } from '../os-handle';
@@ -156,8 +168,10 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
     // The creating calls are OpenCL 3.0's, which cl_khr_external_memory builds on: a platform that
     // advertises it fills their dispatch slots, so the loader's export reaches them when the platform
     // does not answer for them by name (the reference driver, an OpenCL 1.2 platform, does the same).
-    super(platform, externalMemoryRecord, (legacy, names) =>
-      new (ready().NativeExternalMemory)(platform.native, legacy, names, externalMemoryRecord.creatingCalls, true),
+    super(
+      platform,
+      externalMemoryRecord,
+      (legacy, names) => new (ready().NativeExternalMemory)(platform.native, legacy, names, externalMemoryRecord.creatingCalls, true),
     );
   }
 
@@ -168,7 +182,11 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
    */
   importHandleTypes(device?: Device): ExternalMemoryHandleType[] {
     const { queries, handleTypes } = externalMemoryRecord;
-    if (device === undefined) return handleTypeNames(optionalUints(() => this.platform.info(queries.platformImportHandleTypes)), handleTypes) as ExternalMemoryHandleType[];
+    if (device === undefined)
+      return handleTypeNames(
+        optionalUints(() => this.platform.info(queries.platformImportHandleTypes)),
+        handleTypes,
+      ) as ExternalMemoryHandleType[];
     return [...this.#deviceImportTypes(device)];
   }
 
@@ -187,7 +205,10 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
   /** Handle types whose imported images the device lays out linearly when nothing else is said (..._ASSUME_LINEAR_IMAGES_...). */
   assumeLinearImageHandleTypes(device: Device): ExternalMemoryHandleType[] {
     const { queries, handleTypes } = externalMemoryRecord;
-    return handleTypeNames(optionalUints(() => this.#device(device, 'device').info(queries.deviceAssumeLinearImageHandleTypes)), handleTypes) as ExternalMemoryHandleType[];
+    return handleTypeNames(
+      optionalUints(() => this.#device(device, 'device').info(queries.deviceAssumeLinearImageHandleTypes)),
+      handleTypes,
+    ) as ExternalMemoryHandleType[];
   }
 
   /**
@@ -217,21 +238,37 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
 
   /** Imports memory as an image (clCreateImageWithProperties with the handle); otherwise as importBuffer(). */
   importImage(context: Context, handle: ExternalMemoryHandle, options: ExternalImageOptions): CLImage {
-    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object { format, width, ... }; got ${describeValue(options)}`);
-    const opts = readOnce(options, 'options', ['access', 'devices', 'duplicate', 'format', 'width', 'height', 'depth', 'arraySize', 'type', 'rowPitch', 'slicePitch', 'tiling']);
+    if (options === null || typeof options !== 'object')
+      throw new TypeError(`options must be an object { format, width, ... }; got ${describeValue(options)}`);
+    const opts = readOnce(options, 'options', [
+      'access',
+      'devices',
+      'duplicate',
+      'format',
+      'width',
+      'height',
+      'depth',
+      'arraySize',
+      'type',
+      'rowPitch',
+      'slicePitch',
+      'tiling',
+    ]);
     const format = resolveImageFormat(opts.format);
     const { width, height = 0, depth = 0, arraySize = 0, rowPitch = 0, slicePitch = 0 } = opts;
     checkCount(width, 'width', 1);
     for (const [name, value] of Object.entries({ height, depth, arraySize, rowPitch, slicePitch })) checkCount(value, name);
     const type = opts.type ?? (depth > 1 ? '3d' : height > 0 ? '2d' : '1d');
     const typeValue = imageTypes[type as keyof typeof imageTypes];
-    if (!Object.hasOwn(imageTypes, type) || typeValue === undefined) throw new TypeError(`type must be one of ${Object.keys(imageTypes).join(', ')}; got ${describeValue(type)}`);
+    if (!Object.hasOwn(imageTypes, type) || typeValue === undefined)
+      throw new TypeError(`type must be one of ${Object.keys(imageTypes).join(', ')}; got ${describeValue(type)}`);
     const prepared = this.#prepare(context, handle, opts, 'handle');
     const { checked, flags, devices, properties } = prepared;
     // Only an absent options.tiling defers to the handle's (null is a wrong value, as for every option).
     const fromOptions = opts.tiling !== undefined;
     const given = fromOptions ? opts.tiling : checked.tiling;
-    const tiling = given === undefined ? undefined : checkChoice(given, fromOptions ? 'options.tiling' : 'handle.tiling', ['linear', 'optimal'] as const);
+    const tiling =
+      given === undefined ? undefined : checkChoice(given, fromOptions ? 'options.tiling' : 'handle.tiling', ['linear', 'optimal'] as const);
     if (tiling !== undefined) {
       for (const device of devices ?? context.devices) {
         const assumedLinear = this.assumeLinearImageHandleTypes(device).includes(checked.handleType);
@@ -256,7 +293,8 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
    * sub-buffer, or an image over it, per plane. Acquire `frame.memory`.
    */
   importPlanes(context: Context, handle: ExternalMemoryHandle, options: PlanesOptions): ImportedFrame {
-    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object { format, width, height, planes }; got ${describeValue(options)}`);
+    if (options === null || typeof options !== 'object')
+      throw new TypeError(`options must be an object { format, width, height, planes }; got ${describeValue(options)}`);
     const opts = readOnce(options, 'options', ['access', 'devices', 'duplicate', 'size', 'format', 'width', 'height', 'planes', 'as']);
     const layout = checkLayout(opts.format, opts.width, opts.height, opts.planes, opts.as);
     const prepared = this.#prepare(context, handle, opts, 'handle');
@@ -264,7 +302,13 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
     checkCount(size, opts.size === undefined ? 'handle.size' : 'options.size', 1);
     checkPlacement(context, layout.planes, () => size);
     const memory = this.#importBuffer(context, prepared, { size, duplicate: opts.duplicate });
-    return planesOf(context, [memory], layout.planes.map((p) => ({ ...p, object: 0 })), layout, opts.access);
+    return planesOf(
+      context,
+      [memory],
+      layout.planes.map((p) => ({ ...p, object: 0 })),
+      layout,
+      opts.access,
+    );
   }
 
   /**
@@ -273,7 +317,11 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
    * or the textureInfo holding it), or planes of fds. The descriptors are
    * duplicated: their owner keeps (and closes) its own.
    */
-  importDmaBuf(context: Context, source: VaDmaBuf | NativePixmap | DmaBufPlanes | ElectronTextureInfo, options: DmaBufImportOptions = {}): ImportedFrame {
+  importDmaBuf(
+    context: Context,
+    source: VaDmaBuf | NativePixmap | DmaBufPlanes | ElectronTextureInfo,
+    options: DmaBufImportOptions = {},
+  ): ImportedFrame {
     const opts = readOnce(options, 'options', ['access', 'devices', 'as', 'format', 'width', 'height', 'assumeLinear']);
     const desc = dmaBufDescriptor(source, opts);
     const layout = checkLayout(desc.format, desc.width, desc.height, desc.planes, opts.as);
@@ -283,13 +331,17 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
     try {
       for (const [object, fd] of fds.entries()) {
         const size = sizes[object]!;
-        memory.push(this.importBuffer(context, { handleType: 'dma-buf', handle: fd, size }, { access: opts.access, devices: opts.devices, duplicate: true }));
+        memory.push(
+          this.importBuffer(context, { handleType: 'dma-buf', handle: fd, size }, { access: opts.access, devices: opts.devices, duplicate: true }),
+        );
       }
     } catch (error) {
       for (const mem of memory) mem.release();
       const fd = fds[memory.length]!;
       if (error instanceof TypeError && !isOpenFd(fd)) {
-        throw new TypeError(`planes[${desc.planes.findIndex((p) => p.fd === fd)}].fd must be an open file descriptor; ${fd} was closed during the import (EBADF)`);
+        throw new TypeError(
+          `planes[${desc.planes.findIndex((p) => p.fd === fd)}].fd must be an open file descriptor; ${fd} was closed during the import (EBADF)`,
+        );
       }
       throw error;
     }
@@ -320,7 +372,8 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
 
   #device(device: unknown, what: string): Device {
     if (!(device instanceof Device)) throw new TypeError(`${what} must be a Device; got ${describeValue(device)}`);
-    if (device.platform !== this.platform) throw new TypeError(`${what} "${device.name}" belongs to "${device.platform.name}", not "${this.platform.name}"`);
+    if (device.platform !== this.platform)
+      throw new TypeError(`${what} "${device.name}" belongs to "${device.platform.name}", not "${this.platform.name}"`);
     return device;
   }
 
@@ -329,7 +382,8 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
     if (!(context instanceof Context)) throw new TypeError(`context must be a Context; got ${describeValue(context)}`);
     if (context.platform !== this.platform) throw new TypeError(`the context belongs to "${context.platform.name}", not to "${this.platform.name}"`);
     const checked = checkHandle(handle, externalMemoryRecord.handleTypes, what);
-    if (checked.record.handle === 'fd' && (checked.value as number) < 0) throw new TypeError(`${what}.handle of ${checked.handleType} must be a file descriptor (>= 0); got ${checked.value}`);
+    if (checked.record.handle === 'fd' && (checked.value as number) < 0)
+      throw new TypeError(`${what}.handle of ${checked.handleType} must be a file descriptor (>= 0); got ${checked.value}`);
     const flags = SharingFacade.accessFlagsOf(options);
     let devices: Device[] | null = null;
     const list: unknown = options.devices;
@@ -339,7 +393,8 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
       devices = [];
       for (let i = 0; i < length; i++) {
         const checkedDevice = this.#device((list as unknown[])[i], `options.devices[${i}]`);
-        if (!context.devices.includes(checkedDevice)) throw new TypeError(`options.devices[${i}] "${checkedDevice.name}" is not a device of the context`);
+        if (!context.devices.includes(checkedDevice))
+          throw new TypeError(`options.devices[${i}] "${checkedDevice.name}" is not a device of the context`);
         devices.push(checkedDevice);
       }
     }
@@ -358,11 +413,20 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
     return { checked, flags, devices, properties };
   }
 
-  #adopt<T extends CLBuffer | CLImage>(mem: T, checked: CheckedHandle<ExternalMemoryHandleType>, flags: bigint, devices: Device[] | null, description: string): T {
+  #adopt<T extends CLBuffer | CLImage>(
+    mem: T,
+    checked: CheckedHandle<ExternalMemoryHandleType>,
+    flags: bigint,
+    devices: Device[] | null,
+    description: string,
+  ): T {
     const details: Record<string, number | bigint> = { handleType: checked.record.token };
     if (typeof checked.value !== 'string') details.handle = checked.value;
     mem.sharing = new SharedObject(this as SharingFacade<NativeExternalMemory>, description, details, flags);
-    this.#details.set(mem, Object.freeze({ handleType: checked.handleType, ownership: checked.record.ownership, devices: devices && Object.freeze(devices) }));
+    this.#details.set(
+      mem,
+      Object.freeze({ handleType: checked.handleType, ownership: checked.record.ownership, devices: devices && Object.freeze(devices) }),
+    );
     // A KMT handle holds no reference to the memory: the exporter's object stays alive as long as the import.
     if (checked.record.handle === 'kmt' && typeof checked.source === 'object') mem.keepAlive(() => {}, checked.source);
     return mem;
@@ -383,11 +447,19 @@ export function getExternalMemory(platform: Platform): ExternalMemory {
  * an OpenCLExtensionError naming cl_khr_external_memory_dma_buf where the
  * platform does not advertise it.
  */
-export function importDmaBuf(context: Context, source: VaDmaBuf | NativePixmap | DmaBufPlanes | ElectronTextureInfo, options?: DmaBufImportOptions): ImportedFrame {
+export function importDmaBuf(
+  context: Context,
+  source: VaDmaBuf | NativePixmap | DmaBufPlanes | ElectronTextureInfo,
+  options?: DmaBufImportOptions,
+): ImportedFrame {
   if (!(context instanceof Context)) throw new TypeError(`context must be a Context; got ${describeValue(context)}`);
   const extension = externalMemoryRecord.handleTypes['dma-buf'].extension;
   if (!context.platform.supports(extension)) {
-    throw new OpenCLExtensionError(extension, context.platform.name, 'neither the platform nor its devices advertise it: DMA-BUF planes cannot be imported here');
+    throw new OpenCLExtensionError(
+      extension,
+      context.platform.name,
+      'neither the platform nor its devices advertise it: DMA-BUF planes cannot be imported here',
+    );
   }
   return getExternalMemory(context.platform).importDmaBuf(context, source, options);
 }

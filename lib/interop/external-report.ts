@@ -7,7 +7,9 @@ import { type ExternalDeviceReport, type ExternalReport, extensionReport } from 
 import { type ExternalHandleTypeRecord, externalExtensions, externalMemoryRecord, externalSemaphoreRecord, semaphoreRecord } from './extensions';
 import { handleTypeNames, optionalUints } from './external-handles';
 
-const handleTypeExtensions = (table: Readonly<Record<string, ExternalHandleTypeRecord>>) => [...new Set(Object.values(table).map((t) => t.extension))];
+const handleTypeExtensions = (table: Readonly<Record<string, ExternalHandleTypeRecord>>) => [
+  ...new Set(Object.values(table).map((t) => t.extension)),
+];
 
 /** The family in the order a reader meets it: memory, its handle types, semaphores, theirs. */
 const familyNames: readonly string[] = [
@@ -21,7 +23,12 @@ const familyNames: readonly string[] = [
 ];
 
 function handleTypes(device: Device, advertised: boolean, query: number, table: Readonly<Record<string, ExternalHandleTypeRecord>>): string[] {
-  return advertised ? handleTypeNames(optionalUints(() => device.info(query)), table) : [];
+  return advertised
+    ? handleTypeNames(
+        optionalUints(() => device.info(query)),
+        table,
+      )
+    : [];
 }
 
 function deviceReport(device: Device): ExternalDeviceReport {
@@ -30,7 +37,12 @@ function deviceReport(device: Device): ExternalDeviceReport {
   const q = externalSemaphoreRecord.queries;
   return {
     name: device.name,
-    memoryImport: handleTypes(device, has(externalMemoryRecord.name), externalMemoryRecord.queries.deviceImportHandleTypes, externalMemoryRecord.handleTypes),
+    memoryImport: handleTypes(
+      device,
+      has(externalMemoryRecord.name),
+      externalMemoryRecord.queries.deviceImportHandleTypes,
+      externalMemoryRecord.handleTypes,
+    ),
     semaphoreImport: handleTypes(device, semaphores, q.deviceImportHandleTypes, externalSemaphoreRecord.handleTypes),
     semaphoreExport: handleTypes(device, semaphores, q.deviceExportHandleTypes, externalSemaphoreRecord.handleTypes),
   };

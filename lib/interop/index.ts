@@ -45,7 +45,11 @@ const constructors = {
   [nvD3D11Record.name]: NvD3D11Sharing,
   [externalMemoryRecord.name]: ExternalMemory,
   [semaphoreRecord.name]: Semaphores,
-} as const satisfies { readonly [K in SharingExtension | typeof externalMemoryRecord.name | typeof semaphoreRecord.name]: new (platform: Platform) => unknown };
+} as const satisfies {
+  readonly [K in SharingExtension | typeof externalMemoryRecord.name | typeof semaphoreRecord.name]: new (
+    platform: Platform,
+  ) => unknown;
+};
 
 type FacadeOf = { readonly [K in keyof typeof constructors]: InstanceType<(typeof constructors)[K]> };
 
@@ -77,7 +81,7 @@ export function getSharing<K extends FacadeName>(platform: Platform, extension: 
 export function sharingOf(context: Context): SharingFacades[SharingExtension] {
   const extension = context.interop?.extension as SharingExtension | undefined;
   if (!extension) {
-    throw new OpenCLExtensionError('(none)', context.platform.name, 'this context was not created by a sharing extension\'s createContext');
+    throw new OpenCLExtensionError('(none)', context.platform.name, "this context was not created by a sharing extension's createContext");
   }
   return getSharing(context.platform, extension);
 }

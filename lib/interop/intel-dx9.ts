@@ -64,8 +64,14 @@ export class IntelDX9Sharing extends SharingFacade<NativeIntelDX9Sharing> {
     if (p > 2) throw new RangeError(`DX9 media surfaces have at most three planes (NV12: 0 and 1; YV12: 0 to 2); got ${p}`);
     const shared = options.sharedHandle ?? SharingFacade.sharedHandleOf(surface) ?? 0n;
     if (typeof shared !== 'bigint') throw new TypeError('sharedHandle must be a bigint');
-    return this.shared<CLImage>(context, `${r}:${p}`, `DX9 surface 0x${r.toString(16)} plane ${p}`, 'image', { resource: r, plane: p }, options, (flags) =>
-      this.native.createFromMediaSurface(context.native, flags, r, shared, p),
+    return this.shared<CLImage>(
+      context,
+      `${r}:${p}`,
+      `DX9 surface 0x${r.toString(16)} plane ${p}`,
+      'image',
+      { resource: r, plane: p },
+      options,
+      (flags) => this.native.createFromMediaSurface(context.native, flags, r, shared, p),
     );
   }
 

@@ -66,15 +66,27 @@ export class KhrDX9MediaSharing extends SharingFacade<NativeKhrDX9MediaSharing> 
    * A 2D image over a plane of an IDirect3DSurface9 (clCreateFromDX9MediaSurfaceKHR).
    * `adapterType` must be the kind of adapter the surface belongs to.
    */
-  createFromSurface(context: Context, adapterType_: MediaAdapterType, surface: NativeAddress, plane: number, options: KhrDX9SurfaceOptions = {}): CLImage {
+  createFromSurface(
+    context: Context,
+    adapterType_: MediaAdapterType,
+    surface: NativeAddress,
+    plane: number,
+    options: KhrDX9SurfaceOptions = {},
+  ): CLImage {
     const { value } = adapterType(adapterType_);
     const r = SharingFacade.checkAddress(surface, 'surface');
     const p = SharingFacade.checkUint32(plane, 'plane');
     if (p > 2) throw new RangeError(`DX9 media surfaces have at most three planes (NV12: 0 and 1; YV12: 0 to 2); got ${p}`);
     const shared = options.sharedHandle ?? SharingFacade.sharedHandleOf(surface) ?? 0n;
     if (typeof shared !== 'bigint') throw new TypeError('sharedHandle must be a bigint');
-    return this.shared<CLImage>(context, `${r}:${p}`, `DX9 media surface 0x${r.toString(16)} plane ${p}`, 'image', { resource: r, plane: p }, options, (flags) =>
-      this.native.createFromMediaSurface(context.native, flags, value, r, shared, p),
+    return this.shared<CLImage>(
+      context,
+      `${r}:${p}`,
+      `DX9 media surface 0x${r.toString(16)} plane ${p}`,
+      'image',
+      { resource: r, plane: p },
+      options,
+      (flags) => this.native.createFromMediaSurface(context.native, flags, value, r, shared, p),
     );
   }
 

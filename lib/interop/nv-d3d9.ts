@@ -46,7 +46,9 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   /** A context sharing with an IDirect3DDevice9 (CL_CONTEXT_D3D9_DEVICE_NV). */
   createContext(device: NativeAddress, options: SharedContextOptions = {}): Context {
     const handle = SharingFacade.checkAddress(device, 'device');
-    return this.createSharedContext(nvD3D9Record.deviceSources.device.contextProperty, handle, options, (set) => this.getDevices({ device: handle }, set));
+    return this.createSharedContext(nvD3D9Record.deviceSources.device.contextProperty, handle, options, (set) =>
+      this.getDevices({ device: handle }, set),
+    );
   }
 
   /** A buffer over an IDirect3DVertexBuffer9. */
@@ -77,13 +79,25 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   createFromTexture(context: Context, resource: NativeAddress, miplevel: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const level = SharingFacade.checkUint32(miplevel, 'miplevel');
-    return this.shared<CLImage>(context, `t:${r}:${level}`, `D3D9 texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, options, (flags) =>
-      this.native.createFromTexture(context.native, flags, r, level),
+    return this.shared<CLImage>(
+      context,
+      `t:${r}:${level}`,
+      `D3D9 texture 0x${r.toString(16)} level ${level}`,
+      'image',
+      { resource: r, level },
+      options,
+      (flags) => this.native.createFromTexture(context.native, flags, r, level),
     );
   }
 
   /** A 2D image over one face and mip level of an IDirect3DCubeTexture9. */
-  createFromCubeTexture(context: Context, resource: NativeAddress, face: CubeFace | number, miplevel: number, options?: CreateSharedOptions): CLImage {
+  createFromCubeTexture(
+    context: Context,
+    resource: NativeAddress,
+    face: CubeFace | number,
+    miplevel: number,
+    options?: CreateSharedOptions,
+  ): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const f = SharingFacade.checkUint32(face, 'face');
     if (f > 5) throw new RangeError(`face must be a D3DCUBEMAP_FACES value, 0 to 5; got ${f}`);
@@ -94,7 +108,8 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
       `D3D9 cube texture 0x${r.toString(16)} face ${f} level ${level}`,
       'image',
       { resource: r, face: f, level },
-      options, (flags) => this.native.createFromCubeTexture(context.native, flags, r, f, level),
+      options,
+      (flags) => this.native.createFromCubeTexture(context.native, flags, r, f, level),
     );
   }
 
@@ -102,8 +117,14 @@ export class NvD3D9Sharing extends SharingFacade<NativeNvD3D9Sharing> {
   createFromVolumeTexture(context: Context, resource: NativeAddress, miplevel: number, options?: CreateSharedOptions): CLImage {
     const r = SharingFacade.checkAddress(resource, 'resource');
     const level = SharingFacade.checkUint32(miplevel, 'miplevel');
-    return this.shared<CLImage>(context, `v:${r}:${level}`, `D3D9 volume texture 0x${r.toString(16)} level ${level}`, 'image', { resource: r, level }, options, (flags) =>
-      this.native.createFromVolumeTexture(context.native, flags, r, level),
+    return this.shared<CLImage>(
+      context,
+      `v:${r}:${level}`,
+      `D3D9 volume texture 0x${r.toString(16)} level ${level}`,
+      'image',
+      { resource: r, level },
+      options,
+      (flags) => this.native.createFromVolumeTexture(context.native, flags, r, level),
     );
   }
 

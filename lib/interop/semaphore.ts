@@ -127,7 +127,15 @@ export class Semaphore {
   #waitedBy: Event | undefined;
 
   /** @internal */
-  constructor(facade: Semaphores, native: NativeSemaphore, context: Context, device: Device | null, importedFrom: SemaphoreHandleType | null, exportAs: SemaphoreHandleType | null, deviceListDropped: boolean) {
+  constructor(
+    facade: Semaphores,
+    native: NativeSemaphore,
+    context: Context,
+    device: Device | null,
+    importedFrom: SemaphoreHandleType | null,
+    exportAs: SemaphoreHandleType | null,
+    deviceListDropped: boolean,
+  ) {
     this.facade = facade;
     this.#native = native;
     this.context = context;
@@ -233,7 +241,10 @@ export class Semaphore {
   }
   /** The handle types it can be exported as (CL_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR). */
   get exportHandleTypes(): string[] {
-    return handleTypeNames(optionalUints(() => this.info(externalSemaphoreRecord.queries.exportHandleTypes)), externalSemaphoreRecord.handleTypes);
+    return handleTypeNames(
+      optionalUints(() => this.info(externalSemaphoreRecord.queries.exportHandleTypes)),
+      externalSemaphoreRecord.handleTypes,
+    );
   }
   /** CL_SEMAPHORE_EXPORTABLE_KHR. */
   get exportable(): boolean {
@@ -257,10 +268,12 @@ export class Semaphore {
   exportHandle(device: Device | undefined = this.device ?? undefined): ExportedSemaphoreHandle {
     const handleType = this.exportAs;
     const call = externalSemaphoreRecord.entryPoints.exportHandle;
-    if (!handleType) throw new OpenCLError(STATUS.CL_INVALID_VALUE, call, 'this semaphore was not created to be exported: create it with { exportAs }');
+    if (!handleType)
+      throw new OpenCLError(STATUS.CL_INVALID_VALUE, call, 'this semaphore was not created to be exported: create it with { exportAs }');
     this.facade.requireEntryPoint(call, externalSemaphoreRecord.name);
     const target = device ?? this.context.devices[0]!;
-    if (!(target instanceof Device) || !this.context.devices.includes(target)) throw new TypeError(`device must be a device of the semaphore's context; got ${describeValue(device)}`);
+    if (!(target instanceof Device) || !this.context.devices.includes(target))
+      throw new TypeError(`device must be a device of the semaphore's context; got ${describeValue(device)}`);
     const record = externalSemaphoreRecord.handleTypes[handleType];
     const handle = this.facade.native.exportHandle(this.native, target.native, record.token, record.handle !== 'fd');
     this.#shared = true;
@@ -276,12 +289,21 @@ export class Semaphore {
     const call = externalSemaphoreSyncFdRecord.entryPoints.reimportSyncFd;
     this.facade.requireEntryPoint(call, externalSemaphoreSyncFdRecord.name);
     if (this.importedFrom !== 'sync-fd') {
-      throw new OpenCLError(externalTokens.CL_INVALID_SEMAPHORE_KHR, call, `this semaphore was ${this.importedFrom ? `imported from ${this.importedFrom}` : 'made in OpenCL'}; only one imported from a sync-fd can re-import`);
+      throw new OpenCLError(
+        externalTokens.CL_INVALID_SEMAPHORE_KHR,
+        call,
+        `this semaphore was ${this.importedFrom ? `imported from ${this.importedFrom}` : 'made in OpenCL'}; only one imported from a sync-fd can re-import`,
+      );
     }
     const source = typeof handle === 'number' ? { handleType: 'sync-fd', handle } : handle;
     const checked = checkHandle(source, externalSemaphoreRecord.handleTypes, 'handle');
     if (checked.handleType !== 'sync-fd') throw new TypeError(`handle.handleType must be 'sync-fd'; got ${describeValue(checked.handleType)}`);
-    importWithOwnership(checked, false, (fd) => this.facade.native.reimportSyncFd(this.native, fd as number), () => this);
+    importWithOwnership(
+      checked,
+      false,
+      (fd) => this.facade.native.reimportSyncFd(this.native, fd as number),
+      () => this,
+    );
   }
 
   /** Releases the semaphore (clReleaseSemaphoreKHR). Idempotent. */
@@ -323,14 +345,23 @@ export class Semaphores {
 
   /** Which extensions of the family the platform (or a device) advertises. */
   get extensions(): string[] {
-    const names = [semaphoreRecord.name, externalSemaphoreRecord.name, ...new Set(Object.values(externalSemaphoreRecord.handleTypes).map((t) => t.extension))];
+    const names = [
+      semaphoreRecord.name,
+      externalSemaphoreRecord.name,
+      ...new Set(Object.values(externalSemaphoreRecord.handleTypes).map((t) => t.extension)),
+    ];
     return names.filter((name) => this.platform.supports(name));
   }
 
   /** @internal Throws when an entry point of a later extension of the family does not resolve here. */
   requireEntryPoint(name: string, extension: string): void {
     if (this.native.missing.includes(name) || !this.platform.supports(extension)) {
-      throw new OpenCLExtensionError(extension, this.platform.name, this.platform.supports(extension) ? 'advertised, but entry points are missing' : 'neither the platform nor its devices advertise it', this.native.missing.includes(name) ? [name] : []);
+      throw new OpenCLExtensionError(
+        extension,
+        this.platform.name,
+        this.platform.supports(extension) ? 'advertised, but entry points are missing' : 'neither the platform nor its devices advertise it',
+        this.native.missing.includes(name) ? [name] : [],
+      );
     }
   }
 
@@ -341,9 +372,10 @@ export class Semaphores {
    */
   semaphoreTypes(device?: Device): SemaphoreType[] {
     const { queries, types } = semaphoreRecord;
-    const tokens = device === undefined
-      ? optionalUints(() => this.platform.info(queries.platformTypes))
-      : optionalUints(() => this.#device(device).info(queries.deviceTypes));
+    const tokens =
+      device === undefined
+        ? optionalUints(() => this.platform.info(queries.platformTypes))
+        : optionalUints(() => this.#device(device).info(queries.deviceTypes));
     const names = (Object.keys(types) as SemaphoreType[]).filter((name) => tokens.includes(types[name]));
     return names.length ? names : ['binary'];
   }
@@ -375,7 +407,8 @@ export class Semaphores {
       this.requireEntryPoint(externalSemaphoreRecord.entryPoints.exportHandle, externalSemaphoreRecord.name);
       for (const d of device ? [device] : context.devices) {
         const supported = this.exportHandleTypes(d);
-        if (!supported.includes(exportAs)) throw new OpenCLHandleTypeError(record.extension, this.platform.name, exportAs, supported, d.name, 'export');
+        if (!supported.includes(exportAs))
+          throw new OpenCLHandleTypeError(record.extension, this.platform.name, exportAs, supported, d.name, 'export');
       }
       properties.push([externalSemaphoreRecord.properties.exportHandleTypes, [record.token]]);
     }
@@ -398,29 +431,39 @@ export class Semaphores {
       throw new TypeError(`handle.handle of ${checked.handleType} must be a file descriptor (>= 0); got ${checked.value}`);
     }
     if (!this.platform.supports(externalSemaphoreRecord.name)) {
-      throw new OpenCLExtensionError(externalSemaphoreRecord.name, this.platform.name, 'neither the platform nor its devices advertise it: semaphores cannot be imported');
+      throw new OpenCLExtensionError(
+        externalSemaphoreRecord.name,
+        this.platform.name,
+        'neither the platform nor its devices advertise it: semaphores cannot be imported',
+      );
     }
     for (const d of device ? [device] : context.devices) {
       const supported = this.importHandleTypes(d);
-      if (!supported.includes(checked.handleType)) throw new OpenCLHandleTypeError(checked.record.extension, this.platform.name, checked.handleType, supported, d.name, 'import');
+      if (!supported.includes(checked.handleType))
+        throw new OpenCLHandleTypeError(checked.record.extension, this.platform.name, checked.handleType, supported, d.name, 'import');
     }
     let dropped = false;
-    return importWithOwnership(checked, opts.duplicate === true, (value) => {
-      const properties = (withList: boolean): NativePropertyList => {
-        const list: NativePropertyList = [[semaphoreRecord.properties.type, semaphoreRecord.types.binary]];
-        if (device && withList) list.push([semaphoreRecord.properties.deviceHandleList, [device.native]]);
-        // sync-fd's -1 (a fence already signaled) is the int -1 widened, as C's (cl_semaphore_properties_khr)fd gives it.
-        list.push([checked.record.token, typeof value === 'number' && value < 0 ? BigInt.asUintN(64, BigInt(value)) : value]);
-        return list;
-      };
-      try {
-        return this.native.create(context.native, properties(true));
-      } catch (error) {
-        if (!(device && context.devices.length === 1 && error instanceof OpenCLError && error.status === STATUS.CL_INVALID_PROPERTY)) throw error;
-        dropped = true;
-        return this.native.create(context.native, properties(false));
-      }
-    }, (native) => new Semaphore(this, native, context, device, checked.handleType, null, dropped));
+    return importWithOwnership(
+      checked,
+      opts.duplicate === true,
+      (value) => {
+        const properties = (withList: boolean): NativePropertyList => {
+          const list: NativePropertyList = [[semaphoreRecord.properties.type, semaphoreRecord.types.binary]];
+          if (device && withList) list.push([semaphoreRecord.properties.deviceHandleList, [device.native]]);
+          // sync-fd's -1 (a fence already signaled) is the int -1 widened, as C's (cl_semaphore_properties_khr)fd gives it.
+          list.push([checked.record.token, typeof value === 'number' && value < 0 ? BigInt.asUintN(64, BigInt(value)) : value]);
+          return list;
+        };
+        try {
+          return this.native.create(context.native, properties(true));
+        } catch (error) {
+          if (!(device && context.devices.length === 1 && error instanceof OpenCLError && error.status === STATUS.CL_INVALID_PROPERTY)) throw error;
+          dropped = true;
+          return this.native.create(context.native, properties(false));
+        }
+      },
+      (native) => new Semaphore(this, native, context, device, checked.handleType, null, dropped),
+    );
   }
 
   /** Enqueues a wait on the semaphores (clEnqueueWaitSemaphoresKHR); later commands on an in-order queue wait for it. */
@@ -437,8 +480,10 @@ export class Semaphores {
   #enqueue(which: 'wait' | 'signal', queue: CommandQueue, semaphores: readonly Semaphore[], options: SemaphoreEnqueueOptions | undefined): Event {
     const call = semaphoreRecord.entryPoints[which];
     if (!(queue instanceof CommandQueue)) throw new TypeError(`queue must be a CommandQueue; got ${describeValue(queue)}`);
-    if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError(`options must be an object; got ${describeValue(options)}`);
-    if (!Array.isArray(semaphores) || semaphores.length === 0) throw new TypeError(`semaphores must be a non-empty array of Semaphore; got ${describeValue(semaphores)}`);
+    if (options !== undefined && (options === null || typeof options !== 'object'))
+      throw new TypeError(`options must be an object; got ${describeValue(options)}`);
+    if (!Array.isArray(semaphores) || semaphores.length === 0)
+      throw new TypeError(`semaphores must be a non-empty array of Semaphore; got ${describeValue(semaphores)}`);
     const length = semaphores.length;
     const natives = new Array<NativeSemaphore>(length);
     const list = new Array<Semaphore>(length);
@@ -447,9 +492,14 @@ export class Semaphores {
       if (!(semaphore instanceof Semaphore)) throw new TypeError(`semaphores[${i}] must be a Semaphore; got ${describeValue(semaphore)}`);
       if (semaphore.facade !== this) throw new TypeError(`semaphores[${i}] belongs to platform "${semaphore.facade.platform.name}"`);
       if (semaphore.released) throw new OpenCLReleasedError(`Semaphore (semaphores[${i}])`);
-      if (semaphore.context !== queue.context) throw new OpenCLError(STATUS.CL_INVALID_CONTEXT, call, `semaphores[${i}] belongs to another context than the queue`);
+      if (semaphore.context !== queue.context)
+        throw new OpenCLError(STATUS.CL_INVALID_CONTEXT, call, `semaphores[${i}] belongs to another context than the queue`);
       if (semaphore.device && semaphore.device !== queue.device) {
-        throw new OpenCLError(STATUS.CL_INVALID_COMMAND_QUEUE, call, `semaphores[${i}] is for device "${semaphore.device.name}"; the queue is on "${queue.device.name}"`);
+        throw new OpenCLError(
+          STATUS.CL_INVALID_COMMAND_QUEUE,
+          call,
+          `semaphores[${i}] is for device "${semaphore.device.name}"; the queue is on "${queue.device.name}"`,
+        );
       }
       for (let j = 0; j < i; j++) {
         // One wait consumes one signal: a semaphore listed twice waits for a second signal that the same command holds back.
@@ -462,7 +512,11 @@ export class Semaphores {
     let payloads: bigint[] | null = null;
     const requested = options?.payloads;
     if (requested !== undefined) {
-      if (!Array.isArray(requested) || requested.length !== natives.length || !requested.every((p) => typeof p === 'bigint' && p >= 0n && p < 2n ** 64n)) {
+      if (
+        !Array.isArray(requested) ||
+        requested.length !== natives.length ||
+        !requested.every((p) => typeof p === 'bigint' && p >= 0n && p < 2n ** 64n)
+      ) {
         throw new TypeError(`options.payloads must be one 64-bit bigint per semaphore (${natives.length}); got ${describeValue(requested)}`);
       }
       payloads = [...requested];
@@ -474,15 +528,15 @@ export class Semaphores {
   }
 
   #handleTypes(device: Device | undefined, platformQuery: number, deviceQuery: number): SemaphoreHandleType[] {
-    const tokens = device === undefined
-      ? optionalUints(() => this.platform.info(platformQuery))
-      : optionalUints(() => this.#device(device).info(deviceQuery));
+    const tokens =
+      device === undefined ? optionalUints(() => this.platform.info(platformQuery)) : optionalUints(() => this.#device(device).info(deviceQuery));
     return handleTypeNames(tokens, externalSemaphoreRecord.handleTypes) as SemaphoreHandleType[];
   }
 
   #device(device: unknown): Device {
     if (!(device instanceof Device)) throw new TypeError(`device must be a Device; got ${describeValue(device)}`);
-    if (device.platform !== this.platform) throw new TypeError(`device "${device.name}" belongs to "${device.platform.name}", not "${this.platform.name}"`);
+    if (device.platform !== this.platform)
+      throw new TypeError(`device "${device.name}" belongs to "${device.platform.name}", not "${this.platform.name}"`);
     return device;
   }
 
@@ -492,7 +546,10 @@ export class Semaphores {
     if (context.platform !== this.platform) throw new TypeError(`the context belongs to "${context.platform.name}", not to "${this.platform.name}"`);
     const given = options.device;
     if (given === undefined) {
-      if (context.devices.length > 1) throw new TypeError('a semaphore in a context of several devices is for one of them: pass options.device (CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR)');
+      if (context.devices.length > 1)
+        throw new TypeError(
+          'a semaphore in a context of several devices is for one of them: pass options.device (CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR)',
+        );
       return null;
     }
     const device = this.#device(given);

@@ -173,7 +173,9 @@ export function predictSharedImage(input: SharedImageInput): SharedImagePredicti
         if (plane !== 0 && plane !== 1) throw new RangeError(`plane must be 0 (Y) or 1 (UV) for DXGI_FORMAT_NV12; got ${String(plane)}`);
         const width = checkPositive(input.width, 'width');
         const height = checkPositive(input.height ?? 1, 'height');
-        return plane === 0 ? result(fmt('R', 'UNORM_INT8'), width, height) : result(fmt('RG', 'UNORM_INT8'), Math.ceil(width / 2), Math.ceil(height / 2));
+        return plane === 0
+          ? result(fmt('R', 'UNORM_INT8'), width, height)
+          : result(fmt('RG', 'UNORM_INT8'), Math.ceil(width / 2), Math.ceil(height / 2));
       }
       const name = dxgiFormatName(input.dxgiFormat);
       if (!name) {

@@ -144,7 +144,8 @@ export class SharedObject implements SharingState, HostAccessGuard {
       );
     }
     if (!this.releasing) return;
-    const event = this.#releaseEvent!, releasedOn = this.#releaseQueue!;
+    const event = this.#releaseEvent!,
+      releasedOn = this.#releaseQueue!;
     refuseToBlock(event.blockers(), call, `the release of ${this.description} on ${describeQueue(releasedOn)}`);
     if (!event.released) event.waitSync();
     else if (!releasedOn.released) releasedOn.finishSync();
@@ -198,9 +199,7 @@ export abstract class SharingFacade<N extends NativeSharing> {
     const { major, minor } = platform.versionNumber;
     this.native = create(major === 1 && minor < 2, record.entryPoints);
     if (this.native.missing.length) {
-      throw new OpenCLExtensionError(record.name, platform.name, 'advertised, but entry points are missing', [
-        ...this.native.missing,
-      ]);
+      throw new OpenCLExtensionError(record.name, platform.name, 'advertised, but entry points are missing', [...this.native.missing]);
     }
     registerCommandTypes(record.name, record.commandTypes);
   }
@@ -242,12 +241,7 @@ export abstract class SharingFacade<N extends NativeSharing> {
    * options.devices, the preferred devices for the interop handle, else all
    * of them (`devicesFor` is the facade's device query for that handle).
    */
-  protected createSharedContext(
-    property: number,
-    handle: bigint,
-    options: SharedContextOptions,
-    devicesFor: (set: DeviceSet) => Device[],
-  ): Context {
+  protected createSharedContext(property: number, handle: bigint, options: SharedContextOptions, devicesFor: (set: DeviceSet) => Device[]): Context {
     checkObject(options, 'options');
     let devices = options.devices;
     if (devices === undefined) {
@@ -255,7 +249,11 @@ export abstract class SharingFacade<N extends NativeSharing> {
       if (devices.length === 0) devices = devicesFor('all');
     }
     if (devices.length === 0) {
-      throw new OpenCLError(STATUS.CL_DEVICE_NOT_FOUND, 'clCreateContext', `no device of "${this.platform.name}" can share with this ${this.record.name} object`);
+      throw new OpenCLError(
+        STATUS.CL_DEVICE_NOT_FOUND,
+        'clCreateContext',
+        `no device of "${this.platform.name}" can share with this ${this.record.name} object`,
+      );
     }
     let context: Context;
     try {
@@ -428,7 +426,9 @@ export function groupByFacade(mems: readonly MemObject[]): Map<SharingFacade<Nat
             'Acquire that memory object (for an ImportedFrame, frame.memory); its sub-buffers and planes follow it',
         );
       }
-      throw new TypeError(`objects[${i}] (${mem.kind}) was not created through a sharing extension: acquire takes memory made from another API's resource (a Direct3D texture or surface, a VA surface) or imported from memory it exported (external memory: Vulkan, DMA-BUF)`);
+      throw new TypeError(
+        `objects[${i}] (${mem.kind}) was not created through a sharing extension: acquire takes memory made from another API's resource (a Direct3D texture or surface, a VA surface) or imported from memory it exported (external memory: Vulkan, DMA-BUF)`,
+      );
     }
     const group = groups.get(state.facade) ?? [];
     if (group.includes(mem)) throw new TypeError(`objects[${i}] appears twice`);
@@ -462,7 +462,8 @@ export function enqueueShared(which: 'acquire' | 'release', queue: CommandQueue,
   if (facade !== null) {
     for (let i = 0; i < mems.length; i++) {
       const mem = mems[i]!;
-      if (mem.context !== queue.context) throw new TypeError(`${(mem.sharing as SharedObject).description} belongs to another context than the queue`);
+      if (mem.context !== queue.context)
+        throw new TypeError(`${(mem.sharing as SharedObject).description} belongs to another context than the queue`);
       checkSharedState(which, facade, mem.sharing as SharedObject, queue);
     }
     const result = facade.enqueue(which, queue, mems, waitFor);

@@ -50,7 +50,9 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
    */
   createContext(display: VaDisplay | bigint, options: SharedContextOptions = {}): Context {
     const handle = VaApiSharing.displayHandle(display);
-    const context = this.createSharedContext(intelVaApiRecord.deviceSources.display.contextProperty, handle, options, (set) => this.getDevices(handle, set));
+    const context = this.createSharedContext(intelVaApiRecord.deviceSources.display.contextProperty, handle, options, (set) =>
+      this.getDevices(handle, set),
+    );
     if (display instanceof VaDisplay) {
       const hold = display.hold();
       context.keepAlive(() => hold.release(), hold);
@@ -71,7 +73,11 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
       if (surface.disposed) throw new OpenCLReleasedError('VaSurface');
       // Table 9.X.4.1 lists NV12 only; 9.X.4: a surface of another display is CL_INVALID_VA_API_MEDIA_SURFACE_INTEL.
       if (surface.format !== 'NV12') {
-        throw new OpenCLError(STATUS.CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, call, `VA surface ${surface.id} is ${surface.format}; ${this.name} shares NV12 surfaces (table 9.X.4.1)`);
+        throw new OpenCLError(
+          STATUS.CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+          call,
+          `VA surface ${surface.id} is ${surface.format}; ${this.name} shares NV12 surfaces (table 9.X.4.1)`,
+        );
       }
       this.checkContext(context);
       // A disposed display lives on natively while its surfaces and contexts do: its address still names it.
@@ -90,8 +96,14 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
     if (planeIndex > 1) throw new RangeError(`NV12 has planes 0 and 1; got ${planeIndex}`);
     let image: CLImage;
     try {
-      image = this.shared<CLImage>(context, `${id}:${planeIndex}`, `VA surface ${id} plane ${planeIndex}`, 'image', { surfaceId: id, plane: planeIndex }, options, (flags) =>
-        this.native.createFromSurface(context.native, flags, id, planeIndex),
+      image = this.shared<CLImage>(
+        context,
+        `${id}:${planeIndex}`,
+        `VA surface ${id} plane ${planeIndex}`,
+        'image',
+        { surfaceId: id, plane: planeIndex },
+        options,
+        (flags) => this.native.createFromSurface(context.native, flags, id, planeIndex),
       );
     } catch (error) {
       // 9.X.4: CL_INVALID_VA_API_MEDIA_SURFACE_INTEL; a bare id is all the binding was told, so say what the driver's code means.
@@ -121,12 +133,15 @@ export class VaApiSharing extends SharingFacade<NativeIntelVaApiSharing> {
       if (display.disposed) throw new OpenCLReleasedError('VaDisplay');
       return display.address;
     }
-    if (typeof display !== 'bigint') throw new TypeError(`display must be a VaDisplay or a non-zero bigint VADisplay address; got ${describeValue(display)}`);
+    if (typeof display !== 'bigint')
+      throw new TypeError(`display must be a VaDisplay or a non-zero bigint VADisplay address; got ${describeValue(display)}`);
     const address = SharingFacade.checkAddress(display, 'display');
     // libva frees that memory: a driver handed it would read freed memory (or crash).
     const reason = ready().vaTerminated(address);
     if (reason !== null) {
-      throw new VaDisplayError(`display 0x${address.toString(16)} is not a live VADisplay: ${reason}`, [{ kind: 'adopt', target: `0x${address.toString(16)}`, reason }]);
+      throw new VaDisplayError(`display 0x${address.toString(16)} is not a live VADisplay: ${reason}`, [
+        { kind: 'adopt', target: `0x${address.toString(16)}`, reason },
+      ]);
     }
     return address;
   }

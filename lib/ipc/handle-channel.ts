@@ -102,7 +102,14 @@ export class ReceivedHandle<K extends HandleKind = HandleKind> {
   #disposed = false;
 
   /** @internal */
-  constructor(kind: K, handleType: ReceivedHandleType<K>, handle: number, size: number, dedicated: boolean, tiling: 'linear' | 'optimal' | undefined) {
+  constructor(
+    kind: K,
+    handleType: ReceivedHandleType<K>,
+    handle: number,
+    size: number,
+    dedicated: boolean,
+    tiling: 'linear' | 'optimal' | undefined,
+  ) {
     this.kind = kind;
     this.handleType = handleType;
     this.handle = handle;
@@ -123,7 +130,11 @@ export class ReceivedHandle<K extends HandleKind = HandleKind> {
 
   /** Called by an importer that took the descriptor over: this object never closes it afterwards. */
   relinquish(): void {
-    if (this.#disposed) throw new HandleChannelError('closed', `this received handle ${this.#owned ? 'was disposed: its descriptor is closed' : 'was relinquished already'}`);
+    if (this.#disposed)
+      throw new HandleChannelError(
+        'closed',
+        `this received handle ${this.#owned ? 'was disposed: its descriptor is closed' : 'was relinquished already'}`,
+      );
     this.#owned = false;
     this.#disposed = true;
     relinquishOwned(this);
@@ -159,7 +170,10 @@ function systemError(error: unknown, doing: string): HandleChannelError {
 
 function requireUnix(what: string): void {
   if (process.platform === 'win32') {
-    throw new HandleChannelError('system', `${what}: handles travel between processes as file descriptors over a Unix socket (SCM_RIGHTS), which Windows does not have; duplicate NT handles into the other process instead`);
+    throw new HandleChannelError(
+      'system',
+      `${what}: handles travel between processes as file descriptors over a Unix socket (SCM_RIGHTS), which Windows does not have; duplicate NT handles into the other process instead`,
+    );
   }
 }
 
@@ -173,24 +187,39 @@ interface DescribedHandle {
 
 function describeHandle(value: unknown, index: number): { described: DescribedHandle; fd: number } {
   const what = `handles[${index}]`;
-  if (value === null || typeof value !== 'object') throw new TypeError(`${what} must be an exported handle ({ handleType, handle, size? }); got ${describeValue(value)}`);
+  if (value === null || typeof value !== 'object')
+    throw new TypeError(`${what} must be an exported handle ({ handleType, handle, size? }); got ${describeValue(value)}`);
   const h = value as SendableHandle;
   // Each property read once.
-  const handleType = h.handleType, handle = h.handle, size = h.size, kind = h.kind, disposed = h.disposed, dedicated = h.dedicated, tiling = h.tiling;
+  const handleType = h.handleType,
+    handle = h.handle,
+    size = h.size,
+    kind = h.kind,
+    disposed = h.disposed,
+    dedicated = h.dedicated,
+    tiling = h.tiling;
   if (disposed === true) throw new TypeError(`${what} was disposed or relinquished: its handle is gone`);
   const fdKind = typeof handleType === 'string' ? FD_TYPES[handleType] : undefined;
   if (fdKind === undefined) {
-    throw new TypeError(`${what}.handleType must be one of 'opaque-fd', 'dma-buf', 'sync-fd' (file descriptors: what SCM_RIGHTS carries); got ${describeValue(handleType)}`);
+    throw new TypeError(
+      `${what}.handleType must be one of 'opaque-fd', 'dma-buf', 'sync-fd' (file descriptors: what SCM_RIGHTS carries); got ${describeValue(handleType)}`,
+    );
   }
   if (typeof handle !== 'number' || !Number.isInteger(handle) || handle < 0 || handle > 0x7fffffff) {
-    throw new TypeError(`${what}.handle must be an open file descriptor (an integer >= 0)${handle === -1 ? ' (-1, a sync fd of a fence already signaled, has no descriptor to send)' : ''}; got ${describeValue(handle)}`);
+    throw new TypeError(
+      `${what}.handle must be an open file descriptor (an integer >= 0)${handle === -1 ? ' (-1, a sync fd of a fence already signaled, has no descriptor to send)' : ''}; got ${describeValue(handle)}`,
+    );
   }
   if (size !== undefined) checkInt(size, `${what}.size`, 0);
-  if (kind !== undefined && kind !== 'memory' && kind !== 'semaphore') throw new TypeError(`${what}.kind must be 'memory' or 'semaphore'; got ${describeValue(kind)}`);
+  if (kind !== undefined && kind !== 'memory' && kind !== 'semaphore')
+    throw new TypeError(`${what}.kind must be 'memory' or 'semaphore'; got ${describeValue(kind)}`);
   const resolved: HandleKind = kind ?? (fdKind !== 'either' ? fdKind : (size ?? 0) > 0 ? 'memory' : 'semaphore');
-  if (fdKind !== 'either' && resolved !== fdKind) throw new TypeError(`${what} is a ${resolved} handle of type '${handleType}', which only ${fdKind} has`);
-  if (resolved === 'memory' && !(typeof size === 'number' && size > 0)) throw new TypeError(`${what} is memory: its size (bytes of the allocation) must be given`);
-  if (tiling !== undefined && tiling !== 'linear' && tiling !== 'optimal') throw new TypeError(`${what}.tiling must be 'linear' or 'optimal'; got ${describeValue(tiling)}`);
+  if (fdKind !== 'either' && resolved !== fdKind)
+    throw new TypeError(`${what} is a ${resolved} handle of type '${handleType}', which only ${fdKind} has`);
+  if (resolved === 'memory' && !(typeof size === 'number' && size > 0))
+    throw new TypeError(`${what} is memory: its size (bytes of the allocation) must be given`);
+  if (tiling !== undefined && tiling !== 'linear' && tiling !== 'optimal')
+    throw new TypeError(`${what}.tiling must be 'linear' or 'optimal'; got ${describeValue(tiling)}`);
   const described: DescribedHandle = { kind: resolved, handleType, size: resolved === 'memory' ? size! : 0, dedicated: dedicated === true };
   if (tiling !== undefined) described.tiling = tiling;
   return { described, fd: handle };
@@ -209,9 +238,17 @@ function parseHeader(bytes: Uint8Array): { handles: DescribedHandle[]; data: unk
   if (!Array.isArray(message.handles) || message.handles.length > MAX_HANDLES) return 'its handle list is missing or too long';
   for (const h of message.handles as DescribedHandle[]) {
     const ok =
-      h !== null && typeof h === 'object' && (h.kind === 'memory' || h.kind === 'semaphore') && typeof h.handleType === 'string' && h.handleType in FD_TYPES &&
-      (FD_TYPES[h.handleType] === 'either' || FD_TYPES[h.handleType] === h.kind) && Number.isSafeInteger(h.size) && h.size >= 0 &&
-      (h.kind === 'semaphore' || h.size > 0) && typeof h.dedicated === 'boolean' && (h.tiling === undefined || h.tiling === 'linear' || h.tiling === 'optimal');
+      h !== null &&
+      typeof h === 'object' &&
+      (h.kind === 'memory' || h.kind === 'semaphore') &&
+      typeof h.handleType === 'string' &&
+      h.handleType in FD_TYPES &&
+      (FD_TYPES[h.handleType] === 'either' || FD_TYPES[h.handleType] === h.kind) &&
+      Number.isSafeInteger(h.size) &&
+      h.size >= 0 &&
+      (h.kind === 'semaphore' || h.size > 0) &&
+      typeof h.dedicated === 'boolean' &&
+      (h.tiling === undefined || h.tiling === 'linear' || h.tiling === 'optimal');
     if (!ok) return `a handle's description is malformed: ${describeValue(h)}`;
   }
   return { handles: message.handles as DescribedHandle[], data: message.data };
@@ -247,7 +284,8 @@ export class HandleChannel {
     requireUnix('HandleChannel.fromFd()');
     checkInt(fd, 'fd', 0, 0x7fffffff);
     const adopted = nativeAddon().ipcAdopt(fd);
-    if (typeof adopted === 'string') throw new TypeError(`fd ${fd} must be a connected Unix SOCK_SEQPACKET socket (HandleChannel.pair() or listen()); ${adopted}`);
+    if (typeof adopted === 'string')
+      throw new TypeError(`fd ${fd} must be a connected Unix SOCK_SEQPACKET socket (HandleChannel.pair() or listen()); ${adopted}`);
     return new HandleChannel(adopted);
   }
 
@@ -336,7 +374,9 @@ export class HandleChannel {
    * other than options.expect, a message of another protocol, the peer
    * closing the channel, or options.timeout passing.
    */
-  receive<const K extends readonly HandleKind[]>(options: HandleReceiveOptions & { expect: K }): Promise<ReceivedHandles<{ -readonly [I in keyof K]: ReceivedHandle<K[I]> }>>;
+  receive<const K extends readonly HandleKind[]>(
+    options: HandleReceiveOptions & { expect: K },
+  ): Promise<ReceivedHandles<{ -readonly [I in keyof K]: ReceivedHandle<K[I]> }>>;
   receive(options?: HandleReceiveOptions): Promise<ReceivedHandles>;
   receive(options?: HandleReceiveOptions): Promise<ReceivedHandles> {
     const native = this.#live();
@@ -383,24 +423,36 @@ export class HandleChannel {
     return done;
   }
 
-  #accept(got: { bytes: Uint8Array; fds: number[]; truncated: boolean; controlTruncated: boolean }, expect: HandleKind[] | undefined): ReceivedHandles {
+  #accept(
+    got: { bytes: Uint8Array; fds: number[]; truncated: boolean; controlTruncated: boolean },
+    expect: HandleKind[] | undefined,
+  ): ReceivedHandles {
     const fail = (reason: HandleChannelFailure, message: string): never => {
       closeAll(got.fds);
       throw new HandleChannelError(reason, message);
     };
     if (got.bytes.byteLength === 0 && got.fds.length === 0 && !got.truncated) fail('closed', 'the peer closed the channel before sending a message');
     if (got.truncated || got.controlTruncated) {
-      fail('truncated', `the message was cut short (${got.truncated ? `more than ${MAX_MESSAGE} bytes` : `more than ${MAX_HANDLES} descriptors`}); the ${got.fds.length} descriptor(s) that arrived are closed`);
+      fail(
+        'truncated',
+        `the message was cut short (${got.truncated ? `more than ${MAX_MESSAGE} bytes` : `more than ${MAX_HANDLES} descriptors`}); the ${got.fds.length} descriptor(s) that arrived are closed`,
+      );
     }
     const header = parseHeader(got.bytes);
-    if (typeof header === 'string') return fail('bad-message', `the message is not one of HandleChannel.send(): ${header}; its ${got.fds.length} descriptor(s) are closed`);
+    if (typeof header === 'string')
+      return fail('bad-message', `the message is not one of HandleChannel.send(): ${header}; its ${got.fds.length} descriptor(s) are closed`);
     if (got.fds.length !== header.handles.length) {
-      fail('missing-handles', `the message describes ${header.handles.length} handle(s) and ${got.fds.length} descriptor(s) came with it; those are closed`);
+      fail(
+        'missing-handles',
+        `the message describes ${header.handles.length} handle(s) and ${got.fds.length} descriptor(s) came with it; those are closed`,
+      );
     }
     if (expect && (expect.length !== header.handles.length || expect.some((k, i) => header.handles[i]!.kind !== k))) {
       fail('wrong-kind', `expected handles of kinds [${expect.join(', ')}]; got [${header.handles.map((h) => h.kind).join(', ')}]; they are closed`);
     }
-    const handles = header.handles.map((h, i) => new ReceivedHandle(h.kind, h.handleType as ReceivedHandleType<HandleKind>, got.fds[i]!, h.size, h.dedicated, h.tiling));
+    const handles = header.handles.map(
+      (h, i) => new ReceivedHandle(h.kind, h.handleType as ReceivedHandleType<HandleKind>, got.fds[i]!, h.size, h.dedicated, h.tiling),
+    );
     return { handles, data: header.data };
   }
 
@@ -417,7 +469,8 @@ export class HandleChannel {
 }
 
 function checkPath(path: unknown): asserts path is string {
-  if (typeof path !== 'string' || path.length === 0) throw new TypeError(`path must be a non-empty string (a Unix socket path); got ${describeValue(path)}`);
+  if (typeof path !== 'string' || path.length === 0)
+    throw new TypeError(`path must be a non-empty string (a Unix socket path); got ${describeValue(path)}`);
   if (Buffer.byteLength(path) > 107) throw new RangeError(`path must be at most 107 bytes (sun_path); got ${Buffer.byteLength(path)} bytes`);
 }
 

@@ -195,7 +195,8 @@ export class FramePipeline<R = unknown> {
     const { queue, slots, vulkan, resources, acquire, produce, process, consume, sync } = o;
     if (!(queue instanceof CommandQueue)) throw new TypeError(`options.queue must be a CommandQueue; got ${describeValue(queue)}`);
     if (queue.released) throw new FramePipelineStateError('options.queue has been released');
-    if (queue.properties.outOfOrder) throw new TypeError('options.queue must be an in-order queue (the steps of a frame are ordered by it); got an out-of-order queue');
+    if (queue.properties.outOfOrder)
+      throw new TypeError('options.queue must be an in-order queue (the steps of a frame are ordered by it); got an out-of-order queue');
     const count = checkInt(slots, 'options.slots', 1, MAX_FRAME_SLOTS);
     const produceKind = checkStep(produce, 'options.produce');
     const consumeKind = checkStep(consume, 'options.consume');
@@ -203,15 +204,18 @@ export class FramePipeline<R = unknown> {
     checkFunction(resources, 'options.resources', true);
     checkFunction(acquire, 'options.acquire', true);
     const needsVulkan = produceKind === 'vulkan' || consumeKind === 'vulkan';
-    if (vulkan !== undefined && !(vulkan instanceof VulkanDevice)) throw new TypeError(`options.vulkan must be a VulkanDevice; got ${describeValue(vulkan)}`);
+    if (vulkan !== undefined && !(vulkan instanceof VulkanDevice))
+      throw new TypeError(`options.vulkan must be a VulkanDevice; got ${describeValue(vulkan)}`);
     if (needsVulkan && vulkan === undefined) {
-      throw new TypeError(`options.vulkan must be the VulkanDevice of the ${produceKind === 'vulkan' ? 'producer' : 'consumer'}'s commands (options.${produceKind === 'vulkan' ? 'produce' : 'consume'} is a Vulkan step); got undefined`);
+      throw new TypeError(
+        `options.vulkan must be the VulkanDevice of the ${produceKind === 'vulkan' ? 'producer' : 'consumer'}'s commands (options.${produceKind === 'vulkan' ? 'produce' : 'consume'} is a Vulkan step); got undefined`,
+      );
     }
     if (vulkan?.disposed) throw new VulkanDisposedError('VulkanDevice (options.vulkan)');
     const syncChoice = sync === undefined ? undefined : checkChoice(sync, 'options.sync', SYNCS);
     this.queue = queue;
     this.vulkan = vulkan ?? null;
-    this.sync = !needsVulkan ? 'host' : syncChoice ?? (semaphoresWork(vulkan!, queue) ? 'semaphores' : 'host');
+    this.sync = !needsVulkan ? 'host' : (syncChoice ?? (semaphoresWork(vulkan!, queue) ? 'semaphores' : 'host'));
     this.#produce = produce!;
     this.#consume = consume!;
     this.#process = process!;
@@ -220,7 +224,15 @@ export class FramePipeline<R = unknown> {
       const useSemaphores = this.sync === 'semaphores';
       if (useSemaphores) this.#semaphores = getSemaphores(queue.context.platform);
       for (let index = 0; index < count; index++) {
-        const slot: SlotState<R> = { index, resources: undefined as R, inputReady: null, outputReady: null, clInputReady: null, clOutputReady: null, objects: [] };
+        const slot: SlotState<R> = {
+          index,
+          resources: undefined as R,
+          inputReady: null,
+          outputReady: null,
+          clInputReady: null,
+          clOutputReady: null,
+          objects: [],
+        };
         this.#slots.push(slot);
         if (useSemaphores && produceKind === 'vulkan') {
           slot.inputReady = vulkan!.createSemaphore();
@@ -245,7 +257,9 @@ export class FramePipeline<R = unknown> {
             throw new FrameStepError('acquire', index, -1, error);
           }
           if (!Array.isArray(objects) || !objects.every((m) => m instanceof MemObject)) {
-            throw new TypeError(`options.acquire(slot ${index}) must return an array of MemObject (the shared objects to acquire); got ${describeValue(objects)}`);
+            throw new TypeError(
+              `options.acquire(slot ${index}) must return an array of MemObject (the shared objects to acquire); got ${describeValue(objects)}`,
+            );
           }
           slot.objects = [...objects];
         }
@@ -285,7 +299,8 @@ export class FramePipeline<R = unknown> {
    */
   run(options: FrameRunOptions<R>): Promise<void> {
     if (this.#disposing) return Promise.reject(new FramePipelineDisposedError('this FramePipeline has been disposed'));
-    if (this.#running) return Promise.reject(new FramePipelineStateError('run() was called while another run() of this FramePipeline is in progress: await it first'));
+    if (this.#running)
+      return Promise.reject(new FramePipelineStateError('run() was called while another run() of this FramePipeline is in progress: await it first'));
     let run: Promise<void>;
     try {
       run = this.#run(options);
@@ -311,8 +326,8 @@ export class FramePipeline<R = unknown> {
     if (lag > 0 && order !== 'ahead') throw new RangeError(`options.lag must be 0 with the 'naive' order; got ${lag}`);
     checkFunction(onConsumed, 'options.onConsumed', true);
     if (timing !== undefined) checkObject(timing, 'options.timing');
-    if (this.queue.released) throw new FramePipelineStateError('the pipeline\'s queue has been released');
-    if (this.vulkan?.disposed) throw new VulkanDisposedError('VulkanDevice (the pipeline\'s options.vulkan)');
+    if (this.queue.released) throw new FramePipelineStateError("the pipeline's queue has been released");
+    if (this.vulkan?.disposed) throw new VulkanDisposedError("VulkanDevice (the pipeline's options.vulkan)");
     return this.#frames(frames, order, lag, onConsumed, timing);
   }
 
@@ -367,7 +382,12 @@ export class FramePipeline<R = unknown> {
     const fail = (step: FrameStepName, s: State, frame: number, error: unknown): never => {
       throw new FrameStepError(step, s.slot.index, frame, error);
     };
-    const prepared = (cache: Map<VulkanCommands, VulkanSubmission>, commands: unknown, what: string, submitOptions: { wait?: VulkanSemaphore[]; signal?: VulkanSemaphore[] }): VulkanSubmission => {
+    const prepared = (
+      cache: Map<VulkanCommands, VulkanSubmission>,
+      commands: unknown,
+      what: string,
+      submitOptions: { wait?: VulkanSemaphore[]; signal?: VulkanSemaphore[] },
+    ): VulkanSubmission => {
       let submission = cache.get(commands as VulkanCommands);
       if (!submission) {
         if (!(commands instanceof VulkanCommands)) throw new TypeError(`${what} must return VulkanCommands; got ${describeValue(commands)}`);
@@ -408,7 +428,12 @@ export class FramePipeline<R = unknown> {
       const t0 = now();
       let promise: Promise<void>;
       try {
-        promise = prepared(s.produceSubmissions, vulkanProducer!(s.slot, frame), 'options.produce.vulkan()', s.slot.inputReady ? { signal: [s.slot.inputReady] } : {}).submit();
+        promise = prepared(
+          s.produceSubmissions,
+          vulkanProducer!(s.slot, frame),
+          'options.produce.vulkan()',
+          s.slot.inputReady ? { signal: [s.slot.inputReady] } : {},
+        ).submit();
       } catch (error) {
         fail('produce', s, frame, error);
       }
@@ -430,7 +455,8 @@ export class FramePipeline<R = unknown> {
       }
       if (result instanceof Event) s.producedEvent = result;
       else if (result !== undefined && typeof (result as PromiseLike<unknown>)?.then === 'function') s.produced = result as PromiseLike<unknown>;
-      else if (result !== undefined) fail('produce', s, frame, new TypeError(`options.produce.host() must return nothing, an Event or a promise; got ${describeValue(result)}`));
+      else if (result !== undefined)
+        fail('produce', s, frame, new TypeError(`options.produce.host() must return nothing, an Event or a promise; got ${describeValue(result)}`));
       s.producedFrame = frame;
       t.produce! += now() - t0;
       if (s.produced) {
@@ -540,7 +566,12 @@ export class FramePipeline<R = unknown> {
       if (vulkanConsumer) {
         let promise: Promise<void>;
         try {
-          promise = prepared(s.consumeSubmissions, vulkanConsumer(s.slot, frame), 'options.consume.vulkan()', s.slot.outputReady ? { wait: [s.slot.outputReady] } : {}).submit();
+          promise = prepared(
+            s.consumeSubmissions,
+            vulkanConsumer(s.slot, frame),
+            'options.consume.vulkan()',
+            s.slot.outputReady ? { wait: [s.slot.outputReady] } : {},
+          ).submit();
         } catch (error) {
           fail('consume', s, frame, error);
         }
@@ -574,7 +605,8 @@ export class FramePipeline<R = unknown> {
     };
 
     try {
-      if (order === 'ahead' && vulkanProducer) for (let f = 0; f < n && f < frames; f++) {
+      if (order === 'ahead' && vulkanProducer)
+        for (let f = 0; f < n && f < frames; f++) {
           const p = produceVulkanAfter(f);
           if (p) await p;
         }
@@ -622,7 +654,10 @@ export class FramePipeline<R = unknown> {
     t.wait! += now() - t0;
     if (failure) throw failure;
     if (this.#disposing && framesDone < frames) {
-      throw new FramePipelineDisposedError(`the FramePipeline was disposed during run(): ${framesDone} of ${frames} frames were done; the frames in flight finished`, framesDone);
+      throw new FramePipelineDisposedError(
+        `the FramePipeline was disposed during run(): ${framesDone} of ${frames} frames were done; the frames in flight finished`,
+        framesDone,
+      );
     }
   }
 
@@ -664,7 +699,8 @@ export class FramePipeline<R = unknown> {
       slot.inputReady?.dispose();
       slot.outputReady?.dispose();
       const resources = slot.resources as { [Symbol.dispose]?: unknown } | null | undefined;
-      if (resources !== null && typeof resources === 'object' && typeof resources[Symbol.dispose] === 'function') (resources[Symbol.dispose] as () => void)();
+      if (resources !== null && typeof resources === 'object' && typeof resources[Symbol.dispose] === 'function')
+        (resources[Symbol.dispose] as () => void)();
     }
   }
 }

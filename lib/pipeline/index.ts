@@ -1,5 +1,16 @@
 // The frame pipeline: frames in flight through OpenCL between any producer
 // and consumer. It sits above the core, lib/interop/ and lib/vulkan/ (it uses
 // all three); nothing but the wiring (lib/index.ts) imports it.
-export { FramePipeline, MAX_FRAME_SLOTS, type FrameConsumer, type FrameOrder, type FramePipelineOptions, type FrameProducer, type FrameRunOptions, type FrameSlot, type FrameSync, type FrameTiming } from './frame-pipeline';
+export {
+  FramePipeline,
+  MAX_FRAME_SLOTS,
+  type FrameConsumer,
+  type FrameOrder,
+  type FramePipelineOptions,
+  type FrameProducer,
+  type FrameRunOptions,
+  type FrameSlot,
+  type FrameSync,
+  type FrameTiming,
+} from './frame-pipeline';
 export { FramePipelineDisposedError, FramePipelineStateError, FrameStepError, type FrameStepName } from './errors';

@@ -209,7 +209,8 @@ export class VaDisplay extends NativeHolder<NativeVaDisplay> {
     const native = this.native;
     if (this.#surfaceFormats) return [...this.#surfaceFormats];
     const profiles = this.profiles();
-    const VAProfileNone = -1, VAEntrypointVideoProc = 10;
+    const VAProfileNone = -1,
+      VAEntrypointVideoProc = 10;
     const vpp = profiles.some((p) => p.profile === VAProfileNone && p.entrypoints.some((e) => e.entrypoint === VAEntrypointVideoProc));
     const first = profiles.find((p) => p.entrypoints.length > 0);
     const pair = vpp
@@ -285,7 +286,11 @@ export function openVaDisplay(options?: VaDisplayOptions): VaDisplay {
   if (kind !== 'x11') {
     const named = o.device ?? process.env[VA_DEVICE_ENV];
     if (!loaded.drm) {
-      attempts.push({ kind: 'drm', target: named ?? '/dev/dri/renderD*', reason: `libva-drm could not be loaded (${describeProblems(loaded.problems, 'libva-drm')})` });
+      attempts.push({
+        kind: 'drm',
+        target: named ?? '/dev/dri/renderD*',
+        reason: `libva-drm could not be loaded (${describeProblems(loaded.problems, 'libva-drm')})`,
+      });
     } else if (named) {
       const display = tryOpen('drm', named, () => native.vaOpenDrm(named));
       if (display) return display;

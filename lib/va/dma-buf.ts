@@ -71,7 +71,9 @@ export class VaDmaBuf {
     this.height = prime.height;
     this.objects = Object.freeze(prime.objects.map((o) => Object.freeze({ ...o })));
     this.layers = Object.freeze(
-      prime.layers.map((l) => Object.freeze({ drmFormat: fourccText(l.drmFormat), planes: Object.freeze(l.planes.map((p) => Object.freeze({ ...p }))) })),
+      prime.layers.map((l) =>
+        Object.freeze({ drmFormat: fourccText(l.drmFormat), planes: Object.freeze(l.planes.map((p) => Object.freeze({ ...p }))) }),
+      ),
     );
     this.#fds = prime.objects.map((o) => o.fd);
     for (const fd of this.#fds) ownHandle(this, fd, 'dma-buf');
@@ -96,9 +98,7 @@ export class VaDmaBuf {
   /** The planes as an import descriptor (for importDmaBuf on another display, or to hand on). */
   toImport(): VaDmaBufImport {
     if (this.#closed) throw new TypeError('this VaDmaBuf is closed: its file descriptors are gone');
-    const planes = this.layers.flatMap((layer) =>
-      layer.planes.map((p) => ({ fd: this.objects[p.object]!.fd, offset: p.offset, pitch: p.pitch })),
-    );
+    const planes = this.layers.flatMap((layer) => layer.planes.map((p) => ({ fd: this.objects[p.object]!.fd, offset: p.offset, pitch: p.pitch })));
     const modifier = this.objects[0]?.modifier ?? DRM_FORMAT_MOD_LINEAR;
     return { format: this.format as VaFourcc, width: this.width, height: this.height, planes, modifier };
   }
@@ -143,7 +143,9 @@ export function importDescriptor(desc: VaDmaBufImport) {
     const offset = checkInt(plane.offset ?? 0, `planes[${i}].offset`, 0, 0xffffffff);
     const pitch = checkInt(plane.pitch, `planes[${i}].pitch`, 1, 0xffffffff);
     if (pitch < sizes[i]!.bytesPerRow) {
-      throw new RangeError(`planes[${i}].pitch ${pitch} is less than the ${sizes[i]!.bytesPerRow} bytes a row of plane ${i} of a ${width}x${height} ${desc.format} surface holds`);
+      throw new RangeError(
+        `planes[${i}].pitch ${pitch} is less than the ${sizes[i]!.bytesPerRow} bytes a row of plane ${i} of a ${width}x${height} ${desc.format} surface holds`,
+      );
     }
     const needed = pitch * (sizes[i]!.height - 1) + sizes[i]!.bytesPerRow;
     const size = plane.size === undefined ? undefined : checkInt(plane.size, `planes[${i}].size`, 1, 0xffffffff);

@@ -54,9 +54,7 @@ export function loadLibva(options: LibvaLoadOptions = {}): LoadedLibva {
   const libva = options.library ? [options.library] : fromEnv ? [fromEnv] : ['libva.so.2'];
   const result = native.vaLoad({ libva, drm: ['libva-drm.so.2'], x11: ['libva-x11.so.2'], xlib: ['libX11.so.6'] });
   if (!result.ok) {
-    throw new VaNotAvailableError(
-      result.attempts.map((a) => (fromEnv && !options.library ? { ...a, path: `${a.path} (from ${LIBVA_ENV})` } : a)),
-    );
+    throw new VaNotAvailableError(result.attempts.map((a) => (fromEnv && !options.library ? { ...a, path: `${a.path} (from ${LIBVA_ENV})` } : a)));
   }
   return (loaded = describe(result));
 }

@@ -5,7 +5,15 @@
 // It keeps its display alive: the native surface holds the native display.
 import type { NativeVaSurface } from '../addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
-import { VA_EXPORT_SURFACE, VA_SURFACE_STATUS, type VaFourcc, type VaPlaneSize, type VaSurfaceState, fourccCode, vaPlaneSizes } from '../facts/va-formats';
+import {
+  VA_EXPORT_SURFACE,
+  VA_SURFACE_STATUS,
+  type VaFourcc,
+  type VaPlaneSize,
+  type VaSurfaceState,
+  fourccCode,
+  vaPlaneSizes,
+} from '../facts/va-formats';
 import { type HostAccessGuard, HostAccessGuards } from '../sharing-hooks';
 import { checkChoice, checkNotDetached, checkOptions } from '../validate';
 import { VaDmaBuf } from './dma-buf';
@@ -108,11 +116,17 @@ export class VaSurface {
   }
 
   #transfer(write: boolean, plane: number, data: ArrayBufferView, size: VaPlaneSize, options: VaPlaneTransferOptions | undefined): void {
-    const o = checkOptions<VaPlaneTransferOptions & { into?: unknown }>(options, 'options', write ? ['pitch', 'method'] : ['pitch', 'method', 'into']);
+    const o = checkOptions<VaPlaneTransferOptions & { into?: unknown }>(
+      options,
+      'options',
+      write ? ['pitch', 'method'] : ['pitch', 'method', 'into'],
+    );
     const method = checkChoice(o.method, 'options.method', ['auto', 'derive', 'image'] as const, 'auto');
     const pitch = o.pitch ?? size.bytesPerRow;
     if (typeof pitch !== 'number' || !Number.isInteger(pitch) || pitch < size.bytesPerRow) {
-      throw new RangeError(`options.pitch must be an integer of at least ${size.bytesPerRow} (bytes in a row of plane ${plane}); got ${describeValue(o.pitch)}`);
+      throw new RangeError(
+        `options.pitch must be an integer of at least ${size.bytesPerRow} (bytes in a row of plane ${plane}); got ${describeValue(o.pitch)}`,
+      );
     }
     const needed = pitch * (size.height - 1) + size.bytesPerRow;
     if (data.byteLength < needed) {
@@ -132,7 +146,8 @@ export class VaSurface {
   writePlane(plane: number, data: ArrayBufferView | ArrayBuffer, options?: VaPlaneTransferOptions): void {
     this.native;
     const size = this.#plane(plane);
-    if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) throw new TypeError(`data must be an ArrayBuffer or a typed array; got ${describeValue(data)}`);
+    if (!(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data))
+      throw new TypeError(`data must be an ArrayBuffer or a typed array; got ${describeValue(data)}`);
     checkNotDetached(data, 'data');
     const view = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
     this.#transfer(true, plane, view, size, options);

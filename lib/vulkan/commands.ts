@@ -48,13 +48,19 @@ export interface NV12FrameOptions {
 export function nv12Layout(o: NV12FrameOptions) {
   const width = checkInt(o.width, 'width', 4, 65536);
   const height = checkInt(o.height, 'height', 2, 65536);
-  if (width % 4 || height % 2) throw new RangeError(`an NV12 test frame needs a width that is a multiple of 4 and an even height; got ${width}x${height}`);
+  if (width % 4 || height % 2)
+    throw new RangeError(`an NV12 test frame needs a width that is a multiple of 4 and an even height; got ${width}x${height}`);
   const frame = checkInt(o.frame, 'frame', 0, 0xffffffff);
   const yOffset = checkInt(o.yOffset ?? 0, 'yOffset', 0);
   const yPitch = checkInt(o.yPitch ?? width, 'yPitch', width);
   const uvOffset = checkInt(o.uvOffset ?? yOffset + yPitch * height, 'uvOffset', 0);
   const uvPitch = checkInt(o.uvPitch ?? yPitch, 'uvPitch', width);
-  for (const [name, value] of [['yOffset', yOffset], ['yPitch', yPitch], ['uvOffset', uvOffset], ['uvPitch', uvPitch]] as const) {
+  for (const [name, value] of [
+    ['yOffset', yOffset],
+    ['yPitch', yPitch],
+    ['uvOffset', uvOffset],
+    ['uvPitch', uvPitch],
+  ] as const) {
     if (value % 4) throw new RangeError(`${name} must be a multiple of 4; got ${value}`);
   }
   const yEnd = yOffset + yPitch * (height - 1) + width;
@@ -140,7 +146,12 @@ export class VulkanRecorder {
     const o = checkOptions<VulkanCopyOptions>(options, 'options', ['srcOffset', 'dstOffset', 'size']);
     const srcOffset = checkInt(o.srcOffset ?? 0, 'options.srcOffset', 0, s.size);
     const dstOffset = checkInt(o.dstOffset ?? 0, 'options.dstOffset', 0, d.size);
-    const size = checkInt(o.size ?? Math.min(s.size - srcOffset, d.size - dstOffset), 'options.size', 0, Math.min(s.size - srcOffset, d.size - dstOffset));
+    const size = checkInt(
+      o.size ?? Math.min(s.size - srcOffset, d.size - dstOffset),
+      'options.size',
+      0,
+      Math.min(s.size - srcOffset, d.size - dstOffset),
+    );
     if (s === d && srcOffset < dstOffset + size && dstOffset < srcOffset + size) throw new RangeError('the source and destination ranges overlap');
     if (size > 0) this.ops.push({ op: 'copy', src: s.native, dst: d.native, srcOffset, dstOffset, size });
     return this;
@@ -154,10 +165,14 @@ export class VulkanRecorder {
     const p = img.planes[plane]!;
     const bufferOffset = checkInt(o.bufferOffset ?? 0, 'options.bufferOffset', 0, b.size);
     const pitch = checkInt(o.bufferPitch ?? p.rowBytes, 'options.bufferPitch', p.rowBytes);
-    if (bufferOffset % 4 || bufferOffset % p.texelBytes) throw new RangeError(`options.bufferOffset must be a multiple of 4 and of ${p.texelBytes}; got ${bufferOffset}`);
+    if (bufferOffset % 4 || bufferOffset % p.texelBytes)
+      throw new RangeError(`options.bufferOffset must be a multiple of 4 and of ${p.texelBytes}; got ${bufferOffset}`);
     if (pitch % p.texelBytes) throw new RangeError(`options.bufferPitch must be a multiple of the plane's ${p.texelBytes}-byte texels; got ${pitch}`);
     const needed = bufferOffset + pitch * (p.height - 1) + p.rowBytes;
-    if (needed > b.size) throw new RangeError(`plane ${plane} (${p.height} rows of ${p.rowBytes} bytes, ${pitch} apart) at offset ${bufferOffset} needs ${needed} bytes; the buffer has ${b.size}`);
+    if (needed > b.size)
+      throw new RangeError(
+        `plane ${plane} (${p.height} rows of ${p.rowBytes} bytes, ${pitch} apart) at offset ${bufferOffset} needs ${needed} bytes; the buffer has ${b.size}`,
+      );
     this.ops.push({ op: kind, buffer: b.native, image: img.native, plane, bufferOffset, rowLength: pitch / p.texelBytes });
     return this;
   }

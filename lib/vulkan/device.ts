@@ -83,7 +83,8 @@ export class VulkanSubmission {
   submit(): Promise<void> {
     const device = this.queue.device.native;
     const commands = this.commands === null ? null : this.commands.native;
-    const wait = this.wait, signal = this.signal;
+    const wait = this.wait,
+      signal = this.signal;
     for (let i = 0; i < wait.length; i++) {
       wait[i]!.native;
       wait[i]!.checkWait();
@@ -125,7 +126,8 @@ export class VulkanQueue {
 
   #commands(commands: unknown): VulkanCommands | null {
     if (commands === null) return null;
-    if (!(commands instanceof VulkanCommands)) throw new TypeError(`commands must be VulkanCommands (device.record()) or null; got ${describeValue(commands)}`);
+    if (!(commands instanceof VulkanCommands))
+      throw new TypeError(`commands must be VulkanCommands (device.record()) or null; got ${describeValue(commands)}`);
     if (commands.device !== this.device) throw new TypeError('commands were recorded on another VulkanDevice');
     commands.native;
     return commands;
@@ -146,13 +148,16 @@ export class VulkanQueue {
       const stage = checkChoice<VulkanWaitStage>(o.waitStage, 'options.waitStage', ['transfer', 'compute', 'all']);
       waitStageBits = WAIT_STAGE_BITS[stage];
       if (stage !== 'all' && cmds && cmds.stageBits & ~waitStageBits) {
-        throw new RangeError(`options.waitStage '${stage}' leaves out the ${cmds.waitStages.filter((s) => s !== stage).join(' and ')} work of these commands, which would not wait; use 'all' or leave it out`);
+        throw new RangeError(
+          `options.waitStage '${stage}' leaves out the ${cmds.waitStages.filter((s) => s !== stage).join(' and ')} work of these commands, which would not wait; use 'all' or leave it out`,
+        );
       }
     }
     const wait = this.#semaphores(o.wait, 'options.wait');
     const signal = this.#semaphores(o.signal, 'options.signal');
     for (const list of [wait, signal]) {
-      for (let i = 1; i < list.length; i++) if (list.indexOf(list[i]!) !== i) throw new TypeError('a semaphore appears twice in options.wait or options.signal');
+      for (let i = 1; i < list.length; i++)
+        if (list.indexOf(list[i]!) !== i) throw new TypeError('a semaphore appears twice in options.wait or options.signal');
     }
     return new VulkanSubmission(this, cmds, wait, signal, waitStageBits);
   }
@@ -227,7 +232,11 @@ export class VulkanDevice extends NativeHolder<NativeVkDevice> {
       if (!this.memoryHandleTypes.includes(type)) {
         const s = this.physicalDevice.memoryHandleTypes.find((x) => x.handleType === type)!;
         const why = !s.exportable ? 'the driver cannot export memory as this type' : `the device lacks ${s.extensions.join(' + ')}`;
-        throw new VulkanNotSupportedError(`memory export as '${type}'`, this.name, `${why} (it exports ${this.memoryHandleTypes.map((x) => `'${x}'`).join(', ') || 'none'})`);
+        throw new VulkanNotSupportedError(
+          `memory export as '${type}'`,
+          this.name,
+          `${why} (it exports ${this.memoryHandleTypes.map((x) => `'${x}'`).join(', ') || 'none'})`,
+        );
       }
       return type;
     });
@@ -240,7 +249,8 @@ export class VulkanDevice extends NativeHolder<NativeVkDevice> {
     const o = checkOptions<VulkanBufferOptions>(options, 'options', ['size', 'exportTypes', 'hostVisible']);
     const size = checkInt(o.size, 'options.size', 1);
     const types = this.#memoryTypes(o.exportTypes, 'options.exportTypes');
-    if (o.hostVisible !== undefined && typeof o.hostVisible !== 'boolean') throw new TypeError(`options.hostVisible must be a boolean; got ${describeValue(o.hostVisible)}`);
+    if (o.hostVisible !== undefined && typeof o.hostVisible !== 'boolean')
+      throw new TypeError(`options.hostVisible must be a boolean; got ${describeValue(o.hostVisible)}`);
     const bits = types.reduce((m, t) => m | MEMORY_HANDLE_BITS[t], 0);
     return new VulkanBuffer(this, native.createBuffer(size, bits, o.hostVisible ?? false));
   }
@@ -263,12 +273,23 @@ export class VulkanDevice extends NativeHolder<NativeVkDevice> {
     }
     for (const type of types.length ? types : [undefined]) {
       const support = native.imageSupport(IMAGE_FORMATS[format], tiling === 'linear', IMAGE_USAGE.transfer, type ? MEMORY_HANDLE_BITS[type] : 0);
-      if (!support) throw new VulkanNotSupportedError(what, this.name, 'vkGetPhysicalDeviceImageFormatProperties2 says VK_ERROR_FORMAT_NOT_SUPPORTED');
-      if ((support.features & FORMAT_FEATURE_TRANSFER) !== FORMAT_FEATURE_TRANSFER) throw new VulkanNotSupportedError(what, this.name, 'the format cannot be a transfer source and destination with this tiling');
-      if (type && !(support.externalFeatures & 0x2)) throw new VulkanNotSupportedError(what, this.name, `such images cannot be exported as '${type}'`);
-      if (width > support.maxWidth || height > support.maxHeight) throw new VulkanNotSupportedError(what, this.name, `at most ${support.maxWidth}x${support.maxHeight}; asked ${width}x${height}`);
+      if (!support)
+        throw new VulkanNotSupportedError(what, this.name, 'vkGetPhysicalDeviceImageFormatProperties2 says VK_ERROR_FORMAT_NOT_SUPPORTED');
+      if ((support.features & FORMAT_FEATURE_TRANSFER) !== FORMAT_FEATURE_TRANSFER)
+        throw new VulkanNotSupportedError(what, this.name, 'the format cannot be a transfer source and destination with this tiling');
+      if (type && !(support.externalFeatures & 0x2))
+        throw new VulkanNotSupportedError(what, this.name, `such images cannot be exported as '${type}'`);
+      if (width > support.maxWidth || height > support.maxHeight)
+        throw new VulkanNotSupportedError(what, this.name, `at most ${support.maxWidth}x${support.maxHeight}; asked ${width}x${height}`);
     }
-    return new VulkanImage(this, native.createImage(IMAGE_FORMATS[format], width, height, tiling === 'linear', IMAGE_USAGE.transfer, bits), format, width, height, tiling);
+    return new VulkanImage(
+      this,
+      native.createImage(IMAGE_FORMATS[format], width, height, tiling === 'linear', IMAGE_USAGE.transfer, bits),
+      format,
+      width,
+      height,
+      tiling,
+    );
   }
 
   /** A binary semaphore, exportable. */
@@ -279,13 +300,18 @@ export class VulkanDevice extends NativeHolder<NativeVkDevice> {
     if (o.exportTypes === undefined) {
       types = defaultTypes(this.semaphoreHandleTypes, process.platform === 'win32' ? 'opaque-win32' : 'opaque-fd');
     } else {
-      if (!Array.isArray(o.exportTypes)) throw new TypeError(`options.exportTypes must be an array of semaphore handle types; got ${describeValue(o.exportTypes)}`);
+      if (!Array.isArray(o.exportTypes))
+        throw new TypeError(`options.exportTypes must be an array of semaphore handle types; got ${describeValue(o.exportTypes)}`);
       types = o.exportTypes.map((t, i) => {
         const type = checkChoice(t, `options.exportTypes[${i}]`, Object.keys(SEMAPHORE_HANDLE_BITS) as VulkanSemaphoreHandleType[]);
         if (!this.semaphoreHandleTypes.includes(type)) {
           const s = this.physicalDevice.semaphoreHandleTypes.find((x) => x.handleType === type)!;
           const why = !s.exportable ? 'the driver cannot export semaphores as this type' : `the device lacks ${s.extensions.join(' + ')}`;
-          throw new VulkanNotSupportedError(`semaphore export as '${type}'`, this.name, `${why} (it exports ${this.semaphoreHandleTypes.map((x) => `'${x}'`).join(', ') || 'none'})`);
+          throw new VulkanNotSupportedError(
+            `semaphore export as '${type}'`,
+            this.name,
+            `${why} (it exports ${this.semaphoreHandleTypes.map((x) => `'${x}'`).join(', ') || 'none'})`,
+          );
         }
         return type;
       });
@@ -304,7 +330,9 @@ export class VulkanDevice extends NativeHolder<NativeVkDevice> {
     if (typeof build !== 'function') throw new TypeError(`build must be a function (recorder) => void; got ${describeValue(build)}`);
     const tag = Object.prototype.toString.call(build);
     if (tag === '[object AsyncFunction]' || tag === '[object AsyncGeneratorFunction]' || tag === '[object GeneratorFunction]') {
-      throw new TypeError(`build must be a synchronous function (recorder) => void: record() takes the operations added while it runs; got ${tag.slice(8, -1).replace(/^./, (c) => c.toLowerCase())}`);
+      throw new TypeError(
+        `build must be a synchronous function (recorder) => void: record() takes the operations added while it runs; got ${tag.slice(8, -1).replace(/^./, (c) => c.toLowerCase())}`,
+      );
     }
     const o = checkOptions<VulkanRecordOptions>(options, 'options', ['queueOrdered']);
     const queueOrdered = checkBoolean(o.queueOrdered, 'options.queueOrdered', true);
@@ -325,7 +353,8 @@ export class VulkanDevice extends NativeHolder<NativeVkDevice> {
     }
     if (this.disposed) throw new VulkanDisposedError('VulkanDevice');
     for (const used of recorder.uses) {
-      if (used.disposed) throw new VulkanDisposedError(used.kind, 'was disposed inside the record() callback, after an operation used it (nothing was recorded)');
+      if (used.disposed)
+        throw new VulkanDisposedError(used.kind, 'was disposed inside the record() callback, after an operation used it (nothing was recorded)');
     }
     return new VulkanCommands(this, native.record(recorder.ops, queueOrdered), recorder.ops);
   }

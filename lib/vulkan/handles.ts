@@ -75,7 +75,8 @@ export class VulkanExportedHandle<T extends string = VulkanMemoryHandleType | Vu
    * afterwards this object never closes it. Throws once disposed.
    */
   relinquish(): void {
-    if (this.#disposed) throw new VulkanDisposedError('exported handle', this.#owned ? 'was disposed: its handle is closed' : 'was relinquished already');
+    if (this.#disposed)
+      throw new VulkanDisposedError('exported handle', this.#owned ? 'was disposed: its handle is closed' : 'was relinquished already');
     this.#owned = false;
     this.#disposed = true;
     relinquishOwned(this);

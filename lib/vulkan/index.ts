@@ -20,7 +20,15 @@ export {
   type VulkanSemaphoreOptions,
   type VulkanSubmitOptions,
 } from './device';
-export { VULKAN_PACKAGES, VulkanDisposedError, VulkanError, VulkanNotSupportedError, VulkanStateError, VulkanUnavailableError, vkResultName } from './errors';
+export {
+  VULKAN_PACKAGES,
+  VulkanDisposedError,
+  VulkanError,
+  VulkanNotSupportedError,
+  VulkanStateError,
+  VulkanUnavailableError,
+  vkResultName,
+} from './errors';
 export { nv12TestFrame, type NV12TestFrame } from './frames';
 export { VulkanExportedHandle, type VulkanMemoryHandleType, type VulkanSemaphoreHandleType } from './handles';
 export { VulkanInstance, createVulkanInstance, type VulkanDeviceOptions, type VulkanInstanceOptions } from './instance';

@@ -16,9 +16,14 @@ export type { VulkanDeviceType, VulkanHandleTypeSupport, VulkanPhysicalDevice } 
 
 const DEVICE_TYPES: readonly VulkanDeviceType[] = ['other', 'integrated-gpu', 'discrete-gpu', 'virtual-gpu', 'cpu'];
 
-const QUEUE_COMPUTE = 0x2, QUEUE_TRANSFER = 0x4, QUEUE_GRAPHICS = 0x1;
-const FEATURE_EXPORTABLE = 0x2, FEATURE_IMPORTABLE = 0x4, FEATURE_DEDICATED_ONLY = 0x1;
-const SEMAPHORE_EXPORTABLE = 0x1, SEMAPHORE_IMPORTABLE = 0x2;
+const QUEUE_COMPUTE = 0x2,
+  QUEUE_TRANSFER = 0x4,
+  QUEUE_GRAPHICS = 0x1;
+const FEATURE_EXPORTABLE = 0x2,
+  FEATURE_IMPORTABLE = 0x4,
+  FEATURE_DEDICATED_ONLY = 0x1;
+const SEMAPHORE_EXPORTABLE = 0x1,
+  SEMAPHORE_IMPORTABLE = 0x2;
 
 /** The device extension each handle type needs. */
 const MEMORY_EXTENSIONS: Readonly<Record<VulkanMemoryHandleType, readonly string[]>> = {
@@ -152,7 +157,11 @@ export class VulkanInstance extends NativeHolder<NativeVkInstance> {
       chosen = devices.find((d) => d.deviceUUID.every((b, i) => b === uuid[i]));
       if (!chosen) {
         const listed = devices.map((d) => `${d.name} (${uuidString(d.deviceUUID)})`).join(', ') || 'none';
-        throw new VulkanNotSupportedError(`a device with UUID ${uuidString(uuid)}`, 'This Vulkan instance', `no physical device has that deviceUUID; the devices are: ${listed}`);
+        throw new VulkanNotSupportedError(
+          `a device with UUID ${uuidString(uuid)}`,
+          'This Vulkan instance',
+          `no physical device has that deviceUUID; the devices are: ${listed}`,
+        );
       }
     } else if (o.index !== undefined) {
       const index = checkInt(o.index, 'options.index', 0, Math.max(0, devices.length - 1));
@@ -160,13 +169,20 @@ export class VulkanInstance extends NativeHolder<NativeVkInstance> {
       if (!chosen) throw new RangeError(`options.index ${index}: this instance has no physical devices`);
     } else {
       chosen = devices.find((d) => d.queueFamily !== null);
-      if (!chosen) throw new VulkanNotSupportedError('a device with a compute queue', 'This Vulkan instance', `it lists ${devices.length} physical device(s), none with one`);
+      if (!chosen)
+        throw new VulkanNotSupportedError(
+          'a device with a compute queue',
+          'This Vulkan instance',
+          `it lists ${devices.length} physical device(s), none with one`,
+        );
     }
-    if (chosen.queueFamily === null) throw new VulkanNotSupportedError('a compute + transfer queue', chosen.name, 'the device has no compute queue family');
+    if (chosen.queueFamily === null)
+      throw new VulkanNotSupportedError('a compute + transfer queue', chosen.name, 'the device has no compute queue family');
     const wanted = new Set<string>();
     for (const t of chosen.memoryExport) for (const e of MEMORY_EXTENSIONS[t]) wanted.add(e);
     for (const t of chosen.semaphoreExport) for (const e of SEMAPHORE_EXTENSIONS[t]) wanted.add(e);
-    if (chosen.extensions.includes('VK_KHR_external_memory_fd') && chosen.memoryHandleTypes.some((s) => s.importable)) wanted.add('VK_KHR_external_memory_fd');
+    if (chosen.extensions.includes('VK_KHR_external_memory_fd') && chosen.memoryHandleTypes.some((s) => s.importable))
+      wanted.add('VK_KHR_external_memory_fd');
     const extensions = [...wanted].filter((e) => chosen!.extensions.includes(e));
     const memoryBits = chosen.memoryExport.reduce((m, t) => m | MEMORY_HANDLE_BITS[t], 0);
     const semaphoreBits = chosen.semaphoreExport.reduce((m, t) => m | SEMAPHORE_HANDLE_BITS[t], 0);
@@ -190,7 +206,10 @@ export function createVulkanInstance(options?: VulkanInstanceOptions): VulkanIns
   const minor = Number(version.split('.')[1]);
   const apiVersion = (1 << 22) | (minor << 12);
   if (loaded.apiVersion < apiVersion) {
-    throw new VulkanUnavailableError([], `The Vulkan loader ${loaded.path} supports Vulkan ${loaded.version}; external memory needs ${version} or later.`);
+    throw new VulkanUnavailableError(
+      [],
+      `The Vulkan loader ${loaded.path} supports Vulkan ${loaded.version}; external memory needs ${version} or later.`,
+    );
   }
   return new VulkanInstance(native.vkCreateInstance(apiVersion, [], o.applicationName ?? 'opencl-interop'), `${version}.0`);
 }

@@ -11,11 +11,20 @@ import { VulkanDisposedError, VulkanNotSupportedError } from './errors';
 import { MEMORY_HANDLE_BITS, VulkanExportedHandle, handleTypeNames, type VulkanMemoryHandleType } from './handles';
 
 /** @internal */
-export function checkMemoryHandleType(device: VulkanDeviceLink, exportTypes: readonly VulkanMemoryHandleType[], handleType: unknown): VulkanMemoryHandleType {
+export function checkMemoryHandleType(
+  device: VulkanDeviceLink,
+  exportTypes: readonly VulkanMemoryHandleType[],
+  handleType: unknown,
+): VulkanMemoryHandleType {
   const type = handleType ?? exportTypes[0];
-  if (type === undefined) throw new VulkanNotSupportedError('memory export', device.name, 'this memory was made without export types (the device exports none)');
+  if (type === undefined)
+    throw new VulkanNotSupportedError('memory export', device.name, 'this memory was made without export types (the device exports none)');
   if (typeof type !== 'string' || !(type in MEMORY_HANDLE_BITS)) {
-    throw new TypeError(`handleType must be one of ${Object.keys(MEMORY_HANDLE_BITS).map((t) => `'${t}'`).join(', ')}; got ${describeValue(type)}`);
+    throw new TypeError(
+      `handleType must be one of ${Object.keys(MEMORY_HANDLE_BITS)
+        .map((t) => `'${t}'`)
+        .join(', ')}; got ${describeValue(type)}`,
+    );
   }
   const t = type as VulkanMemoryHandleType;
   if (!exportTypes.includes(t)) {
@@ -37,7 +46,9 @@ function readTarget(bytes: number, what: string): Uint8Array {
   try {
     return new Uint8Array(bytes);
   } catch (error) {
-    throw new RangeError(`${what} needs ${bytes} bytes of JavaScript memory, which could not be allocated (${(error as Error).message})`, { cause: error });
+    throw new RangeError(`${what} needs ${bytes} bytes of JavaScript memory, which could not be allocated (${(error as Error).message})`, {
+      cause: error,
+    });
   }
 }
 
@@ -163,7 +174,14 @@ export class VulkanImage extends VulkanMemoryResource<NativeVkImage> {
   readonly planes: readonly VulkanImagePlane[];
 
   /** @internal */
-  constructor(device: VulkanDeviceLink, native: NativeVkImage, format: VulkanImageFormat, width: number, height: number, tiling: 'linear' | 'optimal') {
+  constructor(
+    device: VulkanDeviceLink,
+    native: NativeVkImage,
+    format: VulkanImageFormat,
+    width: number,
+    height: number,
+    tiling: 'linear' | 'optimal',
+  ) {
     super(device, native);
     this.format = format;
     this.width = width;
@@ -206,7 +224,9 @@ export class VulkanImage extends VulkanMemoryResource<NativeVkImage> {
     checkInt(pitch, 'options.pitch', p.rowBytes);
     const needed = pitch * (p.height - 1) + p.rowBytes;
     if (bytes.byteLength < needed) {
-      throw new RangeError(`plane ${plane} of a ${this.width}x${this.height} ${this.format} image is ${p.height} rows of ${p.rowBytes} bytes: data needs ${needed} bytes at pitch ${pitch}; it has ${bytes.byteLength}`);
+      throw new RangeError(
+        `plane ${plane} of a ${this.width}x${this.height} ${this.format} image is ${p.height} rows of ${p.rowBytes} bytes: data needs ${needed} bytes at pitch ${pitch}; it has ${bytes.byteLength}`,
+      );
     }
     return native.write(plane, bytes, pitch);
   }

@@ -21,9 +21,7 @@ function deviceReport(d: VulkanPhysicalDevice, platforms: readonly PlatformRepor
     memoryImport: [...d.memoryImport],
     semaphoreExport: [...d.semaphoreExport],
     semaphoreImport: [...d.semaphoreImport],
-    matches: platforms.flatMap((p, platform) =>
-      p.devices.flatMap((cl, device) => (cl.uuid === uuid ? [{ platform, device, name: cl.name }] : [])),
-    ),
+    matches: platforms.flatMap((p, platform) => p.devices.flatMap((cl, device) => (cl.uuid === uuid ? [{ platform, device, name: cl.name }] : []))),
   };
 }
 

@@ -45,7 +45,9 @@ export class VulkanSemaphore extends NativeHolder<NativeVkSemaphore> {
   /** @internal A submit waits on it. */
   checkWait(): void {
     if (!this.#shared && !this.#signalPending) {
-      throw new VulkanStateError('a submit waits on a semaphore with no signal pending: nothing would ever signal it (signal it in an earlier submit, or export it to the API that will)');
+      throw new VulkanStateError(
+        'a submit waits on a semaphore with no signal pending: nothing would ever signal it (signal it in an earlier submit, or export it to the API that will)',
+      );
     }
   }
   /** @internal A submit signals it. */
@@ -72,10 +74,18 @@ export class VulkanSemaphore extends NativeHolder<NativeVkSemaphore> {
     const native = this.native;
     const type = handleType ?? this.exportTypes[0];
     if (type === undefined) {
-      throw new VulkanNotSupportedError('semaphore export', this.device.name, 'this semaphore was created without export types (the device exports none)');
+      throw new VulkanNotSupportedError(
+        'semaphore export',
+        this.device.name,
+        'this semaphore was created without export types (the device exports none)',
+      );
     }
     if (!(type in SEMAPHORE_HANDLE_BITS)) {
-      throw new TypeError(`handleType must be one of ${Object.keys(SEMAPHORE_HANDLE_BITS).map((t) => `'${t}'`).join(', ')}; got ${String(type)}`);
+      throw new TypeError(
+        `handleType must be one of ${Object.keys(SEMAPHORE_HANDLE_BITS)
+          .map((t) => `'${t}'`)
+          .join(', ')}; got ${String(type)}`,
+      );
     }
     if (!this.exportTypes.includes(type)) {
       throw new VulkanNotSupportedError(

@@ -60,7 +60,8 @@ Napi::Value CreateDevice(const Napi::CallbackInfo& info) {
   HRESULT hr = E_INVALIDARG;
   ID3D10Device1* device = nullptr;
   for (uint32_t i = 0; i < levels.Length() && !device; i++) {
-    hr = create(adapter, D3D10_DRIVER_TYPE_HARDWARE, nullptr, flags, static_cast<D3D10_FEATURE_LEVEL1>(U32(levels.Get(i), "featureLevels[i]")), D3D10_1_SDK_VERSION, &device);
+    hr = create(adapter, D3D10_DRIVER_TYPE_HARDWARE, nullptr, flags, static_cast<D3D10_FEATURE_LEVEL1>(U32(levels.Get(i), "featureLevels[i]")),
+                D3D10_1_SDK_VERSION, &device);
   }
   CheckHr(env, hr, "D3D10CreateDevice1");
   return NativeComObject::Wrap(env, device, kDevice);

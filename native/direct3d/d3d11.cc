@@ -52,8 +52,8 @@ const char* const kDevice = D3D11::kDevice;
 // d3d11CreateDevice(adapterIndex: number | null, flags, featureLevels: number[])
 Napi::Value CreateDevice(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  using Create = HRESULT(WINAPI*)(IDXGIAdapter*, D3D_DRIVER_TYPE, HMODULE, UINT, const D3D_FEATURE_LEVEL*, UINT, UINT,
-                                  ID3D11Device**, D3D_FEATURE_LEVEL*, ID3D11DeviceContext**);
+  using Create = HRESULT(WINAPI*)(IDXGIAdapter*, D3D_DRIVER_TYPE, HMODULE, UINT, const D3D_FEATURE_LEVEL*, UINT, UINT, ID3D11Device**,
+                                  D3D_FEATURE_LEVEL*, ID3D11DeviceContext**);
   auto create = reinterpret_cast<Create>(SystemFunction(env, "d3d11.dll", "D3D11CreateDevice"));
   Com<IDXGIAdapter1> adapter;
   if (!info[0].IsNull()) adapter.p = DxgiAdapter(env, U32(info[0], "adapterIndex"));
@@ -87,8 +87,7 @@ Napi::Value OpenSharedResource(const Napi::CallbackInfo& info) {
     CheckHr(env, owner->object()->QueryInterface(__uuidof(ID3D11Device1), device1.Out()), "QueryInterface(ID3D11Device1)");
     CheckHr(env, device1->OpenSharedResource1(handle, __uuidof(ID3D11Resource), resource.Out()), "ID3D11Device1::OpenSharedResource1");
   } else {
-    CheckHr(env, owner->As<ID3D11Device>()->OpenSharedResource(handle, __uuidof(ID3D11Resource), resource.Out()),
-            "ID3D11Device::OpenSharedResource");
+    CheckHr(env, owner->As<ID3D11Device>()->OpenSharedResource(handle, __uuidof(ID3D11Resource), resource.Out()), "ID3D11Device::OpenSharedResource");
   }
   return Resources::WrapResource(env, resource, owner->object());
 }
@@ -137,8 +136,7 @@ Napi::Value Transfer(const Napi::CallbackInfo& info) {
   // other); D3D11_MAP_WRITE keeps what is there, unlike WRITE_DISCARD.
   if (staging.copy) context->CopySubresourceRegion(staging.target, 0, 0, 0, 0, resource, sub, nullptr);
   D3D11_MAPPED_SUBRESOURCE mapped = {};
-  CheckHr(env, context->Map(staging.target, staging.subresource, write ? D3D11_MAP_WRITE : D3D11_MAP_READ, 0, &mapped),
-          "ID3D11DeviceContext::Map");
+  CheckHr(env, context->Map(staging.target, staging.subresource, write ? D3D11_MAP_WRITE : D3D11_MAP_READ, 0, &mapped), "ID3D11DeviceContext::Map");
   size_t pitch = self->kind() == "D3D11Buffer" ? layout.rowBytes : mapped.RowPitch;
   CopyPlaneThenUnmap(env, write, static_cast<uint8_t*>(mapped.pData), pitch, mapped.DepthPitch, bytes.Data(), layout, "mapped",
                      [&] { context->Unmap(staging.target, staging.subresource); });

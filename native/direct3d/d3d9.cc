@@ -137,13 +137,13 @@ Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
   IDirect3DSurface9* surface = nullptr;
   if (o.Get("renderTarget").ToBoolean()) {
     CheckHr(env,
-            device->CreateRenderTarget(U32Of(o, "width"), U32Of(o, "height"), format, D3DMULTISAMPLE_NONE, 0, o.Get("lockable").ToBoolean(),
-                                       &surface, share.Pointer()),
+            device->CreateRenderTarget(U32Of(o, "width"), U32Of(o, "height"), format, D3DMULTISAMPLE_NONE, 0, o.Get("lockable").ToBoolean(), &surface,
+                                       share.Pointer()),
             "IDirect3DDevice9::CreateRenderTarget");
   } else {
     CheckHr(env,
-            device->CreateOffscreenPlainSurface(U32Of(o, "width"), U32Of(o, "height"), format, static_cast<D3DPOOL>(U32Of(o, "pool")),
-                                                &surface, share.Pointer()),
+            device->CreateOffscreenPlainSurface(U32Of(o, "width"), U32Of(o, "height"), format, static_cast<D3DPOOL>(U32Of(o, "pool")), &surface,
+                                                share.Pointer()),
             "IDirect3DDevice9::CreateOffscreenPlainSurface");
   }
   return Created(env, surface, "D3D9Surface", owner->object(), share);
@@ -168,10 +168,10 @@ Napi::Value CreateTexture(const Napi::CallbackInfo& info) {
   }
   if (type == "volume") {
     IDirect3DVolumeTexture9* texture = nullptr;
-    CheckHr(env,
-            device->CreateVolumeTexture(U32Of(o, "width"), U32Of(o, "height"), U32Of(o, "depth"), levels, usage, format, pool, &texture,
-                                        share.Pointer()),
-            "IDirect3DDevice9::CreateVolumeTexture");
+    CheckHr(
+        env,
+        device->CreateVolumeTexture(U32Of(o, "width"), U32Of(o, "height"), U32Of(o, "depth"), levels, usage, format, pool, &texture, share.Pointer()),
+        "IDirect3DDevice9::CreateVolumeTexture");
     return Created(env, texture, "D3D9VolumeTexture", owner->object(), share);
   }
   IDirect3DTexture9* texture = nullptr;
@@ -190,10 +190,10 @@ Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
   D3DPOOL pool = static_cast<D3DPOOL>(U32Of(o, "pool"));
   if (o.Get("index").ToBoolean()) {
     IDirect3DIndexBuffer9* buffer = nullptr;
-    CheckHr(env,
-            device->CreateIndexBuffer(U32Of(o, "size"), U32Of(o, "usage"), static_cast<D3DFORMAT>(U32Of(o, "format")), pool, &buffer,
-                                      share.Pointer()),
-            "IDirect3DDevice9::CreateIndexBuffer");
+    CheckHr(
+        env,
+        device->CreateIndexBuffer(U32Of(o, "size"), U32Of(o, "usage"), static_cast<D3DFORMAT>(U32Of(o, "format")), pool, &buffer, share.Pointer()),
+        "IDirect3DDevice9::CreateIndexBuffer");
     return Created(env, buffer, "D3D9IndexBuffer", owner->object(), share);
   }
   IDirect3DVertexBuffer9* buffer = nullptr;
@@ -220,7 +220,8 @@ Napi::Value Surface(const Napi::CallbackInfo& info) {
 // d3d9Describe(object): the description of a surface, a texture's level `level`, a volume level, or a buffer.
 Napi::Value Describe(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  NativeComObject* self = NativeComObject::From(info[0], "object", {"D3D9Surface", "D3D9Texture", "D3D9CubeTexture", "D3D9VolumeTexture", "D3D9VertexBuffer", "D3D9IndexBuffer"});
+  NativeComObject* self = NativeComObject::From(
+      info[0], "object", {"D3D9Surface", "D3D9Texture", "D3D9CubeTexture", "D3D9VolumeTexture", "D3D9VertexBuffer", "D3D9IndexBuffer"});
   UINT level = U32(info[1], "level");
   Napi::Object out = Napi::Object::New(env);
   auto set = [&](const char* key, uint32_t value) { out.Set(key, Napi::Number::New(env, value)); };
@@ -237,7 +238,8 @@ Napi::Value Describe(const Napi::CallbackInfo& info) {
     if (kind != "D3D9Surface") set("levels", self->As<IDirect3DBaseTexture9>()->GetLevelCount());
     if (kind == "D3D9Surface") {
       Com<IDirect3DBaseTexture9> container;
-      out.Set("inTexture", Napi::Boolean::New(env, SUCCEEDED(self->As<IDirect3DSurface9>()->GetContainer(__uuidof(IDirect3DBaseTexture9), container.Out()))));
+      out.Set("inTexture",
+              Napi::Boolean::New(env, SUCCEEDED(self->As<IDirect3DSurface9>()->GetContainer(__uuidof(IDirect3DBaseTexture9), container.Out()))));
     }
   } else if (kind == "D3D9VolumeTexture") {
     D3DVOLUME_DESC volume = {};

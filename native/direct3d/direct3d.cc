@@ -28,10 +28,10 @@ NativeComObject::NativeComObject(const Napi::CallbackInfo& info) : Napi::ObjectW
 }
 
 void NativeComObject::Init(Napi::Env env, Napi::Object exports) {
-  Napi::Function ctor = DefineClass(env, "NativeComObject",
-                                    {InstanceMethod("release", &NativeComObject::Release),
-                                     InstanceAccessor("address", &NativeComObject::Address, nullptr),
-                                     InstanceAccessor("kind", &NativeComObject::Kind, nullptr)});
+  Napi::Function ctor =
+      DefineClass(env, "NativeComObject",
+                  {InstanceMethod("release", &NativeComObject::Release), InstanceAccessor("address", &NativeComObject::Address, nullptr),
+                   InstanceAccessor("kind", &NativeComObject::Kind, nullptr)});
   AddonData::Get(env).constructors[&kComTag] = Napi::Persistent(ctor);
   exports.Set("NativeComObject", ctor);
 }
@@ -92,7 +92,8 @@ void ThrowHr(Napi::Env env, HRESULT hr, const char* call, const std::string& det
   char text[160];
   std::snprintf(text, sizeof(text), "%s failed: HRESULT 0x%08lx", call, static_cast<unsigned long>(hr));
   Napi::Value detailValue = detail.empty() ? env.Undefined() : Napi::String::New(env, detail);
-  ThrowErrorOf(env, "Direct3DError", {Napi::Number::New(env, static_cast<double>(static_cast<uint32_t>(hr))), Napi::String::New(env, call), detailValue},
+  ThrowErrorOf(env, "Direct3DError",
+               {Napi::Number::New(env, static_cast<double>(static_cast<uint32_t>(hr))), Napi::String::New(env, call), detailValue},
                text + (detail.empty() ? "" : ": " + detail));
 }
 
@@ -152,9 +153,7 @@ const void* InitialData(const Napi::Value& value, size_t size) {
 
 uint64_t U64Of(const Napi::Value& value, const char* what) { return ToU64(value, what); }
 
-HANDLE HandleArg(const Napi::Value& value, const char* what) {
-  return reinterpret_cast<HANDLE>(static_cast<uintptr_t>(ToU64(value, what)));
-}
+HANDLE HandleArg(const Napi::Value& value, const char* what) { return reinterpret_cast<HANDLE>(static_cast<uintptr_t>(ToU64(value, what))); }
 
 Napi::BigInt Bigint(Napi::Env env, uint64_t value) { return Napi::BigInt::New(env, value); }
 
@@ -162,9 +161,7 @@ Napi::BigInt PointerValue(Napi::Env env, const void* pointer) {
   return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)));
 }
 
-uint64_t LuidValue(const LUID& luid) {
-  return (static_cast<uint64_t>(static_cast<uint32_t>(luid.HighPart)) << 32) | luid.LowPart;
-}
+uint64_t LuidValue(const LUID& luid) { return (static_cast<uint64_t>(static_cast<uint32_t>(luid.HighPart)) << 32) | luid.LowPart; }
 
 PlaneLayout LayoutArg(const Napi::Value& value) {
   if (!value.IsObject()) throw Napi::TypeError::New(value.Env(), "layout must be an object");
@@ -283,8 +280,8 @@ Napi::Object DescribeAdapter(Napi::Env env, IUnknown* unknown, int index) {
   out.Set("luid", Bigint(env, LuidValue(desc.AdapterLuid)));
   Com<IDXGIAdapter1> adapter1;
   DXGI_ADAPTER_DESC1 desc1 = {};
-  bool software = SUCCEEDED(unknown->QueryInterface(__uuidof(IDXGIAdapter1), adapter1.Out())) &&
-                  SUCCEEDED(adapter1->GetDesc1(&desc1)) && (desc1.Flags & DXGI_ADAPTER_FLAG_SOFTWARE);
+  bool software = SUCCEEDED(unknown->QueryInterface(__uuidof(IDXGIAdapter1), adapter1.Out())) && SUCCEEDED(adapter1->GetDesc1(&desc1)) &&
+                  (desc1.Flags & DXGI_ADAPTER_FLAG_SOFTWARE);
   out.Set("software", Napi::Boolean::New(env, software));
   return out;
 }

@@ -26,9 +26,7 @@ class DxgiResources {
   using Device = typename Api::Device;
   using Resource = typename Api::Resource;
 
-  static Device* DeviceArg(const Napi::Value& value) {
-    return NativeComObject::From(value, "device", {Api::kDevice})->template As<Device>();
-  }
+  static Device* DeviceArg(const Napi::Value& value) { return NativeComObject::From(value, "device", {Api::kDevice})->template As<Device>(); }
 
   static NativeComObject* ResourceArg(const Napi::Value& value) {
     return NativeComObject::From(value, "resource", {Api::kBuffer, Api::kTexture2D, Api::kTexture3D});
@@ -72,7 +70,8 @@ class DxgiResources {
     return NativeComObject::Wrap(env, buffer, Api::kBuffer, {owner->object()});
   }
 
-  // <api>CreateTexture2D(device, { width, height, mipLevels, arraySize, format, sampleCount, sampleQuality, usage, bindFlags, cpuAccessFlags, miscFlags })
+  // <api>CreateTexture2D(device, { width, height, mipLevels, arraySize, format, sampleCount, sampleQuality, usage, bindFlags, cpuAccessFlags,
+  // miscFlags })
   static Napi::Value CreateTexture2D(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     NativeComObject* owner = NativeComObject::From(info[0], "device", {Api::kDevice});

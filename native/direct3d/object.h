@@ -122,8 +122,8 @@ void CopyPlane(bool write, uint8_t* mapped, size_t pitch, size_t slicePitch, uin
 // CopyPlane, then `unmap()`; rows too short for the layout are a RangeError instead (after `unmap()`),
 // naming how the memory was reached (`access`: "mapped", "locked").
 template <typename Unmap>
-void CopyPlaneThenUnmap(Napi::Env env, bool write, uint8_t* mapped, size_t pitch, size_t slicePitch, uint8_t* packed,
-                        const PlaneLayout& layout, const char* access, Unmap unmap) {
+void CopyPlaneThenUnmap(Napi::Env env, bool write, uint8_t* mapped, size_t pitch, size_t slicePitch, uint8_t* packed, const PlaneLayout& layout,
+                        const char* access, Unmap unmap) {
   if (pitch / layout.pitchDivisor < layout.rowBytes) {
     unmap();
     throw Napi::RangeError::New(env, std::string("the ") + access + " rows are shorter than the layout's");

@@ -18,13 +18,13 @@ class NativeDirect3DSharing : public SharingBase<NativeDirect3DSharing<Names>> {
   explicit NativeDirect3DSharing(const Napi::CallbackInfo& info) : Base(info) {}
 
   static void Init(Napi::Env env, Napi::Object exports) {
-    Base::Register(env, exports, Names::kClass,
-                   {Base::InstanceMethod("deviceIds", &NativeDirect3DSharing::DeviceIds),
-                    Base::InstanceMethod("createFromBuffer", &NativeDirect3DSharing::CreateBuffer),
-                    Base::InstanceMethod("createFromTexture2D", &NativeDirect3DSharing::CreateTexture2D),
-                    Base::InstanceMethod("createFromTexture3D", &NativeDirect3DSharing::CreateTexture3D),
-                    Base::InstanceMethod("acquire", &NativeDirect3DSharing::Acquire),
-                    Base::InstanceMethod("release", &NativeDirect3DSharing::Release)});
+    Base::Register(
+        env, exports, Names::kClass,
+        {Base::InstanceMethod("deviceIds", &NativeDirect3DSharing::DeviceIds),
+         Base::InstanceMethod("createFromBuffer", &NativeDirect3DSharing::CreateBuffer),
+         Base::InstanceMethod("createFromTexture2D", &NativeDirect3DSharing::CreateTexture2D),
+         Base::InstanceMethod("createFromTexture3D", &NativeDirect3DSharing::CreateTexture3D),
+         Base::InstanceMethod("acquire", &NativeDirect3DSharing::Acquire), Base::InstanceMethod("release", &NativeDirect3DSharing::Release)});
   }
 
  private:
@@ -34,8 +34,8 @@ class NativeDirect3DSharing : public SharingBase<NativeDirect3DSharing<Names>> {
   // deviceIds(source, object: bigint, set)
   Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    return QueryDevices(env, this->template Entry<DeviceIdsFn>(env, "deviceIds"), this->platform(),
-                        ToU32(info[0], "source"), ToPointer(info[1], Names::kObject), ToU32(info[2], "set"));
+    return QueryDevices(env, this->template Entry<DeviceIdsFn>(env, "deviceIds"), this->platform(), ToU32(info[0], "source"),
+                        ToPointer(info[1], Names::kObject), ToU32(info[2], "set"));
   }
   Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
@@ -49,18 +49,10 @@ class NativeDirect3DSharing : public SharingBase<NativeDirect3DSharing<Names>> {
     return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
                      ToU32(info[3], "subresource"));
   }
-  Napi::Value CreateTexture2D(const Napi::CallbackInfo& info) {
-    return CreateSubresource(info, "texture2D");
-  }
-  Napi::Value CreateTexture3D(const Napi::CallbackInfo& info) {
-    return CreateSubresource(info, "texture3D");
-  }
-  Napi::Value Acquire(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, this->template Entry<AcquireFn>(info.Env(), "acquire"));
-  }
-  Napi::Value Release(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, this->template Entry<AcquireFn>(info.Env(), "release"));
-  }
+  Napi::Value CreateTexture2D(const Napi::CallbackInfo& info) { return CreateSubresource(info, "texture2D"); }
+  Napi::Value CreateTexture3D(const Napi::CallbackInfo& info) { return CreateSubresource(info, "texture3D"); }
+  Napi::Value Acquire(const Napi::CallbackInfo& info) { return AcquireOrRelease(info, this->template Entry<AcquireFn>(info.Env(), "acquire")); }
+  Napi::Value Release(const Napi::CallbackInfo& info) { return AcquireOrRelease(info, this->template Entry<AcquireFn>(info.Env(), "release")); }
 };
 
 }  // namespace ocl

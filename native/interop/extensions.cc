@@ -48,8 +48,7 @@ Napi::Array EntryPoints::Missing(Napi::Env env) const {
   return missing;
 }
 
-Napi::Value QueryDevices(Napi::Env env, Resolved<DeviceIdsFn> entry, cl_platform_id platform, cl_uint source,
-                         void* object, cl_uint set) {
+Napi::Value QueryDevices(Napi::Env env, Resolved<DeviceIdsFn> entry, cl_platform_id platform, cl_uint source, void* object, cl_uint set) {
   auto [fn, call] = entry;
   cl_uint count = 0;
   Check(env, fn(platform, source, object, set, 0, nullptr, &count), call);

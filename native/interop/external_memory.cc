@@ -46,8 +46,7 @@ PropertyList::PropertyList(const Napi::Value& pairs, const char* what) {
 namespace {
 
 using CreateBufferFn = cl_mem(OCL_CALL*)(cl_context, const cl_ulong*, cl_mem_flags, size_t, void*, cl_int*);
-using CreateImageFn = cl_mem(OCL_CALL*)(cl_context, const cl_ulong*, cl_mem_flags, const cl_image_format*,
-                                        const cl_image_desc*, void*, cl_int*);
+using CreateImageFn = cl_mem(OCL_CALL*)(cl_context, const cl_ulong*, cl_mem_flags, const cl_image_format*, const cl_image_desc*, void*, cl_int*);
 
 class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
  public:
@@ -61,10 +60,8 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
     Napi::Object names = info[3].As<Napi::Object>();
     bool loaderFallback = info[4].ToBoolean();
     const CoreApi& api = Api(env);
-    AddCoreEntry(env, "buffer", names.Get("buffer"),
-                 loaderFallback ? reinterpret_cast<void*>(api.clCreateBufferWithProperties) : nullptr);
-    AddCoreEntry(env, "image", names.Get("image"),
-                 loaderFallback ? reinterpret_cast<void*>(api.clCreateImageWithProperties) : nullptr);
+    AddCoreEntry(env, "buffer", names.Get("buffer"), loaderFallback ? reinterpret_cast<void*>(api.clCreateBufferWithProperties) : nullptr);
+    AddCoreEntry(env, "image", names.Get("image"), loaderFallback ? reinterpret_cast<void*>(api.clCreateImageWithProperties) : nullptr);
     try {
       held_.SetRelease(Entry<AcquireFn>(env, "release").fn);
     } catch (const Napi::Error&) {
@@ -74,10 +71,8 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
 
   static void Init(Napi::Env env, Napi::Object exports) {
     Register(env, exports, "NativeExternalMemory",
-             {InstanceMethod("createBuffer", &NativeExternalMemory::CreateBuffer),
-              InstanceMethod("createImage", &NativeExternalMemory::CreateImage),
-              InstanceMethod("acquire", &NativeExternalMemory::Acquire),
-              InstanceMethod("release", &NativeExternalMemory::Release)});
+             {InstanceMethod("createBuffer", &NativeExternalMemory::CreateBuffer), InstanceMethod("createImage", &NativeExternalMemory::CreateImage),
+              InstanceMethod("acquire", &NativeExternalMemory::Acquire), InstanceMethod("release", &NativeExternalMemory::Release)});
   }
 
  private:
@@ -203,8 +198,6 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
 
 }  // namespace
 
-void InitExternalMemory(Napi::Env env, Napi::Object exports) {
-  NativeExternalMemory::Init(env, exports);
-}
+void InitExternalMemory(Napi::Env env, Napi::Object exports) { NativeExternalMemory::Init(env, exports); }
 
 }  // namespace ocl

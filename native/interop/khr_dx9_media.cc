@@ -4,8 +4,7 @@
 namespace ocl {
 namespace {
 
-using DeviceIdsFn = cl_int(OCL_CALL*)(cl_platform_id, cl_uint, cl_uint*, void*, cl_uint, cl_uint, cl_device_id*,
-                                      cl_uint*);
+using DeviceIdsFn = cl_int(OCL_CALL*)(cl_platform_id, cl_uint, cl_uint*, void*, cl_uint, cl_uint, cl_device_id*, cl_uint*);
 using CreateSurfaceFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, cl_uint, void*, cl_uint, cl_int*);
 
 // cl_dx9_surface_info_khr
@@ -14,18 +13,15 @@ struct SurfaceInfo {
   void* sharedHandle;
 };
 
-
 class NativeKhrDX9MediaSharing : public SharingBase<NativeKhrDX9MediaSharing> {
  public:
-  explicit NativeKhrDX9MediaSharing(const Napi::CallbackInfo& info)
-      : SharingBase(info) {}
+  explicit NativeKhrDX9MediaSharing(const Napi::CallbackInfo& info) : SharingBase(info) {}
 
   static void Init(Napi::Env env, Napi::Object exports) {
     Register(env, exports, "NativeKhrDX9MediaSharing",
              {InstanceMethod("deviceIds", &NativeKhrDX9MediaSharing::DeviceIds),
               InstanceMethod("createFromMediaSurface", &NativeKhrDX9MediaSharing::CreateSurface),
-              InstanceMethod("acquire", &NativeKhrDX9MediaSharing::Acquire),
-              InstanceMethod("release", &NativeKhrDX9MediaSharing::Release)});
+              InstanceMethod("acquire", &NativeKhrDX9MediaSharing::Acquire), InstanceMethod("release", &NativeKhrDX9MediaSharing::Release)});
   }
 
  private:
@@ -33,8 +29,7 @@ class NativeKhrDX9MediaSharing : public SharingBase<NativeKhrDX9MediaSharing> {
   Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     auto [fn, call] = Entry<DeviceIdsFn>(env, "deviceIds");
-    if (!info[0].IsArray() || !info[1].IsArray() ||
-        info[0].As<Napi::Array>().Length() != info[1].As<Napi::Array>().Length()) {
+    if (!info[0].IsArray() || !info[1].IsArray() || info[0].As<Napi::Array>().Length() != info[1].As<Napi::Array>().Length()) {
       throw Napi::TypeError::New(env, "adapter types and adapters must be arrays of the same length");
     }
     auto typesIn = info[0].As<Napi::Array>();
@@ -62,15 +57,11 @@ class NativeKhrDX9MediaSharing : public SharingBase<NativeKhrDX9MediaSharing> {
     Napi::Env env = info.Env();
     auto entry = Entry<CreateSurfaceFn>(env, "mediaSurface");
     SurfaceInfo surface{ToPointer(info[3], "resource"), ToPointer(info[4], "shared handle")};
-    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToU32(info[2], "adapter type"),
-                     &surface, ToU32(info[5], "plane"));
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToU32(info[2], "adapter type"), &surface,
+                     ToU32(info[5], "plane"));
   }
-  Napi::Value Acquire(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));
-  }
-  Napi::Value Release(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "release"));
-  }
+  Napi::Value Acquire(const Napi::CallbackInfo& info) { return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire")); }
+  Napi::Value Release(const Napi::CallbackInfo& info) { return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "release")); }
 };
 
 }  // namespace

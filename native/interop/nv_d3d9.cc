@@ -8,11 +8,9 @@ using CreateBufferFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, void*, cl_int
 using CreateLevelFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, void*, cl_uint, cl_int*);
 using CreateCubeFn = cl_mem(OCL_CALL*)(cl_context, cl_mem_flags, void*, cl_uint, cl_uint, cl_int*);
 
-
 class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
  public:
-  explicit NativeNvD3D9Sharing(const Napi::CallbackInfo& info)
-      : SharingBase(info) {}
+  explicit NativeNvD3D9Sharing(const Napi::CallbackInfo& info) : SharingBase(info) {}
 
   static void Init(Napi::Env env, Napi::Object exports) {
     Register(env, exports, "NativeNvD3D9Sharing",
@@ -23,8 +21,7 @@ class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
               InstanceMethod("createFromTexture", &NativeNvD3D9Sharing::CreateTexture),
               InstanceMethod("createFromCubeTexture", &NativeNvD3D9Sharing::CreateCubeTexture),
               InstanceMethod("createFromVolumeTexture", &NativeNvD3D9Sharing::CreateVolumeTexture),
-              InstanceMethod("acquire", &NativeNvD3D9Sharing::Acquire),
-              InstanceMethod("release", &NativeNvD3D9Sharing::Release)});
+              InstanceMethod("acquire", &NativeNvD3D9Sharing::Acquire), InstanceMethod("release", &NativeNvD3D9Sharing::Release)});
   }
 
  private:
@@ -41,48 +38,33 @@ class NativeNvD3D9Sharing : public SharingBase<NativeNvD3D9Sharing> {
     } else {
       object = ToPointer(info[1], "D3D9 object");
     }
-    return QueryDevices(env, {fn, call}, platform(), ToU32(info[0], "source"), object,
-                        ToU32(info[2], "set"));
+    return QueryDevices(env, {fn, call}, platform(), ToU32(info[0], "source"), object, ToU32(info[2], "set"));
   }
   Napi::Value CreateBufferLike(const Napi::CallbackInfo& info, const char* role) {
     Napi::Env env = info.Env();
     auto entry = Entry<CreateBufferFn>(env, role);
     return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"));
   }
-  Napi::Value CreateVertexBuffer(const Napi::CallbackInfo& info) {
-    return CreateBufferLike(info, "vertexBuffer");
-  }
-  Napi::Value CreateIndexBuffer(const Napi::CallbackInfo& info) {
-    return CreateBufferLike(info, "indexBuffer");
-  }
-  Napi::Value CreateSurface(const Napi::CallbackInfo& info) {
-    return CreateBufferLike(info, "surface");
-  }
+  Napi::Value CreateVertexBuffer(const Napi::CallbackInfo& info) { return CreateBufferLike(info, "vertexBuffer"); }
+  Napi::Value CreateIndexBuffer(const Napi::CallbackInfo& info) { return CreateBufferLike(info, "indexBuffer"); }
+  Napi::Value CreateSurface(const Napi::CallbackInfo& info) { return CreateBufferLike(info, "surface"); }
   Napi::Value CreateLevel(const Napi::CallbackInfo& info, const char* role) {
     Napi::Env env = info.Env();
     auto entry = Entry<CreateLevelFn>(env, role);
     return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
                      ToU32(info[3], "miplevel"));
   }
-  Napi::Value CreateTexture(const Napi::CallbackInfo& info) {
-    return CreateLevel(info, "texture");
-  }
-  Napi::Value CreateVolumeTexture(const Napi::CallbackInfo& info) {
-    return CreateLevel(info, "volumeTexture");
-  }
+  Napi::Value CreateTexture(const Napi::CallbackInfo& info) { return CreateLevel(info, "texture"); }
+  Napi::Value CreateVolumeTexture(const Napi::CallbackInfo& info) { return CreateLevel(info, "volumeTexture"); }
   // createFromCubeTexture(context, flags, resource, face, miplevel)
   Napi::Value CreateCubeTexture(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     auto entry = Entry<CreateCubeFn>(env, "cubeTexture");
-    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"),
-                     ToU32(info[3], "face"), ToU32(info[4], "miplevel"));
+    return CreateMem(env, entry, NativeContext::From(info[0], "context"), FlagsArg(info[1]), ToPointer(info[2], "resource"), ToU32(info[3], "face"),
+                     ToU32(info[4], "miplevel"));
   }
-  Napi::Value Acquire(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire"));
-  }
-  Napi::Value Release(const Napi::CallbackInfo& info) {
-    return AcquireOrRelease(info, Entry<ReleaseMutableFn>(info.Env(), "release"));
-  }
+  Napi::Value Acquire(const Napi::CallbackInfo& info) { return AcquireOrRelease(info, Entry<AcquireFn>(info.Env(), "acquire")); }
+  Napi::Value Release(const Napi::CallbackInfo& info) { return AcquireOrRelease(info, Entry<ReleaseMutableFn>(info.Env(), "release")); }
 };
 
 }  // namespace

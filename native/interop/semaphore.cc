@@ -9,8 +9,8 @@ namespace {
 
 using cl_semaphore_khr = struct _cl_semaphore_khr*;
 using CreateSemaphoreFn = cl_semaphore_khr(OCL_CALL*)(cl_context, const cl_ulong*, cl_int*);
-using EnqueueSemaphoresFn = cl_int(OCL_CALL*)(cl_command_queue, cl_uint, const cl_semaphore_khr*, const cl_ulong*,
-                                              cl_uint, const cl_event*, cl_event*);
+using EnqueueSemaphoresFn = cl_int(OCL_CALL*)(cl_command_queue, cl_uint, const cl_semaphore_khr*, const cl_ulong*, cl_uint, const cl_event*,
+                                              cl_event*);
 using SemaphoreInfoFn = cl_int(OCL_CALL*)(cl_semaphore_khr, cl_uint, size_t, void*, size_t*);
 using SemaphoreRefFn = cl_int(OCL_CALL*)(cl_semaphore_khr);
 using HandleForTypeFn = cl_int(OCL_CALL*)(cl_semaphore_khr, cl_device_id, cl_uint, size_t, void*, size_t*);
@@ -29,9 +29,9 @@ class NativeSemaphore : public Napi::ObjectWrap<NativeSemaphore> {
   ~NativeSemaphore() override { Drop(); }
 
   static void Init(Napi::Env env, Napi::Object exports) {
-    Napi::Function ctor = DefineClass(env, kName,
-                                      {InstanceMethod("release", &NativeSemaphore::ReleaseMethod),
-                                       InstanceAccessor("address", &NativeSemaphore::AddressGetter, nullptr)});
+    Napi::Function ctor = DefineClass(
+        env, kName,
+        {InstanceMethod("release", &NativeSemaphore::ReleaseMethod), InstanceAccessor("address", &NativeSemaphore::AddressGetter, nullptr)});
     AddonData::Get(env).constructors[&kTypeTag] = Napi::Persistent(ctor);
     exports.Set(kName, ctor);
   }
@@ -91,12 +91,9 @@ class NativeSemaphores : public SharingBase<NativeSemaphores> {
   static void Init(Napi::Env env, Napi::Object exports) {
     NativeSemaphore::Init(env, exports);
     Register(env, exports, "NativeSemaphores",
-             {InstanceMethod("create", &NativeSemaphores::Create),
-              InstanceMethod("info", &NativeSemaphores::Info),
-              InstanceMethod("wait", &NativeSemaphores::Wait),
-              InstanceMethod("signal", &NativeSemaphores::Signal),
-              InstanceMethod("exportHandle", &NativeSemaphores::ExportHandle),
-              InstanceMethod("reimportSyncFd", &NativeSemaphores::ReimportSyncFd)});
+             {InstanceMethod("create", &NativeSemaphores::Create), InstanceMethod("info", &NativeSemaphores::Info),
+              InstanceMethod("wait", &NativeSemaphores::Wait), InstanceMethod("signal", &NativeSemaphores::Signal),
+              InstanceMethod("exportHandle", &NativeSemaphores::ExportHandle), InstanceMethod("reimportSyncFd", &NativeSemaphores::ReimportSyncFd)});
   }
 
  private:

@@ -56,8 +56,7 @@ class EntryPoints {
 };
 
 // Count, then fill; CL_DEVICE_NOT_FOUND surfaces as an error (lib/ maps it to []).
-Napi::Value QueryDevices(Napi::Env env, Resolved<DeviceIdsFn> entry, cl_platform_id platform, cl_uint source,
-                         void* object, cl_uint set);
+Napi::Value QueryDevices(Napi::Env env, Resolved<DeviceIdsFn> entry, cl_platform_id platform, cl_uint source, void* object, cl_uint set);
 // Wraps a created cl_mem or throws the creation error.
 Napi::Value WrapCreated(Napi::Env env, const char* call, cl_mem mem, cl_int status);
 // Calls a creating entry point (status through its last argument): the cl_mem it made, wrapped, or its error.
@@ -76,9 +75,7 @@ Napi::Value AcquireOrRelease(const Napi::CallbackInfo& info, Resolved<Fn> entry)
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   std::vector<cl_mem> mems = NativeMem::FromArray(info[1], "memory objects");
   Enqueue op(info[2]);
-  Check(env, fn(queue, static_cast<cl_uint>(mems.size()), mems.empty() ? nullptr : mems.data(), op.count(), op.list(),
-                &op.event),
-        call);
+  Check(env, fn(queue, static_cast<cl_uint>(mems.size()), mems.empty() ? nullptr : mems.data(), op.count(), op.list(), &op.event), call);
   return op.Result(env);
 }
 
@@ -92,8 +89,7 @@ class SharingBase : public Napi::ObjectWrap<Derived> {
       : Napi::ObjectWrap<Derived>(info), entries_(info.Env(), info[0], info[1].ToBoolean(), info[2]) {}
 
  protected:
-  static void Register(Napi::Env env, Napi::Object exports, const char* name,
-                       std::vector<Napi::ClassPropertyDescriptor<Derived>> members) {
+  static void Register(Napi::Env env, Napi::Object exports, const char* name, std::vector<Napi::ClassPropertyDescriptor<Derived>> members) {
     members.push_back(Napi::ObjectWrap<Derived>::InstanceAccessor("missing", &SharingBase::MissingGetter, nullptr));
     exports.Set(name, Napi::ObjectWrap<Derived>::DefineClass(env, name, members));
   }
@@ -101,9 +97,7 @@ class SharingBase : public Napi::ObjectWrap<Derived> {
   Resolved<Fn> Entry(Napi::Env env, const char* role) const {
     return entries_.template Get<Fn>(env, role);
   }
-  void AddCoreEntry(Napi::Env env, const char* role, const Napi::Value& name, void* core) {
-    entries_.AddCore(env, role, name, core);
-  }
+  void AddCoreEntry(Napi::Env env, const char* role, const Napi::Value& name, void* core) { entries_.AddCore(env, role, name, core); }
   cl_platform_id platform() const { return entries_.platform(); }
 
  private:

@@ -28,12 +28,26 @@ namespace {
 
 // An Error with the errno's name as `code`, as Node's own system errors have.
 [[noreturn]] void ThrowErrno(Napi::Env env, const char* call, int error) {
-  static const std::pair<int, const char*> kNames[] = {
-      {EPIPE, "EPIPE"},         {ECONNRESET, "ECONNRESET"}, {ECONNREFUSED, "ECONNREFUSED"}, {ENOENT, "ENOENT"},
-      {EADDRINUSE, "EADDRINUSE"}, {EACCES, "EACCES"},     {EBADF, "EBADF"},               {ENOTSOCK, "ENOTSOCK"},
-      {EMFILE, "EMFILE"},       {ENFILE, "ENFILE"},         {ENOBUFS, "ENOBUFS"},           {ENOMEM, "ENOMEM"},
-      {EINVAL, "EINVAL"},       {EAGAIN, "EAGAIN"},         {ENAMETOOLONG, "ENAMETOOLONG"}, {EPERM, "EPERM"},
-      {ETOOMANYREFS, "ETOOMANYREFS"}, {EMSGSIZE, "EMSGSIZE"}, {ENOTCONN, "ENOTCONN"},       {EPROTOTYPE, "EPROTOTYPE"}};
+  static const std::pair<int, const char*> kNames[] = {{EPIPE, "EPIPE"},
+                                                       {ECONNRESET, "ECONNRESET"},
+                                                       {ECONNREFUSED, "ECONNREFUSED"},
+                                                       {ENOENT, "ENOENT"},
+                                                       {EADDRINUSE, "EADDRINUSE"},
+                                                       {EACCES, "EACCES"},
+                                                       {EBADF, "EBADF"},
+                                                       {ENOTSOCK, "ENOTSOCK"},
+                                                       {EMFILE, "EMFILE"},
+                                                       {ENFILE, "ENFILE"},
+                                                       {ENOBUFS, "ENOBUFS"},
+                                                       {ENOMEM, "ENOMEM"},
+                                                       {EINVAL, "EINVAL"},
+                                                       {EAGAIN, "EAGAIN"},
+                                                       {ENAMETOOLONG, "ENAMETOOLONG"},
+                                                       {EPERM, "EPERM"},
+                                                       {ETOOMANYREFS, "ETOOMANYREFS"},
+                                                       {EMSGSIZE, "EMSGSIZE"},
+                                                       {ENOTCONN, "ENOTCONN"},
+                                                       {EPROTOTYPE, "EPROTOTYPE"}};
   const char* code = "EUNKNOWN";
   for (auto& [number, name] : kNames)
     if (number == error) code = name;
@@ -76,15 +90,14 @@ class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
     Shut();
   }
 
-  static Napi::Object Make(Napi::Env env, int fd) {
-    return AddonData::Get(env).constructors.at(&kTypeTag).New({Napi::Number::New(env, fd)});
-  }
+  static Napi::Object Make(Napi::Env env, int fd) { return AddonData::Get(env).constructors.at(&kTypeTag).New({Napi::Number::New(env, fd)}); }
 
   static void Init(Napi::Env env, Napi::Object exports) {
-    Napi::Function ctor = DefineClass(env, kName,
-                                      {InstanceMethod("send", &NativeHandleChannel::Send), InstanceMethod("receive", &NativeHandleChannel::Receive),
-                                       InstanceMethod("accept", &NativeHandleChannel::Accept), InstanceMethod("wait", &NativeHandleChannel::Wait),
-                                       InstanceMethod("close", &NativeHandleChannel::Close), InstanceAccessor("fd", &NativeHandleChannel::Fd, nullptr)});
+    Napi::Function ctor =
+        DefineClass(env, kName,
+                    {InstanceMethod("send", &NativeHandleChannel::Send), InstanceMethod("receive", &NativeHandleChannel::Receive),
+                     InstanceMethod("accept", &NativeHandleChannel::Accept), InstanceMethod("wait", &NativeHandleChannel::Wait),
+                     InstanceMethod("close", &NativeHandleChannel::Close), InstanceAccessor("fd", &NativeHandleChannel::Fd, nullptr)});
     AddonData::Get(env).constructors[&kTypeTag] = Napi::Persistent(ctor);
   }
 

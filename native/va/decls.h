@@ -163,38 +163,36 @@ struct DriverContextHead {
 using VAMessageCallback = void (*)(void* user_context, const char* message);
 
 // Entry points of libva.so.2: X(name, return type, parameter list).
-#define OCL_VA_ENTRY_POINTS(X)                                                                                \
-  X(vaInitialize, VAStatus, (VADisplay, int*, int*))                                                          \
-  X(vaTerminate, VAStatus, (VADisplay))                                                                       \
-  X(vaDisplayIsValid, int, (VADisplay))                                                                       \
-  X(vaErrorStr, const char*, (VAStatus))                                                                      \
-  X(vaQueryVendorString, const char*, (VADisplay))                                                            \
-  X(vaSetErrorCallback, VAMessageCallback, (VADisplay, VAMessageCallback, void*))                             \
-  X(vaSetInfoCallback, VAMessageCallback, (VADisplay, VAMessageCallback, void*))                              \
-  X(vaMaxNumProfiles, int, (VADisplay))                                                                       \
-  X(vaMaxNumEntrypoints, int, (VADisplay))                                                                    \
-  X(vaMaxNumImageFormats, int, (VADisplay))                                                                   \
-  X(vaQueryConfigProfiles, VAStatus, (VADisplay, VAProfile*, int*))                                           \
-  X(vaQueryConfigEntrypoints, VAStatus, (VADisplay, VAProfile, VAEntrypoint*, int*))                          \
-  X(vaCreateConfig, VAStatus, (VADisplay, VAProfile, VAEntrypoint, void*, int, VAConfigID*))                  \
-  X(vaDestroyConfig, VAStatus, (VADisplay, VAConfigID))                                                       \
-  X(vaQuerySurfaceAttributes, VAStatus, (VADisplay, VAConfigID, VASurfaceAttrib*, unsigned*))                 \
-  X(vaQueryImageFormats, VAStatus, (VADisplay, VAImageFormat*, int*))                                         \
-  X(vaCreateSurfaces, VAStatus,                                                                               \
-    (VADisplay, unsigned, unsigned, unsigned, VASurfaceID*, unsigned, VASurfaceAttrib*, unsigned))            \
-  X(vaDestroySurfaces, VAStatus, (VADisplay, VASurfaceID*, int))                                              \
-  X(vaSyncSurface, VAStatus, (VADisplay, VASurfaceID))                                                        \
-  X(vaQuerySurfaceStatus, VAStatus, (VADisplay, VASurfaceID, int*))                                           \
-  X(vaDeriveImage, VAStatus, (VADisplay, VASurfaceID, VAImage*))                                              \
-  X(vaCreateImage, VAStatus, (VADisplay, VAImageFormat*, int, int, VAImage*))                                 \
-  X(vaDestroyImage, VAStatus, (VADisplay, VAImageID))                                                         \
-  X(vaGetImage, VAStatus, (VADisplay, VASurfaceID, int, int, unsigned, unsigned, VAImageID))                  \
-  X(vaPutImage, VAStatus,                                                                                     \
-    (VADisplay, VASurfaceID, VAImageID, int, int, unsigned, unsigned, int, int, unsigned, unsigned))          \
-  X(vaMapBuffer, VAStatus, (VADisplay, VABufferID, void**))                                                   \
-  X(vaUnmapBuffer, VAStatus, (VADisplay, VABufferID))                                                         \
-  X(vaExportSurfaceHandle, VAStatus, (VADisplay, VASurfaceID, uint32_t, uint32_t, void*))                     \
-  X(vaProfileStr, const char*, (VAProfile))                                                                   \
+#define OCL_VA_ENTRY_POINTS(X)                                                                                                 \
+  X(vaInitialize, VAStatus, (VADisplay, int*, int*))                                                                           \
+  X(vaTerminate, VAStatus, (VADisplay))                                                                                        \
+  X(vaDisplayIsValid, int, (VADisplay))                                                                                        \
+  X(vaErrorStr, const char*, (VAStatus))                                                                                       \
+  X(vaQueryVendorString, const char*, (VADisplay))                                                                             \
+  X(vaSetErrorCallback, VAMessageCallback, (VADisplay, VAMessageCallback, void*))                                              \
+  X(vaSetInfoCallback, VAMessageCallback, (VADisplay, VAMessageCallback, void*))                                               \
+  X(vaMaxNumProfiles, int, (VADisplay))                                                                                        \
+  X(vaMaxNumEntrypoints, int, (VADisplay))                                                                                     \
+  X(vaMaxNumImageFormats, int, (VADisplay))                                                                                    \
+  X(vaQueryConfigProfiles, VAStatus, (VADisplay, VAProfile*, int*))                                                            \
+  X(vaQueryConfigEntrypoints, VAStatus, (VADisplay, VAProfile, VAEntrypoint*, int*))                                           \
+  X(vaCreateConfig, VAStatus, (VADisplay, VAProfile, VAEntrypoint, void*, int, VAConfigID*))                                   \
+  X(vaDestroyConfig, VAStatus, (VADisplay, VAConfigID))                                                                        \
+  X(vaQuerySurfaceAttributes, VAStatus, (VADisplay, VAConfigID, VASurfaceAttrib*, unsigned*))                                  \
+  X(vaQueryImageFormats, VAStatus, (VADisplay, VAImageFormat*, int*))                                                          \
+  X(vaCreateSurfaces, VAStatus, (VADisplay, unsigned, unsigned, unsigned, VASurfaceID*, unsigned, VASurfaceAttrib*, unsigned)) \
+  X(vaDestroySurfaces, VAStatus, (VADisplay, VASurfaceID*, int))                                                               \
+  X(vaSyncSurface, VAStatus, (VADisplay, VASurfaceID))                                                                         \
+  X(vaQuerySurfaceStatus, VAStatus, (VADisplay, VASurfaceID, int*))                                                            \
+  X(vaDeriveImage, VAStatus, (VADisplay, VASurfaceID, VAImage*))                                                               \
+  X(vaCreateImage, VAStatus, (VADisplay, VAImageFormat*, int, int, VAImage*))                                                  \
+  X(vaDestroyImage, VAStatus, (VADisplay, VAImageID))                                                                          \
+  X(vaGetImage, VAStatus, (VADisplay, VASurfaceID, int, int, unsigned, unsigned, VAImageID))                                   \
+  X(vaPutImage, VAStatus, (VADisplay, VASurfaceID, VAImageID, int, int, unsigned, unsigned, int, int, unsigned, unsigned))     \
+  X(vaMapBuffer, VAStatus, (VADisplay, VABufferID, void**))                                                                    \
+  X(vaUnmapBuffer, VAStatus, (VADisplay, VABufferID))                                                                          \
+  X(vaExportSurfaceHandle, VAStatus, (VADisplay, VASurfaceID, uint32_t, uint32_t, void*))                                      \
+  X(vaProfileStr, const char*, (VAProfile))                                                                                    \
   X(vaEntrypointStr, const char*, (VAEntrypoint))
 
 }  // namespace va

@@ -31,7 +31,8 @@ Napi::Object Failure(Napi::Env env, const char* step, const std::string& message
 // terminated, or is terminating: libva frees its memory), or "" when nothing says so.
 std::string TerminatedReason(OwnedState found) {
   if (found == OwnedState::kTerminating) return "this module is terminating the VADisplay at that address (its last holder let go of it)";
-  if (found == OwnedState::kTerminated) return "this module terminated the VADisplay at that address (its last holder let go of it): libva freed its memory";
+  if (found == OwnedState::kTerminated)
+    return "this module terminated the VADisplay at that address (its last holder let go of it): libva freed its memory";
   return "";
 }
 
@@ -286,8 +287,8 @@ Napi::Value NativeVaDisplay::SurfaceAttributes(const Napi::CallbackInfo& info) {
   if (!va.vaCreateConfig || !va.vaDestroyConfig || !va.vaQuerySurfaceAttributes)
     ThrowVaError(env, kUnimplemented, "vaQuerySurfaceAttributes", "this libva has no vaQuerySurfaceAttributes");
   VAConfigID config = kInvalidId;
-  VA_CHECK(env, state, va, vaCreateConfig, state->display, info[0].As<Napi::Number>().Int32Value(),
-           info[1].As<Napi::Number>().Int32Value(), nullptr, 0, &config);
+  VA_CHECK(env, state, va, vaCreateConfig, state->display, info[0].As<Napi::Number>().Int32Value(), info[1].As<Napi::Number>().Int32Value(), nullptr,
+           0, &config);
   struct ConfigGuard {
     const LibVa& va;
     VADisplay display;
@@ -448,18 +449,14 @@ Napi::Value NativeVaDisplay::Release(const Napi::CallbackInfo& info) {
 }
 
 void NativeVaDisplay::Init(Napi::Env env, Napi::Object exports) {
-  Napi::Function ctor = DefineClass(env, "NativeVaDisplay",
-                                    {InstanceAccessor("address", &NativeVaDisplay::Address, nullptr),
-                                     InstanceAccessor("owned", &NativeVaDisplay::Owned, nullptr),
-                                     InstanceMethod("versions", &NativeVaDisplay::Versions),
-                                     InstanceMethod("vendor", &NativeVaDisplay::Vendor),
-                                     InstanceMethod("profiles", &NativeVaDisplay::Profiles),
-                                     InstanceMethod("imageFormats", &NativeVaDisplay::ImageFormats),
-                                     InstanceMethod("surfaceAttributes", &NativeVaDisplay::SurfaceAttributes),
-                                     InstanceMethod("createSurfaces", &NativeVaDisplay::CreateSurfaces),
-                                     InstanceMethod("importSurface", &NativeVaDisplay::ImportSurface),
-                                     InstanceMethod("share", &NativeVaDisplay::Share),
-                                     InstanceMethod("release", &NativeVaDisplay::Release)});
+  Napi::Function ctor = DefineClass(
+      env, "NativeVaDisplay",
+      {InstanceAccessor("address", &NativeVaDisplay::Address, nullptr), InstanceAccessor("owned", &NativeVaDisplay::Owned, nullptr),
+       InstanceMethod("versions", &NativeVaDisplay::Versions), InstanceMethod("vendor", &NativeVaDisplay::Vendor),
+       InstanceMethod("profiles", &NativeVaDisplay::Profiles), InstanceMethod("imageFormats", &NativeVaDisplay::ImageFormats),
+       InstanceMethod("surfaceAttributes", &NativeVaDisplay::SurfaceAttributes), InstanceMethod("createSurfaces", &NativeVaDisplay::CreateSurfaces),
+       InstanceMethod("importSurface", &NativeVaDisplay::ImportSurface), InstanceMethod("share", &NativeVaDisplay::Share),
+       InstanceMethod("release", &NativeVaDisplay::Release)});
   AddonData::Get(env).constructors[&kTypeTag] = Napi::Persistent(ctor);
   exports.Set("vaOpenDrm", Napi::Function::New(env, OpenDrm, "vaOpenDrm"));
   exports.Set("vaOpenX11", Napi::Function::New(env, OpenX11, "vaOpenX11"));

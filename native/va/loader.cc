@@ -26,12 +26,28 @@ std::string corePath, drmPath, x11Path;
 std::vector<std::pair<std::string, std::string>> optionalErrors;  // (what, error)
 
 // Entry points every libva 2.x has; the others may be missing from old ones.
-const char* const kRequired[] = {"vaInitialize",        "vaTerminate",       "vaDisplayIsValid",         "vaErrorStr",
-                                 "vaQueryVendorString", "vaMaxNumProfiles",  "vaMaxNumEntrypoints",      "vaMaxNumImageFormats",
-                                 "vaQueryConfigProfiles", "vaQueryConfigEntrypoints", "vaQueryImageFormats", "vaCreateSurfaces",
-                                 "vaDestroySurfaces",   "vaSyncSurface",     "vaQuerySurfaceStatus",     "vaDeriveImage",
-                                 "vaCreateImage",       "vaDestroyImage",    "vaGetImage",               "vaPutImage",
-                                 "vaMapBuffer",         "vaUnmapBuffer"};
+const char* const kRequired[] = {"vaInitialize",
+                                 "vaTerminate",
+                                 "vaDisplayIsValid",
+                                 "vaErrorStr",
+                                 "vaQueryVendorString",
+                                 "vaMaxNumProfiles",
+                                 "vaMaxNumEntrypoints",
+                                 "vaMaxNumImageFormats",
+                                 "vaQueryConfigProfiles",
+                                 "vaQueryConfigEntrypoints",
+                                 "vaQueryImageFormats",
+                                 "vaCreateSurfaces",
+                                 "vaDestroySurfaces",
+                                 "vaSyncSurface",
+                                 "vaQuerySurfaceStatus",
+                                 "vaDeriveImage",
+                                 "vaCreateImage",
+                                 "vaDestroyImage",
+                                 "vaGetImage",
+                                 "vaPutImage",
+                                 "vaMapBuffer",
+                                 "vaUnmapBuffer"};
 
 #if !defined(_WIN32)
 void* Open(const std::string& path, std::string& error) {

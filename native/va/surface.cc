@@ -129,7 +129,9 @@ Napi::Value NativeVaSurface::Transfer(const Napi::CallbackInfo& info) {
     VAImageFormat* format = nullptr;
     for (int i = 0; i < count && i < int(formats.size()); ++i)
       if (formats[i].fourcc == fourcc) format = &formats[i];
-    if (!format) ThrowVaError(env, 0x16 /* VA_STATUS_ERROR_INVALID_IMAGE_FORMAT */, "vaCreateImage", "the driver lists no image format with this surface's fourcc");
+    if (!format)
+      ThrowVaError(env, 0x16 /* VA_STATUS_ERROR_INVALID_IMAGE_FORMAT */, "vaCreateImage",
+                   "the driver lists no image format with this surface's fourcc");
     VA_CHECK(env, display_, va, vaCreateImage, display, format, int(width), int(height), &scope.image);
     scope.made = true;
     VA_CHECK(env, display_, va, vaGetImage, display, id, 0, 0, width, height, scope.image.image_id);
@@ -146,10 +148,8 @@ Napi::Value NativeVaSurface::Transfer(const Napi::CallbackInfo& info) {
   uint8_t* base = static_cast<uint8_t*>(scope.data) + offset;
   uint8_t* bytes = static_cast<uint8_t*>(host.data);
   for (size_t r = 0; r < rows; ++r) {
-    if (write)
-      std::memcpy(base + r * pitch, bytes + r * hostPitch, rowBytes);
-    else
-      std::memcpy(bytes + r * hostPitch, base + r * pitch, rowBytes);
+    if (write) std::memcpy(base + r * pitch, bytes + r * hostPitch, rowBytes);
+    else std::memcpy(bytes + r * hostPitch, base + r * pitch, rowBytes);
   }
   if (write && path[0] == 'i') {
     va.vaUnmapBuffer(display, image.buf);
@@ -202,13 +202,11 @@ Napi::Value NativeVaSurface::ExportPrime(const Napi::CallbackInfo& info) {
 }
 
 void NativeVaSurface::Init(Napi::Env env, Napi::Object exports) {
-  Napi::Function ctor = DefineClass(env, "NativeVaSurface",
-                                    {InstanceAccessor("id", &NativeVaSurface::Id, nullptr),
-                                     InstanceMethod("destroy", &NativeVaSurface::DestroyMethod),
-                                     InstanceMethod("sync", &NativeVaSurface::Sync),
-                                     InstanceMethod("status", &NativeVaSurface::Status),
-                                     InstanceMethod("transfer", &NativeVaSurface::Transfer),
-                                     InstanceMethod("exportPrime", &NativeVaSurface::ExportPrime)});
+  Napi::Function ctor =
+      DefineClass(env, "NativeVaSurface",
+                  {InstanceAccessor("id", &NativeVaSurface::Id, nullptr), InstanceMethod("destroy", &NativeVaSurface::DestroyMethod),
+                   InstanceMethod("sync", &NativeVaSurface::Sync), InstanceMethod("status", &NativeVaSurface::Status),
+                   InstanceMethod("transfer", &NativeVaSurface::Transfer), InstanceMethod("exportPrime", &NativeVaSurface::ExportPrime)});
   AddonData::Get(env).constructors[&kTypeTag] = Napi::Persistent(ctor);
   exports.Set("NativeVaSurface", ctor);
 }

@@ -106,7 +106,7 @@ struct PendingRead {
 struct Track {
   std::vector<PendingWrite> writes;
   std::vector<PendingRead> reads;
-  VkFlags accessInSequence = 0;  // every access of the sequence (ownership barriers)
+  VkFlags accessInSequence = 0;       // every access of the sequence (ownership barriers)
   VkFlags writeAccessInSequence = 0;  // every write of the sequence (its release)
   bool image = false;
   VkBuffer buffer = 0;
@@ -225,10 +225,17 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
       VkFlags src = acquire ? 0 : t.writeAccessInSequence, dst = acquire ? t.accessInSequence : 0;
       uint32_t from = acquire ? VK_QUEUE_FAMILY_EXTERNAL : device->family, to = acquire ? device->family : VK_QUEUE_FAMILY_EXTERNAL;
       if (t.image)
-        images.push_back({VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, nullptr, src, dst, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL, from, to,
-                          t.imageHandle, {t.aspects, 0, 1, 0, 1}});
-      else
-        buffers.push_back({VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, nullptr, src, dst, from, to, t.buffer, 0, VK_WHOLE_SIZE});
+        images.push_back({VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                          nullptr,
+                          src,
+                          dst,
+                          VK_IMAGE_LAYOUT_GENERAL,
+                          VK_IMAGE_LAYOUT_GENERAL,
+                          from,
+                          to,
+                          t.imageHandle,
+                          {t.aspects, 0, 1, 0, 1}});
+      else buffers.push_back({VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, nullptr, src, dst, from, to, t.buffer, 0, VK_WHOLE_SIZE});
     }
   };
   if (count) {
@@ -237,8 +244,8 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
     ownership(true, buffers, images);
     VkMemoryBarrier earlier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, kWrites, sequenceAccess};
     if (queueOrdered || !buffers.empty() || !images.empty())
-      fn.vkCmdPipelineBarrier(cb, kRecordedStages, sequenceStages, 0, queueOrdered ? 1 : 0, &earlier, uint32_t(buffers.size()),
-                              buffers.data(), uint32_t(images.size()), images.data());
+      fn.vkCmdPipelineBarrier(cb, kRecordedStages, sequenceStages, 0, queueOrdered ? 1 : 0, &earlier, uint32_t(buffers.size()), buffers.data(),
+                              uint32_t(images.size()), images.data());
   }
 
   uint32_t dispatchIndex = 0;
@@ -273,7 +280,8 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
       }
       if (u.writes) {  // what it overwrites whole is ordered before it now (the barrier above, or one before)
         auto inside = [&](VkDeviceSize begin, VkDeviceSize end) { return u.begin <= begin && end <= u.end; };
-        t.writes.erase(std::remove_if(t.writes.begin(), t.writes.end(), [&](const PendingWrite& w) { return inside(w.begin, w.end); }), t.writes.end());
+        t.writes.erase(std::remove_if(t.writes.begin(), t.writes.end(), [&](const PendingWrite& w) { return inside(w.begin, w.end); }),
+                       t.writes.end());
         t.reads.erase(std::remove_if(t.reads.begin(), t.reads.end(), [&](const PendingRead& r) { return inside(r.begin, r.end); }), t.reads.end());
         t.writes.push_back({u.begin, u.end, stage, u.access & kWrites});
       }
@@ -294,10 +302,8 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
       const std::shared_ptr<BufferState>& buffer = NativeVkBuffer::From(op.Get("buffer"), "buffer");
       const std::shared_ptr<ImageState>& image = NativeVkImage::From(op.Get("image"), "image");
       VkBufferImageCopy region = ImageRegion(env, *image, op);
-      if (kind == "copyBufferToImage")
-        fn.vkCmdCopyBufferToImage(cb, buffer->buffer, image->image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
-      else
-        fn.vkCmdCopyImageToBuffer(cb, image->image, VK_IMAGE_LAYOUT_GENERAL, buffer->buffer, 1, &region);
+      if (kind == "copyBufferToImage") fn.vkCmdCopyBufferToImage(cb, buffer->buffer, image->image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+      else fn.vkCmdCopyImageToBuffer(cb, image->image, VK_IMAGE_LAYOUT_GENERAL, buffer->buffer, 1, &region);
     } else {
       const std::shared_ptr<BufferState>& buffer = NativeVkBuffer::From(op.Get("buffer"), "buffer");
       VkPipeline pipeline = ShaderPipeline(env, *device, op.Get("shader").ToString());
@@ -308,7 +314,8 @@ Napi::Value NativeVkDevice::Record(const Napi::CallbackInfo& info) {
       VkDescriptorSet& set = sets[dispatchIndex++];
       VK_CHECK(env, fn, vkAllocateDescriptorSets, device->device, &allocateSet, &set);
       VkDescriptorBufferInfo bufferInfo{buffer->buffer, 0, VK_WHOLE_SIZE};
-      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, 0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, nullptr, &bufferInfo, nullptr};
+      VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set,         0,      0, 1,
+                                 VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,      nullptr, &bufferInfo, nullptr};
       fn.vkUpdateDescriptorSets(device->device, 1, &write, 0, nullptr);
       fn.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
       fn.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, device->pipelineLayout, 0, 1, &set, 0, nullptr);

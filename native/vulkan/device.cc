@@ -40,10 +40,8 @@ class FenceWaiter {
   }
   // The event loop stays alive while submissions are in flight.
   void Hold(Napi::Env env, bool hold) {
-    if (hold)
-      tsfn_.Ref(env);
-    else
-      tsfn_.Unref(env);
+    if (hold) tsfn_.Ref(env);
+    else tsfn_.Unref(env);
   }
 
  private:
@@ -187,15 +185,8 @@ Napi::Value DeviceState::Submit(Napi::Env napiEnv, const std::vector<VkCommandBu
   VkFence fence = TakeFence(napiEnv);
   VkFlags stages[16];
   for (size_t i = 0; i < wait.size() && i < 16; ++i) stages[i] = waitStage;
-  VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO,
-                    nullptr,
-                    uint32_t(wait.size()),
-                    wait.data(),
-                    stages,
-                    uint32_t(buffers.size()),
-                    buffers.data(),
-                    uint32_t(signal.size()),
-                    signal.data()};
+  VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr,        uint32_t(wait.size()),   wait.data(),  stages,
+                    uint32_t(buffers.size()),      buffers.data(), uint32_t(signal.size()), signal.data()};
   VkOutcome submitted = VK_CALL(fn, vkQueueSubmit, queue, 1, &info, fence);
   if (submitted.result < 0) {
     freeFences.push_back(fence);
@@ -288,9 +279,9 @@ Napi::Value NativeVkDevice::Pending(const Napi::CallbackInfo& info) {
 void NativeVkDevice::Init(Napi::Env env, Napi::Object exports) {
   Register(env, exports,
            {InstanceMethod("createBuffer", &NativeVkDevice::CreateBuffer), InstanceMethod("createImage", &NativeVkDevice::CreateImage),
-            InstanceMethod("imageSupport", &NativeVkDevice::ImageSupport),
-            InstanceMethod("createSemaphore", &NativeVkDevice::MakeSemaphore), InstanceMethod("record", &NativeVkDevice::Record),
-            InstanceMethod("submit", &NativeVkDevice::SubmitMethod), InstanceMethod("pending", &NativeVkDevice::Pending)});
+            InstanceMethod("imageSupport", &NativeVkDevice::ImageSupport), InstanceMethod("createSemaphore", &NativeVkDevice::MakeSemaphore),
+            InstanceMethod("record", &NativeVkDevice::Record), InstanceMethod("submit", &NativeVkDevice::SubmitMethod),
+            InstanceMethod("pending", &NativeVkDevice::Pending)});
 }
 
 void InitDevice(Napi::Env env, Napi::Object exports) { NativeVkDevice::Init(env, exports); }

@@ -66,8 +66,7 @@ Napi::Value CreateInstance(const Napi::CallbackInfo& info) {
   auto state = std::make_shared<InstanceState>();
   state->instance = instance;
   state->apiVersion = apiVersion;
-#define OCL_VK_RESOLVE(name, ret, params) \
-  state->fn.name = reinterpret_cast<decltype(state->fn.name)>(api.vkGetInstanceProcAddr(instance, #name));
+#define OCL_VK_RESOLVE(name, ret, params) state->fn.name = reinterpret_cast<decltype(state->fn.name)>(api.vkGetInstanceProcAddr(instance, #name));
   OCL_VK_INSTANCE_ENTRY_POINTS(OCL_VK_RESOLVE)
 #undef OCL_VK_RESOLVE
 #define OCL_VK_REQUIRE(name, ret, params) \
@@ -162,8 +161,12 @@ Napi::Value NativeVkInstance::PhysicalDevices(const Napi::CallbackInfo& info) {
     } else {
       o.Set("pciBus", env.Null());
     }
-    o.Set("driverName", hasDriver ? Napi::Value(Napi::String::New(env, std::string(driver.driverName, strnlen(driver.driverName, VK_MAX_DRIVER_NAME_SIZE)))) : env.Null());
-    o.Set("driverInfo", hasDriver ? Napi::Value(Napi::String::New(env, std::string(driver.driverInfo, strnlen(driver.driverInfo, VK_MAX_DRIVER_INFO_SIZE)))) : env.Null());
+    o.Set("driverName", hasDriver
+                            ? Napi::Value(Napi::String::New(env, std::string(driver.driverName, strnlen(driver.driverName, VK_MAX_DRIVER_NAME_SIZE))))
+                            : env.Null());
+    o.Set("driverInfo", hasDriver
+                            ? Napi::Value(Napi::String::New(env, std::string(driver.driverInfo, strnlen(driver.driverInfo, VK_MAX_DRIVER_INFO_SIZE))))
+                            : env.Null());
     Napi::Array ext = Napi::Array::New(env, extensions.size());
     for (size_t e = 0; e < extensions.size(); ++e) ext.Set(uint32_t(e), extensions[e]);
     o.Set("extensions", ext);
@@ -184,8 +187,9 @@ Napi::Value NativeVkInstance::PhysicalDevices(const Napi::CallbackInfo& info) {
                                    VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT_BIT, VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT};
     Napi::Array mem = Napi::Array::New(env);
     for (VkFlags type : memoryTypes) {
-      VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO, nullptr, 0,
-                                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, type};
+      VkPhysicalDeviceExternalBufferInfo query{
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO, nullptr, 0,
+          VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, type};
       VkExternalBufferProperties answer{};
       answer.sType = VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES;
       state.fn.vkGetPhysicalDeviceExternalBufferProperties(physical, &query, &answer);
@@ -240,8 +244,8 @@ Napi::Value NativeVkInstance::CreateDevice(const Napi::CallbackInfo& info) {
   VkPhysicalDeviceSamplerYcbcrConversionFeatures ycbcrFeature{};
   ycbcrFeature.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES;
   ycbcrFeature.samplerYcbcrConversion = 1;
-  VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, ycbcr ? &ycbcrFeature : nullptr, 0, 1, &queue, 0, nullptr,
-                            uint32_t(names.size()), names.data(), nullptr};
+  VkDeviceCreateInfo create{
+      VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, ycbcr ? &ycbcrFeature : nullptr, 0, 1, &queue, 0, nullptr, uint32_t(names.size()), names.data(), nullptr};
   VkDevice device = nullptr;
   VK_CHECK(env, instance->fn, vkCreateDevice, physical, &create, nullptr, &device);
   auto state = std::make_shared<DeviceState>();
@@ -270,8 +274,7 @@ Napi::Value NativeVkInstance::CreateDevice(const Napi::CallbackInfo& info) {
 
 void NativeVkInstance::Init(Napi::Env env, Napi::Object exports) {
   Register(env, exports,
-           {InstanceMethod("physicalDevices", &NativeVkInstance::PhysicalDevices),
-            InstanceMethod("createDevice", &NativeVkInstance::CreateDevice)});
+           {InstanceMethod("physicalDevices", &NativeVkInstance::PhysicalDevices), InstanceMethod("createDevice", &NativeVkInstance::CreateDevice)});
   exports.Set("vkCreateInstance", Napi::Function::New(env, CreateInstance, "vkCreateInstance"));
 }
 

@@ -30,8 +30,8 @@ StagingState::~StagingState() {
 namespace {
 
 // Allocates and binds the memory of a buffer or image.
-void Allocate(Napi::Env env, DeviceState& device, ResourceState& resource, VkBuffer buffer, VkImage image, bool dedicatedOnly,
-              VkFlags required, VkFlags preferred) {
+void Allocate(Napi::Env env, DeviceState& device, ResourceState& resource, VkBuffer buffer, VkImage image, bool dedicatedOnly, VkFlags required,
+              VkFlags preferred) {
   const DeviceApi& fn = device.fn;
   VkMemoryDedicatedRequirements dedicated{};
   dedicated.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS;
@@ -57,10 +57,8 @@ void Allocate(Napi::Env env, DeviceState& device, ResourceState& resource, VkBuf
   VK_CHECK(env, fn, vkAllocateMemory, device.device, &allocate, nullptr, &resource.memory);
   resource.allocationSize = req.size;
   resource.memoryType = uint32_t(type);
-  if (buffer)
-    VK_CHECK(env, fn, vkBindBufferMemory, device.device, buffer, resource.memory, 0);
-  else
-    VK_CHECK(env, fn, vkBindImageMemory, device.device, image, resource.memory, 0);
+  if (buffer) VK_CHECK(env, fn, vkBindBufferMemory, device.device, buffer, resource.memory, 0);
+  else VK_CHECK(env, fn, vkBindImageMemory, device.device, image, resource.memory, 0);
 }
 
 constexpr VkFlags kBufferUsage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
@@ -72,8 +70,8 @@ std::shared_ptr<BufferState> MakeBuffer(Napi::Env env, const DeviceRef& device, 
   state->size = size;
   state->exportTypes = exportTypes;
   VkExternalMemoryCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO, nullptr, exportTypes};
-  VkBufferCreateInfo create{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, exportTypes ? &external : nullptr, 0, size, kBufferUsage,
-                            VK_SHARING_MODE_EXCLUSIVE, 0, nullptr};
+  VkBufferCreateInfo create{
+      VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, exportTypes ? &external : nullptr, 0, size, kBufferUsage, VK_SHARING_MODE_EXCLUSIVE, 0, nullptr};
   VK_CHECK(env, fn, vkCreateBuffer, device->device, &create, nullptr, &state->buffer);
   bool dedicatedOnly = false;
   for (VkFlags bit = 1; bit && bit <= exportTypes; bit <<= 1) {
@@ -127,8 +125,7 @@ std::shared_ptr<StagingState> MakeStaging(Napi::Env env, const DeviceRef& device
 
 // Ends a one-time command buffer and submits it; the submission holds `holds`.
 static Napi::Value SubmitOneTime(Napi::Env env, const DeviceRef& device, const std::shared_ptr<StagingState>& staging,
-                                 std::vector<std::shared_ptr<void>> holds, bool promise,
-                                 std::function<Napi::Value(Napi::Env)> result = nullptr) {
+                                 std::vector<std::shared_ptr<void>> holds, bool promise, std::function<Napi::Value(Napi::Env)> result = nullptr) {
   VK_CHECK(env, device->fn, vkEndCommandBuffer, staging->commands);
   auto submission = std::make_unique<Submission>(env, promise);
   submission->holds = std::move(holds);
@@ -158,8 +155,13 @@ Napi::Value NativeVkDevice::ImageSupport(const Napi::CallbackInfo& info) {
   VkFormatProperties formatProps{};
   ifn.vkGetPhysicalDeviceFormatProperties(device->physical, format, &formatProps);
   VkPhysicalDeviceExternalImageFormatInfo external{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO, nullptr, handleType};
-  VkPhysicalDeviceImageFormatInfo2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2, handleType ? &external : nullptr, format,
-                                         VK_IMAGE_TYPE_2D, linear ? VK_IMAGE_TILING_LINEAR : VK_IMAGE_TILING_OPTIMAL, usage, 0};
+  VkPhysicalDeviceImageFormatInfo2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2,
+                                         handleType ? &external : nullptr,
+                                         format,
+                                         VK_IMAGE_TYPE_2D,
+                                         linear ? VK_IMAGE_TILING_LINEAR : VK_IMAGE_TILING_OPTIMAL,
+                                         usage,
+                                         0};
   VkExternalImageFormatProperties externalProps{};
   externalProps.sType = VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES;
   VkImageFormatProperties2 props{};
@@ -210,8 +212,8 @@ Napi::Value NativeVkDevice::CreateImage(const Napi::CallbackInfo& info) {
   for (VkFlags bit = 1; bit && bit <= state->exportTypes; bit <<= 1) {
     if (!(state->exportTypes & bit)) continue;
     VkPhysicalDeviceExternalImageFormatInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO, nullptr, bit};
-    VkPhysicalDeviceImageFormatInfo2 formatInfo{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2, &query, create.format, create.imageType,
-                                                create.tiling, usage, 0};
+    VkPhysicalDeviceImageFormatInfo2 formatInfo{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2, &query, create.format, create.imageType, create.tiling, usage, 0};
     VkExternalImageFormatProperties answer{};
     answer.sType = VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES;
     VkImageFormatProperties2 props{};

@@ -56,9 +56,7 @@ struct VkOutcome {
   VkResult result;
   const char* call;
 };
-[[noreturn]] inline void ThrowVkError(Napi::Env env, const VkOutcome& outcome) {
-  ThrowVkError(env, outcome.result, outcome.call);
-}
+[[noreturn]] inline void ThrowVkError(Napi::Env env, const VkOutcome& outcome) { ThrowVkError(env, outcome.result, outcome.call); }
 inline void CheckVk(Napi::Env env, const VkOutcome& outcome) {
   if (outcome.result < 0) ThrowVkError(env, outcome);
 }
@@ -69,8 +67,7 @@ inline void CheckVk(Napi::Env env, const VkOutcome& outcome) {
 #define VK_CALL(api, name, ...) (::ocl::vk::VkOutcome{(api).name(__VA_ARGS__), #name})
 #define VK_CHECK(env, api, name, ...) ::ocl::vk::CheckVk(env, VK_CALL(api, name, __VA_ARGS__))
 // An extension entry point the device was made without: a VulkanError naming it and why.
-#define VK_REQUIRE(env, api, name, why) \
-  ((api).name ? (void)0 : ::ocl::vk::ThrowVkError(env, VK_ERROR_EXTENSION_NOT_PRESENT, #name, why))
+#define VK_REQUIRE(env, api, name, why) ((api).name ? (void)0 : ::ocl::vk::ThrowVkError(env, VK_ERROR_EXTENSION_NOT_PRESENT, #name, why))
 
 struct InstanceState {
   VkInstance instance = nullptr;
@@ -87,7 +84,7 @@ struct DeviceState;
 struct Submission {
   VkFence fence = 0;
   std::optional<Napi::Promise::Deferred> deferred;  // none: an internal submission nobody awaits
-  std::vector<std::shared_ptr<void>> holds;  // commands, semaphores, staging
+  std::vector<std::shared_ptr<void>> holds;         // commands, semaphores, staging
   // Optional: the value to resolve with (read-backs), run on the JS thread.
   std::function<Napi::Value(Napi::Env)> result;
   Submission(Napi::Env env, bool promise) {
@@ -103,7 +100,7 @@ struct DeviceState : std::enable_shared_from_this<DeviceState> {
   uint32_t family = 0;
   DeviceApi fn;
   VkPhysicalDeviceMemoryProperties memory{};
-  VkFlags memoryHandleTypes = 0;     // what the enabled extensions can export
+  VkFlags memoryHandleTypes = 0;  // what the enabled extensions can export
   VkFlags semaphoreHandleTypes = 0;
   VkCommandPool pool = 0;
   std::vector<VkFence> freeFences;
@@ -177,7 +174,7 @@ struct CommandsState {
   DeviceRef device;
   VkCommandBuffer buffer = nullptr;
   VkDescriptorPool descriptors = 0;
-  VkFlags stages = 0;  // the pipeline stages its operations run at
+  VkFlags stages = 0;                        // the pipeline stages its operations run at
   std::vector<std::shared_ptr<void>> holds;  // what the commands use
   ~CommandsState();
 };

@@ -134,8 +134,8 @@ enum : VkStructureType {
 
 // Flags and enumerants.
 constexpr VkFlags VK_QUEUE_GRAPHICS_BIT = 0x1, VK_QUEUE_COMPUTE_BIT = 0x2, VK_QUEUE_TRANSFER_BIT = 0x4;
-constexpr VkFlags VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT = 0x1, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT = 0x2,
-                  VK_MEMORY_PROPERTY_HOST_COHERENT_BIT = 0x4, VK_MEMORY_PROPERTY_HOST_CACHED_BIT = 0x8;
+constexpr VkFlags VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT = 0x1, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT = 0x2, VK_MEMORY_PROPERTY_HOST_COHERENT_BIT = 0x4,
+                  VK_MEMORY_PROPERTY_HOST_CACHED_BIT = 0x8;
 constexpr VkFlags VK_BUFFER_USAGE_TRANSFER_SRC_BIT = 0x1, VK_BUFFER_USAGE_TRANSFER_DST_BIT = 0x2, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT = 0x20;
 constexpr VkFlags VK_IMAGE_USAGE_TRANSFER_SRC_BIT = 0x1, VK_IMAGE_USAGE_TRANSFER_DST_BIT = 0x2, VK_IMAGE_USAGE_SAMPLED_BIT = 0x4,
                   VK_IMAGE_USAGE_STORAGE_BIT = 0x8;
@@ -217,7 +217,7 @@ struct VkPhysicalDeviceProperties {
 };
 static_assert(sizeof(VkPhysicalDeviceProperties) == 824, "VkPhysicalDeviceProperties layout");
 static_assert(offsetof(VkPhysicalDeviceProperties, limits) == 296, "VkPhysicalDeviceProperties.limits offset");
-constexpr size_t kLimitsMaxComputeWorkGroupCount = 220;  // uint32_t[3]
+constexpr size_t kLimitsMaxComputeWorkGroupCount = 220;            // uint32_t[3]
 constexpr size_t kLimitsOptimalBufferCopyRowPitchAlignment = 488;  // VkDeviceSize
 
 struct VkPhysicalDeviceProperties2 {
@@ -667,89 +667,86 @@ using PFN_vkGetInstanceProcAddr = PFN_vkVoidFunction(OCL_VKAPI*)(VkInstance, con
 using PFN_vkGetDeviceProcAddr = PFN_vkVoidFunction(OCL_VKAPI*)(VkDevice, const char*);
 
 // Global entry points (through vkGetInstanceProcAddr(NULL, ...)).
-#define OCL_VK_GLOBAL_ENTRY_POINTS(X)                                                                  \
-  X(vkEnumerateInstanceVersion, VkResult, (uint32_t*))                                                \
+#define OCL_VK_GLOBAL_ENTRY_POINTS(X)                                                                   \
+  X(vkEnumerateInstanceVersion, VkResult, (uint32_t*))                                                  \
   X(vkEnumerateInstanceExtensionProperties, VkResult, (const char*, uint32_t*, VkExtensionProperties*)) \
   X(vkCreateInstance, VkResult, (const VkInstanceCreateInfo*, const void*, VkInstance*))
 
-#define OCL_VK_INSTANCE_ENTRY_POINTS(X)                                                                                        \
-  X(vkDestroyInstance, void, (VkInstance, const void*))                                                                       \
-  X(vkEnumeratePhysicalDevices, VkResult, (VkInstance, uint32_t*, VkPhysicalDevice*))                                         \
-  X(vkGetPhysicalDeviceProperties2, void, (VkPhysicalDevice, VkPhysicalDeviceProperties2*))                                   \
-  X(vkGetPhysicalDeviceFeatures2, void, (VkPhysicalDevice, VkPhysicalDeviceFeatures2*))                                       \
-  X(vkGetPhysicalDeviceQueueFamilyProperties, void, (VkPhysicalDevice, uint32_t*, VkQueueFamilyProperties*))                  \
-  X(vkGetPhysicalDeviceMemoryProperties, void, (VkPhysicalDevice, VkPhysicalDeviceMemoryProperties*))                         \
-  X(vkGetPhysicalDeviceFormatProperties, void, (VkPhysicalDevice, VkFormat, VkFormatProperties*))                             \
-  X(vkGetPhysicalDeviceImageFormatProperties2, VkResult,                                                                      \
-    (VkPhysicalDevice, const VkPhysicalDeviceImageFormatInfo2*, VkImageFormatProperties2*))                                  \
-  X(vkGetPhysicalDeviceExternalBufferProperties, void,                                                                        \
-    (VkPhysicalDevice, const VkPhysicalDeviceExternalBufferInfo*, VkExternalBufferProperties*))                              \
-  X(vkGetPhysicalDeviceExternalSemaphoreProperties, void,                                                                     \
-    (VkPhysicalDevice, const VkPhysicalDeviceExternalSemaphoreInfo*, VkExternalSemaphoreProperties*))                        \
-  X(vkEnumerateDeviceExtensionProperties, VkResult, (VkPhysicalDevice, const char*, uint32_t*, VkExtensionProperties*))      \
-  X(vkCreateDevice, VkResult, (VkPhysicalDevice, const VkDeviceCreateInfo*, const void*, VkDevice*))                        \
+#define OCL_VK_INSTANCE_ENTRY_POINTS(X)                                                                                                            \
+  X(vkDestroyInstance, void, (VkInstance, const void*))                                                                                            \
+  X(vkEnumeratePhysicalDevices, VkResult, (VkInstance, uint32_t*, VkPhysicalDevice*))                                                              \
+  X(vkGetPhysicalDeviceProperties2, void, (VkPhysicalDevice, VkPhysicalDeviceProperties2*))                                                        \
+  X(vkGetPhysicalDeviceFeatures2, void, (VkPhysicalDevice, VkPhysicalDeviceFeatures2*))                                                            \
+  X(vkGetPhysicalDeviceQueueFamilyProperties, void, (VkPhysicalDevice, uint32_t*, VkQueueFamilyProperties*))                                       \
+  X(vkGetPhysicalDeviceMemoryProperties, void, (VkPhysicalDevice, VkPhysicalDeviceMemoryProperties*))                                              \
+  X(vkGetPhysicalDeviceFormatProperties, void, (VkPhysicalDevice, VkFormat, VkFormatProperties*))                                                  \
+  X(vkGetPhysicalDeviceImageFormatProperties2, VkResult, (VkPhysicalDevice, const VkPhysicalDeviceImageFormatInfo2*, VkImageFormatProperties2*))   \
+  X(vkGetPhysicalDeviceExternalBufferProperties, void, (VkPhysicalDevice, const VkPhysicalDeviceExternalBufferInfo*, VkExternalBufferProperties*)) \
+  X(vkGetPhysicalDeviceExternalSemaphoreProperties, void,                                                                                          \
+    (VkPhysicalDevice, const VkPhysicalDeviceExternalSemaphoreInfo*, VkExternalSemaphoreProperties*))                                              \
+  X(vkEnumerateDeviceExtensionProperties, VkResult, (VkPhysicalDevice, const char*, uint32_t*, VkExtensionProperties*))                            \
+  X(vkCreateDevice, VkResult, (VkPhysicalDevice, const VkDeviceCreateInfo*, const void*, VkDevice*))                                               \
   X(vkGetDeviceProcAddr, PFN_vkVoidFunction, (VkDevice, const char*))
 
-#define OCL_VK_DEVICE_ENTRY_POINTS(X)                                                                                           \
-  X(vkDestroyDevice, void, (VkDevice, const void*))                                                                            \
-  X(vkGetDeviceQueue, void, (VkDevice, uint32_t, uint32_t, VkQueue*))                                                          \
-  X(vkDeviceWaitIdle, VkResult, (VkDevice))                                                                                    \
-  X(vkCreateBuffer, VkResult, (VkDevice, const VkBufferCreateInfo*, const void*, VkBuffer*))                                  \
-  X(vkDestroyBuffer, void, (VkDevice, VkBuffer, const void*))                                                                  \
-  X(vkGetBufferMemoryRequirements2, void, (VkDevice, const VkBufferMemoryRequirementsInfo2*, VkMemoryRequirements2*))         \
-  X(vkCreateImage, VkResult, (VkDevice, const VkImageCreateInfo*, const void*, VkImage*))                                     \
-  X(vkDestroyImage, void, (VkDevice, VkImage, const void*))                                                                    \
-  X(vkGetImageMemoryRequirements2, void, (VkDevice, const VkImageMemoryRequirementsInfo2*, VkMemoryRequirements2*))           \
-  X(vkGetImageSubresourceLayout, void, (VkDevice, VkImage, const VkImageSubresource*, VkSubresourceLayout*))                  \
-  X(vkAllocateMemory, VkResult, (VkDevice, const VkMemoryAllocateInfo*, const void*, VkDeviceMemory*))                        \
-  X(vkFreeMemory, void, (VkDevice, VkDeviceMemory, const void*))                                                               \
-  X(vkBindBufferMemory, VkResult, (VkDevice, VkBuffer, VkDeviceMemory, VkDeviceSize))                                          \
-  X(vkBindImageMemory, VkResult, (VkDevice, VkImage, VkDeviceMemory, VkDeviceSize))                                            \
-  X(vkMapMemory, VkResult, (VkDevice, VkDeviceMemory, VkDeviceSize, VkDeviceSize, VkFlags, void**))                           \
-  X(vkUnmapMemory, void, (VkDevice, VkDeviceMemory))                                                                           \
-  X(vkCreateSemaphore, VkResult, (VkDevice, const VkSemaphoreCreateInfo*, const void*, VkSemaphore*))                         \
-  X(vkDestroySemaphore, void, (VkDevice, VkSemaphore, const void*))                                                            \
-  X(vkCreateFence, VkResult, (VkDevice, const VkFenceCreateInfo*, const void*, VkFence*))                                     \
-  X(vkDestroyFence, void, (VkDevice, VkFence, const void*))                                                                    \
-  X(vkResetFences, VkResult, (VkDevice, uint32_t, const VkFence*))                                                             \
-  X(vkWaitForFences, VkResult, (VkDevice, uint32_t, const VkFence*, VkBool32, uint64_t))                                      \
-  X(vkCreateCommandPool, VkResult, (VkDevice, const VkCommandPoolCreateInfo*, const void*, VkCommandPool*))                   \
-  X(vkDestroyCommandPool, void, (VkDevice, VkCommandPool, const void*))                                                        \
-  X(vkAllocateCommandBuffers, VkResult, (VkDevice, const VkCommandBufferAllocateInfo*, VkCommandBuffer*))                     \
-  X(vkFreeCommandBuffers, void, (VkDevice, VkCommandPool, uint32_t, const VkCommandBuffer*))                                   \
-  X(vkBeginCommandBuffer, VkResult, (VkCommandBuffer, const VkCommandBufferBeginInfo*))                                        \
-  X(vkEndCommandBuffer, VkResult, (VkCommandBuffer))                                                                           \
-  X(vkCmdPipelineBarrier, void,                                                                                                \
-    (VkCommandBuffer, VkFlags, VkFlags, VkFlags, uint32_t, const VkMemoryBarrier*, uint32_t, const VkBufferMemoryBarrier*, uint32_t,            \
-     const VkImageMemoryBarrier*))                                                                                             \
-  X(vkCmdCopyBuffer, void, (VkCommandBuffer, VkBuffer, VkBuffer, uint32_t, const VkBufferCopy*))                              \
-  X(vkCmdFillBuffer, void, (VkCommandBuffer, VkBuffer, VkDeviceSize, VkDeviceSize, uint32_t))                                  \
-  X(vkCmdCopyBufferToImage, void, (VkCommandBuffer, VkBuffer, VkImage, int32_t, uint32_t, const VkBufferImageCopy*))          \
-  X(vkCmdCopyImageToBuffer, void, (VkCommandBuffer, VkImage, int32_t, VkBuffer, uint32_t, const VkBufferImageCopy*))          \
-  X(vkCmdBindPipeline, void, (VkCommandBuffer, int32_t, VkPipeline))                                                           \
-  X(vkCmdBindDescriptorSets, void,                                                                                             \
-    (VkCommandBuffer, int32_t, VkPipelineLayout, uint32_t, uint32_t, const VkDescriptorSet*, uint32_t, const uint32_t*))       \
-  X(vkCmdPushConstants, void, (VkCommandBuffer, VkPipelineLayout, VkFlags, uint32_t, uint32_t, const void*))                  \
-  X(vkCmdDispatch, void, (VkCommandBuffer, uint32_t, uint32_t, uint32_t))                                                      \
-  X(vkQueueSubmit, VkResult, (VkQueue, uint32_t, const VkSubmitInfo*, VkFence))                                                \
-  X(vkCreateShaderModule, VkResult, (VkDevice, const VkShaderModuleCreateInfo*, const void*, VkShaderModule*))                \
-  X(vkDestroyShaderModule, void, (VkDevice, VkShaderModule, const void*))                                                      \
-  X(vkCreateDescriptorSetLayout, VkResult, (VkDevice, const VkDescriptorSetLayoutCreateInfo*, const void*, VkDescriptorSetLayout*)) \
-  X(vkDestroyDescriptorSetLayout, void, (VkDevice, VkDescriptorSetLayout, const void*))                                        \
-  X(vkCreatePipelineLayout, VkResult, (VkDevice, const VkPipelineLayoutCreateInfo*, const void*, VkPipelineLayout*))          \
-  X(vkDestroyPipelineLayout, void, (VkDevice, VkPipelineLayout, const void*))                                                  \
-  X(vkCreateComputePipelines, VkResult,                                                                                        \
-    (VkDevice, VkPipelineCache, uint32_t, const VkComputePipelineCreateInfo*, const void*, VkPipeline*))                      \
-  X(vkDestroyPipeline, void, (VkDevice, VkPipeline, const void*))                                                              \
-  X(vkCreateDescriptorPool, VkResult, (VkDevice, const VkDescriptorPoolCreateInfo*, const void*, VkDescriptorPool*))          \
-  X(vkDestroyDescriptorPool, void, (VkDevice, VkDescriptorPool, const void*))                                                  \
-  X(vkAllocateDescriptorSets, VkResult, (VkDevice, const VkDescriptorSetAllocateInfo*, VkDescriptorSet*))                     \
+#define OCL_VK_DEVICE_ENTRY_POINTS(X)                                                                                                        \
+  X(vkDestroyDevice, void, (VkDevice, const void*))                                                                                          \
+  X(vkGetDeviceQueue, void, (VkDevice, uint32_t, uint32_t, VkQueue*))                                                                        \
+  X(vkDeviceWaitIdle, VkResult, (VkDevice))                                                                                                  \
+  X(vkCreateBuffer, VkResult, (VkDevice, const VkBufferCreateInfo*, const void*, VkBuffer*))                                                 \
+  X(vkDestroyBuffer, void, (VkDevice, VkBuffer, const void*))                                                                                \
+  X(vkGetBufferMemoryRequirements2, void, (VkDevice, const VkBufferMemoryRequirementsInfo2*, VkMemoryRequirements2*))                        \
+  X(vkCreateImage, VkResult, (VkDevice, const VkImageCreateInfo*, const void*, VkImage*))                                                    \
+  X(vkDestroyImage, void, (VkDevice, VkImage, const void*))                                                                                  \
+  X(vkGetImageMemoryRequirements2, void, (VkDevice, const VkImageMemoryRequirementsInfo2*, VkMemoryRequirements2*))                          \
+  X(vkGetImageSubresourceLayout, void, (VkDevice, VkImage, const VkImageSubresource*, VkSubresourceLayout*))                                 \
+  X(vkAllocateMemory, VkResult, (VkDevice, const VkMemoryAllocateInfo*, const void*, VkDeviceMemory*))                                       \
+  X(vkFreeMemory, void, (VkDevice, VkDeviceMemory, const void*))                                                                             \
+  X(vkBindBufferMemory, VkResult, (VkDevice, VkBuffer, VkDeviceMemory, VkDeviceSize))                                                        \
+  X(vkBindImageMemory, VkResult, (VkDevice, VkImage, VkDeviceMemory, VkDeviceSize))                                                          \
+  X(vkMapMemory, VkResult, (VkDevice, VkDeviceMemory, VkDeviceSize, VkDeviceSize, VkFlags, void**))                                          \
+  X(vkUnmapMemory, void, (VkDevice, VkDeviceMemory))                                                                                         \
+  X(vkCreateSemaphore, VkResult, (VkDevice, const VkSemaphoreCreateInfo*, const void*, VkSemaphore*))                                        \
+  X(vkDestroySemaphore, void, (VkDevice, VkSemaphore, const void*))                                                                          \
+  X(vkCreateFence, VkResult, (VkDevice, const VkFenceCreateInfo*, const void*, VkFence*))                                                    \
+  X(vkDestroyFence, void, (VkDevice, VkFence, const void*))                                                                                  \
+  X(vkResetFences, VkResult, (VkDevice, uint32_t, const VkFence*))                                                                           \
+  X(vkWaitForFences, VkResult, (VkDevice, uint32_t, const VkFence*, VkBool32, uint64_t))                                                     \
+  X(vkCreateCommandPool, VkResult, (VkDevice, const VkCommandPoolCreateInfo*, const void*, VkCommandPool*))                                  \
+  X(vkDestroyCommandPool, void, (VkDevice, VkCommandPool, const void*))                                                                      \
+  X(vkAllocateCommandBuffers, VkResult, (VkDevice, const VkCommandBufferAllocateInfo*, VkCommandBuffer*))                                    \
+  X(vkFreeCommandBuffers, void, (VkDevice, VkCommandPool, uint32_t, const VkCommandBuffer*))                                                 \
+  X(vkBeginCommandBuffer, VkResult, (VkCommandBuffer, const VkCommandBufferBeginInfo*))                                                      \
+  X(vkEndCommandBuffer, VkResult, (VkCommandBuffer))                                                                                         \
+  X(vkCmdPipelineBarrier, void,                                                                                                              \
+    (VkCommandBuffer, VkFlags, VkFlags, VkFlags, uint32_t, const VkMemoryBarrier*, uint32_t, const VkBufferMemoryBarrier*, uint32_t,         \
+     const VkImageMemoryBarrier*))                                                                                                           \
+  X(vkCmdCopyBuffer, void, (VkCommandBuffer, VkBuffer, VkBuffer, uint32_t, const VkBufferCopy*))                                             \
+  X(vkCmdFillBuffer, void, (VkCommandBuffer, VkBuffer, VkDeviceSize, VkDeviceSize, uint32_t))                                                \
+  X(vkCmdCopyBufferToImage, void, (VkCommandBuffer, VkBuffer, VkImage, int32_t, uint32_t, const VkBufferImageCopy*))                         \
+  X(vkCmdCopyImageToBuffer, void, (VkCommandBuffer, VkImage, int32_t, VkBuffer, uint32_t, const VkBufferImageCopy*))                         \
+  X(vkCmdBindPipeline, void, (VkCommandBuffer, int32_t, VkPipeline))                                                                         \
+  X(vkCmdBindDescriptorSets, void,                                                                                                           \
+    (VkCommandBuffer, int32_t, VkPipelineLayout, uint32_t, uint32_t, const VkDescriptorSet*, uint32_t, const uint32_t*))                     \
+  X(vkCmdPushConstants, void, (VkCommandBuffer, VkPipelineLayout, VkFlags, uint32_t, uint32_t, const void*))                                 \
+  X(vkCmdDispatch, void, (VkCommandBuffer, uint32_t, uint32_t, uint32_t))                                                                    \
+  X(vkQueueSubmit, VkResult, (VkQueue, uint32_t, const VkSubmitInfo*, VkFence))                                                              \
+  X(vkCreateShaderModule, VkResult, (VkDevice, const VkShaderModuleCreateInfo*, const void*, VkShaderModule*))                               \
+  X(vkDestroyShaderModule, void, (VkDevice, VkShaderModule, const void*))                                                                    \
+  X(vkCreateDescriptorSetLayout, VkResult, (VkDevice, const VkDescriptorSetLayoutCreateInfo*, const void*, VkDescriptorSetLayout*))          \
+  X(vkDestroyDescriptorSetLayout, void, (VkDevice, VkDescriptorSetLayout, const void*))                                                      \
+  X(vkCreatePipelineLayout, VkResult, (VkDevice, const VkPipelineLayoutCreateInfo*, const void*, VkPipelineLayout*))                         \
+  X(vkDestroyPipelineLayout, void, (VkDevice, VkPipelineLayout, const void*))                                                                \
+  X(vkCreateComputePipelines, VkResult, (VkDevice, VkPipelineCache, uint32_t, const VkComputePipelineCreateInfo*, const void*, VkPipeline*)) \
+  X(vkDestroyPipeline, void, (VkDevice, VkPipeline, const void*))                                                                            \
+  X(vkCreateDescriptorPool, VkResult, (VkDevice, const VkDescriptorPoolCreateInfo*, const void*, VkDescriptorPool*))                         \
+  X(vkDestroyDescriptorPool, void, (VkDevice, VkDescriptorPool, const void*))                                                                \
+  X(vkAllocateDescriptorSets, VkResult, (VkDevice, const VkDescriptorSetAllocateInfo*, VkDescriptorSet*))                                    \
   X(vkUpdateDescriptorSets, void, (VkDevice, uint32_t, const VkWriteDescriptorSet*, uint32_t, const void*))
 
 // Extension entry points of the device (null where the extension is not enabled).
-#define OCL_VK_DEVICE_EXTENSION_ENTRY_POINTS(X)                                        \
-  X(vkGetMemoryFdKHR, VkResult, (VkDevice, const VkMemoryGetFdInfoKHR*, int*))         \
-  X(vkGetSemaphoreFdKHR, VkResult, (VkDevice, const VkMemoryGetFdInfoKHR*, int*))      \
+#define OCL_VK_DEVICE_EXTENSION_ENTRY_POINTS(X)                                              \
+  X(vkGetMemoryFdKHR, VkResult, (VkDevice, const VkMemoryGetFdInfoKHR*, int*))               \
+  X(vkGetSemaphoreFdKHR, VkResult, (VkDevice, const VkMemoryGetFdInfoKHR*, int*))            \
   X(vkGetMemoryWin32HandleKHR, VkResult, (VkDevice, const VkGetWin32HandleInfoKHR*, void**)) \
   X(vkGetSemaphoreWin32HandleKHR, VkResult, (VkDevice, const VkGetWin32HandleInfoKHR*, void**))
 

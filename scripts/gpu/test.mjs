@@ -100,12 +100,27 @@ const results = [];
 if (only.includes('check')) results.push(await run('device check', process.execPath, ['scripts/device-check.mjs', platform]));
 if (only.includes('proof')) {
   const cycles = option('proof-cycles', '');
-  results.push(await run('external-memory proof', process.execPath, ['scripts/external-memory-proof.mjs', '--platform', platform, ...(cycles ? ['--cycles', cycles] : [])]));
+  results.push(
+    await run('external-memory proof', process.execPath, [
+      'scripts/external-memory-proof.mjs',
+      '--platform',
+      platform,
+      ...(cycles ? ['--cycles', cycles] : []),
+    ]),
+  );
 }
 if (only.includes('suite')) {
-  const files = readdirSync(join(root, 'test/gpu')).filter((f) => f.endsWith('.test.mjs')).sort();
+  const files = readdirSync(join(root, 'test/gpu'))
+    .filter((f) => f.endsWith('.test.mjs'))
+    .sort();
   const suiteRun = (file, gpu) =>
-    run(`GPU suite: ${file}`, process.execPath, ['--test', '--test-reporter=spec', `test/gpu/${file}`], 240_000, spread > 1 ? { gpu, quiet: true } : {});
+    run(
+      `GPU suite: ${file}`,
+      process.execPath,
+      ['--test', '--test-reporter=spec', `test/gpu/${file}`],
+      240_000,
+      spread > 1 ? { gpu, quiet: true } : {},
+    );
   const queue = [...files];
   const ran = [];
   await Promise.all(
@@ -128,8 +143,18 @@ if (only.includes('fuzz') && seeds) {
       await run(
         'misuse fuzzer',
         process.execPath,
-        [fuzzer, '--platform', platform, '--seeds', seeds, '--steps', steps, '--parallel', parallel,
-          ...(existsSync(join(root, 'cmake-build/lib/libocl_interop_refdriver.so')) ? ['--with-reference'] : [])],
+        [
+          fuzzer,
+          '--platform',
+          platform,
+          '--seeds',
+          seeds,
+          '--steps',
+          steps,
+          '--parallel',
+          parallel,
+          ...(existsSync(join(root, 'cmake-build/lib/libocl_interop_refdriver.so')) ? ['--with-reference'] : []),
+        ],
         6 * 3600_000,
       ),
     );
@@ -143,6 +168,9 @@ for (const r of results) {
 }
 if (outDir) {
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'test-gpu.json'), JSON.stringify({ ...header, results: results.map(({ output, ...r }) => ({ ...r, tail: output.slice(-20000) })) }, null, 1));
+  writeFileSync(
+    join(outDir, 'test-gpu.json'),
+    JSON.stringify({ ...header, results: results.map(({ output, ...r }) => ({ ...r, tail: output.slice(-20000) })) }, null, 1),
+  );
 }
 process.exitCode = results.every((r) => r.status === 0) ? 0 : 1;

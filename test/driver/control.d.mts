@@ -31,7 +31,13 @@ export interface ReferenceDriver {
   readonly path: string;
   d3d9CreateAdapter(name: string, hasClDevice?: boolean): bigint;
   d3d9CreateDevice(kind?: 'd3d9' | 'd3d9ex' | 'dxva', adapter?: bigint): bigint;
-  d3d9CreateSurface(device: bigint, format: number, width: number, height: number, options?: { pool?: number; shared?: boolean }): { surface: bigint; sharedHandle: bigint };
+  d3d9CreateSurface(
+    device: bigint,
+    format: number,
+    width: number,
+    height: number,
+    options?: { pool?: number; shared?: boolean },
+  ): { surface: bigint; sharedHandle: bigint };
   d3d9CreateTexture(device: bigint, format: number, width: number, height: number, levels?: number, pool?: number): bigint;
   d3d9CreateCubeTexture(device: bigint, format: number, edge: number, levels?: number, pool?: number): bigint;
   d3d9CreateVolumeTexture(device: bigint, format: number, width: number, height: number, depth: number, levels?: number, pool?: number): bigint;
@@ -41,13 +47,25 @@ export interface ReferenceDriver {
   dxgiCreateAdapter(name: string, hasClDevice?: boolean): bigint;
   d3d10CreateDevice(adapter?: bigint): bigint;
   d3d10CreateBuffer(device: bigint, size: number, usage?: number): bigint;
-  d3d10CreateTexture2D(device: bigint, desc: { width: number; height: number; mipLevels?: number; arraySize?: number; format: number; usage?: number; sampleCount?: number }): bigint;
-  d3d10CreateTexture3D(device: bigint, desc: { width: number; height: number; depth: number; mipLevels?: number; format: number; usage?: number }): bigint;
+  d3d10CreateTexture2D(
+    device: bigint,
+    desc: { width: number; height: number; mipLevels?: number; arraySize?: number; format: number; usage?: number; sampleCount?: number },
+  ): bigint;
+  d3d10CreateTexture3D(
+    device: bigint,
+    desc: { width: number; height: number; depth: number; mipLevels?: number; format: number; usage?: number },
+  ): bigint;
   /** Like the D3D10 calls, with ID3D11 objects; a Texture2D of DXGI_FORMAT_NV12 (103) has Y/UV plane subresources 2*slice, 2*slice+1. */
   d3d11CreateDevice(adapter?: bigint): bigint;
   d3d11CreateBuffer(device: bigint, size: number, usage?: number): bigint;
-  d3d11CreateTexture2D(device: bigint, desc: { width: number; height: number; mipLevels?: number; arraySize?: number; format: number; usage?: number; sampleCount?: number }): bigint;
-  d3d11CreateTexture3D(device: bigint, desc: { width: number; height: number; depth: number; mipLevels?: number; format: number; usage?: number }): bigint;
+  d3d11CreateTexture2D(
+    device: bigint,
+    desc: { width: number; height: number; mipLevels?: number; arraySize?: number; format: number; usage?: number; sampleCount?: number },
+  ): bigint;
+  d3d11CreateTexture3D(
+    device: bigint,
+    desc: { width: number; height: number; depth: number; mipLevels?: number; format: number; usage?: number },
+  ): bigint;
   vaCreateDisplay(hasClDevice?: boolean): bigint;
   vaCreateSurface(display: bigint, width: number, height: number): { id: number; resource: bigint };
   createSharedHandle(resource: bigint): bigint;
@@ -58,7 +76,9 @@ export interface ReferenceDriver {
   addRef(object: bigint): number;
   release(object: bigint): number;
   objectType(object: bigint): number;
-  liveObjects(kind: 'context' | 'command_queue' | 'mem' | 'event' | 'program' | 'kernel' | 'sampler' | 'semaphore' | 'cl' | 'resource' | 'all'): number;
+  liveObjects(
+    kind: 'context' | 'command_queue' | 'mem' | 'event' | 'program' | 'kernel' | 'sampler' | 'semaphore' | 'cl' | 'resource' | 'all',
+  ): number;
   waitIdle(timeoutMs?: number): void;
   /**
    * Slows the commands enqueued from now on: each stays CL_RUNNING for its delay (microseconds)

@@ -20,7 +20,13 @@ export const referenceDriverPath = resolve(
 /** The vendors folder that lists the reference driver next to the system's drivers. */
 export const referenceVendorsPath = resolve(repoRoot, 'cmake-build/vendors');
 
-const errors = { [-1]: 'REFDRV_E_INVALID_ARG', [-2]: 'REFDRV_E_BAD_HANDLE', [-3]: 'REFDRV_E_RANGE', [-4]: 'REFDRV_E_FORMAT', [-5]: 'REFDRV_E_UNKNOWN_KIND' };
+const errors = {
+  [-1]: 'REFDRV_E_INVALID_ARG',
+  [-2]: 'REFDRV_E_BAD_HANDLE',
+  [-3]: 'REFDRV_E_RANGE',
+  [-4]: 'REFDRV_E_FORMAT',
+  [-5]: 'REFDRV_E_UNKNOWN_KIND',
+};
 const deviceKinds = { d3d9: 0, d3d9ex: 1, dxva: 2 };
 
 /** Opens the control API of the reference driver (the same library the ICD loader loads). */
@@ -33,26 +39,44 @@ export function openReferenceDriver(path = referenceDriverPath) {
   const f = {
     d3d9Adapter: fn('int refdrv_d3d9_create_adapter(const char *name, int has_cl_device, _Out_ uint64_t *out)'),
     d3d9Device: fn('int refdrv_d3d9_create_device(uint64_t adapter, int kind, _Out_ uint64_t *out)'),
-    d3d9Surface: fn('int refdrv_d3d9_create_surface(uint64_t device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t pool, int shared, _Out_ uint64_t *out, _Out_ uint64_t *handle)'),
-    d3d9Texture: fn('int refdrv_d3d9_create_texture(uint64_t device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t levels, uint32_t pool, _Out_ uint64_t *out)'),
-    d3d9Cube: fn('int refdrv_d3d9_create_cube_texture(uint64_t device, uint32_t fmt, uint32_t edge, uint32_t levels, uint32_t pool, _Out_ uint64_t *out)'),
-    d3d9Volume: fn('int refdrv_d3d9_create_volume_texture(uint64_t device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t d, uint32_t levels, uint32_t pool, _Out_ uint64_t *out)'),
+    d3d9Surface: fn(
+      'int refdrv_d3d9_create_surface(uint64_t device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t pool, int shared, _Out_ uint64_t *out, _Out_ uint64_t *handle)',
+    ),
+    d3d9Texture: fn(
+      'int refdrv_d3d9_create_texture(uint64_t device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t levels, uint32_t pool, _Out_ uint64_t *out)',
+    ),
+    d3d9Cube: fn(
+      'int refdrv_d3d9_create_cube_texture(uint64_t device, uint32_t fmt, uint32_t edge, uint32_t levels, uint32_t pool, _Out_ uint64_t *out)',
+    ),
+    d3d9Volume: fn(
+      'int refdrv_d3d9_create_volume_texture(uint64_t device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t d, uint32_t levels, uint32_t pool, _Out_ uint64_t *out)',
+    ),
     d3d9Vertex: fn('int refdrv_d3d9_create_vertex_buffer(uint64_t device, uint32_t size, uint32_t pool, _Out_ uint64_t *out)'),
     d3d9Index: fn('int refdrv_d3d9_create_index_buffer(uint64_t device, uint32_t size, uint32_t fmt, uint32_t pool, _Out_ uint64_t *out)'),
     d3d9Level: fn('int refdrv_d3d9_get_surface_level(uint64_t texture, uint32_t level, _Out_ uint64_t *out)'),
     dxgiAdapter: fn('int refdrv_dxgi_create_adapter(const char *name, int has_cl_device, _Out_ uint64_t *out)'),
     d3d10Device: fn('int refdrv_d3d10_create_device(uint64_t adapter, _Out_ uint64_t *out)'),
     d3d10Buffer: fn('int refdrv_d3d10_create_buffer(uint64_t device, uint32_t size, uint32_t usage, _Out_ uint64_t *out)'),
-    d3d10Tex2D: fn('int refdrv_d3d10_create_texture2d(uint64_t device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array_size, uint32_t fmt, uint32_t usage, uint32_t samples, _Out_ uint64_t *out)'),
-    d3d10Tex3D: fn('int refdrv_d3d10_create_texture3d(uint64_t device, uint32_t w, uint32_t h, uint32_t d, uint32_t mips, uint32_t fmt, uint32_t usage, _Out_ uint64_t *out)'),
+    d3d10Tex2D: fn(
+      'int refdrv_d3d10_create_texture2d(uint64_t device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array_size, uint32_t fmt, uint32_t usage, uint32_t samples, _Out_ uint64_t *out)',
+    ),
+    d3d10Tex3D: fn(
+      'int refdrv_d3d10_create_texture3d(uint64_t device, uint32_t w, uint32_t h, uint32_t d, uint32_t mips, uint32_t fmt, uint32_t usage, _Out_ uint64_t *out)',
+    ),
     d3d11Device: fn('int refdrv_d3d11_create_device(uint64_t adapter, _Out_ uint64_t *out)'),
     d3d11Buffer: fn('int refdrv_d3d11_create_buffer(uint64_t device, uint32_t size, uint32_t usage, _Out_ uint64_t *out)'),
-    d3d11Tex2D: fn('int refdrv_d3d11_create_texture2d(uint64_t device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array_size, uint32_t fmt, uint32_t usage, uint32_t samples, _Out_ uint64_t *out)'),
-    d3d11Tex3D: fn('int refdrv_d3d11_create_texture3d(uint64_t device, uint32_t w, uint32_t h, uint32_t d, uint32_t mips, uint32_t fmt, uint32_t usage, _Out_ uint64_t *out)'),
+    d3d11Tex2D: fn(
+      'int refdrv_d3d11_create_texture2d(uint64_t device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array_size, uint32_t fmt, uint32_t usage, uint32_t samples, _Out_ uint64_t *out)',
+    ),
+    d3d11Tex3D: fn(
+      'int refdrv_d3d11_create_texture3d(uint64_t device, uint32_t w, uint32_t h, uint32_t d, uint32_t mips, uint32_t fmt, uint32_t usage, _Out_ uint64_t *out)',
+    ),
     vaDisplay: fn('int refdrv_va_create_display(int has_cl_device, _Out_ uint64_t *out)'),
     vaSurface: fn('int refdrv_va_create_surface(uint64_t display, uint32_t w, uint32_t h, _Out_ uint32_t *id, _Out_ uint64_t *out)'),
     sharedHandle: fn('int refdrv_create_shared_handle(uint64_t resource, _Out_ uint64_t *out)'),
-    layout: fn('int refdrv_resource_layout(uint64_t resource, uint32_t sub, uint32_t plane, _Out_ uint64_t *w, _Out_ uint64_t *h, _Out_ uint64_t *d, _Out_ uint64_t *bpp, _Out_ uint64_t *row, _Out_ uint64_t *slice, _Out_ uint64_t *size)'),
+    layout: fn(
+      'int refdrv_resource_layout(uint64_t resource, uint32_t sub, uint32_t plane, _Out_ uint64_t *w, _Out_ uint64_t *h, _Out_ uint64_t *d, _Out_ uint64_t *bpp, _Out_ uint64_t *row, _Out_ uint64_t *slice, _Out_ uint64_t *size)',
+    ),
     read: fn('int refdrv_resource_read(uint64_t resource, uint32_t sub, uint32_t plane, int packed, _Out_ uint8_t *dst, uint64_t size)'),
     write: fn('int refdrv_resource_write(uint64_t resource, uint32_t sub, uint32_t plane, int packed, const uint8_t *src, uint64_t size)'),
     refcount: fn('int refdrv_refcount(uint64_t object, _Out_ uint32_t *count)'),
@@ -121,8 +145,7 @@ export function openReferenceDriver(path = referenceDriverPath) {
     d3d9CreateVolumeTexture: (device, format, width, height, depth, levels = 1, pool = 0) =>
       out(f.d3d9Volume, 'd3d9CreateVolumeTexture', device, format, width, height, depth, levels, pool),
     d3d9CreateVertexBuffer: (device, size, pool = 0) => out(f.d3d9Vertex, 'd3d9CreateVertexBuffer', device, size, pool),
-    d3d9CreateIndexBuffer: (device, size, format = 101, pool = 0) =>
-      out(f.d3d9Index, 'd3d9CreateIndexBuffer', device, size, format, pool),
+    d3d9CreateIndexBuffer: (device, size, format = 101, pool = 0) => out(f.d3d9Index, 'd3d9CreateIndexBuffer', device, size, format, pool),
     d3d9GetSurfaceLevel: (texture, level) => out(f.d3d9Level, 'd3d9GetSurfaceLevel', texture, level),
     dxgiCreateAdapter: (name, hasClDevice = true) => out(f.dxgiAdapter, 'dxgiCreateAdapter', name, hasClDevice ? 1 : 0),
     d3d10CreateDevice: (adapter = 0n) => out(f.d3d10Device, 'd3d10CreateDevice', adapter),
@@ -201,14 +224,17 @@ export function openReferenceDriver(path = referenceDriverPath) {
       else if (delays !== null && typeof delays === 'object' && !Array.isArray(delays)) {
         const entries = Object.entries(delays);
         for (const [name, value] of entries) {
-          if (!delayClasses.includes(name)) throw new TypeError(`setCommandDelay: unknown command class '${name}' (expected one of ${delayClasses.join(', ')})`);
+          if (!delayClasses.includes(name))
+            throw new TypeError(`setCommandDelay: unknown command class '${name}' (expected one of ${delayClasses.join(', ')})`);
           delayValue(value, `delays.${name}`);
         }
         // 'all' first: the classes override it
         entries.sort(([a], [b]) => (a === 'all' ? -1 : b === 'all' ? 1 : 0));
         spec = entries.map(([name, value]) => `${name}=${value}`).join(',');
       } else {
-        throw new TypeError(`setCommandDelay: delays must be a number of microseconds or an object of them per command class, got ${delays === null ? 'null' : typeof delays}`);
+        throw new TypeError(
+          `setCommandDelay: delays must be a number of microseconds or an object of them per command class, got ${delays === null ? 'null' : typeof delays}`,
+        );
       }
       check(f.setDelay(spec), 'setCommandDelay');
     },

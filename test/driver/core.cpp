@@ -33,9 +33,7 @@ static bool region_ok(cl_mem m, const size_t *origin, const size_t *region) {
   }
   return true;
 }
-static uint8_t *pixel_ptr(cl_mem m, size_t x, size_t y, size_t z) {
-  return m->data + x * m->elem + y * m->row_pitch + z * m->slice_pitch;
-}
+static uint8_t *pixel_ptr(cl_mem m, size_t x, size_t y, size_t z) { return m->data + x * m->elem + y * m->row_pitch + z * m->slice_pitch; }
 
 }  // namespace refdrv
 
@@ -43,7 +41,8 @@ using namespace refdrv;
 
 // The extension files' parts of the state's own paths (ExtensionHooks, driver.h).
 static const bool kHooksInstalled = [] {
-  hooks() = {interop_release_context, [](cl_mem m) {
+  hooks() = {interop_release_context,
+             [](cl_mem m) {
                interop_release_mem(m);
                external_release_mem(m);
              },
@@ -77,8 +76,7 @@ CLAPI(cl_int) clGetPlatformInfo(cl_platform_id p, cl_platform_info name, size_t 
 
 CLAPI(cl_int) clGetDeviceIDs(cl_platform_id p, cl_device_type type, cl_uint n, cl_device_id *devs, cl_uint *num) {
   if (p && p != &g_platform) return CL_INVALID_PLATFORM;
-  const cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
-                               CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
+  const cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
   if (type != CL_DEVICE_TYPE_ALL && (type & ~known || type == 0)) return CL_INVALID_DEVICE_TYPE;
   if ((n == 0 && devs) || (!devs && !num)) return CL_INVALID_VALUE;
   if (!(type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT))) return CL_DEVICE_NOT_FOUND;
@@ -104,23 +102,30 @@ CLAPI(cl_int) clGetDeviceInfo(cl_device_id d, cl_device_info name, size_t sz, vo
       size_t v[3] = {1024, 1024, 64};
       return put_bytes(sz, val, ret, v, sizeof v);
     }
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR: case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT: case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT: case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT: case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG: case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
-      return U(1);
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE: case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-      return U(0);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: return U(1);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return U(0);
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: return U(1000);
     case CL_DEVICE_ADDRESS_BITS: return U(sizeof(void *) * 8);
     case CL_DEVICE_MAX_READ_IMAGE_ARGS: return U(128);
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return U(8);
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return UL(256ull << 20);
-    case CL_DEVICE_IMAGE2D_MAX_WIDTH: case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return SZ(16384);
-    case CL_DEVICE_IMAGE3D_MAX_WIDTH: case CL_DEVICE_IMAGE3D_MAX_HEIGHT: case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-      return SZ(2048);
+    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return SZ(16384);
+    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH: return SZ(2048);
     case CL_DEVICE_IMAGE_SUPPORT: return B(CL_TRUE);
     case CL_DEVICE_MAX_PARAMETER_SIZE: return SZ(1024);
     case CL_DEVICE_MAX_SAMPLERS: return U(16);
@@ -145,8 +150,7 @@ CLAPI(cl_int) clGetDeviceInfo(cl_device_id d, cl_device_info name, size_t sz, vo
     case CL_DEVICE_LINKER_AVAILABLE: return B(CL_FALSE);
     case CL_DEVICE_EXECUTION_CAPABILITIES: return put(sz, val, ret, cl_device_exec_capabilities(CL_EXEC_KERNEL));
     case CL_DEVICE_QUEUE_PROPERTIES:
-      return put(sz, val, ret,
-                 cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE));
+      return put(sz, val, ret, cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE));
     case CL_DEVICE_NAME: return S("opencl-interop reference device");
     case CL_DEVICE_VENDOR: return S("opencl-interop");
     case CL_DRIVER_VERSION: return S("1.0.0");
@@ -167,8 +171,8 @@ CLAPI(cl_int) clGetDeviceInfo(cl_device_id d, cl_device_info name, size_t sz, vo
     case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return SZ(2048);
     case CL_DEVICE_PARENT_DEVICE: return put(sz, val, ret, cl_device_id(nullptr));
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return U(0);
-    case CL_DEVICE_PARTITION_PROPERTIES: case CL_DEVICE_PARTITION_TYPE:
-      return put(sz, val, ret, cl_device_partition_property(0));
+    case CL_DEVICE_PARTITION_PROPERTIES:
+    case CL_DEVICE_PARTITION_TYPE: return put(sz, val, ret, cl_device_partition_property(0));
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return put(sz, val, ret, cl_device_affinity_domain(0));
     case CL_DEVICE_REFERENCE_COUNT: return U(1);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return B(CL_FALSE);
@@ -183,8 +187,7 @@ CLAPI(cl_int) clGetDeviceInfo(cl_device_id d, cl_device_info name, size_t sz, vo
   }
 }
 
-CLAPI(cl_int) clCreateSubDevices(cl_device_id d, const cl_device_partition_property *, cl_uint, cl_device_id *,
-                                 cl_uint *) {
+CLAPI(cl_int) clCreateSubDevices(cl_device_id d, const cl_device_partition_property *, cl_uint, cl_device_id *, cl_uint *) {
   if (!valid_device(d)) return CL_INVALID_DEVICE;
   return CL_INVALID_VALUE;  // CL_DEVICE_PARTITION_PROPERTIES is empty
 }
@@ -195,9 +198,13 @@ CLAPI(cl_int) clReleaseDevice(cl_device_id d) { return valid_device(d) ? CL_SUCC
 static bool is_interop_key(cl_context_properties k) {
   switch (k) {
     case CL_CONTEXT_D3D9_DEVICE_NV:  // == CL_CONTEXT_D3D9_DEVICE_INTEL
-    case CL_CONTEXT_D3D9EX_DEVICE_INTEL: case CL_CONTEXT_DXVA_DEVICE_INTEL:
-    case CL_CONTEXT_ADAPTER_D3D9_KHR: case CL_CONTEXT_ADAPTER_D3D9EX_KHR: case CL_CONTEXT_ADAPTER_DXVA_KHR:
-    case CL_CONTEXT_D3D10_DEVICE_KHR: case CL_CONTEXT_VA_API_DISPLAY_INTEL:
+    case CL_CONTEXT_D3D9EX_DEVICE_INTEL:
+    case CL_CONTEXT_DXVA_DEVICE_INTEL:
+    case CL_CONTEXT_ADAPTER_D3D9_KHR:
+    case CL_CONTEXT_ADAPTER_D3D9EX_KHR:
+    case CL_CONTEXT_ADAPTER_DXVA_KHR:
+    case CL_CONTEXT_D3D10_DEVICE_KHR:
+    case CL_CONTEXT_VA_API_DISPLAY_INTEL:
     case CL_CONTEXT_D3D11_DEVICE_KHR:  // == CL_CONTEXT_D3D11_DEVICE_NV
       return true;
     default: return false;
@@ -206,8 +213,8 @@ static bool is_interop_key(cl_context_properties k) {
 
 typedef void(CL_API_CALL *ctx_notify_fn)(const char *, const void *, size_t, void *);
 
-static cl_context create_context(const cl_context_properties *props, cl_uint ndev, const cl_device_id *devs,
-                                 ctx_notify_fn fn, void *ud, cl_int *errcode_ret) {
+static cl_context create_context(const cl_context_properties *props, cl_uint ndev, const cl_device_id *devs, ctx_notify_fn fn, void *ud,
+                                 cl_int *errcode_ret) {
   std::vector<cl_context_properties> list;
   bool user_sync = false;
   if (props) {
@@ -247,14 +254,13 @@ static cl_context create_context(const cl_context_properties *props, cl_uint nde
   return c;
 }
 
-CLAPI(cl_context) clCreateContext(const cl_context_properties *props, cl_uint ndev, const cl_device_id *devs,
-                                  ctx_notify_fn fn, void *ud, cl_int *errcode_ret) {
+CLAPI(cl_context)
+clCreateContext(const cl_context_properties *props, cl_uint ndev, const cl_device_id *devs, ctx_notify_fn fn, void *ud, cl_int *errcode_ret) {
   ApiLock L;
   return create_context(props, ndev, devs, fn, ud, errcode_ret);
 }
 
-CLAPI(cl_context) clCreateContextFromType(const cl_context_properties *props, cl_device_type type, ctx_notify_fn fn,
-                                          void *ud, cl_int *errcode_ret) {
+CLAPI(cl_context) clCreateContextFromType(const cl_context_properties *props, cl_device_type type, ctx_notify_fn fn, void *ud, cl_int *errcode_ret) {
   ApiLock L;
   cl_device_id d;
   cl_int rc = clGetDeviceIDs(nullptr, type, 1, &d, nullptr);
@@ -262,8 +268,7 @@ CLAPI(cl_context) clCreateContextFromType(const cl_context_properties *props, cl
     // property errors take precedence over a device type without devices
     if (props) {
       for (const cl_context_properties *p = props; *p; p += 2)
-        if (p[0] == CL_CONTEXT_PLATFORM && reinterpret_cast<cl_platform_id>(p[1]) != &g_platform)
-          RET_ERR(CL_INVALID_PLATFORM);
+        if (p[0] == CL_CONTEXT_PLATFORM && reinterpret_cast<cl_platform_id>(p[1]) != &g_platform) RET_ERR(CL_INVALID_PLATFORM);
     }
     RET_ERR(rc);
   }
@@ -280,8 +285,7 @@ CLAPI(cl_int) clGetContextInfo(cl_context c, cl_context_info name, size_t sz, vo
     case CL_CONTEXT_REFERENCE_COUNT: return put(sz, val, ret, cl_uint(c->refs));
     case CL_CONTEXT_NUM_DEVICES: return put(sz, val, ret, cl_uint(1));
     case CL_CONTEXT_DEVICES: return put(sz, val, ret, cl_device_id(&g_device));
-    case CL_CONTEXT_PROPERTIES:
-      return put_bytes(sz, val, ret, c->props.data(), c->props.size() * sizeof(cl_context_properties));
+    case CL_CONTEXT_PROPERTIES: return put_bytes(sz, val, ret, c->props.data(), c->props.size() * sizeof(cl_context_properties));
     case CL_CONTEXT_D3D10_PREFER_SHARED_RESOURCES_KHR: return put(sz, val, ret, cl_bool(CL_FALSE));
     case CL_CONTEXT_D3D11_PREFER_SHARED_RESOURCES_KHR: return put(sz, val, ret, cl_bool(CL_FALSE));
     default: return CL_INVALID_VALUE;
@@ -289,12 +293,11 @@ CLAPI(cl_int) clGetContextInfo(cl_context c, cl_context_info name, size_t sz, vo
 }
 
 // ------------------------------------------------------------------ queues --
-static cl_command_queue create_queue(cl_context c, cl_device_id d, cl_command_queue_properties props,
-                                     const cl_queue_properties *list, cl_int *errcode_ret) {
+static cl_command_queue create_queue(cl_context c, cl_device_id d, cl_command_queue_properties props, const cl_queue_properties *list,
+                                     cl_int *errcode_ret) {
   if (!valid_ctx(c)) RET_ERR(CL_INVALID_CONTEXT);
   if (!valid_device(d)) RET_ERR(CL_INVALID_DEVICE);
-  if (props & ~cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE))
-    RET_ERR(CL_INVALID_VALUE);
+  if (props & ~cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)) RET_ERR(CL_INVALID_VALUE);
   auto *q = track(new _cl_command_queue(), Kind::Queue);
   q->ctx = c;
   retain_obj(c);
@@ -311,14 +314,12 @@ static cl_command_queue create_queue(cl_context c, cl_device_id d, cl_command_qu
   return q;
 }
 
-CLAPI(cl_command_queue) clCreateCommandQueue(cl_context c, cl_device_id d, cl_command_queue_properties props,
-                                             cl_int *errcode_ret) {
+CLAPI(cl_command_queue) clCreateCommandQueue(cl_context c, cl_device_id d, cl_command_queue_properties props, cl_int *errcode_ret) {
   ApiLock L;
   return create_queue(c, d, props, nullptr, errcode_ret);
 }
 
-CLAPI(cl_command_queue) clCreateCommandQueueWithProperties(cl_context c, cl_device_id d,
-                                                           const cl_queue_properties *list, cl_int *errcode_ret) {
+CLAPI(cl_command_queue) clCreateCommandQueueWithProperties(cl_context c, cl_device_id d, const cl_queue_properties *list, cl_int *errcode_ret) {
   ApiLock L;
   cl_command_queue_properties props = 0;
   if (list) {
@@ -333,8 +334,7 @@ CLAPI(cl_command_queue) clCreateCommandQueueWithProperties(cl_context c, cl_devi
 
 CLAPI(cl_int) clRetainCommandQueue(cl_command_queue q) { return count_ref_if_live(q, Kind::Queue, CL_INVALID_COMMAND_QUEUE, retain_obj); }
 CLAPI(cl_int) clReleaseCommandQueue(cl_command_queue q) { return count_ref_if_live(q, Kind::Queue, CL_INVALID_COMMAND_QUEUE, release_obj); }
-CLAPI(cl_int) clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info name, size_t sz, void *val,
-                                    size_t *ret) {
+CLAPI(cl_int) clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
   if (!valid_queue(q)) return CL_INVALID_COMMAND_QUEUE;
   switch (name) {
@@ -365,14 +365,12 @@ CLAPI(cl_mem) clCreateBuffer(cl_context c, cl_mem_flags flags, size_t size, void
   return create_buffer_locked(c, flags, size, host_ptr, errcode_ret);
 }
 
-CLAPI(cl_mem) clCreateSubBuffer(cl_mem b, cl_mem_flags flags, cl_buffer_create_type type, const void *info,
-                                cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateSubBuffer(cl_mem b, cl_mem_flags flags, cl_buffer_create_type type, const void *info, cl_int *errcode_ret) {
   ApiLock L;
   if (!valid_mem(b) || b->type != CL_MEM_OBJECT_BUFFER || b->parent) RET_ERR(CL_INVALID_MEM_OBJECT);
   const cl_mem_flags acc = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
   const cl_mem_flags host = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-  if (!mem_flags_valid(flags) || (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
-    RET_ERR(CL_INVALID_VALUE);
+  if (!mem_flags_valid(flags) || (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))) RET_ERR(CL_INVALID_VALUE);
   if (((b->flags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
       ((b->flags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
       ((b->flags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
@@ -409,13 +407,13 @@ CLAPI(cl_int) clSetMemObjectDestructorCallback(cl_mem m, void(CL_API_CALL *fn)(c
 }
 
 // ------------------------------------------------------------------ images --
-CLAPI(cl_mem) clCreateImage(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, const cl_image_desc *desc,
-                            void *host_ptr, cl_int *errcode_ret) {
+CLAPI(cl_mem)
+clCreateImage(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, const cl_image_desc *desc, void *host_ptr, cl_int *errcode_ret) {
   ApiLock L;
   return create_image_locked(c, flags, fmt, desc, host_ptr, errcode_ret);
 }
-CLAPI(cl_mem) clCreateImage2D(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, size_t w, size_t h,
-                              size_t rp, void *host_ptr, cl_int *errcode_ret) {
+CLAPI(cl_mem)
+clCreateImage2D(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, size_t w, size_t h, size_t rp, void *host_ptr, cl_int *errcode_ret) {
   ApiLock L;
   cl_image_desc d{};
   d.image_type = CL_MEM_OBJECT_IMAGE2D;
@@ -424,8 +422,9 @@ CLAPI(cl_mem) clCreateImage2D(cl_context c, cl_mem_flags flags, const cl_image_f
   d.image_row_pitch = rp;
   return create_image_locked(c, flags, fmt, &d, host_ptr, errcode_ret);
 }
-CLAPI(cl_mem) clCreateImage3D(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, size_t w, size_t h,
-                              size_t dd, size_t rp, size_t sp, void *host_ptr, cl_int *errcode_ret) {
+CLAPI(cl_mem)
+clCreateImage3D(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, size_t w, size_t h, size_t dd, size_t rp, size_t sp, void *host_ptr,
+                cl_int *errcode_ret) {
   ApiLock L;
   cl_image_desc d{};
   d.image_type = CL_MEM_OBJECT_IMAGE3D;
@@ -437,14 +436,17 @@ CLAPI(cl_mem) clCreateImage3D(cl_context c, cl_mem_flags flags, const cl_image_f
   return create_image_locked(c, flags, fmt, &d, host_ptr, errcode_ret);
 }
 
-CLAPI(cl_int) clGetSupportedImageFormats(cl_context c, cl_mem_flags flags, cl_mem_object_type type, cl_uint n,
-                                         cl_image_format *fmts, cl_uint *num) {
+CLAPI(cl_int) clGetSupportedImageFormats(cl_context c, cl_mem_flags flags, cl_mem_object_type type, cl_uint n, cl_image_format *fmts, cl_uint *num) {
   ApiLock L;
   if (!valid_ctx(c)) return CL_INVALID_CONTEXT;
   if (!mem_flags_valid(flags)) return CL_INVALID_VALUE;
   switch (type) {
-    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_ARRAY: case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-    case CL_MEM_OBJECT_IMAGE2D: case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D: break;
+    case CL_MEM_OBJECT_IMAGE1D:
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+    case CL_MEM_OBJECT_IMAGE2D:
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE3D: break;
     default: return CL_INVALID_VALUE;
   }
   if (n == 0 && fmts) return CL_INVALID_VALUE;
@@ -468,8 +470,7 @@ CLAPI(cl_int) clGetMemObjectInfo(cl_mem m, cl_mem_info name, size_t sz, void *va
     case CL_MEM_MAP_COUNT: return put(sz, val, ret, cl_uint(m->map_count));
     case CL_MEM_REFERENCE_COUNT: return put(sz, val, ret, cl_uint(m->refs));
     case CL_MEM_CONTEXT: return put(sz, val, ret, m->ctx);
-    case CL_MEM_ASSOCIATED_MEMOBJECT:
-      return put(sz, val, ret, m->type == CL_MEM_OBJECT_BUFFER ? m->parent : cl_mem(nullptr));
+    case CL_MEM_ASSOCIATED_MEMOBJECT: return put(sz, val, ret, m->type == CL_MEM_OBJECT_BUFFER ? m->parent : cl_mem(nullptr));
     case CL_MEM_OFFSET: return put(sz, val, ret, m->offset);
     case CL_MEM_PROPERTIES:  // OpenCL 3.0: the list given to clCreate*WithProperties, else nothing
       return put_bytes(sz, val, ret, m->props.data(), m->props.size() * sizeof(cl_mem_properties));
@@ -486,28 +487,24 @@ CLAPI(cl_int) clGetImageInfo(cl_mem m, cl_image_info name, size_t sz, void *val,
   switch (name) {
     case CL_IMAGE_FORMAT: return put(sz, val, ret, m->fmt);
     case CL_IMAGE_ELEMENT_SIZE: return put(sz, val, ret, m->elem);
-    case CL_IMAGE_ROW_PITCH:
-      return put(sz, val, ret, m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? m->width * m->elem : m->row_pitch);
-    case CL_IMAGE_SLICE_PITCH:
-      return put(sz, val, ret, (m->type == CL_MEM_OBJECT_IMAGE3D || arr) ? m->slice_pitch : size_t(0));
+    case CL_IMAGE_ROW_PITCH: return put(sz, val, ret, m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? m->width * m->elem : m->row_pitch);
+    case CL_IMAGE_SLICE_PITCH: return put(sz, val, ret, (m->type == CL_MEM_OBJECT_IMAGE3D || arr) ? m->slice_pitch : size_t(0));
     case CL_IMAGE_WIDTH: return put(sz, val, ret, m->width);
     case CL_IMAGE_HEIGHT: return put(sz, val, ret, m->height);
     case CL_IMAGE_DEPTH: return put(sz, val, ret, m->depth);
     case CL_IMAGE_ARRAY_SIZE: return put(sz, val, ret, m->array_size);
-    case CL_IMAGE_BUFFER:
-      return put(sz, val, ret, m->type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? m->parent : cl_mem(nullptr));
-    case CL_IMAGE_NUM_MIP_LEVELS: case CL_IMAGE_NUM_SAMPLES: return put(sz, val, ret, cl_uint(0));
+    case CL_IMAGE_BUFFER: return put(sz, val, ret, m->type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? m->parent : cl_mem(nullptr));
+    case CL_IMAGE_NUM_MIP_LEVELS:
+    case CL_IMAGE_NUM_SAMPLES: return put(sz, val, ret, cl_uint(0));
     default: return CL_INVALID_VALUE;
   }
 }
 
 // ---------------------------------------------------------------- samplers --
-CLAPI(cl_sampler) clCreateSampler(cl_context c, cl_bool norm, cl_addressing_mode am, cl_filter_mode fm,
-                                  cl_int *errcode_ret) {
+CLAPI(cl_sampler) clCreateSampler(cl_context c, cl_bool norm, cl_addressing_mode am, cl_filter_mode fm, cl_int *errcode_ret) {
   ApiLock L;
   if (!valid_ctx(c)) RET_ERR(CL_INVALID_CONTEXT);
-  if (am < CL_ADDRESS_NONE || am > CL_ADDRESS_MIRRORED_REPEAT || (fm != CL_FILTER_NEAREST && fm != CL_FILTER_LINEAR))
-    RET_ERR(CL_INVALID_VALUE);
+  if (am < CL_ADDRESS_NONE || am > CL_ADDRESS_MIRRORED_REPEAT || (fm != CL_FILTER_NEAREST && fm != CL_FILTER_LINEAR)) RET_ERR(CL_INVALID_VALUE);
   auto *s = track(new _cl_sampler(), Kind::Sampler);
   s->ctx = c;
   retain_obj(c);
@@ -539,8 +536,7 @@ static const char *kNoCompilerLog =
 
 static bool valid_program(cl_program p) { return p && is_live(p, Kind::Program); }
 
-CLAPI(cl_program) clCreateProgramWithSource(cl_context c, cl_uint count, const char **strings, const size_t *lengths,
-                                            cl_int *errcode_ret) {
+CLAPI(cl_program) clCreateProgramWithSource(cl_context c, cl_uint count, const char **strings, const size_t *lengths, cl_int *errcode_ret) {
   ApiLock L;
   if (!valid_ctx(c)) RET_ERR(CL_INVALID_CONTEXT);
   if (count == 0 || !strings) RET_ERR(CL_INVALID_VALUE);
@@ -558,8 +554,9 @@ CLAPI(cl_program) clCreateProgramWithSource(cl_context c, cl_uint count, const c
   return p;
 }
 
-CLAPI(cl_program) clCreateProgramWithBinary(cl_context c, cl_uint ndev, const cl_device_id *devs, const size_t *lens,
-                                            const unsigned char **bins, cl_int *status, cl_int *errcode_ret) {
+CLAPI(cl_program)
+clCreateProgramWithBinary(cl_context c, cl_uint ndev, const cl_device_id *devs, const size_t *lens, const unsigned char **bins, cl_int *status,
+                          cl_int *errcode_ret) {
   ApiLock L;
   if (!valid_ctx(c)) RET_ERR(CL_INVALID_CONTEXT);
   if (!devs || ndev == 0) RET_ERR(CL_INVALID_VALUE);
@@ -573,8 +570,7 @@ CLAPI(cl_program) clCreateProgramWithBinary(cl_context c, cl_uint ndev, const cl
   RET_ERR(CL_INVALID_BINARY);  // this driver has no binary format
 }
 
-CLAPI(cl_program) clCreateProgramWithBuiltInKernels(cl_context c, cl_uint ndev, const cl_device_id *devs,
-                                                    const char *names, cl_int *errcode_ret) {
+CLAPI(cl_program) clCreateProgramWithBuiltInKernels(cl_context c, cl_uint ndev, const cl_device_id *devs, const char *names, cl_int *errcode_ret) {
   ApiLock L;
   if (!valid_ctx(c)) RET_ERR(CL_INVALID_CONTEXT);
   if (!devs || ndev == 0 || !names) RET_ERR(CL_INVALID_VALUE);
@@ -616,8 +612,7 @@ static cl_int check_program_devices(cl_uint ndev, const cl_device_id *devs) {
   return CL_SUCCESS;
 }
 
-CLAPI(cl_int) clBuildProgram(cl_program p, cl_uint ndev, const cl_device_id *devs, const char *options,
-                             prog_notify_fn fn, void *ud) {
+CLAPI(cl_int) clBuildProgram(cl_program p, cl_uint ndev, const cl_device_id *devs, const char *options, prog_notify_fn fn, void *ud) {
   cl_int rc;
   {
     ApiLock L;
@@ -642,8 +637,9 @@ CLAPI(cl_int) clBuildProgram(cl_program p, cl_uint ndev, const cl_device_id *dev
   return rc;
 }
 
-CLAPI(cl_int) clCompileProgram(cl_program p, cl_uint ndev, const cl_device_id *devs, const char *options, cl_uint,
-                               const cl_program *, const char **, prog_notify_fn fn, void *ud) {
+CLAPI(cl_int)
+clCompileProgram(cl_program p, cl_uint ndev, const cl_device_id *devs, const char *options, cl_uint, const cl_program *, const char **,
+                 prog_notify_fn fn, void *ud) {
   ApiLock L;
   if (!valid_program(p)) return CL_INVALID_PROGRAM;
   cl_int rc = check_program_devices(ndev, devs);
@@ -656,8 +652,9 @@ CLAPI(cl_int) clCompileProgram(cl_program p, cl_uint ndev, const cl_device_id *d
   return CL_COMPILER_NOT_AVAILABLE;
 }
 
-CLAPI(cl_program) clLinkProgram(cl_context c, cl_uint ndev, const cl_device_id *devs, const char *, cl_uint n,
-                                const cl_program *progs, prog_notify_fn fn, void *ud, cl_int *errcode_ret) {
+CLAPI(cl_program)
+clLinkProgram(cl_context c, cl_uint ndev, const cl_device_id *devs, const char *, cl_uint n, const cl_program *progs, prog_notify_fn fn, void *ud,
+              cl_int *errcode_ret) {
   ApiLock L;
   if (!valid_ctx(c)) RET_ERR(CL_INVALID_CONTEXT);
   cl_int rc = check_program_devices(ndev, devs);
@@ -669,9 +666,7 @@ CLAPI(cl_program) clLinkProgram(cl_context c, cl_uint ndev, const cl_device_id *
 }
 
 CLAPI(cl_int) clUnloadCompiler(void) { return CL_SUCCESS; }
-CLAPI(cl_int) clUnloadPlatformCompiler(cl_platform_id p) {
-  return (p == &g_platform) ? CL_SUCCESS : CL_INVALID_PLATFORM;
-}
+CLAPI(cl_int) clUnloadPlatformCompiler(cl_platform_id p) { return (p == &g_platform) ? CL_SUCCESS : CL_INVALID_PLATFORM; }
 
 CLAPI(cl_int) clGetProgramInfo(cl_program p, cl_program_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
@@ -696,8 +691,7 @@ CLAPI(cl_int) clGetProgramInfo(cl_program p, cl_program_info name, size_t sz, vo
   }
 }
 
-CLAPI(cl_int) clGetProgramBuildInfo(cl_program p, cl_device_id d, cl_program_build_info name, size_t sz, void *val,
-                                    size_t *ret) {
+CLAPI(cl_int) clGetProgramBuildInfo(cl_program p, cl_device_id d, cl_program_build_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
   if (!valid_program(p)) return CL_INVALID_PROGRAM;
   if (!valid_device(d)) return CL_INVALID_DEVICE;
@@ -706,8 +700,7 @@ CLAPI(cl_int) clGetProgramBuildInfo(cl_program p, cl_device_id d, cl_program_bui
     case CL_PROGRAM_BUILD_OPTIONS: return put_str(sz, val, ret, p->build_options);
     case CL_PROGRAM_BUILD_LOG: return put_str(sz, val, ret, p->build_log);
     case CL_PROGRAM_BINARY_TYPE:
-      return put(sz, val, ret,
-                 cl_program_binary_type(p->builtin ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE));
+      return put(sz, val, ret, cl_program_binary_type(p->builtin ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE));
     default: return CL_INVALID_VALUE;
   }
 }
@@ -789,8 +782,7 @@ CLAPI(cl_int) clGetKernelInfo(cl_kernel k, cl_kernel_info name, size_t sz, void 
   }
 }
 
-CLAPI(cl_int) clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_work_group_info name, size_t sz,
-                                       void *val, size_t *ret) {
+CLAPI(cl_int) clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_work_group_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
   if (!valid_kernel(k)) return CL_INVALID_KERNEL;
   if (d && !valid_device(d)) return CL_INVALID_DEVICE;
@@ -804,21 +796,20 @@ CLAPI(cl_int) clGetKernelWorkGroupInfo(cl_kernel k, cl_device_id d, cl_kernel_wo
       size_t v[3] = {16384, 16384, 2048};
       return put_bytes(sz, val, ret, v, sizeof v);
     }
-    case CL_KERNEL_LOCAL_MEM_SIZE: case CL_KERNEL_PRIVATE_MEM_SIZE: return put(sz, val, ret, cl_ulong(0));
+    case CL_KERNEL_LOCAL_MEM_SIZE:
+    case CL_KERNEL_PRIVATE_MEM_SIZE: return put(sz, val, ret, cl_ulong(0));
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return put(sz, val, ret, size_t(1));
     default: return CL_INVALID_VALUE;
   }
 }
 
-CLAPI(cl_int) clGetKernelArgInfo(cl_kernel k, cl_uint idx, cl_kernel_arg_info name, size_t sz, void *val,
-                                 size_t *ret) {
+CLAPI(cl_int) clGetKernelArgInfo(cl_kernel k, cl_uint idx, cl_kernel_arg_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
   if (!valid_kernel(k)) return CL_INVALID_KERNEL;
   if (idx >= k->args.size()) return CL_INVALID_ARG_INDEX;
   const BuiltinArg &a = k->def->args[idx];
   switch (name) {
-    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
-      return put(sz, val, ret, cl_kernel_arg_address_qualifier(CL_KERNEL_ARG_ADDRESS_GLOBAL));
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER: return put(sz, val, ret, cl_kernel_arg_address_qualifier(CL_KERNEL_ARG_ADDRESS_GLOBAL));
     case CL_KERNEL_ARG_ACCESS_QUALIFIER: return put(sz, val, ret, a.access);
     case CL_KERNEL_ARG_TYPE_NAME: return put_str(sz, val, ret, a.type_name);
     case CL_KERNEL_ARG_TYPE_QUALIFIER: return put(sz, val, ret, a.type_qual);
@@ -866,8 +857,7 @@ CLAPI(cl_int) clReleaseEvent(cl_event e) { return count_ref_if_live(e, Kind::Eve
 CLAPI(cl_int) clGetEventProfilingInfo(cl_event e, cl_profiling_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
   if (!valid_event(e)) return CL_INVALID_EVENT;
-  if (!e->queue || !(e->queue->props & CL_QUEUE_PROFILING_ENABLE) || e->status != CL_COMPLETE)
-    return CL_PROFILING_INFO_NOT_AVAILABLE;
+  if (!e->queue || !(e->queue->props & CL_QUEUE_PROFILING_ENABLE) || e->status != CL_COMPLETE) return CL_PROFILING_INFO_NOT_AVAILABLE;
   switch (name) {
     case CL_PROFILING_COMMAND_QUEUED: return put(sz, val, ret, cl_ulong(e->t_queued));
     case CL_PROFILING_COMMAND_SUBMIT: return put(sz, val, ret, cl_ulong(e->t_submit));
@@ -877,8 +867,7 @@ CLAPI(cl_int) clGetEventProfilingInfo(cl_event e, cl_profiling_info name, size_t
   }
 }
 
-CLAPI(cl_int) clSetEventCallback(cl_event e, cl_int type, void(CL_API_CALL *fn)(cl_event, cl_int, void *),
-                                 void *data) {
+CLAPI(cl_int) clSetEventCallback(cl_event e, cl_int type, void(CL_API_CALL *fn)(cl_event, cl_int, void *), void *data) {
   // REFDRV_NO_EVENT_CALLBACKS=1 models an OpenCL 1.0 implementation (Wine's
   // opencl.dll answers this way), for testing clients' fallbacks.
   static const bool no_callbacks = [] {
@@ -917,8 +906,8 @@ CLAPI(cl_int) clSetUserEventStatus(cl_event e, cl_int st) {
 }
 
 // --------------------------------------------------------- enqueue helpers --
-#define CHECK_Q(q)                                       \
-  do {                                                   \
+#define CHECK_Q(q)                                        \
+  do {                                                    \
     if (!valid_queue(q)) return CL_INVALID_COMMAND_QUEUE; \
   } while (0)
 
@@ -954,17 +943,17 @@ static cl_int finish_enqueue(ApiLock &L, cl_event ev, cl_bool blocking) {
   return CL_SUCCESS;
 }
 
-static void copy_rect(uint8_t *dst, const size_t *dorg, size_t drp, size_t dsp, const uint8_t *src,
-                      const size_t *sorg, size_t srp, size_t ssp, const size_t *region) {
+static void copy_rect(uint8_t *dst, const size_t *dorg, size_t drp, size_t dsp, const uint8_t *src, const size_t *sorg, size_t srp, size_t ssp,
+                      const size_t *region) {
   for (size_t z = 0; z < region[2]; z++)
     for (size_t y = 0; y < region[1]; y++)
-      memmove(dst + dorg[0] + (dorg[1] + y) * drp + (dorg[2] + z) * dsp,
-              src + sorg[0] + (sorg[1] + y) * srp + (sorg[2] + z) * ssp, region[0]);
+      memmove(dst + dorg[0] + (dorg[1] + y) * drp + (dorg[2] + z) * dsp, src + sorg[0] + (sorg[1] + y) * srp + (sorg[2] + z) * ssp, region[0]);
 }
 
 // ------------------------------------------------------------- buffer ops --
-CLAPI(cl_int) clEnqueueReadBuffer(cl_command_queue q, cl_mem b, cl_bool blocking, size_t off, size_t size, void *ptr,
-                                  cl_uint nw, const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueReadBuffer(cl_command_queue q, cl_mem b, cl_bool blocking, size_t off, size_t size, void *ptr, cl_uint nw, const cl_event *wl,
+                    cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc = check_mem_for_queue(q, b, false);
@@ -973,12 +962,19 @@ CLAPI(cl_int) clEnqueueReadBuffer(cl_command_queue q, cl_mem b, cl_bool blocking
   if (b->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)) return CL_INVALID_OPERATION;
   if ((rc = common_checks(q, {b}, nw, wl))) return rc;
   uint8_t *src = b->data + off;
-  cl_event e = enqueue(q, CL_COMMAND_READ_BUFFER, nw, wl, {b}, [=] { memcpy(ptr, src, size); return CL_SUCCESS; }, ev);
+  cl_event e = enqueue(
+      q, CL_COMMAND_READ_BUFFER, nw, wl, {b},
+      [=] {
+        memcpy(ptr, src, size);
+        return CL_SUCCESS;
+      },
+      ev);
   return finish_enqueue(L, e, blocking);
 }
 
-CLAPI(cl_int) clEnqueueWriteBuffer(cl_command_queue q, cl_mem b, cl_bool blocking, size_t off, size_t size,
-                                   const void *ptr, cl_uint nw, const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueWriteBuffer(cl_command_queue q, cl_mem b, cl_bool blocking, size_t off, size_t size, const void *ptr, cl_uint nw, const cl_event *wl,
+                     cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc = check_mem_for_queue(q, b, false);
@@ -987,12 +983,17 @@ CLAPI(cl_int) clEnqueueWriteBuffer(cl_command_queue q, cl_mem b, cl_bool blockin
   if (b->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) return CL_INVALID_OPERATION;
   if ((rc = common_checks(q, {b}, nw, wl))) return rc;
   uint8_t *dst = b->data + off;
-  cl_event e = enqueue(q, CL_COMMAND_WRITE_BUFFER, nw, wl, {b}, [=] { memcpy(dst, ptr, size); return CL_SUCCESS; }, ev);
+  cl_event e = enqueue(
+      q, CL_COMMAND_WRITE_BUFFER, nw, wl, {b},
+      [=] {
+        memcpy(dst, ptr, size);
+        return CL_SUCCESS;
+      },
+      ev);
   return finish_enqueue(L, e, blocking);
 }
 
-static bool rect_args(const size_t *bo, const size_t *ho, const size_t *r, size_t &brp, size_t &bsp, size_t &hrp,
-                      size_t &hsp, size_t bsize) {
+static bool rect_args(const size_t *bo, const size_t *ho, const size_t *r, size_t &brp, size_t &bsp, size_t &hrp, size_t &hsp, size_t bsize) {
   if (!bo || !ho || !r || !r[0] || !r[1] || !r[2]) return false;
   if (brp == 0) brp = r[0];
   if (bsp == 0) bsp = r[1] * brp;
@@ -1004,9 +1005,8 @@ static bool rect_args(const size_t *bo, const size_t *ho, const size_t *r, size_
   return last < bsize;
 }
 
-static cl_int rect_op(cl_command_queue q, cl_mem b, cl_bool blocking, const size_t *bo, const size_t *ho,
-                      const size_t *r, size_t brp, size_t bsp, size_t hrp, size_t hsp, void *ptr, bool write,
-                      cl_uint nw, const cl_event *wl, cl_event *ev) {
+static cl_int rect_op(cl_command_queue q, cl_mem b, cl_bool blocking, const size_t *bo, const size_t *ho, const size_t *r, size_t brp, size_t bsp,
+                      size_t hrp, size_t hsp, void *ptr, bool write, cl_uint nw, const cl_event *wl, cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc = check_mem_for_queue(q, b, false);
@@ -1017,43 +1017,51 @@ static cl_int rect_op(cl_command_queue q, cl_mem b, cl_bool blocking, const size
   if ((rc = common_checks(q, {b}, nw, wl))) return rc;
   size_t B[3] = {bo[0], bo[1], bo[2]}, H[3] = {ho[0], ho[1], ho[2]}, R[3] = {r[0], r[1], r[2]};
   uint8_t *data = b->data, *host = static_cast<uint8_t *>(ptr);
-  cl_event e = enqueue(q, write ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT, nw, wl, {b}, [=] {
-    if (write) copy_rect(data, B, brp, bsp, host, H, hrp, hsp, R);
-    else copy_rect(host, H, hrp, hsp, data, B, brp, bsp, R);
-    return CL_SUCCESS;
-  }, ev);
+  cl_event e = enqueue(
+      q, write ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT, nw, wl, {b},
+      [=] {
+        if (write) copy_rect(data, B, brp, bsp, host, H, hrp, hsp, R);
+        else copy_rect(host, H, hrp, hsp, data, B, brp, bsp, R);
+        return CL_SUCCESS;
+      },
+      ev);
   return finish_enqueue(L, e, blocking);
 }
 
-CLAPI(cl_int) clEnqueueReadBufferRect(cl_command_queue q, cl_mem b, cl_bool blocking, const size_t *bo,
-                                      const size_t *ho, const size_t *r, size_t brp, size_t bsp, size_t hrp,
-                                      size_t hsp, void *ptr, cl_uint nw, const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueReadBufferRect(cl_command_queue q, cl_mem b, cl_bool blocking, const size_t *bo, const size_t *ho, const size_t *r, size_t brp, size_t bsp,
+                        size_t hrp, size_t hsp, void *ptr, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return rect_op(q, b, blocking, bo, ho, r, brp, bsp, hrp, hsp, ptr, false, nw, wl, ev);
 }
-CLAPI(cl_int) clEnqueueWriteBufferRect(cl_command_queue q, cl_mem b, cl_bool blocking, const size_t *bo,
-                                       const size_t *ho, const size_t *r, size_t brp, size_t bsp, size_t hrp,
-                                       size_t hsp, const void *ptr, cl_uint nw, const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueWriteBufferRect(cl_command_queue q, cl_mem b, cl_bool blocking, const size_t *bo, const size_t *ho, const size_t *r, size_t brp, size_t bsp,
+                         size_t hrp, size_t hsp, const void *ptr, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return rect_op(q, b, blocking, bo, ho, r, brp, bsp, hrp, hsp, const_cast<void *>(ptr), true, nw, wl, ev);
 }
 
-CLAPI(cl_int) clEnqueueCopyBuffer(cl_command_queue q, cl_mem s, cl_mem d, size_t so, size_t dof, size_t size,
-                                  cl_uint nw, const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueCopyBuffer(cl_command_queue q, cl_mem s, cl_mem d, size_t so, size_t dof, size_t size, cl_uint nw, const cl_event *wl, cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc;
   if ((rc = check_mem_for_queue(q, s, false)) || (rc = check_mem_for_queue(q, d, false))) return rc;
-  if (size == 0 || so > s->size || size > s->size - so || dof > d->size || size > d->size - dof)
-    return CL_INVALID_VALUE;
+  if (size == 0 || so > s->size || size > s->size - so || dof > d->size || size > d->size - dof) return CL_INVALID_VALUE;
   uint8_t *sp = s->data + so, *dp = d->data + dof;
   if (sp < dp + size && dp < sp + size) return CL_MEM_COPY_OVERLAP;
   if ((rc = common_checks(q, {s, d}, nw, wl))) return rc;
-  enqueue(q, CL_COMMAND_COPY_BUFFER, nw, wl, {s, d}, [=] { memmove(dp, sp, size); return CL_SUCCESS; }, ev);
+  enqueue(
+      q, CL_COMMAND_COPY_BUFFER, nw, wl, {s, d},
+      [=] {
+        memmove(dp, sp, size);
+        return CL_SUCCESS;
+      },
+      ev);
   return CL_SUCCESS;
 }
 
-CLAPI(cl_int) clEnqueueCopyBufferRect(cl_command_queue q, cl_mem s, cl_mem d, const size_t *so, const size_t *dof,
-                                      const size_t *r, size_t srp, size_t ssp, size_t drp, size_t dsp, cl_uint nw,
-                                      const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueCopyBufferRect(cl_command_queue q, cl_mem s, cl_mem d, const size_t *so, const size_t *dof, const size_t *r, size_t srp, size_t ssp,
+                        size_t drp, size_t dsp, cl_uint nw, const cl_event *wl, cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc;
@@ -1065,36 +1073,42 @@ CLAPI(cl_int) clEnqueueCopyBufferRect(cl_command_queue q, cl_mem s, cl_mem d, co
   if ((rc = common_checks(q, {s, d}, nw, wl))) return rc;
   size_t S[3] = {so[0], so[1], so[2]}, D[3] = {dof[0], dof[1], dof[2]}, R[3] = {r[0], r[1], r[2]};
   uint8_t *sd = s->data, *dd = d->data;
-  enqueue(q, CL_COMMAND_COPY_BUFFER_RECT, nw, wl, {s, d}, [=] {
-    copy_rect(dd, D, drp2, dsp2, sd, S, srp2, ssp2, R);
-    return CL_SUCCESS;
-  }, ev);
+  enqueue(
+      q, CL_COMMAND_COPY_BUFFER_RECT, nw, wl, {s, d},
+      [=] {
+        copy_rect(dd, D, drp2, dsp2, sd, S, srp2, ssp2, R);
+        return CL_SUCCESS;
+      },
+      ev);
   return CL_SUCCESS;
 }
 
-CLAPI(cl_int) clEnqueueFillBuffer(cl_command_queue q, cl_mem b, const void *pattern, size_t psize, size_t off,
-                                  size_t size, cl_uint nw, const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueFillBuffer(cl_command_queue q, cl_mem b, const void *pattern, size_t psize, size_t off, size_t size, cl_uint nw, const cl_event *wl,
+                    cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc = check_mem_for_queue(q, b, false);
   if (rc) return rc;
   bool pow2 = psize && !(psize & (psize - 1)) && psize <= 128;
-  if (!pattern || !pow2 || off % psize || size % psize || off > b->size || size > b->size - off)
-    return CL_INVALID_VALUE;
+  if (!pattern || !pow2 || off % psize || size % psize || off > b->size || size > b->size - off) return CL_INVALID_VALUE;
   if ((rc = common_checks(q, {b}, nw, wl))) return rc;
   std::vector<uint8_t> pat(static_cast<const uint8_t *>(pattern), static_cast<const uint8_t *>(pattern) + psize);
   uint8_t *dst = b->data + off;
-  enqueue(q, CL_COMMAND_FILL_BUFFER, nw, wl, {b}, [=] {
-    for (size_t i = 0; i < size; i += psize) memcpy(dst + i, pat.data(), psize);
-    return CL_SUCCESS;
-  }, ev);
+  enqueue(
+      q, CL_COMMAND_FILL_BUFFER, nw, wl, {b},
+      [=] {
+        for (size_t i = 0; i < size; i += psize) memcpy(dst + i, pat.data(), psize);
+        return CL_SUCCESS;
+      },
+      ev);
   return CL_SUCCESS;
 }
 
 // -------------------------------------------------------------- image ops --
-CLAPI(cl_int) clEnqueueReadImage(cl_command_queue q, cl_mem im, cl_bool blocking, const size_t *origin,
-                                 const size_t *region, size_t rp, size_t sp, void *ptr, cl_uint nw,
-                                 const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueReadImage(cl_command_queue q, cl_mem im, cl_bool blocking, const size_t *origin, const size_t *region, size_t rp, size_t sp, void *ptr,
+                   cl_uint nw, const cl_event *wl, cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc = check_mem_for_queue(q, im, true);
@@ -1109,16 +1123,19 @@ CLAPI(cl_int) clEnqueueReadImage(cl_command_queue q, cl_mem im, cl_bool blocking
   size_t Z[3] = {0, 0, 0};
   uint8_t *data = im->data;
   size_t irp = im->row_pitch, isp = im->slice_pitch;
-  cl_event e = enqueue(q, CL_COMMAND_READ_IMAGE, nw, wl, {im}, [=] {
-    copy_rect(static_cast<uint8_t *>(ptr), Z, rp, sp, data, O, irp, isp, R);
-    return CL_SUCCESS;
-  }, ev);
+  cl_event e = enqueue(
+      q, CL_COMMAND_READ_IMAGE, nw, wl, {im},
+      [=] {
+        copy_rect(static_cast<uint8_t *>(ptr), Z, rp, sp, data, O, irp, isp, R);
+        return CL_SUCCESS;
+      },
+      ev);
   return finish_enqueue(L, e, blocking);
 }
 
-CLAPI(cl_int) clEnqueueWriteImage(cl_command_queue q, cl_mem im, cl_bool blocking, const size_t *origin,
-                                  const size_t *region, size_t rp, size_t sp, const void *ptr, cl_uint nw,
-                                  const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueWriteImage(cl_command_queue q, cl_mem im, cl_bool blocking, const size_t *origin, const size_t *region, size_t rp, size_t sp,
+                    const void *ptr, cl_uint nw, const cl_event *wl, cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc = check_mem_for_queue(q, im, true);
@@ -1134,21 +1151,24 @@ CLAPI(cl_int) clEnqueueWriteImage(cl_command_queue q, cl_mem im, cl_bool blockin
   uint8_t *data = im->data;
   size_t irp = im->row_pitch, isp = im->slice_pitch;
   const uint8_t *src = static_cast<const uint8_t *>(ptr);
-  cl_event e = enqueue(q, CL_COMMAND_WRITE_IMAGE, nw, wl, {im}, [=] {
-    copy_rect(data, O, irp, isp, src, Z, rp, sp, R);
-    return CL_SUCCESS;
-  }, ev);
+  cl_event e = enqueue(
+      q, CL_COMMAND_WRITE_IMAGE, nw, wl, {im},
+      [=] {
+        copy_rect(data, O, irp, isp, src, Z, rp, sp, R);
+        return CL_SUCCESS;
+      },
+      ev);
   return finish_enqueue(L, e, blocking);
 }
 
-CLAPI(cl_int) clEnqueueCopyImage(cl_command_queue q, cl_mem s, cl_mem d, const size_t *so, const size_t *dof,
-                                 const size_t *region, cl_uint nw, const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueCopyImage(cl_command_queue q, cl_mem s, cl_mem d, const size_t *so, const size_t *dof, const size_t *region, cl_uint nw, const cl_event *wl,
+                   cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc;
   if ((rc = check_mem_for_queue(q, s, true)) || (rc = check_mem_for_queue(q, d, true))) return rc;
-  if (s->fmt.image_channel_order != d->fmt.image_channel_order ||
-      s->fmt.image_channel_data_type != d->fmt.image_channel_data_type)
+  if (s->fmt.image_channel_order != d->fmt.image_channel_order || s->fmt.image_channel_data_type != d->fmt.image_channel_data_type)
     return CL_IMAGE_FORMAT_MISMATCH;
   if (!region_ok(s, so, region) || !region_ok(d, dof, region)) return CL_INVALID_VALUE;
   if (s == d) {
@@ -1162,16 +1182,19 @@ CLAPI(cl_int) clEnqueueCopyImage(cl_command_queue q, cl_mem s, cl_mem d, const s
   size_t S[3] = {so[0] * e, so[1], so[2]}, D[3] = {dof[0] * e, dof[1], dof[2]}, R[3] = {region[0] * e, region[1], region[2]};
   uint8_t *sd = s->data, *dd = d->data;
   size_t srp = s->row_pitch, ssp = s->slice_pitch, drp = d->row_pitch, dsp = d->slice_pitch;
-  enqueue(q, CL_COMMAND_COPY_IMAGE, nw, wl, {s, d}, [=] {
-    copy_rect(dd, D, drp, dsp, sd, S, srp, ssp, R);
-    return CL_SUCCESS;
-  }, ev);
+  enqueue(
+      q, CL_COMMAND_COPY_IMAGE, nw, wl, {s, d},
+      [=] {
+        copy_rect(dd, D, drp, dsp, sd, S, srp, ssp, R);
+        return CL_SUCCESS;
+      },
+      ev);
   return CL_SUCCESS;
 }
 
-CLAPI(cl_int) clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem s, cl_mem d, const size_t *so,
-                                         const size_t *region, size_t doff, cl_uint nw, const cl_event *wl,
-                                         cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem s, cl_mem d, const size_t *so, const size_t *region, size_t doff, cl_uint nw,
+                           const cl_event *wl, cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc;
@@ -1183,15 +1206,19 @@ CLAPI(cl_int) clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem s, cl_mem d,
   size_t S[3] = {so[0] * e, so[1], so[2]}, Z[3] = {doff, 0, 0}, R[3] = {region[0] * e, region[1], region[2]};
   uint8_t *sd = s->data, *dd = d->data;
   size_t srp = s->row_pitch, ssp = s->slice_pitch, rb = R[0], sb = R[0] * R[1];
-  enqueue(q, CL_COMMAND_COPY_IMAGE_TO_BUFFER, nw, wl, {s, d}, [=] {
-    copy_rect(dd, Z, rb, sb, sd, S, srp, ssp, R);
-    return CL_SUCCESS;
-  }, ev);
+  enqueue(
+      q, CL_COMMAND_COPY_IMAGE_TO_BUFFER, nw, wl, {s, d},
+      [=] {
+        copy_rect(dd, Z, rb, sb, sd, S, srp, ssp, R);
+        return CL_SUCCESS;
+      },
+      ev);
   return CL_SUCCESS;
 }
 
-CLAPI(cl_int) clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem s, cl_mem d, size_t soff, const size_t *dof,
-                                         const size_t *region, cl_uint nw, const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem s, cl_mem d, size_t soff, const size_t *dof, const size_t *region, cl_uint nw,
+                           const cl_event *wl, cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc;
@@ -1203,10 +1230,13 @@ CLAPI(cl_int) clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem s, cl_mem d,
   size_t D[3] = {dof[0] * e, dof[1], dof[2]}, Z[3] = {soff, 0, 0}, R[3] = {region[0] * e, region[1], region[2]};
   uint8_t *sd = s->data, *dd = d->data;
   size_t drp = d->row_pitch, dsp = d->slice_pitch, rb = R[0], sb = R[0] * R[1];
-  enqueue(q, CL_COMMAND_COPY_BUFFER_TO_IMAGE, nw, wl, {s, d}, [=] {
-    copy_rect(dd, D, drp, dsp, sd, Z, rb, sb, R);
-    return CL_SUCCESS;
-  }, ev);
+  enqueue(
+      q, CL_COMMAND_COPY_BUFFER_TO_IMAGE, nw, wl, {s, d},
+      [=] {
+        copy_rect(dd, D, drp, dsp, sd, Z, rb, sb, R);
+        return CL_SUCCESS;
+      },
+      ev);
   return CL_SUCCESS;
 }
 
@@ -1214,8 +1244,9 @@ namespace refdrv {
 void encode_pixel(const cl_image_format &f, const float *fv, const int32_t *iv, const uint32_t *uv, uint8_t *out);
 }
 
-CLAPI(cl_int) clEnqueueFillImage(cl_command_queue q, cl_mem im, const void *color, const size_t *origin,
-                                 const size_t *region, cl_uint nw, const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueFillImage(cl_command_queue q, cl_mem im, const void *color, const size_t *origin, const size_t *region, cl_uint nw, const cl_event *wl,
+                   cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   cl_int rc = check_mem_for_queue(q, im, true);
@@ -1224,17 +1255,19 @@ CLAPI(cl_int) clEnqueueFillImage(cl_command_queue q, cl_mem im, const void *colo
   if ((rc = common_checks(q, {im}, nw, wl))) return rc;
   uint8_t px[16];
   const void *c = color;
-  encode_pixel(im->fmt, static_cast<const float *>(c), static_cast<const int32_t *>(c),
-               static_cast<const uint32_t *>(c), px);
+  encode_pixel(im->fmt, static_cast<const float *>(c), static_cast<const int32_t *>(c), static_cast<const uint32_t *>(c), px);
   std::vector<uint8_t> pix(px, px + im->elem);
   size_t O[3] = {origin[0], origin[1], origin[2]}, R[3] = {region[0], region[1], region[2]};
   cl_mem m = im;
-  enqueue(q, CL_COMMAND_FILL_IMAGE, nw, wl, {im}, [=] {
-    for (size_t z = 0; z < R[2]; z++)
-      for (size_t y = 0; y < R[1]; y++)
-        for (size_t x = 0; x < R[0]; x++) memcpy(pixel_ptr(m, O[0] + x, O[1] + y, O[2] + z), pix.data(), pix.size());
-    return CL_SUCCESS;
-  }, ev);
+  enqueue(
+      q, CL_COMMAND_FILL_IMAGE, nw, wl, {im},
+      [=] {
+        for (size_t z = 0; z < R[2]; z++)
+          for (size_t y = 0; y < R[1]; y++)
+            for (size_t x = 0; x < R[0]; x++) memcpy(pixel_ptr(m, O[0] + x, O[1] + y, O[2] + z), pix.data(), pix.size());
+        return CL_SUCCESS;
+      },
+      ev);
   return CL_SUCCESS;
 }
 
@@ -1246,13 +1279,13 @@ static bool map_flags_ok(cl_map_flags f) {
 }
 static bool map_host_ok(cl_mem m, cl_map_flags f) {
   if ((f & CL_MAP_READ) && (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))) return false;
-  if ((f & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
-    return false;
+  if ((f & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))) return false;
   return true;
 }
 
-CLAPI(void *) clEnqueueMapBuffer(cl_command_queue q, cl_mem b, cl_bool blocking, cl_map_flags flags, size_t off,
-                                 size_t size, cl_uint nw, const cl_event *wl, cl_event *ev, cl_int *errcode_ret) {
+CLAPI(void *)
+clEnqueueMapBuffer(cl_command_queue q, cl_mem b, cl_bool blocking, cl_map_flags flags, size_t off, size_t size, cl_uint nw, const cl_event *wl,
+                   cl_event *ev, cl_int *errcode_ret) {
   ApiLock L;
   if (!valid_queue(q)) RET_ERR(CL_INVALID_COMMAND_QUEUE);
   cl_int rc = check_mem_for_queue(q, b, false);
@@ -1267,16 +1300,15 @@ CLAPI(void *) clEnqueueMapBuffer(cl_command_queue q, cl_mem b, cl_bool blocking,
   return b->data + off;
 }
 
-CLAPI(void *) clEnqueueMapImage(cl_command_queue q, cl_mem im, cl_bool blocking, cl_map_flags flags,
-                                const size_t *origin, const size_t *region, size_t *rp, size_t *sp, cl_uint nw,
-                                const cl_event *wl, cl_event *ev, cl_int *errcode_ret) {
+CLAPI(void *)
+clEnqueueMapImage(cl_command_queue q, cl_mem im, cl_bool blocking, cl_map_flags flags, const size_t *origin, const size_t *region, size_t *rp,
+                  size_t *sp, cl_uint nw, const cl_event *wl, cl_event *ev, cl_int *errcode_ret) {
   ApiLock L;
   if (!valid_queue(q)) RET_ERR(CL_INVALID_COMMAND_QUEUE);
   cl_int rc = check_mem_for_queue(q, im, true);
   if (rc) RET_ERR(rc);
   if (!map_flags_ok(flags) || !region_ok(im, origin, region) || !rp) RET_ERR(CL_INVALID_VALUE);
-  bool needs_slice = im->type == CL_MEM_OBJECT_IMAGE3D || im->type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-                     im->type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+  bool needs_slice = im->type == CL_MEM_OBJECT_IMAGE3D || im->type == CL_MEM_OBJECT_IMAGE2D_ARRAY || im->type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
   if (needs_slice && !sp) RET_ERR(CL_INVALID_VALUE);
   if (!map_host_ok(im, flags)) RET_ERR(CL_INVALID_OPERATION);
   if ((rc = common_checks(q, {im}, nw, wl))) RET_ERR(rc);
@@ -1289,8 +1321,7 @@ CLAPI(void *) clEnqueueMapImage(cl_command_queue q, cl_mem im, cl_bool blocking,
   return pixel_ptr(im, origin[0], origin[1], origin[2]);
 }
 
-CLAPI(cl_int) clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *ptr, cl_uint nw, const cl_event *wl,
-                                      cl_event *ev) {
+CLAPI(cl_int) clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *ptr, cl_uint nw, const cl_event *wl, cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   if (!valid_mem(m)) return CL_INVALID_MEM_OBJECT;
@@ -1304,13 +1335,13 @@ CLAPI(cl_int) clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *ptr, c
   return CL_SUCCESS;
 }
 
-CLAPI(cl_int) clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_mem_migration_flags f,
-                                         cl_uint nw, const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_mem_migration_flags f, cl_uint nw, const cl_event *wl,
+                           cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   if (n == 0 || !mems) return CL_INVALID_VALUE;
-  if (f & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
-    return CL_INVALID_VALUE;
+  if (f & ~cl_mem_migration_flags(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)) return CL_INVALID_VALUE;
   std::vector<cl_mem> v;
   for (cl_uint i = 0; i < n; i++) {
     if (!valid_mem(mems[i])) return CL_INVALID_MEM_OBJECT;
@@ -1368,9 +1399,9 @@ CLAPI(cl_int) clEnqueueWaitForEvents(cl_command_queue q, cl_uint n, const cl_eve
 }
 
 // ------------------------------------------------------------------ kernels --
-CLAPI(cl_int) clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *off,
-                                     const size_t *gsz, const size_t *lsz, cl_uint nw, const cl_event *wl,
-                                     cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *off, const size_t *gsz, const size_t *lsz, cl_uint nw,
+                       const cl_event *wl, cl_event *ev) {
   ApiLock L;
   CHECK_Q(q);
   if (!valid_kernel(k)) return CL_INVALID_KERNEL;
@@ -1399,8 +1430,10 @@ CLAPI(cl_int) clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint di
   if (rc) return rc;
   for (auto m : args)
     if ((rc = check_acquired(m))) {
-      context_notify(q->ctx, "opencl-interop reference driver: kernel argument is a shared memory object that is "
-                             "not acquired (" + error_name(rc, m->parent ? m->parent->ext : m->ext) + ")");
+      context_notify(q->ctx,
+                     "opencl-interop reference driver: kernel argument is a shared memory object that is "
+                     "not acquired (" +
+                         error_name(rc, m->parent ? m->parent->ext : m->ext) + ")");
       return rc;
     }
   size_t O[3] = {0, 0, 0}, S[3] = {1, 1, 1};
@@ -1410,10 +1443,13 @@ CLAPI(cl_int) clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint di
   }
   if ((rc = k->def->validate(args, dim, O, S))) return rc;
   auto run = k->def->run;
-  enqueue(q, CL_COMMAND_NDRANGE_KERNEL, nw, wl, args, [=] {
-    run(args, dim, O, S);
-    return CL_SUCCESS;
-  }, ev);
+  enqueue(
+      q, CL_COMMAND_NDRANGE_KERNEL, nw, wl, args,
+      [=] {
+        run(args, dim, O, S);
+        return CL_SUCCESS;
+      },
+      ev);
   return CL_SUCCESS;
 }
 

@@ -126,8 +126,7 @@ bool readable(const void *p, size_t n, bool code) {
 
 HMODULE module_of(const void *p) {
   HMODULE m = nullptr;
-  if (!GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
-                          static_cast<LPCWSTR>(p), &m))
+  if (!GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, static_cast<LPCWSTR>(p), &m))
     return nullptr;
   return m;
 }
@@ -143,10 +142,9 @@ bool in_direct3d_runtime(const void *code) {
   if (n == 0 || n >= MAX_PATH) return false;
   const wchar_t *base = path + n;
   while (base > path && base[-1] != L'\\' && base[-1] != L'/') --base;
-  static const wchar_t *const kRuntimes[] = {
-      L"d3d9.dll",      L"d3d9on12.dll", L"d3d10.dll",        L"d3d10_1.dll",      L"d3d10core.dll",
-      L"d3d10warp.dll", L"d3d11.dll",    L"d3d11on12.dll",    L"d3d10sdklayers.dll", L"d3d11sdklayers.dll",
-      L"dxgi.dll",      L"dxva2.dll",    L"wined3d.dll"};
+  static const wchar_t *const kRuntimes[] = {L"d3d9.dll",      L"d3d9on12.dll", L"d3d10.dll",     L"d3d10_1.dll",        L"d3d10core.dll",
+                                             L"d3d10warp.dll", L"d3d11.dll",    L"d3d11on12.dll", L"d3d10sdklayers.dll", L"d3d11sdklayers.dll",
+                                             L"dxgi.dll",      L"dxva2.dll",    L"wined3d.dll"};
   for (const wchar_t *runtime : kRuntimes)
     if (_wcsicmp(base, runtime) == 0) return true;
   return false;
@@ -189,8 +187,25 @@ uint32_t depth_of(const D3DVOLUME_DESC &d) { return d.Depth; }
 
 // ---------------------------------------------------------- wrappers --
 enum class Iface {
-  None, Dev9, DevMgr9, DxvaHD, Surf9, Tex9, Cube9, Vol9, VB9, IB9, Dev10, Buf10, Tex2D10, Tex3D10, Adapter,
-  Dev11, Buf11, Tex2D11, Tex3D11
+  None,
+  Dev9,
+  DevMgr9,
+  DxvaHD,
+  Surf9,
+  Tex9,
+  Cube9,
+  Vol9,
+  VB9,
+  IB9,
+  Dev10,
+  Buf10,
+  Tex2D10,
+  Tex3D10,
+  Adapter,
+  Dev11,
+  Buf11,
+  Tex2D11,
+  Tex3D11
 };
 
 // Whether p is the D3D11 interface of its object (see the header comment).
@@ -247,7 +262,9 @@ class ComResource final : public IResource {
   bool has_cl_device() const override {
     switch (type_) {
       case ResType::D3D9Device: return iface_ == Iface::Dev9 || under_ != nullptr;
-      case ResType::D3D10Device: case ResType::D3D11Device: case ResType::DXGIAdapter: return true;
+      case ResType::D3D10Device:
+      case ResType::D3D11Device:
+      case ResType::DXGIAdapter: return true;
       default: return false;
     }
   }
@@ -256,9 +273,12 @@ class ComResource final : public IResource {
   uint32_t pool() const override { return pool_; }
   uint32_t usage() const override {
     switch (type_) {
-      case ResType::D3D10Buffer: case ResType::D3D10Texture2D: case ResType::D3D10Texture3D:
-      case ResType::D3D11Buffer: case ResType::D3D11Texture2D: case ResType::D3D11Texture3D:
-        return usage_;
+      case ResType::D3D10Buffer:
+      case ResType::D3D10Texture2D:
+      case ResType::D3D10Texture3D:
+      case ResType::D3D11Buffer:
+      case ResType::D3D11Texture2D:
+      case ResType::D3D11Texture3D: return usage_;
       default: return 0;
     }
   }
@@ -271,9 +291,10 @@ class ComResource final : public IResource {
   bool valid_shared_handle(void *) const override { return true; }
   uint32_t num_subresources() const override {
     switch (type_) {
-      case ResType::D3D9Texture: case ResType::D3D9VolumeTexture: case ResType::D3D10Texture3D:
-      case ResType::D3D11Texture3D:
-        return mip_levels();
+      case ResType::D3D9Texture:
+      case ResType::D3D9VolumeTexture:
+      case ResType::D3D10Texture3D:
+      case ResType::D3D11Texture3D: return mip_levels();
       case ResType::D3D9CubeTexture: return 6 * mip_levels();
       case ResType::D3D10Texture2D: return mip_levels() * array_;
       case ResType::D3D11Texture2D: return (dxgi_nv12() ? 2 : mip_levels()) * array_;
@@ -282,9 +303,7 @@ class ComResource final : public IResource {
   }
   // A D3D11 NV12 texture: two driver subresources (Y, UV) per array slice.
   bool dxgi_nv12() const { return type_ == ResType::D3D11Texture2D && format_ == kDXGI_FORMAT_NV12; }
-  uint32_t num_regions() const override {
-    return format_ == kFmtNV12 ? 2 : format_ == kFmtYV12 ? 3 : 1;
-  }
+  uint32_t num_regions() const override { return format_ == kFmtNV12 ? 2 : format_ == kFmtYV12 ? 3 : 1; }
   bool view(uint32_t sub, uint32_t region, SubresourceView *out) const override;
   bool pull(uint32_t sub, uint32_t region) override { return transfer(sub, region, true); }
   bool push(uint32_t sub, uint32_t region) override { return transfer(sub, region, false); }
@@ -307,7 +326,7 @@ class ComResource final : public IResource {
 
   ComHost *host_;
   IUnknown *id_;
-  bool d3d11_;  // the D3D11 view of the object
+  bool d3d11_;                // the D3D11 view of the object
   IUnknown *main_ = nullptr;  // the typed interface (no reference of the wrapper's own)
   Iface iface_ = Iface::None;
   ResType type_ = ResType::None;
@@ -350,9 +369,7 @@ class ComHost final : public IResourceHost {
     ComResource *r = wrap(id, is_d3d11_pointer(unk));
     return (r && r->type() != ResType::None) ? r : nullptr;
   }
-  IResource *va_surface(const IResource *display, uint32_t id) const override {
-    return sim_resource_host().va_surface(display, id);
-  }
+  IResource *va_surface(const IResource *display, uint32_t id) const override { return sim_resource_host().va_surface(display, id); }
   IResource *d3d9_adapter_by_name(const char *name) const override {
     if (IResource *r = sim_resource_host().d3d9_adapter_by_name(name)) return r;
     return real_adapter(name);
@@ -401,8 +418,7 @@ IResource *ComHost::real_adapter(const char *name) const {
     // the adapter's device name (\\.\DISPLAY1) or its description
     for (UINT i = 0, n = d3d->GetAdapterCount(); i < n && !found; i++) {
       D3DADAPTER_IDENTIFIER9 ai;
-      if (SUCCEEDED(d3d->GetAdapterIdentifier(i, 0, &ai)))
-        found = !strcmp(ai.DeviceName, name) || !strcmp(ai.Description, name);
+      if (SUCCEEDED(d3d->GetAdapterIdentifier(i, 0, &ai))) found = !strcmp(ai.DeviceName, name) || !strcmp(ai.Description, name);
     }
     d3d->Release();
   }
@@ -440,7 +456,11 @@ void ComResource::identify() {
   auto levels9_of = [&](auto *texture, auto desc) {
     for (DWORD l = 0, n = texture->GetLevelCount(); l < n; l++) {
       if (FAILED(texture->GetLevelDesc(l, &desc))) return false;
-      if (l == 0) { format_ = desc.Format; pool_ = desc.Pool; usage_ = desc.Usage; }
+      if (l == 0) {
+        format_ = desc.Format;
+        pool_ = desc.Pool;
+        usage_ = desc.Usage;
+      }
       levels_.push_back({desc.Width, desc.Height, depth_of(desc)});
     }
     device9_of(texture);
@@ -512,8 +532,7 @@ void ComResource::identify() {
       format_ = d.Format;
       usage_ = d.Usage;
       cpu_access_ = d.CPUAccessFlags;
-      for (UINT l = 0; l < std::max(1u, d.MipLevels); l++)
-        levels_.push_back({mipdim(d.Width, l), mipdim(d.Height, l), mipdim(d.Depth, l)});
+      for (UINT l = 0; l < std::max(1u, d.MipLevels); l++) levels_.push_back({mipdim(d.Width, l), mipdim(d.Height, l), mipdim(d.Depth, l)});
       device11_of(t);
     }
     return;
@@ -549,8 +568,7 @@ void ComResource::identify() {
     type_ = ResType::D3D9Device;
     kind_ = kDXVA;
     IDirect3DSurface9 *s = nullptr;
-    if (SUCCEEDED(hd->CreateVideoSurface(16, 16, D3DFMT_X8R8G8B8, D3DPOOL_DEFAULT, 0,
-                                         DXVAHD_SURFACE_TYPE_VIDEO_INPUT, 1, &s, nullptr)) && s) {
+    if (SUCCEEDED(hd->CreateVideoSurface(16, 16, D3DFMT_X8R8G8B8, D3DPOOL_DEFAULT, 0, DXVAHD_SURFACE_TYPE_VIDEO_INPUT, 1, &s, nullptr)) && s) {
       IDirect3DDevice9 *dev = nullptr;
       if (SUCCEEDED(s->GetDevice(&dev)) && dev) {
         under_ = host_->wrap_iface(dev);
@@ -568,8 +586,7 @@ void ComResource::identify() {
     format_ = d.Format;
     pool_ = d.Pool;
     usage_ = d.Usage;
-    samples_ = d.MultiSampleType == D3DMULTISAMPLE_NONE ? 1
-               : d.MultiSampleType == D3DMULTISAMPLE_NONMASKABLE ? 2 : uint32_t(d.MultiSampleType);
+    samples_ = d.MultiSampleType == D3DMULTISAMPLE_NONE ? 1 : d.MultiSampleType == D3DMULTISAMPLE_NONMASKABLE ? 2 : uint32_t(d.MultiSampleType);
     levels_.push_back({d.Width, d.Height, 1});
     void *c = nullptr;
     if (SUCCEEDED(s->GetContainer(kIID_IDirect3DBaseTexture9, &c)) && c) {
@@ -646,8 +663,7 @@ void ComResource::identify() {
     format_ = d.Format;
     usage_ = d.Usage;
     cpu_access_ = d.CPUAccessFlags;
-    for (UINT l = 0; l < std::max(1u, d.MipLevels); l++)
-      levels_.push_back({mipdim(d.Width, l), mipdim(d.Height, l), mipdim(d.Depth, l)});
+    for (UINT l = 0; l < std::max(1u, d.MipLevels); l++) levels_.push_back({mipdim(d.Width, l), mipdim(d.Height, l), mipdim(d.Depth, l)});
     device10_of(t);
   } else if (has_iface(id, kIID_IDXGIAdapter, &p)) {
     main_ = static_cast<IUnknown *>(p);
@@ -662,13 +678,17 @@ bool ComResource::layout(uint32_t sub, uint32_t region, SubresourceView *v) cons
   uint32_t bpp;
   Level L;
   switch (type_) {
-    case ResType::D3D9VertexBuffer: case ResType::D3D9IndexBuffer: case ResType::D3D10Buffer:
+    case ResType::D3D9VertexBuffer:
+    case ResType::D3D9IndexBuffer:
+    case ResType::D3D10Buffer:
     case ResType::D3D11Buffer:
       L = {bytes_, 1, 1};
       bpp = 1;
       break;
-    case ResType::D3D10Texture2D: case ResType::D3D10Texture3D:
-    case ResType::D3D11Texture2D: case ResType::D3D11Texture3D:
+    case ResType::D3D10Texture2D:
+    case ResType::D3D10Texture3D:
+    case ResType::D3D11Texture2D:
+    case ResType::D3D11Texture3D:
       if (levels_.empty()) return false;
       if (dxgi_nv12()) {
         L = levels_[0];
@@ -758,21 +778,26 @@ bool ComResource::transfer(uint32_t sub, uint32_t region, bool to_cl) {
   if (!st) return false;
   switch (iface_) {
     case Iface::Surf9: return surface9(static_cast<IDirect3DSurface9 *>(main_), region, *st, to_cl);
-    case Iface::Tex9: case Iface::Cube9: {
+    case Iface::Tex9:
+    case Iface::Cube9: {
       IDirect3DSurface9 *s = nullptr;
       HRESULT hr = iface_ == Iface::Tex9
                        ? static_cast<IDirect3DTexture9 *>(main_)->GetSurfaceLevel(sub, &s)
-                       : static_cast<IDirect3DCubeTexture9 *>(main_)->GetCubeMapSurface(
-                             D3DCUBEMAP_FACES(sub / mip_levels()), level_of(sub), &s);
+                       : static_cast<IDirect3DCubeTexture9 *>(main_)->GetCubeMapSurface(D3DCUBEMAP_FACES(sub / mip_levels()), level_of(sub), &s);
       if (FAILED(hr) || !s) return false;
       bool ok = surface9(s, region, *st, to_cl);
       s->Release();
       return ok;
     }
     case Iface::Vol9: return volume9(sub, *st, to_cl);
-    case Iface::VB9: case Iface::IB9: return buffer9(*st, to_cl);
-    case Iface::Buf10: case Iface::Tex2D10: case Iface::Tex3D10: return resource10(sub, *st, to_cl);
-    case Iface::Buf11: case Iface::Tex2D11: case Iface::Tex3D11: return resource11(sub, *st, to_cl);
+    case Iface::VB9:
+    case Iface::IB9: return buffer9(*st, to_cl);
+    case Iface::Buf10:
+    case Iface::Tex2D10:
+    case Iface::Tex3D10: return resource10(sub, *st, to_cl);
+    case Iface::Buf11:
+    case Iface::Tex2D11:
+    case Iface::Tex3D11: return resource11(sub, *st, to_cl);
     default: return false;
   }
 }
@@ -800,10 +825,8 @@ bool ComResource::surface9(IDirect3DSurface9 *s, uint32_t region, const Stage &s
   auto readback = [&]() -> bool {
     if (SUCCEEDED(dev->GetRenderTargetData(s, sys))) return true;
     // not a render target: resolve into a temporary one first
-    if (FAILED(dev->CreateRenderTarget(d.Width, d.Height, d.Format, D3DMULTISAMPLE_NONE, 0, FALSE, &rt, nullptr)))
-      return false;
-    return SUCCEEDED(dev->StretchRect(s, nullptr, rt, nullptr, D3DTEXF_NONE)) &&
-           SUCCEEDED(dev->GetRenderTargetData(rt, sys));
+    if (FAILED(dev->CreateRenderTarget(d.Width, d.Height, d.Format, D3DMULTISAMPLE_NONE, 0, FALSE, &rt, nullptr))) return false;
+    return SUCCEEDED(dev->StretchRect(s, nullptr, rt, nullptr, D3DTEXF_NONE)) && SUCCEEDED(dev->GetRenderTargetData(rt, sys));
   };
   if (SUCCEEDED(dev->CreateOffscreenPlainSurface(d.Width, d.Height, d.Format, D3DPOOL_SYSTEMMEM, &sys, nullptr))) {
     if (to_cl) {
@@ -864,13 +887,20 @@ HRESULT map10(ID3D10Resource *r, Iface k, UINT sub, D3D10_MAP type, uint8_t **da
     case Iface::Tex2D10: {
       D3D10_MAPPED_TEXTURE2D m;
       HRESULT hr = static_cast<ID3D10Texture2D *>(r)->Map(sub, type, 0, &m);
-      if (SUCCEEDED(hr)) { *data = static_cast<uint8_t *>(m.pData); *pitch = m.RowPitch; }
+      if (SUCCEEDED(hr)) {
+        *data = static_cast<uint8_t *>(m.pData);
+        *pitch = m.RowPitch;
+      }
       return hr;
     }
     default: {
       D3D10_MAPPED_TEXTURE3D m;
       HRESULT hr = static_cast<ID3D10Texture3D *>(r)->Map(sub, type, 0, &m);
-      if (SUCCEEDED(hr)) { *data = static_cast<uint8_t *>(m.pData); *pitch = m.RowPitch; *slice = m.DepthPitch; }
+      if (SUCCEEDED(hr)) {
+        *data = static_cast<uint8_t *>(m.pData);
+        *pitch = m.RowPitch;
+        *slice = m.DepthPitch;
+      }
       return hr;
     }
   }
@@ -898,10 +928,8 @@ bool ComResource::resource10(uint32_t sub, const Stage &st, bool to_cl) {
   size_t pitch, slice;
   // 1. the resource itself is mappable for this direction
   D3D10_MAP direct = D3D10_MAP(0);
-  if (to_cl && (cpu_access_ & D3D10_CPU_ACCESS_READ))
-    direct = (cpu_access_ & D3D10_CPU_ACCESS_WRITE) ? D3D10_MAP_READ_WRITE : D3D10_MAP_READ;
-  if (!to_cl && (cpu_access_ & D3D10_CPU_ACCESS_WRITE))
-    direct = usage_ == D3D10_USAGE_DYNAMIC ? D3D10_MAP_WRITE_DISCARD : D3D10_MAP_WRITE;
+  if (to_cl && (cpu_access_ & D3D10_CPU_ACCESS_READ)) direct = (cpu_access_ & D3D10_CPU_ACCESS_WRITE) ? D3D10_MAP_READ_WRITE : D3D10_MAP_READ;
+  if (!to_cl && (cpu_access_ & D3D10_CPU_ACCESS_WRITE)) direct = usage_ == D3D10_USAGE_DYNAMIC ? D3D10_MAP_WRITE_DISCARD : D3D10_MAP_WRITE;
   if (direct && SUCCEEDED(map10(res, iface_, sub, direct, &p, &pitch, &slice))) {
     copy_mapped(p, pitch, slice);
     unmap10(res, iface_, sub);
@@ -998,10 +1026,8 @@ bool ComResource::resource11(uint32_t sub, const Stage &st, bool to_cl) {
   D3D11_MAPPED_SUBRESOURCE m;
   // 1. the resource itself is mappable for this direction
   D3D11_MAP direct = D3D11_MAP(0);
-  if (to_cl && (cpu_access_ & D3D11_CPU_ACCESS_READ))
-    direct = (cpu_access_ & D3D11_CPU_ACCESS_WRITE) ? D3D11_MAP_READ_WRITE : D3D11_MAP_READ;
-  if (!to_cl && (cpu_access_ & D3D11_CPU_ACCESS_WRITE))
-    direct = usage_ == D3D11_USAGE_DYNAMIC ? D3D11_MAP_WRITE_DISCARD : D3D11_MAP_WRITE;
+  if (to_cl && (cpu_access_ & D3D11_CPU_ACCESS_READ)) direct = (cpu_access_ & D3D11_CPU_ACCESS_WRITE) ? D3D11_MAP_READ_WRITE : D3D11_MAP_READ;
+  if (!to_cl && (cpu_access_ & D3D11_CPU_ACCESS_WRITE)) direct = usage_ == D3D11_USAGE_DYNAMIC ? D3D11_MAP_WRITE_DISCARD : D3D11_MAP_WRITE;
   const UINT src_sub = buffer ? 0 : nv12 ? sub / 2 : sub;
   if (direct && SUCCEEDED(ctx->Map(res, src_sub, direct, 0, &m))) {
     copy_mapped(m);

@@ -22,8 +22,10 @@ Global &G() {
     auto *n = new Global();
     const char *spec = std::getenv("REFDRV_COMMAND_DELAY_US");
     if (spec && !parse_command_delays(spec, &n->delays))
-      fprintf(stderr, "opencl-interop reference driver: REFDRV_COMMAND_DELAY_US=%s is not a delay list (README, "
-                      "\"Command delays\"); no delay is set\n", spec);
+      fprintf(stderr,
+              "opencl-interop reference driver: REFDRV_COMMAND_DELAY_US=%s is not a delay list (README, "
+              "\"Command delays\"); no delay is set\n",
+              spec);
     return n;
   }();
   return *g;
@@ -56,9 +58,7 @@ bool is_live(const void *p, Kind k) {
 }
 
 uint64_t now_ns() {
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count());
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
 }
 
 cl_int put_bytes(size_t sz, void *val, size_t *ret, const void *src, size_t n) {
@@ -69,9 +69,7 @@ cl_int put_bytes(size_t sz, void *val, size_t *ret, const void *src, size_t n) {
   if (ret) *ret = n;
   return CL_SUCCESS;
 }
-cl_int put_str(size_t sz, void *val, size_t *ret, const std::string &s) {
-  return put_bytes(sz, val, ret, s.c_str(), s.size() + 1);
-}
+cl_int put_str(size_t sz, void *val, size_t *ret, const std::string &s) { return put_bytes(sz, val, ret, s.c_str(), s.size() + 1); }
 
 // ------------------------------------------------------------ lifetimes --
 static void destroy(RefObj *o);
@@ -166,8 +164,7 @@ static void destroy(RefObj *o) {
       break;
     }
     case Kind::Semaphore: hooks().destroy_semaphore(o); break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -175,21 +172,24 @@ static void destroy(RefObj *o) {
 namespace {
 const cl_command_type kKernelTypes[] = {CL_COMMAND_NDRANGE_KERNEL, CL_COMMAND_TASK, CL_COMMAND_NATIVE_KERNEL};
 const cl_command_type kTransferTypes[] = {
-    CL_COMMAND_READ_BUFFER,      CL_COMMAND_WRITE_BUFFER,     CL_COMMAND_COPY_BUFFER,
-    CL_COMMAND_READ_IMAGE,       CL_COMMAND_WRITE_IMAGE,      CL_COMMAND_COPY_IMAGE,
-    CL_COMMAND_COPY_IMAGE_TO_BUFFER, CL_COMMAND_COPY_BUFFER_TO_IMAGE, CL_COMMAND_MAP_BUFFER,
-    CL_COMMAND_MAP_IMAGE,        CL_COMMAND_UNMAP_MEM_OBJECT, CL_COMMAND_READ_BUFFER_RECT,
-    CL_COMMAND_WRITE_BUFFER_RECT, CL_COMMAND_COPY_BUFFER_RECT, CL_COMMAND_MIGRATE_MEM_OBJECTS,
-    CL_COMMAND_FILL_BUFFER,      CL_COMMAND_FILL_IMAGE};
-const cl_command_type kAcquireTypes[] = {
-    CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV,  CL_COMMAND_RELEASE_D3D9_OBJECTS_NV,  // == the Intel DX9 ones
-    CL_COMMAND_ACQUIRE_D3D10_OBJECTS_KHR, CL_COMMAND_RELEASE_D3D10_OBJECTS_KHR,
-    CL_COMMAND_ACQUIRE_D3D11_OBJECTS_KHR, CL_COMMAND_RELEASE_D3D11_OBJECTS_KHR,  // == the NV D3D11 ones
-    CL_COMMAND_ACQUIRE_DX9_MEDIA_SURFACES_KHR, CL_COMMAND_RELEASE_DX9_MEDIA_SURFACES_KHR,
-    CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL, CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL,
-    CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR, CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR};
-const cl_command_type kSyncTypes[] = {CL_COMMAND_MARKER, CL_COMMAND_BARRIER, CL_COMMAND_SEMAPHORE_WAIT_KHR,
-                                      CL_COMMAND_SEMAPHORE_SIGNAL_KHR};
+    CL_COMMAND_READ_BUFFER,       CL_COMMAND_WRITE_BUFFER,     CL_COMMAND_COPY_BUFFER,          CL_COMMAND_READ_IMAGE,
+    CL_COMMAND_WRITE_IMAGE,       CL_COMMAND_COPY_IMAGE,       CL_COMMAND_COPY_IMAGE_TO_BUFFER, CL_COMMAND_COPY_BUFFER_TO_IMAGE,
+    CL_COMMAND_MAP_BUFFER,        CL_COMMAND_MAP_IMAGE,        CL_COMMAND_UNMAP_MEM_OBJECT,     CL_COMMAND_READ_BUFFER_RECT,
+    CL_COMMAND_WRITE_BUFFER_RECT, CL_COMMAND_COPY_BUFFER_RECT, CL_COMMAND_MIGRATE_MEM_OBJECTS,  CL_COMMAND_FILL_BUFFER,
+    CL_COMMAND_FILL_IMAGE};
+const cl_command_type kAcquireTypes[] = {CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV,
+                                         CL_COMMAND_RELEASE_D3D9_OBJECTS_NV,  // == the Intel DX9 ones
+                                         CL_COMMAND_ACQUIRE_D3D10_OBJECTS_KHR,
+                                         CL_COMMAND_RELEASE_D3D10_OBJECTS_KHR,
+                                         CL_COMMAND_ACQUIRE_D3D11_OBJECTS_KHR,
+                                         CL_COMMAND_RELEASE_D3D11_OBJECTS_KHR,  // == the NV D3D11 ones
+                                         CL_COMMAND_ACQUIRE_DX9_MEDIA_SURFACES_KHR,
+                                         CL_COMMAND_RELEASE_DX9_MEDIA_SURFACES_KHR,
+                                         CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL,
+                                         CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL,
+                                         CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR,
+                                         CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR};
+const cl_command_type kSyncTypes[] = {CL_COMMAND_MARKER, CL_COMMAND_BARRIER, CL_COMMAND_SEMAPHORE_WAIT_KHR, CL_COMMAND_SEMAPHORE_SIGNAL_KHR};
 const uint32_t kMaxDelayUs = 60000000;
 
 bool parse_number(const std::string &t, uint64_t max, uint64_t *out) {
@@ -199,8 +199,7 @@ bool parse_number(const std::string &t, uint64_t max, uint64_t *out) {
   uint64_t v = 0;
   for (; i < t.size(); i++) {
     char c = t[i];
-    int d = c >= '0' && c <= '9' ? c - '0' : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
-          : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    int d = c >= '0' && c <= '9' ? c - '0' : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10 : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
     if (d < 0) return false;
     v = v * (hex ? 16 : 10) + uint64_t(d);
     if (v > max) return false;
@@ -415,8 +414,7 @@ static void finish_command(Global::Command *cmd, cl_int st) {
   ev->t_end = now_ns();
   if (!ev->t_start) ev->t_start = ev->t_end;
   set_status(ev, st);
-  if (st < 0)
-    context_notify(ev->ctx, "opencl-interop reference driver: command failed with " + hooks().error_name(st, Ext::None));
+  if (st < 0) context_notify(ev->ctx, "opencl-interop reference driver: command failed with " + hooks().error_name(st, Ext::None));
   // An acquire that failed (a failed event in its wait list) acquired nothing, as on a GPU.
   for (auto m : cmd->mems) {
     if (m->acquired_by != ev) continue;
@@ -563,9 +561,8 @@ void close_queue_exec(QueueExec *x) {
 
 bool engine_idle() { return G().commands == 0 && G().busy == 0 && G().tasks.empty(); }
 
-cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const cl_event *wait,
-                 std::vector<cl_mem> mems, std::function<cl_int()> work, cl_event *event_out, bool barrier,
-                 std::function<bool()> ready, std::vector<RefObj *> holds) {
+cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const cl_event *wait, std::vector<cl_mem> mems,
+                 std::function<cl_int()> work, cl_event *event_out, bool barrier, std::function<bool()> ready, std::vector<RefObj *> holds) {
   auto &g = G();
   auto *ev = track(new _cl_event(), Kind::Event);
   ev->ctx = q->ctx;
@@ -654,27 +651,40 @@ cl_int check_wait_list(cl_context ctx, cl_uint n, const cl_event *list) {
 // -------------------------------------------------------- image formats --
 size_t channel_count(cl_channel_order o) {
   switch (o) {
-    case CL_R: case CL_A: case CL_INTENSITY: case CL_LUMINANCE: return 1;
-    case CL_RG: case CL_RA: return 2;
+    case CL_R:
+    case CL_A:
+    case CL_INTENSITY:
+    case CL_LUMINANCE: return 1;
+    case CL_RG:
+    case CL_RA: return 2;
     case CL_RGB: return 3;
-    case CL_RGBA: case CL_BGRA: case CL_ARGB: return 4;
+    case CL_RGBA:
+    case CL_BGRA:
+    case CL_ARGB: return 4;
     default: return 0;
   }
 }
 size_t channel_size(cl_channel_type t) {
   switch (t) {
-    case CL_SNORM_INT8: case CL_UNORM_INT8: case CL_SIGNED_INT8: case CL_UNSIGNED_INT8: return 1;
-    case CL_SNORM_INT16: case CL_UNORM_INT16: case CL_SIGNED_INT16: case CL_UNSIGNED_INT16: case CL_HALF_FLOAT:
-      return 2;
-    case CL_SIGNED_INT32: case CL_UNSIGNED_INT32: case CL_FLOAT: return 4;
+    case CL_SNORM_INT8:
+    case CL_UNORM_INT8:
+    case CL_SIGNED_INT8:
+    case CL_UNSIGNED_INT8: return 1;
+    case CL_SNORM_INT16:
+    case CL_UNORM_INT16:
+    case CL_SIGNED_INT16:
+    case CL_UNSIGNED_INT16:
+    case CL_HALF_FLOAT: return 2;
+    case CL_SIGNED_INT32:
+    case CL_UNSIGNED_INT32:
+    case CL_FLOAT: return 4;
     default: return 0;
   }
 }
 size_t pixel_size(const cl_image_format &f) { return channel_count(f.image_channel_order) * channel_size(f.image_channel_data_type); }
 
-static const cl_channel_type kAllTypes[] = {CL_SNORM_INT8,    CL_SNORM_INT16,    CL_UNORM_INT8,    CL_UNORM_INT16,
-                                            CL_SIGNED_INT8,   CL_SIGNED_INT16,   CL_SIGNED_INT32,  CL_UNSIGNED_INT8,
-                                            CL_UNSIGNED_INT16, CL_UNSIGNED_INT32, CL_HALF_FLOAT,    CL_FLOAT};
+static const cl_channel_type kAllTypes[] = {CL_SNORM_INT8,   CL_SNORM_INT16,   CL_UNORM_INT8,     CL_UNORM_INT16,    CL_SIGNED_INT8, CL_SIGNED_INT16,
+                                            CL_SIGNED_INT32, CL_UNSIGNED_INT8, CL_UNSIGNED_INT16, CL_UNSIGNED_INT32, CL_HALF_FLOAT,  CL_FLOAT};
 std::vector<cl_image_format> supported_formats() {
   std::vector<cl_image_format> v;
   for (cl_channel_order o : {CL_R, CL_A, CL_RG, CL_RGBA})
@@ -684,8 +694,7 @@ std::vector<cl_image_format> supported_formats() {
 }
 bool format_supported(const cl_image_format &f) {
   for (auto &s : supported_formats())
-    if (s.image_channel_order == f.image_channel_order && s.image_channel_data_type == f.image_channel_data_type)
-      return true;
+    if (s.image_channel_order == f.image_channel_order && s.image_channel_data_type == f.image_channel_data_type) return true;
   return false;
 }
 bool image_format_valid(const cl_image_format &f) {
@@ -698,8 +707,7 @@ bool image_format_valid(const cl_image_format &f) {
   if (f.image_channel_order == CL_BGRA || f.image_channel_order == CL_ARGB)
     return t == CL_UNORM_INT8 || t == CL_SNORM_INT8 || t == CL_SIGNED_INT8 || t == CL_UNSIGNED_INT8;
   if (f.image_channel_order == CL_INTENSITY || f.image_channel_order == CL_LUMINANCE)
-    return t == CL_UNORM_INT8 || t == CL_UNORM_INT16 || t == CL_SNORM_INT8 || t == CL_SNORM_INT16 ||
-           t == CL_HALF_FLOAT || t == CL_FLOAT;
+    return t == CL_UNORM_INT8 || t == CL_UNORM_INT16 || t == CL_SNORM_INT8 || t == CL_SNORM_INT16 || t == CL_HALF_FLOAT || t == CL_FLOAT;
   return true;
 }
 
@@ -714,18 +722,19 @@ cl_mem new_mem(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type) {
 
 // ------------------------------------------------------- memory objects --
 bool mem_flags_valid(cl_mem_flags f) {
-  const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR |
-                             CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_WRITE_ONLY |
-                             CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
+                             CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
   if (f & ~known) return false;
-  auto bits = [](cl_mem_flags v) { int n = 0; for (; v; v &= v - 1) n++; return n; };
+  auto bits = [](cl_mem_flags v) {
+    int n = 0;
+    for (; v; v &= v - 1) n++;
+    return n;
+  };
   if (bits(f & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)) > 1) return false;
   if (bits(f & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) > 1) return false;
   if ((f & CL_MEM_USE_HOST_PTR) && (f & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))) return false;
   return true;
 }
-
-
 
 cl_mem create_buffer_locked(cl_context c, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
   if (!valid_ctx(c)) RET_ERR(CL_INVALID_CONTEXT);
@@ -748,8 +757,7 @@ cl_mem create_buffer_locked(cl_context c, cl_mem_flags flags, size_t size, void 
   return m;
 }
 
-cl_mem new_image(cl_context c, cl_mem_flags flags, cl_mem_object_type t, const cl_image_format &fmt, size_t w, size_t h,
-                 size_t d, size_t a) {
+cl_mem new_image(cl_context c, cl_mem_flags flags, cl_mem_object_type t, const cl_image_format &fmt, size_t w, size_t h, size_t d, size_t a) {
   if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY))) flags |= CL_MEM_READ_WRITE;
   cl_mem m = new_mem(c, flags, t);
   m->fmt = fmt;
@@ -761,8 +769,8 @@ cl_mem new_image(cl_context c, cl_mem_flags flags, cl_mem_object_type t, const c
   return m;
 }
 
-cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, const cl_image_desc *desc,
-                          void *host_ptr, cl_int *errcode_ret) {
+cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, const cl_image_desc *desc, void *host_ptr,
+                           cl_int *errcode_ret) {
   if (!valid_ctx(c)) RET_ERR(CL_INVALID_CONTEXT);
   if (!mem_flags_valid(flags)) RET_ERR(CL_INVALID_VALUE);
   if (!fmt || !image_format_valid(*fmt)) RET_ERR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
@@ -770,9 +778,20 @@ cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_form
   cl_mem_object_type t = desc->image_type;
   size_t w = desc->image_width, h = desc->image_height, d = desc->image_depth, a = desc->image_array_size;
   switch (t) {
-    case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: h = 1; d = 1; a = 0; break;
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY: h = 1; d = 1; break;
-    case CL_MEM_OBJECT_IMAGE2D: d = 1; a = 0; break;
+    case CL_MEM_OBJECT_IMAGE1D:
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+      h = 1;
+      d = 1;
+      a = 0;
+      break;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      h = 1;
+      d = 1;
+      break;
+    case CL_MEM_OBJECT_IMAGE2D:
+      d = 1;
+      a = 0;
+      break;
     case CL_MEM_OBJECT_IMAGE2D_ARRAY: d = 1; break;
     case CL_MEM_OBJECT_IMAGE3D: a = 0; break;
     default: RET_ERR(CL_INVALID_IMAGE_DESCRIPTOR);
@@ -784,8 +803,7 @@ cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_form
   if (w == 0 || h == 0 || d == 0) RET_ERR(CL_INVALID_IMAGE_SIZE);
   size_t maxw = t == CL_MEM_OBJECT_IMAGE3D ? 2048 : (t == CL_MEM_OBJECT_IMAGE1D_BUFFER ? 65536 : 16384);
   if (w > maxw || h > 16384 || d > 2048) RET_ERR(CL_INVALID_IMAGE_SIZE);
-  if ((t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY) && (a == 0 || a > 2048))
-    RET_ERR(CL_INVALID_IMAGE_SIZE);
+  if ((t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY) && (a == 0 || a > 2048)) RET_ERR(CL_INVALID_IMAGE_SIZE);
   if (t == CL_MEM_OBJECT_IMAGE3D && (h > 2048)) RET_ERR(CL_INVALID_IMAGE_SIZE);
   bool needs = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   if (needs != (host_ptr != nullptr)) RET_ERR(CL_INVALID_HOST_PTR);
@@ -826,8 +844,7 @@ cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_form
     if (flags & CL_MEM_COPY_HOST_PTR) {
       const uint8_t *src = static_cast<const uint8_t *>(host_ptr);
       for (size_t z = 0; z < layers; z++)
-        for (size_t y = 0; y < rows; y++)
-          memcpy(m->data + z * m->slice_pitch + y * m->row_pitch, src + z * sp + y * rp, w * elem);
+        for (size_t y = 0; y < rows; y++) memcpy(m->data + z * m->slice_pitch + y * m->row_pitch, src + z * sp + y * rp, w * elem);
     }
   }
   // 1D arrays address layers through the row pitch

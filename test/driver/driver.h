@@ -77,9 +77,9 @@ struct _cl_command_queue : refdrv::RefObj {
   cl_context ctx;
   cl_command_queue_properties props;
   std::vector<cl_queue_properties> prop_list;
-  cl_event last = nullptr;     // in-order: the previous command (internal ref)
-  cl_event barrier = nullptr;  // out-of-order: latest barrier/marker (internal ref)
-  std::vector<cl_event> outstanding;  // not yet finished (no extra ref)
+  cl_event last = nullptr;                  // in-order: the previous command (internal ref)
+  cl_event barrier = nullptr;               // out-of-order: latest barrier/marker (internal ref)
+  std::vector<cl_event> outstanding;        // not yet finished (no extra ref)
   std::shared_ptr<refdrv::QueueExec> exec;  // shared with the queue's worker threads
 };
 
@@ -215,7 +215,7 @@ struct Global {
   std::vector<std::function<bool()>> watchers;
   bool callback_thread = false;
   bool exit_hook = false;
-  size_t busy = 0;       // driver threads running work or callbacks (lock released)
+  size_t busy = 0;                   // driver threads running work or callbacks (lock released)
   std::atomic<bool> exiting{false};  // the process is exiting: no command or callback starts any more
   // per command type delays in microseconds (type 0: every other command)
   std::vector<std::pair<cl_command_type, uint32_t>> delays;
@@ -291,8 +291,7 @@ bool format_supported(const cl_image_format &f);
 cl_mem new_mem(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type);
 // an image of type t with its format and extents (h, d, a as the descriptor
 // gives them; the ones its type lacks are stored as 0); no storage yet
-cl_mem new_image(cl_context c, cl_mem_flags flags, cl_mem_object_type t, const cl_image_format &fmt, size_t w, size_t h,
-                 size_t d, size_t a);
+cl_mem new_image(cl_context c, cl_mem_flags flags, cl_mem_object_type t, const cl_image_format &fmt, size_t w, size_t h, size_t d, size_t a);
 cl_int check_wait_list(cl_context ctx, cl_uint n, const cl_event *list);
 // interop usage check: the error code if m (or its parent) is a shared object
 // that is not acquired, else CL_SUCCESS.
@@ -302,9 +301,9 @@ cl_int not_acquired_error(Ext e);
 // Enqueue a command (lock held). deps: explicit wait list. Returns the event
 // (internal reference owned by the command); if `event_out` is not NULL the
 // application gets its own reference.
-cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const cl_event *wait,
-                 std::vector<cl_mem> mems, std::function<cl_int()> work, cl_event *event_out,
-                 bool barrier = false, std::function<bool()> ready = nullptr, std::vector<RefObj *> holds = {});
+cl_event enqueue(cl_command_queue q, cl_command_type type, cl_uint nwait, const cl_event *wait, std::vector<cl_mem> mems,
+                 std::function<cl_int()> work, cl_event *event_out, bool barrier = false, std::function<bool()> ready = nullptr,
+                 std::vector<RefObj *> holds = {});
 // Command delays: parse a spec ("kernel=200000,transfer=50", "1000", "0x11F4=10"; see README)
 // into `out`; false (and `out` untouched) when it is not one. Lookup of the delay of a type.
 bool parse_command_delays(const char *spec, std::vector<std::pair<cl_command_type, uint32_t>> *out);
@@ -318,8 +317,8 @@ cl_int wait_list_failed(cl_uint n, const cl_event *list);
 
 // core creation paths (lock held), shared with the *WithProperties entry points
 cl_mem create_buffer_locked(cl_context c, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret);
-cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, const cl_image_desc *desc,
-                           void *host_ptr, cl_int *errcode_ret);
+cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_format *fmt, const cl_image_desc *desc, void *host_ptr,
+                           cl_int *errcode_ret);
 bool mem_flags_valid(cl_mem_flags f);
 bool image_format_valid(const cl_image_format &f);
 

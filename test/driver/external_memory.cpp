@@ -126,10 +126,11 @@ bool importable(cl_external_memory_handle_type_khr t) {
 }
 bool is_handle_type(cl_mem_properties k) {
   switch (k) {
-    case CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR: case CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR:
-    case CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KHR: case CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KMT_KHR:
-    case CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_NAME_KHR:
-      return true;
+    case CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR:
+    case CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR:
+    case CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KHR:
+    case CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KMT_KHR:
+    case CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_NAME_KHR: return true;
     default: return false;
   }
 }
@@ -169,7 +170,7 @@ cl_int parse_mem_properties(cl_context c, const cl_mem_properties *props, Import
       }
       r->list.push_back(CL_MEM_DEVICE_HANDLE_LIST_END_KHR);
       if (r->devices.empty()) return CL_INVALID_PROPERTY;  // an empty list is not a valid value
-      p = d - 1;  // p += 2 lands after the END marker
+      p = d - 1;                                           // p += 2 lands after the END marker
     } else {
       return CL_INVALID_PROPERTY;
     }
@@ -177,7 +178,7 @@ cl_int parse_mem_properties(cl_context c, const cl_mem_properties *props, Import
   r->list.push_back(0);
   if (r->has_devices && !r->has_handle) return CL_INVALID_PROPERTY;
   for (auto d : r->devices)
-    if (!valid_device(d)) return CL_INVALID_DEVICE;  // not a device of this context
+    if (!valid_device(d)) return CL_INVALID_DEVICE;                     // not a device of this context
   if (r->has_handle && !importable(r->type)) return CL_INVALID_DEVICE;  // this device cannot import it
   return CL_SUCCESS;
 }
@@ -265,8 +266,7 @@ void attach(cl_mem m, const ImportRequest &r, std::shared_ptr<ExternalPayload> p
   m->data = m->ext_payload->copy->bytes.get();
 }
 
-cl_int ext_acquire_release(bool acquire, cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                           const cl_event *wl, cl_event *ev) {
+cl_int ext_acquire_release(bool acquire, cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   ApiLock L;
   if (!valid_queue(q)) return CL_INVALID_COMMAND_QUEUE;
   if ((n == 0) != (mems == nullptr)) return CL_INVALID_VALUE;
@@ -276,8 +276,7 @@ cl_int ext_acquire_release(bool acquire, cl_command_queue q, cl_uint n, const cl
     if (!valid_mem(m) || m->ext != Ext::KhrExternalMemory) return CL_INVALID_MEM_OBJECT;
     // memory of another context is memory of a context without this queue's device
     if (m->ctx != q->ctx) return CL_INVALID_COMMAND_QUEUE;
-    if (!m->ext_devices.empty() &&
-        std::find(m->ext_devices.begin(), m->ext_devices.end(), &g_device) == m->ext_devices.end())
+    if (!m->ext_devices.empty() && std::find(m->ext_devices.begin(), m->ext_devices.end(), &g_device) == m->ext_devices.end())
       return CL_INVALID_COMMAND_QUEUE;
     v.push_back(m);
   }
@@ -317,8 +316,8 @@ cl_int ext_acquire_release(bool acquire, cl_command_queue q, cl_uint n, const cl
     }
     return CL_SUCCESS;
   };
-  cl_event made = enqueue(q, acquire ? CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR : CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR,
-                          nw, wl, v, n ? std::move(work) : std::function<cl_int()>(), ev);
+  cl_event made = enqueue(q, acquire ? CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR : CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR, nw, wl, v,
+                          n ? std::move(work) : std::function<cl_int()>(), ev);
   for (auto m : v) m->acquired_by = acquire ? made : nullptr;
   return CL_SUCCESS;
 }
@@ -326,8 +325,8 @@ cl_int ext_acquire_release(bool acquire, cl_command_queue q, cl_uint n, const cl
 }  // namespace
 
 // =========================================================== entry points ==
-CLAPI(cl_mem) clCreateBufferWithProperties(cl_context c, const cl_mem_properties *props, cl_mem_flags flags,
-                                           size_t size, void *host_ptr, cl_int *errcode_ret) {
+CLAPI(cl_mem)
+clCreateBufferWithProperties(cl_context c, const cl_mem_properties *props, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
   ApiLock L;
   if (!valid_ctx(c)) FAIL(CL_INVALID_CONTEXT);
   ImportRequest r;
@@ -355,9 +354,9 @@ CLAPI(cl_mem) clCreateBufferWithProperties(cl_context c, const cl_mem_properties
   return m;
 }
 
-CLAPI(cl_mem) clCreateImageWithProperties(cl_context c, const cl_mem_properties *props, cl_mem_flags flags,
-                                          const cl_image_format *fmt, const cl_image_desc *desc, void *host_ptr,
-                                          cl_int *errcode_ret) {
+CLAPI(cl_mem)
+clCreateImageWithProperties(cl_context c, const cl_mem_properties *props, cl_mem_flags flags, const cl_image_format *fmt, const cl_image_desc *desc,
+                            void *host_ptr, cl_int *errcode_ret) {
   ApiLock L;
   if (!valid_ctx(c)) FAIL(CL_INVALID_CONTEXT);
   ImportRequest r;
@@ -377,9 +376,19 @@ CLAPI(cl_mem) clCreateImageWithProperties(cl_context c, const cl_mem_properties 
   cl_mem_object_type t = desc->image_type;
   size_t w = desc->image_width, h = desc->image_height, d = desc->image_depth, a = desc->image_array_size;
   switch (t) {
-    case CL_MEM_OBJECT_IMAGE1D: h = 1; d = 1; a = 0; break;
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY: h = 1; d = 1; break;
-    case CL_MEM_OBJECT_IMAGE2D: d = 1; a = 0; break;
+    case CL_MEM_OBJECT_IMAGE1D:
+      h = 1;
+      d = 1;
+      a = 0;
+      break;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      h = 1;
+      d = 1;
+      break;
+    case CL_MEM_OBJECT_IMAGE2D:
+      d = 1;
+      a = 0;
+      break;
     case CL_MEM_OBJECT_IMAGE2D_ARRAY: d = 1; break;
     case CL_MEM_OBJECT_IMAGE3D: a = 0; break;
     default: FAIL(CL_INVALID_IMAGE_DESCRIPTOR);  // incl. IMAGE1D_BUFFER: its storage is a buffer, not a handle
@@ -391,8 +400,7 @@ CLAPI(cl_mem) clCreateImageWithProperties(cl_context c, const cl_mem_properties 
   if (w == 0 || h == 0 || d == 0) FAIL(CL_INVALID_IMAGE_SIZE);
   size_t maxw = t == CL_MEM_OBJECT_IMAGE3D ? 2048 : 16384;
   if (w > maxw || h > 16384 || d > 2048 || (t == CL_MEM_OBJECT_IMAGE3D && h > 2048)) FAIL(CL_INVALID_IMAGE_SIZE);
-  if ((t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY) && (a == 0 || a > 2048))
-    FAIL(CL_INVALID_IMAGE_SIZE);
+  if ((t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY) && (a == 0 || a > 2048)) FAIL(CL_INVALID_IMAGE_SIZE);
   if (host_ptr) FAIL(CL_INVALID_HOST_PTR);
   // linear layout, pitches from the descriptor (0: tightly packed)
   size_t rows = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : h;
@@ -416,12 +424,10 @@ CLAPI(cl_mem) clCreateImageWithProperties(cl_context c, const cl_mem_properties 
   return m;
 }
 
-CLAPI(cl_int) clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                                    const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return ext_acquire_release(true, q, n, mems, nw, wl, ev);
 }
-CLAPI(cl_int) clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                                    const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return ext_acquire_release(false, q, n, mems, nw, wl, ev);
 }
 
@@ -546,7 +552,8 @@ bool external_device_info(cl_device_info p, size_t sz, void *val, size_t *ret, c
 }
 
 void *external_extension_function(const char *name) {
-#define F(fn) {#fn, reinterpret_cast<void *>(&fn)}
+#define F(fn) \
+  { #fn, reinterpret_cast < void *>(&fn) }
   static const std::pair<const char *, void *> table[] = {
       F(clEnqueueAcquireExternalMemObjectsKHR),
       F(clEnqueueReleaseExternalMemObjectsKHR),
@@ -595,8 +602,7 @@ static int payload_range(int fd, int opaque, uint64_t offset, uint64_t size, off
   struct stat st;
   if (!fd_is_open(fd) || fstat(fd, &st) != 0) return REFDRV_E_BAD_HANDLE;
   uint64_t base = opaque ? kOpaqueDataOffset : 0;
-  uint64_t total = opaque ? (uint64_t(st.st_size) >= kOpaqueOverhead ? uint64_t(st.st_size) - kOpaqueOverhead : 0)
-                          : uint64_t(st.st_size);
+  uint64_t total = opaque ? (uint64_t(st.st_size) >= kOpaqueOverhead ? uint64_t(st.st_size) - kOpaqueOverhead : 0) : uint64_t(st.st_size);
   if (offset > total || size > total - offset) return REFDRV_E_RANGE;
   *at = off_t(base + offset);
   return REFDRV_OK;

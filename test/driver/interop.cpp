@@ -15,26 +15,45 @@ using namespace refdrv;
 // Shared with interop_d3d11.cpp through interop_internal.h.
 namespace refdrv_interop {
 
-const Family kNV{Ext::NvD3D9, CL_INVALID_D3D9_RESOURCE_NV, CL_D3D9_RESOURCE_ALREADY_ACQUIRED_NV,
-                 CL_D3D9_RESOURCE_NOT_ACQUIRED_NV, CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV,
+const Family kNV{Ext::NvD3D9,
+                 CL_INVALID_D3D9_RESOURCE_NV,
+                 CL_D3D9_RESOURCE_ALREADY_ACQUIRED_NV,
+                 CL_D3D9_RESOURCE_NOT_ACQUIRED_NV,
+                 CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV,
                  CL_COMMAND_RELEASE_D3D9_OBJECTS_NV};
-const Family kD3D10{Ext::KhrD3D10, CL_INVALID_D3D10_RESOURCE_KHR, CL_D3D10_RESOURCE_ALREADY_ACQUIRED_KHR,
-                    CL_D3D10_RESOURCE_NOT_ACQUIRED_KHR, CL_COMMAND_ACQUIRE_D3D10_OBJECTS_KHR,
+const Family kD3D10{Ext::KhrD3D10,
+                    CL_INVALID_D3D10_RESOURCE_KHR,
+                    CL_D3D10_RESOURCE_ALREADY_ACQUIRED_KHR,
+                    CL_D3D10_RESOURCE_NOT_ACQUIRED_KHR,
+                    CL_COMMAND_ACQUIRE_D3D10_OBJECTS_KHR,
                     CL_COMMAND_RELEASE_D3D10_OBJECTS_KHR};
-const Family kIntel{Ext::IntelDX9, CL_INVALID_DX9_RESOURCE_INTEL, CL_DX9_RESOURCE_ALREADY_ACQUIRED_INTEL,
-                    CL_DX9_RESOURCE_NOT_ACQUIRED_INTEL, CL_COMMAND_ACQUIRE_DX9_OBJECTS_INTEL,
+const Family kIntel{Ext::IntelDX9,
+                    CL_INVALID_DX9_RESOURCE_INTEL,
+                    CL_DX9_RESOURCE_ALREADY_ACQUIRED_INTEL,
+                    CL_DX9_RESOURCE_NOT_ACQUIRED_INTEL,
+                    CL_COMMAND_ACQUIRE_DX9_OBJECTS_INTEL,
                     CL_COMMAND_RELEASE_DX9_OBJECTS_INTEL};
-const Family kKhrDX9{Ext::KhrDX9, CL_INVALID_DX9_MEDIA_SURFACE_KHR, CL_DX9_MEDIA_SURFACE_ALREADY_ACQUIRED_KHR,
-                     CL_DX9_MEDIA_SURFACE_NOT_ACQUIRED_KHR, CL_COMMAND_ACQUIRE_DX9_MEDIA_SURFACES_KHR,
+const Family kKhrDX9{Ext::KhrDX9,
+                     CL_INVALID_DX9_MEDIA_SURFACE_KHR,
+                     CL_DX9_MEDIA_SURFACE_ALREADY_ACQUIRED_KHR,
+                     CL_DX9_MEDIA_SURFACE_NOT_ACQUIRED_KHR,
+                     CL_COMMAND_ACQUIRE_DX9_MEDIA_SURFACES_KHR,
                      CL_COMMAND_RELEASE_DX9_MEDIA_SURFACES_KHR};
-const Family kVA{Ext::IntelVA, CL_INVALID_VA_API_MEDIA_SURFACE_INTEL, CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL,
-                 CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL, CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL,
+const Family kVA{Ext::IntelVA,
+                 CL_INVALID_VA_API_MEDIA_SURFACE_INTEL,
+                 CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL,
+                 CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL,
+                 CL_COMMAND_ACQUIRE_VA_API_MEDIA_SURFACES_INTEL,
                  CL_COMMAND_RELEASE_VA_API_MEDIA_SURFACES_INTEL};
 
 // cl_khr_external_memory: no error codes of its own; acquire/release misuse and use without
 // acquire are CL_INVALID_OPERATION (README, "Behaviour choices").
-const Family kExtMem{Ext::KhrExternalMemory, CL_INVALID_MEM_OBJECT, CL_INVALID_OPERATION, CL_INVALID_OPERATION,
-                     CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR, CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR};
+const Family kExtMem{Ext::KhrExternalMemory,
+                     CL_INVALID_MEM_OBJECT,
+                     CL_INVALID_OPERATION,
+                     CL_INVALID_OPERATION,
+                     CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR,
+                     CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR};
 
 const Family &family(Ext e) {
   switch (e) {
@@ -61,7 +80,8 @@ bool ctx_has(cl_context c, Ext e) {
              c->interop_prop == CL_CONTEXT_ADAPTER_DXVA_KHR;
     case Ext::KhrD3D10: return c->interop_prop == CL_CONTEXT_D3D10_DEVICE_KHR;
     case Ext::IntelVA: return c->interop_prop == CL_CONTEXT_VA_API_DISPLAY_INTEL;
-    case Ext::KhrD3D11: case Ext::NvD3D11: return c->interop_prop == CL_CONTEXT_D3D11_DEVICE_KHR;  // == _NV
+    case Ext::KhrD3D11:
+    case Ext::NvD3D11: return c->interop_prop == CL_CONTEXT_D3D11_DEVICE_KHR;  // == _NV
     default: return false;
   }
 }
@@ -85,44 +105,44 @@ std::map<std::tuple<const IResource *, uint32_t, uint32_t>, cl_mem> &shared_mems
   return *m;
 }
 
-bool interop_flags_ok(cl_mem_flags f) {
-  return f == CL_MEM_READ_ONLY || f == CL_MEM_WRITE_ONLY || f == CL_MEM_READ_WRITE;
-}
+bool interop_flags_ok(cl_mem_flags f) { return f == CL_MEM_READ_ONLY || f == CL_MEM_WRITE_ONLY || f == CL_MEM_READ_WRITE; }
 
 // --- format tables ---
 // cl_nv_d3d9_sharing table 9.13.4.1
 const FmtEntry kNvD3D9Formats[] = {
-    {114, CL_R, CL_FLOAT},           {111, CL_R, CL_HALF_FLOAT},      {81, CL_R, CL_UNORM_INT16},
-    {28, CL_R, CL_UNORM_INT8},       {50, CL_R, CL_UNORM_INT8},       {115, CL_RG, CL_FLOAT},
-    {112, CL_RG, CL_HALF_FLOAT},     {34, CL_RG, CL_UNORM_INT16},     {64, CL_RG, CL_SNORM_INT16},
-    {51, CL_RG, CL_UNORM_INT8},      {60, CL_RG, CL_SNORM_INT8},      {116, CL_RGBA, CL_FLOAT},
-    {113, CL_RGBA, CL_HALF_FLOAT},   {36, CL_RGBA, CL_UNORM_INT16},   {110, CL_RGBA, CL_SNORM_INT16},
-    {32, CL_RGBA, CL_UNORM_INT8},    {33, CL_RGBA, CL_UNORM_INT8},    {21, CL_RGBA, CL_UNORM_INT8},
-    {22, CL_RGBA, CL_UNORM_INT8},    {63, CL_RGBA, CL_SNORM_INT8},
+    {114, CL_R, CL_FLOAT},         {111, CL_R, CL_HALF_FLOAT},    {81, CL_R, CL_UNORM_INT16},     {28, CL_R, CL_UNORM_INT8},
+    {50, CL_R, CL_UNORM_INT8},     {115, CL_RG, CL_FLOAT},        {112, CL_RG, CL_HALF_FLOAT},    {34, CL_RG, CL_UNORM_INT16},
+    {64, CL_RG, CL_SNORM_INT16},   {51, CL_RG, CL_UNORM_INT8},    {60, CL_RG, CL_SNORM_INT8},     {116, CL_RGBA, CL_FLOAT},
+    {113, CL_RGBA, CL_HALF_FLOAT}, {36, CL_RGBA, CL_UNORM_INT16}, {110, CL_RGBA, CL_SNORM_INT16}, {32, CL_RGBA, CL_UNORM_INT8},
+    {33, CL_RGBA, CL_UNORM_INT8},  {21, CL_RGBA, CL_UNORM_INT8},  {22, CL_RGBA, CL_UNORM_INT8},   {63, CL_RGBA, CL_SNORM_INT8},
 };
 // cl_intel_dx9_media_sharing table 9.13.4.1 == cl_khr_dx9_media_sharing table 9.10.4
 const FmtEntry kDX9MediaFormats[] = {
-    {114, CL_R, CL_FLOAT},         {111, CL_R, CL_HALF_FLOAT},    {81, CL_R, CL_UNORM_INT16},
-    {28, CL_A, CL_UNORM_INT8},     {50, CL_R, CL_UNORM_INT8},     {115, CL_RG, CL_FLOAT},
-    {112, CL_RG, CL_HALF_FLOAT},   {34, CL_RG, CL_UNORM_INT16},   {51, CL_RG, CL_UNORM_INT8},
-    {116, CL_RGBA, CL_FLOAT},      {113, CL_RGBA, CL_HALF_FLOAT}, {36, CL_RGBA, CL_UNORM_INT16},
-    {32, CL_RGBA, CL_UNORM_INT8},  {33, CL_RGBA, CL_UNORM_INT8},  {21, CL_BGRA, CL_UNORM_INT8},
-    {22, CL_BGRA, CL_UNORM_INT8},
+    {114, CL_R, CL_FLOAT},        {111, CL_R, CL_HALF_FLOAT},   {81, CL_R, CL_UNORM_INT16},    {28, CL_A, CL_UNORM_INT8},
+    {50, CL_R, CL_UNORM_INT8},    {115, CL_RG, CL_FLOAT},       {112, CL_RG, CL_HALF_FLOAT},   {34, CL_RG, CL_UNORM_INT16},
+    {51, CL_RG, CL_UNORM_INT8},   {116, CL_RGBA, CL_FLOAT},     {113, CL_RGBA, CL_HALF_FLOAT}, {36, CL_RGBA, CL_UNORM_INT16},
+    {32, CL_RGBA, CL_UNORM_INT8}, {33, CL_RGBA, CL_UNORM_INT8}, {21, CL_BGRA, CL_UNORM_INT8},  {22, CL_BGRA, CL_UNORM_INT8},
 };
 // cl_khr_d3d10_sharing: the 37 DXGI formats
 const FmtEntry kDXGIFormats[] = {
-    {2, CL_RGBA, CL_FLOAT},         {3, CL_RGBA, CL_UNSIGNED_INT32}, {4, CL_RGBA, CL_SIGNED_INT32},
-    {10, CL_RGBA, CL_HALF_FLOAT},   {11, CL_RGBA, CL_UNORM_INT16},   {12, CL_RGBA, CL_UNSIGNED_INT16},
-    {13, CL_RGBA, CL_SNORM_INT16},  {14, CL_RGBA, CL_SIGNED_INT16},  {87, CL_BGRA, CL_UNORM_INT8},
-    {28, CL_RGBA, CL_UNORM_INT8},   {30, CL_RGBA, CL_UNSIGNED_INT8}, {31, CL_RGBA, CL_SNORM_INT8},
-    {32, CL_RGBA, CL_SIGNED_INT8},  {16, CL_RG, CL_FLOAT},           {17, CL_RG, CL_UNSIGNED_INT32},
-    {18, CL_RG, CL_SIGNED_INT32},   {34, CL_RG, CL_HALF_FLOAT},      {35, CL_RG, CL_UNORM_INT16},
-    {36, CL_RG, CL_UNSIGNED_INT16}, {37, CL_RG, CL_SNORM_INT16},     {38, CL_RG, CL_SIGNED_INT16},
-    {49, CL_RG, CL_UNORM_INT8},     {50, CL_RG, CL_UNSIGNED_INT8},   {51, CL_RG, CL_SNORM_INT8},
-    {52, CL_RG, CL_SIGNED_INT8},    {41, CL_R, CL_FLOAT},            {42, CL_R, CL_UNSIGNED_INT32},
-    {43, CL_R, CL_SIGNED_INT32},    {54, CL_R, CL_HALF_FLOAT},       {56, CL_R, CL_UNORM_INT16},
-    {57, CL_R, CL_UNSIGNED_INT16},  {58, CL_R, CL_SNORM_INT16},      {59, CL_R, CL_SIGNED_INT16},
-    {61, CL_R, CL_UNORM_INT8},      {62, CL_R, CL_UNSIGNED_INT8},    {63, CL_R, CL_SNORM_INT8},
+    {2, CL_RGBA, CL_FLOAT},          {3, CL_RGBA, CL_UNSIGNED_INT32},
+    {4, CL_RGBA, CL_SIGNED_INT32},   {10, CL_RGBA, CL_HALF_FLOAT},
+    {11, CL_RGBA, CL_UNORM_INT16},   {12, CL_RGBA, CL_UNSIGNED_INT16},
+    {13, CL_RGBA, CL_SNORM_INT16},   {14, CL_RGBA, CL_SIGNED_INT16},
+    {87, CL_BGRA, CL_UNORM_INT8},    {28, CL_RGBA, CL_UNORM_INT8},
+    {30, CL_RGBA, CL_UNSIGNED_INT8}, {31, CL_RGBA, CL_SNORM_INT8},
+    {32, CL_RGBA, CL_SIGNED_INT8},   {16, CL_RG, CL_FLOAT},
+    {17, CL_RG, CL_UNSIGNED_INT32},  {18, CL_RG, CL_SIGNED_INT32},
+    {34, CL_RG, CL_HALF_FLOAT},      {35, CL_RG, CL_UNORM_INT16},
+    {36, CL_RG, CL_UNSIGNED_INT16},  {37, CL_RG, CL_SNORM_INT16},
+    {38, CL_RG, CL_SIGNED_INT16},    {49, CL_RG, CL_UNORM_INT8},
+    {50, CL_RG, CL_UNSIGNED_INT8},   {51, CL_RG, CL_SNORM_INT8},
+    {52, CL_RG, CL_SIGNED_INT8},     {41, CL_R, CL_FLOAT},
+    {42, CL_R, CL_UNSIGNED_INT32},   {43, CL_R, CL_SIGNED_INT32},
+    {54, CL_R, CL_HALF_FLOAT},       {56, CL_R, CL_UNORM_INT16},
+    {57, CL_R, CL_UNSIGNED_INT16},   {58, CL_R, CL_SNORM_INT16},
+    {59, CL_R, CL_SIGNED_INT16},     {61, CL_R, CL_UNORM_INT8},
+    {62, CL_R, CL_UNSIGNED_INT8},    {63, CL_R, CL_SNORM_INT8},
     {64, CL_R, CL_SIGNED_INT8},
 };
 static_assert(sizeof(kDXGIFormats) / sizeof(kDXGIFormats[0]) == 37, "the D3D10 spec lists 37 DXGI formats");
@@ -143,13 +163,19 @@ bool lookup_fmt(const FmtEntry (&t)[N], uint32_t code, cl_image_format *out) {
 bool media_plane(uint32_t fmt, uint32_t plane, bool khr, cl_image_format *out, uint32_t *region, bool *bad_plane) {
   *bad_plane = false;
   if (fmt == kFmtNV12) {
-    if (plane > 1) { *bad_plane = true; return false; }
+    if (plane > 1) {
+      *bad_plane = true;
+      return false;
+    }
     *out = plane == 0 ? cl_image_format{CL_R, CL_UNORM_INT8} : cl_image_format{CL_RG, CL_UNORM_INT8};
     *region = plane;
     return true;
   }
   if (fmt == kFmtYV12) {
-    if (plane > 2) { *bad_plane = true; return false; }
+    if (plane > 2) {
+      *bad_plane = true;
+      return false;
+    }
     *out = {CL_R, CL_UNORM_INT8};
     // Memory order is Y, V, U; plane 1 = V, plane 2 = U for both extensions: the current
     // cl_khr_dx9_media_sharing text, and Intel's compute-runtime (one plane table for
@@ -158,15 +184,18 @@ bool media_plane(uint32_t fmt, uint32_t plane, bool khr, cl_image_format *out, u
     *region = plane;
     return true;
   }
-  if (plane != 0) { *bad_plane = true; return false; }
+  if (plane != 0) {
+    *bad_plane = true;
+    return false;
+  }
   *region = 0;
   return lookup_fmt(kDX9MediaFormats, fmt, out);
 }
 
-#define FAIL(code) \
-  do {             \
+#define FAIL(code)                          \
+  do {                                      \
     if (errcode_ret) *errcode_ret = (code); \
-    return nullptr; \
+    return nullptr;                         \
   } while (0)
 
 cl_mem make_shared(cl_context ctx, cl_mem_flags flags, const SharedDesc &d, cl_int *errcode_ret) {
@@ -237,8 +266,8 @@ bool d3d9_device_ok(const void *h, bool allow9, bool allow9ex, bool allowdxva) {
 }
 
 // -------------------------------------------------------- acquire/release --
-cl_int acquire_release(const Family &f, bool acquire, cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                       const cl_event *wl, cl_event *ev) {
+cl_int acquire_release(const Family &f, bool acquire, cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl,
+                       cl_event *ev) {
   ApiLock L;
   if (!valid_queue(q)) return CL_INVALID_COMMAND_QUEUE;
   if (n == 0 && !mems) {
@@ -292,9 +321,15 @@ cl_int interop_context_props(cl_context c, const cl_context_properties *props) {
   int count = 0;
   for (const cl_context_properties *p = props; *p; p += 2) {
     switch (p[0]) {
-      case CL_CONTEXT_D3D9_DEVICE_NV: case CL_CONTEXT_D3D9EX_DEVICE_INTEL: case CL_CONTEXT_DXVA_DEVICE_INTEL:
-      case CL_CONTEXT_ADAPTER_D3D9_KHR: case CL_CONTEXT_ADAPTER_D3D9EX_KHR: case CL_CONTEXT_ADAPTER_DXVA_KHR:
-      case CL_CONTEXT_D3D10_DEVICE_KHR: case CL_CONTEXT_VA_API_DISPLAY_INTEL: case CL_CONTEXT_D3D11_DEVICE_KHR:
+      case CL_CONTEXT_D3D9_DEVICE_NV:
+      case CL_CONTEXT_D3D9EX_DEVICE_INTEL:
+      case CL_CONTEXT_DXVA_DEVICE_INTEL:
+      case CL_CONTEXT_ADAPTER_D3D9_KHR:
+      case CL_CONTEXT_ADAPTER_D3D9EX_KHR:
+      case CL_CONTEXT_ADAPTER_DXVA_KHR:
+      case CL_CONTEXT_D3D10_DEVICE_KHR:
+      case CL_CONTEXT_VA_API_DISPLAY_INTEL:
+      case CL_CONTEXT_D3D11_DEVICE_KHR:
         if (p[1]) {
           count++;
           key = p[0];
@@ -381,15 +416,12 @@ cl_int check_acquired(cl_mem m) {
 bool interop_mem_info(cl_mem m, cl_mem_info p, size_t sz, void *val, size_t *ret, cl_int *rc) {
   switch (p) {
     case CL_MEM_D3D9_RESOURCE_NV:  // == CL_MEM_DX9_RESOURCE_INTEL
-      *rc = (m->ext == Ext::NvD3D9 || m->ext == Ext::IntelDX9) ? put(sz, val, ret, m->res_handle)
-                                                                : CL_INVALID_D3D9_RESOURCE_NV;
+      *rc = (m->ext == Ext::NvD3D9 || m->ext == Ext::IntelDX9) ? put(sz, val, ret, m->res_handle) : CL_INVALID_D3D9_RESOURCE_NV;
       return true;
     case CL_MEM_DX9_SHARED_HANDLE_INTEL:
       *rc = m->ext == Ext::IntelDX9 ? put(sz, val, ret, m->shared_handle) : CL_INVALID_DX9_RESOURCE_INTEL;
       return true;
-    case CL_MEM_D3D10_RESOURCE_KHR:
-      *rc = m->ext == Ext::KhrD3D10 ? put(sz, val, ret, m->res_handle) : CL_INVALID_D3D10_RESOURCE_KHR;
-      return true;
+    case CL_MEM_D3D10_RESOURCE_KHR: *rc = m->ext == Ext::KhrD3D10 ? put(sz, val, ret, m->res_handle) : CL_INVALID_D3D10_RESOURCE_KHR; return true;
     case CL_MEM_DX9_MEDIA_ADAPTER_TYPE_KHR:
       *rc = m->ext == Ext::KhrDX9 ? put(sz, val, ret, m->adapter_type) : CL_INVALID_DX9_MEDIA_SURFACE_KHR;
       return true;
@@ -412,21 +444,16 @@ bool interop_image_info(cl_mem m, cl_image_info p, size_t sz, void *val, size_t 
   ResType t = m->res ? m->res->type() : ResType::None;
   switch (p) {
     case CL_IMAGE_D3D9_FACE_NV:
-      *rc = (m->ext == Ext::NvD3D9 && t == ResType::D3D9CubeTexture) ? put(sz, val, ret, D3DCUBEMAP_FACES(m->face))
-                                                                      : CL_INVALID_D3D9_RESOURCE_NV;
+      *rc = (m->ext == Ext::NvD3D9 && t == ResType::D3D9CubeTexture) ? put(sz, val, ret, D3DCUBEMAP_FACES(m->face)) : CL_INVALID_D3D9_RESOURCE_NV;
       return true;
     case CL_IMAGE_D3D9_LEVEL_NV:
-      *rc = (m->ext == Ext::NvD3D9 && (t == ResType::D3D9Texture || t == ResType::D3D9CubeTexture ||
-                                       t == ResType::D3D9VolumeTexture))
+      *rc = (m->ext == Ext::NvD3D9 && (t == ResType::D3D9Texture || t == ResType::D3D9CubeTexture || t == ResType::D3D9VolumeTexture))
                 ? put(sz, val, ret, UINT(m->level))
                 : CL_INVALID_D3D9_RESOURCE_NV;
       return true;
-    case CL_IMAGE_DX9_PLANE_INTEL:
-      *rc = m->ext == Ext::IntelDX9 ? put(sz, val, ret, UINT(m->plane)) : CL_INVALID_DX9_RESOURCE_INTEL;
-      return true;
+    case CL_IMAGE_DX9_PLANE_INTEL: *rc = m->ext == Ext::IntelDX9 ? put(sz, val, ret, UINT(m->plane)) : CL_INVALID_DX9_RESOURCE_INTEL; return true;
     case CL_IMAGE_D3D10_SUBRESOURCE_KHR:
-      *rc = (m->ext == Ext::KhrD3D10 && t != ResType::D3D10Buffer) ? put(sz, val, ret, UINT(m->sub))
-                                                                    : CL_INVALID_D3D10_RESOURCE_KHR;
+      *rc = (m->ext == Ext::KhrD3D10 && t != ResType::D3D10Buffer) ? put(sz, val, ret, UINT(m->sub)) : CL_INVALID_D3D10_RESOURCE_KHR;
       return true;
     case CL_IMAGE_DX9_MEDIA_PLANE_KHR:
       *rc = m->ext == Ext::KhrDX9 ? put(sz, val, ret, cl_uint(m->plane)) : CL_INVALID_DX9_MEDIA_SURFACE_KHR;
@@ -444,18 +471,24 @@ std::string error_name(cl_int e, Ext ext) {
     case -1003: return "CL_INVALID_D3D10_RESOURCE_KHR";
     case -1004: return "CL_D3D10_RESOURCE_ALREADY_ACQUIRED_KHR";
     case -1005: return "CL_D3D10_RESOURCE_NOT_ACQUIRED_KHR";
-    case -1006: case -1007: case -1008: case -1009: return d3d11_error_name(e, ext);
+    case -1006:
+    case -1007:
+    case -1008:
+    case -1009: return d3d11_error_name(e, ext);
     case -1098: return "CL_INVALID_VA_API_MEDIA_ADAPTER_INTEL";
     case -1099: return "CL_INVALID_VA_API_MEDIA_SURFACE_INTEL";
     case -1100: return "CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL";
     case -1101: return "CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL";
-    case -1010: case -1011: case -1012: case -1013: {
-      static const char *nv[] = {"CL_INVALID_D3D9_DEVICE_NV", "CL_INVALID_D3D9_RESOURCE_NV",
-                                 "CL_D3D9_RESOURCE_ALREADY_ACQUIRED_NV", "CL_D3D9_RESOURCE_NOT_ACQUIRED_NV"};
-      static const char *in[] = {"CL_INVALID_DX9_DEVICE_INTEL", "CL_INVALID_DX9_RESOURCE_INTEL",
-                                 "CL_DX9_RESOURCE_ALREADY_ACQUIRED_INTEL", "CL_DX9_RESOURCE_NOT_ACQUIRED_INTEL"};
-      static const char *kh[] = {"CL_INVALID_DX9_MEDIA_ADAPTER_KHR", "CL_INVALID_DX9_MEDIA_SURFACE_KHR",
-                                 "CL_DX9_MEDIA_SURFACE_ALREADY_ACQUIRED_KHR", "CL_DX9_MEDIA_SURFACE_NOT_ACQUIRED_KHR"};
+    case -1010:
+    case -1011:
+    case -1012:
+    case -1013: {
+      static const char *nv[] = {"CL_INVALID_D3D9_DEVICE_NV", "CL_INVALID_D3D9_RESOURCE_NV", "CL_D3D9_RESOURCE_ALREADY_ACQUIRED_NV",
+                                 "CL_D3D9_RESOURCE_NOT_ACQUIRED_NV"};
+      static const char *in[] = {"CL_INVALID_DX9_DEVICE_INTEL", "CL_INVALID_DX9_RESOURCE_INTEL", "CL_DX9_RESOURCE_ALREADY_ACQUIRED_INTEL",
+                                 "CL_DX9_RESOURCE_NOT_ACQUIRED_INTEL"};
+      static const char *kh[] = {"CL_INVALID_DX9_MEDIA_ADAPTER_KHR", "CL_INVALID_DX9_MEDIA_SURFACE_KHR", "CL_DX9_MEDIA_SURFACE_ALREADY_ACQUIRED_KHR",
+                                 "CL_DX9_MEDIA_SURFACE_NOT_ACQUIRED_KHR"};
       int i = -1010 - e;
       return ext == Ext::IntelDX9 ? in[i] : ext == Ext::KhrDX9 ? kh[i] : nv[i];
     }
@@ -469,13 +502,13 @@ std::string error_name(cl_int e, Ext ext) {
 }  // namespace refdrv
 
 // ====================================================== cl_nv_d3d9_sharing ==
-CLAPI(cl_int) clGetDeviceIDsFromD3D9NV(cl_platform_id p, cl_d3d9_device_source_nv src, void *obj,
-                                       cl_d3d9_device_set_nv set, cl_uint n, cl_device_id *devs, cl_uint *num) {
+CLAPI(cl_int)
+clGetDeviceIDsFromD3D9NV(cl_platform_id p, cl_d3d9_device_source_nv src, void *obj, cl_d3d9_device_set_nv set, cl_uint n, cl_device_id *devs,
+                         cl_uint *num) {
   ApiLock L;
   cl_int rc = query_args(p, n, devs, num);
   if (rc) return rc;
-  if ((src != CL_D3D9_DEVICE_NV && src != CL_D3D9_ADAPTER_NAME_NV) ||
-      (set != CL_PREFERRED_DEVICES_FOR_D3D9_NV && set != CL_ALL_DEVICES_FOR_D3D9_NV))
+  if ((src != CL_D3D9_DEVICE_NV && src != CL_D3D9_ADAPTER_NAME_NV) || (set != CL_PREFERRED_DEVICES_FOR_D3D9_NV && set != CL_ALL_DEVICES_FOR_D3D9_NV))
     return CL_INVALID_VALUE;
   bool found = false;
   if (src == CL_D3D9_DEVICE_NV) {
@@ -487,8 +520,8 @@ CLAPI(cl_int) clGetDeviceIDsFromD3D9NV(cl_platform_id p, cl_d3d9_device_source_n
   return device_query(p, found, n, devs, num);
 }
 
-static cl_mem nv_create(cl_context ctx, cl_mem_flags flags, const void *resource, ResType want, uint32_t face,
-                        uint32_t level, bool has_face, cl_int *errcode_ret) {
+static cl_mem nv_create(cl_context ctx, cl_mem_flags flags, const void *resource, ResType want, uint32_t face, uint32_t level, bool has_face,
+                        cl_int *errcode_ret) {
   ApiLock L;
   cl_int rc = front_checks(ctx, flags);
   if (rc) FAIL(rc);
@@ -515,42 +548,37 @@ static cl_mem nv_create(cl_context ctx, cl_mem_flags flags, const void *resource
   return make_shared(ctx, flags, d, errcode_ret);
 }
 
-CLAPI(cl_mem) clCreateFromD3D9VertexBufferNV(cl_context ctx, cl_mem_flags flags, IDirect3DVertexBuffer9 *res,
-                                             cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromD3D9VertexBufferNV(cl_context ctx, cl_mem_flags flags, IDirect3DVertexBuffer9 *res, cl_int *errcode_ret) {
   return nv_create(ctx, flags, res, ResType::D3D9VertexBuffer, 0, 0, false, errcode_ret);
 }
-CLAPI(cl_mem) clCreateFromD3D9IndexBufferNV(cl_context ctx, cl_mem_flags flags, IDirect3DIndexBuffer9 *res,
-                                            cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromD3D9IndexBufferNV(cl_context ctx, cl_mem_flags flags, IDirect3DIndexBuffer9 *res, cl_int *errcode_ret) {
   return nv_create(ctx, flags, res, ResType::D3D9IndexBuffer, 0, 0, false, errcode_ret);
 }
-CLAPI(cl_mem) clCreateFromD3D9SurfaceNV(cl_context ctx, cl_mem_flags flags, IDirect3DSurface9 *res,
-                                        cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromD3D9SurfaceNV(cl_context ctx, cl_mem_flags flags, IDirect3DSurface9 *res, cl_int *errcode_ret) {
   return nv_create(ctx, flags, res, ResType::D3D9Surface, 0, 0, false, errcode_ret);
 }
-CLAPI(cl_mem) clCreateFromD3D9TextureNV(cl_context ctx, cl_mem_flags flags, IDirect3DTexture9 *res, UINT level,
-                                        cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromD3D9TextureNV(cl_context ctx, cl_mem_flags flags, IDirect3DTexture9 *res, UINT level, cl_int *errcode_ret) {
   return nv_create(ctx, flags, res, ResType::D3D9Texture, 0, level, false, errcode_ret);
 }
-CLAPI(cl_mem) clCreateFromD3D9CubeTextureNV(cl_context ctx, cl_mem_flags flags, IDirect3DCubeTexture9 *res,
-                                            D3DCUBEMAP_FACES face, UINT level, cl_int *errcode_ret) {
+CLAPI(cl_mem)
+clCreateFromD3D9CubeTextureNV(cl_context ctx, cl_mem_flags flags, IDirect3DCubeTexture9 *res, D3DCUBEMAP_FACES face, UINT level,
+                              cl_int *errcode_ret) {
   return nv_create(ctx, flags, res, ResType::D3D9CubeTexture, face, level, true, errcode_ret);
 }
-CLAPI(cl_mem) clCreateFromD3D9VolumeTextureNV(cl_context ctx, cl_mem_flags flags, IDirect3DVolumeTexture9 *res,
-                                              UINT level, cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromD3D9VolumeTextureNV(cl_context ctx, cl_mem_flags flags, IDirect3DVolumeTexture9 *res, UINT level, cl_int *errcode_ret) {
   return nv_create(ctx, flags, res, ResType::D3D9VolumeTexture, 0, level, false, errcode_ret);
 }
-CLAPI(cl_int) clEnqueueAcquireD3D9ObjectsNV(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                            const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueAcquireD3D9ObjectsNV(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kNV, true, q, n, mems, nw, wl, ev);
 }
-CLAPI(cl_int) clEnqueueReleaseD3D9ObjectsNV(cl_command_queue q, cl_uint n, cl_mem *mems, cl_uint nw,
-                                            const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueReleaseD3D9ObjectsNV(cl_command_queue q, cl_uint n, cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kNV, false, q, n, mems, nw, wl, ev);
 }
 
 // ==================================================== cl_khr_d3d10_sharing ==
-CLAPI(cl_int) clGetDeviceIDsFromD3D10KHR(cl_platform_id p, cl_d3d10_device_source_khr src, void *obj,
-                                         cl_d3d10_device_set_khr set, cl_uint n, cl_device_id *devs, cl_uint *num) {
+CLAPI(cl_int)
+clGetDeviceIDsFromD3D10KHR(cl_platform_id p, cl_d3d10_device_source_khr src, void *obj, cl_d3d10_device_set_khr set, cl_uint n, cl_device_id *devs,
+                           cl_uint *num) {
   ApiLock L;
   cl_int rc = query_args(p, n, devs, num);
   if (rc) return rc;
@@ -561,8 +589,7 @@ CLAPI(cl_int) clGetDeviceIDsFromD3D10KHR(cl_platform_id p, cl_d3d10_device_sourc
   return device_query(p, r && r->has_cl_device(), n, devs, num);
 }
 
-static cl_mem d3d10_create(cl_context ctx, cl_mem_flags flags, const void *resource, ResType want, UINT sub,
-                           cl_int *errcode_ret) {
+static cl_mem d3d10_create(cl_context ctx, cl_mem_flags flags, const void *resource, ResType want, UINT sub, cl_int *errcode_ret) {
   ApiLock L;
   cl_int rc = front_checks(ctx, flags);
   if (rc) FAIL(rc);
@@ -577,8 +604,7 @@ static cl_mem d3d10_create(cl_context ctx, cl_mem_flags flags, const void *resou
     d.is_buffer = true;
   } else {
     if (sub >= r->num_subresources()) FAIL(CL_INVALID_VALUE);
-    if (!lookup_fmt(kDXGIFormats, r->format(), &d.fmt) || !format_supported(d.fmt))
-      FAIL(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+    if (!lookup_fmt(kDXGIFormats, r->format(), &d.fmt) || !format_supported(d.fmt)) FAIL(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
     d.sub = sub;
     d.level = sub % r->mip_levels();
     d.is_3d = want == ResType::D3D10Texture3D;
@@ -589,26 +615,23 @@ static cl_mem d3d10_create(cl_context ctx, cl_mem_flags flags, const void *resou
 CLAPI(cl_mem) clCreateFromD3D10BufferKHR(cl_context ctx, cl_mem_flags flags, ID3D10Buffer *res, cl_int *errcode_ret) {
   return d3d10_create(ctx, flags, res, ResType::D3D10Buffer, 0, errcode_ret);
 }
-CLAPI(cl_mem) clCreateFromD3D10Texture2DKHR(cl_context ctx, cl_mem_flags flags, ID3D10Texture2D *res, UINT sub,
-                                            cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromD3D10Texture2DKHR(cl_context ctx, cl_mem_flags flags, ID3D10Texture2D *res, UINT sub, cl_int *errcode_ret) {
   return d3d10_create(ctx, flags, res, ResType::D3D10Texture2D, sub, errcode_ret);
 }
-CLAPI(cl_mem) clCreateFromD3D10Texture3DKHR(cl_context ctx, cl_mem_flags flags, ID3D10Texture3D *res, UINT sub,
-                                            cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromD3D10Texture3DKHR(cl_context ctx, cl_mem_flags flags, ID3D10Texture3D *res, UINT sub, cl_int *errcode_ret) {
   return d3d10_create(ctx, flags, res, ResType::D3D10Texture3D, sub, errcode_ret);
 }
-CLAPI(cl_int) clEnqueueAcquireD3D10ObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                              const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueAcquireD3D10ObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kD3D10, true, q, n, mems, nw, wl, ev);
 }
-CLAPI(cl_int) clEnqueueReleaseD3D10ObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                              const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueReleaseD3D10ObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kD3D10, false, q, n, mems, nw, wl, ev);
 }
 
 // ============================================== cl_intel_dx9_media_sharing ==
-CLAPI(cl_int) clGetDeviceIDsFromDX9INTEL(cl_platform_id p, cl_dx9_device_source_intel src, void *obj,
-                                         cl_dx9_device_set_intel set, cl_uint n, cl_device_id *devs, cl_uint *num) {
+CLAPI(cl_int)
+clGetDeviceIDsFromDX9INTEL(cl_platform_id p, cl_dx9_device_source_intel src, void *obj, cl_dx9_device_set_intel set, cl_uint n, cl_device_id *devs,
+                           cl_uint *num) {
   ApiLock L;
   cl_int rc = query_args(p, n, devs, num);
   if (rc) return rc;
@@ -621,8 +644,8 @@ CLAPI(cl_int) clGetDeviceIDsFromDX9INTEL(cl_platform_id p, cl_dx9_device_source_
   return device_query(p, found, n, devs, num);
 }
 
-static cl_mem media_create(Ext ext, cl_context ctx, cl_mem_flags flags, const void *resource, void *shared,
-                           cl_uint plane, cl_dx9_media_adapter_type_khr atype, cl_int *errcode_ret) {
+static cl_mem media_create(Ext ext, cl_context ctx, cl_mem_flags flags, const void *resource, void *shared, cl_uint plane,
+                           cl_dx9_media_adapter_type_khr atype, cl_int *errcode_ret) {
   const Family &f = family(ext);
   IResource *r = res_of(resource, ResType::D3D9Surface);
   if (!r || r->pool() != 0 || !r->standalone() || r->sample_count() > 1) FAIL(f.invalid_resource);
@@ -631,8 +654,8 @@ static cl_mem media_create(Ext ext, cl_context ctx, cl_mem_flags flags, const vo
   if (ext == Ext::KhrDX9) {
     // the resource must belong to an adapter of adapter_type
     int k = ctx->interop_dev->device_kind();
-    bool ok = (atype == CL_ADAPTER_D3D9_KHR && (k == kD3D9 || k == kD3D9Ex)) ||
-              (atype == CL_ADAPTER_D3D9EX_KHR && k == kD3D9Ex) || (atype == CL_ADAPTER_DXVA_KHR && k == kDXVA);
+    bool ok = (atype == CL_ADAPTER_D3D9_KHR && (k == kD3D9 || k == kD3D9Ex)) || (atype == CL_ADAPTER_D3D9EX_KHR && k == kD3D9Ex) ||
+              (atype == CL_ADAPTER_DXVA_KHR && k == kDXVA);
     if (!ok) FAIL(f.invalid_resource);
   }
   SharedDesc d;
@@ -649,33 +672,29 @@ static cl_mem media_create(Ext ext, cl_context ctx, cl_mem_flags flags, const vo
   return make_shared(ctx, flags, d, errcode_ret);
 }
 
-CLAPI(cl_mem) clCreateFromDX9MediaSurfaceINTEL(cl_context ctx, cl_mem_flags flags, IDirect3DSurface9 *res,
-                                               HANDLE shared, UINT plane, cl_int *errcode_ret) {
+CLAPI(cl_mem)
+clCreateFromDX9MediaSurfaceINTEL(cl_context ctx, cl_mem_flags flags, IDirect3DSurface9 *res, HANDLE shared, UINT plane, cl_int *errcode_ret) {
   ApiLock L;
   cl_int rc = front_checks(ctx, flags);
   if (rc) FAIL(rc);
   return media_create(Ext::IntelDX9, ctx, flags, res, shared, plane, 0, errcode_ret);
 }
-CLAPI(cl_int) clEnqueueAcquireDX9ObjectsINTEL(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                              const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueAcquireDX9ObjectsINTEL(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kIntel, true, q, n, mems, nw, wl, ev);
 }
-CLAPI(cl_int) clEnqueueReleaseDX9ObjectsINTEL(cl_command_queue q, cl_uint n, cl_mem *mems, cl_uint nw,
-                                              const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueReleaseDX9ObjectsINTEL(cl_command_queue q, cl_uint n, cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kIntel, false, q, n, mems, nw, wl, ev);
 }
 
 // ================================================ cl_khr_dx9_media_sharing ==
-CLAPI(cl_int) clGetDeviceIDsFromDX9MediaAdapterKHR(cl_platform_id p, cl_uint nadapters,
-                                                   cl_dx9_media_adapter_type_khr *types, void *adapters,
-                                                   cl_dx9_media_adapter_set_khr set, cl_uint n, cl_device_id *devs,
-                                                   cl_uint *num) {
+CLAPI(cl_int)
+clGetDeviceIDsFromDX9MediaAdapterKHR(cl_platform_id p, cl_uint nadapters, cl_dx9_media_adapter_type_khr *types, void *adapters,
+                                     cl_dx9_media_adapter_set_khr set, cl_uint n, cl_device_id *devs, cl_uint *num) {
   ApiLock L;
   cl_int rc = query_args(p, n, devs, num);
   if (rc) return rc;
   if (nadapters == 0 || !types || !adapters) return CL_INVALID_VALUE;
-  if (set != CL_PREFERRED_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR && set != CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR)
-    return CL_INVALID_VALUE;
+  if (set != CL_PREFERRED_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR && set != CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR) return CL_INVALID_VALUE;
   void **list = static_cast<void **>(adapters);
   bool found = false;
   // Every entry is checked: "CL_INVALID_VALUE if any of the entries in
@@ -697,8 +716,9 @@ CLAPI(cl_int) clGetDeviceIDsFromDX9MediaAdapterKHR(cl_platform_id p, cl_uint nad
   return device_query(p, found, n, devs, num);
 }
 
-CLAPI(cl_mem) clCreateFromDX9MediaSurfaceKHR(cl_context ctx, cl_mem_flags flags, cl_dx9_media_adapter_type_khr atype,
-                                             void *surface_info, cl_uint plane, cl_int *errcode_ret) {
+CLAPI(cl_mem)
+clCreateFromDX9MediaSurfaceKHR(cl_context ctx, cl_mem_flags flags, cl_dx9_media_adapter_type_khr atype, void *surface_info, cl_uint plane,
+                               cl_int *errcode_ret) {
   ApiLock L;
   cl_int rc = front_checks(ctx, flags);
   if (rc) FAIL(rc);
@@ -708,31 +728,27 @@ CLAPI(cl_mem) clCreateFromDX9MediaSurfaceKHR(cl_context ctx, cl_mem_flags flags,
   auto *info = static_cast<cl_dx9_surface_info_khr *>(surface_info);
   return media_create(Ext::KhrDX9, ctx, flags, info->resource, info->shared_handle, plane, atype, errcode_ret);
 }
-CLAPI(cl_int) clEnqueueAcquireDX9MediaSurfacesKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                                  const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueAcquireDX9MediaSurfacesKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kKhrDX9, true, q, n, mems, nw, wl, ev);
 }
-CLAPI(cl_int) clEnqueueReleaseDX9MediaSurfacesKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                                  const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueReleaseDX9MediaSurfacesKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kKhrDX9, false, q, n, mems, nw, wl, ev);
 }
 
 // =========================================== cl_intel_va_api_media_sharing ==
-CLAPI(cl_int) clGetDeviceIDsFromVA_APIMediaAdapterINTEL(cl_platform_id p, cl_va_api_device_source_intel src,
-                                                        void *obj, cl_va_api_device_set_intel set, cl_uint n,
-                                                        cl_device_id *devs, cl_uint *num) {
+CLAPI(cl_int)
+clGetDeviceIDsFromVA_APIMediaAdapterINTEL(cl_platform_id p, cl_va_api_device_source_intel src, void *obj, cl_va_api_device_set_intel set, cl_uint n,
+                                          cl_device_id *devs, cl_uint *num) {
   ApiLock L;
   cl_int rc = query_args(p, n, devs, num);
   if (rc) return rc;
-  if (src != CL_VA_API_DISPLAY_INTEL ||
-      (set != CL_PREFERRED_DEVICES_FOR_VA_API_INTEL && set != CL_ALL_DEVICES_FOR_VA_API_INTEL))
+  if (src != CL_VA_API_DISPLAY_INTEL || (set != CL_PREFERRED_DEVICES_FOR_VA_API_INTEL && set != CL_ALL_DEVICES_FOR_VA_API_INTEL))
     return CL_INVALID_VALUE;
   IResource *d = res_of(obj, ResType::VADisplay);
   return device_query(p, d && d->has_cl_device(), n, devs, num);
 }
 
-CLAPI(cl_mem) clCreateFromVA_APIMediaSurfaceINTEL(cl_context ctx, cl_mem_flags flags, VASurfaceID *surface,
-                                                  cl_uint plane, cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromVA_APIMediaSurfaceINTEL(cl_context ctx, cl_mem_flags flags, VASurfaceID *surface, cl_uint plane, cl_int *errcode_ret) {
   ApiLock L;
   cl_int rc = front_checks(ctx, flags);
   if (rc) FAIL(rc);
@@ -750,16 +766,15 @@ CLAPI(cl_mem) clCreateFromVA_APIMediaSurfaceINTEL(cl_context ctx, cl_mem_flags f
   // Table 9.X.4.1 lists NV12 only (a real VA surface may be of any format).
   if (r->format() != kFmtNV12) FAIL(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
   bool bad_plane;
-  if (!media_plane(r->format(), plane, false, &d.fmt, &d.region, &bad_plane))
-    FAIL(bad_plane ? CL_INVALID_VALUE : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  if (!media_plane(r->format(), plane, false, &d.fmt, &d.region, &bad_plane)) FAIL(bad_plane ? CL_INVALID_VALUE : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
   return make_shared(ctx, flags, d, errcode_ret);
 }
-CLAPI(cl_int) clEnqueueAcquireVA_APIMediaSurfacesINTEL(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                                       const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueAcquireVA_APIMediaSurfacesINTEL(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kVA, true, q, n, mems, nw, wl, ev);
 }
-CLAPI(cl_int) clEnqueueReleaseVA_APIMediaSurfacesINTEL(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                                       const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueReleaseVA_APIMediaSurfacesINTEL(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kVA, false, q, n, mems, nw, wl, ev);
 }
 
@@ -767,20 +782,37 @@ CLAPI(cl_int) clEnqueueReleaseVA_APIMediaSurfacesINTEL(cl_command_queue q, cl_ui
 namespace refdrv {
 void *extension_function(const char *name) {
   if (!name) return nullptr;
-#define F(fn) {#fn, reinterpret_cast<void *>(&fn)}
+#define F(fn) \
+  { #fn, reinterpret_cast < void *>(&fn) }
   static const std::pair<const char *, void *> table[] = {
       F(clIcdGetPlatformIDsKHR),
-      F(clGetDeviceIDsFromD3D9NV), F(clCreateFromD3D9VertexBufferNV), F(clCreateFromD3D9IndexBufferNV),
-      F(clCreateFromD3D9SurfaceNV), F(clCreateFromD3D9TextureNV), F(clCreateFromD3D9CubeTextureNV),
-      F(clCreateFromD3D9VolumeTextureNV), F(clEnqueueAcquireD3D9ObjectsNV), F(clEnqueueReleaseD3D9ObjectsNV),
-      F(clGetDeviceIDsFromD3D10KHR), F(clCreateFromD3D10BufferKHR), F(clCreateFromD3D10Texture2DKHR),
-      F(clCreateFromD3D10Texture3DKHR), F(clEnqueueAcquireD3D10ObjectsKHR), F(clEnqueueReleaseD3D10ObjectsKHR),
-      F(clGetDeviceIDsFromDX9INTEL), F(clCreateFromDX9MediaSurfaceINTEL), F(clEnqueueAcquireDX9ObjectsINTEL),
+      F(clGetDeviceIDsFromD3D9NV),
+      F(clCreateFromD3D9VertexBufferNV),
+      F(clCreateFromD3D9IndexBufferNV),
+      F(clCreateFromD3D9SurfaceNV),
+      F(clCreateFromD3D9TextureNV),
+      F(clCreateFromD3D9CubeTextureNV),
+      F(clCreateFromD3D9VolumeTextureNV),
+      F(clEnqueueAcquireD3D9ObjectsNV),
+      F(clEnqueueReleaseD3D9ObjectsNV),
+      F(clGetDeviceIDsFromD3D10KHR),
+      F(clCreateFromD3D10BufferKHR),
+      F(clCreateFromD3D10Texture2DKHR),
+      F(clCreateFromD3D10Texture3DKHR),
+      F(clEnqueueAcquireD3D10ObjectsKHR),
+      F(clEnqueueReleaseD3D10ObjectsKHR),
+      F(clGetDeviceIDsFromDX9INTEL),
+      F(clCreateFromDX9MediaSurfaceINTEL),
+      F(clEnqueueAcquireDX9ObjectsINTEL),
       F(clEnqueueReleaseDX9ObjectsINTEL),
-      F(clGetDeviceIDsFromDX9MediaAdapterKHR), F(clCreateFromDX9MediaSurfaceKHR),
-      F(clEnqueueAcquireDX9MediaSurfacesKHR), F(clEnqueueReleaseDX9MediaSurfacesKHR),
-      F(clGetDeviceIDsFromVA_APIMediaAdapterINTEL), F(clCreateFromVA_APIMediaSurfaceINTEL),
-      F(clEnqueueAcquireVA_APIMediaSurfacesINTEL), F(clEnqueueReleaseVA_APIMediaSurfacesINTEL),
+      F(clGetDeviceIDsFromDX9MediaAdapterKHR),
+      F(clCreateFromDX9MediaSurfaceKHR),
+      F(clEnqueueAcquireDX9MediaSurfacesKHR),
+      F(clEnqueueReleaseDX9MediaSurfacesKHR),
+      F(clGetDeviceIDsFromVA_APIMediaAdapterINTEL),
+      F(clCreateFromVA_APIMediaSurfaceINTEL),
+      F(clEnqueueAcquireVA_APIMediaSurfacesINTEL),
+      F(clEnqueueReleaseVA_APIMediaSurfacesINTEL),
   };
 #undef F
   for (auto &e : table)

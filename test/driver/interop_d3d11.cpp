@@ -10,11 +10,17 @@ using namespace refdrv;
 
 namespace refdrv_interop {
 
-const Family kKhrD3D11{Ext::KhrD3D11, CL_INVALID_D3D11_RESOURCE_KHR, CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR,
-                       CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR, CL_COMMAND_ACQUIRE_D3D11_OBJECTS_KHR,
+const Family kKhrD3D11{Ext::KhrD3D11,
+                       CL_INVALID_D3D11_RESOURCE_KHR,
+                       CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR,
+                       CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR,
+                       CL_COMMAND_ACQUIRE_D3D11_OBJECTS_KHR,
                        CL_COMMAND_RELEASE_D3D11_OBJECTS_KHR};
-const Family kNvD3D11{Ext::NvD3D11, CL_INVALID_D3D11_RESOURCE_NV, CL_D3D11_RESOURCE_ALREADY_ACQUIRED_NV,
-                      CL_D3D11_RESOURCE_NOT_ACQUIRED_NV, CL_COMMAND_ACQUIRE_D3D11_OBJECTS_NV,
+const Family kNvD3D11{Ext::NvD3D11,
+                      CL_INVALID_D3D11_RESOURCE_NV,
+                      CL_D3D11_RESOURCE_ALREADY_ACQUIRED_NV,
+                      CL_D3D11_RESOURCE_NOT_ACQUIRED_NV,
+                      CL_COMMAND_ACQUIRE_D3D11_OBJECTS_NV,
                       CL_COMMAND_RELEASE_D3D11_OBJECTS_NV};
 
 namespace {
@@ -35,8 +41,7 @@ bool d3d11_format(uint32_t code, cl_image_format *out) {
   return false;
 }
 
-cl_int get_devices(cl_platform_id p, cl_uint src, void *obj, cl_uint set, cl_uint n, cl_device_id *devs,
-                   cl_uint *num) {
+cl_int get_devices(cl_platform_id p, cl_uint src, void *obj, cl_uint set, cl_uint n, cl_device_id *devs, cl_uint *num) {
   ApiLock L;
   cl_int rc = query_args(p, n, devs, num);
   if (rc) return rc;
@@ -48,8 +53,7 @@ cl_int get_devices(cl_platform_id p, cl_uint src, void *obj, cl_uint set, cl_uin
   return device_query(p, r && r->has_cl_device(), n, devs, num);
 }
 
-cl_mem create(const Family &f, cl_context ctx, cl_mem_flags flags, const void *resource, ResType want, UINT sub,
-              cl_int *errcode_ret) {
+cl_mem create(const Family &f, cl_context ctx, cl_mem_flags flags, const void *resource, ResType want, UINT sub, cl_int *errcode_ret) {
   ApiLock L;
   cl_int rc = front_checks(ctx, flags);
   if (rc) FAIL(rc);
@@ -90,16 +94,15 @@ bool d3d11_mem_info(cl_mem m, cl_mem_info p, size_t sz, void *val, size_t *ret, 
 bool d3d11_image_info(cl_mem m, cl_image_info p, size_t sz, void *val, size_t *ret, cl_int *rc) {
   if (p != CL_IMAGE_D3D11_SUBRESOURCE_KHR) return false;  // == CL_IMAGE_D3D11_SUBRESOURCE_NV
   ResType t = m->res ? m->res->type() : ResType::None;
-  *rc = (is_d3d11(m->ext) && t != ResType::D3D11Buffer) ? put(sz, val, ret, UINT(m->sub))
-                                                        : CL_INVALID_D3D11_RESOURCE_KHR;
+  *rc = (is_d3d11(m->ext) && t != ResType::D3D11Buffer) ? put(sz, val, ret, UINT(m->sub)) : CL_INVALID_D3D11_RESOURCE_KHR;
   return true;
 }
 
 std::string d3d11_error_name(cl_int e, Ext ext) {
-  static const char *khr[] = {"CL_INVALID_D3D11_DEVICE_KHR", "CL_INVALID_D3D11_RESOURCE_KHR",
-                              "CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR", "CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR"};
-  static const char *nv[] = {"CL_INVALID_D3D11_DEVICE_NV", "CL_INVALID_D3D11_RESOURCE_NV",
-                             "CL_D3D11_RESOURCE_ALREADY_ACQUIRED_NV", "CL_D3D11_RESOURCE_NOT_ACQUIRED_NV"};
+  static const char *khr[] = {"CL_INVALID_D3D11_DEVICE_KHR", "CL_INVALID_D3D11_RESOURCE_KHR", "CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR",
+                              "CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR"};
+  static const char *nv[] = {"CL_INVALID_D3D11_DEVICE_NV", "CL_INVALID_D3D11_RESOURCE_NV", "CL_D3D11_RESOURCE_ALREADY_ACQUIRED_NV",
+                             "CL_D3D11_RESOURCE_NOT_ACQUIRED_NV"};
   int i = -1006 - e;
   return ext == Ext::NvD3D11 ? nv[i] : khr[i];
 }
@@ -109,64 +112,58 @@ std::string d3d11_error_name(cl_int e, Ext ext) {
 using namespace refdrv_interop;
 
 // ==================================================== cl_khr_d3d11_sharing ==
-CLAPI(cl_int) clGetDeviceIDsFromD3D11KHR(cl_platform_id p, cl_d3d11_device_source_khr src, void *obj,
-                                         cl_d3d11_device_set_khr set, cl_uint n, cl_device_id *devs, cl_uint *num) {
+CLAPI(cl_int)
+clGetDeviceIDsFromD3D11KHR(cl_platform_id p, cl_d3d11_device_source_khr src, void *obj, cl_d3d11_device_set_khr set, cl_uint n, cl_device_id *devs,
+                           cl_uint *num) {
   return get_devices(p, src, obj, set, n, devs, num);
 }
 CLAPI(cl_mem) clCreateFromD3D11BufferKHR(cl_context ctx, cl_mem_flags flags, ID3D11Buffer *res, cl_int *errcode_ret) {
   return create(kKhrD3D11, ctx, flags, res, ResType::D3D11Buffer, 0, errcode_ret);
 }
-CLAPI(cl_mem) clCreateFromD3D11Texture2DKHR(cl_context ctx, cl_mem_flags flags, ID3D11Texture2D *res, UINT sub,
-                                            cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromD3D11Texture2DKHR(cl_context ctx, cl_mem_flags flags, ID3D11Texture2D *res, UINT sub, cl_int *errcode_ret) {
   return create(kKhrD3D11, ctx, flags, res, ResType::D3D11Texture2D, sub, errcode_ret);
 }
-CLAPI(cl_mem) clCreateFromD3D11Texture3DKHR(cl_context ctx, cl_mem_flags flags, ID3D11Texture3D *res, UINT sub,
-                                            cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromD3D11Texture3DKHR(cl_context ctx, cl_mem_flags flags, ID3D11Texture3D *res, UINT sub, cl_int *errcode_ret) {
   return create(kKhrD3D11, ctx, flags, res, ResType::D3D11Texture3D, sub, errcode_ret);
 }
-CLAPI(cl_int) clEnqueueAcquireD3D11ObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                              const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueAcquireD3D11ObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kKhrD3D11, true, q, n, mems, nw, wl, ev);
 }
-CLAPI(cl_int) clEnqueueReleaseD3D11ObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                              const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueReleaseD3D11ObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kKhrD3D11, false, q, n, mems, nw, wl, ev);
 }
 
 // ===================================================== cl_nv_d3d11_sharing ==
-CLAPI(cl_int) clGetDeviceIDsFromD3D11NV(cl_platform_id p, cl_d3d11_device_source_nv src, void *obj,
-                                        cl_d3d11_device_set_nv set, cl_uint n, cl_device_id *devs, cl_uint *num) {
+CLAPI(cl_int)
+clGetDeviceIDsFromD3D11NV(cl_platform_id p, cl_d3d11_device_source_nv src, void *obj, cl_d3d11_device_set_nv set, cl_uint n, cl_device_id *devs,
+                          cl_uint *num) {
   return get_devices(p, src, obj, set, n, devs, num);
 }
 CLAPI(cl_mem) clCreateFromD3D11BufferNV(cl_context ctx, cl_mem_flags flags, ID3D11Buffer *res, cl_int *errcode_ret) {
   return create(kNvD3D11, ctx, flags, res, ResType::D3D11Buffer, 0, errcode_ret);
 }
-CLAPI(cl_mem) clCreateFromD3D11Texture2DNV(cl_context ctx, cl_mem_flags flags, ID3D11Texture2D *res, UINT sub,
-                                           cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromD3D11Texture2DNV(cl_context ctx, cl_mem_flags flags, ID3D11Texture2D *res, UINT sub, cl_int *errcode_ret) {
   return create(kNvD3D11, ctx, flags, res, ResType::D3D11Texture2D, sub, errcode_ret);
 }
-CLAPI(cl_mem) clCreateFromD3D11Texture3DNV(cl_context ctx, cl_mem_flags flags, ID3D11Texture3D *res, UINT sub,
-                                           cl_int *errcode_ret) {
+CLAPI(cl_mem) clCreateFromD3D11Texture3DNV(cl_context ctx, cl_mem_flags flags, ID3D11Texture3D *res, UINT sub, cl_int *errcode_ret) {
   return create(kNvD3D11, ctx, flags, res, ResType::D3D11Texture3D, sub, errcode_ret);
 }
-CLAPI(cl_int) clEnqueueAcquireD3D11ObjectsNV(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                                             const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueAcquireD3D11ObjectsNV(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kNvD3D11, true, q, n, mems, nw, wl, ev);
 }
 // cl_d3d11_ext.h declares the NV release with a non-const cl_mem*.
-CLAPI(cl_int) clEnqueueReleaseD3D11ObjectsNV(cl_command_queue q, cl_uint n, cl_mem *mems, cl_uint nw,
-                                             const cl_event *wl, cl_event *ev) {
+CLAPI(cl_int) clEnqueueReleaseD3D11ObjectsNV(cl_command_queue q, cl_uint n, cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
   return acquire_release(kNvD3D11, false, q, n, mems, nw, wl, ev);
 }
 
 namespace refdrv_interop {
 void *d3d11_extension_function(const char *name) {
-#define F(fn) {#fn, reinterpret_cast<void *>(&fn)}
+#define F(fn) \
+  { #fn, reinterpret_cast < void *>(&fn) }
   static const std::pair<const char *, void *> table[] = {
-      F(clGetDeviceIDsFromD3D11KHR), F(clCreateFromD3D11BufferKHR), F(clCreateFromD3D11Texture2DKHR),
-      F(clCreateFromD3D11Texture3DKHR), F(clEnqueueAcquireD3D11ObjectsKHR), F(clEnqueueReleaseD3D11ObjectsKHR),
-      F(clGetDeviceIDsFromD3D11NV), F(clCreateFromD3D11BufferNV), F(clCreateFromD3D11Texture2DNV),
-      F(clCreateFromD3D11Texture3DNV), F(clEnqueueAcquireD3D11ObjectsNV), F(clEnqueueReleaseD3D11ObjectsNV),
+      F(clGetDeviceIDsFromD3D11KHR),      F(clCreateFromD3D11BufferKHR),      F(clCreateFromD3D11Texture2DKHR),  F(clCreateFromD3D11Texture3DKHR),
+      F(clEnqueueAcquireD3D11ObjectsKHR), F(clEnqueueReleaseD3D11ObjectsKHR), F(clGetDeviceIDsFromD3D11NV),      F(clCreateFromD3D11BufferNV),
+      F(clCreateFromD3D11Texture2DNV),    F(clCreateFromD3D11Texture3DNV),    F(clEnqueueAcquireD3D11ObjectsNV), F(clEnqueueReleaseD3D11ObjectsNV),
   };
 #undef F
   for (auto &e : table)

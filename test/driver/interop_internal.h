@@ -37,10 +37,10 @@ struct SharedDesc {
   cl_image_format fmt{0, 0};
 };
 
-#define FAIL(code) \
-  do {             \
+#define FAIL(code)                          \
+  do {                                      \
     if (errcode_ret) *errcode_ret = (code); \
-    return nullptr; \
+    return nullptr;                         \
   } while (0)
 
 extern const FmtEntry kDXGIFormats[37];
@@ -53,8 +53,8 @@ cl_mem make_shared(cl_context ctx, cl_mem_flags flags, const SharedDesc &d, cl_i
 cl_int front_checks(cl_context ctx, cl_mem_flags flags);
 cl_int device_query(cl_platform_id p, bool found, cl_uint n, cl_device_id *devs, cl_uint *num);
 cl_int query_args(cl_platform_id p, cl_uint n, cl_device_id *devs, cl_uint *num);
-cl_int acquire_release(const Family &f, bool acquire, cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw,
-                       const cl_event *wl, cl_event *ev);
+cl_int acquire_release(const Family &f, bool acquire, cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl,
+                       cl_event *ev);
 
 // interop_d3d11.cpp: its parts of the hooks interop.cpp gives core.cpp and driver.cpp.
 bool d3d11_mem_info(cl_mem m, cl_mem_info p, size_t sz, void *val, size_t *ret, cl_int *rc);

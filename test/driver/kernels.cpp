@@ -30,7 +30,10 @@ static uint16_t float_to_half(float f) {
     return uint16_t(s | m);
   }
   uint32_t m = uint32_t(std::nearbyint(std::ldexp(a, 11 - e)));  // 11 bits incl. implicit
-  if (m == 2048) { m = 1024; e++; }
+  if (m == 2048) {
+    m = 1024;
+    e++;
+  }
   uint32_t he = uint32_t(e + 14);
   if (he >= 31) return uint16_t(s | 0x7C00);
   return uint16_t(s | (he << 10) | (m & 1023));
@@ -39,13 +42,33 @@ static uint16_t float_to_half(float f) {
 // storage order of the RGBA components for each channel order
 static int order_map(cl_channel_order o, int out[4]) {
   switch (o) {
-    case CL_R: case CL_INTENSITY: case CL_LUMINANCE: out[0] = 0; return 1;
+    case CL_R:
+    case CL_INTENSITY:
+    case CL_LUMINANCE: out[0] = 0; return 1;
     case CL_A: out[0] = 3; return 1;
-    case CL_RG: out[0] = 0; out[1] = 1; return 2;
-    case CL_RA: out[0] = 0; out[1] = 3; return 2;
-    case CL_RGBA: for (int i = 0; i < 4; i++) out[i] = i; return 4;
-    case CL_BGRA: out[0] = 2; out[1] = 1; out[2] = 0; out[3] = 3; return 4;
-    case CL_ARGB: out[0] = 3; out[1] = 0; out[2] = 1; out[3] = 2; return 4;
+    case CL_RG:
+      out[0] = 0;
+      out[1] = 1;
+      return 2;
+    case CL_RA:
+      out[0] = 0;
+      out[1] = 3;
+      return 2;
+    case CL_RGBA:
+      for (int i = 0; i < 4; i++) out[i] = i;
+      return 4;
+    case CL_BGRA:
+      out[0] = 2;
+      out[1] = 1;
+      out[2] = 0;
+      out[3] = 3;
+      return 4;
+    case CL_ARGB:
+      out[0] = 3;
+      out[1] = 0;
+      out[2] = 1;
+      out[3] = 2;
+      return 4;
     default: return 0;
   }
 }
@@ -63,17 +86,53 @@ void encode_pixel(const cl_image_format &f, const float *fv, const int32_t *iv, 
     int c = map[i];
     uint8_t *p = out + i * cs;
     switch (f.image_channel_data_type) {
-      case CL_UNORM_INT8: { uint8_t v = sat<uint8_t>(std::nearbyint(double(fv[c]) * 255), 0, 255); memcpy(p, &v, 1); break; }
-      case CL_UNORM_INT16: { uint16_t v = sat<uint16_t>(std::nearbyint(double(fv[c]) * 65535), 0, 65535); memcpy(p, &v, 2); break; }
-      case CL_SNORM_INT8: { int8_t v = sat<int8_t>(std::nearbyint(double(fv[c]) * 127), -128, 127); memcpy(p, &v, 1); break; }
-      case CL_SNORM_INT16: { int16_t v = sat<int16_t>(std::nearbyint(double(fv[c]) * 32767), -32768, 32767); memcpy(p, &v, 2); break; }
-      case CL_HALF_FLOAT: { uint16_t v = float_to_half(fv[c]); memcpy(p, &v, 2); break; }
+      case CL_UNORM_INT8: {
+        uint8_t v = sat<uint8_t>(std::nearbyint(double(fv[c]) * 255), 0, 255);
+        memcpy(p, &v, 1);
+        break;
+      }
+      case CL_UNORM_INT16: {
+        uint16_t v = sat<uint16_t>(std::nearbyint(double(fv[c]) * 65535), 0, 65535);
+        memcpy(p, &v, 2);
+        break;
+      }
+      case CL_SNORM_INT8: {
+        int8_t v = sat<int8_t>(std::nearbyint(double(fv[c]) * 127), -128, 127);
+        memcpy(p, &v, 1);
+        break;
+      }
+      case CL_SNORM_INT16: {
+        int16_t v = sat<int16_t>(std::nearbyint(double(fv[c]) * 32767), -32768, 32767);
+        memcpy(p, &v, 2);
+        break;
+      }
+      case CL_HALF_FLOAT: {
+        uint16_t v = float_to_half(fv[c]);
+        memcpy(p, &v, 2);
+        break;
+      }
       case CL_FLOAT: memcpy(p, &fv[c], 4); break;
-      case CL_SIGNED_INT8: { int8_t v = sat<int8_t>(iv[c], -128, 127); memcpy(p, &v, 1); break; }
-      case CL_SIGNED_INT16: { int16_t v = sat<int16_t>(iv[c], -32768, 32767); memcpy(p, &v, 2); break; }
+      case CL_SIGNED_INT8: {
+        int8_t v = sat<int8_t>(iv[c], -128, 127);
+        memcpy(p, &v, 1);
+        break;
+      }
+      case CL_SIGNED_INT16: {
+        int16_t v = sat<int16_t>(iv[c], -32768, 32767);
+        memcpy(p, &v, 2);
+        break;
+      }
       case CL_SIGNED_INT32: memcpy(p, &iv[c], 4); break;
-      case CL_UNSIGNED_INT8: { uint8_t v = uint8_t(std::min<uint32_t>(uv[c], 255)); memcpy(p, &v, 1); break; }
-      case CL_UNSIGNED_INT16: { uint16_t v = uint16_t(std::min<uint32_t>(uv[c], 65535)); memcpy(p, &v, 2); break; }
+      case CL_UNSIGNED_INT8: {
+        uint8_t v = uint8_t(std::min<uint32_t>(uv[c], 255));
+        memcpy(p, &v, 1);
+        break;
+      }
+      case CL_UNSIGNED_INT16: {
+        uint16_t v = uint16_t(std::min<uint32_t>(uv[c], 65535));
+        memcpy(p, &v, 2);
+        break;
+      }
       case CL_UNSIGNED_INT32: memcpy(p, &uv[c], 4); break;
       default: break;
     }
@@ -84,23 +143,43 @@ void encode_pixel(const cl_image_format &f, const float *fv, const int32_t *iv, 
 static void invert_channel(cl_channel_type t, uint8_t *p) {
   switch (t) {
     case CL_UNORM_INT8: p[0] = uint8_t(255 - p[0]); break;
-    case CL_UNORM_INT16: { uint16_t v; memcpy(&v, p, 2); v = uint16_t(65535 - v); memcpy(p, &v, 2); break; }
+    case CL_UNORM_INT16: {
+      uint16_t v;
+      memcpy(&v, p, 2);
+      v = uint16_t(65535 - v);
+      memcpy(p, &v, 2);
+      break;
+    }
     case CL_SNORM_INT8: {
-      int8_t v; memcpy(&v, p, 1);
+      int8_t v;
+      memcpy(&v, p, 1);
       double x = std::max(-1.0, v / 127.0);
       int8_t r = sat<int8_t>(std::nearbyint((1.0 - x) * 127), -127, 127);
       memcpy(p, &r, 1);
       break;
     }
     case CL_SNORM_INT16: {
-      int16_t v; memcpy(&v, p, 2);
+      int16_t v;
+      memcpy(&v, p, 2);
       double x = std::max(-1.0, v / 32767.0);
       int16_t r = sat<int16_t>(std::nearbyint((1.0 - x) * 32767), -32767, 32767);
       memcpy(p, &r, 2);
       break;
     }
-    case CL_HALF_FLOAT: { uint16_t v; memcpy(&v, p, 2); v = float_to_half(1.0f - half_to_float(v)); memcpy(p, &v, 2); break; }
-    case CL_FLOAT: { float v; memcpy(&v, p, 4); v = 1.0f - v; memcpy(p, &v, 4); break; }
+    case CL_HALF_FLOAT: {
+      uint16_t v;
+      memcpy(&v, p, 2);
+      v = float_to_half(1.0f - half_to_float(v));
+      memcpy(p, &v, 2);
+      break;
+    }
+    case CL_FLOAT: {
+      float v;
+      memcpy(&v, p, 4);
+      v = 1.0f - v;
+      memcpy(p, &v, 4);
+      break;
+    }
     default: {
       size_t n = channel_size(t);
       for (size_t i = 0; i < n; i++) p[i] = uint8_t(~p[i]);
@@ -113,12 +192,9 @@ static size_t ext_dim(cl_mem m, int i) {
   if (i == 1) return m->height ? m->height : 1;
   return m->depth ? m->depth : 1;
 }
-static uint8_t *px(cl_mem m, size_t x, size_t y, size_t z) {
-  return m->data + x * m->elem + y * m->row_pitch + z * m->slice_pitch;
-}
+static uint8_t *px(cl_mem m, size_t x, size_t y, size_t z) { return m->data + x * m->elem + y * m->row_pitch + z * m->slice_pitch; }
 static bool same_format(cl_mem a, cl_mem b) {
-  return a->fmt.image_channel_order == b->fmt.image_channel_order &&
-         a->fmt.image_channel_data_type == b->fmt.image_channel_data_type;
+  return a->fmt.image_channel_order == b->fmt.image_channel_order && a->fmt.image_channel_data_type == b->fmt.image_channel_data_type;
 }
 static bool fits(cl_mem m, const size_t *off, const size_t *sz) {
   for (int i = 0; i < 3; i++)
@@ -162,9 +238,7 @@ static void r_invert_image(const std::vector<cl_mem> &a, cl_uint, const size_t *
 }
 
 // ---- nv12_to_rgba(image2d y, image2d uv, image2d dst) ----
-static bool is_fmt(cl_mem m, cl_channel_order o, cl_channel_type t) {
-  return m->fmt.image_channel_order == o && m->fmt.image_channel_data_type == t;
-}
+static bool is_fmt(cl_mem m, cl_channel_order o, cl_channel_type t) { return m->fmt.image_channel_order == o && m->fmt.image_channel_data_type == t; }
 static cl_int v_nv12(const std::vector<cl_mem> &a, cl_uint dim, const size_t *off, const size_t *sz) {
   if (dim != 2) return CL_INVALID_WORK_DIMENSION;
   for (auto m : a)
@@ -172,8 +246,7 @@ static cl_int v_nv12(const std::vector<cl_mem> &a, cl_uint dim, const size_t *of
   if (!is_fmt(a[0], CL_R, CL_UNORM_INT8) || !is_fmt(a[1], CL_RG, CL_UNORM_INT8) || !is_fmt(a[2], CL_RGBA, CL_UNORM_INT8))
     return CL_IMAGE_FORMAT_MISMATCH;
   if (!fits(a[0], off, sz) || !fits(a[2], off, sz)) return CL_INVALID_GLOBAL_WORK_SIZE;
-  if ((off[0] + sz[0] - 1) / 2 >= a[1]->width || (off[1] + sz[1] - 1) / 2 >= a[1]->height)
-    return CL_INVALID_GLOBAL_WORK_SIZE;
+  if ((off[0] + sz[0] - 1) / 2 >= a[1]->width || (off[1] + sz[1] - 1) / 2 >= a[1]->height) return CL_INVALID_GLOBAL_WORK_SIZE;
   return CL_SUCCESS;
 }
 static uint8_t clamp8(int v) { return uint8_t(v < 0 ? 0 : (v > 255 ? 255 : v)); }
@@ -204,8 +277,7 @@ static cl_int v_bgra_nv12(const std::vector<cl_mem> &a, cl_uint dim, const size_
       !is_fmt(a[2], CL_RG, CL_UNORM_INT8))
     return CL_IMAGE_FORMAT_MISMATCH;
   size_t w = (off[0] + sz[0]) * 2, h = (off[1] + sz[1]) * 2;
-  if (w > a[0]->width || h > a[0]->height || w > a[1]->width || h > a[1]->height || off[0] + sz[0] > a[2]->width ||
-      off[1] + sz[1] > a[2]->height)
+  if (w > a[0]->width || h > a[0]->height || w > a[1]->width || h > a[1]->height || off[0] + sz[0] > a[2]->width || off[1] + sz[1] > a[2]->height)
     return CL_INVALID_GLOBAL_WORK_SIZE;
   return CL_SUCCESS;
 }
@@ -233,25 +305,30 @@ const std::vector<BuiltinKernel> &builtin_kernels() {
       {"copy_buffer",
        {{ArgKind::Buffer, "uchar*", "src", CL_KERNEL_ARG_ACCESS_NONE, CL_KERNEL_ARG_TYPE_CONST},
         {ArgKind::Buffer, "uchar*", "dst", CL_KERNEL_ARG_ACCESS_NONE, CL_KERNEL_ARG_TYPE_NONE}},
-       v_copy_buffer, r_copy_buffer},
+       v_copy_buffer,
+       r_copy_buffer},
       {"copy_image",
        {{ArgKind::Image, "image2d_t", "src", CL_KERNEL_ARG_ACCESS_READ_ONLY, CL_KERNEL_ARG_TYPE_NONE},
         {ArgKind::Image, "image2d_t", "dst", CL_KERNEL_ARG_ACCESS_WRITE_ONLY, CL_KERNEL_ARG_TYPE_NONE}},
-       v_image_pair, r_copy_image},
+       v_image_pair,
+       r_copy_image},
       {"invert_image",
        {{ArgKind::Image, "image2d_t", "src", CL_KERNEL_ARG_ACCESS_READ_ONLY, CL_KERNEL_ARG_TYPE_NONE},
         {ArgKind::Image, "image2d_t", "dst", CL_KERNEL_ARG_ACCESS_WRITE_ONLY, CL_KERNEL_ARG_TYPE_NONE}},
-       v_image_pair, r_invert_image},
+       v_image_pair,
+       r_invert_image},
       {"nv12_to_rgba",
        {{ArgKind::Image, "image2d_t", "y", CL_KERNEL_ARG_ACCESS_READ_ONLY, CL_KERNEL_ARG_TYPE_NONE},
         {ArgKind::Image, "image2d_t", "uv", CL_KERNEL_ARG_ACCESS_READ_ONLY, CL_KERNEL_ARG_TYPE_NONE},
         {ArgKind::Image, "image2d_t", "dst", CL_KERNEL_ARG_ACCESS_WRITE_ONLY, CL_KERNEL_ARG_TYPE_NONE}},
-       v_nv12, r_nv12},
+       v_nv12,
+       r_nv12},
       {"bgra_to_nv12",
        {{ArgKind::Image, "image2d_t", "src", CL_KERNEL_ARG_ACCESS_READ_ONLY, CL_KERNEL_ARG_TYPE_NONE},
         {ArgKind::Image, "image2d_t", "y", CL_KERNEL_ARG_ACCESS_WRITE_ONLY, CL_KERNEL_ARG_TYPE_NONE},
         {ArgKind::Image, "image2d_t", "uv", CL_KERNEL_ARG_ACCESS_WRITE_ONLY, CL_KERNEL_ARG_TYPE_NONE}},
-       v_bgra_nv12, r_bgra_nv12},
+       v_bgra_nv12,
+       r_bgra_nv12},
   };
   return *k;
 }

@@ -32,11 +32,11 @@ extern "C" {
 #endif
 
 #define REFDRV_OK 0
-#define REFDRV_E_INVALID_ARG -1   /* NULL output pointer, bad enum value, zero size */
-#define REFDRV_E_BAD_HANDLE -2    /* not a live simulated object, or the wrong kind */
-#define REFDRV_E_RANGE -3         /* subresource / plane / level out of range, buffer too small */
-#define REFDRV_E_FORMAT -4        /* format code the simulation does not know */
-#define REFDRV_E_UNKNOWN_KIND -5  /* refdrv_live_objects: unknown kind name */
+#define REFDRV_E_INVALID_ARG -1  /* NULL output pointer, bad enum value, zero size */
+#define REFDRV_E_BAD_HANDLE -2   /* not a live simulated object, or the wrong kind */
+#define REFDRV_E_RANGE -3        /* subresource / plane / level out of range, buffer too small */
+#define REFDRV_E_FORMAT -4       /* format code the simulation does not know */
+#define REFDRV_E_UNKNOWN_KIND -5 /* refdrv_live_objects: unknown kind name */
 
 /* Device kinds for refdrv_d3d9_create_device. */
 #define REFDRV_D3D9 0   /* IDirect3DDevice9 */
@@ -82,32 +82,26 @@ REFDRV_API int refdrv_d3d9_create_device(void *adapter, int kind, void **device_
  * height must then be even). pool: D3DPOOL (0 DEFAULT, 1 MANAGED,
  * 2 SYSTEMMEM, 3 SCRATCH). shared != 0 also creates a shared handle, returned
  * in *shared_handle_out (may be NULL when shared == 0). */
-REFDRV_API int refdrv_d3d9_create_surface(void *device, uint32_t d3dformat, uint32_t width,
-                                          uint32_t height, uint32_t pool, int shared,
+REFDRV_API int refdrv_d3d9_create_surface(void *device, uint32_t d3dformat, uint32_t width, uint32_t height, uint32_t pool, int shared,
                                           void **surface_out, void **shared_handle_out);
 
 /* IDirect3DTexture9 with `levels` mip levels (0: the full chain). */
-REFDRV_API int refdrv_d3d9_create_texture(void *device, uint32_t d3dformat, uint32_t width,
-                                          uint32_t height, uint32_t levels, uint32_t pool,
+REFDRV_API int refdrv_d3d9_create_texture(void *device, uint32_t d3dformat, uint32_t width, uint32_t height, uint32_t levels, uint32_t pool,
                                           void **texture_out);
 
 /* IDirect3DCubeTexture9, six faces of edge x edge (levels 0: full chain). */
-REFDRV_API int refdrv_d3d9_create_cube_texture(void *device, uint32_t d3dformat, uint32_t edge,
-                                               uint32_t levels, uint32_t pool, void **texture_out);
+REFDRV_API int refdrv_d3d9_create_cube_texture(void *device, uint32_t d3dformat, uint32_t edge, uint32_t levels, uint32_t pool, void **texture_out);
 
 /* IDirect3DVolumeTexture9 (levels 0: full chain). */
-REFDRV_API int refdrv_d3d9_create_volume_texture(void *device, uint32_t d3dformat, uint32_t width,
-                                                 uint32_t height, uint32_t depth, uint32_t levels,
+REFDRV_API int refdrv_d3d9_create_volume_texture(void *device, uint32_t d3dformat, uint32_t width, uint32_t height, uint32_t depth, uint32_t levels,
                                                  uint32_t pool, void **texture_out);
 
 /* IDirect3DVertexBuffer9 of `size` bytes. */
-REFDRV_API int refdrv_d3d9_create_vertex_buffer(void *device, uint32_t size, uint32_t pool,
-                                                void **buffer_out);
+REFDRV_API int refdrv_d3d9_create_vertex_buffer(void *device, uint32_t size, uint32_t pool, void **buffer_out);
 
 /* IDirect3DIndexBuffer9 of `size` bytes; d3dformat D3DFMT_INDEX16 (101) or
  * D3DFMT_INDEX32 (102). */
-REFDRV_API int refdrv_d3d9_create_index_buffer(void *device, uint32_t size, uint32_t d3dformat,
-                                               uint32_t pool, void **buffer_out);
+REFDRV_API int refdrv_d3d9_create_index_buffer(void *device, uint32_t size, uint32_t d3dformat, uint32_t pool, void **buffer_out);
 
 /* IDirect3DTexture9::GetSurfaceLevel: a surface that is a level of a texture
  * (not stand-alone: the sharing functions that take surfaces reject it). */
@@ -122,20 +116,16 @@ REFDRV_API int refdrv_dxgi_create_adapter(const char *name, int has_cl_device, v
 REFDRV_API int refdrv_d3d10_create_device(void *adapter, void **device_out);
 
 /* ID3D10Buffer*. usage: D3D10_USAGE (0 DEFAULT, 1 IMMUTABLE, 2 DYNAMIC, 3 STAGING). */
-REFDRV_API int refdrv_d3d10_create_buffer(void *device, uint32_t size, uint32_t usage,
-                                          void **buffer_out);
+REFDRV_API int refdrv_d3d10_create_buffer(void *device, uint32_t size, uint32_t usage, void **buffer_out);
 
 /* ID3D10Texture2D*: mips 0 = full chain; array_size >= 1; dxgi_format a
  * DXGI_FORMAT code; sample_count >= 1. Subresource index of (mip, slice) is
  * mip + slice * mip_levels (D3D10CalcSubresource). */
-REFDRV_API int refdrv_d3d10_create_texture2d(void *device, uint32_t width, uint32_t height,
-                                             uint32_t mips, uint32_t array_size,
-                                             uint32_t dxgi_format, uint32_t usage,
-                                             uint32_t sample_count, void **texture_out);
+REFDRV_API int refdrv_d3d10_create_texture2d(void *device, uint32_t width, uint32_t height, uint32_t mips, uint32_t array_size, uint32_t dxgi_format,
+                                             uint32_t usage, uint32_t sample_count, void **texture_out);
 
 /* ID3D10Texture3D*: subresource index = mip level. */
-REFDRV_API int refdrv_d3d10_create_texture3d(void *device, uint32_t width, uint32_t height,
-                                             uint32_t depth, uint32_t mips, uint32_t dxgi_format,
+REFDRV_API int refdrv_d3d10_create_texture3d(void *device, uint32_t width, uint32_t height, uint32_t depth, uint32_t mips, uint32_t dxgi_format,
                                              uint32_t usage, void **texture_out);
 
 /* ------------------------------------------------------------- D3D11 -- */
@@ -145,11 +135,9 @@ REFDRV_API int refdrv_d3d10_create_texture3d(void *device, uint32_t width, uint3
  * subresources: 2 * slice is the Y plane (R8), 2 * slice + 1 the UV plane (R8G8). */
 REFDRV_API int refdrv_d3d11_create_device(void *adapter, void **device_out);
 REFDRV_API int refdrv_d3d11_create_buffer(void *device, uint32_t size, uint32_t usage, void **buffer_out);
-REFDRV_API int refdrv_d3d11_create_texture2d(void *device, uint32_t width, uint32_t height,
-                                             uint32_t mips, uint32_t array_size, uint32_t dxgi_format,
+REFDRV_API int refdrv_d3d11_create_texture2d(void *device, uint32_t width, uint32_t height, uint32_t mips, uint32_t array_size, uint32_t dxgi_format,
                                              uint32_t usage, uint32_t sample_count, void **texture_out);
-REFDRV_API int refdrv_d3d11_create_texture3d(void *device, uint32_t width, uint32_t height,
-                                             uint32_t depth, uint32_t mips, uint32_t dxgi_format,
+REFDRV_API int refdrv_d3d11_create_texture3d(void *device, uint32_t width, uint32_t height, uint32_t depth, uint32_t mips, uint32_t dxgi_format,
                                              uint32_t usage, void **texture_out);
 
 /* ------------------------------------------------------------- VA-API -- */
@@ -160,8 +148,7 @@ REFDRV_API int refdrv_va_create_display(int has_cl_device, void **display_out);
 /* An NV12 VA surface on `display`: its VASurfaceID (unique per process, never
  * 0 or VA_INVALID_SURFACE) in *surface_id_out and a handle for the
  * refdrv_resource_* functions and refdrv_release in *resource_out. */
-REFDRV_API int refdrv_va_create_surface(void *display, uint32_t width, uint32_t height,
-                                        uint32_t *surface_id_out, void **resource_out);
+REFDRV_API int refdrv_va_create_surface(void *display, uint32_t width, uint32_t height, uint32_t *surface_id_out, void **resource_out);
 
 /* ------------------------------------------------------------- common -- */
 
@@ -175,10 +162,8 @@ REFDRV_API int refdrv_create_shared_handle(void *resource, void **handle_out);
  * plane of planar formats (NV12: 0 Y, 1 UV; YV12: 0 Y, 1 V, 2 U), else 0.
  * Buffers report width = size in bytes, height = depth = 1. Any output
  * pointer may be NULL. */
-REFDRV_API int refdrv_resource_layout(void *resource, uint32_t subresource, uint32_t plane,
-                                      uint64_t *width_out, uint64_t *height_out,
-                                      uint64_t *depth_out, uint64_t *bytes_per_pixel_out,
-                                      uint64_t *row_pitch_out, uint64_t *slice_pitch_out,
+REFDRV_API int refdrv_resource_layout(void *resource, uint32_t subresource, uint32_t plane, uint64_t *width_out, uint64_t *height_out,
+                                      uint64_t *depth_out, uint64_t *bytes_per_pixel_out, uint64_t *row_pitch_out, uint64_t *slice_pitch_out,
                                       uint64_t *size_out);
 
 /* Copy the bytes of a subresource/plane out of / into the resource's storage
@@ -186,10 +171,8 @@ REFDRV_API int refdrv_resource_layout(void *resource, uint32_t subresource, uint
  * width*bytes_per_pixel bytes back to back (size = that * height * depth);
  * packed == 0: the raw storage with its row pitch (size_out of
  * refdrv_resource_layout). `size` must be at least that many bytes. */
-REFDRV_API int refdrv_resource_read(void *resource, uint32_t subresource, uint32_t plane,
-                                    int packed, void *dst, uint64_t size);
-REFDRV_API int refdrv_resource_write(void *resource, uint32_t subresource, uint32_t plane,
-                                     int packed, const void *src, uint64_t size);
+REFDRV_API int refdrv_resource_read(void *resource, uint32_t subresource, uint32_t plane, int packed, void *dst, uint64_t size);
+REFDRV_API int refdrv_resource_write(void *resource, uint32_t subresource, uint32_t plane, int packed, const void *src, uint64_t size);
 
 /* The reference count of a simulated object (COM-style). */
 REFDRV_API int refdrv_refcount(void *object, uint32_t *count_out);

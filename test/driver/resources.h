@@ -46,7 +46,7 @@ struct SubresourceView {
   size_t slice_pitch = 0;  // bytes between slices (3D); row_pitch*height otherwise
   uint32_t width = 0, height = 0, depth = 1;
   uint32_t bytes_per_pixel = 1;
-  size_t size = 0;         // bytes addressable from data
+  size_t size = 0;  // bytes addressable from data
 };
 
 class IResource {
@@ -65,13 +65,13 @@ class IResource {
   virtual bool has_cl_device() const { return false; }
   virtual const char *name() const { return ""; }
   // Resources.
-  virtual uint32_t format() const { return 0; }      // D3DFORMAT, DXGI_FORMAT or VA fourcc
-  virtual uint32_t pool() const { return 0; }        // D3DPOOL
-  virtual uint32_t usage() const { return 0; }       // D3D10_USAGE
+  virtual uint32_t format() const { return 0; }  // D3DFORMAT, DXGI_FORMAT or VA fourcc
+  virtual uint32_t pool() const { return 0; }    // D3DPOOL
+  virtual uint32_t usage() const { return 0; }   // D3D10_USAGE
   virtual uint32_t sample_count() const { return 1; }
   virtual uint32_t mip_levels() const { return 1; }
   virtual uint32_t array_size() const { return 1; }
-  virtual bool standalone() const { return true; }   // D3D9 surface not owned by a texture
+  virtual bool standalone() const { return true; }  // D3D9 surface not owned by a texture
   virtual uint32_t va_surface_id() const { return 0; }
   virtual bool valid_shared_handle(void *h) const { return h == nullptr; }
   // Views. `sub` is the level (textures), face*levels+level (cube textures),
@@ -87,8 +87,16 @@ class IResource {
   // release command executes, without the driver lock. false = the copy
   // failed (the command's event gets an error status). The simulation is
   // zero-copy: both are no-ops.
-  virtual bool pull(uint32_t sub, uint32_t region) { (void)sub; (void)region; return true; }
-  virtual bool push(uint32_t sub, uint32_t region) { (void)sub; (void)region; return true; }
+  virtual bool pull(uint32_t sub, uint32_t region) {
+    (void)sub;
+    (void)region;
+    return true;
+  }
+  virtual bool push(uint32_t sub, uint32_t region) {
+    (void)sub;
+    (void)region;
+    return true;
+  }
   // Called on the API thread by clEnqueueAcquire* (contexts without
   // CL_CONTEXT_INTEROP_USER_SYNC): finish the producer's pending work on the
   // resource, as the specs' synchronisation guarantee asks (a VA surface:
@@ -119,8 +127,7 @@ IResourceHost &sim_resource_host();
 
 // D3DFORMAT / DXGI helpers shared by the simulation and the driver.
 constexpr uint32_t fourcc(char a, char b, char c, char d) {
-  return uint32_t(uint8_t(a)) | (uint32_t(uint8_t(b)) << 8) | (uint32_t(uint8_t(c)) << 16) |
-         (uint32_t(uint8_t(d)) << 24);
+  return uint32_t(uint8_t(a)) | (uint32_t(uint8_t(b)) << 8) | (uint32_t(uint8_t(c)) << 16) | (uint32_t(uint8_t(d)) << 24);
 }
 constexpr uint32_t kFmtNV12 = fourcc('N', 'V', '1', '2');
 constexpr uint32_t kFmtYV12 = fourcc('Y', 'V', '1', '2');

@@ -56,10 +56,11 @@ struct SemaphorePayload {
 
 bool is_semaphore_handle_type(cl_semaphore_properties_khr k) {
   switch (k) {
-    case CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR: case CL_SEMAPHORE_HANDLE_SYNC_FD_KHR:
-    case CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KHR: case CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KMT_KHR:
-    case CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_NAME_KHR:
-      return true;
+    case CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR:
+    case CL_SEMAPHORE_HANDLE_SYNC_FD_KHR:
+    case CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KHR:
+    case CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KMT_KHR:
+    case CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_NAME_KHR: return true;
     default: return false;
   }
 }
@@ -91,7 +92,9 @@ bool valid_semaphore(cl_semaphore_khr s) { return s && is_live(s, Kind::Semaphor
 
 #if !defined(_WIN32)
 bool fd_readable(int fd) {
-  struct pollfd p{fd, POLLIN, 0};
+  struct pollfd p {
+    fd, POLLIN, 0
+  };
   return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL));
 }
 #endif
@@ -194,8 +197,7 @@ bool sync_fd_value(cl_semaphore_properties_khr v, int *fd) {
     return nullptr;                         \
   } while (0)
 
-cl_int enqueue_semaphores(bool wait, cl_command_queue q, cl_uint n, const cl_semaphore_khr *semas, cl_uint nw,
-                          const cl_event *wl, cl_event *ev) {
+cl_int enqueue_semaphores(bool wait, cl_command_queue q, cl_uint n, const cl_semaphore_khr *semas, cl_uint nw, const cl_event *wl, cl_event *ev) {
   ApiLock L;
   if (!valid_queue(q)) return CL_INVALID_COMMAND_QUEUE;
   if (n == 0 || !semas) return CL_INVALID_VALUE;
@@ -210,17 +212,20 @@ cl_int enqueue_semaphores(bool wait, cl_command_queue q, cl_uint n, const cl_sem
   if ((rc = wait_list_failed(nw, wl))) return rc;
   std::vector<RefObj *> holds(v.begin(), v.end());
   if (wait) {
-    enqueue(q, CL_COMMAND_SEMAPHORE_WAIT_KHR, nw, wl, {}, nullptr, ev, false, [v] { return try_consume_all(v); },
-            holds);
+    enqueue(
+        q, CL_COMMAND_SEMAPHORE_WAIT_KHR, nw, wl, {}, nullptr, ev, false, [v] { return try_consume_all(v); }, holds);
   } else {
-    enqueue(q, CL_COMMAND_SEMAPHORE_SIGNAL_KHR, nw, wl, {}, [v]() -> cl_int {
-      std::lock_guard<std::mutex> g(G().mu);
-      for (auto s : v) {
-        if (s->temporary) drop_temporary(s);  // a signal replaces a pending imported payload
-        s->payload->state->store(1);
-      }
-      return CL_SUCCESS;
-    }, ev, false, nullptr, holds);
+    enqueue(
+        q, CL_COMMAND_SEMAPHORE_SIGNAL_KHR, nw, wl, {},
+        [v]() -> cl_int {
+          std::lock_guard<std::mutex> g(G().mu);
+          for (auto s : v) {
+            if (s->temporary) drop_temporary(s);  // a signal replaces a pending imported payload
+            s->payload->state->store(1);
+          }
+          return CL_SUCCESS;
+        },
+        ev, false, nullptr, holds);
   }
   return CL_SUCCESS;
 }
@@ -228,8 +233,7 @@ cl_int enqueue_semaphores(bool wait, cl_command_queue q, cl_uint n, const cl_sem
 }  // namespace
 
 // =========================================================== entry points ==
-CLAPI(cl_semaphore_khr) clCreateSemaphoreWithPropertiesKHR(cl_context c, const cl_semaphore_properties_khr *props,
-                                                           cl_int *errcode_ret) {
+CLAPI(cl_semaphore_khr) clCreateSemaphoreWithPropertiesKHR(cl_context c, const cl_semaphore_properties_khr *props, cl_int *errcode_ret) {
   ApiLock L;
   if (!valid_ctx(c)) FAIL(CL_INVALID_CONTEXT);
   if (!props) FAIL(CL_INVALID_VALUE);
@@ -251,9 +255,8 @@ CLAPI(cl_semaphore_khr) clCreateSemaphoreWithPropertiesKHR(cl_context c, const c
     } else if (key == CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR || key == CL_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR) {
       const cl_semaphore_properties_khr *d = p + 1;
       for (; *d; d++) {
-        (key == CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR ? (void)devices.push_back(reinterpret_cast<cl_device_id>(
-                                                           static_cast<uintptr_t>(*d)))
-                                                     : exports.push_back(*d));
+        (key == CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR ? (void)devices.push_back(reinterpret_cast<cl_device_id>(static_cast<uintptr_t>(*d)))
+                                                    : exports.push_back(*d));
         list.push_back(*d);
       }
       list.push_back(0);  // CL_SEMAPHORE_DEVICE_HANDLE_LIST_END_KHR / _EXPORT_HANDLE_TYPES_LIST_END_KHR
@@ -296,8 +299,7 @@ CLAPI(cl_semaphore_khr) clCreateSemaphoreWithPropertiesKHR(cl_context c, const c
   }
 #endif
   if (!payload) {
-    bool shared = std::find(exports.begin(), exports.end(), cl_semaphore_properties_khr(CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR)) !=
-                  exports.end();
+    bool shared = std::find(exports.begin(), exports.end(), cl_semaphore_properties_khr(CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR)) != exports.end();
     if (shared) {
       cl_int err;
       payload = new_shared_payload(&err);
@@ -321,36 +323,33 @@ CLAPI(cl_semaphore_khr) clCreateSemaphoreWithPropertiesKHR(cl_context c, const c
   return s;
 }
 
-CLAPI(cl_int) clEnqueueWaitSemaphoresKHR(cl_command_queue q, cl_uint n, const cl_semaphore_khr *semas,
-                                         const cl_semaphore_payload_khr *payloads, cl_uint nw, const cl_event *wl,
-                                         cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueWaitSemaphoresKHR(cl_command_queue q, cl_uint n, const cl_semaphore_khr *semas, const cl_semaphore_payload_khr *payloads, cl_uint nw,
+                           const cl_event *wl, cl_event *ev) {
   (void)payloads;  // binary semaphores take no payload value
   return enqueue_semaphores(true, q, n, semas, nw, wl, ev);
 }
 
-CLAPI(cl_int) clEnqueueSignalSemaphoresKHR(cl_command_queue q, cl_uint n, const cl_semaphore_khr *semas,
-                                           const cl_semaphore_payload_khr *payloads, cl_uint nw, const cl_event *wl,
-                                           cl_event *ev) {
+CLAPI(cl_int)
+clEnqueueSignalSemaphoresKHR(cl_command_queue q, cl_uint n, const cl_semaphore_khr *semas, const cl_semaphore_payload_khr *payloads, cl_uint nw,
+                             const cl_event *wl, cl_event *ev) {
   (void)payloads;
   return enqueue_semaphores(false, q, n, semas, nw, wl, ev);
 }
 
-CLAPI(cl_int) clGetSemaphoreInfoKHR(cl_semaphore_khr s, cl_semaphore_info_khr name, size_t sz, void *val,
-                                    size_t *ret) {
+CLAPI(cl_int) clGetSemaphoreInfoKHR(cl_semaphore_khr s, cl_semaphore_info_khr name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
   if (!valid_semaphore(s)) return CL_INVALID_SEMAPHORE_KHR;
   switch (name) {
     case CL_SEMAPHORE_CONTEXT_KHR: return put(sz, val, ret, s->ctx);
     case CL_SEMAPHORE_REFERENCE_COUNT_KHR: return put(sz, val, ret, cl_uint(s->refs));
-    case CL_SEMAPHORE_PROPERTIES_KHR:
-      return put_bytes(sz, val, ret, s->props.data(), s->props.size() * sizeof(cl_semaphore_properties_khr));
+    case CL_SEMAPHORE_PROPERTIES_KHR: return put_bytes(sz, val, ret, s->props.data(), s->props.size() * sizeof(cl_semaphore_properties_khr));
     case CL_SEMAPHORE_TYPE_KHR: return put(sz, val, ret, cl_semaphore_type_khr(CL_SEMAPHORE_TYPE_BINARY_KHR));
     case CL_SEMAPHORE_PAYLOAD_KHR: return put(sz, val, ret, cl_semaphore_payload_khr(is_signaled(s) ? 1 : 0));
     case CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR: return put(sz, val, ret, cl_device_id(&g_device));
 #if !defined(_WIN32)
     case CL_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR:
-      return put_bytes(sz, val, ret, s->export_types.data(),
-                       s->export_types.size() * sizeof(cl_external_semaphore_handle_type_khr));
+      return put_bytes(sz, val, ret, s->export_types.data(), s->export_types.size() * sizeof(cl_external_semaphore_handle_type_khr));
     case CL_SEMAPHORE_EXPORTABLE_KHR: return put(sz, val, ret, cl_bool(s->export_types.empty() ? CL_FALSE : CL_TRUE));
 #endif
     default: return CL_INVALID_VALUE;
@@ -361,9 +360,9 @@ CLAPI(cl_int) clRetainSemaphoreKHR(cl_semaphore_khr s) { return count_ref_if_liv
 CLAPI(cl_int) clReleaseSemaphoreKHR(cl_semaphore_khr s) { return count_ref_if_live(s, Kind::Semaphore, CL_INVALID_SEMAPHORE_KHR, release_obj); }
 
 #if !defined(_WIN32)
-CLAPI(cl_int) clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr s, cl_device_id d,
-                                             cl_external_semaphore_handle_type_khr type, size_t handle_size,
-                                             void *handle_ptr, size_t *handle_size_ret) {
+CLAPI(cl_int)
+clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr s, cl_device_id d, cl_external_semaphore_handle_type_khr type, size_t handle_size, void *handle_ptr,
+                               size_t *handle_size_ret) {
   ApiLock L;
   if (!valid_semaphore(s)) return CL_INVALID_SEMAPHORE_KHR;
   if (!valid_device(d)) return CL_INVALID_DEVICE;
@@ -468,12 +467,18 @@ bool semaphore_device_info(cl_device_info p, size_t sz, void *val, size_t *ret, 
 }
 
 void *semaphore_extension_function(const char *name) {
-#define F(fn) {#fn, reinterpret_cast<void *>(&fn)}
+#define F(fn) \
+  { #fn, reinterpret_cast < void *>(&fn) }
   static const std::pair<const char *, void *> table[] = {
-      F(clCreateSemaphoreWithPropertiesKHR), F(clEnqueueWaitSemaphoresKHR), F(clEnqueueSignalSemaphoresKHR),
-      F(clGetSemaphoreInfoKHR), F(clRetainSemaphoreKHR), F(clReleaseSemaphoreKHR),
+    F(clCreateSemaphoreWithPropertiesKHR),
+    F(clEnqueueWaitSemaphoresKHR),
+    F(clEnqueueSignalSemaphoresKHR),
+    F(clGetSemaphoreInfoKHR),
+    F(clRetainSemaphoreKHR),
+    F(clReleaseSemaphoreKHR),
 #if !defined(_WIN32)
-      F(clGetSemaphoreHandleForTypeKHR), F(clReImportSemaphoreSyncFdKHR),
+    F(clGetSemaphoreHandleForTypeKHR),
+    F(clReImportSemaphoreSyncFdKHR),
 #endif
   };
 #undef F

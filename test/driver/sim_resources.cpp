@@ -12,23 +12,32 @@ namespace refdrv {
 
 uint32_t d3d9_bytes_per_pixel(uint32_t f) {
   switch (f) {
-    case 20: return 3;                                  // R8G8B8
-    case 21: case 22: case 32: case 33: case 34: return 4;  // A8R8G8B8 X8R8G8B8 A8B8G8R8 X8B8G8R8 G16R16
-    case 23: case 24: case 25: return 2;                // R5G6B5 X1R5G5B5 A1R5G5B5
-    case 28: case 50: return 1;                         // A8 L8
-    case 36: return 8;                                  // A16B16G16R16
-    case 51: case 60: return 2;                         // A8L8 V8U8
-    case 63: case 64: return 4;                         // Q8W8V8U8 V16U16
-    case 81: return 2;                                  // L16
-    case 110: return 8;                                 // Q16W16V16U16
-    case 111: return 2;                                 // R16F
-    case 112: return 4;                                 // G16R16F
-    case 113: return 8;                                 // A16B16G16R16F
-    case 114: return 4;                                 // R32F
-    case 115: return 8;                                 // G32R32F
-    case 116: return 16;                                // A32B32G32R32F
-    case 101: return 2;                                 // INDEX16
-    case 102: return 4;                                 // INDEX32
+    case 20: return 3;  // R8G8B8
+    case 21:
+    case 22:
+    case 32:
+    case 33:
+    case 34: return 4;  // A8R8G8B8 X8R8G8B8 A8B8G8R8 X8B8G8R8 G16R16
+    case 23:
+    case 24:
+    case 25: return 2;  // R5G6B5 X1R5G5B5 A1R5G5B5
+    case 28:
+    case 50: return 1;  // A8 L8
+    case 36: return 8;  // A16B16G16R16
+    case 51:
+    case 60: return 2;  // A8L8 V8U8
+    case 63:
+    case 64: return 4;    // Q8W8V8U8 V16U16
+    case 81: return 2;    // L16
+    case 110: return 8;   // Q16W16V16U16
+    case 111: return 2;   // R16F
+    case 112: return 4;   // G16R16F
+    case 113: return 8;   // A16B16G16R16F
+    case 114: return 4;   // R32F
+    case 115: return 8;   // G32R32F
+    case 116: return 16;  // A32B32G32R32F
+    case 101: return 2;   // INDEX16
+    case 102: return 4;   // INDEX32
     default: break;
   }
   if (f == fourcc('Y', 'U', 'Y', '2') || f == fourcc('U', 'Y', 'V', 'Y')) return 2;
@@ -94,10 +103,8 @@ class SimObject final : public IResource {
   uint32_t RefCount() const override { return refs_; }
   int device_kind() const override { return dev_kind_; }
   bool has_cl_device() const override {
-    if (t_ == ResType::D3D9Adapter || t_ == ResType::DXGIAdapter || t_ == ResType::VADisplay)
-      return has_cl_;
-    if (t_ == ResType::D3D9Device || t_ == ResType::D3D10Device || t_ == ResType::D3D11Device)
-      return owner_ && owner_->has_cl_device();
+    if (t_ == ResType::D3D9Adapter || t_ == ResType::DXGIAdapter || t_ == ResType::VADisplay) return has_cl_;
+    if (t_ == ResType::D3D9Device || t_ == ResType::D3D10Device || t_ == ResType::D3D11Device) return owner_ && owner_->has_cl_device();
     return false;
   }
   const char *name() const override { return name_.c_str(); }
@@ -131,7 +138,10 @@ class SimObject final : public IResource {
   void add_region(uint32_t w, uint32_t h, uint32_t d, uint32_t bpp, size_t pitch = 0) {
     Region r;
     r.offset = total_;
-    r.w = w; r.h = h; r.d = d; r.bpp = bpp;
+    r.w = w;
+    r.h = h;
+    r.d = d;
+    r.bpp = bpp;
     r.row_pitch = pitch ? pitch : align_up(size_t(w) * bpp, 64);
     r.slice_pitch = r.row_pitch * h;
     total_ += align_up(r.slice_pitch * d, 64);
@@ -164,9 +174,7 @@ class SimObject final : public IResource {
     add_region(w, h, 1, bpp);
     return true;
   }
-  void allocate() {
-    bytes_.reset(new uint8_t[total_ ? total_ : 1]());
-  }
+  void allocate() { bytes_.reset(new uint8_t[total_ ? total_ : 1]()); }
 
   ResType t_;
   SimObject *owner_;
@@ -202,7 +210,10 @@ SimObject *default_adapter(ResType t) {
 
 uint32_t full_chain(uint32_t w, uint32_t h, uint32_t d) {
   uint32_t m = std::max(w, std::max(h, d)), n = 1;
-  while (m > 1) { m >>= 1; n++; }
+  while (m > 1) {
+    m >>= 1;
+    n++;
+  }
   return n;
 }
 uint32_t mipdim(uint32_t v, uint32_t l) { return std::max(1u, v >> l); }
@@ -212,8 +223,7 @@ class SimHost final : public IResourceHost {
   IResource *from_handle(const void *h) const override { return lookup(h); }
   IResource *va_surface(const IResource *display, uint32_t id) const override {
     for (auto &kv : registry())
-      if (kv.second->t_ == ResType::VASurface && kv.second->va_id_ == id && kv.second->owner_ == display)
-        return kv.second;
+      if (kv.second->t_ == ResType::VASurface && kv.second->va_id_ == id && kv.second->owner_ == display) return kv.second;
     return nullptr;
   }
   IResource *d3d9_adapter_by_name(const char *name) const override {
@@ -272,8 +282,8 @@ REFDRV_API int refdrv_d3d9_create_device(void *adapter, int kind, void **out) {
   return REFDRV_OK;
 }
 
-REFDRV_API int refdrv_d3d9_create_surface(void *device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t pool,
-                                          int shared, void **out, void **shared_out) {
+REFDRV_API int refdrv_d3d9_create_surface(void *device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t pool, int shared, void **out,
+                                          void **shared_out) {
   if (!out || !w || !h || !check_pool(pool) || (shared && !shared_out)) return REFDRV_E_INVALID_ARG;
   if ((fmt == kFmtNV12 || fmt == kFmtYV12) && ((w | h) & 1)) return REFDRV_E_INVALID_ARG;
   LOCK();
@@ -296,8 +306,7 @@ REFDRV_API int refdrv_d3d9_create_surface(void *device, uint32_t fmt, uint32_t w
   return REFDRV_OK;
 }
 
-REFDRV_API int refdrv_d3d9_create_texture(void *device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t levels,
-                                          uint32_t pool, void **out) {
+REFDRV_API int refdrv_d3d9_create_texture(void *device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t levels, uint32_t pool, void **out) {
   if (!out || !w || !h || !check_pool(pool)) return REFDRV_E_INVALID_ARG;
   LOCK();
   SimObject *d = lookup(device);
@@ -318,8 +327,7 @@ REFDRV_API int refdrv_d3d9_create_texture(void *device, uint32_t fmt, uint32_t w
   return REFDRV_OK;
 }
 
-REFDRV_API int refdrv_d3d9_create_cube_texture(void *device, uint32_t fmt, uint32_t edge, uint32_t levels,
-                                               uint32_t pool, void **out) {
+REFDRV_API int refdrv_d3d9_create_cube_texture(void *device, uint32_t fmt, uint32_t edge, uint32_t levels, uint32_t pool, void **out) {
   if (!out || !edge || !check_pool(pool)) return REFDRV_E_INVALID_ARG;
   LOCK();
   SimObject *d = lookup(device);
@@ -341,8 +349,8 @@ REFDRV_API int refdrv_d3d9_create_cube_texture(void *device, uint32_t fmt, uint3
   return REFDRV_OK;
 }
 
-REFDRV_API int refdrv_d3d9_create_volume_texture(void *device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t dd,
-                                                 uint32_t levels, uint32_t pool, void **out) {
+REFDRV_API int refdrv_d3d9_create_volume_texture(void *device, uint32_t fmt, uint32_t w, uint32_t h, uint32_t dd, uint32_t levels, uint32_t pool,
+                                                 void **out) {
   if (!out || !w || !h || !dd || !check_pool(pool)) return REFDRV_E_INVALID_ARG;
   LOCK();
   SimObject *d = lookup(device);
@@ -363,8 +371,7 @@ REFDRV_API int refdrv_d3d9_create_volume_texture(void *device, uint32_t fmt, uin
   return REFDRV_OK;
 }
 
-static int make_buffer(ResType t, void *device, ResType devtype, uint32_t size, uint32_t fmt, uint32_t pool,
-                       uint32_t usage, void **out) {
+static int make_buffer(ResType t, void *device, ResType devtype, uint32_t size, uint32_t fmt, uint32_t pool, uint32_t usage, void **out) {
   LOCK();
   SimObject *d = want(device, devtype);
   if (!d) return REFDRV_E_BAD_HANDLE;
@@ -383,8 +390,7 @@ REFDRV_API int refdrv_d3d9_create_vertex_buffer(void *device, uint32_t size, uin
   return make_buffer(ResType::D3D9VertexBuffer, device, ResType::D3D9Device, size, 100, pool, 0, out);
 }
 
-REFDRV_API int refdrv_d3d9_create_index_buffer(void *device, uint32_t size, uint32_t fmt, uint32_t pool,
-                                               void **out) {
+REFDRV_API int refdrv_d3d9_create_index_buffer(void *device, uint32_t size, uint32_t fmt, uint32_t pool, void **out) {
   if (!out || !size || !check_pool(pool)) return REFDRV_E_INVALID_ARG;
   if (fmt != 101 && fmt != 102) return REFDRV_E_FORMAT;
   return make_buffer(ResType::D3D9IndexBuffer, device, ResType::D3D9Device, size, fmt, pool, 0, out);
@@ -428,8 +434,8 @@ static int create_dxgi_device(ResType devT, void *adapter, void **out) {
   return REFDRV_OK;
 }
 
-static int create_texture2d(ResType devT, ResType texT, void *device, uint32_t w, uint32_t h, uint32_t mips,
-                            uint32_t array, uint32_t fmt, uint32_t usage, uint32_t samples, void **out) {
+static int create_texture2d(ResType devT, ResType texT, void *device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array, uint32_t fmt,
+                            uint32_t usage, uint32_t samples, void **out) {
   if (!out || !w || !h || !array || !samples || usage > 3) return REFDRV_E_INVALID_ARG;
   LOCK();
   SimObject *d = want(device, devT);
@@ -469,8 +475,8 @@ static int create_texture2d(ResType devT, ResType texT, void *device, uint32_t w
   return REFDRV_OK;
 }
 
-static int create_texture3d(ResType devT, ResType texT, void *device, uint32_t w, uint32_t h, uint32_t dd,
-                            uint32_t mips, uint32_t fmt, uint32_t usage, void **out) {
+static int create_texture3d(ResType devT, ResType texT, void *device, uint32_t w, uint32_t h, uint32_t dd, uint32_t mips, uint32_t fmt,
+                            uint32_t usage, void **out) {
   if (!out || !w || !h || !dd || usage > 3) return REFDRV_E_INVALID_ARG;
   LOCK();
   SimObject *d = want(device, devT);
@@ -491,37 +497,31 @@ static int create_texture3d(ResType devT, ResType texT, void *device, uint32_t w
   return REFDRV_OK;
 }
 
-REFDRV_API int refdrv_d3d10_create_device(void *adapter, void **out) {
-  return create_dxgi_device(ResType::D3D10Device, adapter, out);
-}
+REFDRV_API int refdrv_d3d10_create_device(void *adapter, void **out) { return create_dxgi_device(ResType::D3D10Device, adapter, out); }
 REFDRV_API int refdrv_d3d10_create_buffer(void *device, uint32_t size, uint32_t usage, void **out) {
   if (!out || !size || usage > 3) return REFDRV_E_INVALID_ARG;
   return make_buffer(ResType::D3D10Buffer, device, ResType::D3D10Device, size, 0, 0, usage, out);
 }
-REFDRV_API int refdrv_d3d10_create_texture2d(void *device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array,
-                                             uint32_t fmt, uint32_t usage, uint32_t samples, void **out) {
-  return create_texture2d(ResType::D3D10Device, ResType::D3D10Texture2D, device, w, h, mips, array, fmt, usage,
-                          samples, out);
+REFDRV_API int refdrv_d3d10_create_texture2d(void *device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array, uint32_t fmt, uint32_t usage,
+                                             uint32_t samples, void **out) {
+  return create_texture2d(ResType::D3D10Device, ResType::D3D10Texture2D, device, w, h, mips, array, fmt, usage, samples, out);
 }
-REFDRV_API int refdrv_d3d10_create_texture3d(void *device, uint32_t w, uint32_t h, uint32_t dd, uint32_t mips,
-                                             uint32_t fmt, uint32_t usage, void **out) {
+REFDRV_API int refdrv_d3d10_create_texture3d(void *device, uint32_t w, uint32_t h, uint32_t dd, uint32_t mips, uint32_t fmt, uint32_t usage,
+                                             void **out) {
   return create_texture3d(ResType::D3D10Device, ResType::D3D10Texture3D, device, w, h, dd, mips, fmt, usage, out);
 }
 
-REFDRV_API int refdrv_d3d11_create_device(void *adapter, void **out) {
-  return create_dxgi_device(ResType::D3D11Device, adapter, out);
-}
+REFDRV_API int refdrv_d3d11_create_device(void *adapter, void **out) { return create_dxgi_device(ResType::D3D11Device, adapter, out); }
 REFDRV_API int refdrv_d3d11_create_buffer(void *device, uint32_t size, uint32_t usage, void **out) {
   if (!out || !size || usage > 3) return REFDRV_E_INVALID_ARG;
   return make_buffer(ResType::D3D11Buffer, device, ResType::D3D11Device, size, 0, 0, usage, out);
 }
-REFDRV_API int refdrv_d3d11_create_texture2d(void *device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array,
-                                             uint32_t fmt, uint32_t usage, uint32_t samples, void **out) {
-  return create_texture2d(ResType::D3D11Device, ResType::D3D11Texture2D, device, w, h, mips, array, fmt, usage,
-                          samples, out);
+REFDRV_API int refdrv_d3d11_create_texture2d(void *device, uint32_t w, uint32_t h, uint32_t mips, uint32_t array, uint32_t fmt, uint32_t usage,
+                                             uint32_t samples, void **out) {
+  return create_texture2d(ResType::D3D11Device, ResType::D3D11Texture2D, device, w, h, mips, array, fmt, usage, samples, out);
 }
-REFDRV_API int refdrv_d3d11_create_texture3d(void *device, uint32_t w, uint32_t h, uint32_t dd, uint32_t mips,
-                                             uint32_t fmt, uint32_t usage, void **out) {
+REFDRV_API int refdrv_d3d11_create_texture3d(void *device, uint32_t w, uint32_t h, uint32_t dd, uint32_t mips, uint32_t fmt, uint32_t usage,
+                                             void **out) {
   return create_texture3d(ResType::D3D11Device, ResType::D3D11Texture3D, device, w, h, dd, mips, fmt, usage, out);
 }
 
@@ -557,13 +557,19 @@ REFDRV_API int refdrv_create_shared_handle(void *resource, void **out) {
   SimObject *o = lookup(resource);
   if (!o) return REFDRV_E_BAD_HANDLE;
   switch (o->t_) {
-    case ResType::D3D9Surface: case ResType::D3D9Texture: case ResType::D3D9CubeTexture:
-    case ResType::D3D9VolumeTexture: case ResType::D3D9VertexBuffer: case ResType::D3D9IndexBuffer:
-    case ResType::D3D10Buffer: case ResType::D3D10Texture2D: case ResType::D3D10Texture3D:
-    case ResType::D3D11Buffer: case ResType::D3D11Texture2D: case ResType::D3D11Texture3D:
-      break;
-    default:
-      return REFDRV_E_BAD_HANDLE;
+    case ResType::D3D9Surface:
+    case ResType::D3D9Texture:
+    case ResType::D3D9CubeTexture:
+    case ResType::D3D9VolumeTexture:
+    case ResType::D3D9VertexBuffer:
+    case ResType::D3D9IndexBuffer:
+    case ResType::D3D10Buffer:
+    case ResType::D3D10Texture2D:
+    case ResType::D3D10Texture3D:
+    case ResType::D3D11Buffer:
+    case ResType::D3D11Texture2D:
+    case ResType::D3D11Texture3D: break;
+    default: return REFDRV_E_BAD_HANDLE;
   }
   if (!o->shared_) o->shared_ = reinterpret_cast<void *>(g_next_handle += 4);
   *out = o->shared_;
@@ -577,8 +583,8 @@ static int get_view(void *resource, uint32_t sub, uint32_t plane, SubresourceVie
   return REFDRV_OK;
 }
 
-REFDRV_API int refdrv_resource_layout(void *resource, uint32_t sub, uint32_t plane, uint64_t *w, uint64_t *h,
-                                      uint64_t *d, uint64_t *bpp, uint64_t *rp, uint64_t *sp, uint64_t *size) {
+REFDRV_API int refdrv_resource_layout(void *resource, uint32_t sub, uint32_t plane, uint64_t *w, uint64_t *h, uint64_t *d, uint64_t *bpp,
+                                      uint64_t *rp, uint64_t *sp, uint64_t *size) {
   LOCK();
   SubresourceView v;
   int rc = get_view(resource, sub, plane, &v);
@@ -593,8 +599,7 @@ REFDRV_API int refdrv_resource_layout(void *resource, uint32_t sub, uint32_t pla
   return REFDRV_OK;
 }
 
-static int copy_bytes(void *resource, uint32_t sub, uint32_t plane, int packed, uint8_t *buf, uint64_t size,
-                      bool write) {
+static int copy_bytes(void *resource, uint32_t sub, uint32_t plane, int packed, uint8_t *buf, uint64_t size, bool write) {
   if (!buf) return REFDRV_E_INVALID_ARG;
   LOCK();
   SubresourceView v;
@@ -618,13 +623,11 @@ static int copy_bytes(void *resource, uint32_t sub, uint32_t plane, int packed, 
   return REFDRV_OK;
 }
 
-REFDRV_API int refdrv_resource_read(void *resource, uint32_t sub, uint32_t plane, int packed, void *dst,
-                                    uint64_t size) {
+REFDRV_API int refdrv_resource_read(void *resource, uint32_t sub, uint32_t plane, int packed, void *dst, uint64_t size) {
   return copy_bytes(resource, sub, plane, packed, static_cast<uint8_t *>(dst), size, false);
 }
 
-REFDRV_API int refdrv_resource_write(void *resource, uint32_t sub, uint32_t plane, int packed, const void *src,
-                                     uint64_t size) {
+REFDRV_API int refdrv_resource_write(void *resource, uint32_t sub, uint32_t plane, int packed, const void *src, uint64_t size) {
   return copy_bytes(resource, sub, plane, packed, static_cast<uint8_t *>(const_cast<void *>(src)), size, true);
 }
 
@@ -670,8 +673,8 @@ REFDRV_API int refdrv_live_objects(const char *kind) {
   auto &g = G();
   auto c = [&](Kind k) { return int(g.counts[int(k)]); };
   std::string k = kind;
-  int cl = c(Kind::Context) + c(Kind::Queue) + c(Kind::Mem) + c(Kind::Event) + c(Kind::Program) +
-           c(Kind::Kernel) + c(Kind::Sampler) + c(Kind::Semaphore);
+  int cl =
+      c(Kind::Context) + c(Kind::Queue) + c(Kind::Mem) + c(Kind::Event) + c(Kind::Program) + c(Kind::Kernel) + c(Kind::Sampler) + c(Kind::Semaphore);
   if (k == "context") return c(Kind::Context);
   if (k == "command_queue" || k == "queue") return c(Kind::Queue);
   if (k == "mem") return c(Kind::Mem);

@@ -65,6 +65,11 @@ export declare function failureReport(result: SeedResult, config: FuzzConfig, fa
 export declare function runSeeds(
   seeds: number[],
   config: FuzzConfig,
-  options?: { parallel?: number; env?: Record<string, string | undefined>; timeoutMs?: number; onResult?(result: SeedResult, failure: Failure | null): void },
+  options?: {
+    parallel?: number;
+    env?: Record<string, string | undefined>;
+    timeoutMs?: number;
+    onResult?(result: SeedResult, failure: Failure | null): void;
+  },
 ): Promise<SeedResult[]>;
 export declare function summarize(results: SeedResult[]): Summary;

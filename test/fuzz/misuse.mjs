@@ -90,7 +90,8 @@ export function vendorsWithReference(base = process.env.OCL_ICD_VENDORS || '/etc
 
 /** What --with-va needs that is missing (the software VA driver, Xvfb), or null. */
 export function vaMissing() {
-  if (!existsSync(resolve(softvaDir, `${softvaName}_drv_video.so`))) return `the software VA driver is not built (${softvaDir}): install libva-dev and run npm run build:driver`;
+  if (!existsSync(resolve(softvaDir, `${softvaName}_drv_video.so`)))
+    return `the software VA driver is not built (${softvaDir}): install libva-dev and run npm run build:driver`;
   const path = (process.env.PATH ?? '').split(':');
   if (!path.some((dir) => dir && existsSync(join(dir, 'Xvfb')))) return 'Xvfb is not installed (apt-get install xvfb)';
   return null;
@@ -120,7 +121,11 @@ function signalGroup(pid, signal) {
  * config: { steps, platform, reference, va, control }; env: added to this
  * process's environment (undefined removes a variable).
  */
-export function runSeed(seed, config, { env = {}, timeoutMs = seedTimeoutMs(config.steps), logDir, lastSteps = 40, stacks = false, exitGraceMs = 45_000 } = {}) {
+export function runSeed(
+  seed,
+  config,
+  { env = {}, timeoutMs = seedTimeoutMs(config.steps), logDir, lastSteps = 40, stacks = false, exitGraceMs = 45_000 } = {},
+) {
   const dir = logDir ?? mkdtempSync(join(tmpdir(), 'misuse-'));
   const log = join(dir, `seed-${seed}.log`);
   const childEnv = { ...process.env, ...env, MISUSE_LOG: log };
@@ -194,12 +199,18 @@ export function verdict(result) {
     reported = undefined;
   }
   const stderr = result.stderr.replace(harmless, '');
-  if (result.timedOut) return { kind: 'hang', detail: `${typeof result.timedOut === 'string' ? result.timedOut : `still running after ${Math.round(result.ms / 1000)} s`}, killed` };
-  if (result.signal) return { kind: 'crash', detail: `killed by ${result.signal}${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}` };
+  if (result.timedOut)
+    return {
+      kind: 'hang',
+      detail: `${typeof result.timedOut === 'string' ? result.timedOut : `still running after ${Math.round(result.ms / 1000)} s`}, killed`,
+    };
+  if (result.signal)
+    return { kind: 'crash', detail: `killed by ${result.signal}${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}` };
   if (result.status === 3) return { kind: 'hang', detail: stderr.trim() };
   if (reported?.untyped) return { kind: 'untyped', detail: `step ${reported.step}: ${reported.untyped}` };
   if (reported?.wrong) return { kind: 'wrong', detail: reported.wrong };
-  if (result.status !== 0) return { kind: 'failed', detail: `status ${result.status}${stderr ? `: ${stderr.trim().split('\n').slice(-5).join(' | ')}` : ''}` };
+  if (result.status !== 0)
+    return { kind: 'failed', detail: `status ${result.status}${stderr ? `: ${stderr.trim().split('\n').slice(-5).join(' | ')}` : ''}` };
   if (stderr) return { kind: 'failed', detail: `printed on stderr: ${stderr.trim().slice(-2000)}` };
   if (!(reported?.ok > 100 && reported?.typed > 100)) return { kind: 'failed', detail: `too few steps ran or failed typed: ${last}` };
   return null;
@@ -294,7 +305,16 @@ const usage = `usage: node test/fuzz/misuse.mjs [--platform NAME] [--seeds 1-300
 MISUSE_TRACE=1 prints each step of a seed to its stderr; MISUSE_WHY=1 adds the async resources to a hang's report.`;
 
 function parseArgs(argv) {
-  const options = { platform: 'Portable', seeds: '1-6', steps: 1500, parallel: 1, reference: false, va: false, control: undefined, timeout: undefined };
+  const options = {
+    platform: 'Portable',
+    seeds: '1-6',
+    steps: 1500,
+    parallel: 1,
+    reference: false,
+    va: false,
+    control: undefined,
+    timeout: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -359,7 +379,9 @@ async function main(argv) {
       config.reference && !names.includes(referenceDriverName) && `the reference driver (${referenceDriverLibrary}) did not load`,
     ].filter(Boolean);
     if (missing.length) {
-      console.error(`${missing.join('; ')} (platforms: ${names.join(', ') || 'none'}; OCL_ICD_VENDORS=${env.OCL_ICD_VENDORS ?? process.env.OCL_ICD_VENDORS ?? '(unset: /etc/OpenCL/vendors)'})`);
+      console.error(
+        `${missing.join('; ')} (platforms: ${names.join(', ') || 'none'}; OCL_ICD_VENDORS=${env.OCL_ICD_VENDORS ?? process.env.OCL_ICD_VENDORS ?? '(unset: /etc/OpenCL/vendors)'})`,
+      );
       return 2;
     }
     const started = Date.now();
@@ -375,7 +397,10 @@ async function main(argv) {
         done++;
         if (failure) console.log(`\n${failureReport(result, config, failure)}\n`);
         else if (process.stdout.isTTY) process.stdout.write(`\r${done}/${seeds.length} seeds`);
-        else console.log(`seed ${result.seed} passed in ${(result.ms / 1000).toFixed(1)} s (${done}/${seeds.length}, ${Math.round((Date.now() - started) / 1000)} s)`);
+        else
+          console.log(
+            `seed ${result.seed} passed in ${(result.ms / 1000).toFixed(1)} s (${done}/${seeds.length}, ${Math.round((Date.now() - started) / 1000)} s)`,
+          );
       },
     });
     const summary = summarize(results);

@@ -19,27 +19,59 @@ const trace = process.env.MISUSE_TRACE === '1';
 // MISUSE_WHY=1: async resources still alive (by kind) join the report of a process that does not exit.
 const asyncResources = new Map();
 if (process.env.MISUSE_WHY === '1') {
-  require('node:async_hooks').createHook({ init(id, type) { if (type !== 'PROMISE') asyncResources.set(id, type); }, destroy(id) { asyncResources.delete(id); } }).enable();
+  require('node:async_hooks')
+    .createHook({
+      init(id, type) {
+        if (type !== 'PROMISE') asyncResources.set(id, type);
+      },
+      destroy(id) {
+        asyncResources.delete(id);
+      },
+    })
+    .enable();
 }
 const fs = require('node:fs');
 // The step log, written as each step starts: it outlives a crash.
 const logFd = process.env.MISUSE_LOG ? fs.openSync(process.env.MISUSE_LOG, 'w') : -1;
 // A result that contradicts what OpenCL wrote: reported, and the seed fails.
-const wrong = (what) => { console.log(JSON.stringify({ wrong: what })); process.exit(1); };
-const missing = (what) => { console.error(what); process.exit(90); };
+const wrong = (what) => {
+  console.log(JSON.stringify({ wrong: what }));
+  process.exit(1);
+};
+const missing = (what) => {
+  console.error(what);
+  process.exit(90);
+};
 (async () => {
   let state = seed >>> 0;
-  const rand = (n) => { state = (state * 1664525 + 1013904223) >>> 0; return state % n; };
+  const rand = (n) => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state % n;
+  };
   const pick = (list) => list[rand(list.length)];
-  const typed = [TypeError, RangeError, ocl.OpenCLError, ocl.OpenCLReleasedError, ocl.OpenCLStateError, ocl.OpenCLExtensionError, ocl.OpenCLEntryPointError, ocl.VaError, ocl.VaDisplayError, ocl.VaNotAvailableError];
+  const typed = [
+    TypeError,
+    RangeError,
+    ocl.OpenCLError,
+    ocl.OpenCLReleasedError,
+    ocl.OpenCLStateError,
+    ocl.OpenCLExtensionError,
+    ocl.OpenCLEntryPointError,
+    ocl.VaError,
+    ocl.VaDisplayError,
+    ocl.VaNotAvailableError,
+  ];
   const { Worker } = require('node:worker_threads');
   const counts = { ok: 0, typed: 0, checked: 0, refused: 0 };
   const byOp = {};
   const platforms = ocl.getPlatforms();
   const names = platforms.map((p) => p.name).join(', ') || 'none';
   // The compiling platform: its kernels have argument info (every kind of parameter).
-  const compiling = platforms.find((p) => p.name.includes(config.platform)) ?? missing(`no platform's name contains "${config.platform}" (platforms: ${names})`);
-  const refp = config.reference ? platforms.find((p) => p.name === 'opencl-interop reference driver') ?? missing(`the reference driver is not among the platforms (${names})`) : undefined;
+  const compiling =
+    platforms.find((p) => p.name.includes(config.platform)) ?? missing(`no platform's name contains "${config.platform}" (platforms: ${names})`);
+  const refp = config.reference
+    ? (platforms.find((p) => p.name === 'opencl-interop reference driver') ?? missing(`the reference driver is not among the platforms (${names})`))
+    : undefined;
   // The reference driver's control API (koffi) makes simulated VA surfaces and D3D9 textures; without koffi, plain contexts only.
   let ref;
   if (refp && config.control !== false) {
@@ -55,17 +87,44 @@ const missing = (what) => { console.error(what); process.exit(90); };
   const surfaces = ref ? [0, 1].map(() => ref.vaCreateSurface(display, 16, 16)) : [];
   const d3d9 = ref?.d3d9CreateDevice('d3d9');
   const textures = ref ? [0, 1].map(() => ref.d3d9CreateTexture(d3d9, 21, 16, 16, 2)) : [];
-  const pool = { contexts: [], queues: [], buffers: [], images: [], shared: [], kernels: [], events: [], mappings: [], scopes: [], samplers: [], hosts: [], vaDisplays: [], vaSurfaces: [], dmabufs: [], frames: [] };
+  const pool = {
+    contexts: [],
+    queues: [],
+    buffers: [],
+    images: [],
+    shared: [],
+    kernels: [],
+    events: [],
+    mappings: [],
+    scopes: [],
+    samplers: [],
+    hosts: [],
+    vaDisplays: [],
+    vaSurfaces: [],
+    dmabufs: [],
+    frames: [],
+  };
   // Every event made (also those later dropped from the pool), for the report of what holds a process that does not exit.
   const everyEvent = [];
   const pushEvents = pool.events.push;
-  pool.events.push = (...events) => { for (const e of events) if (e instanceof ocl.Event) everyEvent.push(new WeakRef(e)); return pushEvents.apply(pool.events, events); };
+  pool.events.push = (...events) => {
+    for (const e of events) if (e instanceof ocl.Event) everyEvent.push(new WeakRef(e));
+    return pushEvents.apply(pool.events, events);
+  };
   const maps = { started: 0, settled: 0 };
-  const pendingMap = (promise) => { maps.started++; return promise.finally(() => maps.settled++); };
+  const pendingMap = (promise) => {
+    maps.started++;
+    return promise.finally(() => maps.settled++);
+  };
   // The VA module on the software VA driver (libva, Xvfb).
   const memory = refp && ocl.getExternalMemory(refp);
   const vaAddresses = [];
-  const openVa = (options) => { const d = ocl.openVaDisplay(options); pool.vaDisplays.push(d); vaAddresses.push(d.address); return d; };
+  const openVa = (options) => {
+    const d = ocl.openVaDisplay(options);
+    pool.vaDisplays.push(d);
+    vaAddresses.push(d.address);
+    return d;
+  };
   if (config.va) openVa({ kind: 'x11' });
   // VaDmaBufs whose fds were closed behind their back: never closed again
   // (the numbers may be another object's by now), kept from the collector
@@ -75,8 +134,20 @@ const missing = (what) => { console.error(what); process.exit(90); };
   const live = (list) => pick(rand(4) ? list.filter((o) => !o.disposed && !o.closed) : list);
   // A display, opening one when none is left open (a test's application keeps going).
   const vaDisplay = () => live(pool.vaDisplays) ?? openVa({ kind: 'x11' });
-  const vaSurface = () => live(pool.vaSurfaces) ?? (() => { const s = vaDisplay().createSurface({ width: 16, height: 16 }); pool.vaSurfaces.push(s); return s; })();
-  const dmabuf = () => live(pool.dmabufs) ?? (() => { const b = vaSurface().exportDmaBuf(); pool.dmabufs.push(b); return b; })();
+  const vaSurface = () =>
+    live(pool.vaSurfaces) ??
+    (() => {
+      const s = vaDisplay().createSurface({ width: 16, height: 16 });
+      pool.vaSurfaces.push(s);
+      return s;
+    })();
+  const dmabuf = () =>
+    live(pool.dmabufs) ??
+    (() => {
+      const b = vaSurface().exportDmaBuf();
+      pool.dmabufs.push(b);
+      return b;
+    })();
   const refContext = () => pick(rand(3) ? pool.contexts.filter((c) => c.platform === refp) : pool.contexts);
   // Kernels with argument info on the compiling platform: every kind of parameter.
   const kernelContext = ocl.createContext({ platform: compiling });
@@ -86,57 +157,131 @@ const missing = (what) => { console.error(what); process.exit(90); };
   await kernelProgram.build();
   pool.contexts.push(kernelContext);
   const workers = new Set();
-  const garbage = () => pick([undefined, null, 0, -1, 1.5, 2 ** 40, NaN, 'x', 0n, -5n, 2n ** 70n, {}, [], [1, 2], () => 1, new Uint8Array(3), Symbol('s')]);
+  const garbage = () =>
+    pick([undefined, null, 0, -1, 1.5, 2 ** 40, NaN, 'x', 0n, -5n, 2n ** 70n, {}, [], [1, 2], () => 1, new Uint8Array(3), Symbol('s')]);
   const any = () => pick([...Object.values(pool).flat(), garbage(), garbage()]);
   // Sets the pending user events now and then, as an application would;
   // blocking calls before that must throw instead of waiting for ever.
-  const settle = () => { for (const e of pool.events) if (e instanceof ocl.UserEvent) try { e.setStatus('complete'); } catch {} };
-  const program = (ctx) => ctx.platform === refp ? ctx.createProgramWithBuiltInKernels(['copy_buffer', 'invert_image']) : ctx === kernelContext ? kernelProgram : null;
-  const hostMemory = () => pick([
-    () => new Uint8Array(pick([64, 256, 1 << 20])),
-    () => new Uint8Array(new SharedArrayBuffer(256)),
-    () => new Uint8Array(new ArrayBuffer(256, { maxByteLength: 1024 })),
-    () => pick(pool.hosts),
-    () => ocl.allocateHostMemory(256),
-    garbage,
-  ])();
-  const spoil = (host) => pick([
-    () => structuredClone(host.buffer, { transfer: [host.buffer] }),
-    () => host.buffer.resize(rand(2) ? 0 : 1024),
-    () => host.release(),
-    () => {},
-  ])();
+  const settle = () => {
+    for (const e of pool.events)
+      if (e instanceof ocl.UserEvent)
+        try {
+          e.setStatus('complete');
+        } catch {}
+  };
+  const program = (ctx) =>
+    ctx.platform === refp ? ctx.createProgramWithBuiltInKernels(['copy_buffer', 'invert_image']) : ctx === kernelContext ? kernelProgram : null;
+  const hostMemory = () =>
+    pick([
+      () => new Uint8Array(pick([64, 256, 1 << 20])),
+      () => new Uint8Array(new SharedArrayBuffer(256)),
+      () => new Uint8Array(new ArrayBuffer(256, { maxByteLength: 1024 })),
+      () => pick(pool.hosts),
+      () => ocl.allocateHostMemory(256),
+      garbage,
+    ])();
+  const spoil = (host) =>
+    pick([
+      () => structuredClone(host.buffer, { transfer: [host.buffer] }),
+      () => host.buffer.resize(rand(2) ? 0 : 1024),
+      () => host.release(),
+      () => {},
+    ])();
   const ops = [
-    () => pool.contexts.push(pick([() => ocl.createContext({ platform: compiling }), ...(ref ? [() => va.createContext(display), () => nv.createContext(d3d9)] : refp ? [() => ocl.createContext({ platform: refp })] : [])])()),
+    () =>
+      pool.contexts.push(
+        pick([
+          () => ocl.createContext({ platform: compiling }),
+          ...(ref ? [() => va.createContext(display), () => nv.createContext(d3d9)] : refp ? [() => ocl.createContext({ platform: refp })] : []),
+        ])(),
+      ),
     () => pool.contexts.push(ocl.createContext(garbage())),
     () => pool.queues.push(pick(pool.contexts).createQueue(undefined, { outOfOrder: !!rand(2), profiling: !!rand(2) })),
     () => pool.buffers.push(pick(pool.contexts).createBuffer(pick([64, 256, garbage()]))),
-    () => pool.images.push(pick(pool.contexts).createImage({ format: { order: pick(['R', 'RGBA', 'RG', garbage()]), type: 'UNORM_INT8' }, width: pick([8, 16, garbage()]), height: 8 })),
+    () =>
+      pool.images.push(
+        pick(pool.contexts).createImage({
+          format: { order: pick(['R', 'RGBA', 'RG', garbage()]), type: 'UNORM_INT8' },
+          width: pick([8, 16, garbage()]),
+          height: 8,
+        }),
+      ),
     // Shared objects of the reference driver's simulated VA surfaces and D3D9 textures.
-    ...(ref ? [
-      () => pool.shared.push(va.createFromSurface(pick(pool.contexts), pick(surfaces).id, pick([0, 1, 2, garbage()]), { access: pick(['read', 'write', 'read-write', garbage()]) })),
-      () => pool.shared.push(nv.createFromTexture(pick(pool.contexts), pick(textures), pick([0, 1, 2, garbage()]), { access: pick(['read', 'read-write', garbage()]) })),
-    ] : []),
-    () => { const p = program(pick(pool.contexts)); if (p) pool.kernels.push(p.createKernel(pick(['copy_buffer', 'invert_image', 'kinds', 'fill', garbage()]))); },
+    ...(ref
+      ? [
+          () =>
+            pool.shared.push(
+              va.createFromSurface(pick(pool.contexts), pick(surfaces).id, pick([0, 1, 2, garbage()]), {
+                access: pick(['read', 'write', 'read-write', garbage()]),
+              }),
+            ),
+          () =>
+            pool.shared.push(
+              nv.createFromTexture(pick(pool.contexts), pick(textures), pick([0, 1, 2, garbage()]), {
+                access: pick(['read', 'read-write', garbage()]),
+              }),
+            ),
+        ]
+      : []),
+    () => {
+      const p = program(pick(pool.contexts));
+      if (p) pool.kernels.push(p.createKernel(pick(['copy_buffer', 'invert_image', 'kinds', 'fill', garbage()])));
+    },
     () => pick(pool.kernels).setArg(rand(6), any(), pick([undefined, 'int', 'float4', 'float', 'long', 'uchar', garbage()])),
-    () => pick(pool.kernels).setArg(rand(6), pick([ocl.localMemory(pick([16, 1 << 30])), new Uint8Array(pick([1, 4, 8])), pick(pool.samplers), null, 1, 5n]), pick([undefined, 'float', 'long', 'uchar'])),
+    () =>
+      pick(pool.kernels).setArg(
+        rand(6),
+        pick([ocl.localMemory(pick([16, 1 << 30])), new Uint8Array(pick([1, 4, 8])), pick(pool.samplers), null, 1, 5n]),
+        pick([undefined, 'float', 'long', 'uchar']),
+      ),
     () => pool.samplers.push(pick(pool.contexts).createSampler()),
     () => pool.hosts.push(ocl.allocateHostMemory(pick([64, 256, garbage()]))),
-    () => { const target = hostMemory(); pool.events.push(pick(pool.queues).readBuffer(any(), target, { blocking: !rand(4) })); spoil(target); },
-    () => { const source = hostMemory(); pool.events.push(pick(pool.queues).writeBuffer(any(), source, { blocking: !rand(4) })); spoil(source); },
-    () => { const target = hostMemory(); pool.events.push(pick(pool.queues).readImage(any(), target, { rowPitch: pick([0, 2 ** 52, 3, garbage()]), blocking: !rand(3) })); spoil(target); },
+    () => {
+      const target = hostMemory();
+      pool.events.push(pick(pool.queues).readBuffer(any(), target, { blocking: !rand(4) }));
+      spoil(target);
+    },
+    () => {
+      const source = hostMemory();
+      pool.events.push(pick(pool.queues).writeBuffer(any(), source, { blocking: !rand(4) }));
+      spoil(source);
+    },
+    () => {
+      const target = hostMemory();
+      pool.events.push(pick(pool.queues).readImage(any(), target, { rowPitch: pick([0, 2 ** 52, 3, garbage()]), blocking: !rand(3) }));
+      spoil(target);
+    },
     () => pick(pool.events).waitSync(),
     () => ocl.waitForEvents([pick(pool.events)]),
-    () => pick(pool.queues).finish().catch(() => {}),
-    () => pick(pool.events).then(() => {}, () => {}),
+    () =>
+      pick(pool.queues)
+        .finish()
+        .catch(() => {}),
+    () =>
+      pick(pool.events).then(
+        () => {},
+        () => {},
+      ),
     () => pool.events.push(pick(pool.queues).enqueueMarker({ waitFor: [pick(pool.events)] })),
     () => pool.events.push(pick(pool.queues).enqueueBarrier()),
-    () => pool.events.push(pick(pool.queues).fillBuffer(any(), pick([new Uint8Array(1), new Uint8Array(3), new Uint32Array(1), garbage()]), { waitFor: rand(2) ? [pick(pool.events)] : undefined })),
+    () =>
+      pool.events.push(
+        pick(pool.queues).fillBuffer(any(), pick([new Uint8Array(1), new Uint8Array(3), new Uint32Array(1), garbage()]), {
+          waitFor: rand(2) ? [pick(pool.events)] : undefined,
+        }),
+      ),
     () => pool.events.push(pick(pool.queues).copyImageToBuffer(any(), any(), { waitFor: [pick(pool.events)] })),
-    () => pendingMap(pick(pool.queues).mapBuffer(any(), { waitFor: rand(2) ? [pick(pool.events)] : undefined, access: pick(['read', 'read-write']) })).then((m) => pool.mappings.push(m), () => {}),
+    () =>
+      pendingMap(
+        pick(pool.queues).mapBuffer(any(), { waitFor: rand(2) ? [pick(pool.events)] : undefined, access: pick(['read', 'read-write']) }),
+      ).then(
+        (m) => pool.mappings.push(m),
+        () => {},
+      ),
     () => {
       if (workers.size >= 2) return;
-      const worker = new Worker(`
+      const worker = new Worker(
+        `
         const ocl = require(${JSON.stringify(distPath)});
         const p = ocl.getPlatforms().find((p) => p.name.includes(${JSON.stringify(config.platform)}));
         const c = ocl.createContext({ platform: p });
@@ -149,21 +294,32 @@ const missing = (what) => { console.error(what); process.exit(90); };
         }
         q.flush();
         if (${seed % 2}) process.exit(0);
-      `, { eval: true });
+      `,
+        { eval: true },
+      );
       workers.add(worker);
       worker.on('exit', () => workers.delete(worker));
       worker.on('error', () => {});
       setTimeout(() => worker.terminate(), rand(20));
     },
-    () => pool.events.push(pick(pool.queues).enqueueKernel(pick(pool.kernels), pick([[16, 16], 64, garbage()]), { waitFor: rand(3) ? undefined : [any()] })),
-    () => pool.events.push(pick(pool.queues).writeBuffer(pick(pool.buffers), pick([new Uint8Array(64), garbage()]), { offset: pick([0, 8, garbage()]), blocking: !!rand(2) })),
+    () =>
+      pool.events.push(
+        pick(pool.queues).enqueueKernel(pick(pool.kernels), pick([[16, 16], 64, garbage()]), { waitFor: rand(3) ? undefined : [any()] }),
+      ),
+    () =>
+      pool.events.push(
+        pick(pool.queues).writeBuffer(pick(pool.buffers), pick([new Uint8Array(64), garbage()]), {
+          offset: pick([0, 8, garbage()]),
+          blocking: !!rand(2),
+        }),
+      ),
     () => pool.events.push(pick(pool.queues).readBuffer(any(), new Uint8Array(256), { size: pick([16, 300, garbage()]) })),
     () => pool.events.push(pick(pool.queues).readImage(any(), new Uint8Array(1024), { blocking: true })),
     () => pool.events.push(pick(pool.queues).fillImage(any(), pick([[0, 0, 0, 1], garbage()]))),
     () => pool.events.push(pick(pool.queues).copyBuffer(any(), any())),
     () => pool.mappings.push(pick(pool.queues).mapBufferSync(any(), { access: pick(['read', 'write', garbage()]) })),
     () => pick(pool.mappings).unmap(),
-    () => new Uint8Array(pick(pool.mappings).buffer)[0] = 1,
+    () => (new Uint8Array(pick(pool.mappings).buffer)[0] = 1),
     () => pool.scopes.push(pick(pool.queues).acquire(pick([[pick(pool.shared)], pool.shared.slice(0, 2), [any()], garbage()]))),
     () => pick(pool.scopes).release(),
     () => pick(pool.scopes)[Symbol.dispose](),
@@ -171,7 +327,13 @@ const missing = (what) => { console.error(what); process.exit(90); };
     () => pool.events.push(pick(pool.contexts).createUserEvent()),
     () => pick(pool.events).setStatus(pick(['complete', -5, garbage()])),
     // Status waits of every kind, on user events and on commands, asked before or after they end.
-    () => pick(pool.events).whenStatus(pick(['running', 'submitted', 'complete', 'queued', garbage()])).then(() => {}, () => {}),
+    () =>
+      pick(pool.events)
+        .whenStatus(pick(['running', 'submitted', 'complete', 'queued', garbage()]))
+        .then(
+          () => {},
+          () => {},
+        ),
     // Commands held back by a fresh user event on a queue (out-of-order ones too), which is then released, or not.
     () => {
       const q = pick(pool.queues);
@@ -179,7 +341,10 @@ const missing = (what) => { console.error(what); process.exit(90); };
       pool.events.push(gate);
       pool.events.push(q.enqueueMarker({ waitFor: [gate] }));
       pool.events.push(q.fillBuffer(pick(pool.buffers), new Uint8Array(4), { waitFor: [gate] }));
-      pendingMap(q.mapBuffer(pick(pool.buffers), { waitFor: [gate], access: pick(['read', 'read-write']) })).then((m) => pool.mappings.push(m), () => {});
+      pendingMap(q.mapBuffer(pick(pool.buffers), { waitFor: [gate], access: pick(['read', 'read-write']) })).then(
+        (m) => pool.mappings.push(m),
+        () => {},
+      );
       if (rand(2)) q.release();
     },
     () => pick(pool.events).completed.catch(() => {}),
@@ -188,115 +353,229 @@ const missing = (what) => { console.error(what); process.exit(90); };
     () => settle(),
     () => any().release(),
     () => any()[Symbol.dispose](),
-    () => { const list = pick(Object.values(pool)); if (list.length) list.splice(rand(list.length), 1); },
+    () => {
+      const list = pick(Object.values(pool));
+      if (list.length) list.splice(rand(list.length), 1);
+    },
 
     // The VA module (on libva).
-    ...(config.va ? [
-      () => openVa(pick([undefined, { kind: 'x11' }, { kind: pick(['drm', 'auto', garbage()]) }, { kind: 'drm', device: pick(['/dev/null', '/nonexistent', garbage()]) }, garbage()])),
-      () => pool.vaDisplays.push(ocl.VaDisplay.adopt(pick([pick(vaAddresses), pick(vaAddresses), 8n, 4096n, 2n ** 47n, garbage()]), pick([undefined, { from: pick(['VADisplay', 'AVVAAPIDeviceContext', garbage()]) }, garbage()]))),
-      () => vaDisplay().dispose(),
-      () => pool.contexts.push(va.createContext(pick([...pool.vaDisplays, pick(vaAddresses), garbage()]))),
-      () => pool.vaSurfaces.push(...vaDisplay().createSurfaces(pick([1, 2, garbage()]), { width: pick([16, 16, 32, 7, garbage()]), height: pick([16, 8, garbage()]), format: pick([undefined, 'NV12', 'NV12', 'BGRA', 'P010', garbage()]) })),
-      () => vaSurface().dispose(),
-      () => pool.shared.push(va.createFromSurface(refContext(), pick([vaSurface(), vaSurface()?.id, garbage()]), pick([0, 1, 1, 2]), { access: pick(['read', 'write', 'read-write', undefined]) })),
-      () => pool.shared.push(...va.createFromNV12Surface(refContext(), vaSurface())),
-      () => vaSurface().writePlane(rand(3), pick([() => new Uint8Array(pick([256, 128, 4096, 3])), () => new ArrayBuffer(256), hostMemory])(), pick([undefined, { method: pick(['derive', 'image', 'auto', garbage()]) }, { pitch: pick([16, 32, 15, garbage()]) }, garbage()])),
-      () => vaSurface().readPlane(rand(3), pick([undefined, { method: pick(['derive', 'image', garbage()]) }, { into: pick([new Uint8Array(pick([256, 64, 4096])), new Uint16Array(128), garbage(), hostMemory()]) }, { pitch: pick([16, 40, 3, garbage()]) }])),
-      () => vaSurface().read(pick([undefined, { method: pick(['derive', 'image']) }, garbage()])),
-      () => { const s = vaSurface(); s.write(pick([() => s.planes.map((p) => new Uint8Array(p.bytesPerRow * p.height)), () => [new Uint8Array(256)], garbage])()); },
-      () => vaSurface().sync(),
-      () => vaSurface().status,
-      () => pool.dmabufs.push(vaSurface().exportDmaBuf(pick([undefined, { layers: pick(['composed', 'separate', garbage()]), access: pick(['read', 'write', 'read-write', garbage()]) }, garbage()]))),
-      () => {
-        const source = pick([() => dmabuf(), () => pick(stale), () => ({ ...dmabuf().toImport(), ...pick([{}, { width: pick([0, 64, 2 ** 20]) }, { modifier: pick([1n, -1n, 'x']) }, { planes: [{ fd: pick([-1, 0, 2 ** 31, 1000]), pitch: 16 }] }, { format: pick(['BGRA', 'YV12', garbage()]) }]) }), garbage])();
-        pool.vaSurfaces.push(vaDisplay().importDmaBuf(source));
-      },
-      () => {
-        const frame = memory.importDmaBuf(refContext(), pick([dmabuf(), dmabuf(), pick(stale), garbage()]), pick([undefined, { as: pick(['buffers', 'images', garbage()]) }, garbage()]));
-        pool.frames.push(frame);
-        pool.buffers.push(...frame.memory);
-        pool.images.push(...frame.planes);
-      },
-      () => pick(pool.frames).release(),
-      () => pick(pool.dmabufs).close(),
-      () => dmabuf().close(),
-      // The exported fds closed behind the VaDmaBuf's back, or truncated (a real DMA-BUF keeps its size).
-      () => {
-        const victim = dmabuf();
-        if (victim.closed) return;
-        pool.dmabufs.splice(pool.dmabufs.indexOf(victim), 1);
-        stale.push(victim);
-        for (const { fd } of victim.objects) try { fs.closeSync(fd); } catch {}
-      },
-      () => {
-        const victim = dmabuf();
-        if (victim.closed) return;
-        try { fs.ftruncateSync(victim.objects[0].fd, pick([0, 1, 4096, 1 << 20])); } catch (error) { if (!['EPERM', 'EINVAL', 'EBADF'].includes(error.code)) throw error; }
-      },
-      // A DMA-BUF import (on this display or another) sees the exporter's bytes, and its writes reach the exporter.
-      () => {
-        const source = vaSurface();
-        if (source.format !== 'NV12') return;
-        const bytes = Uint8Array.from({ length: source.planes[0].bytesPerRow * source.planes[0].height }, () => rand(256));
-        source.writePlane(0, bytes);
-        const exported = source.exportDmaBuf({ layers: pick(['composed', 'separate']) });
-        pool.dmabufs.push(exported);
-        const imported = vaDisplay().importDmaBuf(exported);
-        pool.vaSurfaces.push(imported);
-        const seen = imported.readPlane(0, { method: pick(['derive', 'image']) });
-        const off = seen.findIndex((v, i) => v !== bytes[i]);
-        if (off >= 0) wrong('an imported DMA-BUF reads ' + seen[off] + ' at byte ' + off + ' of plane 0; the exporter wrote ' + bytes[off]);
-        imported.writePlane(0, bytes.map((v) => 255 - v));
-        const back = source.readPlane(0);
-        const off2 = back.findIndex((v, i) => v !== 255 - bytes[i]);
-        if (off2 >= 0) wrong('the exporter reads ' + back[off2] + ' at byte ' + off2 + ' after the importer wrote ' + (255 - bytes[off2]));
-        counts.checked++;
-        if (rand(2)) exported.close();
-      },
-      // Transfers while OpenCL has the surface acquired or its release is in
-      // flight (gated by a user event sometimes): a typed error or a wait,
-      // never the bytes from before invert_image.
-      () => {
-        const display = vaDisplay();
-        const context = va.createContext(display);
-        pool.contexts.push(context);
-        const queue = context.createQueue(undefined, { outOfOrder: !!rand(2) });
-        pool.queues.push(queue);
-        const surface = display.createSurface({ width: 16, height: 16 });
-        pool.vaSurfaces.push(surface);
-        const before = rand(256);
-        const method = pick(['derive', 'image', undefined]);
-        surface.writePlane(0, new Uint8Array(256).fill(before), { method });
-        const y = va.createFromSurface(context, surface, 0);
-        pool.shared.push(y);
-        const kernel = context.createProgramWithBuiltInKernels(['invert_image']).createKernel('invert_image').setArgs(y, y);
-        pool.kernels.push(kernel);
-        const gate = rand(3) ? null : context.createUserEvent();
-        const acquired = queue.enqueueAcquireShared([y], { waitFor: gate ? [gate] : undefined });
-        const refused = (call) => {
-          try { call(); } catch (error) { if (error instanceof ocl.OpenCLStateError) { counts.refused++; return; } throw error; }
-          wrong('a VA transfer on a surface OpenCL has acquired went through');
-        };
-        refused(() => surface.readPlane(0, { method }));
-        refused(() => surface.writePlane(0, new Uint8Array(256), { method }));
-        const ran = queue.enqueueKernel(kernel, [16, 16], { waitFor: [acquired] });
-        const released = queue.enqueueReleaseShared([y], { waitFor: [ran] });
-        pool.events.push(acquired, ran, released, ...(gate ? [gate] : []));
-        const check = () => {
-          let bytes;
-          try { bytes = surface.readPlane(0, { method }); } catch (error) { if (error instanceof ocl.OpenCLStateError) return false; throw error; }
-          const expected = 255 - before;
-          const off = bytes.findIndex((v) => v !== expected);
-          counts.checked++;
-          if (off >= 0) wrong('plane 0 byte ' + off + ' is ' + bytes[off] + ' after invert_image of ' + before + ' (expected ' + expected + ', method ' + method + ', gate ' + !!gate + ')');
-          return true;
-        };
-        if (gate && rand(2)) refused(() => surface.readPlane(0, { method }));
-        if (gate) gate.setStatus('complete');
-        pick([() => {}, () => {}, () => queue.flush(), () => released.release(), () => queue.release(), () => ran.waitSync()])();
-        check();
-      },
-    ] : []),
+    ...(config.va
+      ? [
+          () =>
+            openVa(
+              pick([
+                undefined,
+                { kind: 'x11' },
+                { kind: pick(['drm', 'auto', garbage()]) },
+                { kind: 'drm', device: pick(['/dev/null', '/nonexistent', garbage()]) },
+                garbage(),
+              ]),
+            ),
+          () =>
+            pool.vaDisplays.push(
+              ocl.VaDisplay.adopt(
+                pick([pick(vaAddresses), pick(vaAddresses), 8n, 4096n, 2n ** 47n, garbage()]),
+                pick([undefined, { from: pick(['VADisplay', 'AVVAAPIDeviceContext', garbage()]) }, garbage()]),
+              ),
+            ),
+          () => vaDisplay().dispose(),
+          () => pool.contexts.push(va.createContext(pick([...pool.vaDisplays, pick(vaAddresses), garbage()]))),
+          () =>
+            pool.vaSurfaces.push(
+              ...vaDisplay().createSurfaces(pick([1, 2, garbage()]), {
+                width: pick([16, 16, 32, 7, garbage()]),
+                height: pick([16, 8, garbage()]),
+                format: pick([undefined, 'NV12', 'NV12', 'BGRA', 'P010', garbage()]),
+              }),
+            ),
+          () => vaSurface().dispose(),
+          () =>
+            pool.shared.push(
+              va.createFromSurface(refContext(), pick([vaSurface(), vaSurface()?.id, garbage()]), pick([0, 1, 1, 2]), {
+                access: pick(['read', 'write', 'read-write', undefined]),
+              }),
+            ),
+          () => pool.shared.push(...va.createFromNV12Surface(refContext(), vaSurface())),
+          () =>
+            vaSurface().writePlane(
+              rand(3),
+              pick([() => new Uint8Array(pick([256, 128, 4096, 3])), () => new ArrayBuffer(256), hostMemory])(),
+              pick([undefined, { method: pick(['derive', 'image', 'auto', garbage()]) }, { pitch: pick([16, 32, 15, garbage()]) }, garbage()]),
+            ),
+          () =>
+            vaSurface().readPlane(
+              rand(3),
+              pick([
+                undefined,
+                { method: pick(['derive', 'image', garbage()]) },
+                { into: pick([new Uint8Array(pick([256, 64, 4096])), new Uint16Array(128), garbage(), hostMemory()]) },
+                { pitch: pick([16, 40, 3, garbage()]) },
+              ]),
+            ),
+          () => vaSurface().read(pick([undefined, { method: pick(['derive', 'image']) }, garbage()])),
+          () => {
+            const s = vaSurface();
+            s.write(pick([() => s.planes.map((p) => new Uint8Array(p.bytesPerRow * p.height)), () => [new Uint8Array(256)], garbage])());
+          },
+          () => vaSurface().sync(),
+          () => vaSurface().status,
+          () =>
+            pool.dmabufs.push(
+              vaSurface().exportDmaBuf(
+                pick([
+                  undefined,
+                  { layers: pick(['composed', 'separate', garbage()]), access: pick(['read', 'write', 'read-write', garbage()]) },
+                  garbage(),
+                ]),
+              ),
+            ),
+          () => {
+            const source = pick([
+              () => dmabuf(),
+              () => pick(stale),
+              () => ({
+                ...dmabuf().toImport(),
+                ...pick([
+                  {},
+                  { width: pick([0, 64, 2 ** 20]) },
+                  { modifier: pick([1n, -1n, 'x']) },
+                  { planes: [{ fd: pick([-1, 0, 2 ** 31, 1000]), pitch: 16 }] },
+                  { format: pick(['BGRA', 'YV12', garbage()]) },
+                ]),
+              }),
+              garbage,
+            ])();
+            pool.vaSurfaces.push(vaDisplay().importDmaBuf(source));
+          },
+          () => {
+            const frame = memory.importDmaBuf(
+              refContext(),
+              pick([dmabuf(), dmabuf(), pick(stale), garbage()]),
+              pick([undefined, { as: pick(['buffers', 'images', garbage()]) }, garbage()]),
+            );
+            pool.frames.push(frame);
+            pool.buffers.push(...frame.memory);
+            pool.images.push(...frame.planes);
+          },
+          () => pick(pool.frames).release(),
+          () => pick(pool.dmabufs).close(),
+          () => dmabuf().close(),
+          // The exported fds closed behind the VaDmaBuf's back, or truncated (a real DMA-BUF keeps its size).
+          () => {
+            const victim = dmabuf();
+            if (victim.closed) return;
+            pool.dmabufs.splice(pool.dmabufs.indexOf(victim), 1);
+            stale.push(victim);
+            for (const { fd } of victim.objects)
+              try {
+                fs.closeSync(fd);
+              } catch {}
+          },
+          () => {
+            const victim = dmabuf();
+            if (victim.closed) return;
+            try {
+              fs.ftruncateSync(victim.objects[0].fd, pick([0, 1, 4096, 1 << 20]));
+            } catch (error) {
+              if (!['EPERM', 'EINVAL', 'EBADF'].includes(error.code)) throw error;
+            }
+          },
+          // A DMA-BUF import (on this display or another) sees the exporter's bytes, and its writes reach the exporter.
+          () => {
+            const source = vaSurface();
+            if (source.format !== 'NV12') return;
+            const bytes = Uint8Array.from({ length: source.planes[0].bytesPerRow * source.planes[0].height }, () => rand(256));
+            source.writePlane(0, bytes);
+            const exported = source.exportDmaBuf({ layers: pick(['composed', 'separate']) });
+            pool.dmabufs.push(exported);
+            const imported = vaDisplay().importDmaBuf(exported);
+            pool.vaSurfaces.push(imported);
+            const seen = imported.readPlane(0, { method: pick(['derive', 'image']) });
+            const off = seen.findIndex((v, i) => v !== bytes[i]);
+            if (off >= 0) wrong('an imported DMA-BUF reads ' + seen[off] + ' at byte ' + off + ' of plane 0; the exporter wrote ' + bytes[off]);
+            imported.writePlane(
+              0,
+              bytes.map((v) => 255 - v),
+            );
+            const back = source.readPlane(0);
+            const off2 = back.findIndex((v, i) => v !== 255 - bytes[i]);
+            if (off2 >= 0) wrong('the exporter reads ' + back[off2] + ' at byte ' + off2 + ' after the importer wrote ' + (255 - bytes[off2]));
+            counts.checked++;
+            if (rand(2)) exported.close();
+          },
+          // Transfers while OpenCL has the surface acquired or its release is in
+          // flight (gated by a user event sometimes): a typed error or a wait,
+          // never the bytes from before invert_image.
+          () => {
+            const display = vaDisplay();
+            const context = va.createContext(display);
+            pool.contexts.push(context);
+            const queue = context.createQueue(undefined, { outOfOrder: !!rand(2) });
+            pool.queues.push(queue);
+            const surface = display.createSurface({ width: 16, height: 16 });
+            pool.vaSurfaces.push(surface);
+            const before = rand(256);
+            const method = pick(['derive', 'image', undefined]);
+            surface.writePlane(0, new Uint8Array(256).fill(before), { method });
+            const y = va.createFromSurface(context, surface, 0);
+            pool.shared.push(y);
+            const kernel = context.createProgramWithBuiltInKernels(['invert_image']).createKernel('invert_image').setArgs(y, y);
+            pool.kernels.push(kernel);
+            const gate = rand(3) ? null : context.createUserEvent();
+            const acquired = queue.enqueueAcquireShared([y], { waitFor: gate ? [gate] : undefined });
+            const refused = (call) => {
+              try {
+                call();
+              } catch (error) {
+                if (error instanceof ocl.OpenCLStateError) {
+                  counts.refused++;
+                  return;
+                }
+                throw error;
+              }
+              wrong('a VA transfer on a surface OpenCL has acquired went through');
+            };
+            refused(() => surface.readPlane(0, { method }));
+            refused(() => surface.writePlane(0, new Uint8Array(256), { method }));
+            const ran = queue.enqueueKernel(kernel, [16, 16], { waitFor: [acquired] });
+            const released = queue.enqueueReleaseShared([y], { waitFor: [ran] });
+            pool.events.push(acquired, ran, released, ...(gate ? [gate] : []));
+            const check = () => {
+              let bytes;
+              try {
+                bytes = surface.readPlane(0, { method });
+              } catch (error) {
+                if (error instanceof ocl.OpenCLStateError) return false;
+                throw error;
+              }
+              const expected = 255 - before;
+              const off = bytes.findIndex((v) => v !== expected);
+              counts.checked++;
+              if (off >= 0)
+                wrong(
+                  'plane 0 byte ' +
+                    off +
+                    ' is ' +
+                    bytes[off] +
+                    ' after invert_image of ' +
+                    before +
+                    ' (expected ' +
+                    expected +
+                    ', method ' +
+                    method +
+                    ', gate ' +
+                    !!gate +
+                    ')',
+                );
+              return true;
+            };
+            if (gate && rand(2)) refused(() => surface.readPlane(0, { method }));
+            if (gate) gate.setStatus('complete');
+            pick([() => {}, () => {}, () => queue.flush(), () => released.release(), () => queue.release(), () => ran.waitSync()])();
+            check();
+          },
+        ]
+      : []),
     () => global.gc(),
   ];
   for (let i = 0; i < steps; i++) {
@@ -322,8 +601,18 @@ const missing = (what) => { console.error(what); process.exit(90); };
     }
     if (i % 50 === 0) await new Promise((r) => setImmediate(r));
   }
-  for (const scope of pool.scopes) try { scope[Symbol.dispose](); } catch {}
-  if (seed % 3) for (const list of Object.values(pool)) for (const o of list) try { o.release?.(); o.dispose?.(); o.close?.(); } catch {}
+  for (const scope of pool.scopes)
+    try {
+      scope[Symbol.dispose]();
+    } catch {}
+  if (seed % 3)
+    for (const list of Object.values(pool))
+      for (const o of list)
+        try {
+          o.release?.();
+          o.dispose?.();
+          o.close?.();
+        } catch {}
   await Promise.all([...workers].map((w) => new Promise((r) => w.once('exit', r))));
   if (trace) process.stderr.write(JSON.stringify(byOp) + '\n');
   console.log(JSON.stringify(counts));
@@ -339,7 +628,8 @@ const missing = (what) => { console.error(what); process.exit(90); };
       if (!e || e.released) continue;
       try {
         const status = e.status;
-        if (status !== 'complete' && typeof status !== 'number') unended.push({ command: e.commandTypeName, status, unsetGates: e.unsetGates().length, queueReleased: !!e.queue?.released });
+        if (status !== 'complete' && typeof status !== 'number')
+          unended.push({ command: e.commandTypeName, status, unsetGates: e.unsetGates().length, queueReleased: !!e.queue?.released });
       } catch (error) {
         unended.push({ error: error.name + ': ' + error.message });
       }

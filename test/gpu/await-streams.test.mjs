@@ -100,7 +100,10 @@ for (const mode of ['waiter', 'callback']) {
     const skip = twoDevices && devices.length < 2 ? `one device on this platform (${devices.length})` : false;
     describe(`await of a 4 KiB write while a ~190 ms kernel runs (${where}), OPENCL_INTEROP_COMPLETION=${mode}`, { skip }, () => {
       it('resolves within 2 ms of the write completing (50 ms on the reference driver), while the kernel still runs, in each of 3 rounds', async () => {
-        const run = await runFresh(source(twoDevices), { timeoutMs: 60_000, env: { OPENCL_INTEROP_COMPLETION: mode, REFDRV_COMMAND_DELAY_US: 'kernel=190000' } });
+        const run = await runFresh(source(twoDevices), {
+          timeoutMs: 60_000,
+          env: { OPENCL_INTEROP_COMPLETION: mode, REFDRV_COMMAND_DELAY_US: 'kernel=190000' },
+        });
         assert.equal(run.status, 0, describeRun(run));
         const result = JSON.parse(run.stdout.trim().split('\n').pop());
         console.log(JSON.stringify(result));
@@ -108,7 +111,11 @@ for (const mode of ['waiter', 'callback']) {
         const boundMs = result.testDriver ? 50 : 2;
         for (const round of result.rounds) {
           assert.ok(round.awaitLateByMs <= boundMs, `late by ${round.awaitLateByMs} ms (bound ${boundMs} ms): ${JSON.stringify(result)}`);
-          assert.notEqual(round.longStatusWhenWriteResolved, 'complete', `the write's await resolved only after the kernel: ${JSON.stringify(result)}`);
+          assert.notEqual(
+            round.longStatusWhenWriteResolved,
+            'complete',
+            `the write's await resolved only after the kernel: ${JSON.stringify(result)}`,
+          );
         }
       });
     });

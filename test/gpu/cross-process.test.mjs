@@ -21,8 +21,13 @@ const onGpu = !platformName.includes('reference');
 
 test('producer (Vulkan) and consumer (OpenCL) processes share frames through sent handles: 0 mismatches', { timeout: 600_000 }, async (t) => {
   const device = gpuDevice(gpuPlatform());
-  assert.ok(vulkanMatches(device), `no Vulkan device matches "${device.name}" by UUID (on the reference driver set REFDRV_DEVICE_UUID to lavapipe's deviceUUID)`);
-  const size = onGpu ? ['--width', '3840', '--height', '2160', '--frames', '240', '--slots', '8', '--check', 'ends'] : ['--width', '64', '--height', '32', '--frames', '24', '--slots', '3', '--check', 'all'];
+  assert.ok(
+    vulkanMatches(device),
+    `no Vulkan device matches "${device.name}" by UUID (on the reference driver set REFDRV_DEVICE_UUID to lavapipe's deviceUUID)`,
+  );
+  const size = onGpu
+    ? ['--width', '3840', '--height', '2160', '--frames', '240', '--slots', '8', '--check', 'ends']
+    : ['--width', '64', '--height', '32', '--frames', '24', '--slots', '3', '--check', 'all'];
   const run = await runFresh(
     `import(${JSON.stringify(script)}).then(async (m) => console.log(JSON.stringify(await m.runCrossProcessFrames(${JSON.stringify(['--platform', platformName, ...size])}))));`,
     { timeoutMs: 300_000 },

@@ -54,7 +54,9 @@ const scenarios = {
     })();`,
 };
 
-describe('a process ends with imported memory acquired (issue 22 item 1)', { skip: hasVulkan ? false : 'no Vulkan device matches the OpenCL device' }, () => {
+describe('a process ends with imported memory acquired (issue 22 item 1)', {
+  skip: hasVulkan ? false : 'no Vulkan device matches the OpenCL device',
+}, () => {
   for (const [name, body] of Object.entries(scenarios)) {
     it(`exits by itself: ${name}`, async () => {
       const run = await runFresh(setup + body, { timeoutMs: 20_000 });
@@ -65,13 +67,17 @@ describe('a process ends with imported memory acquired (issue 22 item 1)', { ski
   }
 
   it('exits by itself after acquire + release (the control)', async () => {
-    const run = await runFresh(`${setup}(async () => { await queue.enqueueAcquireShared([m]); await queue.enqueueReleaseShared([m]); note('ok'); })();`);
+    const run = await runFresh(
+      `${setup}(async () => { await queue.enqueueAcquireShared([m]); await queue.enqueueReleaseShared([m]); note('ok'); })();`,
+    );
     assert.equal(run.timedOut, false, describeRun(run));
     assert.equal(run.status, 0, describeRun(run));
   });
 });
 
-describe('a worker importing Vulkan memory in a loop is terminated (issue 22 item 2)', { skip: hasVulkan ? false : 'no Vulkan device matches the OpenCL device' }, () => {
+describe('a worker importing Vulkan memory in a loop is terminated (issue 22 item 2)', {
+  skip: hasVulkan ? false : 'no Vulkan device matches the OpenCL device',
+}, () => {
   it('the process exits after worker.terminate() at 1.5 s', async () => {
     const workerSource = `${prelude}
       const { parentPort } = require('node:worker_threads');
@@ -89,12 +95,15 @@ describe('a worker importing Vulkan memory in a loop is terminated (issue 22 ite
           if (i === 3) parentPort.postMessage('looping');
         }
       })();`;
-    const run = await runFresh(`
+    const run = await runFresh(
+      `
       const { Worker } = require('node:worker_threads');
       const w = new Worker(${JSON.stringify(workerSource)}, { eval: true });
       w.on('error', (e) => { console.error('worker error', e); process.exitCode = 4; });
       w.once('message', () => setTimeout(() => w.terminate().then(() => console.log('terminated')), 1500));
-    `, { timeoutMs: 30_000 });
+    `,
+      { timeoutMs: 30_000 },
+    );
     assert.equal(run.timedOut, false, describeRun(run));
     assert.equal(run.status, 0, describeRun(run));
     assert.match(run.stdout, /terminated/);

@@ -16,7 +16,11 @@ const platform = findGpuPlatform();
 const hasExternalMemory = platform?.supports('cl_khr_external_memory');
 const hasSemaphores = platform?.supports('cl_khr_semaphore');
 const matched = hasExternalMemory && vulkanMatches(gpuDevice(platform));
-const noMemory = !hasExternalMemory ? 'the platform has no cl_khr_external_memory' : !matched ? 'no Vulkan device matches the OpenCL device (UUID)' : false;
+const noMemory = !hasExternalMemory
+  ? 'the platform has no cl_khr_external_memory'
+  : !matched
+    ? 'no Vulkan device matches the OpenCL device (UUID)'
+    : false;
 
 /** Runs `body` (inside an async function) in a fresh process; it must exit 0 and print `expected`, line by line. */
 async function expectPrinted(body, expected) {
@@ -44,7 +48,8 @@ const vulkanBuffer = `
 
 describe('issue 22 item 4: descriptors that are no export, and images the device cannot make over imported planes', { skip: noMemory }, () => {
   it('a regular file, a FIFO, a TCP socket, a directory, a closed fd: TypeErrors before the driver (NVIDIA: positive status 999); a real export imports', async () => {
-    await expectPrinted(`
+    await expectPrinted(
+      `
       const fs = require('node:fs'), os = require('node:os'), path = require('node:path'), net = require('node:net');
       const { execFileSync } = require('node:child_process');
       ${vulkanBuffer}
@@ -62,29 +67,35 @@ describe('issue 22 item 4: descriptors that are no export, and images the device
       console.log('a real export imported');
       server.close();
       fs.rmSync(dir, { recursive: true });
-    `, [
-      /^TypeError: handle\.handle: file descriptor \d+ is the regular file \/etc\/hostname, not an exported opaque-fd handle; expected memory exported as an opaque fd/,
-      /^TypeError: .* is a pipe or FIFO, not an exported opaque-fd handle/,
-      /^TypeError: .* is a socket, not an exported opaque-fd handle/,
-      /^TypeError: .* is a directory, not an exported opaque-fd handle/,
-      /^TypeError: handle\.handle: file descriptor \d+ \(opaque-fd\) is not open$/,
-      /^(TypeError: .* not an exported opaque-fd handle; expected a semaphore exported as an opaque fd|OpenCLHandleTypeError: .*|OpenCLExtensionError: .*)/,
-      /^a real export imported$/,
-    ]);
+    `,
+      [
+        /^TypeError: handle\.handle: file descriptor \d+ is the regular file \/etc\/hostname, not an exported opaque-fd handle; expected memory exported as an opaque fd/,
+        /^TypeError: .* is a pipe or FIFO, not an exported opaque-fd handle/,
+        /^TypeError: .* is a socket, not an exported opaque-fd handle/,
+        /^TypeError: .* is a directory, not an exported opaque-fd handle/,
+        /^TypeError: handle\.handle: file descriptor \d+ \(opaque-fd\) is not open$/,
+        /^(TypeError: .* not an exported opaque-fd handle; expected a semaphore exported as an opaque fd|OpenCLHandleTypeError: .*|OpenCLExtensionError: .*)/,
+        /^a real export imported$/,
+      ],
+    );
   });
 
   it("importPlanes(..., { as: 'images' }): images where the device makes them over imported memory, else an error naming what it lacks and as: 'buffers'", async () => {
-    await expectPrinted(`
+    await expectPrinted(
+      `
       ${vulkanBuffer}
       const result = named(() => memory.importPlanes(context, vkBuffer.exportMemory(), { format: 'RGBA', width: 16, height: 16, planes: [{ offset: 0, pitch: 256 }], as: 'images' }).release());
       console.log(result);
-    `, [/^(accepted|OpenCL(Extension)?Error: .*as: 'buffers'.*)$/]);
+    `,
+      [/^(accepted|OpenCL(Extension)?Error: .*as: 'buffers'.*)$/],
+    );
   });
 });
 
 describe('issue 22 item 5: the same fd imported twice never closes a file opened in between', { skip: noMemory }, () => {
   it('the import takes the fd (closed once, at the import: the driver holds a duplicate); the second import is a TypeError; a file opened under the number stays open', async () => {
-    await expectPrinted(`
+    await expectPrinted(
+      `
       const fs = require('node:fs');
       ${vulkanBuffer}
       const exported = vkBuffer.exportMemory();
@@ -98,19 +109,51 @@ describe('issue 22 item 5: the same fd imported twice never closes a file opened
       second?.release();
       fs.fstatSync(unrelated);
       console.log('unrelated still open');
-    `, [/^TypeError: handle\.handle: file descriptor \d+ \(opaque-fd\) is not open$/, /^unrelated still open$/]);
+    `,
+      [/^TypeError: handle\.handle: file descriptor \d+ \(opaque-fd\) is not open$/, /^unrelated still open$/],
+    );
   });
 });
 
-describe('issue 22 item 6: waits on semaphores made in OpenCL that nothing can signal', { skip: hasSemaphores ? false : 'the platform has no cl_khr_semaphore' }, () => {
+describe('issue 22 item 6: waits on semaphores made in OpenCL that nothing can signal', {
+  skip: hasSemaphores ? false : 'the platform has no cl_khr_semaphore',
+}, () => {
   const forms = [
-    ['a wait nothing signals, then queue.finishSync()', 'console.log(named(() => s.wait(queue))); queue.finishSync(); console.log("returned");', [/^OpenCLStateError: semaphores\[0\]: a wait on a semaphore with no signal pending would never end/, /^returned$/]],
-    ['a wait nothing signals, then a blocking read', 'console.log(named(() => s.wait(queue))); const b = context.createBuffer(16); queue.readBuffer(b, new Uint8Array(16), { blocking: true }); console.log("returned");', [/^OpenCLStateError/, /^returned$/]],
-    ['an awaited wait nothing signals', 'try { await s.wait(queue); console.log("resolved"); } catch (e) { console.log(e.name); }', [/^OpenCLStateError$/]],
-    ['semaphores.wait(queue, [s, s]) after one signal', 'await s.signal(queue); console.log(named(() => semaphores.wait(queue, [s, s]))); await s.wait(queue); queue.finishSync(); console.log("returned");', [/^TypeError: semaphores\[1\] is semaphores\[0\] again/, /^returned$/]],
-    ['a binary semaphore signaled twice without a wait', 'await s.signal(queue); console.log(named(() => s.signal(queue))); await s.wait(queue); console.log("returned");', [/^OpenCLStateError: .*previous signal has not been waited on yet/, /^returned$/]],
-    ['a semaphore released with a gated wait pending whose gate then completes (never signaled)', 'const gate = context.createUserEvent(); console.log(named(() => s.wait(queue, { waitFor: [gate] }))); s.release(); gate.setStatus("complete"); await queue.finish(); console.log("finished");', [/^OpenCLStateError/, /^finished$/]],
-    ['a semaphore released with a gated wait pending whose gate then completes (signaled first)', 'await s.signal(queue); const gate = context.createUserEvent(); const w = s.wait(queue, { waitFor: [gate] }); s.release(); gate.setStatus("complete"); await w; console.log("finished");', [/^finished$/]],
+    [
+      'a wait nothing signals, then queue.finishSync()',
+      'console.log(named(() => s.wait(queue))); queue.finishSync(); console.log("returned");',
+      [/^OpenCLStateError: semaphores\[0\]: a wait on a semaphore with no signal pending would never end/, /^returned$/],
+    ],
+    [
+      'a wait nothing signals, then a blocking read',
+      'console.log(named(() => s.wait(queue))); const b = context.createBuffer(16); queue.readBuffer(b, new Uint8Array(16), { blocking: true }); console.log("returned");',
+      [/^OpenCLStateError/, /^returned$/],
+    ],
+    [
+      'an awaited wait nothing signals',
+      'try { await s.wait(queue); console.log("resolved"); } catch (e) { console.log(e.name); }',
+      [/^OpenCLStateError$/],
+    ],
+    [
+      'semaphores.wait(queue, [s, s]) after one signal',
+      'await s.signal(queue); console.log(named(() => semaphores.wait(queue, [s, s]))); await s.wait(queue); queue.finishSync(); console.log("returned");',
+      [/^TypeError: semaphores\[1\] is semaphores\[0\] again/, /^returned$/],
+    ],
+    [
+      'a binary semaphore signaled twice without a wait',
+      'await s.signal(queue); console.log(named(() => s.signal(queue))); await s.wait(queue); console.log("returned");',
+      [/^OpenCLStateError: .*previous signal has not been waited on yet/, /^returned$/],
+    ],
+    [
+      'a semaphore released with a gated wait pending whose gate then completes (never signaled)',
+      'const gate = context.createUserEvent(); console.log(named(() => s.wait(queue, { waitFor: [gate] }))); s.release(); gate.setStatus("complete"); await queue.finish(); console.log("finished");',
+      [/^OpenCLStateError/, /^finished$/],
+    ],
+    [
+      'a semaphore released with a gated wait pending whose gate then completes (signaled first)',
+      'await s.signal(queue); const gate = context.createUserEvent(); const w = s.wait(queue, { waitFor: [gate] }); s.release(); gate.setStatus("complete"); await w; console.log("finished");',
+      [/^finished$/],
+    ],
   ];
   for (const [name, body, expected] of forms) {
     it(`${name}: a typed error where nothing could signal it, and the process exits`, async () => {
@@ -120,8 +163,9 @@ describe('issue 22 item 6: waits on semaphores made in OpenCL that nothing can s
 });
 
 describe('issue 22 item 7: an acquire that fails acquires nothing', { skip: noMemory }, () => {
-  it("gated on a user event that fails: not acquired, the release is refused, a new acquire works, Vulkan still reads its 0x5a", async () => {
-    await expectPrinted(`
+  it('gated on a user event that fails: not acquired, the release is refused, a new acquire works, Vulkan still reads its 0x5a', async () => {
+    await expectPrinted(
+      `
       ${vulkanBuffer}
       await vkBuffer.write(new Uint8Array(4096).fill(0x5a));
       const buffer = memory.importBuffer(context, vkBuffer.exportMemory());
@@ -139,13 +183,15 @@ describe('issue 22 item 7: an acquire that fails acquires nothing', { skip: noMe
       const back = await vkBuffer.read();
       console.log('Vulkan reads ' + (back.every((b) => b === 0x5a) ? 'its 0x5a' : 'something else: 0x' + back[0].toString(16)));
       buffer.release();
-    `, [
-      /^acquire failed: OpenCLCommandError$/,
-      /^acquired: false$/,
-      /^OpenCLError: clEnqueueReleaseExternalMemObjectsKHR failed: CL_INVALID_OPERATION \(-59\): external memory \(opaque-fd, 4096 bytes\) is not acquired$/,
-      /^OpenCL reads 0x5a to 0x5a$/,
-      /^Vulkan reads its 0x5a$/,
-    ]);
+    `,
+      [
+        /^acquire failed: OpenCLCommandError$/,
+        /^acquired: false$/,
+        /^OpenCLError: clEnqueueReleaseExternalMemObjectsKHR failed: CL_INVALID_OPERATION \(-59\): external memory \(opaque-fd, 4096 bytes\) is not acquired$/,
+        /^OpenCL reads 0x5a to 0x5a$/,
+        /^Vulkan reads its 0x5a$/,
+      ],
+    );
   });
 });
 

@@ -13,7 +13,11 @@ const big = device.compilerAvailable; // a GPU: 4K frames; the reference driver:
 const [width, height] = big ? [3840, 2160] : [64, 32];
 
 describe('FramePipeline on the GPU', { skip: !vulkanMatches(device) && 'no Vulkan device matches the OpenCL device by UUID' }, () => {
-  for (const [order, lag] of [['ahead', 0], ['naive', 0], ['ahead', 4]]) {
+  for (const [order, lag] of [
+    ['ahead', 0],
+    ['naive', 0],
+    ['ahead', 4],
+  ]) {
     it(`Vulkan -> OpenCL -> Vulkan, ${width}x${height}, 8 slots, order ${order}, lag ${lag}: 0 mismatched pixels; semaphores where Vulkan exports them`, async () => {
       const instance = ocl.createVulkanInstance();
       const vulkan = instance.createDevice({ uuid: device.uuidBytes });
@@ -39,8 +43,16 @@ describe('FramePipeline on the GPU', { skip: !vulkanMatches(device) && 'no Vulka
     const queue = context.createQueue();
     const uploads = context.createQueue();
     try {
-      assert.deepEqual(await hostUploadPipeline(ocl, { queue, width, height, slots: 4, frames: 16 }), { frames: 16, checked: 16 * width * height, mismatches: 0 });
-      assert.deepEqual(await hostUploadPipeline(ocl, { queue, uploadQueue: uploads, width, height, slots: 4, frames: 16, lag: 2 }), { frames: 16, checked: 16 * width * height, mismatches: 0 });
+      assert.deepEqual(await hostUploadPipeline(ocl, { queue, width, height, slots: 4, frames: 16 }), {
+        frames: 16,
+        checked: 16 * width * height,
+        mismatches: 0,
+      });
+      assert.deepEqual(await hostUploadPipeline(ocl, { queue, uploadQueue: uploads, width, height, slots: 4, frames: 16, lag: 2 }), {
+        frames: 16,
+        checked: 16 * width * height,
+        mismatches: 0,
+      });
     } finally {
       uploads.release();
       queue.release();
@@ -71,4 +83,3 @@ const { Worker } = require('node:worker_threads');
     assert.deepEqual(value.frames, Array(value.gpus).fill(24));
   });
 });
-

@@ -24,13 +24,18 @@ function runProgram(args, timeoutMs) {
   return new Promise((done) => {
     const started = Date.now();
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '', stderr = '', timedOut = false;
+    let stdout = '',
+      stderr = '',
+      timedOut = false;
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs * (Number(process.env.OPENCL_INTEROP_GPU_TIMEOUT_SCALE) || 1));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      },
+      timeoutMs * (Number(process.env.OPENCL_INTEROP_GPU_TIMEOUT_SCALE) || 1),
+    );
     child.on('close', (status, signal) => {
       clearTimeout(timer);
       done({ status, signal, stdout, stderr, timedOut, ms: Date.now() - started });
@@ -38,7 +43,9 @@ function runProgram(args, timeoutMs) {
   });
 }
 
-describe('letting go of pipelines, Vulkan devices and workers', { skip: !vulkanMatches(device) && 'no Vulkan device matches the OpenCL device by UUID' }, () => {
+describe('letting go of pipelines, Vulkan devices and workers', {
+  skip: !vulkanMatches(device) && 'no Vulkan device matches the OpenCL device by UUID',
+}, () => {
   for (const ending of ['exit', 'terminate']) {
     it(`a worker with Vulkan submissions in flight on a device it disposed ${ending === 'exit' ? 'calls process.exit()' : 'is terminated'}: 10 workers in turn, clean exit`, async () => {
       const worker = `
@@ -120,7 +127,23 @@ const { Worker } = require('node:worker_threads');
 
   it("the multi-GPU bench's sequence (every GPU, thread and worker modes, 8 and 32 slots), Node side only: exit 0, no signal", async () => {
     gpuPlatform();
-    const args = ['bench/multi-gpu-pipeline.mjs', '--platform', platformName, '--side', 'node', '--mode', 'both', '--slots', '8,32', '--frames', big ? '300' : '60', '--repeats', '1', '--check-frames', '16'];
+    const args = [
+      'bench/multi-gpu-pipeline.mjs',
+      '--platform',
+      platformName,
+      '--side',
+      'node',
+      '--mode',
+      'both',
+      '--slots',
+      '8,32',
+      '--frames',
+      big ? '300' : '60',
+      '--repeats',
+      '1',
+      '--check-frames',
+      '16',
+    ];
     if (!big) args.push('--width', String(width), '--height', String(height));
     const run = await runProgram(args, 240_000);
     // A crash: run it once more under a debugger (gdb or cuda-gdb, where installed) for the stacks of every thread.

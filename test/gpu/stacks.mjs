@@ -33,7 +33,10 @@ export function stacksUnderDebugger(file, args, cwd, timeoutMs = 300_000) {
     const tryNext = (i) => {
       if (i >= debuggers.length) return resolvePromise('\n(no gdb or cuda-gdb to run it under for the stacks)\n');
       const commands = ['set pagination off', 'handle SIGPIPE SIGUSR1 SIGUSR2 nostop noprint', 'run', 'thread apply all bt 30'];
-      const gdb = spawn(debuggers[i], ['-batch', ...commands.flatMap((c) => ['-ex', c]), '--args', file, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+      const gdb = spawn(debuggers[i], ['-batch', ...commands.flatMap((c) => ['-ex', c]), '--args', file, ...args], {
+        cwd,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let missing = false;
       const timer = setTimeout(() => gdb.kill('SIGKILL'), timeoutMs);
@@ -44,7 +47,9 @@ export function stacksUnderDebugger(file, args, cwd, timeoutMs = 300_000) {
         clearTimeout(timer);
         if (missing) return tryNext(i + 1);
         const signal = out.search(/received signal|Program terminated with signal/);
-        resolvePromise(`\n--- under ${debuggers[i]} (${signal < 0 ? 'it did not crash this time' : 'it crashed again'})\n${signal < 0 ? out.slice(-2000) : out.slice(signal, signal + 60_000)}`);
+        resolvePromise(
+          `\n--- under ${debuggers[i]} (${signal < 0 ? 'it did not crash this time' : 'it crashed again'})\n${signal < 0 ? out.slice(-2000) : out.slice(signal, signal + 60_000)}`,
+        );
       });
     };
     tryNext(0);

@@ -29,7 +29,9 @@ export function gpuPlatform() {
   const platform = findGpuPlatform();
   if (!platform) {
     const names = ocl.getPlatforms().map((p) => p.name);
-    throw new Error(`no OpenCL platform's name contains "${platformName}" (platforms: ${names.join(', ') || 'none'}); set OPENCL_INTEROP_GPU_PLATFORM`);
+    throw new Error(
+      `no OpenCL platform's name contains "${platformName}" (platforms: ${names.join(', ') || 'none'}); set OPENCL_INTEROP_GPU_PLATFORM`,
+    );
   }
   return platform;
 }
@@ -106,4 +108,3 @@ export function describeRun(run) {
   const how = run.timedOut ? `still running after ${run.ms} ms (killed)` : run.signal ? `killed by ${run.signal}` : `exit ${run.status}`;
   return `${how}\n--- stdout\n${run.stdout.slice(-4000)}\n--- stderr\n${run.stderr.slice(-4000)}`;
 }
-

@@ -64,7 +64,9 @@ const { Worker } = require('node:worker_threads');
 })().catch((e) => { console.error(e); process.exitCode = 4; });`;
 }
 
-describe('worker threads that use Vulkan end without crashing the process', { skip: gpus ? false : 'no Vulkan device matches an OpenCL device' }, () => {
+describe('worker threads that use Vulkan end without crashing the process', {
+  skip: gpus ? false : 'no Vulkan device matches an OpenCL device',
+}, () => {
   const cases = [
     ['one worker, the main thread never uses Vulkan', { workers: 1, perGpu: false }],
     ['four workers on one GPU at once', { workers: 4, perGpu: false }],

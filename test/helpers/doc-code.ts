@@ -36,7 +36,26 @@ const checkedLanguages: Record<string, CodeLanguage> = {
 };
 
 /** Languages of blocks that are not checked: shell sessions, C, data. Anything else is reported, so a typo cannot hide code. */
-const otherLanguages = new Set(['', 'sh', 'bash', 'shell', 'console', 'c', 'cpp', 'c++', 'json', 'text', 'txt', 'diff', 'cmake', 'powershell', 'ps1', 'yaml', 'ini', 'make']);
+const otherLanguages = new Set([
+  '',
+  'sh',
+  'bash',
+  'shell',
+  'console',
+  'c',
+  'cpp',
+  'c++',
+  'json',
+  'text',
+  'txt',
+  'diff',
+  'cmake',
+  'powershell',
+  'ps1',
+  'yaml',
+  'ini',
+  'make',
+]);
 
 /** Fenced code blocks (``` or ~~~, indented or not) with the language of their info string. */
 export function extractCodeBlocks(markdown: string, file: string): Extracted {
@@ -58,10 +77,15 @@ export function extractCodeBlocks(markdown: string, file: string): Extracted {
     const [word = '', ...rest] = info.split(/\s+/).filter((w) => w !== '');
     const language = checkedLanguages[word.toLowerCase()];
     if (language !== undefined) {
-      if (rest.length > 0) problems.push(`${file}:${i + 1}: fence "${fence}${info}": nothing may follow the language; a partial block says what it takes with a leading // @given line`);
+      if (rest.length > 0)
+        problems.push(
+          `${file}:${i + 1}: fence "${fence}${info}": nothing may follow the language; a partial block says what it takes with a leading // @given line`,
+        );
       else blocks.push({ file, line: i + 2, language, code: body.join('\n') });
     } else if (!otherLanguages.has(word.toLowerCase())) {
-      problems.push(`${file}:${i + 1}: fence "${fence}${info}": unknown language "${word}" (ts and js blocks are type-checked; name the language of any other)`);
+      problems.push(
+        `${file}:${i + 1}: fence "${fence}${info}": unknown language "${word}" (ts and js blocks are type-checked; name the language of any other)`,
+      );
     }
     i = j;
   }
@@ -236,7 +260,14 @@ export function checkCodeBlocks(blocks: readonly CodeBlock[], options: CheckOpti
       origins.set(sidecar, { block, given: prepared.given, sidecar: true });
     }
   });
-  writeFileSync(join(workDir, 'tsconfig.json'), tsconfig(options.repoRoot, packageEntry, roots.map((r) => r.slice(workDir.length + 1))));
+  writeFileSync(
+    join(workDir, 'tsconfig.json'),
+    tsconfig(
+      options.repoRoot,
+      packageEntry,
+      roots.map((r) => r.slice(workDir.length + 1)),
+    ),
+  );
 
   // The package's files, parsed once per process, are reused from the last program.
   const program = ts.createProgram({ rootNames: roots, options: compiler, oldProgram: last.program });

@@ -17,8 +17,11 @@ export function pocl(): Platform {
   const platform = getPlatforms().find((p) => p.name === 'Portable Computing Language');
   if (!platform) {
     throw new Error(
-      `PoCL is not among the platforms (${getPlatforms().map((p) => p.name).join(', ') || 'none'}): ` +
-        'install ocl-icd-libopencl1 and pocl-opencl-icd',
+      `PoCL is not among the platforms (${
+        getPlatforms()
+          .map((p) => p.name)
+          .join(', ') || 'none'
+      }): ` + 'install ocl-icd-libopencl1 and pocl-opencl-icd',
     );
   }
   return platform;
@@ -101,7 +104,9 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 /** For a program the tests run by name that is not installed: which package has it (scripts/test-prerequisites.mjs). */
 function notInstalled(file: string, error: NodeJS.ErrnoException): string | undefined {
   const packages = error.code === 'ENOENT' ? packagesFor(file) : undefined;
-  return packages && `${file} is not installed: apt-get install ${packages.join(' ')} (npm test installs it as root; see scripts/test-prerequisites.mjs)`;
+  return (
+    packages && `${file} is not installed: apt-get install ${packages.join(' ')} (npm test installs it as root; see scripts/test-prerequisites.mjs)`
+  );
 }
 
 /**
@@ -166,7 +171,9 @@ export function runProcess(file: string, args: readonly string[], options: Child
 export async function outputOf(file: string, args: readonly string[], options: ChildOptions = {}): Promise<string> {
   const result = await runProcess(file, args, options);
   if (result.status !== 0) {
-    throw new Error(`${[file, ...args].join(' ')} ended with ${result.signal ?? `status ${result.status}`}\n--- its stdout:\n${tail(result.stdout)}\n--- its stderr:\n${tail(result.stderr)}`);
+    throw new Error(
+      `${[file, ...args].join(' ')} ended with ${result.signal ?? `status ${result.status}`}\n--- its stdout:\n${tail(result.stdout)}\n--- its stderr:\n${tail(result.stderr)}`,
+    );
   }
   return result.stdout;
 }
@@ -193,7 +200,10 @@ export function runNode(code: string, options: ChildOptions & { args?: string[] 
  * when it printed nothing). Otherwise throws with what the process printed.
  */
 // biome-ignore lint/suspicious/noExplicitAny: the snippet's JSON, as JSON.parse gives it
-export async function runNodeForValue<T = any>(code: string, options: ChildOptions & { args?: string[] } = {}): Promise<{ value: T; stderr: string }> {
+export async function runNodeForValue<T = any>(
+  code: string,
+  options: ChildOptions & { args?: string[] } = {},
+): Promise<{ value: T; stderr: string }> {
   const result = await runNode(code, options);
   if (result.signal || result.status !== 0) {
     throw new Error(`the process ended with ${result.signal ?? `status ${result.status}`}\n${result.stderr}\n${result.stdout}`);

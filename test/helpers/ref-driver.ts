@@ -173,8 +173,10 @@ export function isOpen(fd: number): boolean {
 export const payload = {
   opaqueFd: (size: number): number => ref.createOpaqueFdMemory(size),
   dmaBuf: (size = 64): number => ref.createDmaBuf(size),
-  read: (fd: number, size: number, { opaque = false, offset = 0 } = {}): Uint8Array => ref.payloadRead(fd, opaque ? 'opaque' : 'dma-buf', offset, size),
-  write: (fd: number, bytes: Uint8Array, { opaque = false, offset = 0 } = {}): void => ref.payloadWrite(fd, opaque ? 'opaque' : 'dma-buf', offset, bytes),
+  read: (fd: number, size: number, { opaque = false, offset = 0 } = {}): Uint8Array =>
+    ref.payloadRead(fd, opaque ? 'opaque' : 'dma-buf', offset, size),
+  write: (fd: number, bytes: Uint8Array, { opaque = false, offset = 0 } = {}): void =>
+    ref.payloadWrite(fd, opaque ? 'opaque' : 'dma-buf', offset, bytes),
   /** The state word (0 or 1) of an opaque semaphore fd; 'signal' or 'unsignal' sets it first. */
   semaphoreState: (fd: number, op: 'read' | 'signal' | 'unsignal' = 'read'): number => ref.opaqueSemaphoreState(fd, op),
 };

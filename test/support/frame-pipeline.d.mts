@@ -10,9 +10,28 @@ export declare function rgbaOnCpu(ocl: any, frame: number, width: number, height
 export declare function converter(context: any, device: any, width: number, height: number): Promise<any>;
 export declare function vulkanPipeline(
   ocl: any,
-  options: { queue: any; vulkan: any; width?: number; height?: number; slots?: number; frames?: number; order?: 'naive' | 'ahead'; lag?: number; sync?: 'semaphores' | 'host' },
+  options: {
+    queue: any;
+    vulkan: any;
+    width?: number;
+    height?: number;
+    slots?: number;
+    frames?: number;
+    order?: 'naive' | 'ahead';
+    lag?: number;
+    sync?: 'semaphores' | 'host';
+  },
 ): Promise<PipelineCheck & { sync: 'semaphores' | 'host' }>;
 export declare function hostUploadPipeline(
   ocl: any,
-  options: { queue: any; uploadQueue?: any; width?: number; height?: number; slots?: number; frames?: number; order?: 'naive' | 'ahead'; lag?: number },
+  options: {
+    queue: any;
+    uploadQueue?: any;
+    width?: number;
+    height?: number;
+    slots?: number;
+    frames?: number;
+    order?: 'naive' | 'ahead';
+    lag?: number;
+  },
 ): Promise<PipelineCheck>;

@@ -31,8 +31,10 @@ export function rgbaOnCpu(ocl, frame, width, height) {
     for (let x = 0; x < width; x++) {
       const c = 298 * (y[row * width + x] - 16) + 128;
       const k = (row >> 1) * width + (x & ~1);
-      const d = uv[k] - 128, e = uv[k + 1] - 128;
-      out[row * width + x] = (clamp((c + 409 * e) >> 8) | (clamp((c - 100 * d - 208 * e) >> 8) << 8) | (clamp((c + 516 * d) >> 8) << 16) | 0xff000000) >>> 0;
+      const d = uv[k] - 128,
+        e = uv[k + 1] - 128;
+      out[row * width + x] =
+        (clamp((c + 409 * e) >> 8) | (clamp((c - 100 * d - 208 * e) >> 8) << 8) | (clamp((c + 516 * d) >> 8) << 16) | 0xff000000) >>> 0;
     }
   }
   return out;
@@ -118,11 +120,24 @@ export async function vulkanPipeline(ocl, { queue, vulkan, width = 64, height = 
       const nv12 = vulkan.createBuffer({ size: ySize * 1.5 });
       const rgba = vulkan.createBuffer({ size: ySize * 4 });
       const shown = vulkan.createBuffer({ size: ySize * 4, exportTypes: [] });
-      const planes = memory.importPlanes(context, nv12.exportMemory(), { format: 'NV12', width, height, planes: [{ offset: 0, pitch: width }, { offset: ySize, pitch: width }] });
+      const planes = memory.importPlanes(context, nv12.exportMemory(), {
+        format: 'NV12',
+        width,
+        height,
+        planes: [
+          { offset: 0, pitch: width },
+          { offset: ySize, pitch: width },
+        ],
+      });
       const clRgba = memory.importBuffer(context, rgba.exportMemory());
       const make = new Map();
       return {
-        nv12, rgba, shown, planes, clRgba, make,
+        nv12,
+        rgba,
+        shown,
+        planes,
+        clRgba,
+        make,
         scratch: conv.scratch(),
         show: vulkan.record((r) => r.copy(rgba, shown)),
         [Symbol.dispose]() {
@@ -137,15 +152,22 @@ export async function vulkanPipeline(ocl, { queue, vulkan, width = 64, height = 
     acquire: (s) => [s.resources.planes.memory[0], s.resources.clRgba],
     produce: {
       vulkan: (s, frame) => {
-        const r = s.resources, k = frame % 16;
-        if (!r.make.has(k)) r.make.set(k, vulkan.record((x) => x.nv12TestFrame(r.nv12, { frame: k, width, height })));
+        const r = s.resources,
+          k = frame % 16;
+        if (!r.make.has(k))
+          r.make.set(
+            k,
+            vulkan.record((x) => x.nv12TestFrame(r.nv12, { frame: k, width, height })),
+          );
         return r.make.get(k);
       },
     },
     process: (s) => conv.convert(queue, s.resources.planes.planes[0], s.resources.planes.planes[1], s.resources.clRgba, s.resources.scratch),
     consume: { vulkan: (s) => s.resources.show },
   });
-  let checked = 0, mismatches = 0, consumed = 0;
+  let checked = 0,
+    mismatches = 0,
+    consumed = 0;
   try {
     await pipeline.run({
       frames,
@@ -188,7 +210,9 @@ export async function hostUploadPipeline(ocl, { queue, uploadQueue, width = 64, 
     }
     return sources.get(k);
   };
-  let checked = 0, mismatches = 0, consumed = 0;
+  let checked = 0,
+    mismatches = 0,
+    consumed = 0;
   const pipeline = new ocl.FramePipeline({
     queue,
     slots,

@@ -31,7 +31,8 @@ export async function startXvfb() {
 
 function startXvfbOn(number) {
   return new Promise((done, fail) => {
-    const cannotStart = (error) => Object.assign(new Error(`Xvfb could not be started (apt-get install xvfb): ${error.message}`), { cannotStart: true });
+    const cannotStart = (error) =>
+      Object.assign(new Error(`Xvfb could not be started (apt-get install xvfb): ${error.message}`), { cannotStart: true });
     let child;
     try {
       child = spawn('Xvfb', [`:${number}`, '-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp', '-noreset'], {

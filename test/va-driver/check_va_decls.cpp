@@ -59,8 +59,9 @@ static_assert(std::is_same_v<ours::VADisplay, VADisplay> && std::is_same_v<ours:
 static_assert(std::is_same_v<ours::VASurfaceID, VASurfaceID> && std::is_same_v<ours::VABufferID, VABufferID>, "ids");
 static_assert(ours::kDisplayMagic == VA_DISPLAY_MAGIC, "magic");
 static_assert(ours::kOperationFailed == VA_STATUS_ERROR_OPERATION_FAILED && ours::kUnimplemented == VA_STATUS_ERROR_UNIMPLEMENTED &&
-                  ours::kUnsupportedMemoryType == VA_STATUS_ERROR_UNSUPPORTED_MEMORY_TYPE && ours::kInvalidParameter == VA_STATUS_ERROR_INVALID_PARAMETER &&
-                  ours::kInvalidDisplay == VA_STATUS_ERROR_INVALID_DISPLAY && ours::kMaxNumExceeded == VA_STATUS_ERROR_MAX_NUM_EXCEEDED,
+                  ours::kUnsupportedMemoryType == VA_STATUS_ERROR_UNSUPPORTED_MEMORY_TYPE &&
+                  ours::kInvalidParameter == VA_STATUS_ERROR_INVALID_PARAMETER && ours::kInvalidDisplay == VA_STATUS_ERROR_INVALID_DISPLAY &&
+                  ours::kMaxNumExceeded == VA_STATUS_ERROR_MAX_NUM_EXCEEDED,
               "status values");
 static_assert(ours::kInvalidId == VA_INVALID_ID && ours::kProfileNone == VAProfileNone && ours::kEntrypointVideoProc == VAEntrypointVideoProc, "ids");
 static_assert(ours::kAttribPixelFormat == VASurfaceAttribPixelFormat && ours::kAttribMinWidth == VASurfaceAttribMinWidth &&

@@ -46,17 +46,17 @@ constexpr uint32_t FourCC(char a, char b, char c, char d) {
 
 // One plane of a format: bytes per (sub-sampled) pixel and the sub-sampling.
 struct PlaneShape {
-  uint32_t bytes;  // bytes per element of this plane
-  uint32_t sx, sy; // horizontal / vertical sub-sampling
+  uint32_t bytes;   // bytes per element of this plane
+  uint32_t sx, sy;  // horizontal / vertical sub-sampling
 };
 
 struct Format {
   uint32_t fourcc;
-  uint32_t rt;          // VA_RT_FORMAT_*
-  uint32_t bits;        // VAImageFormat.bits_per_pixel
-  uint32_t depth;       // RGB: significant bits
-  uint32_t masks[4];    // RGB: red, green, blue, alpha (byte order VA_LSB_FIRST)
-  uint32_t drm;         // DRM fourcc of the whole surface (composed layer)
+  uint32_t rt;        // VA_RT_FORMAT_*
+  uint32_t bits;      // VAImageFormat.bits_per_pixel
+  uint32_t depth;     // RGB: significant bits
+  uint32_t masks[4];  // RGB: red, green, blue, alpha (byte order VA_LSB_FIRST)
+  uint32_t drm;       // DRM fourcc of the whole surface (composed layer)
   uint32_t num_planes;
   PlaneShape planes[3];
   uint32_t plane_drm[3];  // DRM fourcc of each plane (separate layers)
@@ -70,10 +70,42 @@ const Format kFormats[] = {
     {VA_FOURCC_P010, VA_RT_FORMAT_YUV420_10, 24, 0, {0, 0, 0, 0}, FourCC('P', '0', '1', '0'), 2, {{2, 1, 1}, {4, 2, 2}}, {kR16, kGR1616}},
     {VA_FOURCC_YV12, VA_RT_FORMAT_YUV420, 12, 0, {0, 0, 0, 0}, FourCC('Y', 'V', '1', '2'), 3, {{1, 1, 1}, {1, 2, 2}, {1, 2, 2}}, {kR8, kR8, kR8}},
     {VA_FOURCC_I420, VA_RT_FORMAT_YUV420, 12, 0, {0, 0, 0, 0}, FourCC('Y', 'U', '1', '2'), 3, {{1, 1, 1}, {1, 2, 2}, {1, 2, 2}}, {kR8, kR8, kR8}},
-    {VA_FOURCC_BGRA, VA_RT_FORMAT_RGB32, 32, 32, {0x00ff0000, 0x0000ff00, 0x000000ff, 0xff000000}, FourCC('A', 'R', '2', '4'), 1, {{4, 1, 1}}, {FourCC('A', 'R', '2', '4')}},
-    {VA_FOURCC_BGRX, VA_RT_FORMAT_RGB32, 32, 24, {0x00ff0000, 0x0000ff00, 0x000000ff, 0}, FourCC('X', 'R', '2', '4'), 1, {{4, 1, 1}}, {FourCC('X', 'R', '2', '4')}},
-    {VA_FOURCC_RGBA, VA_RT_FORMAT_RGB32, 32, 32, {0x000000ff, 0x0000ff00, 0x00ff0000, 0xff000000}, FourCC('A', 'B', '2', '4'), 1, {{4, 1, 1}}, {FourCC('A', 'B', '2', '4')}},
-    {VA_FOURCC_RGBX, VA_RT_FORMAT_RGB32, 32, 24, {0x000000ff, 0x0000ff00, 0x00ff0000, 0}, FourCC('X', 'B', '2', '4'), 1, {{4, 1, 1}}, {FourCC('X', 'B', '2', '4')}},
+    {VA_FOURCC_BGRA,
+     VA_RT_FORMAT_RGB32,
+     32,
+     32,
+     {0x00ff0000, 0x0000ff00, 0x000000ff, 0xff000000},
+     FourCC('A', 'R', '2', '4'),
+     1,
+     {{4, 1, 1}},
+     {FourCC('A', 'R', '2', '4')}},
+    {VA_FOURCC_BGRX,
+     VA_RT_FORMAT_RGB32,
+     32,
+     24,
+     {0x00ff0000, 0x0000ff00, 0x000000ff, 0},
+     FourCC('X', 'R', '2', '4'),
+     1,
+     {{4, 1, 1}},
+     {FourCC('X', 'R', '2', '4')}},
+    {VA_FOURCC_RGBA,
+     VA_RT_FORMAT_RGB32,
+     32,
+     32,
+     {0x000000ff, 0x0000ff00, 0x00ff0000, 0xff000000},
+     FourCC('A', 'B', '2', '4'),
+     1,
+     {{4, 1, 1}},
+     {FourCC('A', 'B', '2', '4')}},
+    {VA_FOURCC_RGBX,
+     VA_RT_FORMAT_RGB32,
+     32,
+     24,
+     {0x000000ff, 0x0000ff00, 0x00ff0000, 0},
+     FourCC('X', 'B', '2', '4'),
+     1,
+     {{4, 1, 1}},
+     {FourCC('X', 'B', '2', '4')}},
 };
 constexpr int kNumFormats = sizeof(kFormats) / sizeof(kFormats[0]);
 
@@ -225,8 +257,7 @@ constexpr uint32_t kRtFormats = VA_RT_FORMAT_YUV420 | VA_RT_FORMAT_YUV420_10 | V
 
 VAStatus GetConfigAttributes(VADriverContextP, VAProfile profile, VAEntrypoint entrypoint, VAConfigAttrib *list, int count) {
   if (VAStatus s = CheckProfile(profile, entrypoint)) return s;
-  for (int i = 0; i < count; ++i)
-    list[i].value = list[i].type == VAConfigAttribRTFormat ? kRtFormats : VA_ATTRIB_NOT_SUPPORTED;
+  for (int i = 0; i < count; ++i) list[i].value = list[i].type == VAConfigAttribRTFormat ? kRtFormats : VA_ATTRIB_NOT_SUPPORTED;
   return VA_STATUS_SUCCESS;
 }
 
@@ -245,8 +276,7 @@ VAStatus DestroyConfig(VADriverContextP ctx, VAConfigID id) {
   return d->configs.erase(id) ? VA_STATUS_SUCCESS : VA_STATUS_ERROR_INVALID_CONFIG;
 }
 
-VAStatus QueryConfigAttributes(VADriverContextP ctx, VAConfigID id, VAProfile *profile, VAEntrypoint *entrypoint,
-                               VAConfigAttrib *list, int *count) {
+VAStatus QueryConfigAttributes(VADriverContextP ctx, VAConfigID id, VAProfile *profile, VAEntrypoint *entrypoint, VAConfigAttrib *list, int *count) {
   Driver *d = D(ctx);
   std::lock_guard<std::mutex> guard(d->lock);
   auto it = d->configs.find(id);
@@ -341,8 +371,8 @@ VAStatus ImportPrime2(VADriverContextP ctx, const VADRMPRIMESurfaceDescriptor *d
   s->format = FindFormat(desc->fourcc);
   if (!s->format) return Fail(ctx, VA_STATUS_ERROR_INVALID_IMAGE_FORMAT, "softva: cannot import fourcc 0x%08x", desc->fourcc);
   if (desc->width != width || desc->height != height)
-    return Fail(ctx, VA_STATUS_ERROR_INVALID_PARAMETER, "softva: descriptor is %ux%u, vaCreateSurfaces asked for %ux%u", desc->width,
-                desc->height, width, height);
+    return Fail(ctx, VA_STATUS_ERROR_INVALID_PARAMETER, "softva: descriptor is %ux%u, vaCreateSurfaces asked for %ux%u", desc->width, desc->height,
+                width, height);
   if (desc->num_objects < 1 || desc->num_objects > 4 || desc->num_layers < 1 || desc->num_layers > 4)
     return Fail(ctx, VA_STATUS_ERROR_INVALID_PARAMETER, "softva: %u objects and %u layers (1 to 4 each)", desc->num_objects, desc->num_layers);
   std::shared_ptr<Memory> objects[4];
@@ -366,7 +396,8 @@ VAStatus ImportPrime2(VADriverContextP ctx, const VADRMPRIMESurfaceDescriptor *d
     }
   }
   if (p != s->format->num_planes)
-    return Fail(ctx, VA_STATUS_ERROR_INVALID_PARAMETER, "softva: the layers name %u planes; fourcc 0x%08x has %u", p, desc->fourcc, s->format->num_planes);
+    return Fail(ctx, VA_STATUS_ERROR_INVALID_PARAMETER, "softva: the layers name %u planes; fourcc 0x%08x has %u", p, desc->fourcc,
+                s->format->num_planes);
   return VA_STATUS_SUCCESS;
 }
 
@@ -408,7 +439,8 @@ VAStatus CreateSurfaces2(VADriverContextP ctx, unsigned rt, unsigned width, unsi
     }
   }
   const Format *format = fourcc ? FindFormat(fourcc) : DefaultFormat(rt);
-  if (!(rt & kRtFormats) || (rt & ~kRtFormats)) return Fail(ctx, VA_STATUS_ERROR_UNSUPPORTED_RT_FORMAT, "softva: render-target format 0x%x is not supported", rt);
+  if (!(rt & kRtFormats) || (rt & ~kRtFormats))
+    return Fail(ctx, VA_STATUS_ERROR_UNSUPPORTED_RT_FORMAT, "softva: render-target format 0x%x is not supported", rt);
   if (!format) return Fail(ctx, VA_STATUS_ERROR_INVALID_IMAGE_FORMAT, "softva: pixel format 0x%08x is not supported", fourcc);
   if (format->rt != rt)
     return Fail(ctx, VA_STATUS_ERROR_INVALID_PARAMETER, "softva: pixel format 0x%08x is not of render-target format 0x%x", format->fourcc, rt);
@@ -651,8 +683,8 @@ VAStatus DestroyImage(VADriverContextP ctx, VAImageID id) {
 
 // Copies the rectangle (sx, sy, w, h) of one layout to (dx, dy) of another,
 // plane by plane, scaling the rectangle by each plane's sub-sampling.
-void CopyRect(const Format &f, uint8_t *const src_planes[3], const uint32_t src_pitch[3], uint32_t sx, uint32_t sy,
-              uint8_t *const dst_planes[3], const uint32_t dst_pitch[3], uint32_t dx, uint32_t dy, uint32_t w, uint32_t h) {
+void CopyRect(const Format &f, uint8_t *const src_planes[3], const uint32_t src_pitch[3], uint32_t sx, uint32_t sy, uint8_t *const dst_planes[3],
+              const uint32_t dst_pitch[3], uint32_t dx, uint32_t dy, uint32_t w, uint32_t h) {
   for (uint32_t p = 0; p < f.num_planes; ++p) {
     const PlaneShape &shape = f.planes[p];
     uint32_t bytes = (w + shape.sx - 1) / shape.sx * shape.bytes, rows = (h + shape.sy - 1) / shape.sy;
@@ -697,9 +729,11 @@ VAStatus ImageTransfer(VADriverContextP ctx, bool get, VASurfaceID sid, VAImageI
     surface_pitch[p] = surface.planes[p].pitch;
   }
   if (get)
-    CopyRect(*surface.format, surface_planes, surface_pitch, uint32_t(sx), uint32_t(sy), image_planes, image_pitch, uint32_t(dx), uint32_t(dy), sw, sh);
+    CopyRect(*surface.format, surface_planes, surface_pitch, uint32_t(sx), uint32_t(sy), image_planes, image_pitch, uint32_t(dx), uint32_t(dy), sw,
+             sh);
   else
-    CopyRect(*surface.format, image_planes, image_pitch, uint32_t(sx), uint32_t(sy), surface_planes, surface_pitch, uint32_t(dx), uint32_t(dy), sw, sh);
+    CopyRect(*surface.format, image_planes, image_pitch, uint32_t(sx), uint32_t(sy), surface_planes, surface_pitch, uint32_t(dx), uint32_t(dy), sw,
+             sh);
   return VA_STATUS_SUCCESS;
 }
 
@@ -707,8 +741,8 @@ VAStatus GetImage(VADriverContextP ctx, VASurfaceID surface, int x, int y, unsig
   return ImageTransfer(ctx, true, surface, image, x, y, w, h, 0, 0, w, h);
 }
 
-VAStatus PutImage(VADriverContextP ctx, VASurfaceID surface, VAImageID image, int sx, int sy, unsigned sw, unsigned sh, int dx, int dy,
-                  unsigned dw, unsigned dh) {
+VAStatus PutImage(VADriverContextP ctx, VASurfaceID surface, VAImageID image, int sx, int sy, unsigned sw, unsigned sh, int dx, int dy, unsigned dw,
+                  unsigned dh) {
   return ImageTransfer(ctx, false, surface, image, sx, sy, sw, sh, dx, dy, dw, dh);
 }
 
@@ -784,8 +818,8 @@ VAStatus DestroyContext(VADriverContextP, VAContextID) { return VA_STATUS_ERROR_
 VAStatus BeginPicture(VADriverContextP, VAContextID, VASurfaceID) { return VA_STATUS_ERROR_INVALID_CONTEXT; }
 VAStatus RenderPicture(VADriverContextP, VAContextID, VABufferID *, int) { return VA_STATUS_ERROR_INVALID_CONTEXT; }
 VAStatus EndPicture(VADriverContextP, VAContextID) { return VA_STATUS_ERROR_INVALID_CONTEXT; }
-VAStatus PutSurface(VADriverContextP, VASurfaceID, void *, short, short, unsigned short, unsigned short, short, short, unsigned short,
-                    unsigned short, VARectangle *, unsigned, unsigned) {
+VAStatus PutSurface(VADriverContextP, VASurfaceID, void *, short, short, unsigned short, unsigned short, short, short, unsigned short, unsigned short,
+                    VARectangle *, unsigned, unsigned) {
   return VA_STATUS_ERROR_UNIMPLEMENTED;
 }
 VAStatus SetImagePalette(VADriverContextP, VAImageID, unsigned char *) { return VA_STATUS_ERROR_UNIMPLEMENTED; }
@@ -810,8 +844,8 @@ VAStatus QueryDisplayAttributes(VADriverContextP, VADisplayAttribute *, int *cou
 VAStatus GetDisplayAttributes(VADriverContextP, VADisplayAttribute *, int) { return VA_STATUS_ERROR_ATTR_NOT_SUPPORTED; }
 VAStatus SetDisplayAttributes(VADriverContextP, VADisplayAttribute *, int) { return VA_STATUS_ERROR_ATTR_NOT_SUPPORTED; }
 VAStatus QuerySurfaceError(VADriverContextP, VASurfaceID, VAStatus, void **) { return VA_STATUS_ERROR_UNIMPLEMENTED; }
-VAStatus LockSurface(VADriverContextP, VASurfaceID, unsigned *, unsigned *, unsigned *, unsigned *, unsigned *, unsigned *, unsigned *,
-                     unsigned *, void **) {
+VAStatus LockSurface(VADriverContextP, VASurfaceID, unsigned *, unsigned *, unsigned *, unsigned *, unsigned *, unsigned *, unsigned *, unsigned *,
+                     void **) {
   return VA_STATUS_ERROR_UNIMPLEMENTED;
 }
 VAStatus UnlockSurface(VADriverContextP, VASurfaceID) { return VA_STATUS_ERROR_UNIMPLEMENTED; }

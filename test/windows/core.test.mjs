@@ -25,7 +25,11 @@ describe('OpenCL.dll on Windows', () => {
       const device = platform.getDevices()[0];
       const context = own(ocl.createContext({ devices: [device] }));
       const queue = own(context.createQueue(device, { profiling: true }));
-      const program = own(context.createProgram('kernel void add(global const float *a, global const float *b, global float *c) { size_t i = get_global_id(0); c[i] = a[i] + b[i]; }'));
+      const program = own(
+        context.createProgram(
+          'kernel void add(global const float *a, global const float *b, global float *c) { size_t i = get_global_id(0); c[i] = a[i] + b[i]; }',
+        ),
+      );
       await program.build();
       const n = 1024;
       const a = Float32Array.from({ length: n }, (_, i) => i);
@@ -42,7 +46,10 @@ describe('OpenCL.dll on Windows', () => {
       assert.ok(run.profiling.end >= run.profiling.start);
       const c = new Float32Array(n);
       own(queue.readBuffer(bufC, c, { blocking: true }));
-      assert.deepEqual(c, Float32Array.from({ length: n }, (_, i) => 3 * i));
+      assert.deepEqual(
+        c,
+        Float32Array.from({ length: n }, (_, i) => 3 * i),
+      );
     });
   });
 
@@ -91,11 +98,17 @@ describe('OpenCL.dll on Windows', () => {
   test('without OpenCL, calls throw OpenCLNotAvailableError naming what was tried', () => {
     const result = spawnSync(
       process.execPath,
-      ['-e', `const ocl = require(${JSON.stringify(packagePath)});
-        try { ocl.getPlatforms(); } catch (e) { console.log(e.name + ': ' + e.message); }`],
+      [
+        '-e',
+        `const ocl = require(${JSON.stringify(packagePath)});
+        try { ocl.getPlatforms(); } catch (e) { console.log(e.name + ': ' + e.message); }`,
+      ],
       { encoding: 'utf8', env: { ...process.env, OPENCL_INTEROP_LIBRARY: 'C:\\no\\such\\OpenCL.dll' } },
     );
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /^OpenCLNotAvailableError: No OpenCL library could be loaded\. Tried:\n  - C:\\no\\such\\OpenCL\.dll \(from OPENCL_INTEROP_LIBRARY\): Module not found\.\nInstall an OpenCL ICD loader/);
+    assert.match(
+      result.stdout,
+      /^OpenCLNotAvailableError: No OpenCL library could be loaded\. Tried:\n  - C:\\no\\such\\OpenCL\.dll \(from OPENCL_INTEROP_LIBRARY\): Module not found\.\nInstall an OpenCL ICD loader/,
+    );
   });
 });

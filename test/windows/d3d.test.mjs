@@ -282,7 +282,9 @@ describe('cl_khr_d3d10_sharing with a real ID3D10Device', () => {
   });
 
   test('9.9.7.4: a 2D texture array subresource (mip + slice * mipLevels) inverted by a kernel', async () => {
-    const texture = keep(d3d.d3d10Texture2D(device10, { width: 16, height: 16, mipLevels: 2, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }));
+    const texture = keep(
+      d3d.d3d10Texture2D(device10, { width: 16, height: 16, mipLevels: 2, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }),
+    );
     const start = counts([texture]);
     const sub = 0 + 1 * 2; // mip 0 of slice 1
     d3d.d3d10Access(texture, sub, pattern(16 * 16 * 4, 9));
@@ -339,7 +341,10 @@ describe('cl_khr_d3d10_sharing with a real ID3D10Device', () => {
   });
 });
 
-for (const [extension, suffix] of [['cl_khr_d3d11_sharing', 'KHR'], ['cl_nv_d3d11_sharing', 'NV']]) {
+for (const [extension, suffix] of [
+  ['cl_khr_d3d11_sharing', 'KHR'],
+  ['cl_nv_d3d11_sharing', 'NV'],
+]) {
   describe(`${extension} with a real ID3D11Device`, () => {
     const d3d11 = platform.getSharing(extension);
     const D3D11_BIND_VERTEX_BUFFER = 0x1;
@@ -377,7 +382,9 @@ for (const [extension, suffix] of [['cl_khr_d3d11_sharing', 'KHR'], ['cl_nv_d3d1
     });
 
     test('a 2D texture array subresource inverted by a kernel; a 3D texture mip level written back', async () => {
-      const texture = keep(d3d.d3d11Texture2D(device11, { width: 16, height: 8, mipLevels: 2, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }));
+      const texture = keep(
+        d3d.d3d11Texture2D(device11, { width: 16, height: 8, mipLevels: 2, arraySize: 2, format: DXGI_FORMAT.DXGI_FORMAT_R8G8B8A8_UNORM }),
+      );
       const volume = keep(d3d.d3d11Texture3D(device11, { width: 8, height: 4, depth: 4, mipLevels: 2, format: DXGI_FORMAT.DXGI_FORMAT_R32_FLOAT }));
       const sub = 2; // mip 0 of slice 1
       d3d.d3d11Access(texture, sub, pattern(16 * 8 * 4, 22));
@@ -522,7 +529,14 @@ describe('cl_khr_dx9_media_sharing with real D3D9Ex and DXVA adapters', () => {
       const context = own(khr.createContext({ type: 'd3d9ex', adapter: device9 }));
       const queue = own(context.createQueue());
       const planes = [0, 1, 2].map((plane) => own(khr.createFromSurface(context, 'd3d9ex', surface, plane)));
-      assert.deepEqual(planes.map((p) => [p.width, p.height]), [[16, 8], [8, 4], [8, 4]]);
+      assert.deepEqual(
+        planes.map((p) => [p.width, p.height]),
+        [
+          [16, 8],
+          [8, 4],
+          [8, 4],
+        ],
+      );
       assert.deepEqual(khr.imageInfo(planes[2]), { adapterType: 'd3d9ex', surfaceInfo: { resource: surface, sharedHandle: 0n }, plane: 2 });
       const seen = planes.map((p) => new Uint8Array(p.width * p.height));
       await queue.withAcquired(planes, async () => {

@@ -45,13 +45,23 @@ describe('adapters', () => {
     assert.equal(typeof first.dedicatedVideoMemory, 'bigint');
     assert.ok(Object.isFrozen(first));
     const d3d9 = ocl.listD3D9Adapters();
-    assert.ok(d3d9.some((a) => a.luid === first.luid), 'Direct3D 9 names the default DXGI adapter by the same LUID');
+    assert.ok(
+      d3d9.some((a) => a.luid === first.luid),
+      'Direct3D 9 names the default DXGI adapter by the same LUID',
+    );
   });
 
   test('createD3D11Device: default, by index, by LUID, by OpenCL device (no LUID: the D3D11 sharing extension says which adapter)', () => {
     const luid = ocl.listAdapters()[0].luid;
     assert.equal(ocl.openclDeviceLuid(refDevice), undefined, 'the reference driver reports no LUID');
-    for (const options of [undefined, {}, { adapterIndex: 0 }, { adapterLuid: luid }, { openclDevice: refDevice }, { featureLevels: ['11_0', '10_0'] }]) {
+    for (const options of [
+      undefined,
+      {},
+      { adapterIndex: 0 },
+      { adapterLuid: luid },
+      { openclDevice: refDevice },
+      { featureLevels: ['11_0', '10_0'] },
+    ]) {
       const device = ocl.createD3D11Device(options);
       assert.equal(device.adapter.luid, luid);
       assert.match(device.featureLevel, /^(11_[01]|10_[01])$/);
@@ -62,9 +72,18 @@ describe('adapters', () => {
   });
 
   test('bad adapter choices are named: two at once, an index or LUID that does not exist, not a device, bad options', () => {
-    assert.throws(() => ocl.createD3D11Device({ adapterIndex: 0, adapterLuid: 1n }), /at most one of openclDevice, adapterLuid and adapterIndex; got adapterLuid, adapterIndex/);
-    assert.throws(() => ocl.createD3D11Device({ adapterIndex: 99 }), (e) => e instanceof RangeError && /adapterIndex 99 is out of range; the adapters are 0: /.test(e.message));
-    assert.throws(() => ocl.createD3D11Device({ adapterLuid: 0x7777n }), (e) => e instanceof RangeError && /no adapter has LUID 0x7777/.test(e.message));
+    assert.throws(
+      () => ocl.createD3D11Device({ adapterIndex: 0, adapterLuid: 1n }),
+      /at most one of openclDevice, adapterLuid and adapterIndex; got adapterLuid, adapterIndex/,
+    );
+    assert.throws(
+      () => ocl.createD3D11Device({ adapterIndex: 99 }),
+      (e) => e instanceof RangeError && /adapterIndex 99 is out of range; the adapters are 0: /.test(e.message),
+    );
+    assert.throws(
+      () => ocl.createD3D11Device({ adapterLuid: 0x7777n }),
+      (e) => e instanceof RangeError && /no adapter has LUID 0x7777/.test(e.message),
+    );
     assert.throws(() => ocl.createD3D11Device({ adapterLuid: 5 }), /options.adapterLuid must be a 64-bit bigint; got number 5/);
     assert.throws(() => ocl.createD3D11Device({ openclDevice: {} }), /options.openclDevice must be an OpenCL Device/);
     assert.throws(() => ocl.createD3D11Device({ featureLevels: ['12_0'] }), /featureLevels must be a non-empty array/);
@@ -78,7 +97,10 @@ describe('Direct3D 11 objects', () => {
   test('buffers: default, immutable (with data), dynamic, staging; write and read back; their checks', () => {
     const device = ocl.createD3D11Device();
     const plain = device.createBuffer({ size: 64, bind: ['vertex-buffer'] });
-    assert.deepEqual([plain.kind, plain.description.dimension, plain.description.size, plain.description.usage], ['D3D11Buffer', 'buffer', 64, 'default']);
+    assert.deepEqual(
+      [plain.kind, plain.description.dimension, plain.description.size, plain.description.usage],
+      ['D3D11Buffer', 'buffer', 64, 'default'],
+    );
     plain.write(pattern(64, 1));
     assert.deepEqual(plain.read(), pattern(64, 1));
     const immutable = device.createBuffer({ size: 16, usage: 'immutable', bind: ['vertex-buffer'], data: pattern(16, 2) });
@@ -95,7 +117,10 @@ describe('Direct3D 11 objects', () => {
     assert.throws(() => device.createBuffer({ size: 4, usage: 'immutable' }), /needs its contents: options.data/);
     assert.throws(() => device.createBuffer({ size: 4, data: new Uint8Array(3) }), /options.data must hold options.size \(4\) bytes; it holds 3/);
     assert.throws(() => device.createBuffer({ size: 4, bind: ['shader'] }), /options.bind takes 'vertex-buffer'/);
-    assert.throws(() => device.createBuffer({ size: 4, shared: 'yes' }), /options.shared must be false or 'legacy', 'keyed-mutex', 'nt', 'nt-keyed-mutex'/);
+    assert.throws(
+      () => device.createBuffer({ size: 4, shared: 'yes' }),
+      /options.shared must be false or 'legacy', 'keyed-mutex', 'nt', 'nt-keyed-mutex'/,
+    );
     assert.throws(() => plain.write(new Uint8Array(63)), /data must hold 64 bytes for this buffer; it holds 63/);
     assert.throws(() => plain.write('bytes'), /data must be a Uint8Array, another typed array or an ArrayBuffer/);
     assert.throws(() => plain.read({ plane: 0 }), /a buffer has one subresource and no planes/);
@@ -108,7 +133,10 @@ describe('Direct3D 11 objects', () => {
     const device = ocl.createD3D11Device();
     const texture = device.createTexture2D({ width: 16, height: 8, format: 'DXGI_FORMAT_R8G8B8A8_UNORM', mipLevels: 2, arraySize: 2 });
     const d = texture.description;
-    assert.deepEqual([d.dimension, d.width, d.height, d.mipLevels, d.arraySize, d.format, d.formatName, d.usage, d.bindFlags], ['texture2d', 16, 8, 2, 2, 28, 'DXGI_FORMAT_R8G8B8A8_UNORM', 'default', 8]);
+    assert.deepEqual(
+      [d.dimension, d.width, d.height, d.mipLevels, d.arraySize, d.format, d.formatName, d.usage, d.bindFlags],
+      ['texture2d', 16, 8, 2, 2, 28, 'DXGI_FORMAT_R8G8B8A8_UNORM', 'default', 8],
+    );
     texture.write(pattern(16 * 8 * 4, 5));
     texture.write(pattern(8 * 4 * 4, 6), { mipLevel: 1, arraySlice: 1 });
     assert.deepEqual(texture.read(), pattern(16 * 8 * 4, 5));
@@ -125,7 +153,10 @@ describe('Direct3D 11 objects', () => {
     assert.ok(device.formatSupport('DXGI_FORMAT_R8G8B8A8_UNORM') & 0x20, 'D3D11_FORMAT_SUPPORT_TEXTURE2D');
     device.flush();
     assert.throws(() => device.createTexture2D({ width: 4, height: 4, format: 'RGBA8' }), /options.format must be a DXGI_FORMAT name/);
-    assert.throws(() => device.createTexture2D({ width: 0, height: 4, format: 28 }), /options.width must be an integer from 1 to 16384; got number 0/);
+    assert.throws(
+      () => device.createTexture2D({ width: 0, height: 4, format: 28 }),
+      /options.width must be an integer from 1 to 16384; got number 0/,
+    );
     const msaa = device.createTexture2D({ width: 4, height: 4, format: 'DXGI_FORMAT_R8G8B8A8_UNORM', sampleCount: 4, bind: ['render-target'] });
     assert.throws(() => msaa.read(), /a multisampled D3D11Texture2D cannot be read or written/);
     const other = device.createTexture2D({ width: 4, height: 4, format: 88 }); // DXGI_FORMAT_B8G8R8X8_UNORM: in no sharing table
@@ -165,7 +196,10 @@ describe('Direct3D 11 objects', () => {
     assert.equal(nt.description.miscFlags, 0x802);
     assert.equal(keyed.description.miscFlags, 0x900);
     // Handles are checked before Direct3D sees them.
-    assert.throws(() => consumer.openSharedResource(new Uint8Array(3)), /handle must be a bigint, the handle's 8 \(or 4\) little-endian bytes .* of 3 bytes/);
+    assert.throws(
+      () => consumer.openSharedResource(new Uint8Array(3)),
+      /handle must be a bigint, the handle's 8 \(or 4\) little-endian bytes .* of 3 bytes/,
+    );
     assert.throws(() => consumer.openSharedResource(0n), /handle must be a non-zero handle/);
     assert.throws(() => consumer.openSharedResource('0x10'), /handle must be a bigint/);
     assert.throws(() => nt.createSharedHandle('write'), /access must be 'read', 'read-write'/);
@@ -225,7 +259,10 @@ describe('Direct3D 10.1 objects', () => {
     const volume = device.createTexture3D({ width: 4, height: 4, depth: 2, format: 'DXGI_FORMAT_R8_UNORM' });
     volume.write(pattern(32, 14));
     assert.deepEqual(volume.read(), pattern(32, 14));
-    assert.throws(() => device.createTexture2D({ width: 4, height: 4, format: 28, shared: 'nt' }), /options.shared must be false or 'legacy', 'keyed-mutex'/);
+    assert.throws(
+      () => device.createTexture2D({ width: 4, height: 4, format: 28, shared: 'nt' }),
+      /options.shared must be false or 'legacy', 'keyed-mutex'/,
+    );
     assert.throws(() => device.openSharedResource(new ocl.SharedHandle(5n)), /Direct3D 10 opens legacy shared handles only/);
     if (underWine) hresultError(() => device.openSharedResource(4n), 'ID3D10Device::OpenSharedResource', 'E_NOTIMPL');
     assert.throws(() => ocl.createD3D10Device({ featureLevels: ['11_0'] }), /featureLevels must be a non-empty array of '10_1'/);
@@ -275,14 +312,24 @@ describe('Direct3D 9Ex objects', () => {
     const indices = device.createIndexBuffer({ size: 12, format: 'D3DFMT_INDEX32' });
     indices.write(pattern(12, 26));
     assert.deepEqual([indices.read(), indices.description.format], [pattern(12, 26), 102]);
-    assert.throws(() => device.createOffscreenPlainSurface({ width: 8, height: 4, format: 'D3DFMT_A8R8G8B8', pool: 'managed' }), /options.pool must be 'default', 'systemmem', 'scratch'/);
+    assert.throws(
+      () => device.createOffscreenPlainSurface({ width: 8, height: 4, format: 'D3DFMT_A8R8G8B8', pool: 'managed' }),
+      /options.pool must be 'default', 'systemmem', 'scratch'/,
+    );
     assert.throws(() => device.createIndexBuffer({ size: 4, format: 'D3DFMT_INDEX8' }), /options.format must be 'D3DFMT_INDEX16', 'D3DFMT_INDEX32'/);
     assert.throws(() => argb.write(pattern(127, 0)), /data must hold 128 bytes; it holds 127/);
-    hresultError(() => device.createOffscreenPlainSurface({ width: 8, height: 4, format: 12345 }), 'IDirect3DDevice9::CreateOffscreenPlainSurface', 'D3DERR_INVALIDCALL');
+    hresultError(
+      () => device.createOffscreenPlainSurface({ width: 8, height: 4, format: 12345 }),
+      'IDirect3DDevice9::CreateOffscreenPlainSurface',
+      'D3DERR_INVALIDCALL',
+    );
     if (underWine) {
       assert.throws(
         () => device.createTexture({ width: 8, height: 8, format: 'D3DFMT_A8R8G8B8', usage: ['render-target'], shared: true }),
-        (e) => e instanceof Direct3DFeatureError && e.feature === 'D3D9Ex shared handles' && /createTexture: Direct3D 9Ex created the resource but gave no shared handle/.test(e.message),
+        (e) =>
+          e instanceof Direct3DFeatureError &&
+          e.feature === 'D3D9Ex shared handles' &&
+          /createTexture: Direct3D 9Ex created the resource but gave no shared handle/.test(e.message),
       );
     } else {
       const shared = device.createTexture({ width: 8, height: 8, format: 'D3DFMT_A8R8G8B8', usage: ['render-target'], shared: true });
@@ -310,11 +357,17 @@ describe('lifetimes', () => {
     texture.write(pattern(64, 27));
     assert.deepEqual(texture.read(), pattern(64, 27));
     assert.equal(texture.device, device);
-    assert.throws(() => device.comPointer, (e) => e instanceof OpenCLReleasedError && e.kind === 'D3D11Device');
+    assert.throws(
+      () => device.comPointer,
+      (e) => e instanceof OpenCLReleasedError && e.kind === 'D3D11Device',
+    );
     assert.throws(() => device.createBuffer({ size: 4 }), OpenCLReleasedError);
     assert.ok(d3d.refCount(address) >= 1, 'the device lives on inside the texture');
     texture[Symbol.dispose]();
-    assert.throws(() => texture.read(), (e) => e instanceof OpenCLReleasedError && e.kind === 'D3D11Texture2D');
+    assert.throws(
+      () => texture.read(),
+      (e) => e instanceof OpenCLReleasedError && e.kind === 'D3D11Texture2D',
+    );
   });
 
   test('dropped objects are released by the garbage collector: a device comes back to its reference count', async () => {
@@ -335,10 +388,13 @@ describe('lifetimes', () => {
   });
 });
 
-describe('the sharing facades take the module\'s objects as they are', () => {
+describe("the sharing facades take the module's objects as they are", () => {
   const pixels = pattern(8 * 8 * 4, 28);
 
-  for (const [extension, suffix] of [['cl_khr_d3d11_sharing', 'KHR'], ['cl_nv_d3d11_sharing', 'NV']]) {
+  for (const [extension, suffix] of [
+    ['cl_khr_d3d11_sharing', 'KHR'],
+    ['cl_nv_d3d11_sharing', 'NV'],
+  ]) {
     test(`${extension}: device, adapter and texture objects; contents both ways; a disposed object is refused`, async () => {
       const sharing = platform.getSharing(extension);
       const device = ocl.createD3D11Device({ openclDevice: refDevice });
@@ -355,15 +411,30 @@ describe('the sharing facades take the module\'s objects as they are', () => {
       const seen = new Uint8Array(pixels.length);
       await queue.withAcquired([image], async () => {
         queue.readImage(image, seen, { blocking: true }).release();
-        queue.writeImage(image, pixels.map((b) => 255 - b), { blocking: true }).release();
+        queue
+          .writeImage(
+            image,
+            pixels.map((b) => 255 - b),
+            { blocking: true },
+          )
+          .release();
       });
       assert.deepEqual(seen, pixels);
-      assert.deepEqual(texture.read(), pixels.map((b) => 255 - b));
+      assert.deepEqual(
+        texture.read(),
+        pixels.map((b) => 255 - b),
+      );
       const gone = device.createBuffer({ size: 16, bind: ['vertex-buffer'] });
       gone.dispose();
-      assert.throws(() => sharing.createFromBuffer(context, gone), (e) => e instanceof OpenCLReleasedError && e.kind === 'D3D11Buffer');
+      assert.throws(
+        () => sharing.createFromBuffer(context, gone),
+        (e) => e instanceof OpenCLReleasedError && e.kind === 'D3D11Buffer',
+      );
       assert.throws(() => sharing.createFromBuffer(context, {}), /resource must be a non-zero bigint address or a Direct3D object/);
-      assert.throws(() => sharing.createFromTexture3D(context, texture, 0), (e) => e.code === `CL_INVALID_D3D11_RESOURCE_${suffix}`);
+      assert.throws(
+        () => sharing.createFromTexture3D(context, texture, 0),
+        (e) => e.code === `CL_INVALID_D3D11_RESOURCE_${suffix}`,
+      );
       image.release();
       queue.release();
       context.release();

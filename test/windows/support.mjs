@@ -31,8 +31,21 @@ const of = (address) => {
   if (!object) throw new TypeError(`no Direct3D object of the suite at 0x${address.toString(16)}`);
   return object;
 };
-const names = (bits, table) => Object.entries(table).filter(([value]) => bits & Number(value)).map(([, name]) => name);
-const dxgiBind = { 0x1: 'vertex-buffer', 0x2: 'index-buffer', 0x4: 'constant-buffer', 0x8: 'shader-resource', 0x10: 'stream-output', 0x20: 'render-target', 0x40: 'depth-stencil', 0x80: 'unordered-access', 0x200: 'decoder' };
+const names = (bits, table) =>
+  Object.entries(table)
+    .filter(([value]) => bits & Number(value))
+    .map(([, name]) => name);
+const dxgiBind = {
+  0x1: 'vertex-buffer',
+  0x2: 'index-buffer',
+  0x4: 'constant-buffer',
+  0x8: 'shader-resource',
+  0x10: 'stream-output',
+  0x20: 'render-target',
+  0x40: 'depth-stencil',
+  0x80: 'unordered-access',
+  0x200: 'decoder',
+};
 const dxgiCpu = { 0x10000: 'write', 0x20000: 'read' };
 const dxgiUsage = ['default', 'immutable', 'dynamic', 'staging'];
 const d3d9Usage = { 0x1: 'render-target', 0x2: 'depth-stencil', 0x8: 'write-only', 0x200: 'dynamic' };
@@ -67,15 +80,24 @@ export const d3d = {
     kept(of(device).createCubeTexture({ edgeLength, levels, usage: names(usage, d3d9Usage), format, pool: d3d9Pool[pool] })),
   d3d9VolumeTexture: (device, width, height, depth, levels, usage, format, pool) =>
     kept(of(device).createVolumeTexture({ width, height, depth, levels, usage: names(usage, d3d9Usage), format, pool: d3d9Pool[pool] })),
-  d3d9VertexBuffer: (device, size, usage, pool) => kept(of(device).createVertexBuffer({ size, usage: names(usage, d3d9Usage), pool: d3d9Pool[pool] })),
+  d3d9VertexBuffer: (device, size, usage, pool) =>
+    kept(of(device).createVertexBuffer({ size, usage: names(usage, d3d9Usage), pool: d3d9Pool[pool] })),
   d3d9IndexBuffer: (device, size, usage, format, pool) =>
-    kept(of(device).createIndexBuffer({ size, usage: names(usage, d3d9Usage), format: format === 102 ? 'D3DFMT_INDEX32' : 'D3DFMT_INDEX16', pool: d3d9Pool[pool] })),
+    kept(
+      of(device).createIndexBuffer({
+        size,
+        usage: names(usage, d3d9Usage),
+        format: format === 102 ? 'D3DFMT_INDEX32' : 'D3DFMT_INDEX16',
+        pool: d3d9Pool[pool],
+      }),
+    ),
   /** read (no bytes) or write: a surface (every plane), a texture's level `sub`, a cube's face sub / levels, level sub % levels, a volume level, a buffer. */
   d3d9Access(resource, sub, bytes) {
     const object = of(resource);
     let options;
     if (object.kind === 'D3D9Texture' || object.kind === 'D3D9VolumeTexture') options = { level: sub };
-    else if (object.kind === 'D3D9CubeTexture') options = { face: Math.floor(sub / object.description.levels), level: sub % object.description.levels };
+    else if (object.kind === 'D3D9CubeTexture')
+      options = { face: Math.floor(sub / object.description.levels), level: sub % object.description.levels };
     return bytes ? object.write(bytes, options) : object.read(options);
   },
   // Direct3D 10.1 (an ID3D10Device1 is the ID3D10Device cl_khr_d3d10_sharing takes)

@@ -42,7 +42,16 @@ const errorOf = (call) => {
 describe('the Vulkan module in Windows node.exe', () => {
   test('the package exports the module; the CPU half works without a loader (nv12TestFrame, uuidString = formatUuid)', () => {
     assert.equal(process.platform, 'win32');
-    for (const name of ['createVulkanInstance', 'loadVulkan', 'loadedVulkan', 'VulkanDevice', 'VulkanBuffer', 'VulkanSemaphore', 'VulkanExportedHandle', 'VulkanUnavailableError']) {
+    for (const name of [
+      'createVulkanInstance',
+      'loadVulkan',
+      'loadedVulkan',
+      'VulkanDevice',
+      'VulkanBuffer',
+      'VulkanSemaphore',
+      'VulkanExportedHandle',
+      'VulkanUnavailableError',
+    ]) {
       assert.equal(typeof ocl[name], 'function', name);
     }
     assert.equal(ocl.uuidString, ocl.formatUuid);
@@ -52,7 +61,9 @@ describe('the Vulkan module in Windows node.exe', () => {
     assert.equal(frame.uv.length, 16);
   });
 
-  test('under Wine with no display: vulkan-1.dll reports Vulkan 1.0, and a Vulkan instance is a VulkanUnavailableError (external memory needs 1.1)', { skip: !headless && 'run with OPENCL_INTEROP_WINE_HEADLESS=1' }, () => {
+  test('under Wine with no display: vulkan-1.dll reports Vulkan 1.0, and a Vulkan instance is a VulkanUnavailableError (external memory needs 1.1)', {
+    skip: !headless && 'run with OPENCL_INTEROP_WINE_HEADLESS=1',
+  }, () => {
     assert.equal(ocl.loadedVulkan(), null);
     const loaded = ocl.loadVulkan();
     assert.equal(loaded.path, 'vulkan-1.dll');
@@ -68,7 +79,9 @@ describe('the Vulkan module in Windows node.exe', () => {
     assert.throws(() => ocl.createVulkanInstance({ apiVersion: '1.0' }), TypeError);
   });
 
-  test('under Wine with a display: vulkan-1.dll (winevulkan) reaches the host\'s lavapipe; buffers and the NV12 shader work; exports are VulkanNotSupportedErrors (no VK_KHR_external_memory_win32)', { skip: (!underWine || headless) && 'under Wine with a display only' }, async () => {
+  test("under Wine with a display: vulkan-1.dll (winevulkan) reaches the host's lavapipe; buffers and the NV12 shader work; exports are VulkanNotSupportedErrors (no VK_KHR_external_memory_win32)", {
+    skip: (!underWine || headless) && 'under Wine with a display only',
+  }, async () => {
     const loaded = ocl.loadVulkan();
     assert.equal(loaded.path, 'vulkan-1.dll');
     assert.ok(loaded.apiVersion >= ((1 << 22) | (1 << 12)), loaded.version);
@@ -84,7 +97,8 @@ describe('the Vulkan module in Windows node.exe', () => {
     const buffer = device.createBuffer({ size: 4096 });
     try {
       assert.deepEqual(buffer.exportTypes, []);
-      const width = 64, height = 16;
+      const width = 64,
+        height = 16;
       const commands = device.record((r) => r.nv12TestFrame(buffer, { frame: 3, width, height }));
       await device.queue.submit(commands);
       commands.dispose();
@@ -135,8 +149,14 @@ describe('the Vulkan module in Windows node.exe', () => {
     for (const error of result.slice(0, 2)) {
       assert.equal(error.name, 'VulkanUnavailableError');
       assert.equal(error.typed, true);
-      assert.deepEqual(error.attempts.map((a) => a.path), [`${missing} (from OPENCL_INTEROP_VULKAN_LOADER)`]);
-      assert.match(error.message, /^The Vulkan loader could not be loaded\. Tried:\n  - C:\\no\\such\\vulkan-1\.dll \(from OPENCL_INTEROP_VULKAN_LOADER\): /);
+      assert.deepEqual(
+        error.attempts.map((a) => a.path),
+        [`${missing} (from OPENCL_INTEROP_VULKAN_LOADER)`],
+      );
+      assert.match(
+        error.message,
+        /^The Vulkan loader could not be loaded\. Tried:\n  - C:\\no\\such\\vulkan-1\.dll \(from OPENCL_INTEROP_VULKAN_LOADER\): /,
+      );
       assert.match(error.message, /libvulkan1 plus a Vulkan driver/);
     }
     assert.equal(result[2], null);
@@ -144,7 +164,9 @@ describe('the Vulkan module in Windows node.exe', () => {
 });
 
 describe('the external memory / semaphore facades on the platforms here: typed errors', () => {
-  test('PoCL through OpenCL.dll: cl_khr_external_memory, cl_khr_semaphore and DMA-BUF imports are OpenCLExtensionErrors naming the extension', { skip: !underWine && 'the platform OpenCL.dll lists first need not be PoCL' }, () => {
+  test('PoCL through OpenCL.dll: cl_khr_external_memory, cl_khr_semaphore and DMA-BUF imports are OpenCLExtensionErrors naming the extension', {
+    skip: !underWine && 'the platform OpenCL.dll lists first need not be PoCL',
+  }, () => {
     const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
     assert.ok(platform, 'PoCL is not among the platforms of OpenCL.dll');
     const expectExtensionError = (call, extension) => {
@@ -160,14 +182,28 @@ describe('the external memory / semaphore facades on the platforms here: typed e
     expectExtensionError(() => platform.getSharing('cl_khr_semaphore'), 'cl_khr_semaphore');
     const context = ocl.createContext({ devices: [platform.getDevices()[0]] });
     try {
-      expectExtensionError(() => ocl.importDmaBuf(context, { format: 'NV12', width: 16, height: 16, planes: [{ fd: 3, pitch: 16 }, { fd: 3, offset: 256, pitch: 16 }] }), 'cl_khr_external_memory_dma_buf');
+      expectExtensionError(
+        () =>
+          ocl.importDmaBuf(context, {
+            format: 'NV12',
+            width: 16,
+            height: 16,
+            planes: [
+              { fd: 3, pitch: 16 },
+              { fd: 3, offset: 256, pitch: 16 },
+            ],
+          }),
+        'cl_khr_external_memory_dma_buf',
+      );
       assert.equal(platform.getDevices()[0].uuid, null); // PoCL 3.1 has no cl_khr_device_uuid
     } finally {
       context.release();
     }
   });
 
-  test('the reference driver on Windows: cl_khr_semaphore and a device UUID, no external memory: the facades say which extension is missing', { skip: !refDriver && 'OPENCL_INTEROP_REFDRIVER names the DLL' }, () => {
+  test('the reference driver on Windows: cl_khr_semaphore and a device UUID, no external memory: the facades say which extension is missing', {
+    skip: !refDriver && 'OPENCL_INTEROP_REFDRIVER names the DLL',
+  }, () => {
     const result = inChild(
       `const platform = ocl.getPlatforms()[0];
       const out = { name: platform.name, extensions: platform.extensions.filter((e) => /external|semaphore|uuid/.test(e)), uuid: platform.getDevices()[0].uuid };
@@ -198,14 +234,19 @@ describe('the external memory / semaphore facades on the platforms here: typed e
     assert.match(result.importBadType.message, /handleType/);
   });
 
-  test('opencl-interop info: the family on each platform, and Vulkan as Wine gives it (lavapipe through winevulkan, or unavailable with the typed error)', { skip: !underWine && 'under Wine only' }, () => {
+  test('opencl-interop info: the family on each platform, and Vulkan as Wine gives it (lavapipe through winevulkan, or unavailable with the typed error)', {
+    skip: !underWine && 'under Wine only',
+  }, () => {
     const cli = join(packagePath, 'dist', 'cli.js');
     const result = spawnSync(process.execPath, [cli, 'info', '--json'], { encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
     const report = JSON.parse(result.stdout);
     const pocl = report.platforms.find((p) => p.name === 'Portable Computing Language');
     assert.ok(pocl.external.extensions.every((e) => e.advertised === 'no'));
-    assert.deepEqual(pocl.external.devices.map((d) => d.memoryImport), [[]]);
+    assert.deepEqual(
+      pocl.external.devices.map((d) => d.memoryImport),
+      [[]],
+    );
     assert.equal(report.vulkan.loader.path, 'vulkan-1.dll');
     if (headless) {
       assert.equal(report.vulkan.available, false);

@@ -72,9 +72,8 @@ typedef unsigned int D3DFORMAT;
 
 // dispatch table: same size, every slot at the same offset
 static_assert(sizeof(ours::refdrv_icd_dispatch) == sizeof(cl_icd_dispatch), "dispatch table size");
-#define SLOT(name, kind)                                                                                \
-  static_assert(offsetof(ours::refdrv_icd_dispatch, name) == offsetof(cl_icd_dispatch, name), \
-                "dispatch slot offset differs: " #name);
+#define SLOT(name, kind) \
+  static_assert(offsetof(ours::refdrv_icd_dispatch, name) == offsetof(cl_icd_dispatch, name), "dispatch slot offset differs: " #name);
 REFDRV_DISPATCH_SLOTS(SLOT)
 #undef SLOT
 static_assert(offsetof(cl_icd_dispatch, clGetDeviceIDsFromD3D10KHR) / sizeof(void *) == 75, "D3D10 slot 75");

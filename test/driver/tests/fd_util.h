@@ -21,7 +21,9 @@ inline int open_fd_count() {
 }
 inline bool fd_open(int fd) { return fd >= 0 && fcntl(fd, F_GETFD) != -1; }
 inline bool fd_readable(int fd, int timeout_ms = 0) {
-  struct pollfd p{fd, POLLIN, 0};
+  struct pollfd p {
+    fd, POLLIN, 0
+  };
   return poll(&p, 1, timeout_ms) > 0 && (p.revents & POLLIN);
 }
 inline void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }

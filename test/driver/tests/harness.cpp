@@ -64,8 +64,7 @@ static void load(bool direct) {
   }
   if (!g_plat) test_fail(__FILE__, __LINE__, "reference platform not listed");
   CHECK_OK(cl.clGetDeviceIDs(g_plat, CL_DEVICE_TYPE_ALL, 1, &g_dev, nullptr));
-#define REFDRV_T_EXT(ret, name, args) \
-  cl.name = reinterpret_cast<ret(CL_API_CALL *) args>(cl.clGetExtensionFunctionAddressForPlatform(g_plat, #name));
+#define REFDRV_T_EXT(ret, name, args) cl.name = reinterpret_cast<ret(CL_API_CALL *) args>(cl.clGetExtensionFunctionAddressForPlatform(g_plat, #name));
   REFDRV_TEST_EXT_FUNCS(REFDRV_T_EXT)
 #undef REFDRV_T_EXT
   // the control API lives in the same, already loaded, driver

@@ -37,16 +37,14 @@ extern void *g_driver_handle;
 [[noreturn]] void test_fail(const char *file, int line, const std::string &msg);
 std::string cl_err(cl_int e);
 
-#define CHECK(c)                                            \
-  do {                                                      \
+#define CHECK(c)                                              \
+  do {                                                        \
     if (!(c)) test_fail(__FILE__, __LINE__, "CHECK(" #c ")"); \
   } while (0)
-#define CHECK_EQ(a, b)                                                                           \
-  do {                                                                                           \
-    long long va_ = (long long)(a), vb_ = (long long)(b);                                        \
-    if (va_ != vb_)                                                                              \
-      test_fail(__FILE__, __LINE__, std::string(#a " == " #b ": ") + std::to_string(va_) + " != " + \
-                                        std::to_string(vb_));                                    \
+#define CHECK_EQ(a, b)                                                                                                                  \
+  do {                                                                                                                                  \
+    long long va_ = (long long)(a), vb_ = (long long)(b);                                                                               \
+    if (va_ != vb_) test_fail(__FILE__, __LINE__, std::string(#a " == " #b ": ") + std::to_string(va_) + " != " + std::to_string(vb_)); \
   } while (0)
 #define CHECK_OK(e) CHECK_EQ((e), CL_SUCCESS)
 
@@ -56,8 +54,8 @@ struct TestReg {
 };
 #define REFDRV_CAT2(a, b) a##b
 #define REFDRV_CAT(a, b) REFDRV_CAT2(a, b)
-#define TEST(name)                                                          \
-  static void REFDRV_CAT(test_fn_, __LINE__)();                             \
+#define TEST(name)                                                                      \
+  static void REFDRV_CAT(test_fn_, __LINE__)();                                         \
   static TestReg REFDRV_CAT(test_reg_, __LINE__)(name, REFDRV_CAT(test_fn_, __LINE__)); \
   static void REFDRV_CAT(test_fn_, __LINE__)()
 

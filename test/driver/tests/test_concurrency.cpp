@@ -46,8 +46,7 @@ struct Copy {
 
 cl_mem buffer(cl_context c, size_t n, const std::vector<uint8_t> *init = nullptr) {
   cl_int e;
-  cl_mem m = cl.clCreateBuffer(c, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), n,
-                               init ? const_cast<uint8_t *>(init->data()) : nullptr, &e);
+  cl_mem m = cl.clCreateBuffer(c, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), n, init ? const_cast<uint8_t *>(init->data()) : nullptr, &e);
   CHECK_OK(e);
   return m;
 }
@@ -81,8 +80,8 @@ TEST("refdrv.command_delay.spec_and_lookup") {
   set_delay("transfer=60000000");  // the largest
   CHECK_EQ(delay_of(CL_COMMAND_FILL_IMAGE), 60000000);
   // bad specs change nothing
-  for (const char *bad : {"kernel=", "bogus=1", "1,", ",1", "kernel=60000001", "0=5", "kernel=-1", "x", "=5",
-                          "0x=1", "kernel=1=2", "99999999999999999999999"})
+  for (const char *bad :
+       {"kernel=", "bogus=1", "1,", ",1", "kernel=60000001", "0=5", "kernel=-1", "x", "=5", "0x=1", "kernel=1=2", "99999999999999999999999"})
     CHECK_EQ(rd.refdrv_set_command_delay(bad), REFDRV_E_INVALID_ARG);
   CHECK_EQ(delay_of(CL_COMMAND_FILL_IMAGE), 60000000);
   CHECK_EQ(rd.refdrv_command_delay(CL_COMMAND_MARKER, nullptr), REFDRV_E_INVALID_ARG);
@@ -116,8 +115,7 @@ TEST("refdrv.command_delay.command_is_running_for_its_delay") {
 }
 
 CHILD("child.command_delay.print") {
-  printf("kernel=%u write=%u read=%u\n", delay_of(CL_COMMAND_NDRANGE_KERNEL), delay_of(CL_COMMAND_WRITE_BUFFER),
-         delay_of(CL_COMMAND_READ_BUFFER));
+  printf("kernel=%u write=%u read=%u\n", delay_of(CL_COMMAND_NDRANGE_KERNEL), delay_of(CL_COMMAND_WRITE_BUFFER), delay_of(CL_COMMAND_READ_BUFFER));
   fflush(stdout);
   _exit(0);
 }
@@ -493,8 +491,9 @@ TEST("core.concurrency.teardown.exit_with_queues_busy") {
   for (const char *child : {"child.exit_with_queues_busy", "child.exit_from_a_callback_with_queues_busy"}) {
     auto r = run_child(child, {}, 20000);
     if (r.timed_out || r.signal || r.status != 0)
-      test_fail(__FILE__, __LINE__, std::string(child) + ": status " + std::to_string(r.status) + ", signal " +
-                                        std::to_string(r.signal) + (r.timed_out ? ", hung" : "") + "\n" + r.output);
+      test_fail(__FILE__, __LINE__,
+                std::string(child) + ": status " + std::to_string(r.status) + ", signal " + std::to_string(r.signal) + (r.timed_out ? ", hung" : "") +
+                    "\n" + r.output);
     CHECK(r.output.find("static destruction") == std::string::npos);
     CHECK(r.output.find("clFinish at exit: ") != std::string::npos);
   }

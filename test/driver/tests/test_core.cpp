@@ -12,12 +12,12 @@ TEST("icd.platform_info") {
   CHECK_OK(cl.clGetPlatformInfo(g_plat, CL_PLATFORM_ICD_SUFFIX_KHR, sizeof buf, buf, nullptr));
   CHECK(!strcmp(buf, "REF"));
   CHECK_OK(cl.clGetPlatformInfo(g_plat, CL_PLATFORM_EXTENSIONS, sizeof buf, buf, nullptr));
-  for (auto e : {"cl_khr_icd", "cl_nv_d3d9_sharing", "cl_khr_d3d10_sharing", "cl_intel_dx9_media_sharing",
-                 "cl_khr_dx9_media_sharing", "cl_intel_va_api_media_sharing"})
+  for (auto e : {"cl_khr_icd", "cl_nv_d3d9_sharing", "cl_khr_d3d10_sharing", "cl_intel_dx9_media_sharing", "cl_khr_dx9_media_sharing",
+                 "cl_intel_va_api_media_sharing"})
     CHECK(strstr(buf, e));
   CHECK_OK(cl.clGetDeviceInfo(g_dev, CL_DEVICE_EXTENSIONS, sizeof buf, buf, nullptr));
-  for (auto e : {"cl_khr_icd", "cl_nv_d3d9_sharing", "cl_khr_d3d10_sharing", "cl_intel_dx9_media_sharing",
-                 "cl_khr_dx9_media_sharing", "cl_intel_va_api_media_sharing"})
+  for (auto e : {"cl_khr_icd", "cl_nv_d3d9_sharing", "cl_khr_d3d10_sharing", "cl_intel_dx9_media_sharing", "cl_khr_dx9_media_sharing",
+                 "cl_intel_va_api_media_sharing"})
     CHECK(strstr(buf, e));
 }
 
@@ -51,17 +51,33 @@ TEST("icd.device_info") {
   CHECK_EQ(cl.clGetDeviceIDs(g_plat, CL_DEVICE_TYPE_CPU, 1, &d, nullptr), CL_DEVICE_NOT_FOUND);
 }
 
-static const char *kExtNames[] = {
-    "clGetDeviceIDsFromD3D9NV", "clCreateFromD3D9VertexBufferNV", "clCreateFromD3D9IndexBufferNV",
-    "clCreateFromD3D9SurfaceNV", "clCreateFromD3D9TextureNV", "clCreateFromD3D9CubeTextureNV",
-    "clCreateFromD3D9VolumeTextureNV", "clEnqueueAcquireD3D9ObjectsNV", "clEnqueueReleaseD3D9ObjectsNV",
-    "clGetDeviceIDsFromD3D10KHR", "clCreateFromD3D10BufferKHR", "clCreateFromD3D10Texture2DKHR",
-    "clCreateFromD3D10Texture3DKHR", "clEnqueueAcquireD3D10ObjectsKHR", "clEnqueueReleaseD3D10ObjectsKHR",
-    "clGetDeviceIDsFromDX9INTEL", "clCreateFromDX9MediaSurfaceINTEL", "clEnqueueAcquireDX9ObjectsINTEL",
-    "clEnqueueReleaseDX9ObjectsINTEL", "clGetDeviceIDsFromDX9MediaAdapterKHR", "clCreateFromDX9MediaSurfaceKHR",
-    "clEnqueueAcquireDX9MediaSurfacesKHR", "clEnqueueReleaseDX9MediaSurfacesKHR",
-    "clGetDeviceIDsFromVA_APIMediaAdapterINTEL", "clCreateFromVA_APIMediaSurfaceINTEL",
-    "clEnqueueAcquireVA_APIMediaSurfacesINTEL", "clEnqueueReleaseVA_APIMediaSurfacesINTEL"};
+static const char *kExtNames[] = {"clGetDeviceIDsFromD3D9NV",
+                                  "clCreateFromD3D9VertexBufferNV",
+                                  "clCreateFromD3D9IndexBufferNV",
+                                  "clCreateFromD3D9SurfaceNV",
+                                  "clCreateFromD3D9TextureNV",
+                                  "clCreateFromD3D9CubeTextureNV",
+                                  "clCreateFromD3D9VolumeTextureNV",
+                                  "clEnqueueAcquireD3D9ObjectsNV",
+                                  "clEnqueueReleaseD3D9ObjectsNV",
+                                  "clGetDeviceIDsFromD3D10KHR",
+                                  "clCreateFromD3D10BufferKHR",
+                                  "clCreateFromD3D10Texture2DKHR",
+                                  "clCreateFromD3D10Texture3DKHR",
+                                  "clEnqueueAcquireD3D10ObjectsKHR",
+                                  "clEnqueueReleaseD3D10ObjectsKHR",
+                                  "clGetDeviceIDsFromDX9INTEL",
+                                  "clCreateFromDX9MediaSurfaceINTEL",
+                                  "clEnqueueAcquireDX9ObjectsINTEL",
+                                  "clEnqueueReleaseDX9ObjectsINTEL",
+                                  "clGetDeviceIDsFromDX9MediaAdapterKHR",
+                                  "clCreateFromDX9MediaSurfaceKHR",
+                                  "clEnqueueAcquireDX9MediaSurfacesKHR",
+                                  "clEnqueueReleaseDX9MediaSurfacesKHR",
+                                  "clGetDeviceIDsFromVA_APIMediaAdapterINTEL",
+                                  "clCreateFromVA_APIMediaSurfaceINTEL",
+                                  "clEnqueueAcquireVA_APIMediaSurfacesINTEL",
+                                  "clEnqueueReleaseVA_APIMediaSurfacesINTEL"};
 
 TEST("icd.extension_function_address.all_27") {
   static_assert(sizeof(kExtNames) / sizeof(kExtNames[0]) == 27, "27 entry points");
@@ -145,8 +161,7 @@ TEST("core.context.properties") {
   cl_context_properties bad[] = {0x7777, 1, 0};
   CHECK(cl.clCreateContext(bad, 1, &g_dev, nullptr, nullptr, &e) == nullptr);
   CHECK_EQ(e, CL_INVALID_PROPERTY);
-  cl_context_properties dup[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)g_plat, CL_CONTEXT_PLATFORM,
-                                 (cl_context_properties)g_plat, 0};
+  cl_context_properties dup[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)g_plat, CL_CONTEXT_PLATFORM, (cl_context_properties)g_plat, 0};
   CHECK(cl.clCreateContext(dup, 1, &g_dev, nullptr, nullptr, &e) == nullptr);
   CHECK_EQ(e, CL_INVALID_PROPERTY);
   int dummy;
@@ -205,8 +220,7 @@ TEST("core.queue.in_order_out_of_order_profiling") {
     cl_event ev;
     CHECK_OK(cl.clEnqueueWriteBuffer(q, b, CL_TRUE, 0, 256, data.data(), 0, nullptr, &ev));
     cl_ulong t[4];
-    for (int i = 0; i < 4; i++)
-      CHECK_OK(cl.clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_QUEUED + i, sizeof t[i], &t[i], nullptr));
+    for (int i = 0; i < 4; i++) CHECK_OK(cl.clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_QUEUED + i, sizeof t[i], &t[i], nullptr));
     CHECK(t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3]);
     cl.clReleaseEvent(ev);
   }
@@ -214,8 +228,7 @@ TEST("core.queue.in_order_out_of_order_profiling") {
   cl_event ev;
   CHECK_OK(cl.clEnqueueWriteBuffer(q3, b, CL_TRUE, 0, 4, data.data(), 0, nullptr, &ev));
   cl_ulong t;
-  CHECK_EQ(cl.clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t, &t, nullptr),
-           CL_PROFILING_INFO_NOT_AVAILABLE);
+  CHECK_EQ(cl.clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t, &t, nullptr), CL_PROFILING_INFO_NOT_AVAILABLE);
   cl.clReleaseEvent(ev);
   cl.clReleaseMemObject(b);
   for (auto q : {q1, q2, q3}) cl.clReleaseCommandQueue(q);
@@ -314,9 +327,8 @@ TEST("core.image.formats_2d_3d_rw_copy_fill_map") {
       if (x.image_channel_order == o && x.image_channel_data_type == t) return true;
     return false;
   };
-  CHECK(has(CL_R, CL_UNORM_INT8) && has(CL_RG, CL_UNORM_INT8) && has(CL_RGBA, CL_UNORM_INT8) &&
-        has(CL_BGRA, CL_UNORM_INT8) && has(CL_A, CL_UNORM_INT8) && has(CL_RGBA, CL_FLOAT) &&
-        has(CL_RG, CL_HALF_FLOAT) && has(CL_R, CL_SIGNED_INT32));
+  CHECK(has(CL_R, CL_UNORM_INT8) && has(CL_RG, CL_UNORM_INT8) && has(CL_RGBA, CL_UNORM_INT8) && has(CL_BGRA, CL_UNORM_INT8) &&
+        has(CL_A, CL_UNORM_INT8) && has(CL_RGBA, CL_FLOAT) && has(CL_RG, CL_HALF_FLOAT) && has(CL_R, CL_SIGNED_INT32));
   cl_mem a = image2d(c, CL_RGBA, CL_UNORM_INT8, 16, 8);
   auto data = pattern(16 * 8 * 4, 2);
   size_t o[3] = {0, 0, 0}, r[3] = {16, 8, 1};

@@ -7,21 +7,21 @@
 namespace {
 struct D3D11Api {
   const char *name;
-  cl_int (CL_API_CALL *get)(cl_platform_id, cl_uint, void *, cl_uint, cl_uint, cl_device_id *, cl_uint *);
-  cl_mem (CL_API_CALL *buffer)(cl_context, cl_mem_flags, ID3D11Buffer *, cl_int *);
-  cl_mem (CL_API_CALL *tex2d)(cl_context, cl_mem_flags, ID3D11Texture2D *, UINT, cl_int *);
-  cl_mem (CL_API_CALL *tex3d)(cl_context, cl_mem_flags, ID3D11Texture3D *, UINT, cl_int *);
-  cl_int (CL_API_CALL *acquire)(cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *);
-  cl_int (CL_API_CALL *release)(cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *);
+  cl_int(CL_API_CALL *get)(cl_platform_id, cl_uint, void *, cl_uint, cl_uint, cl_device_id *, cl_uint *);
+  cl_mem(CL_API_CALL *buffer)(cl_context, cl_mem_flags, ID3D11Buffer *, cl_int *);
+  cl_mem(CL_API_CALL *tex2d)(cl_context, cl_mem_flags, ID3D11Texture2D *, UINT, cl_int *);
+  cl_mem(CL_API_CALL *tex3d)(cl_context, cl_mem_flags, ID3D11Texture3D *, UINT, cl_int *);
+  cl_int(CL_API_CALL *acquire)(cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *);
+  cl_int(CL_API_CALL *release)(cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *);
 };
 std::vector<D3D11Api> apis() {
   return {
-      {"KHR", cl.clGetDeviceIDsFromD3D11KHR, cl.clCreateFromD3D11BufferKHR, cl.clCreateFromD3D11Texture2DKHR,
-       cl.clCreateFromD3D11Texture3DKHR, cl.clEnqueueAcquireD3D11ObjectsKHR, cl.clEnqueueReleaseD3D11ObjectsKHR},
-      {"NV", cl.clGetDeviceIDsFromD3D11NV, cl.clCreateFromD3D11BufferNV, cl.clCreateFromD3D11Texture2DNV,
-       cl.clCreateFromD3D11Texture3DNV, cl.clEnqueueAcquireD3D11ObjectsNV,
-       reinterpret_cast<cl_int(CL_API_CALL *)(cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *,
-                                              cl_event *)>(cl.clEnqueueReleaseD3D11ObjectsNV)},
+      {"KHR", cl.clGetDeviceIDsFromD3D11KHR, cl.clCreateFromD3D11BufferKHR, cl.clCreateFromD3D11Texture2DKHR, cl.clCreateFromD3D11Texture3DKHR,
+       cl.clEnqueueAcquireD3D11ObjectsKHR, cl.clEnqueueReleaseD3D11ObjectsKHR},
+      {"NV", cl.clGetDeviceIDsFromD3D11NV, cl.clCreateFromD3D11BufferNV, cl.clCreateFromD3D11Texture2DNV, cl.clCreateFromD3D11Texture3DNV,
+       cl.clEnqueueAcquireD3D11ObjectsNV,
+       reinterpret_cast<cl_int(CL_API_CALL *)(cl_command_queue, cl_uint, const cl_mem *, cl_uint, const cl_event *, cl_event *)>(
+           cl.clEnqueueReleaseD3D11ObjectsNV)},
   };
 }
 struct Env {
@@ -40,8 +40,7 @@ struct Env {
     release_res(dev);
   }
 };
-void *tex2d(void *dev, uint32_t w, uint32_t h, uint32_t mips, uint32_t arr, uint32_t fmt = 28, uint32_t usage = 0,
-            uint32_t samples = 1) {
+void *tex2d(void *dev, uint32_t w, uint32_t h, uint32_t mips, uint32_t arr, uint32_t fmt = 28, uint32_t usage = 0, uint32_t samples = 1) {
   void *t = nullptr;
   CHECK_OK(rd.refdrv_d3d11_create_texture2d(dev, w, h, mips, arr, fmt, usage, samples, &t));
   return t;

@@ -74,8 +74,8 @@ TEST("intel_dx9.4.3.create_context") {
   CHECK_EQ(e, CL_INVALID_DX9_DEVICE_INTEL);
   void *d10;
   CHECK_OK(rd.refdrv_d3d10_create_device(nullptr, &d10));
-  cl_context_properties p[] = {CL_CONTEXT_D3D9EX_DEVICE_INTEL, (cl_context_properties)d9ex, CL_CONTEXT_D3D10_DEVICE_KHR,
-                               (cl_context_properties)d10, 0};
+  cl_context_properties p[] = {CL_CONTEXT_D3D9EX_DEVICE_INTEL, (cl_context_properties)d9ex, CL_CONTEXT_D3D10_DEVICE_KHR, (cl_context_properties)d10,
+                               0};
   CHECK(cl.clCreateContext(p, 1, &g_dev, nullptr, nullptr, &e) == nullptr);
   CHECK_EQ(e, CL_INVALID_OPERATION);
   for (auto c : {c1, c2, c3}) cl.clReleaseContext(c);
@@ -139,11 +139,14 @@ TEST("intel_dx9.9.13.4.create_from_surface.yv12_planes_y_v_u") {
 
 TEST("intel_dx9.9.13.4.format_table") {
   Env env(CL_CONTEXT_D3D9_DEVICE_INTEL, REFDRV_D3D9);
-  struct { uint32_t f; cl_channel_order o; cl_channel_type t; } table[] = {
-      {114, CL_R, CL_FLOAT}, {111, CL_R, CL_HALF_FLOAT}, {81, CL_R, CL_UNORM_INT16}, {28, CL_A, CL_UNORM_INT8},
-      {50, CL_R, CL_UNORM_INT8}, {115, CL_RG, CL_FLOAT}, {112, CL_RG, CL_HALF_FLOAT}, {34, CL_RG, CL_UNORM_INT16},
-      {51, CL_RG, CL_UNORM_INT8}, {116, CL_RGBA, CL_FLOAT}, {113, CL_RGBA, CL_HALF_FLOAT}, {36, CL_RGBA, CL_UNORM_INT16},
-      {32, CL_RGBA, CL_UNORM_INT8}, {33, CL_RGBA, CL_UNORM_INT8}, {21, CL_BGRA, CL_UNORM_INT8}, {22, CL_BGRA, CL_UNORM_INT8}};
+  struct {
+    uint32_t f;
+    cl_channel_order o;
+    cl_channel_type t;
+  } table[] = {{114, CL_R, CL_FLOAT},        {111, CL_R, CL_HALF_FLOAT},   {81, CL_R, CL_UNORM_INT16},    {28, CL_A, CL_UNORM_INT8},
+               {50, CL_R, CL_UNORM_INT8},    {115, CL_RG, CL_FLOAT},       {112, CL_RG, CL_HALF_FLOAT},   {34, CL_RG, CL_UNORM_INT16},
+               {51, CL_RG, CL_UNORM_INT8},   {116, CL_RGBA, CL_FLOAT},     {113, CL_RGBA, CL_HALF_FLOAT}, {36, CL_RGBA, CL_UNORM_INT16},
+               {32, CL_RGBA, CL_UNORM_INT8}, {33, CL_RGBA, CL_UNORM_INT8}, {21, CL_BGRA, CL_UNORM_INT8},  {22, CL_BGRA, CL_UNORM_INT8}};
   for (auto &row : table) {
     void *s = surface(env.dev, row.f, 4, 4);
     cl_int e;
@@ -268,27 +271,35 @@ TEST("khr_dx9.9.10.7.1.get_device_ids.adapter_arrays") {
     CHECK(n == 1 && d == g_dev);
   }
   void *foreign[1] = {fdev};
-  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[1], foreign, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_DEVICE_NOT_FOUND);
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[1], foreign, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n),
+           CL_DEVICE_NOT_FOUND);
   // An entry that is not an object of its adapter type, or NULL, is CL_INVALID_VALUE,
   // wherever it is in the array (a later NULL entry included).
   void *wrong[1] = {d9};
-  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[2], wrong, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[2], wrong, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n),
+           CL_INVALID_VALUE);
   void *wrong_ex[1] = {d9};
-  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[1], wrong_ex, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[1], wrong_ex, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n),
+           CL_INVALID_VALUE);
   void *later_null[3] = {d9, d9ex, nullptr};
-  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 3, types, later_null, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 3, types, later_null, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n),
+           CL_INVALID_VALUE);
   void *first_null[3] = {nullptr, d9ex, dxva};
-  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 3, types, first_null, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 3, types, first_null, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n),
+           CL_INVALID_VALUE);
   void *not_a_device[1] = {fa};  // an adapter object, not a device
-  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[0], not_a_device, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[0], not_a_device, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n),
+           CL_INVALID_VALUE);
   // A D3D9Ex device is an IDirect3DDevice9: valid as CL_ADAPTER_D3D9_KHR.
   void *ex_as_d3d9[1] = {d9ex};
   CHECK_OK(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &types[0], ex_as_d3d9, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n));
   cl_dx9_media_adapter_type_khr bad = 0x1234;
   CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 1, &bad, adapters, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
-  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 0, types, adapters, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n), CL_INVALID_VALUE);
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 0, types, adapters, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 1, &d, &n),
+           CL_INVALID_VALUE);
   CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 3, types, adapters, 0x1234, 1, &d, &n), CL_INVALID_VALUE);
-  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 3, types, adapters, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 0, &d, &n), CL_INVALID_VALUE);
+  CHECK_EQ(cl.clGetDeviceIDsFromDX9MediaAdapterKHR(g_plat, 3, types, adapters, CL_ALL_DEVICES_FOR_DX9_MEDIA_ADAPTER_KHR, 0, &d, &n),
+           CL_INVALID_VALUE);
   for (auto r : {d9, d9ex, dxva, fdev, fa}) release_res(r);
 }
 
@@ -301,8 +312,7 @@ TEST("khr_dx9.9.10.5.create_context") {
   CHECK_EQ(e, CL_INVALID_DX9_MEDIA_ADAPTER_KHR);
   CHECK(make_ctx(CL_CONTEXT_ADAPTER_D3D9EX_KHR, (void *)0x77, &e) == nullptr);
   CHECK_EQ(e, CL_INVALID_DX9_MEDIA_ADAPTER_KHR);
-  cl_context_properties p[] = {CL_CONTEXT_ADAPTER_D3D9_KHR, (cl_context_properties)d9, CL_CONTEXT_D3D9_DEVICE_INTEL,
-                               (cl_context_properties)d9, 0};
+  cl_context_properties p[] = {CL_CONTEXT_ADAPTER_D3D9_KHR, (cl_context_properties)d9, CL_CONTEXT_D3D9_DEVICE_INTEL, (cl_context_properties)d9, 0};
   CHECK(cl.clCreateContext(p, 1, &g_dev, nullptr, nullptr, &e) == nullptr);
   CHECK_EQ(e, CL_INVALID_OPERATION);
   for (auto c : {c1, c2, c3}) cl.clReleaseContext(c);

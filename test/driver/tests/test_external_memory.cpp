@@ -44,8 +44,7 @@ std::vector<uint8_t> payload_read(int fd, cl_uint type, size_t size, size_t offs
   return v;
 }
 
-cl_mem import_buffer(cl_context c, cl_uint type, int fd, size_t size, cl_int *err, cl_mem_flags flags = 0,
-                     bool device_list = false) {
+cl_mem import_buffer(cl_context c, cl_uint type, int fd, size_t size, cl_int *err, cl_mem_flags flags = 0, bool device_list = false) {
   cl_mem_properties p[6] = {type, cl_mem_properties(fd), 0, 0, 0, 0};
   if (device_list) {
     p[2] = CL_MEM_DEVICE_HANDLE_LIST_KHR;
@@ -62,25 +61,19 @@ cl_mem import_ok(cl_context c, cl_uint type, int fd, size_t size, cl_mem_flags f
   return m;
 }
 // a create that must fail with `want` and leave the fd with the application
-void import_fails_at(int line, cl_context c, const cl_mem_properties *p, cl_mem_flags flags, size_t size, void *host,
-                     cl_int want, int fd) {
+void import_fails_at(int line, cl_context c, const cl_mem_properties *p, cl_mem_flags flags, size_t size, void *host, cl_int want, int fd) {
   int before = open_fd_count();
   cl_int e = 1;
   cl_mem m = cl.clCreateBufferWithProperties(c, p, flags, size, host, &e);
-  if (m || e != want)
-    test_fail(__FILE__, line, "expected " + std::to_string(want) + ", got " + std::to_string(e) + (m ? " and an object" : ""));
+  if (m || e != want) test_fail(__FILE__, line, "expected " + std::to_string(want) + ", got " + std::to_string(e) + (m ? " and an object" : ""));
   CHECK_EQ(open_fd_count(), before);
   if (fd >= 0) CHECK(fd_open(fd));
 }
 
 #define import_fails(...) import_fails_at(__LINE__, __VA_ARGS__)
 
-void acquire(cl_command_queue q, cl_mem m, cl_event *ev = nullptr) {
-  CHECK_OK(cl.clEnqueueAcquireExternalMemObjectsKHR(q, 1, &m, 0, nullptr, ev));
-}
-void release(cl_command_queue q, cl_mem m, cl_event *ev = nullptr) {
-  CHECK_OK(cl.clEnqueueReleaseExternalMemObjectsKHR(q, 1, &m, 0, nullptr, ev));
-}
+void acquire(cl_command_queue q, cl_mem m, cl_event *ev = nullptr) { CHECK_OK(cl.clEnqueueAcquireExternalMemObjectsKHR(q, 1, &m, 0, nullptr, ev)); }
+void release(cl_command_queue q, cl_mem m, cl_event *ev = nullptr) { CHECK_OK(cl.clEnqueueReleaseExternalMemObjectsKHR(q, 1, &m, 0, nullptr, ev)); }
 
 std::vector<cl_uint> uint_list(cl_int (*q)(void *, cl_uint, size_t, void *, size_t *), void *obj, cl_uint name) {
   size_t sz = 0;
@@ -90,12 +83,8 @@ std::vector<cl_uint> uint_list(cl_int (*q)(void *, cl_uint, size_t, void *, size
   if (sz) CHECK_OK(q(obj, name, sz, v.data(), nullptr));
   return v;
 }
-cl_int platform_info(void *p, cl_uint n, size_t sz, void *v, size_t *r) {
-  return cl.clGetPlatformInfo(static_cast<cl_platform_id>(p), n, sz, v, r);
-}
-cl_int device_info(void *d, cl_uint n, size_t sz, void *v, size_t *r) {
-  return cl.clGetDeviceInfo(static_cast<cl_device_id>(d), n, sz, v, r);
-}
+cl_int platform_info(void *p, cl_uint n, size_t sz, void *v, size_t *r) { return cl.clGetPlatformInfo(static_cast<cl_platform_id>(p), n, sz, v, r); }
+cl_int device_info(void *d, cl_uint n, size_t sz, void *v, size_t *r) { return cl.clGetDeviceInfo(static_cast<cl_device_id>(d), n, sz, v, r); }
 std::string ext_string(bool device) {
   char buf[4096] = {0};
   if (device) CHECK_OK(cl.clGetDeviceInfo(g_dev, CL_DEVICE_EXTENSIONS, sizeof buf, buf, nullptr));
@@ -109,9 +98,9 @@ std::string ext_string(bool device) {
 TEST("khr_external_memory.queries.extensions_and_handle_types") {
   for (bool device : {false, true}) {
     std::string s = ext_string(device);
-    for (const char *e : {"cl_khr_external_memory", "cl_khr_external_memory_opaque_fd", "cl_khr_external_memory_dma_buf",
-                          "cl_khr_semaphore", "cl_khr_external_semaphore", "cl_khr_external_semaphore_opaque_fd",
-                          "cl_khr_external_semaphore_sync_fd", "cl_khr_device_uuid"})
+    for (const char *e :
+         {"cl_khr_external_memory", "cl_khr_external_memory_opaque_fd", "cl_khr_external_memory_dma_buf", "cl_khr_semaphore",
+          "cl_khr_external_semaphore", "cl_khr_external_semaphore_opaque_fd", "cl_khr_external_semaphore_sync_fd", "cl_khr_device_uuid"})
       CHECK(s.find(std::string(" ") + e + " ") != std::string::npos);
     CHECK(s.find("cl_khr_external_memory_win32") == std::string::npos);
   }
@@ -120,8 +109,7 @@ TEST("khr_external_memory.queries.extensions_and_handle_types") {
   CHECK(uint_list(device_info, g_dev, CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR) == both);
   CHECK(uint_list(device_info, g_dev, CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR) == both);
   cl_uint small = 0;
-  CHECK_EQ(cl.clGetDeviceInfo(g_dev, CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR, sizeof small, &small, nullptr),
-           CL_INVALID_VALUE);
+  CHECK_EQ(cl.clGetDeviceInfo(g_dev, CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR, sizeof small, &small, nullptr), CL_INVALID_VALUE);
 }
 
 TEST("khr_device_uuid.queries.uuid_luid_node_mask") {
@@ -158,9 +146,8 @@ TEST("khr_device_uuid.queries.uuid_from_environment") {
 }
 
 TEST("khr_external_memory.queries.entry_points") {
-  for (const char *n : {"clEnqueueAcquireExternalMemObjectsKHR", "clEnqueueReleaseExternalMemObjectsKHR",
-                        "clCreateSemaphoreWithPropertiesKHR", "clEnqueueWaitSemaphoresKHR",
-                        "clEnqueueSignalSemaphoresKHR", "clGetSemaphoreInfoKHR", "clRetainSemaphoreKHR",
+  for (const char *n : {"clEnqueueAcquireExternalMemObjectsKHR", "clEnqueueReleaseExternalMemObjectsKHR", "clCreateSemaphoreWithPropertiesKHR",
+                        "clEnqueueWaitSemaphoresKHR", "clEnqueueSignalSemaphoresKHR", "clGetSemaphoreInfoKHR", "clRetainSemaphoreKHR",
                         "clReleaseSemaphoreKHR", "clGetSemaphoreHandleForTypeKHR", "clReImportSemaphoreSyncFdKHR"}) {
     CHECK(cl.clGetExtensionFunctionAddressForPlatform(g_plat, n) != nullptr);
     CHECK(dlsym_driver(n) == cl.clGetExtensionFunctionAddressForPlatform(g_plat, n));
@@ -541,9 +528,8 @@ TEST("khr_external_memory.acquire_release.failed_dependency") {
 }
 
 // ----------------------------------------------------------- image imports --
-static cl_mem import_image_at(int line, cl_context c, cl_uint type, int fd, cl_mem_object_type t, size_t w, size_t h,
-                              size_t d_or_layers, size_t rp, size_t sp, cl_image_format f, cl_int want = CL_SUCCESS,
-                              cl_mem_flags flags = 0, void *host = nullptr) {
+static cl_mem import_image_at(int line, cl_context c, cl_uint type, int fd, cl_mem_object_type t, size_t w, size_t h, size_t d_or_layers, size_t rp,
+                              size_t sp, cl_image_format f, cl_int want = CL_SUCCESS, cl_mem_flags flags = 0, void *host = nullptr) {
   cl_image_desc d{};
   d.image_type = t;
   d.image_width = w;
@@ -558,8 +544,7 @@ static cl_mem import_image_at(int line, cl_context c, cl_uint type, int fd, cl_m
   cl_mem m = cl.clCreateImageWithProperties(c, p, flags, &f, &d, host, &e);
   if (e != want || (want == CL_SUCCESS) != (m != nullptr))
     test_fail(__FILE__, line, "expected " + std::to_string(want) + ", got " + std::to_string(e));
-  if (want != CL_SUCCESS && (open_fd_count() != before || !fd_open(fd)))
-    test_fail(__FILE__, line, "a failed import touched the descriptor");
+  if (want != CL_SUCCESS && (open_fd_count() != before || !fd_open(fd))) test_fail(__FILE__, line, "a failed import touched the descriptor");
   return m;
 }
 #define import_image(...) import_image_at(__LINE__, __VA_ARGS__)
@@ -607,9 +592,14 @@ TEST("khr_external_memory.create_image.types_and_tight_pitch") {
   Env env;
   cl_image_format r8{CL_R, CL_UNORM_INT8};
   int fd = payload_fd(kDmaBuf, 4096);
-  struct Case { cl_mem_object_type t; size_t w, h, n; } cases[] = {
-      {CL_MEM_OBJECT_IMAGE1D, 100, 0, 0}, {CL_MEM_OBJECT_IMAGE1D_ARRAY, 16, 0, 4}, {CL_MEM_OBJECT_IMAGE2D, 16, 16, 0},
-      {CL_MEM_OBJECT_IMAGE2D_ARRAY, 8, 8, 3}, {CL_MEM_OBJECT_IMAGE3D, 8, 8, 8}};
+  struct Case {
+    cl_mem_object_type t;
+    size_t w, h, n;
+  } cases[] = {{CL_MEM_OBJECT_IMAGE1D, 100, 0, 0},
+               {CL_MEM_OBJECT_IMAGE1D_ARRAY, 16, 0, 4},
+               {CL_MEM_OBJECT_IMAGE2D, 16, 16, 0},
+               {CL_MEM_OBJECT_IMAGE2D_ARRAY, 8, 8, 3},
+               {CL_MEM_OBJECT_IMAGE3D, 8, 8, 8}};
   for (auto &cs : cases) {
     int f = dup(fd);
     cl_mem im = import_image(env.c, kDmaBuf, f, cs.t, cs.w, cs.h, cs.n, 0, 0, r8);
@@ -665,8 +655,7 @@ TEST("khr_external_memory.create_image.errors") {
   cl_int e;
   CHECK(!cl.clCreateImageWithProperties(env.c, p, 0, nullptr, &d, nullptr, &e) && e == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
   CHECK(!cl.clCreateImageWithProperties(env.c, p, 0, &rgba, nullptr, nullptr, &e) && e == CL_INVALID_IMAGE_DESCRIPTOR);
-  CHECK(!cl.clCreateImageWithProperties(reinterpret_cast<cl_context>(env.q), p, 0, &rgba, &d, nullptr, &e) &&
-        e == CL_INVALID_CONTEXT);
+  CHECK(!cl.clCreateImageWithProperties(reinterpret_cast<cl_context>(env.q), p, 0, &rgba, &d, nullptr, &e) && e == CL_INVALID_CONTEXT);
   cl_mem_properties two[] = {kDmaBuf, cl_mem_properties(fd), kOpaque, cl_mem_properties(fd), 0};
   CHECK(!cl.clCreateImageWithProperties(env.c, two, 0, &rgba, &d, nullptr, &e) && e == CL_INVALID_PROPERTY);
   cl_mem_properties win[] = {CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KHR, 1, 0};

@@ -18,8 +18,7 @@ struct Env {
     release_res(dev);
   }
 };
-void *tex2d(void *dev, uint32_t w, uint32_t h, uint32_t mips, uint32_t arr, uint32_t fmt = 28, uint32_t usage = 0,
-            uint32_t samples = 1) {
+void *tex2d(void *dev, uint32_t w, uint32_t h, uint32_t mips, uint32_t arr, uint32_t fmt = 28, uint32_t usage = 0, uint32_t samples = 1) {
   void *t = nullptr;
   CHECK_OK(rd.refdrv_d3d10_create_texture2d(dev, w, h, mips, arr, fmt, usage, samples, &t));
   return t;
@@ -59,8 +58,7 @@ TEST("khr_d3d10.9.9.5.create_context.invalid_device_and_two_apis") {
   CHECK_EQ(e, CL_INVALID_D3D10_DEVICE_KHR);
   CHECK(make_ctx(CL_CONTEXT_D3D10_DEVICE_KHR, d9, &e) == nullptr);
   CHECK_EQ(e, CL_INVALID_D3D10_DEVICE_KHR);
-  cl_context_properties p[] = {CL_CONTEXT_D3D10_DEVICE_KHR, (cl_context_properties)dev, CL_CONTEXT_D3D9_DEVICE_NV,
-                               (cl_context_properties)d9, 0};
+  cl_context_properties p[] = {CL_CONTEXT_D3D10_DEVICE_KHR, (cl_context_properties)dev, CL_CONTEXT_D3D9_DEVICE_NV, (cl_context_properties)d9, 0};
   CHECK(cl.clCreateContext(p, 1, &g_dev, nullptr, nullptr, &e) == nullptr);
   CHECK_EQ(e, CL_INVALID_OPERATION);
   for (auto r : {fdev, fa, d9, dev}) release_res(r);
@@ -182,18 +180,29 @@ TEST("khr_d3d10.9.9.7.4.create_from_texture3d") {
 
 TEST("khr_d3d10.9.9.7.4.format_table_37") {
   Env env;
-  struct { uint32_t f; cl_channel_order o; cl_channel_type t; } table[] = {
-      {2, CL_RGBA, CL_FLOAT}, {3, CL_RGBA, CL_UNSIGNED_INT32}, {4, CL_RGBA, CL_SIGNED_INT32},
-      {10, CL_RGBA, CL_HALF_FLOAT}, {11, CL_RGBA, CL_UNORM_INT16}, {12, CL_RGBA, CL_UNSIGNED_INT16},
-      {13, CL_RGBA, CL_SNORM_INT16}, {14, CL_RGBA, CL_SIGNED_INT16}, {87, CL_BGRA, CL_UNORM_INT8},
-      {28, CL_RGBA, CL_UNORM_INT8}, {30, CL_RGBA, CL_UNSIGNED_INT8}, {31, CL_RGBA, CL_SNORM_INT8},
-      {32, CL_RGBA, CL_SIGNED_INT8}, {16, CL_RG, CL_FLOAT}, {17, CL_RG, CL_UNSIGNED_INT32}, {18, CL_RG, CL_SIGNED_INT32},
-      {34, CL_RG, CL_HALF_FLOAT}, {35, CL_RG, CL_UNORM_INT16}, {36, CL_RG, CL_UNSIGNED_INT16},
-      {37, CL_RG, CL_SNORM_INT16}, {38, CL_RG, CL_SIGNED_INT16}, {49, CL_RG, CL_UNORM_INT8},
-      {50, CL_RG, CL_UNSIGNED_INT8}, {51, CL_RG, CL_SNORM_INT8}, {52, CL_RG, CL_SIGNED_INT8}, {41, CL_R, CL_FLOAT},
-      {42, CL_R, CL_UNSIGNED_INT32}, {43, CL_R, CL_SIGNED_INT32}, {54, CL_R, CL_HALF_FLOAT}, {56, CL_R, CL_UNORM_INT16},
-      {57, CL_R, CL_UNSIGNED_INT16}, {58, CL_R, CL_SNORM_INT16}, {59, CL_R, CL_SIGNED_INT16}, {61, CL_R, CL_UNORM_INT8},
-      {62, CL_R, CL_UNSIGNED_INT8}, {63, CL_R, CL_SNORM_INT8}, {64, CL_R, CL_SIGNED_INT8}};
+  struct {
+    uint32_t f;
+    cl_channel_order o;
+    cl_channel_type t;
+  } table[] = {{2, CL_RGBA, CL_FLOAT},          {3, CL_RGBA, CL_UNSIGNED_INT32},
+               {4, CL_RGBA, CL_SIGNED_INT32},   {10, CL_RGBA, CL_HALF_FLOAT},
+               {11, CL_RGBA, CL_UNORM_INT16},   {12, CL_RGBA, CL_UNSIGNED_INT16},
+               {13, CL_RGBA, CL_SNORM_INT16},   {14, CL_RGBA, CL_SIGNED_INT16},
+               {87, CL_BGRA, CL_UNORM_INT8},    {28, CL_RGBA, CL_UNORM_INT8},
+               {30, CL_RGBA, CL_UNSIGNED_INT8}, {31, CL_RGBA, CL_SNORM_INT8},
+               {32, CL_RGBA, CL_SIGNED_INT8},   {16, CL_RG, CL_FLOAT},
+               {17, CL_RG, CL_UNSIGNED_INT32},  {18, CL_RG, CL_SIGNED_INT32},
+               {34, CL_RG, CL_HALF_FLOAT},      {35, CL_RG, CL_UNORM_INT16},
+               {36, CL_RG, CL_UNSIGNED_INT16},  {37, CL_RG, CL_SNORM_INT16},
+               {38, CL_RG, CL_SIGNED_INT16},    {49, CL_RG, CL_UNORM_INT8},
+               {50, CL_RG, CL_UNSIGNED_INT8},   {51, CL_RG, CL_SNORM_INT8},
+               {52, CL_RG, CL_SIGNED_INT8},     {41, CL_R, CL_FLOAT},
+               {42, CL_R, CL_UNSIGNED_INT32},   {43, CL_R, CL_SIGNED_INT32},
+               {54, CL_R, CL_HALF_FLOAT},       {56, CL_R, CL_UNORM_INT16},
+               {57, CL_R, CL_UNSIGNED_INT16},   {58, CL_R, CL_SNORM_INT16},
+               {59, CL_R, CL_SIGNED_INT16},     {61, CL_R, CL_UNORM_INT8},
+               {62, CL_R, CL_UNSIGNED_INT8},    {63, CL_R, CL_SNORM_INT8},
+               {64, CL_R, CL_SIGNED_INT8}};
   static_assert(sizeof(table) / sizeof(table[0]) == 37, "37 formats");
   for (auto &row : table) {
     void *t = tex2d(env.dev, 4, 4, 1, 1, row.f);
@@ -202,8 +211,7 @@ TEST("khr_d3d10.9.9.7.4.format_table_37") {
     if (e) test_fail(__FILE__, __LINE__, "DXGI format " + std::to_string(row.f));
     cl_image_format f;
     CHECK_OK(cl.clGetImageInfo(m, CL_IMAGE_FORMAT, sizeof f, &f, nullptr));
-    if (f.image_channel_order != row.o || f.image_channel_data_type != row.t)
-      test_fail(__FILE__, __LINE__, "DXGI format " + std::to_string(row.f));
+    if (f.image_channel_order != row.o || f.image_channel_data_type != row.t) test_fail(__FILE__, __LINE__, "DXGI format " + std::to_string(row.f));
     cl.clReleaseMemObject(m);
     release_res(t);
   }

@@ -44,13 +44,11 @@ TEST("nv_d3d9.9.13.1.get_device_ids.from_adapter_name") {
   void *a = nullptr;
   CHECK_OK(rd.refdrv_d3d9_create_adapter("Test Adapter 1", 1, &a));
   cl_uint n = 0;
-  CHECK_OK(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_ADAPTER_NAME_NV, (void *)"Test Adapter 1",
-                                       CL_PREFERRED_DEVICES_FOR_D3D9_NV, 0, nullptr, &n));
+  CHECK_OK(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_ADAPTER_NAME_NV, (void *)"Test Adapter 1", CL_PREFERRED_DEVICES_FOR_D3D9_NV, 0, nullptr, &n));
   CHECK_EQ(n, 1);
-  CHECK_OK(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_ADAPTER_NAME_NV, (void *)"opencl-interop reference adapter",
-                                       CL_ALL_DEVICES_FOR_D3D9_NV, 0, nullptr, &n));
-  CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_ADAPTER_NAME_NV, (void *)"No Such Adapter",
-                                       CL_ALL_DEVICES_FOR_D3D9_NV, 0, nullptr, &n),
+  CHECK_OK(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_ADAPTER_NAME_NV, (void *)"opencl-interop reference adapter", CL_ALL_DEVICES_FOR_D3D9_NV, 0,
+                                       nullptr, &n));
+  CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_ADAPTER_NAME_NV, (void *)"No Such Adapter", CL_ALL_DEVICES_FOR_D3D9_NV, 0, nullptr, &n),
            CL_DEVICE_NOT_FOUND);
   release_res(a);
 }
@@ -60,11 +58,9 @@ TEST("nv_d3d9.9.13.1.get_device_ids.not_found") {
   CHECK_OK(rd.refdrv_d3d9_create_adapter("Foreign GPU", 0, &a));
   CHECK_OK(rd.refdrv_d3d9_create_device(a, REFDRV_D3D9, &dev));
   cl_uint n = 7;
-  CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_DEVICE_NV, dev, CL_ALL_DEVICES_FOR_D3D9_NV, 0, nullptr, &n),
-           CL_DEVICE_NOT_FOUND);
+  CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_DEVICE_NV, dev, CL_ALL_DEVICES_FOR_D3D9_NV, 0, nullptr, &n), CL_DEVICE_NOT_FOUND);
   CHECK_EQ(n, 0);
-  CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_ADAPTER_NAME_NV, (void *)"Foreign GPU",
-                                       CL_ALL_DEVICES_FOR_D3D9_NV, 0, nullptr, &n),
+  CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_ADAPTER_NAME_NV, (void *)"Foreign GPU", CL_ALL_DEVICES_FOR_D3D9_NV, 0, nullptr, &n),
            CL_DEVICE_NOT_FOUND);
   release_res(dev);
   release_res(a);
@@ -79,7 +75,8 @@ TEST("nv_d3d9.9.13.1.get_device_ids.invalid_args") {
   CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_DEVICE_NV, dev, CL_ALL_DEVICES_FOR_D3D9_NV, 0, &d, &n), CL_INVALID_VALUE);
   CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV(g_plat, CL_D3D9_DEVICE_NV, dev, CL_ALL_DEVICES_FOR_D3D9_NV, 1, nullptr, nullptr), CL_INVALID_VALUE);
   if (g_direct) {
-    CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV((cl_platform_id)dev, CL_D3D9_DEVICE_NV, dev, CL_ALL_DEVICES_FOR_D3D9_NV, 0, nullptr, &n), CL_INVALID_PLATFORM);
+    CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV((cl_platform_id)dev, CL_D3D9_DEVICE_NV, dev, CL_ALL_DEVICES_FOR_D3D9_NV, 0, nullptr, &n),
+             CL_INVALID_PLATFORM);
   }
   release_res(dev);
 }
@@ -105,8 +102,13 @@ TEST("nv_d3d9.4.3.create_context.invalid_device") {
 TEST("nv_d3d9.4.3.create_context.two_apis_fails") {
   void *dev = d3d9_device(), *va;
   CHECK_OK(rd.refdrv_va_create_display(1, &va));
-  cl_context_properties p[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)g_plat, CL_CONTEXT_D3D9_DEVICE_NV,
-                               (cl_context_properties)dev, CL_CONTEXT_VA_API_DISPLAY_INTEL, (cl_context_properties)va, 0};
+  cl_context_properties p[] = {CL_CONTEXT_PLATFORM,
+                               (cl_context_properties)g_plat,
+                               CL_CONTEXT_D3D9_DEVICE_NV,
+                               (cl_context_properties)dev,
+                               CL_CONTEXT_VA_API_DISPLAY_INTEL,
+                               (cl_context_properties)va,
+                               0};
   cl_int e;
   CHECK(cl.clCreateContext(p, 1, &g_dev, nullptr, nullptr, &e) == nullptr);
   CHECK_EQ(e, CL_INVALID_OPERATION);
@@ -273,13 +275,15 @@ TEST("nv_d3d9.9.13.4.create_from_surface.errors") {
 
 TEST("nv_d3d9.9.13.4.format_table") {
   Env env;
-  struct { uint32_t fmt; cl_channel_order o; cl_channel_type t; } table[] = {
-      {114, CL_R, CL_FLOAT}, {111, CL_R, CL_HALF_FLOAT}, {81, CL_R, CL_UNORM_INT16}, {28, CL_R, CL_UNORM_INT8},
-      {50, CL_R, CL_UNORM_INT8}, {115, CL_RG, CL_FLOAT}, {112, CL_RG, CL_HALF_FLOAT}, {34, CL_RG, CL_UNORM_INT16},
-      {64, CL_RG, CL_SNORM_INT16}, {51, CL_RG, CL_UNORM_INT8}, {60, CL_RG, CL_SNORM_INT8}, {116, CL_RGBA, CL_FLOAT},
-      {113, CL_RGBA, CL_HALF_FLOAT}, {36, CL_RGBA, CL_UNORM_INT16}, {110, CL_RGBA, CL_SNORM_INT16},
-      {32, CL_RGBA, CL_UNORM_INT8}, {33, CL_RGBA, CL_UNORM_INT8}, {21, CL_RGBA, CL_UNORM_INT8},
-      {22, CL_RGBA, CL_UNORM_INT8}, {63, CL_RGBA, CL_SNORM_INT8}};
+  struct {
+    uint32_t fmt;
+    cl_channel_order o;
+    cl_channel_type t;
+  } table[] = {{114, CL_R, CL_FLOAT},         {111, CL_R, CL_HALF_FLOAT},    {81, CL_R, CL_UNORM_INT16},     {28, CL_R, CL_UNORM_INT8},
+               {50, CL_R, CL_UNORM_INT8},     {115, CL_RG, CL_FLOAT},        {112, CL_RG, CL_HALF_FLOAT},    {34, CL_RG, CL_UNORM_INT16},
+               {64, CL_RG, CL_SNORM_INT16},   {51, CL_RG, CL_UNORM_INT8},    {60, CL_RG, CL_SNORM_INT8},     {116, CL_RGBA, CL_FLOAT},
+               {113, CL_RGBA, CL_HALF_FLOAT}, {36, CL_RGBA, CL_UNORM_INT16}, {110, CL_RGBA, CL_SNORM_INT16}, {32, CL_RGBA, CL_UNORM_INT8},
+               {33, CL_RGBA, CL_UNORM_INT8},  {21, CL_RGBA, CL_UNORM_INT8},  {22, CL_RGBA, CL_UNORM_INT8},   {63, CL_RGBA, CL_SNORM_INT8}};
   for (auto &row : table) {
     void *s = surface(env.dev, row.fmt, 4, 4);
     cl_int e;
@@ -287,8 +291,7 @@ TEST("nv_d3d9.9.13.4.format_table") {
     CHECK_OK(e);
     cl_image_format f;
     CHECK_OK(cl.clGetImageInfo(m, CL_IMAGE_FORMAT, sizeof f, &f, nullptr));
-    if (f.image_channel_order != row.o || f.image_channel_data_type != row.t)
-      test_fail(__FILE__, __LINE__, "format " + std::to_string(row.fmt));
+    if (f.image_channel_order != row.o || f.image_channel_data_type != row.t) test_fail(__FILE__, __LINE__, "format " + std::to_string(row.fmt));
     cl.clReleaseMemObject(m);
     release_res(s);
   }
@@ -544,8 +547,7 @@ static void CL_API_CALL notify(const char *msg, const void *, size_t, void *) { 
 
 TEST("nv_d3d9.9.13.6.not_acquired_reports_to_context_callback") {
   void *dev = d3d9_device();
-  cl_context_properties p[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)g_plat, CL_CONTEXT_D3D9_DEVICE_NV,
-                               (cl_context_properties)dev, 0};
+  cl_context_properties p[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)g_plat, CL_CONTEXT_D3D9_DEVICE_NV, (cl_context_properties)dev, 0};
   cl_int e;
   cl_context c = cl.clCreateContext(p, 1, &g_dev, notify, nullptr, &e);
   CHECK_OK(e);
@@ -570,8 +572,7 @@ TEST("direct.nv_d3d9.9.13.4.create_from_surface.invalid_context") {
   CHECK(cl.clCreateFromD3D9SurfaceNV((cl_context)s, CL_MEM_READ_WRITE, (IDirect3DSurface9 *)s, &e) == nullptr);
   CHECK_EQ(e, CL_INVALID_CONTEXT);
   cl_uint n;
-  CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV((cl_platform_id)dev, CL_D3D9_DEVICE_NV, dev, CL_ALL_DEVICES_FOR_D3D9_NV, 0,
-                                       nullptr, &n), CL_INVALID_PLATFORM);
+  CHECK_EQ(cl.clGetDeviceIDsFromD3D9NV((cl_platform_id)dev, CL_D3D9_DEVICE_NV, dev, CL_ALL_DEVICES_FOR_D3D9_NV, 0, nullptr, &n), CL_INVALID_PLATFORM);
   release_res(s);
   release_res(dev);
 }

@@ -47,8 +47,7 @@ void create_fails_at(int line, cl_context c, std::vector<cl_semaphore_properties
   int before = open_fd_count();
   cl_int e = 1;
   cl_semaphore_khr s = cl.clCreateSemaphoreWithPropertiesKHR(c, null_props ? nullptr : p.data(), &e);
-  if (s || e != want)
-    test_fail(__FILE__, line, "expected " + std::to_string(want) + ", got " + std::to_string(e) + (s ? " and an object" : ""));
+  if (s || e != want) test_fail(__FILE__, line, "expected " + std::to_string(want) + ", got " + std::to_string(e) + (s ? " and an object" : ""));
   if (open_fd_count() != before) test_fail(__FILE__, line, "a failed create changed the open descriptors");
 }
 #define create_fails(...) create_fails_at(__LINE__, __VA_ARGS__)
@@ -149,19 +148,19 @@ TEST("khr_semaphore.create.errors") {
   cl_semaphore_properties_khr dev = cl_semaphore_properties_khr(reinterpret_cast<uintptr_t>(g_dev));
   create_fails(nullptr, {kType, kBinary}, CL_INVALID_CONTEXT);
   create_fails(reinterpret_cast<cl_context>(env.q), {kType, kBinary}, CL_INVALID_CONTEXT);
-  create_fails(env.c, {}, CL_INVALID_VALUE, true);                         // sema_props NULL
-  create_fails(env.c, {}, CL_INVALID_VALUE);                               // no CL_SEMAPHORE_TYPE_KHR
-  create_fails(env.c, {kDevList, dev, 0}, CL_INVALID_VALUE);              // no CL_SEMAPHORE_TYPE_KHR
-  create_fails(env.c, {kType, 2}, CL_INVALID_PROPERTY);                    // not a (supported) type
-  create_fails(env.c, {kType, kBinary, 0x7777, 1}, CL_INVALID_PROPERTY);   // not a property
-  create_fails(env.c, {kType, kBinary, kType, kBinary}, CL_INVALID_PROPERTY);  // twice
-  create_fails(env.c, {kType, kBinary, kDevList, 0}, CL_INVALID_DEVICE);   // no device
-  create_fails(env.c, {kType, kBinary, kDevList, dev, dev, 0}, CL_INVALID_DEVICE);  // not exactly one
-  create_fails(env.c, {kType, kBinary, kDevList, 0x1000, 0}, CL_INVALID_DEVICE);    // not a device
+  create_fails(env.c, {}, CL_INVALID_VALUE, true);                                      // sema_props NULL
+  create_fails(env.c, {}, CL_INVALID_VALUE);                                            // no CL_SEMAPHORE_TYPE_KHR
+  create_fails(env.c, {kDevList, dev, 0}, CL_INVALID_VALUE);                            // no CL_SEMAPHORE_TYPE_KHR
+  create_fails(env.c, {kType, 2}, CL_INVALID_PROPERTY);                                 // not a (supported) type
+  create_fails(env.c, {kType, kBinary, 0x7777, 1}, CL_INVALID_PROPERTY);                // not a property
+  create_fails(env.c, {kType, kBinary, kType, kBinary}, CL_INVALID_PROPERTY);           // twice
+  create_fails(env.c, {kType, kBinary, kDevList, 0}, CL_INVALID_DEVICE);                // no device
+  create_fails(env.c, {kType, kBinary, kDevList, dev, dev, 0}, CL_INVALID_DEVICE);      // not exactly one
+  create_fails(env.c, {kType, kBinary, kDevList, 0x1000, 0}, CL_INVALID_DEVICE);        // not a device
   create_fails(env.c, {kType, kBinary, kExport, kOpaque, kSync, 0}, CL_INVALID_VALUE);  // more than one export type
   create_fails(env.c, {kType, kBinary, kExport, 0x1234, 0}, CL_INVALID_PROPERTY);       // not a handle type
-  for (cl_semaphore_properties_khr win : {CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KHR, CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KMT_KHR,
-                                          CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_NAME_KHR}) {
+  for (cl_semaphore_properties_khr win :
+       {CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KHR, CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KMT_KHR, CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_NAME_KHR}) {
     create_fails(env.c, {kType, kBinary, kExport, win, 0}, CL_INVALID_DEVICE);  // cannot export that type
     create_fails(env.c, {kType, kBinary, win, 0x40}, CL_INVALID_DEVICE);        // cannot import that type
   }
@@ -359,18 +358,13 @@ TEST("khr_external_semaphore.export.opaque_fd.errors_and_size_query") {
   CHECK_OK(cl.clGetSemaphoreHandleForTypeKHR(s, g_dev, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, 0, nullptr, &sz));
   CHECK_EQ(sz, sizeof(int));
   int fd = -5;
-  CHECK_EQ(cl.clGetSemaphoreHandleForTypeKHR(nullptr, g_dev, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, sizeof fd, &fd, nullptr),
-           CL_INVALID_SEMAPHORE_KHR);
-  CHECK_EQ(cl.clGetSemaphoreHandleForTypeKHR(s, nullptr, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, sizeof fd, &fd, nullptr),
-           CL_INVALID_DEVICE);
-  CHECK_EQ(cl.clGetSemaphoreHandleForTypeKHR(s, reinterpret_cast<cl_device_id>(env.c), CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
-                                             sizeof fd, &fd, nullptr),
+  CHECK_EQ(cl.clGetSemaphoreHandleForTypeKHR(nullptr, g_dev, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, sizeof fd, &fd, nullptr), CL_INVALID_SEMAPHORE_KHR);
+  CHECK_EQ(cl.clGetSemaphoreHandleForTypeKHR(s, nullptr, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, sizeof fd, &fd, nullptr), CL_INVALID_DEVICE);
+  CHECK_EQ(cl.clGetSemaphoreHandleForTypeKHR(s, reinterpret_cast<cl_device_id>(env.c), CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, sizeof fd, &fd, nullptr),
            CL_INVALID_DEVICE);
   // a type not given at creation; a semaphore that is not exportable; a handle_size too small
-  CHECK_EQ(cl.clGetSemaphoreHandleForTypeKHR(s, g_dev, CL_SEMAPHORE_HANDLE_SYNC_FD_KHR, sizeof fd, &fd, nullptr),
-           CL_INVALID_VALUE);
-  CHECK_EQ(cl.clGetSemaphoreHandleForTypeKHR(plain, g_dev, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, sizeof fd, &fd, nullptr),
-           CL_INVALID_VALUE);
+  CHECK_EQ(cl.clGetSemaphoreHandleForTypeKHR(s, g_dev, CL_SEMAPHORE_HANDLE_SYNC_FD_KHR, sizeof fd, &fd, nullptr), CL_INVALID_VALUE);
+  CHECK_EQ(cl.clGetSemaphoreHandleForTypeKHR(plain, g_dev, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, sizeof fd, &fd, nullptr), CL_INVALID_VALUE);
   CHECK_EQ(cl.clGetSemaphoreHandleForTypeKHR(s, g_dev, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, 2, &fd, nullptr), CL_INVALID_VALUE);
   CHECK_EQ(fd, -5);
   CHECK_EQ(open_fd_count(), before);
@@ -550,8 +544,7 @@ TEST("khr_external_semaphore.reimport.sync_fd") {
   int second = eventfd(0, EFD_CLOEXEC);
   // errors leave the fd with the application
   CHECK_EQ(cl.clReImportSemaphoreSyncFdKHR(nullptr, nullptr, second), CL_INVALID_SEMAPHORE_KHR);
-  CHECK_EQ(cl.clReImportSemaphoreSyncFdKHR(reinterpret_cast<cl_semaphore_khr>(env.q), nullptr, second),
-           CL_INVALID_SEMAPHORE_KHR);
+  CHECK_EQ(cl.clReImportSemaphoreSyncFdKHR(reinterpret_cast<cl_semaphore_khr>(env.q), nullptr, second), CL_INVALID_SEMAPHORE_KHR);
   CHECK_EQ(cl.clReImportSemaphoreSyncFdKHR(plain, nullptr, second), CL_INVALID_SEMAPHORE_KHR);  // did not import one
   CHECK_EQ(cl.clReImportSemaphoreSyncFdKHR(exp, nullptr, second), CL_INVALID_SEMAPHORE_KHR);
   int closed = dup(second);

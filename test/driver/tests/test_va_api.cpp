@@ -30,10 +30,12 @@ TEST("va_api.9.X.1.get_device_ids") {
     CHECK_OK(cl.clGetDeviceIDsFromVA_APIMediaAdapterINTEL(g_plat, CL_VA_API_DISPLAY_INTEL, d, set, 1, &dev, &n));
     CHECK(n == 1 && dev == g_dev);
   }
-  CHECK_EQ(cl.clGetDeviceIDsFromVA_APIMediaAdapterINTEL(g_plat, CL_VA_API_DISPLAY_INTEL, fd, CL_ALL_DEVICES_FOR_VA_API_INTEL, 1, &dev, &n), CL_DEVICE_NOT_FOUND);
+  CHECK_EQ(cl.clGetDeviceIDsFromVA_APIMediaAdapterINTEL(g_plat, CL_VA_API_DISPLAY_INTEL, fd, CL_ALL_DEVICES_FOR_VA_API_INTEL, 1, &dev, &n),
+           CL_DEVICE_NOT_FOUND);
   CHECK_EQ(cl.clGetDeviceIDsFromVA_APIMediaAdapterINTEL(g_plat, 0x4095, d, CL_ALL_DEVICES_FOR_VA_API_INTEL, 1, &dev, &n), CL_INVALID_VALUE);
   CHECK_EQ(cl.clGetDeviceIDsFromVA_APIMediaAdapterINTEL(g_plat, CL_VA_API_DISPLAY_INTEL, d, 0x4094, 1, &dev, &n), CL_INVALID_VALUE);
-  CHECK_EQ(cl.clGetDeviceIDsFromVA_APIMediaAdapterINTEL(g_plat, CL_VA_API_DISPLAY_INTEL, d, CL_ALL_DEVICES_FOR_VA_API_INTEL, 0, &dev, &n), CL_INVALID_VALUE);
+  CHECK_EQ(cl.clGetDeviceIDsFromVA_APIMediaAdapterINTEL(g_plat, CL_VA_API_DISPLAY_INTEL, d, CL_ALL_DEVICES_FOR_VA_API_INTEL, 0, &dev, &n),
+           CL_INVALID_VALUE);
   release_res(d);
   release_res(fd);
 }
@@ -47,8 +49,7 @@ TEST("va_api.4.4.create_context") {
   CHECK_EQ(e, CL_INVALID_VA_API_MEDIA_ADAPTER_INTEL);
   CHECK(make_ctx(CL_CONTEXT_VA_API_DISPLAY_INTEL, d9, &e) == nullptr);
   CHECK_EQ(e, CL_INVALID_VA_API_MEDIA_ADAPTER_INTEL);
-  cl_context_properties p[] = {CL_CONTEXT_VA_API_DISPLAY_INTEL, (cl_context_properties)d, CL_CONTEXT_ADAPTER_DXVA_KHR,
-                               (cl_context_properties)d9, 0};
+  cl_context_properties p[] = {CL_CONTEXT_VA_API_DISPLAY_INTEL, (cl_context_properties)d, CL_CONTEXT_ADAPTER_DXVA_KHR, (cl_context_properties)d9, 0};
   CHECK(cl.clCreateContext(p, 1, &g_dev, nullptr, nullptr, &e) == nullptr);
   CHECK_EQ(e, CL_INVALID_OPERATION);
   cl_context c = make_ctx(CL_CONTEXT_VA_API_DISPLAY_INTEL, d, nullptr, true);

@@ -17,9 +17,9 @@ namespace {
   fflush(stdout);
   _Exit(77);
 }
-#define VK_OK(x)                                                                          \
-  do {                                                                                    \
-    VkResult r_ = (x);                                                                    \
+#define VK_OK(x)                                                                        \
+  do {                                                                                  \
+    VkResult r_ = (x);                                                                  \
     if (r_ != VK_SUCCESS) test_fail(__FILE__, __LINE__, #x " = " + std::to_string(r_)); \
   } while (0)
 
@@ -54,7 +54,10 @@ struct Vk {
     std::vector<VkQueueFamilyProperties> fams(nf);
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nf, fams.data());
     for (uint32_t i = 0; i < nf; i++)
-      if (fams[i].queueFlags & VK_QUEUE_TRANSFER_BIT) { family = i; break; }
+      if (fams[i].queueFlags & VK_QUEUE_TRANSFER_BIT) {
+        family = i;
+        break;
+      }
     float prio = 1;
     VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     qci.queueFamilyIndex = family;
@@ -82,8 +85,7 @@ struct Vk {
     VkPhysicalDeviceMemoryProperties mp;
     vkGetPhysicalDeviceMemoryProperties(pd, &mp);
     for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-      if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
+      if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
                                     (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
         return i;
     test_fail(__FILE__, __LINE__, "no host-visible coherent memory type");

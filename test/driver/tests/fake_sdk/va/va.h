@@ -2,4 +2,6 @@
 #pragma once
 typedef unsigned int VASurfaceID;
 typedef void *VADisplay;
-typedef struct VAImageFormat { unsigned int fourcc; } VAImageFormat;
+typedef struct VAImageFormat {
+  unsigned int fourcc;
+} VAImageFormat;
