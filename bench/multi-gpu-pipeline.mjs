@@ -30,49 +30,12 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { NV12_TO_RGBA_SOURCE, frameRgba, median, nv12Slots, valueIndex } from './nv12-frames.mjs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const cl = createRequire(import.meta.url)(join(root, 'dist', 'index.js'));
-
-// Keep identical to kNv12ToRgbaSource in bench/external_pipeline.c.
-const SOURCE =
-  'uint rgba_pixel(int luma, int d, int e) {\n' +
-  '  int c = 298 * (luma - 16) + 128;\n' +
-  '  int r = clamp((c + 409 * e) >> 8, 0, 255);\n' +
-  '  int g = clamp((c - 100 * d - 208 * e) >> 8, 0, 255);\n' +
-  '  int b = clamp((c + 516 * d) >> 8, 0, 255);\n' +
-  '  return (uint)r | ((uint)g << 8) | ((uint)b << 16) | 0xff000000u;\n' +
-  '}\n' +
-  '__kernel void nv12_to_rgba(__global const uchar4* y, __global const uchar4* uv, __global uint4* rgba,\n' +
-  '                           uint uv_base, uint pitch4) {\n' +
-  '  uint x = get_global_id(0), row = get_global_id(1);\n' +
-  '  uchar4 l = y[row * pitch4 + x];\n' +
-  '  uchar4 c = uv[uv_base + (row >> 1) * pitch4 + x];\n' +
-  '  int d0 = (int)c.s0 - 128, e0 = (int)c.s1 - 128, d1 = (int)c.s2 - 128, e1 = (int)c.s3 - 128;\n' +
-  '  rgba[row * pitch4 + x] = (uint4)(rgba_pixel(l.s0, d0, e0), rgba_pixel(l.s1, d0, e0),\n' +
-  '                                   rgba_pixel(l.s2, d1, e1), rgba_pixel(l.s3, d1, e1));\n' +
-  '}\n';
-
-// The values of frame i, as bench/external_pipeline.c makes them.
-const clamp8 = (v) => (v < 0 ? 0 : v > 255 ? 255 : v);
-const frameLuma = (i) => 16 + ((i * 37) % 220);
-const frameU = (i) => (i * 53 + 7) % 256;
-const frameV = (i) => (i * 91 + 11) % 256;
-function frameRgba(i) {
-  const c = 298 * (frameLuma(i) - 16) + 128,
-    d = frameU(i) - 128,
-    e = frameV(i) - 128;
-  return (clamp8((c + 409 * e) >> 8) | (clamp8((c - 100 * d - 208 * e) >> 8) << 8) | (clamp8((c + 516 * d) >> 8) << 16) | 0xff000000) >>> 0;
-}
-// Frame f of a slot uses value index (lap parity) * slots + slot: frames f and f - N differ.
-const valueIndex = (frame, n) => (Math.floor(frame / n) % 2) * n + (frame % n);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 /** The GPUs: { index, device, uuid } for each device of the platform a Vulkan device matches. */
 function gpusOf(platformName) {
@@ -100,14 +63,12 @@ async function makeLane({ platformName, gpu, width, height, maxSlots }) {
   const memory = cl.getExternalMemory(context.platform);
   const instance = cl.createVulkanInstance({ apiVersion: '1.2' });
   const vulkan = instance.createDevice({ uuid: device.uuidBytes });
-  const ySize = width * height,
-    uvSize = ySize / 2,
-    rgbaSize = ySize * 4;
+  const rgbaSize = width * height * 4;
   const piece = Math.min(4096, (rgbaSize / 2) & ~3);
   const compiles = device.compilerAvailable;
   let program, kernel;
   if (compiles) {
-    program = context.createProgram(SOURCE);
+    program = context.createProgram(NV12_TO_RGBA_SOURCE);
     await program.build();
     kernel = program.createKernel('nv12_to_rgba');
     kernel.setArg(3, 0, 'uint').setArg(4, width / 4, 'uint');
@@ -117,65 +78,24 @@ async function makeLane({ platformName, gpu, width, height, maxSlots }) {
   }
   const global = compiles ? [width / 4, height] : [width, height];
   const local = compiles && width % 256 === 0 && height % 4 === 0 ? [64, 4] : undefined;
-  const slots = [];
-  for (let i = 0; i < maxSlots; i++) {
-    const nv12 = vulkan.createBuffer({ size: ySize + uvSize });
-    const rgba = vulkan.createBuffer({ size: rgbaSize });
-    const out = vulkan.createBuffer({ size: rgbaSize, exportTypes: [] });
-    const check = vulkan.createBuffer({ size: 3 * piece, exportTypes: [] });
-    const frame = memory.importPlanes(context, nv12.exportMemory(), {
-      format: 'NV12',
-      width,
-      height,
-      planes: [
-        { offset: 0, pitch: width },
-        { offset: ySize, pitch: width },
-      ],
-    });
-    const clRgba = memory.importBuffer(context, rgba.exportMemory());
-    const images = compiles
-      ? null
-      : {
-          y: context.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width, height }),
-          uv: context.createImage({ format: { order: 'RG', type: 'UNORM_INT8' }, width: width / 2, height: height / 2 }),
-          rgba: context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width, height }),
-        };
-    slots.push({ nv12, rgba, out, check, frame, clRgba, images, produce: new Map(), consume: new Map() });
-  }
-  const produceCommands = (slot, value) => {
-    let commands = slot.produce.get(value);
-    if (!commands) {
-      const l = frameLuma(value),
-        u = frameU(value),
-        v = frameV(value);
-      commands = vulkan.record((r) =>
-        r
-          .fill(slot.nv12, (l * 0x01010101) >>> 0, { offset: 0, size: ySize })
-          .fill(slot.nv12, ((u | (v << 8)) * 0x00010001) >>> 0, { offset: ySize, size: uvSize }),
-      );
-      slot.produce.set(value, commands);
-    }
-    return commands;
-  };
-  const consumeCommands = (slot, withCheck) => {
-    let commands = slot.consume.get(withCheck);
-    if (!commands) {
-      const middle = (height / 2) * width * 4;
-      commands = vulkan.record(
-        (r) => {
-          r.copy(slot.rgba, slot.out);
-          if (withCheck) {
-            r.copy(slot.rgba, slot.check, { srcOffset: 0, dstOffset: 0, size: piece });
-            r.copy(slot.rgba, slot.check, { srcOffset: middle, dstOffset: piece, size: piece });
-            r.copy(slot.rgba, slot.check, { srcOffset: rgbaSize - piece, dstOffset: 2 * piece, size: piece });
-          }
-        },
-        { queueOrdered: false },
-      );
-      slot.consume.set(withCheck, commands);
-    }
-    return commands;
-  };
+  const { slots, produceCommands, consumeCommands } = nv12Slots({
+    vulkan,
+    memory,
+    context,
+    width,
+    height,
+    count: maxSlots,
+    piece,
+    extra: () => ({
+      images: compiles
+        ? null
+        : {
+            y: context.createImage({ format: { order: 'R', type: 'UNORM_INT8' }, width, height }),
+            uv: context.createImage({ format: { order: 'RG', type: 'UNORM_INT8' }, width: width / 2, height: height / 2 }),
+            rgba: context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width, height }),
+          },
+    }),
+  });
   const process = (s) => {
     const slot = s.resources;
     if (compiles) {
