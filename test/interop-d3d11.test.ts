@@ -4,7 +4,7 @@
 // cl_khr_d3d11_sharing.asciidoc; NV names from OpenCV's cl_d3d11_ext.h). NV12
 // textures as Y/UV planes as cl_intel_d3d11_nv12_media_sharing and FFmpeg's OpenCL
 // hwcontext use them (subresource 2 * slice + plane).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CL,
   CLBuffer,
@@ -24,7 +24,7 @@ import {
   predictSharedImage,
   sharingRecords,
 } from '../lib';
-import { bytes, clError, done, live, platform, ref, refDevice, rejectedBeforeDriver } from './helpers/ref-driver';
+import { bytes, clError, done, live, platform, ref, refDevice, rejectedBeforeDriver, sharedResources } from './helpers/ref-driver';
 
 const variants = [
   { extension: 'cl_khr_d3d11_sharing', suffix: 'KHR', facadeClass: KhrD3D11Sharing, contextProperty: CL_CONTEXT_D3D11_DEVICE_KHR },
@@ -39,20 +39,15 @@ describe.each(variants)('$extension', ({ extension, suffix, facadeClass, context
   let device: bigint;
   let context: Context;
   let queue: CommandQueue;
-  const resources: bigint[] = [];
-  const keep = <T extends bigint>(r: T): T => (resources.push(r), r);
-
-  beforeAll(() => {
-    baseline = live();
-    device = keep(ref.d3d11CreateDevice());
-    context = d3d11.createContext(device);
-    queue = context.createQueue();
-  });
-  afterAll(() => {
-    if (!queue.released) queue.release();
-    if (!context.released) context.release();
-    for (const r of resources.reverse()) ref.release(r);
-  });
+  const keep = sharedResources(
+    () => {
+      baseline = live();
+      device = keep(ref.d3d11CreateDevice());
+      context = d3d11.createContext(device);
+      queue = context.createQueue();
+    },
+    () => [queue, context],
+  );
 
   it('is one facade shape for both extensions; resolves the 6 entry points of its record', () => {
     expect(d3d11).toBeInstanceOf(facadeClass);

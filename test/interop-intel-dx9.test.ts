@@ -2,7 +2,7 @@
 // Test names cite the spec section they check (shared/specs/; the D3D10 and
 // KHR DX9 media sections are those of the OpenCL 1.2 extension spec, 9.9 and
 // 9.10, as the driver's own ctests name them).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CL,
   CL_COMMAND_ACQUIRE_D3D9_OBJECTS_NV,
@@ -13,7 +13,7 @@ import {
   OpenCLStateError,
   predictSharedImage,
 } from '../lib';
-import { ref, platform, refDevice, clError, rejectedBeforeDriver, live, done } from './helpers/ref-driver';
+import { ref, platform, refDevice, clError, rejectedBeforeDriver, live, done, sharedResources } from './helpers/ref-driver';
 
 describe('cl_intel_dx9_media_sharing', () => {
   const intel = platform.getSharing('cl_intel_dx9_media_sharing');
@@ -21,25 +21,20 @@ describe('cl_intel_dx9_media_sharing', () => {
   let device: bigint;
   let context: Context;
   let queue: CommandQueue;
-  const resources: bigint[] = [];
-  const keep = <T extends bigint>(r: T): T => (resources.push(r), r);
+  const keep = sharedResources(
+    () => {
+      baseline = live();
+      device = keep(ref.d3d9CreateDevice('d3d9ex'));
+      context = intel.createContext({ d3d9ExDevice: device });
+      queue = context.createQueue();
+    },
+    () => [queue, context],
+  );
   const surface = (fmt: number, w: number, h: number, shared = false) => {
     const s = ref.d3d9CreateSurface(device, fmt, w, h, { shared });
     keep(s.surface);
     return s as { surface: bigint; sharedHandle: bigint };
   };
-
-  beforeAll(() => {
-    baseline = live();
-    device = keep(ref.d3d9CreateDevice('d3d9ex'));
-    context = intel.createContext({ d3d9ExDevice: device });
-    queue = context.createQueue();
-  });
-  afterAll(() => {
-    queue.release();
-    context.release();
-    for (const r of resources.reverse()) ref.release(r);
-  });
 
   it('resolves all 4 entry points', () => {
     expect(intel.entryPoints).toEqual([

@@ -2,9 +2,9 @@
 // Test names cite the spec section they check (shared/specs/; the D3D10 and
 // KHR DX9 media sections are those of the OpenCL 1.2 extension spec, 9.9 and
 // 9.10, as the driver's own ctests name them).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CL, type CommandQueue, type Context, D3DFMT, OpenCLStateError, predictSharedImage } from '../lib';
-import { ref, platform, refDevice, clError, rejectedBeforeDriver, live, done, bytes } from './helpers/ref-driver';
+import { ref, platform, refDevice, clError, rejectedBeforeDriver, live, done, bytes, sharedResources } from './helpers/ref-driver';
 
 describe('cl_khr_dx9_media_sharing', () => {
   const khr = platform.getSharing('cl_khr_dx9_media_sharing');
@@ -13,21 +13,16 @@ describe('cl_khr_dx9_media_sharing', () => {
   let dxva: bigint;
   let context: Context;
   let queue: CommandQueue;
-  const resources: bigint[] = [];
-  const keep = <T extends bigint>(r: T): T => (resources.push(r), r);
-
-  beforeAll(() => {
-    baseline = live();
-    d9 = keep(ref.d3d9CreateDevice('d3d9'));
-    dxva = keep(ref.d3d9CreateDevice('dxva'));
-    context = khr.createContext({ type: 'd3d9', adapter: d9 });
-    queue = context.createQueue();
-  });
-  afterAll(() => {
-    queue.release();
-    context.release();
-    for (const r of resources.reverse()) ref.release(r);
-  });
+  const keep = sharedResources(
+    () => {
+      baseline = live();
+      d9 = keep(ref.d3d9CreateDevice('d3d9'));
+      dxva = keep(ref.d3d9CreateDevice('dxva'));
+      context = khr.createContext({ type: 'd3d9', adapter: d9 });
+      queue = context.createQueue();
+    },
+    () => [queue, context],
+  );
 
   it('resolves all 4 entry points', () => {
     expect(khr.entryPoints).toEqual([

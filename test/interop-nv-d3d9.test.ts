@@ -2,7 +2,7 @@
 // Test names cite the spec section they check (shared/specs/; the D3D10 and
 // KHR DX9 media sections are those of the OpenCL 1.2 extension spec, 9.9 and
 // 9.10, as the driver's own ctests name them).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CL,
   CLBuffer,
@@ -17,7 +17,7 @@ import {
   getSharing,
   predictSharedImage,
 } from '../lib';
-import { ref, platform, refDevice, clError, rejectedBeforeDriver, live, done, bytes } from './helpers/ref-driver';
+import { ref, platform, refDevice, clError, rejectedBeforeDriver, live, done, bytes, sharedResources } from './helpers/ref-driver';
 
 describe('cl_nv_d3d9_sharing', () => {
   const nv = platform.getSharing('cl_nv_d3d9_sharing');
@@ -25,20 +25,15 @@ describe('cl_nv_d3d9_sharing', () => {
   let device: bigint;
   let context: Context;
   let queue: CommandQueue;
-  const resources: bigint[] = [];
-  const keep = <T extends bigint>(r: T): T => (resources.push(r), r);
-
-  beforeAll(() => {
-    baseline = live();
-    device = keep(ref.d3d9CreateDevice('d3d9'));
-    context = nv.createContext(device);
-    queue = context.createQueue();
-  });
-  afterAll(() => {
-    queue.release(); // no-ops when the last test released them
-    context.release();
-    for (const r of resources.reverse()) ref.release(r);
-  });
+  const keep = sharedResources(
+    () => {
+      baseline = live();
+      device = keep(ref.d3d9CreateDevice('d3d9'));
+      context = nv.createContext(device);
+      queue = context.createQueue();
+    },
+    () => [queue, context],
+  );
 
   it('resolves all 9 entry points; getSharing and platform.getSharing give the same facade', () => {
     expect(nv.name).toBe('cl_nv_d3d9_sharing');

@@ -3,7 +3,7 @@
 import { fstatSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import {
   type CommandQueue,
   type Context,
@@ -68,6 +68,22 @@ export function rejectedBeforeDriver(facade: object, fn: () => unknown, type: ne
     holder.native = original;
   }
   expect(calls).toEqual([]);
+}
+
+/**
+ * The lifecycle the interop suites share: `setup` runs before the suite (the
+ * simulated resources it passes to the returned keep() are released after the
+ * suite, last first); after the suite the OpenCL objects `openCl()` lists are
+ * released first, those a test has not released already.
+ */
+export function sharedResources(setup: () => void, openCl: () => Array<{ released: boolean; release(): void }>): <T extends bigint>(r: T) => T {
+  const resources: bigint[] = [];
+  beforeAll(setup);
+  afterAll(() => {
+    for (const o of openCl()) if (!o.released) o.release();
+    for (const r of resources.reverse()) ref.release(r);
+  });
+  return (r) => (resources.push(r), r);
 }
 
 /** Live driver objects, to check each describe leaves none behind. */
