@@ -671,6 +671,24 @@ describe('lifetimes: dispose, using, children keep parents alive, garbage collec
     expect(JSON.parse(result.stdout)).toEqual({ whileOpen: true, afterLast: false });
   });
 
+  it('queue.idle() of a device disposed right after still settles (the submission keeps its device until it is done)', async () => {
+    const result = await runNode(
+      `(async () => {
+        const promises = [];
+        for (let i = 0; i < 50; i++) {
+          const inst = ocl.createVulkanInstance(); const dev = inst.createDevice();
+          promises.push(dev.queue.idle().then(() => 'resolved', (e) => e.name));
+          dev.dispose(); inst.dispose();
+        }
+        const outcomes = await Promise.all(promises);
+        console.log(JSON.stringify(outcomes.filter((o) => o !== 'resolved')));
+      })();`,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toBe('[]');
+  });
+
   it('double dispose in every order, and disposing what a submission in flight uses, neither crashes nor leaks a descriptor', async () => {
     const result = await runNode(
       prelude +

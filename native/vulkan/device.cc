@@ -194,6 +194,10 @@ Napi::Value DeviceState::Submit(Napi::Env napiEnv, const std::vector<VkCommandBu
   }
   uint64_t id = nextSubmission++;
   submission->fence = fence;
+  // A submission keeps its device until it is done, also one that holds
+  // nothing else (queue.idle()): disposed with it in flight, the device went
+  // with its pending list, and the promise never settled.
+  submission->holds.push_back(shared_from_this());
   Napi::Value promise = submission->deferred ? Napi::Value(submission->deferred->Promise()) : napiEnv.Undefined();
   if (pending.empty()) waiter->Hold(napiEnv, true);
   pending.emplace(id, std::move(submission));
