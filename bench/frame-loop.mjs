@@ -94,7 +94,7 @@ try {
 }
 
 const xvfb = opts['x11-display'] ? null : await startXvfb().catch((error) => fail(error.message));
-const x11Display = opts['x11-display'] ?? xvfb.name;
+const x11Display = opts['x11-display'] ?? xvfb.display;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

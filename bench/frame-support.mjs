@@ -38,4 +38,4 @@ export function frameLoopEnv(env = process.env) {
   return result;
 }
 
-export { startXvfb } from '../examples/support/va.mjs';
+export { startXvfb } from '../examples/support/xvfb.mjs';

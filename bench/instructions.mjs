@@ -84,7 +84,7 @@ async function perCall(side, sequence) {
   const frame = frameSequences.get(sequence);
   const { env, xvfb } = frame ? await frameLoopSetup() : { env: process.env };
   const common = (n) => ['--iterations', String(n), '--repeats', '1'];
-  const frameArgs = frame ? ['--platform', FRAME_PLATFORM, '--x11-display', xvfb.name] : [];
+  const frameArgs = frame ? ['--platform', FRAME_PLATFORM, '--x11-display', xvfb.display] : [];
   const run = (n) =>
     frame
       ? side === 'c'

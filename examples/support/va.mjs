@@ -3,46 +3,14 @@
 // the software VA driver (test/va-driver, built by npm run build:driver) run
 // by the real libva on an Xvfb display the example starts. Like the
 // reference OpenCL driver, it stands in for missing hardware and says so.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ocl from '../../dist/index.js';
 import { SOFTVA_DRIVER_NAME as SOFTVA, softvaDir } from './test-equipment.mjs';
+import { startXvfb } from './xvfb.mjs';
 
 function onPath(command) {
   return (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, command)));
-}
-
-/** Starts Xvfb on a free display number; resolves to { name, stop }. (bench/ uses it too.) */
-export function startXvfb() {
-  return new Promise((resolve, reject) => {
-    const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp', '-noreset'], {
-      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-    });
-    const kill = () => child.kill('SIGTERM');
-    process.once('exit', kill);
-    const timer = setTimeout(() => {
-      kill();
-      reject(new Error('Xvfb did not start within 20 s'));
-    }, 20_000);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    let text = '';
-    child.stdio[3].setEncoding('utf8').on('data', (chunk) => {
-      text += chunk;
-      if (!text.includes('\n')) return;
-      clearTimeout(timer);
-      resolve({
-        name: `:${text.trim()}`,
-        stop: () => {
-          process.removeListener('exit', kill);
-          kill();
-        },
-      });
-    });
-  });
 }
 
 /**
@@ -76,10 +44,10 @@ export async function openVaForExample() {
   const xvfb = await startXvfb();
   Object.assign(process.env, { LIBVA_DRIVER_NAME: SOFTVA, LIBVA_DRIVERS_PATH: softvaDir });
   try {
-    const display = ocl.openVaDisplay({ kind: 'x11', x11Display: xvfb.name });
+    const display = ocl.openVaDisplay({ kind: 'x11', x11Display: xvfb.display });
     return {
       display,
-      source: `no VA display here (${why}), so the test equipment stands in: the software VA driver run by libva on Xvfb ${xvfb.name}`,
+      source: `no VA display here (${why}), so the test equipment stands in: the software VA driver run by libva on Xvfb ${xvfb.display}`,
       close: () => {
         display.dispose();
         xvfb.stop();
