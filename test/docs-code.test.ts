@@ -4,21 +4,14 @@
 // `kernel` and `done` without defining them). A block that deliberately starts
 // from objects made elsewhere says so on its first lines, `// @given name: Type`
 // (docs/testing.md, "Code in the manuals").
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkCodeBlocks, extractCodeBlocks, parseGiven, type CodeBlock } from './helpers/doc-code';
+import { checkCodeBlocks, extractCodeBlocks, manualPaths, parseGiven, type CodeBlock } from './helpers/doc-code';
 
 const repoRoot = resolve(__dirname, '..');
 const packageEntry = resolve(repoRoot, 'lib/index.ts');
-const manuals = [
-  'README.md',
-  ...readdirSync(resolve(repoRoot, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
-  'bench/README.md',
-  'test/driver/README.md',
-];
+const manuals = manualPaths(repoRoot);
 
 // Small manuals with known mistakes, checked in the same compiler program as
 // the real ones (one program in all); each message names its file.

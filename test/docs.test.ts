@@ -5,16 +5,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { manualPaths } from './helpers/doc-code';
 
 const repoRoot = resolve(__dirname, '..');
-const manuals = [
-  'README.md',
-  ...readdirSync(resolve(repoRoot, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
-  'bench/README.md',
-  'test/driver/README.md',
-];
+const manuals = manualPaths(repoRoot);
 
 /** The text outside fenced code blocks and inline code spans, where links and headings are read. */
 function prose(markdown: string): string[] {

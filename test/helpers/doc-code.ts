@@ -4,10 +4,22 @@
 // strict, JavaScript blocks through checkJs. One compiler program for all
 // blocks. The convention for partial blocks (`// @given name: Type, ...`) is
 // described in docs/testing.md.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
+
+/** The manuals, relative to the repository: the README, docs/ and the other READMEs the docs tests read. */
+export function manualPaths(repoRoot: string): string[] {
+  return [
+    'README.md',
+    ...readdirSync(resolve(repoRoot, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+    'bench/README.md',
+    'test/driver/README.md',
+  ];
+}
 
 export type CodeLanguage = 'ts' | 'js';
 
