@@ -768,6 +768,32 @@ cl_mem create_buffer_locked(cl_context c, cl_mem_flags flags, size_t size, void 
   return m;
 }
 
+bool image_extent(const cl_image_desc &desc, size_t &w, size_t &h, size_t &d, size_t &a) {
+  w = desc.image_width;
+  h = desc.image_height;
+  d = desc.image_depth;
+  a = desc.image_array_size;
+  switch (desc.image_type) {
+    case CL_MEM_OBJECT_IMAGE1D:
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+      h = 1;
+      d = 1;
+      a = 0;
+      return true;
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      h = 1;
+      d = 1;
+      return true;
+    case CL_MEM_OBJECT_IMAGE2D:
+      d = 1;
+      a = 0;
+      return true;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY: d = 1; return true;
+    case CL_MEM_OBJECT_IMAGE3D: a = 0; return true;
+    default: return false;
+  }
+}
+
 cl_mem new_image(cl_context c, cl_mem_flags flags, cl_mem_object_type t, const cl_image_format &fmt, size_t w, size_t h, size_t d, size_t a) {
   if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY))) flags |= CL_MEM_READ_WRITE;
   cl_mem m = new_mem(c, flags, t);
@@ -787,26 +813,8 @@ cl_mem create_image_locked(cl_context c, cl_mem_flags flags, const cl_image_form
   if (!fmt || !image_format_valid(*fmt)) RET_ERR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
   if (!desc) RET_ERR(CL_INVALID_IMAGE_DESCRIPTOR);
   cl_mem_object_type t = desc->image_type;
-  size_t w = desc->image_width, h = desc->image_height, d = desc->image_depth, a = desc->image_array_size;
-  switch (t) {
-    case CL_MEM_OBJECT_IMAGE1D:
-    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-      h = 1;
-      d = 1;
-      a = 0;
-      break;
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-      h = 1;
-      d = 1;
-      break;
-    case CL_MEM_OBJECT_IMAGE2D:
-      d = 1;
-      a = 0;
-      break;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY: d = 1; break;
-    case CL_MEM_OBJECT_IMAGE3D: a = 0; break;
-    default: RET_ERR(CL_INVALID_IMAGE_DESCRIPTOR);
-  }
+  size_t w, h, d, a;
+  if (!image_extent(*desc, w, h, d, a)) RET_ERR(CL_INVALID_IMAGE_DESCRIPTOR);
   if (desc->num_mip_levels || desc->num_samples) RET_ERR(CL_INVALID_IMAGE_DESCRIPTOR);
   if ((t == CL_MEM_OBJECT_IMAGE1D_BUFFER) != (desc->buffer != nullptr)) RET_ERR(CL_INVALID_IMAGE_DESCRIPTOR);
   size_t elem = pixel_size(*fmt);

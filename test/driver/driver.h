@@ -291,6 +291,10 @@ bool format_supported(const cl_image_format &f);
 cl_mem new_mem(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type);
 // an image of type t with its format and extents (h, d, a as the descriptor
 // gives them; the ones its type lacks are stored as 0); no storage yet
+// An image descriptor's width, height, depth and array size, the unused ones
+// set as the type implies (1, or 0 for the array size); false for a type that
+// is no image.
+bool image_extent(const cl_image_desc &desc, size_t &w, size_t &h, size_t &d, size_t &a);
 cl_mem new_image(cl_context c, cl_mem_flags flags, cl_mem_object_type t, const cl_image_format &fmt, size_t w, size_t h, size_t d, size_t a);
 cl_int check_wait_list(cl_context ctx, cl_uint n, const cl_event *list);
 // interop usage check: the error code if m (or its parent) is a shared object

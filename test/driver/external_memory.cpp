@@ -374,25 +374,10 @@ clCreateImageWithProperties(cl_context c, const cl_mem_properties *props, cl_mem
   if (!fmt || !image_format_valid(*fmt)) FAIL(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
   if (!desc) FAIL(CL_INVALID_IMAGE_DESCRIPTOR);
   cl_mem_object_type t = desc->image_type;
-  size_t w = desc->image_width, h = desc->image_height, d = desc->image_depth, a = desc->image_array_size;
-  switch (t) {
-    case CL_MEM_OBJECT_IMAGE1D:
-      h = 1;
-      d = 1;
-      a = 0;
-      break;
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-      h = 1;
-      d = 1;
-      break;
-    case CL_MEM_OBJECT_IMAGE2D:
-      d = 1;
-      a = 0;
-      break;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY: d = 1; break;
-    case CL_MEM_OBJECT_IMAGE3D: a = 0; break;
-    default: FAIL(CL_INVALID_IMAGE_DESCRIPTOR);  // incl. IMAGE1D_BUFFER: its storage is a buffer, not a handle
-  }
+  // IMAGE1D_BUFFER's storage is a buffer, not a handle
+  if (t == CL_MEM_OBJECT_IMAGE1D_BUFFER) FAIL(CL_INVALID_IMAGE_DESCRIPTOR);
+  size_t w, h, d, a;
+  if (!image_extent(*desc, w, h, d, a)) FAIL(CL_INVALID_IMAGE_DESCRIPTOR);
   // one mip level (the extension's sample code passes num_mip_levels = 1) and no samples
   if (desc->buffer || desc->num_mip_levels > 1 || desc->num_samples) FAIL(CL_INVALID_IMAGE_DESCRIPTOR);
   size_t elem = pixel_size(*fmt);
