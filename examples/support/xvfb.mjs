@@ -1,6 +1,6 @@
 // Xvfb for the VA examples when the machine has no VA display of its own, and
-// for the benches, the VA tests and the misuse fuzzer (test/support/xvfb.mjs
-// re-exports it): plain node, no TypeScript.
+// for the benches, the VA tests and the misuse fuzzer: plain node, no
+// TypeScript (xvfb.d.mts gives the tests its types).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 

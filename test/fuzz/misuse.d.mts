@@ -52,7 +52,7 @@ export declare function parseSeeds(text: string): number[];
 export declare function seedTimeoutMs(steps: number): number;
 export declare function vendorsWithReference(base?: string): { vendors: string; cleanup(): void };
 export declare function vaMissing(): string | null;
-export { startXvfb } from '../support/xvfb.mjs';
+export { startXvfb } from '../../examples/support/xvfb.mjs';
 export declare function softvaEnv(display: string): Record<string, string | undefined>;
 export declare function runSeed(
   seed: number,

@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stacksOf } from '../gpu/stacks.mjs';
-import { startXvfb } from '../support/xvfb.mjs';
+import { startXvfb } from '../../examples/support/xvfb.mjs';
 
 export { startXvfb };
 

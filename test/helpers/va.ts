@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { type Xvfb, startXvfb } from '../support/xvfb.mjs';
+import { type Xvfb, startXvfb } from '../../examples/support/xvfb.mjs';
 import { repoRoot } from './index';
 
 export const SOFTVA_NAME = 'ocl_interop_softva';

@@ -1,4 +1,4 @@
-// Types of xvfb.mjs.
+// Types of xvfb.mjs (the VA tests import it).
 export interface Xvfb {
   /** The display name, e.g. ':7'. */
   display: string;
