@@ -393,7 +393,13 @@ async function main() {
         '--check-frames',
         String(checkFrames),
       ];
-      const fpsOf = (json, n) => json?.pipeline.find((p) => p.order === 'ahead' && p.slots === n)?.fps ?? null;
+      const entryOf = (json, n) => json?.pipeline.find((p) => p.order === 'ahead' && p.slots === n);
+      const fpsOf = (json, n) => entryOf(json, n)?.fps ?? null;
+      // The host time of the calls that drive one frame (not the fence waits): what one thread driving N GPUs pays N times.
+      const callsUsOf = (json, n) => {
+        const h = entryOf(json, n)?.host_ns_per_frame;
+        return h ? (h.produce + h.opencl + h.consume) / 1e3 : null;
+      };
       const alone = await runC(opts.c, args(gpus[0]));
       const together = count > 1 ? await Promise.all(gpus.map((g) => runC(opts.c, args(g)))) : [alone];
       result.c = slotCounts.map((n) => ({
@@ -401,6 +407,7 @@ async function main() {
         alone: fpsOf(alone, n),
         perGpu: together.map((j) => fpsOf(j, n)),
         aggregate: together.reduce((sum, j) => sum + (fpsOf(j, n) ?? 0), 0),
+        callsUsAlone: callsUsOf(alone, n),
       }));
       for (const r of result.c)
         console.error(
@@ -538,6 +545,19 @@ function report(result, slotCounts, json) {
         r.wallAggregate === undefined ? ['n/a', 'n/a', 'n/a'] : [f0(r.wallAggregate), ratio(r.wallAggregate, n * r.alone), r.startSkewMs.toFixed(2)];
       lines.push(
         `| ${label} | ${slots} | ${f0(r.alone)} | ${r.perGpu.map(f0).join(' + ')} | ${f0(r.aggregate)} | ${ratio(r.aggregate, n * r.alone)} | ${ratio(r.aggregate, c?.aggregate)} | ${wall.join(' | ')} |`,
+      );
+    }
+  }
+  const withCalls = (result.c ?? []).filter((r) => r.callsUsAlone && r.alone);
+  if (withCalls.length) {
+    lines.push(
+      '',
+      "One thread's ceiling: the C program's host time for one frame's calls (Vulkan submissions, acquire, semaphores, kernel, release; not its waits), GPU 0 alone; one thread making those calls for every GPU can drive at most 1e6 / that frames/s in all:",
+    );
+    for (const r of withCalls) {
+      const ceiling = 1e6 / r.callsUsAlone;
+      lines.push(
+        `- ${r.slots} slots: ${r.callsUsAlone.toFixed(1)} us per frame -> at most ${ceiling.toFixed(0)} frames/s from one thread = ${(ceiling / (n * r.alone)).toFixed(2)} x (N x alone)`,
       );
     }
   }

@@ -7,6 +7,11 @@
 //
 //   node scripts/gpu/test.mjs [--platform NAME] [--seeds A-B] [--steps N] [--parallel N]
 //                             [--only check,proof,suite,fuzz] [--out DIR] [--spread GPUS] [--proof-cycles N]
+//                             [--files NAME,NAME] [--step-limit SECONDS]
+//
+// --files runs only those files of the suite (external-mistakes, maps-events: names without .test.mjs);
+// --step-limit is each step's limit (default 600 s for the check and the proof, 240 s a suite file), after which
+// its every thread's stack is printed and it is killed.
 //
 // On a machine without Node or a Vulkan loader: scripts/gpu/prepare.sh on a
 // build machine, carry what it lists, and run it through scripts/gpu/device.sh
@@ -23,7 +28,7 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
-const known = ['platform', 'seeds', 'steps', 'parallel', 'only', 'out', 'spread', 'proof-cycles'];
+const known = ['platform', 'seeds', 'steps', 'parallel', 'only', 'out', 'spread', 'proof-cycles', 'files', 'step-limit'];
 for (let i = 0; i < args.length; i += 2) {
   if (!args[i].startsWith('--') || !known.includes(args[i].slice(2))) {
     console.error(`unknown argument ${args[i]}: expected ${known.map((k) => `--${k}`).join(', ')}`);
@@ -45,6 +50,22 @@ for (const part of only) {
     process.exit(2);
   }
 }
+const stepLimit = option('step-limit', '');
+if (stepLimit && !(Number(stepLimit) > 0)) {
+  console.error(`--step-limit takes a number of seconds; got ${stepLimit}`);
+  process.exit(2);
+}
+const every = readdirSync(join(root, 'test/gpu'))
+  .filter((f) => f.endsWith('.test.mjs'))
+  .sort();
+const named = option('files', '');
+const files = named ? named.split(',').map((name) => `${name.replace(/\.test\.mjs$/, '')}.test.mjs`) : every;
+const missing = files.filter((f) => !every.includes(f));
+if (missing.length) {
+  console.error(`--files: no ${missing.join(', ')} in test/gpu (it has ${every.map((f) => f.replace('.test.mjs', '')).join(', ')})`);
+  process.exit(2);
+}
+const limitOf = (fallbackMs) => (stepLimit ? Number(stepLimit) * 1000 : fallbackMs);
 if (seeds && !/^\d+-\d+$/.test(seeds)) {
   console.error(`--seeds takes a range A-B (such as 1-300); got ${seeds}`);
   process.exit(2);
@@ -61,7 +82,7 @@ const header = {
 console.log(`test:gpu ${JSON.stringify(header)}`);
 
 // A step still running after limitMs is reported with every thread's stack and killed: one hang costs its own limit, not the run.
-function run(name, command, commandArgs, limitMs = 600_000, { gpu, quiet = false } = {}) {
+function run(name, command, commandArgs, limitMs = limitOf(600_000), { gpu, quiet = false } = {}) {
   return new Promise((resolvePromise) => {
     const started = Date.now();
     const title = `\n=== ${name}: ${command} ${commandArgs.join(' ')}${gpu === undefined ? '' : ` (CUDA_VISIBLE_DEVICES=${gpu})`}`;
@@ -110,15 +131,12 @@ if (only.includes('proof')) {
   );
 }
 if (only.includes('suite')) {
-  const files = readdirSync(join(root, 'test/gpu'))
-    .filter((f) => f.endsWith('.test.mjs'))
-    .sort();
   const suiteRun = (file, gpu) =>
     run(
       `GPU suite: ${file}`,
       process.execPath,
       ['--test', '--test-reporter=spec', `test/gpu/${file}`],
-      240_000,
+      limitOf(240_000),
       spread > 1 ? { gpu, quiet: true } : {},
     );
   const queue = [...files];

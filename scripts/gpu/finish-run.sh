@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The third 2026-11-27 session's runs on four GPUs, two calls of under 10 minutes each
+# (docs/testing.md, bench/README.md):
+#
+#   OUT=/tmp/gpu-out SEEDS="46-73 74-75,85-86,120,122-144 145-150,158-159,193-212" GPU0_SEEDS=213-225 \
+#     bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh suite
+#     GPUs 1-3 fuzz SEEDS (one range per GPU) while GPU 0 runs the suite files that had not run there
+#     (external-mistakes, maps-events), then the proof with 1000 lifetime cycles beside the fuzzers (once it
+#     did not finish in 5 minutes under that load: with a limit, every thread's stack), then GPU0_SEEDS.
+#
+#   OUT=/tmp/gpu-out SEEDS="..." bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh bench
+#     the benches alone first (worker threads against processes with the main loop's delay; the pipeline on
+#     two GPUs, both modes, the C program as the anchor), then every GPU fuzzes SEEDS.
+#
+# LIMIT (seconds, default 560) bounds the fuzzing of either part.
+set -u; mkdir -p "$OUT"
+part=${1:?suite or bench}
+limit=${LIMIT:-560}
+started=$(date +%s)
+left() { echo $(( limit - ($(date +%s) - started) )); }
+
+case "$part" in
+suite)
+  GPUS="1 2 3" LIMIT=$limit bash scripts/gpu/fuzz-gpus.sh > "$OUT/fuzz.txt" 2>&1 &
+  fuzzing=$!
+  CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only suite --files external-mistakes,maps-events --step-limit 330 \
+    > "$OUT/suite.log" 2>&1
+  echo "suite exit $?" >> "$OUT/suite.log"
+  CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only proof --proof-cycles 1000 --step-limit 120 > "$OUT/proof.log" 2>&1
+  echo "proof exit $?" >> "$OUT/proof.log"
+  if [ -n "${GPU0_SEEDS:-}" ] && [ "$(left)" -gt 60 ]; then
+    mkdir -p "$OUT/gpu0"
+    OUT="$OUT/gpu0" GPUS=0 SEEDS=$GPU0_SEEDS LIMIT=$(left) bash scripts/gpu/fuzz-gpus.sh > "$OUT/fuzz-gpu0.txt" 2>&1
+  fi
+  wait "$fuzzing"
+  grep -E "ok  |FAIL|exit|passed|failed|not ok" "$OUT/suite.log" | tail -40
+  grep -E "cycles of|HOLDS|FAIL|still running|exit" "$OUT/proof.log" | tail -8
+  cat "$OUT/fuzz.txt" "$OUT/fuzz-gpu0.txt" 2>/dev/null
+  ;;
+bench)
+  timeout 150 node bench/workers.mjs --platform NVIDIA --streams 1,2,4 > "$OUT/workers.log" 2>&1
+  echo "workers exit $?" >> "$OUT/workers.log"
+  timeout 150 node bench/multi-gpu-pipeline.mjs --gpus 2 --slots 8,32 --frames 1000 --repeats 1 --mode both --timing > "$OUT/multi-gpu-2.log" 2>&1
+  echo "multi-gpu exit $?" >> "$OUT/multi-gpu-2.log"
+  cat "$OUT/workers.log"
+  tail -n 30 "$OUT/multi-gpu-2.log"
+  [ -n "${SEEDS:-}" ] && [ "$(left)" -gt 60 ] && LIMIT=$(left) bash scripts/gpu/fuzz-gpus.sh
+  ;;
+*)
+  echo "finish-run.sh: the part is suite or bench, not $part" >&2
+  exit 2
+  ;;
+esac
