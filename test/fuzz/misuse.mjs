@@ -28,7 +28,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { stacksOf } from '../gpu/stacks.mjs';
+import { stacksOf, stacksUnderDebugger } from '../gpu/stacks.mjs';
 import { startXvfb } from '../../examples/support/xvfb.mjs';
 
 export { startXvfb };
@@ -124,15 +124,25 @@ function signalGroup(pid, signal) {
 export function runSeed(
   seed,
   config,
-  { env = {}, timeoutMs = seedTimeoutMs(config.steps), logDir, lastSteps = 40, stacks = false, exitGraceMs = 45_000 } = {},
+  {
+    env = {},
+    timeoutMs = seedTimeoutMs(config.steps),
+    logDir,
+    lastSteps = 40,
+    stacks = false,
+    exitGraceMs = 45_000,
+    exitWaitMs = 0,
+    debugCrashes = false,
+  } = {},
 ) {
   const dir = logDir ?? mkdtempSync(join(tmpdir(), 'misuse-'));
   const log = join(dir, `seed-${seed}.log`);
   const childEnv = { ...process.env, ...env, MISUSE_LOG: log };
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
   const started = Date.now();
+  const childArgs = ['--expose-gc', programPath, JSON.stringify({ ...config, seed })];
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--expose-gc', programPath, JSON.stringify({ ...config, seed })], {
+    const child = spawn(process.execPath, childArgs, {
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -144,22 +154,52 @@ export function runSeed(
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     let timedOut = false;
     let ended = false;
+    let closed = false;
+    let killed = false;
+    let stacksTaken = Promise.resolve();
     const timers = [];
-    const end = (status, signal) => {
+    const end = async (status, signal) => {
       if (ended) return;
       ended = true;
       for (const timer of timers) clearTimeout(timer);
+      // A process that ends while its stacks are being taken (a slow exit, not a stuck one) still gets them in its report.
+      await stacksTaken;
       running.delete(child.pid);
       const lines = existsSync(log) ? readFileSync(log, 'utf8').trimEnd().split('\n') : [];
+      if (debugCrashes && ['SIGSEGV', 'SIGABRT', 'SIGBUS', 'SIGILL', 'SIGFPE'].includes(signal)) {
+        const again = { ...childEnv, MISUSE_LOG: `${log}.again` };
+        stderr += await stacksUnderDebugger(process.execPath, childArgs, repoRoot, timeoutMs, again);
+        rmSync(again.MISUSE_LOG, { force: true });
+      }
       if (logDir === undefined) rmSync(dir, { recursive: true, force: true });
       else rmSync(log, { force: true });
-      done({ seed, status, signal, stdout, stderr, timedOut, ms: Date.now() - started, stepsRun: lines.length, steps: lines.slice(-lastSteps) });
+      done({
+        seed,
+        status,
+        signal,
+        stdout,
+        stderr,
+        timedOut,
+        killed,
+        ms: Date.now() - started,
+        stepsRun: lines.length,
+        steps: lines.slice(-lastSteps),
+      });
     };
     // A hang: every thread's stack first when asked (gdb or cuda-gdb), then the process group is killed.
     const kill = async (why) => {
       if (timedOut || ended) return;
       timedOut = why;
-      if (stacks) stderr += `\n${why}; the stacks:${await stacksOf(child.pid)}`;
+      if (stacks) {
+        stacksTaken = stacksOf(child.pid).then((text) => {
+          stderr += `\n${why}; the stacks:${text}`;
+        });
+        await stacksTaken;
+      }
+      // Given --exit-wait, a process stuck at its exit gets that much longer to end by itself after its stacks.
+      if (exitWaitMs && !closed) await new Promise((resolveWait) => timers.push(setTimeout(resolveWait, exitWaitMs)));
+      if (closed) return;
+      killed = true;
       signalGroup(child.pid, 'SIGKILL');
       timers.push(setTimeout(() => end(child.exitCode, child.signalCode ?? 'SIGKILL'), 5_000));
     };
@@ -176,7 +216,10 @@ export function runSeed(
       stderr += `could not start: ${error.message}\n`;
       end(null, null);
     });
-    child.on('close', (status, signal) => end(status, signal));
+    child.on('close', (status, signal) => {
+      closed = true;
+      end(status, signal);
+    });
   });
 }
 
@@ -202,7 +245,7 @@ export function verdict(result) {
   if (result.timedOut)
     return {
       kind: 'hang',
-      detail: `${typeof result.timedOut === 'string' ? result.timedOut : `still running after ${Math.round(result.ms / 1000)} s`}, killed`,
+      detail: `${typeof result.timedOut === 'string' ? result.timedOut : `still running after ${Math.round(result.ms / 1000)} s`}, ${result.killed === false ? `then ended by itself (${result.signal ?? `status ${result.status}`}) ${Math.round(result.ms / 1000)} s after it started` : 'killed'}`,
     };
   if (result.signal)
     return { kind: 'crash', detail: `killed by ${result.signal}${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}` };
@@ -241,7 +284,7 @@ export function failureReport(result, config, failure = verdict(result)) {
  * Runs seeds, `parallel` at a time, each in its own process. onResult(result,
  * failure) is called as each ends. Resolves with the results in seed order.
  */
-export async function runSeeds(seeds, config, { parallel = 1, env = {}, timeoutMs, stacks = false, onResult } = {}) {
+export async function runSeeds(seeds, config, { parallel = 1, env = {}, timeoutMs, stacks = false, exitWaitMs, debugCrashes, onResult } = {}) {
   const results = new Array(seeds.length);
   let next = 0;
   const logDir = mkdtempSync(join(tmpdir(), 'misuse-'));
@@ -250,7 +293,7 @@ export async function runSeeds(seeds, config, { parallel = 1, env = {}, timeoutM
       Array.from({ length: Math.min(parallel, seeds.length) }, async () => {
         while (next < seeds.length) {
           const index = next++;
-          const result = await runSeed(seeds[index], config, { env, timeoutMs, logDir, stacks });
+          const result = await runSeed(seeds[index], config, { env, timeoutMs, logDir, stacks, exitWaitMs, debugCrashes });
           results[index] = result;
           onResult?.(result, verdict(result));
         }
@@ -294,6 +337,7 @@ export function summarize(results) {
 
 const usage = `usage: node test/fuzz/misuse.mjs [--platform NAME] [--seeds 1-300] [--steps 2000] [--parallel N]
                                 [--with-reference] [--without-control] [--with-va] [--timeout SECONDS] [--stacks]
+                                [--exit-wait SECONDS] [--debug-crashes]
   --platform NAME     the compiling platform: the first whose name contains NAME (default "Portable", PoCL)
   --with-reference    the reference driver's platform beside it (cmake-build/lib; OCL_ICD_VENDORS is made to list it)
   --without-control   without the reference driver's simulated VA and D3D9 resources (they need koffi: node_modules/koffi
@@ -302,6 +346,8 @@ const usage = `usage: node test/fuzz/misuse.mjs [--platform NAME] [--seeds 1-300
   --timeout SECONDS   a seed still running after this is a hang (default max(120, steps / 10)); so is one that has
                       not exited 45 s after its script ended
   --stacks            a hung seed's report gets every thread's stack (gdb, or cuda-gdb where only it is installed)
+  --exit-wait SECONDS after a stuck exit's stacks, wait this much longer before the kill (tells a slow exit from a stuck one)
+  --debug-crashes     a crashed seed runs again under gdb or cuda-gdb; its report gets the signal and every thread's stack
 MISUSE_TRACE=1 prints each step of a seed to its stderr; MISUSE_WHY=1 adds the async resources to a hang's report.`;
 
 function parseArgs(argv) {
@@ -333,6 +379,8 @@ function parseArgs(argv) {
     else if (flag === '--timeout') options.timeout = count(flag, value()) * 1000;
     else if (flag === '--with-reference') options.reference = true;
     else if (flag === '--stacks') options.stacks = true;
+    else if (flag === '--exit-wait') options.exitWaitMs = count(flag, value()) * 1000;
+    else if (flag === '--debug-crashes') options.debugCrashes = true;
     else if (flag === '--without-control') options.control = false;
     else if (flag === '--with-va') options.va = options.reference = true;
     else if (flag === '--help' || flag === '-h') options.help = true;
@@ -393,6 +441,8 @@ async function main(argv) {
       env,
       timeoutMs: options.timeout,
       stacks: options.stacks,
+      exitWaitMs: options.exitWaitMs,
+      debugCrashes: options.debugCrashes,
       onResult(result, failure) {
         done++;
         if (failure) console.log(`\n${failureReport(result, config, failure)}\n`);

@@ -26,8 +26,9 @@ export function stacksOf(pid) {
  * Runs `file args` under gdb or cuda-gdb (batch mode) and returns what the
  * debugger printed: where a crash happens again, the signal and every
  * thread's stack at it. A note instead when neither debugger is installed.
+ * `env` is the whole environment of the program.
  */
-export function stacksUnderDebugger(file, args, cwd, timeoutMs = 300_000) {
+export function stacksUnderDebugger(file, args, cwd, timeoutMs = 300_000, env = process.env) {
   return new Promise((resolvePromise) => {
     const debuggers = ['gdb', 'cuda-gdb', '/usr/local/cuda/bin/cuda-gdb'];
     const tryNext = (i) => {
@@ -35,6 +36,7 @@ export function stacksUnderDebugger(file, args, cwd, timeoutMs = 300_000) {
       const commands = ['set pagination off', 'handle SIGPIPE SIGUSR1 SIGUSR2 nostop noprint', 'run', 'thread apply all bt 30'];
       const gdb = spawn(debuggers[i], ['-batch', ...commands.flatMap((c) => ['-ex', c]), '--args', file, ...args], {
         cwd,
+        env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
