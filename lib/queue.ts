@@ -1,6 +1,7 @@
 // Command queues: every core enqueue command goes through submit() (wait
 // lists, user-event gates, blocking refusals, event bookkeeping); acquire and
 // release of shared objects reach lib/interop/ through lib/sharing-hooks.ts.
+import { constants as bufferConstants } from 'node:buffer';
 import { type EventId, type NativeHostBlock, type NativeQueue, callArrays } from './addon';
 import { CL } from './facts/cl-constants';
 import { STATUS } from './facts/cl-status';
@@ -573,6 +574,11 @@ export class CommandQueue extends Resource<NativeQueue> {
     const size = options.size ?? buffer.size - offset;
     checkCount(size, 'size', 1);
     if (offset + size > buffer.size) throw new RangeError(`offset + size (${offset + size}) exceeds the buffer's ${buffer.size} bytes`);
+    // A GPU's buffer can be larger than an ArrayBuffer can be (NVIDIA's: over 4 GiB); refused before anything is mapped.
+    if (size > bufferConstants.MAX_LENGTH)
+      throw new RangeError(
+        `size: a mapping is at most ${bufferConstants.MAX_LENGTH} bytes here (buffer.constants.MAX_LENGTH, the largest ArrayBuffer); got ${size}${options.size === undefined ? ` (the buffer's ${buffer.size} bytes from offset ${offset})` : ''}: map it in parts with offset and size`,
+      );
     const range = { start: offset, end: offset + size, writes: options.access !== 'read' };
     buffer.checkMapOverlap(range);
     let result!: ReturnType<ContextLink['addon']['enqueueMapBuffer']>;

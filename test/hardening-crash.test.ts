@@ -383,3 +383,56 @@ describe('11. an ICD registry file that starts with a NUL byte (ocl-icd crashes 
     expect(value).toEqual({ status: 3, signal: null, names: true });
   });
 });
+
+describe('issue 22: a mapping larger than an ArrayBuffer can be (NVIDIA makes buffers over 4 GiB; the fuzzer mapped one: SIGSEGV)', () => {
+  // The reference driver, told to, makes such a buffer as a GPU does: its pages reserved, not touched.
+  const env = { REFDRV_MAX_ALLOC: String(2 ** 33) };
+  const setup = `
+    const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+    const context = ocl.createContext({ platform });
+    const queue = context.createQueue();
+    const buffer = context.createBuffer(2 ** 32 + 4096);
+    // A window past 4 GiB still maps, and what is written through it lands.
+    const beyond4GiB = () => {
+      const w = queue.mapBufferSync(buffer, { offset: 2 ** 32, size: 4096 });
+      new Uint8Array(w.buffer).fill(7);
+      w.unmap();
+      const back = new Uint8Array(8);
+      queue.readBuffer(buffer, back, { offset: 2 ** 32 + 100, blocking: true });
+      return [...back];
+    };`;
+
+  it('mapBufferSync / mapBuffer of the whole buffer (clEnqueueMapBuffer: size is the region mapped): RangeError naming size and the limit, nothing mapped', async () => {
+    const value = await fresh(
+      `${setup}
+      (async () => {
+        const sync = errorOf(() => queue.mapBufferSync(buffer));
+        let promised = 'no error';
+        try { await queue.mapBuffer(buffer, { size: 2 ** 32 + 1 }); } catch (e) { promised = e.name + ': ' + e.message; }
+        global.gc();
+        done({ sync, promised, window: beyond4GiB(), mappings: queue.mappings?.size ?? null });
+      })();`,
+      { env, args: ['--expose-gc'] },
+    );
+    const { sync, promised, window } = value as { sync: string; promised: string; window: number[] };
+    expect(sync).toMatch(
+      /^RangeError: size: a mapping is at most 4294967296 bytes here \(buffer\.constants\.MAX_LENGTH.*got 4294971392 \(the buffer's 4294971392 bytes from offset 0\)/,
+    );
+    expect(promised).toMatch(/^RangeError: size: .*got 4294967297: map it in parts/);
+    expect(window).toEqual(Array(8).fill(7));
+  });
+
+  it("the binding below the check (event.native.addon.enqueueMapBuffer): a RangeError, the mapping's record freed once, the process goes on", async () => {
+    const value = await fresh(
+      `${setup}
+      const addon = queue.enqueueMarker().native.addon;
+      const below = errorOf(() => addon.enqueueMapBuffer(queue.slot, buffer.slot, true, 1, 0, 2 ** 32 + 4096, null));
+      global.gc();
+      done({ below, window: beyond4GiB() });`,
+      { env, args: ['--expose-gc'] },
+    );
+    const { below, window } = value as { below: string; window: number[] };
+    expect(below).toMatch(/^RangeError: the mapping \(4294971392 bytes\) could not be made an ArrayBuffer/);
+    expect(window).toEqual(Array(8).fill(7));
+  });
+});

@@ -120,7 +120,7 @@ CLAPI(cl_int) clGetDeviceInfo(cl_device_id d, cl_device_info name, size_t sz, vo
     case CL_DEVICE_ADDRESS_BITS: return U(sizeof(void *) * 8);
     case CL_DEVICE_MAX_READ_IMAGE_ARGS: return U(128);
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return U(8);
-    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return UL(256ull << 20);
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return UL(max_alloc_bytes());
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
     case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return SZ(16384);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
@@ -136,7 +136,7 @@ CLAPI(cl_int) clGetDeviceInfo(cl_device_id d, cl_device_info name, size_t sz, vo
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: return U(CL_READ_WRITE_CACHE);
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return U(64);
     case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: return UL(1 << 20);
-    case CL_DEVICE_GLOBAL_MEM_SIZE: return UL(1ull << 30);
+    case CL_DEVICE_GLOBAL_MEM_SIZE: return UL(std::max<size_t>(1ull << 30, max_alloc_bytes()));
     case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: return UL(64 << 10);
     case CL_DEVICE_MAX_CONSTANT_ARGS: return U(8);
     case CL_DEVICE_LOCAL_MEM_TYPE: return U(CL_GLOBAL);

@@ -104,6 +104,7 @@ struct _cl_mem : refdrv::RefObj {
   size_t size = 0;
   uint8_t *data = nullptr;  // base of this object's bytes
   std::unique_ptr<uint8_t[]> own;
+  std::shared_ptr<void> lazy_pages;  // a buffer over 256 MiB (REFDRV_MAX_ALLOC): pages reserved, not touched
   void *host_ptr = nullptr;
   cl_mem parent = nullptr;  // sub-buffer parent or image buffer (ref held)
   size_t offset = 0;
@@ -289,6 +290,7 @@ bool format_supported(const cl_image_format &f);
 
 // mem helpers
 cl_mem new_mem(cl_context ctx, cl_mem_flags flags, cl_mem_object_type type);
+size_t max_alloc_bytes();  // CL_DEVICE_MAX_MEM_ALLOC_SIZE (REFDRV_MAX_ALLOC)
 // an image of type t with its format and extents (h, d, a as the descriptor
 // gives them; the ones its type lacks are stored as 0); no storage yet
 // An image descriptor's width, height, depth and array size, the unused ones
