@@ -23,11 +23,17 @@
 #error "define BENCH_PROGRAM (the program's name, for error messages) before including bench_common.h"
 #endif
 
+/* How die() and find_platform() end the program; a program whose threads may
+   fail at once defines its own (exit() from two threads at once is undefined). */
+#ifndef BENCH_EXIT
+#define BENCH_EXIT exit
+#endif
+
 enum { kMaxRepeats = 99 };
 
 static void die(const char* what, cl_int status) {
   fprintf(stderr, BENCH_PROGRAM ": %s failed (%d)\n", what, (int)status);
-  exit(1);
+  BENCH_EXIT(1);
 }
 #define CHECK(call)                                 \
   do {                                              \
@@ -101,7 +107,7 @@ static cl_platform_id find_platform(const char* want, char** name_out) {
   free(platforms);
   if (!found) {
     fprintf(stderr, BENCH_PROGRAM ": no platform whose name contains \"%s\"\n", want);
-    exit(1);
+    BENCH_EXIT(1);
   }
   return found;
 }
