@@ -11,12 +11,21 @@
 // with nothing running (the machine's own timer jitter, which no program can
 // go under). Every stream checks what it read back.
 //
+// Where cmake-build/bench/workers_c is built (npm run build:driver), the same
+// streams run in C in the same invocation, as N threads of one process and as
+// N processes (bench/workers_c.c): the anchor that tells whether a shortfall of
+// workers against processes is the driver's with threads of one process (C's
+// threads show it too) or this package's.
+//
 //   node bench/workers.mjs [--platform NAME] [--streams 1,2,4] [--commands N] [--command write|kernel] [--repeats R]
+//                          [--side both|node|c] [--c PATH]
 //
 // --command write: a 4 KiB write then a 4 KiB read back, each awaited (two
-// commands); kernel: a small kernel launch, awaited. OPENCL_INTEROP_COMPLETION
-// chooses the completion mechanism as anywhere else.
-import { fork } from 'node:child_process';
+// commands); kernel: a small kernel launch, awaited (Node only: the C anchor
+// does write). OPENCL_INTEROP_COMPLETION chooses the completion mechanism as
+// anywhere else. --side node or c runs one side only (both: each where it can).
+import { fork, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -70,7 +79,7 @@ async function stream({ platform: platformName, index, commands, command }, read
   }
   queue.release();
   context.release();
-  return { commands, wrong, ms, device: device.name };
+  return { commands, wrong, ms, device: device.uuid ?? device.name };
 }
 
 // Worker thread or child process: wait for 'go', run, report.
@@ -101,18 +110,51 @@ if (!isMainThread || process.argv[2] === '--child') {
       commands: { type: 'string', default: '1000' },
       command: { type: 'string', default: 'write' },
       repeats: { type: 'string', default: '3' },
+      side: { type: 'string', default: 'both' },
+      c: { type: 'string', default: join(root, 'cmake-build', 'bench', 'workers_c') },
     },
   });
-  if (!['write', 'kernel'].includes(opts.command)) {
-    console.error(`bench: --command is write or kernel; got ${opts.command}`);
+  const fail = (message) => {
+    console.error(`bench: ${message}`);
     process.exit(1);
-  }
+  };
+  const positive = (flag, text) => {
+    if (!/^[1-9][0-9]*$/.test(text)) fail(`${flag} expects a positive integer; got ${JSON.stringify(text)}`);
+    return Number(text);
+  };
+  if (!['write', 'kernel'].includes(opts.command)) fail(`--command is write or kernel; got ${opts.command}`);
+  if (!['both', 'node', 'c'].includes(opts.side)) fail(`--side is both, node or c; got ${opts.side}`);
+  const commands = positive('--commands', opts.commands);
+  if (opts.command === 'write' && commands % 2)
+    fail(`--commands expects an even number with --command write (a write and a read a round); got ${commands}`);
+  const repeats = positive('--repeats', opts.repeats);
+  const streamCounts = opts.streams.split(',').map((n) => positive('--streams (a comma-separated list)', n));
   const platform = cl.getPlatforms().find((p) => p.name.includes(opts.platform));
-  if (!platform) {
-    console.error(`bench: no platform whose name contains "${opts.platform}"`);
-    process.exit(1);
+  if (!platform) fail(`no platform whose name contains "${opts.platform}"`);
+  const platformDevices = platform.getDevices('gpu').length ? platform.getDevices('gpu') : platform.getDevices();
+  const nodeSide = opts.side !== 'c';
+  let cSide = opts.side !== 'node';
+  if (cSide && opts.command !== 'write') {
+    if (opts.side === 'c') fail('--side c needs --command write (the C anchor does a write and a read a round)');
+    console.log('bench: the C anchor does --command write only; Node side only');
+    cSide = false;
   }
-  const commands = Number(opts.commands);
+  if (cSide && !existsSync(opts.c)) {
+    if (opts.side === 'c') fail(`C program not found at ${opts.c} (npm run build:driver builds it)`);
+    console.log(`bench: C program not found at ${opts.c} (npm run build:driver builds it); Node side only`);
+    cSide = false;
+  }
+
+  /** workers_c with n streams in one mode: its JSON line ({ commands_per_second, wrong, devices, ... }). */
+  function runC(n, mode) {
+    const args = ['--platform', opts.platform, '--streams', String(n), '--commands', String(commands), '--mode', mode];
+    const child = spawnSync(opts.c, args, { encoding: 'utf8' });
+    if (child.error || child.status !== 0) {
+      process.stderr.write(child.stderr ?? '');
+      fail(`${opts.c} ${args.join(' ')} failed (${child.error?.message ?? `exit status ${child.status}`})`);
+    }
+    return JSON.parse(child.stdout);
+  }
 
   // Starts n streams as workers or processes; all get 'go' once all are ready.
   async function run(n, how) {
@@ -157,7 +199,7 @@ if (!isMainThread || process.argv[2] === '--child') {
       lateMs: late,
       idleMaxMs: idleLag.max,
       idleLateMs: idleLag.late,
-      devices: [...new Set(done.map((r) => r.device))],
+      devices: done.map((r) => r.device),
     };
   }
 
@@ -187,29 +229,53 @@ if (!isMainThread || process.argv[2] === '--child') {
 
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(
-    `platform: ${platform.name}; ${commands} awaited commands per stream (${opts.command}); completion: ${process.env.OPENCL_INTEROP_COMPLETION ?? 'default'}; median of ${opts.repeats}`,
+    `platform: ${platform.name}; ${commands} awaited commands per stream (${opts.command}); completion: ${process.env.OPENCL_INTEROP_COMPLETION ?? 'default'}; median of ${repeats}; sides: ${[nodeSide && 'Node', cSide && 'C'].filter(Boolean).join(' and ')}`,
   );
   console.log(
-    'streams | devices | workers cmd/s | processes cmd/s | workers/processes | main loop delay beyond the 1 ms tick: max (mean, p99), workers | 1 ms interval late by, max | the same two, nothing running | wrong',
+    `devices (stream k runs on device k % ${platformDevices.length}): ${platformDevices.map((d, k) => `${k} ${d.name} (${d.uuid ? `UUID ${d.uuid}` : 'no UUID'})`).join('; ')}`,
   );
-  for (const n of opts.streams.split(',').map(Number)) {
+  console.log(
+    'streams | devices (distinct UUIDs) | workers cmd/s | processes cmd/s | workers/processes | main loop delay beyond the 1 ms tick: max (mean, p99), workers | 1 ms interval late by, max | the same two, nothing running | C threads cmd/s | C processes cmd/s | C threads/processes | Node workers / C threads | wrong (all runs)',
+  );
+  for (const n of streamCounts) {
     const byWorkers = [];
     const byProcesses = [];
-    for (let r = 0; r < Number(opts.repeats); r++) {
-      byWorkers.push(await run(n, 'workers'));
-      byProcesses.push(await run(n, 'processes'));
+    const byCThreads = [];
+    const byCProcesses = [];
+    for (let r = 0; r < repeats; r++) {
+      if (nodeSide) {
+        byWorkers.push(await run(n, 'workers'));
+        byProcesses.push(await run(n, 'processes'));
+      }
+      if (cSide) {
+        byCThreads.push(runC(n, 'threads'));
+        byCProcesses.push(runC(n, 'processes'));
+      }
     }
-    const w = median(byWorkers.map((x) => x.perSecond));
-    const p = median(byProcesses.map((x) => x.perSecond));
-    const lagMax = Math.max(...byWorkers.map((x) => x.lagMaxMs));
-    const lagMean = median(byWorkers.map((x) => x.lagMeanMs));
-    const lagP99 = Math.max(...byWorkers.map((x) => x.lagP99Ms));
-    const late = Math.max(...byWorkers.map((x) => x.lateMs));
-    const idleMax = Math.max(...byWorkers.map((x) => x.idleMaxMs));
-    const idleLate = Math.max(...byWorkers.map((x) => x.idleLateMs));
-    const wrong = [...byWorkers, ...byProcesses].reduce((sum, x) => sum + x.wrong, 0);
+    const streamDevices = [byWorkers, byProcesses, byCThreads, byCProcesses].flat().map((x) => JSON.stringify(x.devices));
+    if (new Set(streamDevices).size > 1)
+      console.log(`bench: note: the runs put the streams on different devices: ${[...new Set(streamDevices)].join(' | ')}`);
+    const devices = new Set(JSON.parse(streamDevices[0])).size;
+    const dash = '-';
+    const fixed = (x, digits) => (x === undefined ? dash : x.toFixed(digits));
+    const ratio = (a, b) => (a === undefined || b === undefined ? dash : `${(a / b).toFixed(3)}x`);
+    const w = nodeSide ? median(byWorkers.map((x) => x.perSecond)) : undefined;
+    const p = nodeSide ? median(byProcesses.map((x) => x.perSecond)) : undefined;
+    const ct = cSide ? median(byCThreads.map((x) => x.commands_per_second)) : undefined;
+    const cp = cSide ? median(byCProcesses.map((x) => x.commands_per_second)) : undefined;
+    let lag = `${dash} | ${dash} | ${dash}`;
+    if (nodeSide) {
+      const lagMax = Math.max(...byWorkers.map((x) => x.lagMaxMs));
+      const lagMean = median(byWorkers.map((x) => x.lagMeanMs));
+      const lagP99 = Math.max(...byWorkers.map((x) => x.lagP99Ms));
+      const late = Math.max(...byWorkers.map((x) => x.lateMs));
+      const idleMax = Math.max(...byWorkers.map((x) => x.idleMaxMs));
+      const idleLate = Math.max(...byWorkers.map((x) => x.idleLateMs));
+      lag = `${lagMax.toFixed(2)} ms (${lagMean.toFixed(2)}, ${lagP99.toFixed(2)}) | ${late.toFixed(2)} ms | ${idleMax.toFixed(2)} ms, ${idleLate.toFixed(2)} ms`;
+    }
+    const wrong = [byWorkers, byProcesses, byCThreads, byCProcesses].flat().reduce((sum, x) => sum + x.wrong, 0);
     console.log(
-      `${n} | ${byWorkers[0].devices.length} | ${w.toFixed(0)} | ${p.toFixed(0)} | ${(w / p).toFixed(3)}x | ${lagMax.toFixed(2)} ms (${lagMean.toFixed(2)}, ${lagP99.toFixed(2)}) | ${late.toFixed(2)} ms | ${idleMax.toFixed(2)} ms, ${idleLate.toFixed(2)} ms | ${wrong}`,
+      `${n} | ${devices} | ${fixed(w, 0)} | ${fixed(p, 0)} | ${ratio(w, p)} | ${lag} | ${fixed(ct, 0)} | ${fixed(cp, 0)} | ${ratio(ct, cp)} | ${ratio(w, ct)} | ${wrong}`,
     );
   }
 }
