@@ -60,6 +60,27 @@ describe("a hung process's report (test/gpu/stacks.mjs, runFresh)", () => {
     }
   }, 60_000);
 
+  it("the binding's threads carry names there (ocl-waiter, ocl-vk-fences)", async () => {
+    const { spawnSync } = await import('node:child_process');
+    const script = `
+      const ocl = require(${JSON.stringify(resolve(__dirname, '../dist/index.js'))});
+      const { readdirSync, readFileSync } = require('node:fs');
+      const names = () => readdirSync('/proc/self/task').map((t) => readFileSync('/proc/self/task/' + t + '/comm', 'utf8').trim());
+      (async () => {
+        const context = ocl.createContext({ platform: ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language') });
+        const queue = context.createQueue();
+        await queue.enqueueMarker();
+        const instance = ocl.createVulkanInstance();
+        const device = instance.createDevice();
+        await device.queue.idle();
+        console.log(JSON.stringify(names().filter((n) => n.startsWith('ocl-')).sort()));
+        device.dispose(); instance.dispose(); queue.release(); context.release();
+      })();`;
+    const run = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, OPENCL_INTEROP_COMPLETION: 'waiter' }, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout.trim().split('\n').pop()!)).toEqual(['ocl-vk-fences', 'ocl-waiter']);
+  });
+
   it('a process that ends while its stacks are taken keeps them in its report, which says it ended by itself', async () => {
     process.env.OPENCL_INTEROP_GPU_PLATFORM ??= REF_NAME; // the prelude's platform, read as support.mjs loads
     const { runFresh } = await import('./gpu/support.mjs');
