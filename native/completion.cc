@@ -4,6 +4,7 @@
 // it wakes sooner than the driver's callback (CompletionWaiters, one per queue), and the
 // exit waits for the driver's compiler work in flight (waitForCompilerWork).
 #include "completion.h"
+#include "thread_name.h"
 
 #include <algorithm>
 #include <atomic>
@@ -162,7 +163,10 @@ class CompletionWaiters {
     if (lanes_.size() >= kMaxLanes) return nullptr;
     auto* lane = new Lane();
     try {
-      std::thread([this, lane, queue] { Run(lane, queue); }).detach();
+      std::thread([this, lane, queue] {
+        NameThisThread("ocl-waiter");
+        Run(lane, queue);
+      }).detach();
     } catch (const std::system_error&) {
       delete lane;
       return nullptr;

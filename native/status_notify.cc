@@ -1,6 +1,7 @@
 // NotifyOnStatus: clSetEventCallback, or one polling thread per process for
 // drivers without event callbacks (status_notify.h).
 #include "status_notify.h"
+#include "thread_name.h"
 
 #include <algorithm>
 #include <atomic>
@@ -42,7 +43,10 @@ class StatusPoller {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!started_) {
       try {
-        std::thread([this] { Run(); }).detach();
+        std::thread([this] {
+          NameThisThread("ocl-status");
+          Run();
+        }).detach();
       } catch (const std::system_error&) {
         return false;
       }

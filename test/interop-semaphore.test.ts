@@ -106,6 +106,11 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
     const view = exporter.exportHandle();
     const imported = semaphores.import(other, handle);
     expect(handle.disposed).toBe(true); // relinquished: the import took it
+    // Relinquished twice, or after close(): refused, as a Vulkan exported handle refuses it.
+    expect(() => handle.relinquish()).toThrow(OpenCLReleasedError);
+    const closed = exporter.exportHandle();
+    closed.close();
+    expect(() => closed.relinquish()).toThrow(/exported semaphore handle \(closed or relinquished already\)/);
     expect(imported.importedFrom).toBe('opaque-fd');
     expect(imported.deviceListDropped).toBe(false);
     await exporter.signal(queue);

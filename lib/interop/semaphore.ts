@@ -81,8 +81,13 @@ export class ExportedSemaphoreHandle implements ExternalSemaphoreHandle {
     return !this.#open;
   }
 
-  /** Another API took the handle: closing it is that API's business now. */
+  /**
+   * Another API took the handle: closing it is that API's business now.
+   * Throws once closed or relinquished (its number may belong to another file by then), as the Vulkan module's
+   * exported handles do.
+   */
   relinquish(): void {
+    if (!this.#open) throw new OpenCLReleasedError('exported semaphore handle (closed or relinquished already)');
     this.#open = false;
     relinquishOwned(this);
   }

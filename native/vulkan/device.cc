@@ -3,6 +3,7 @@
 // the submission's promise on the JavaScript thread (a ThreadSafeFunction),
 // so that awaiting never blocks JavaScript.
 #include "vulkan/module.h"
+#include "thread_name.h"
 
 namespace ocl {
 namespace vk {
@@ -16,7 +17,10 @@ class FenceWaiter {
       : owner_(std::move(owner)), device_(device), wait_(wait) {
     tsfn_ = Tsfn::New(env, "opencl-interop vulkan fences", 0, 1);
     tsfn_.Unref(env);
-    thread_ = std::thread([this] { Run(); });
+    thread_ = std::thread([this] {
+      NameThisThread("ocl-vk-fences");
+      Run();
+    });
   }
   ~FenceWaiter() { Stop(); }
 

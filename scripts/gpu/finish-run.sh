@@ -12,6 +12,11 @@
 #     the benches alone first (worker threads against processes with the main loop's delay; the pipeline on
 #     two GPUs, both modes, the C program as the anchor), then every GPU fuzzes SEEDS.
 #
+#   OUT=/tmp/gpu-out bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh exits
+#     (for the next session) external-mistakes alone on GPU 0, whose item 4 and 5 processes printed everything and then
+#     did not exit while 12 fuzzers ran on the other GPUs: once as it is, once with OPENCL_INTEROP_VULKAN_UNPINNED=1
+#     (is it the Vulkan pin?), every stuck one reported with its threads from /proc and its stacks.
+#
 # LIMIT (seconds, default 560) bounds the fuzzing of either part.
 set -u; mkdir -p "$OUT"
 part=${1:?suite or bench}
@@ -46,8 +51,16 @@ bench)
   tail -n 30 "$OUT/multi-gpu-2.log"
   [ -n "${SEEDS:-}" ] && [ "$(left)" -gt 60 ] && LIMIT=$(left) bash scripts/gpu/fuzz-gpus.sh
   ;;
+exits)
+  for how in pinned unpinned; do
+    [ "$how" = unpinned ] && export OPENCL_INTEROP_VULKAN_UNPINNED=1
+    CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only suite --files external-mistakes --step-limit 270 > "$OUT/exits-$how.log" 2>&1
+    echo "$how: exit $?" >> "$OUT/exits-$how.log"
+    grep -E "^ *(✔|✖)|exit [0-9]|ended by itself|ended once the debugger" "$OUT/exits-$how.log" | cut -c1-200
+  done
+  ;;
 *)
-  echo "finish-run.sh: the part is suite or bench, not $part" >&2
+  echo "finish-run.sh: the part is suite, bench or exits, not $part" >&2
   exit 2
   ;;
 esac

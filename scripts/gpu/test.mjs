@@ -89,15 +89,18 @@ function run(name, command, commandArgs, limitMs = limitOf(600_000), { gpu, quie
     if (!quiet) console.log(title);
     const childEnv = gpu === undefined ? env : { ...env, CUDA_VISIBLE_DEVICES: String(gpu) };
     const child = spawn(command, commandArgs, { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const timer = setTimeout(async () => {
+    let stacksTaken = Promise.resolve();
+    const timer = setTimeout(() => {
       output += `\n${name}: still running after ${limitMs / 1000} s: stacks, then killed\n`;
-      output += await stacksOf(child.pid);
-      process.stdout.write(output.slice(output.lastIndexOf(`\n${name}: still running`)));
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
+      stacksTaken = stacksOf(child.pid).then((stacks) => {
+        output += stacks;
+        process.stdout.write(output.slice(output.lastIndexOf(`\n${name}: still running`)));
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      });
     }, limitMs);
     let output = '';
     child.stdout.on('data', (d) => {
@@ -109,8 +112,9 @@ function run(name, command, commandArgs, limitMs = limitOf(600_000), { gpu, quie
       if (!quiet) process.stderr.write(d);
     });
     child.on('error', (error) => resolvePromise({ name, status: 127, seconds: 0, output: String(error) }));
-    child.on('close', (status, signal) => {
+    child.on('close', async (status, signal) => {
       clearTimeout(timer);
+      await stacksTaken; // a step that ends while its stacks are taken keeps them in its report
       if (quiet) process.stdout.write(`${title}\n${output}`);
       resolvePromise({ name, status: status ?? 128, signal, seconds: Math.round((Date.now() - started) / 100) / 10, output });
     });

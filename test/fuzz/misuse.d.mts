@@ -24,7 +24,10 @@ export interface SeedResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  timedOut: boolean;
+  /** Why it was counted as hung (its time-out, or a stuck exit), or false. */
+  timedOut: boolean | string;
+  /** Whether the runner killed it (false: it ended by itself, after its stacks were taken). */
+  killed: boolean;
   ms: number;
   /** How many steps started. */
   stepsRun: number;
@@ -57,7 +60,20 @@ export declare function softvaEnv(display: string): Record<string, string | unde
 export declare function runSeed(
   seed: number,
   config: FuzzConfig,
-  options?: { env?: Record<string, string | undefined>; timeoutMs?: number; logDir?: string; lastSteps?: number },
+  options?: {
+    env?: Record<string, string | undefined>;
+    timeoutMs?: number;
+    logDir?: string;
+    lastSteps?: number;
+    /** A hung seed's report gets every thread's stack. */
+    stacks?: boolean;
+    /** How long after its script ended a process that has not exited counts as hung (default 45 s). */
+    exitGraceMs?: number;
+    /** After a stuck exit's stacks, how much longer to wait before the kill. */
+    exitWaitMs?: number;
+    /** A crashed seed runs again under gdb or cuda-gdb. */
+    debugCrashes?: boolean;
+  },
 ): Promise<SeedResult>;
 export declare function verdict(result: SeedResult): Failure | null;
 export declare function replayCommand(seed: number, config: FuzzConfig): string;

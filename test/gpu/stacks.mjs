@@ -1,11 +1,63 @@
-// Every thread's stack of a hung process (used by support.mjs and scripts/gpu/test.mjs, which must not load the package).
+// Every thread's stack of a hung process (used by support.mjs, scripts/gpu/test.mjs and the misuse fuzzer, which must
+// not load the package).
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+
+const alive = (pid) => existsSync(`/proc/${pid}`) && !/^\S+ \(.*\) [ZX]/.test(readProc(`/proc/${pid}/stat`));
+function readProc(path) {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
 
 /**
- * Every thread's stack of a running process, through gdb or cuda-gdb (the
- * GPU machine has cuda-gdb only); a note instead when neither is installed.
+ * What each thread of a process is blocked in, read from /proc without
+ * stopping it (a debugger's attach interrupts every blocking call, which can
+ * itself free a thread that waits for a wake-up that was missed): its name,
+ * state, kernel wait channel and system call (number and arguments: a futex
+ * address, a file descriptor), and its kernel stack where readable (root).
  */
-export function stacksOf(pid) {
+export function threadsOf(pid) {
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return `(no /proc/${pid}: the process has ended)`;
+  }
+  const lines = tasks.map((tid) => {
+    const dir = `/proc/${pid}/task/${tid}`;
+    const state = /^\S+ \(.*\) (\S)/.exec(readProc(`${dir}/stat`))?.[1] ?? '?';
+    const kernel = readProc(`${dir}/stack`)
+      .split('\n')
+      .map((l) => l.replace(/^\[<[0-9a-f]+>\] /, '').replace(/\+0x[0-9a-f/x]+$/, ''))
+      .filter(Boolean)
+      .slice(0, 6)
+      .join(' < ');
+    return `  ${tid} "${readProc(`${dir}/comm`)}" ${state} wchan=${readProc(`${dir}/wchan`) || '-'} syscall=${readProc(`${dir}/syscall`) || '-'}${kernel ? ` kernel: ${kernel}` : ''}`;
+  });
+  return `${tasks.length} threads:\n${lines.join('\n')}`;
+}
+
+/**
+ * A hung process's threads from /proc, then (if it is still there 2 s later)
+ * every thread's stack through gdb or cuda-gdb (the GPU machine has cuda-gdb
+ * only), and whether the process ended while the debugger was attached.
+ */
+export async function stacksOf(pid) {
+  const threads = threadsOf(pid);
+  await new Promise((r) => setTimeout(r, 2000));
+  if (!alive(pid)) return `\n--- threads (/proc)\n${threads}\n(it ended by itself within 2 s of this)\n`;
+  const stacks = await debuggerStacks(pid);
+  await new Promise((r) => setTimeout(r, 1000));
+  const after = alive(pid)
+    ? ''
+    : '\n(it ended once the debugger had attached: a blocking call interrupted by the attach let it go on, as when a wake-up was missed)\n';
+  return `\n--- threads (/proc)\n${threads}\n${stacks}${after}`;
+}
+
+function debuggerStacks(pid) {
   return new Promise((resolvePromise) => {
     const debuggers = ['gdb', 'cuda-gdb', '/usr/local/cuda/bin/cuda-gdb'];
     const tryNext = (i) => {

@@ -90,15 +90,21 @@ export function runFresh(source, { timeoutMs = 20_000, env = {}, args = [], onTi
     // OPENCL_INTEROP_GPU_TIMEOUT_SCALE: a busy machine's allowance (CI sets 3).
     timeoutMs *= Number(process.env.OPENCL_INTEROP_GPU_TIMEOUT_SCALE) || 1;
     // onTimeout(pid): awaited before the kill (OPENCL_INTEROP_GPU_STACKS=1 uses it to print every thread's stack).
-    const timer = setTimeout(async () => {
+    // A process that ends while its stacks are taken is reported with them.
+    let stacksTaken = Promise.resolve();
+    const timer = setTimeout(() => {
       timedOut = true;
-      if (onTimeout) await onTimeout(child.pid).catch(() => {});
-      else if (process.env.OPENCL_INTEROP_GPU_STACKS === '1') stderr += await stacksOf(child.pid);
-      child.kill('SIGKILL');
+      stacksTaken = (async () => {
+        if (onTimeout) await onTimeout(child.pid).catch(() => {});
+        else if (process.env.OPENCL_INTEROP_GPU_STACKS === '1') stderr += await stacksOf(child.pid);
+      })();
+      stacksTaken.then(() => child.kill('SIGKILL'));
     }, timeoutMs);
-    child.on('close', (status, signal) => {
+    child.on('close', async (status, signal) => {
       clearTimeout(timer);
-      resolvePromise({ status, signal, stdout, stderr, timedOut, ms: Date.now() - started });
+      const ms = Date.now() - started;
+      await stacksTaken;
+      resolvePromise({ status, signal, stdout, stderr, timedOut, ms });
     });
   });
 }
