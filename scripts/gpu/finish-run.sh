@@ -13,9 +13,12 @@
 #     two GPUs, both modes, the C program as the anchor), then every GPU fuzzes SEEDS.
 #
 #   OUT=/tmp/gpu-out bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh exits
-#     (for the next session) external-mistakes alone on GPU 0, whose item 4 and 5 processes printed everything and then
-#     did not exit while 12 fuzzers ran on the other GPUs: once as it is, once with OPENCL_INTEROP_VULKAN_UNPINNED=1
-#     (is it the Vulkan pin?), every stuck one reported with its threads from /proc and its stacks.
+#     (for the next session) exit-alive (which thing left alive at the end keeps NVIDIA's process from exiting) and
+#     external-mistakes, whose item 4 and 5 processes printed everything and then did not exit while 12 fuzzers ran
+#     on the other GPUs, alone on GPU 0: once as they are, once with OPENCL_INTEROP_VULKAN_UNPINNED=1 (is it the
+#     Vulkan pin?), every stuck one reported with its threads from /proc and its stacks. Then SEEDS, if given, fuzz
+#     on GPUs 1-3 while the two files run again on GPU 0 (is it the load?). PASSES="pinned" (or "unpinned") runs one
+#     pass of the two: each pass may take up to 9 minutes where processes stay.
 #
 # LIMIT (seconds, default 560) bounds the fuzzing of either part.
 set -u; mkdir -p "$OUT"
@@ -52,12 +55,21 @@ bench)
   [ -n "${SEEDS:-}" ] && [ "$(left)" -gt 60 ] && LIMIT=$(left) bash scripts/gpu/fuzz-gpus.sh
   ;;
 exits)
-  for how in pinned unpinned; do
+  for how in ${PASSES:-pinned unpinned}; do
     [ "$how" = unpinned ] && export OPENCL_INTEROP_VULKAN_UNPINNED=1
-    CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only suite --files external-mistakes --step-limit 270 > "$OUT/exits-$how.log" 2>&1
+    CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only suite --files exit-alive,external-mistakes --step-limit 270 > "$OUT/exits-$how.log" 2>&1
     echo "$how: exit $?" >> "$OUT/exits-$how.log"
     grep -E "^ *(✔|✖)|exit [0-9]|ended by itself|ended once the debugger" "$OUT/exits-$how.log" | cut -c1-200
   done
+  unset OPENCL_INTEROP_VULKAN_UNPINNED
+  if [ -n "${SEEDS:-}" ]; then
+    GPUS="1 2 3" LIMIT=$(left) bash scripts/gpu/fuzz-gpus.sh > "$OUT/fuzz.txt" 2>&1 &
+    CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only suite --files exit-alive,external-mistakes --step-limit 270 > "$OUT/exits-loaded.log" 2>&1
+    echo "loaded: exit $?" >> "$OUT/exits-loaded.log"
+    grep -E "^ *(✔|✖)|exit [0-9]|ended by itself|ended once the debugger" "$OUT/exits-loaded.log" | cut -c1-200
+    wait
+    cat "$OUT/fuzz.txt"
+  fi
   ;;
 *)
   echo "finish-run.sh: the part is suite, bench or exits, not $part" >&2
