@@ -12,6 +12,7 @@
 //     into the target when the command is seen to complete;
 //   - HostMemory is memory the binding allocates: non-blocking transfers use
 //     it in place (zero copy), and each command in flight keeps it alive.
+import { constants as bufferConstants } from 'node:buffer';
 import type { NativeHostBlock } from './addon';
 import { OpenCLReleasedError, describeValue } from './errors';
 import { NativeHolder } from './holder';
@@ -47,7 +48,13 @@ export class HostMemory extends NativeHolder<NativeHostBlock> {
 
   /** The memory as an ArrayBuffer (the same one each time). Views stay valid as long as they are referenced. */
   get buffer(): ArrayBuffer {
-    return (this.#buffer ??= this.native.arrayBuffer());
+    if (this.#buffer) return this.#buffer;
+    if (this.size > bufferConstants.MAX_LENGTH)
+      throw new RangeError(
+        `HostMemory of ${this.size} bytes has no ArrayBuffer: one holds at most ${bufferConstants.MAX_LENGTH} bytes here (buffer.constants.MAX_LENGTH); transfers take the memory whole`,
+      );
+    this.#buffer = this.native.arrayBuffer();
+    return this.#buffer;
   }
 
   /** A Uint8Array over the whole memory. */

@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -192,22 +193,53 @@ Napi::Value NativeHostBlock::CopyTo(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, true);
 }
 
+namespace {
+// The finalizer and hint of an OwningArrayBuffer, and whether Node ran it while the call that made it was failing
+// (issue 22: a second free of a mapping's record there was a SIGSEGV).
+struct Owner {
+  void (*finalize)(void*);
+  void* hint;
+};
+thread_local Owner* ownerBeingWrapped = nullptr;
+thread_local bool finalizedWhileWrapped = false;
+}  // namespace
+
+Napi::Value OwningArrayBuffer(Napi::Env env, void* data, size_t size, void (*finalize)(void* hint), void* hint, const char* what) {
+  auto* owner = new Owner{finalize, hint};
+  ownerBeingWrapped = owner;
+  finalizedWhileWrapped = false;
+  napi_value result;
+  napi_status status = napi_create_external_arraybuffer(
+      env, data, size,
+      [](napi_env, void*, void* ownerHint) {
+        auto* o = static_cast<Owner*>(ownerHint);
+        if (o == ownerBeingWrapped) finalizedWhileWrapped = true;
+        o->finalize(o->hint);
+        delete o;
+      },
+      owner, &result);
+  ownerBeingWrapped = nullptr;
+  if (status == napi_ok) return Napi::Value(env, result);
+  if (status == napi_no_external_buffers_allowed && !finalizedWhileWrapped) {
+    finalize(hint);
+    delete owner;
+    throw Napi::Error::New(env, std::string("this JavaScript engine does not allow ArrayBuffers over native memory (Electron's memory cage), so ") +
+                                    what + " has no ArrayBuffer: use readBuffer / writeBuffer with your own typed arrays instead");
+  }
+  // Node has run the finalizer, or holds it for a half-made ArrayBuffer's collection.
+  napi_value pending;  // Node's own error (ERR_BUFFER_TOO_LARGE): this one names what was wrapped
+  napi_get_and_clear_last_exception(env, &pending);
+  throw Napi::RangeError::New(
+      env, std::string(what) + " (" + std::to_string(size) + " bytes) could not be made an ArrayBuffer (over buffer.constants.MAX_LENGTH?)");
+}
+
 // arrayBuffer(): an ArrayBuffer over the block itself, for code that fills or
 // reads it directly. The ArrayBuffer holds its own reference to the block.
 Napi::Value NativeHostBlock::ArrayBuffer(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
   auto block = From(info.This(), "this");
-  auto* hold = new std::shared_ptr<HostBlock>(block);
-  napi_value result;
-  napi_status status = napi_create_external_arraybuffer(
-      env, block->data, block->size, [](napi_env, void*, void* hint) { delete static_cast<std::shared_ptr<HostBlock>*>(hint); }, hold, &result);
-  if (status != napi_ok) {
-    delete hold;
-    throw Napi::Error::New(env,
-                           "this JavaScript engine does not allow ArrayBuffers over native memory (Electron's memory "
-                           "cage): use readBuffer / writeBuffer with your own typed arrays instead");
-  }
-  return Napi::Value(env, result);
+  return OwningArrayBuffer(
+      info.Env(), block->data, block->size, [](void* hint) { delete static_cast<std::shared_ptr<HostBlock>*>(hint); },
+      new std::shared_ptr<HostBlock>(block), "the host memory");
 }
 
 Napi::Value NativeHostBlock::Size(const Napi::CallbackInfo& info) {

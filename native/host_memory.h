@@ -48,6 +48,14 @@ TransferHost ToTransferHost(const Napi::Value& v, bool blocking, const char* wha
 // Keeps the transfer's block until the driver reports its command finished.
 void HoldUntilComplete(Napi::Env env, cl_event event, const TransferHost& host);
 
+// An ArrayBuffer over native memory whose finalizer owns `hint`. Node may run
+// the finalizer inside a failed call (it does for a length over
+// buffer.constants.MAX_LENGTH) or take it for later; only when Node refused
+// native memory outright (napi_no_external_buffers_allowed) is `hint` still
+// the caller's to free. Throws a RangeError naming `what` when the length is
+// too large, an Error otherwise.
+Napi::Value OwningArrayBuffer(Napi::Env env, void* data, size_t size, void (*finalize)(void* hint), void* hint, const char* what);
+
 void InitHostMemory(Napi::Env env, Napi::Object exports);
 
 }  // namespace ocl

@@ -414,45 +414,20 @@ struct MapRecord {
   }
 };
 
-// The record whose ArrayBuffer is being made, and whether Node ran its finalizer
-// meanwhile: a failed napi_create_external_arraybuffer may already have run it
-// (Node does for a length over buffer.constants.MAX_LENGTH), and a second
-// delete unmapped on a freed record (issue 22: SIGSEGV on NVIDIA, whose
-// buffers can exceed 4 GiB).
-thread_local MapRecord* recordBeingWrapped = nullptr;
-thread_local bool finalizedWhileWrapped = false;
-
 Napi::Object MapResult(Napi::Env env, cl_command_queue queue, cl_mem mem, void* pointer, size_t size, cl_event event) {
   auto* record = new MapRecord(Api(env), queue, mem, pointer, event);
   mapsInFlight.Add(Api(env), pointer, queue, event);
   Napi::Object result = Napi::Object::New(env);
-  napi_value buffer;
-  recordBeingWrapped = record;
-  finalizedWhileWrapped = false;
-  napi_status status = napi_create_external_arraybuffer(
-      env, pointer, size,
-      [](napi_env, void*, void* hint) {
-        if (hint == recordBeingWrapped) finalizedWhileWrapped = true;
-        delete static_cast<MapRecord*>(hint);
-      },
-      record, &buffer);
-  recordBeingWrapped = nullptr;
-  if (status != napi_ok) {
-    // Deleting unmaps. Node took the record for its finalizer except where it refused native memory outright; where it
-    // took it and has not run it, the half-made ArrayBuffer's collection will.
-    if (status == napi_no_external_buffers_allowed && !finalizedWhileWrapped) delete record;
+  Napi::Value buffer;
+  try {
+    // Deleting the record unmaps (after the map).
+    buffer = OwningArrayBuffer(
+        env, pointer, size, [](void* hint) { delete static_cast<MapRecord*>(hint); }, record, "the mapping");
+  } catch (...) {
     if (event) Api(env).clReleaseEvent(event);
-    if (status != napi_no_external_buffers_allowed) {
-      napi_value pending;  // Node's own error (ERR_BUFFER_TOO_LARGE): this one names the mapping
-      napi_get_and_clear_last_exception(env, &pending);
-      throw Napi::RangeError::New(env, "the mapping (" + std::to_string(size) +
-                                           " bytes) could not be made an ArrayBuffer (over buffer.constants.MAX_LENGTH?): map a smaller region");
-    }
-    throw Napi::Error::New(env,
-                           "this JavaScript engine does not allow ArrayBuffers over native memory (Electron's memory "
-                           "cage), so mapping is not available: use readBuffer / writeBuffer instead");
+    throw;
   }
-  result.Set("buffer", Napi::Value(env, buffer));
+  result.Set("buffer", buffer);
   result.Set("record", Napi::External<MapRecord>::New(env, record));
   result.Set("event", WrapEvent(env, event));
   result.Set("address", Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer))));

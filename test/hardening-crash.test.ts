@@ -435,4 +435,25 @@ describe('issue 22: a mapping larger than an ArrayBuffer can be (NVIDIA makes bu
     expect(below).toMatch(/^RangeError: the mapping \(4294971392 bytes\) could not be made an ArrayBuffer/);
     expect(window).toEqual(Array(8).fill(7));
   });
+
+  it('allocateHostMemory() over 4 GiB (its pages untouched): .buffer and bytes() throw a RangeError naming the limit, the binding below too; transfers still take it', async () => {
+    const value = await fresh(
+      `
+      const memory = ocl.allocateHostMemory(2 ** 32 + 16);
+      const viaBuffer = errorOf(() => memory.buffer);
+      const viaBytes = errorOf(() => memory.bytes());
+      const below = errorOf(() => memory.native.arrayBuffer());
+      global.gc();
+      const small = ocl.allocateHostMemory(64);
+      small.bytes().fill(3);
+      memory.release();
+      done({ viaBuffer, viaBytes, below, small: small.bytes()[63] });`,
+      { args: ['--expose-gc'] },
+    );
+    const { viaBuffer, viaBytes, below, small } = value as { viaBuffer: string; viaBytes: string; below: string; small: number };
+    expect(viaBuffer).toMatch(/^RangeError: HostMemory of 4294967312 bytes has no ArrayBuffer: one holds at most 4294967296 bytes here/);
+    expect(viaBytes).toBe(viaBuffer);
+    expect(below).toMatch(/^RangeError: the host memory \(4294967312 bytes\) could not be made an ArrayBuffer/);
+    expect(small).toBe(3);
+  });
 });
