@@ -11,7 +11,11 @@
 #include <cstdlib>
 #include <thread>
 
+#if defined(_WIN32)
+#include <windows.h>
+#else
 #include <sys/mman.h>
+#endif
 
 namespace refdrv {
 
@@ -782,12 +786,21 @@ cl_mem create_buffer_locked(cl_context c, cl_mem_flags flags, size_t size, void 
     m->data = static_cast<uint8_t *>(host_ptr);
     m->host_ptr = host_ptr;
   } else if (size > (256ull << 20)) {
+#if defined(_WIN32)
+    void *pages = VirtualAlloc(nullptr, size, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);  // zero pages on first touch
+    if (!pages) {
+      release_obj(m);
+      RET_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    }
+    m->lazy_pages = std::shared_ptr<void>(pages, [](void *p) { VirtualFree(p, 0, MEM_RELEASE); });
+#else
     void *pages = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (pages == MAP_FAILED) {
       release_obj(m);
       RET_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE);
     }
     m->lazy_pages = std::shared_ptr<void>(pages, [size](void *p) { munmap(p, size); });
+#endif
     m->data = static_cast<uint8_t *>(pages);
     if (flags & CL_MEM_COPY_HOST_PTR) memcpy(m->data, host_ptr, size);
   } else {
