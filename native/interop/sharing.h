@@ -5,6 +5,8 @@
 // OpenCL 1.1 platforms); lib/interop caches one object per platform.
 #pragma once
 
+#include <type_traits>
+
 #include "objects.h"
 #include "queue.h"
 
@@ -67,15 +69,21 @@ Napi::Value CreateMem(Napi::Env env, const Resolved<Fn>& entry, Args&&... args) 
   return WrapCreated(env, entry.call, mem, status);
 }
 // Runs an acquire/release entry point over NativeMem objects:
-// (queue, mems: NativeMem[], waitList) -> NativeEvent.
-template <typename Fn>
-Napi::Value AcquireOrRelease(const Napi::CallbackInfo& info, Resolved<Fn> entry) {
+// (queue, mems: NativeMem[], waitList) -> NativeEvent. `enqueued(queue, mems,
+// event)` runs once the driver has taken the command and before any
+// JavaScript value is made: a worker being terminated fails that making, and
+// what the driver took must be on record by then (a terminated worker's
+// acquire that missed its record was destroyed acquired: the reference
+// driver, as NVIDIA, then blocks for ever).
+template <typename Fn, typename Enqueued = std::nullptr_t>
+Napi::Value AcquireOrRelease(const Napi::CallbackInfo& info, Resolved<Fn> entry, Enqueued enqueued = nullptr) {
   auto [fn, call] = entry;
   Napi::Env env = info.Env();
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   std::vector<cl_mem> mems = NativeMem::FromArray(info[1], "memory objects");
   Enqueue op(info[2]);
   Check(env, fn(queue, static_cast<cl_uint>(mems.size()), mems.empty() ? nullptr : mems.data(), op.count(), op.list(), &op.event), call);
+  if constexpr (!std::is_same_v<Enqueued, std::nullptr_t>) enqueued(queue, mems, op.event);
   return op.Result(env);
 }
 

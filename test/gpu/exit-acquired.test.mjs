@@ -109,3 +109,40 @@ describe('a worker importing Vulkan memory in a loop is terminated (issue 22 ite
     assert.match(run.stdout, /terminated/);
   });
 });
+
+describe('a worker terminated between the driver taking an acquire and its record (issue 22: the memory was then destroyed acquired)', {
+  skip: hasVulkan ? false : 'no Vulkan device matches the OpenCL device',
+}, () => {
+  it('10 workers in turn, each terminated inside a tight acquire + release loop: each termination ends, the process exits 0', async () => {
+    const workerSource = `${prelude}
+      const { parentPort } = require('node:worker_threads');
+      const vk = vulkanDevice();
+      const context = ocl.createContext({ devices: [device] });
+      const queue = context.createQueue(device);
+      const memory = ocl.getExternalMemory(platform);
+      const m = memory.importBuffer(context, vk.createBuffer({ size: 1 << 16 }).exportMemory());
+      parentPort.postMessage('looping');
+      for (;;) {
+        queue.enqueueAcquireShared([m]).release();
+        queue.enqueueReleaseShared([m]).release();
+      }`;
+    const run = await runFresh(
+      `
+      const { Worker } = require('node:worker_threads');
+      (async () => {
+        for (let i = 0; i < 10; i++) {
+          const w = new Worker(${JSON.stringify(workerSource)}, { eval: true });
+          w.on('error', (e) => { console.error('worker error', e); process.exitCode = 4; });
+          await new Promise((r) => w.once('message', r));
+          await new Promise((r) => setTimeout(r, 20 + 7 * i));
+          await w.terminate();
+        }
+        console.log('terminated 10');
+      })();`,
+      { timeoutMs: 60_000 },
+    );
+    assert.equal(run.timedOut, false, describeRun(run));
+    assert.equal(run.status, 0, describeRun(run));
+    assert.match(run.stdout, /terminated 10/);
+  });
+});
