@@ -193,40 +193,17 @@ Napi::Value NativeHostBlock::CopyTo(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, true);
 }
 
-namespace {
-// The finalizer and hint of an OwningArrayBuffer, and whether Node ran it while the call that made it was failing
-// (issue 22: a second free of a mapping's record there was a SIGSEGV).
-struct Owner {
-  void (*finalize)(void*);
-  void* hint;
-};
-thread_local Owner* ownerBeingWrapped = nullptr;
-thread_local bool finalizedWhileWrapped = false;
-}  // namespace
-
-Napi::Value OwningArrayBuffer(Napi::Env env, void* data, size_t size, void (*finalize)(void* hint), void* hint, const char* what) {
-  auto* owner = new Owner{finalize, hint};
-  ownerBeingWrapped = owner;
-  finalizedWhileWrapped = false;
+Napi::Value OwningArrayBuffer(Napi::Env env, void* data, size_t size, napi_finalize finalize, void* hint, const char* what) {
   napi_value result;
-  napi_status status = napi_create_external_arraybuffer(
-      env, data, size,
-      [](napi_env, void*, void* ownerHint) {
-        auto* o = static_cast<Owner*>(ownerHint);
-        if (o == ownerBeingWrapped) finalizedWhileWrapped = true;
-        o->finalize(o->hint);
-        delete o;
-      },
-      owner, &result);
-  ownerBeingWrapped = nullptr;
+  napi_status status = napi_create_external_arraybuffer(env, data, size, finalize, hint, &result);
   if (status == napi_ok) return Napi::Value(env, result);
-  if (status == napi_no_external_buffers_allowed && !finalizedWhileWrapped) {
-    finalize(hint);
-    delete owner;
+  if (status == napi_no_external_buffers_allowed) {  // refused before Node took the finalizer: the hint is still ours
+    finalize(env, data, hint);
     throw Napi::Error::New(env, std::string("this JavaScript engine does not allow ArrayBuffers over native memory (Electron's memory cage), so ") +
                                     what + " has no ArrayBuffer: use readBuffer / writeBuffer with your own typed arrays instead");
   }
-  // Node has run the finalizer, or holds it for a half-made ArrayBuffer's collection.
+  // Node has run the finalizer (issue 22: freeing a mapping's record a second time here was a SIGSEGV), or holds it
+  // for a half-made ArrayBuffer's collection.
   napi_value pending;  // Node's own error (ERR_BUFFER_TOO_LARGE): this one names what was wrapped
   napi_get_and_clear_last_exception(env, &pending);
   throw Napi::RangeError::New(
@@ -238,7 +215,7 @@ Napi::Value OwningArrayBuffer(Napi::Env env, void* data, size_t size, void (*fin
 Napi::Value NativeHostBlock::ArrayBuffer(const Napi::CallbackInfo& info) {
   auto block = From(info.This(), "this");
   return OwningArrayBuffer(
-      info.Env(), block->data, block->size, [](void* hint) { delete static_cast<std::shared_ptr<HostBlock>*>(hint); },
+      info.Env(), block->data, block->size, [](napi_env, void*, void* hint) { delete static_cast<std::shared_ptr<HostBlock>*>(hint); },
       new std::shared_ptr<HostBlock>(block), "the host memory");
 }
 

@@ -54,7 +54,7 @@ void HoldUntilComplete(Napi::Env env, cl_event event, const TransferHost& host);
 // native memory outright (napi_no_external_buffers_allowed) is `hint` still
 // the caller's to free. Throws a RangeError naming `what` when the length is
 // too large, an Error otherwise.
-Napi::Value OwningArrayBuffer(Napi::Env env, void* data, size_t size, void (*finalize)(void* hint), void* hint, const char* what);
+Napi::Value OwningArrayBuffer(Napi::Env env, void* data, size_t size, napi_finalize finalize, void* hint, const char* what);
 
 void InitHostMemory(Napi::Env env, Napi::Object exports);
 

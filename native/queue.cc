@@ -422,7 +422,7 @@ Napi::Object MapResult(Napi::Env env, cl_command_queue queue, cl_mem mem, void* 
   try {
     // Deleting the record unmaps (after the map).
     buffer = OwningArrayBuffer(
-        env, pointer, size, [](void* hint) { delete static_cast<MapRecord*>(hint); }, record, "the mapping");
+        env, pointer, size, [](napi_env, void*, void* hint) { delete static_cast<MapRecord*>(hint); }, record, "the mapping");
   } catch (...) {
     if (event) Api(env).clReleaseEvent(event);
     throw;

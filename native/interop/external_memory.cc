@@ -169,10 +169,9 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
       // Every acquire that has not failed gets its release, behind it: one
       // still waiting (on a semaphore a dying worker's Vulkan work signals
       // later, or a user event never set) may run after this hook, and memory
-      // acquired then and destroyed blocks for ever (NVIDIA; the reference
-      // driver as NVIDIA: 1 in 12 terminations of a worker mid-pipeline did,
-      // when only completed acquires were released). A release that cannot
-      // run holds the memory, which is then never destroyed acquired.
+      // acquired then and destroyed would block for ever (NVIDIA; the
+      // reference driver as NVIDIA). A release that cannot run holds the
+      // memory, which is then never destroyed acquired.
       std::vector<cl_event> releases;
       for (const Entry& e : self->entries_) {
         if (StatusOf(*api, e.acquired) < CL_COMPLETE) continue;
