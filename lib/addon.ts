@@ -665,6 +665,8 @@ export interface Addon {
   createKernel(program: NativeProgram, name: string): NativeKernel;
   /** Blocks until no build is in flight (at most buildsMs) and no started kernel command runs (at most kernelsMs). */
   waitForCompilerWork(buildsMs: number, kernelsMs: number): void;
+  /** native/loader.cc: from now on the process's end, not a release, returns objects to the drivers. */
+  leaveReleasesToProcessEnd(): void;
   /** The arrays of callArrays, made by the addon; handed out once per thread (later calls throw). */
   takeCallArrays(): { ndrangeSizes: Float64Array; kernelArgOps: Float64Array };
   /** Applies the kernel's pending arguments (callArrays.kernelArgOps), then clEnqueueNDRangeKernel. */
@@ -769,7 +771,14 @@ export function nativeAddon(): Addon {
     // and kernels the driver has started (not for commands still waiting on
     // events), at most 60 s and 10 s.
     const loaded = addon;
-    process.once('exit', () => loaded.waitForCompilerWork(60_000, 10_000));
+    // Then the process ends, and its end returns every object to the drivers:
+    // the finalizers that run after this event leave them to it (under load
+    // NVIDIA's releases took seconds each, issue 22) unless
+    // OPENCL_INTEROP_RELEASE_AT_EXIT=1 asks for them (a leak checker's clean exit).
+    process.once('exit', () => {
+      loaded.waitForCompilerWork(60_000, 10_000);
+      if (process.env.OPENCL_INTEROP_RELEASE_AT_EXIT !== '1') loaded.leaveReleasesToProcessEnd();
+    });
   }
   return addon;
 }

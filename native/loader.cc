@@ -1,5 +1,6 @@
 // Loads the OpenCL ICD loader (or a driver named by path) at run time. The
 // library is process-wide: once one is loaded, every environment uses it.
+#include <atomic>
 #include <mutex>
 
 #include "loader.h"
@@ -109,9 +110,20 @@ Napi::Value LoadedLibrary(const Napi::CallbackInfo& info) {
   return LoadedResult(info.Env());
 }
 
+std::atomic<bool> processEnding{false};
+
+Napi::Value LeaveReleasesToProcessEnd(const Napi::CallbackInfo& info) {
+  processEnding = true;
+  return info.Env().Undefined();
+}
+
 }  // namespace
 
 const CoreApi* ApiOrNull() { return loadedApi; }
+
+bool ProcessEnding() { return processEnding.load(std::memory_order_relaxed); }
+
+const CoreApi* ReleaseApiOrNull() { return ProcessEnding() ? nullptr : loadedApi; }
 
 const CoreApi& Api(Napi::Env env) {
   if (!loadedApi) throw Napi::Error::New(env, "OpenCL is not loaded");
@@ -126,6 +138,7 @@ void InitLoader(Napi::Env env, Napi::Object exports) {
   std::call_once(pinned, PinThisModule);
   exports.Set("load", Napi::Function::New(env, Load, "load"));
   exports.Set("loadedLibrary", Napi::Function::New(env, LoadedLibrary, "loadedLibrary"));
+  exports.Set("leaveReleasesToProcessEnd", Napi::Function::New(env, LeaveReleasesToProcessEnd, "leaveReleasesToProcessEnd"));
 }
 
 }  // namespace ocl

@@ -114,7 +114,7 @@ class Handle : public Napi::ObjectWrap<Derived> {
   }
 
   void Drop() {
-    if (handle_ && ApiOrNull()) Derived::ReleaseHandle(handle_);
+    if (handle_ && ReleaseApiOrNull()) Derived::ReleaseHandle(handle_);
     handle_ = nullptr;
   }
 

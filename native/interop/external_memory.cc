@@ -150,7 +150,7 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
       cl_event acquired;
     };
     static void Drop(std::vector<Entry>& entries) {
-      const CoreApi* api = ApiOrNull();
+      const CoreApi* api = ReleaseApiOrNull();
       if (!api) return;
       for (const Entry& e : entries) {
         api->clReleaseEvent(e.acquired);
@@ -162,6 +162,8 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
     static void ReleaseAtTeardown(void* data) {
       auto* self = static_cast<Held*>(data);
       self->tornDown_ = true;
+      // Also at the process's end, when nothing is destroyed (ProcessEnding): the driver's own teardown then finds
+      // no memory acquired, as after a script that released it (NVIDIA's blocked on acquired memory).
       const CoreApi* api = ApiOrNull();
       if (!api || !self->release_ || self->entries_.empty()) return;
       using Clock = std::chrono::steady_clock;

@@ -34,7 +34,7 @@ namespace vk {
 const napi_type_tag NativeVkCommands::kTypeTag = {0x94d0e6b13f7a2c58ULL, 0x1be8c5a703f94d26ULL};
 
 CommandsState::~CommandsState() {
-  if (!device || device->abandoned) return;
+  if (!device || device->LeftToProcessEnd()) return;
   if (buffer) device->fn.vkFreeCommandBuffers(device->device, device->pool, 1, &buffer);
   if (descriptors) device->fn.vkDestroyDescriptorPool(device->device, descriptors, nullptr);
 }

@@ -111,10 +111,11 @@ void DeviceState::Close() {
   closed = true;
   if (waiter) waiter->Stop();
   if (pending.empty()) return;
-  // The environment is going away with work in flight: give it a moment, then leave the device to the process's end.
+  // The environment is going away with work in flight: give it a moment (none when the process is ending), then
+  // leave the device to the process's end.
   std::vector<VkFence> fences;
   for (auto& [id, submission] : pending) fences.push_back(submission->fence);
-  VkResult result = fn.vkWaitForFences(device, uint32_t(fences.size()), fences.data(), 1, 2000ull * 1000 * 1000);
+  VkResult result = ProcessEnding() ? VK_TIMEOUT : fn.vkWaitForFences(device, uint32_t(fences.size()), fences.data(), 1, 2000ull * 1000 * 1000);
   if (result != VK_SUCCESS) abandoned = true;
   for (auto& [id, submission] : pending) {
     if (!abandoned) freeFences.push_back(submission->fence);
@@ -136,7 +137,7 @@ DeviceState::DeviceState() = default;
 DeviceState::~DeviceState() {
   if (env && !closed) napi_remove_env_cleanup_hook(env, CloseHook, this);
   if (waiter) waiter->Stop();
-  if (abandoned || !device || !fn.vkDestroyDevice) return;
+  if (LeftToProcessEnd() || !device || !fn.vkDestroyDevice) return;
   if (fn.vkDeviceWaitIdle) fn.vkDeviceWaitIdle(device);
   for (VkFence fence : freeFences) fn.vkDestroyFence(device, fence, nullptr);
   for (auto& [name, pipeline] : pipelines) fn.vkDestroyPipeline(device, pipeline, nullptr);

@@ -12,7 +12,7 @@ namespace vk {
 const napi_type_tag NativeVkInstance::kTypeTag = {0x3c5a9e1d7b204f68ULL, 0x8e2d41f6a9c07b35ULL};
 
 InstanceState::~InstanceState() {
-  if (instance && fn.vkDestroyInstance) fn.vkDestroyInstance(instance, nullptr);
+  if (instance && fn.vkDestroyInstance && !ProcessEnding()) fn.vkDestroyInstance(instance, nullptr);
 }
 
 namespace {

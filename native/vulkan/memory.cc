@@ -11,16 +11,16 @@ const napi_type_tag NativeVkBuffer::kTypeTag = {0x5e8f13a7c2d94b06ULL, 0x9b37e0c
 const napi_type_tag NativeVkImage::kTypeTag = {0x2d4b7e90f1c35a68ULL, 0xc7a19e2b05d84f31ULL};
 
 ResourceState::~ResourceState() {
-  if (memory && device && !device->abandoned) device->fn.vkFreeMemory(device->device, memory, nullptr);
+  if (memory && device && !device->LeftToProcessEnd()) device->fn.vkFreeMemory(device->device, memory, nullptr);
 }
 BufferState::~BufferState() {
-  if (buffer && device && !device->abandoned) device->fn.vkDestroyBuffer(device->device, buffer, nullptr);
+  if (buffer && device && !device->LeftToProcessEnd()) device->fn.vkDestroyBuffer(device->device, buffer, nullptr);
 }
 ImageState::~ImageState() {
-  if (image && device && !device->abandoned) device->fn.vkDestroyImage(device->device, image, nullptr);
+  if (image && device && !device->LeftToProcessEnd()) device->fn.vkDestroyImage(device->device, image, nullptr);
 }
 StagingState::~StagingState() {
-  if (!device || device->abandoned) return;
+  if (!device || device->LeftToProcessEnd()) return;
   const DeviceApi& fn = device->fn;
   if (commands) fn.vkFreeCommandBuffers(device->device, device->pool, 1, &commands);
   if (buffer) fn.vkDestroyBuffer(device->device, buffer, nullptr);

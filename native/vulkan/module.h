@@ -23,6 +23,7 @@
 
 #include "environment.h"
 #include "errors.h"
+#include "loader.h"
 #include "objects.h"
 #include "vulkan/vk_decls.h"
 
@@ -115,6 +116,8 @@ struct DeviceState : std::enable_shared_from_this<DeviceState> {
   uint64_t nextSubmission = 1;
   // The environment went away with work in flight: Vulkan objects are left to the process's end.
   bool abandoned = false;
+  // ... as they are once the process is ending (ProcessEnding, loader.h).
+  bool LeftToProcessEnd() const { return abandoned || ProcessEnding(); }
   bool closed = false;
 
   DeviceState();

@@ -8,7 +8,7 @@ namespace vk {
 const napi_type_tag NativeVkSemaphore::kTypeTag = {0x8a1c5f3e27d04b96ULL, 0x4f6e2b9d0c7a1358ULL};
 
 SemaphoreState::~SemaphoreState() {
-  if (semaphore && device && !device->abandoned) device->fn.vkDestroySemaphore(device->device, semaphore, nullptr);
+  if (semaphore && device && !device->LeftToProcessEnd()) device->fn.vkDestroySemaphore(device->device, semaphore, nullptr);
 }
 
 // createSemaphore(exportTypes) -> NativeVkSemaphore

@@ -63,13 +63,30 @@ exits)
   done
   unset OPENCL_INTEROP_VULKAN_UNPINNED
   if [ -n "${SEEDS:-}" ]; then
-    GPUS="1 2 3" LIMIT=$(left) bash scripts/gpu/fuzz-gpus.sh > "$OUT/fuzz.txt" 2>&1 &
+    GPUS="${LOAD_GPUS:-1 2 3}" LIMIT=$(left) bash scripts/gpu/fuzz-gpus.sh > "$OUT/fuzz.txt" 2>&1 &
     CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only suite --files exit-alive,external-mistakes --step-limit 270 > "$OUT/exits-loaded.log" 2>&1
     echo "loaded: exit $?" >> "$OUT/exits-loaded.log"
     grep -E "^ *(✔|✖)|exit [0-9]|ended by itself|ended once the debugger" "$OUT/exits-loaded.log" | cut -c1-200
     wait
     cat "$OUT/fuzz.txt"
   fi
+  ;;
+teardown)
+  # Issue 22: NVIDIA's teardown calls under a load of fuzzers on LOAD_GPUS (default 1), then FILES (suite files)
+  # under the same load. The fourth 2026-11-27 session: SEEDS="811-840 841-870 871-900" LOAD_GPUS="1 1 1" LIMIT=400.
+  GPUS="${LOAD_GPUS:-1}" LIMIT=$limit bash scripts/gpu/fuzz-gpus.sh > "$OUT/fuzz.txt" 2>&1 &
+  fuzzing=$!
+  sleep 20
+  CUDA_VISIBLE_DEVICES=0 node scripts/gpu/teardown-under-load.mjs --budget $(( $(left) - 40 )) ${TEARDOWN_ARGS:-} > "$OUT/teardown.log" 2>&1
+  echo "teardown exit $?" >> "$OUT/teardown.log"
+  grep -v "^    " "$OUT/teardown.log" | cut -c1-300
+  if [ -n "${FILES:-}" ]; then  # then these suite files on GPU 0, the load still running
+    CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only suite --files "$FILES" --step-limit 200 > "$OUT/suite.log" 2>&1
+    echo "suite exit $?" >> "$OUT/suite.log"
+    grep -E "^ *(✔|✖)|exit [0-9]|ended by itself|ended once the debugger|  ok  |  FAIL" "$OUT/suite.log" | cut -c1-200
+  fi
+  pkill -f test/fuzz/misuse.mjs; wait "$fuzzing"
+  cat "$OUT/fuzz.txt"
   ;;
 *)
   echo "finish-run.sh: the part is suite, bench or exits, not $part" >&2

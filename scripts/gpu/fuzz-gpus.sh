@@ -3,7 +3,8 @@
 # (CUDA_VISIBLE_DEVICES picks the GPU), NVIDIA as the compiling platform and
 # the reference driver beside it where it loads; the seeds split evenly:
 #   OUT=/tmp/gpu-out SEEDS=1-300 STEPS=2000 LIMIT=1800 bash scripts/gpu/device.sh bash scripts/gpu/fuzz-gpus.sh
-# GPUS="1 2 3" picks the GPUs (default: every one); SEEDS may also be one range per GPU, "11-75 88-150 161-225".
+# GPUS="1 2 3" picks the GPUs (default: every one; "1 1 1" runs three fuzzers of 4 on GPU 1, each with a log of its
+# own); SEEDS may also be one range per GPU, "11-75 88-150 161-225".
 # Each seed prints a line as it ends; a hung one, every thread's stack (--stacks).
 set -u; mkdir -p "$OUT"
 seeds=${SEEDS:-1-300}; steps=${STEPS:-2000}; limit=${LIMIT:-1800}
@@ -24,7 +25,7 @@ for ((k = 0; k < n; k++)); do
     part="$first-$last"
   fi
   CUDA_VISIBLE_DEVICES=${gpus[$k]} timeout "$limit" node test/fuzz/misuse.mjs --platform NVIDIA --seeds "$part" --steps "$steps" \
-    --parallel 4 --stacks $with_reference > "$OUT/fuzz${gpus[$k]}.log" 2>&1 &
+    --parallel 4 --stacks $with_reference > "$OUT/fuzz${gpus[$k]}-$k.log" 2>&1 &
 done
 wait
 cat "$OUT"/fuzz*.log | grep -E "^seed [0-9]+ passed" | wc -l | sed 's/$/ seeds passed/'

@@ -275,8 +275,25 @@ CLAPI(cl_context) clCreateContextFromType(const cl_context_properties *props, cl
   return create_context(props, 1, &d, fn, ud, errcode_ret);
 }
 
+// REFDRV_RELEASE_DELAY_MS=<ms>: every release of a context, queue, memory
+// object, sampler, program or kernel first sleeps this long, as NVIDIA's did
+// while other processes held its driver's global lock (issue 22: a buffer, a
+// queue and a context took 6.8 s to release; a process that ended with
+// objects alive took tens of seconds to exit). Outside the API lock: the
+// wait is for the kernel driver, not this process.
+static void delay_release_like_a_loaded_gpu() {
+  static const long ms = [] {
+    const char *text = std::getenv("REFDRV_RELEASE_DELAY_MS");
+    return text ? std::strtol(text, nullptr, 10) : 0L;
+  }();
+  if (ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
+
 CLAPI(cl_int) clRetainContext(cl_context c) { return count_ref_if_live(c, Kind::Context, CL_INVALID_CONTEXT, retain_obj); }
-CLAPI(cl_int) clReleaseContext(cl_context c) { return count_ref_if_live(c, Kind::Context, CL_INVALID_CONTEXT, release_obj); }
+CLAPI(cl_int) clReleaseContext(cl_context c) {
+  delay_release_like_a_loaded_gpu();
+  return count_ref_if_live(c, Kind::Context, CL_INVALID_CONTEXT, release_obj);
+}
 
 CLAPI(cl_int) clGetContextInfo(cl_context c, cl_context_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
@@ -333,7 +350,10 @@ CLAPI(cl_command_queue) clCreateCommandQueueWithProperties(cl_context c, cl_devi
 }
 
 CLAPI(cl_int) clRetainCommandQueue(cl_command_queue q) { return count_ref_if_live(q, Kind::Queue, CL_INVALID_COMMAND_QUEUE, retain_obj); }
-CLAPI(cl_int) clReleaseCommandQueue(cl_command_queue q) { return count_ref_if_live(q, Kind::Queue, CL_INVALID_COMMAND_QUEUE, release_obj); }
+CLAPI(cl_int) clReleaseCommandQueue(cl_command_queue q) {
+  delay_release_like_a_loaded_gpu();
+  return count_ref_if_live(q, Kind::Queue, CL_INVALID_COMMAND_QUEUE, release_obj);
+}
 CLAPI(cl_int) clGetCommandQueueInfo(cl_command_queue q, cl_command_queue_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
   if (!valid_queue(q)) return CL_INVALID_COMMAND_QUEUE;
@@ -397,7 +417,10 @@ CLAPI(cl_mem) clCreateSubBuffer(cl_mem b, cl_mem_flags flags, cl_buffer_create_t
 }
 
 CLAPI(cl_int) clRetainMemObject(cl_mem m) { return count_ref_if_live(m, Kind::Mem, CL_INVALID_MEM_OBJECT, retain_obj); }
-CLAPI(cl_int) clReleaseMemObject(cl_mem m) { return count_ref_if_live(m, Kind::Mem, CL_INVALID_MEM_OBJECT, release_obj); }
+CLAPI(cl_int) clReleaseMemObject(cl_mem m) {
+  delay_release_like_a_loaded_gpu();
+  return count_ref_if_live(m, Kind::Mem, CL_INVALID_MEM_OBJECT, release_obj);
+}
 CLAPI(cl_int) clSetMemObjectDestructorCallback(cl_mem m, void(CL_API_CALL *fn)(cl_mem, void *), void *data) {
   ApiLock L;
   if (!valid_mem(m)) return CL_INVALID_MEM_OBJECT;
@@ -515,7 +538,10 @@ CLAPI(cl_sampler) clCreateSampler(cl_context c, cl_bool norm, cl_addressing_mode
   return s;
 }
 CLAPI(cl_int) clRetainSampler(cl_sampler s) { return count_ref_if_live(s, Kind::Sampler, CL_INVALID_SAMPLER, retain_obj); }
-CLAPI(cl_int) clReleaseSampler(cl_sampler s) { return count_ref_if_live(s, Kind::Sampler, CL_INVALID_SAMPLER, release_obj); }
+CLAPI(cl_int) clReleaseSampler(cl_sampler s) {
+  delay_release_like_a_loaded_gpu();
+  return count_ref_if_live(s, Kind::Sampler, CL_INVALID_SAMPLER, release_obj);
+}
 CLAPI(cl_int) clGetSamplerInfo(cl_sampler s, cl_sampler_info name, size_t sz, void *val, size_t *ret) {
   ApiLock L;
   if (!s || !is_live(s, Kind::Sampler)) return CL_INVALID_SAMPLER;
@@ -601,7 +627,10 @@ CLAPI(cl_program) clCreateProgramWithBuiltInKernels(cl_context c, cl_uint ndev, 
 }
 
 CLAPI(cl_int) clRetainProgram(cl_program p) { return count_ref_if_live(p, Kind::Program, CL_INVALID_PROGRAM, retain_obj); }
-CLAPI(cl_int) clReleaseProgram(cl_program p) { return count_ref_if_live(p, Kind::Program, CL_INVALID_PROGRAM, release_obj); }
+CLAPI(cl_int) clReleaseProgram(cl_program p) {
+  delay_release_like_a_loaded_gpu();
+  return count_ref_if_live(p, Kind::Program, CL_INVALID_PROGRAM, release_obj);
+}
 
 typedef void(CL_API_CALL *prog_notify_fn)(cl_program, void *);
 
@@ -743,7 +772,10 @@ CLAPI(cl_int) clCreateKernelsInProgram(cl_program p, cl_uint n, cl_kernel *ks, c
 }
 
 CLAPI(cl_int) clRetainKernel(cl_kernel k) { return count_ref_if_live(k, Kind::Kernel, CL_INVALID_KERNEL, retain_obj); }
-CLAPI(cl_int) clReleaseKernel(cl_kernel k) { return count_ref_if_live(k, Kind::Kernel, CL_INVALID_KERNEL, release_obj); }
+CLAPI(cl_int) clReleaseKernel(cl_kernel k) {
+  delay_release_like_a_loaded_gpu();
+  return count_ref_if_live(k, Kind::Kernel, CL_INVALID_KERNEL, release_obj);
+}
 
 CLAPI(cl_int) clSetKernelArg(cl_kernel k, cl_uint idx, size_t size, const void *value) {
   ApiLock L;

@@ -32,6 +32,8 @@ Global &G() {
               "opencl-interop reference driver: REFDRV_COMMAND_DELAY_US=%s is not a delay list (README, "
               "\"Command delays\"); no delay is set\n",
               spec);
+    // REFDRV_LIVE_AT_EXIT=1: what is still alive when the process ends, on stderr (what a script left to the process's end).
+    if (const char *report = std::getenv("REFDRV_LIVE_AT_EXIT"); report && std::string(report) == "1") std::atexit(report_live_at_exit);
     return n;
   }();
   return *g;

@@ -222,6 +222,8 @@ struct Global {
   std::vector<std::pair<cl_command_type, uint32_t>> delays;
 };
 Global &G();
+// REFDRV_LIVE_AT_EXIT=1: live objects by kind on stderr at exit (sim_resources.cpp).
+void report_live_at_exit();
 
 // Lock for an API call; runs user callbacks deferred during the call after
 // unlocking (memory-object destructor callbacks).

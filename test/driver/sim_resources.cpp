@@ -689,6 +689,13 @@ REFDRV_API int refdrv_live_objects(const char *kind) {
   return REFDRV_E_UNKNOWN_KIND;
 }
 
+void refdrv::report_live_at_exit() {
+  std::fprintf(stderr, "opencl-interop reference driver: live at exit:");
+  for (const char *kind : {"context", "queue", "mem", "program", "kernel", "sampler", "event"})
+    std::fprintf(stderr, " %s %d", kind, refdrv_live_objects(kind));
+  std::fprintf(stderr, "\n");
+}
+
 REFDRV_API int refdrv_wait_idle(uint32_t timeout_ms) {
   ApiLock lock_;
   auto &g = G();

@@ -59,7 +59,7 @@ describe('a process ends with imported memory acquired (issue 22 item 1)', {
 }, () => {
   for (const [name, body] of Object.entries(scenarios)) {
     it(`exits by itself: ${name}`, async () => {
-      const run = await runFresh(setup + body, { timeoutMs: 20_000 });
+      const run = await runFresh(setup + body, { timeoutMs: 120_000, exitTimeoutMs: 20_000 });
       assert.equal(run.timedOut, false, describeRun(run));
       assert.equal(run.signal, null, describeRun(run));
       assert.ok(run.status === 0 || run.status === 3, describeRun(run));
@@ -69,6 +69,7 @@ describe('a process ends with imported memory acquired (issue 22 item 1)', {
   it('exits by itself after acquire + release (the control)', async () => {
     const run = await runFresh(
       `${setup}(async () => { await queue.enqueueAcquireShared([m]); await queue.enqueueReleaseShared([m]); note('ok'); })();`,
+      { timeoutMs: 120_000, exitTimeoutMs: 20_000 },
     );
     assert.equal(run.timedOut, false, describeRun(run));
     assert.equal(run.status, 0, describeRun(run));

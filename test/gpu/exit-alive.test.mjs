@@ -76,7 +76,12 @@ describe('a process that ends with objects alive exits by itself', () => {
           : false;
     it(c.name, { skip }, async () => {
       for (let run = 1; run <= 2; run++) {
-        const result = await runFresh(`${c.body}\nprocess.on('exit', () => console.log('script ended'));`, { timeoutMs: 20_000, env: c.env });
+        // The exit has 20 s of its own: under load a GPU driver's every call can take seconds (a Vulkan device 15 s).
+        const result = await runFresh(`${c.body}\nprocess.on('exit', () => console.log('script ended'));`, {
+          timeoutMs: 120_000,
+          exitTimeoutMs: 20_000,
+          env: c.env,
+        });
         assert.equal(result.timedOut, false, `run ${run}: ${describeRun(result)}`);
         assert.equal(result.signal, null, `run ${run}: ${describeRun(result)}`);
         assert.equal(result.status, 0, `run ${run}: ${describeRun(result)}`);

@@ -5,11 +5,16 @@ export interface FreshRun {
   stderr: string;
   timedOut: boolean;
   ms: number;
+  /** With exitTimeoutMs: ms from the process's 'exit' event to its end (null if the event never came). */
+  exitMs: number | null;
 }
-/** Runs `source` after the prelude in a fresh node; killed (with its stacks under OPENCL_INTEROP_GPU_STACKS=1) at timeoutMs. */
+/**
+ * Runs `source` after the prelude in a fresh node; killed (with its stacks under OPENCL_INTEROP_GPU_STACKS=1) at
+ * timeoutMs, or exitTimeoutMs after its 'exit' event.
+ */
 export function runFresh(
   source: string,
-  options?: { timeoutMs?: number; env?: NodeJS.ProcessEnv; args?: string[]; onTimeout?: (pid: number) => Promise<unknown> },
+  options?: { timeoutMs?: number; exitTimeoutMs?: number; env?: NodeJS.ProcessEnv; args?: string[]; onTimeout?: (pid: number) => Promise<unknown> },
 ): Promise<FreshRun>;
 /** How a fresh run ended, with its output. */
 export function describeRun(run: FreshRun): string;

@@ -69,48 +69,76 @@ let vulkanInstance;
 const vulkanDevice = () => (vulkanInstance ??= ocl.createVulkanInstance()).createDevice({ uuid: device.uuidBytes });
 `;
 
+const endMark = '\u0000script ended\n';
+
 /**
  * Runs `source` (CommonJS, after the prelude, top-level await allowed inside
  * an async IIFE the caller writes) in a fresh `node` process. Resolves with
- * { status, signal, stdout, stderr, timedOut, ms }; a process alive after
- * timeoutMs is killed (SIGKILL) and reported with timedOut: true.
+ * { status, signal, stdout, stderr, timedOut, ms, exitMs }; a process alive
+ * after timeoutMs is killed (SIGKILL) and reported with timedOut: true.
+ * With exitTimeoutMs, the exit is timed on its own: a process still there
+ * exitTimeoutMs after its 'exit' event is killed the same way, and exitMs is
+ * the time from that event to its end (on a loaded GPU every driver call can
+ * take seconds, so the whole run's time says little about the exit).
  */
-export function runFresh(source, { timeoutMs = 20_000, env = {}, args = [], onTimeout } = {}) {
+export function runFresh(source, { timeoutMs = 20_000, exitTimeoutMs, env = {}, args = [], onTimeout } = {}) {
   return new Promise((resolvePromise) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [...args, '-e', prelude + source], {
+    const marked = exitTimeoutMs ? `process.on('exit', () => require('node:fs').writeSync(2, ${JSON.stringify(endMark)}));\n` : '';
+    const child = spawn(process.execPath, [...args, '-e', prelude + marked + source], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
+    let endedAt = 0;
     child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      if (exitTimeoutMs && !endedAt && stderr.includes(endMark)) {
+        endedAt = Date.now();
+        clearTimeout(timer);
+        timer = setTimeout(stuck, exitTimeoutMs * scale);
+      }
+    });
     let timedOut = false;
     // OPENCL_INTEROP_GPU_TIMEOUT_SCALE: a busy machine's allowance (CI sets 3).
-    timeoutMs *= Number(process.env.OPENCL_INTEROP_GPU_TIMEOUT_SCALE) || 1;
+    const scale = Number(process.env.OPENCL_INTEROP_GPU_TIMEOUT_SCALE) || 1;
     // onTimeout(pid): awaited before the kill (OPENCL_INTEROP_GPU_STACKS=1 uses it to print every thread's stack).
     // A process that ends while its stacks are taken is reported with them.
     let stacksTaken = Promise.resolve();
-    const timer = setTimeout(() => {
+    const stuck = () => {
       timedOut = true;
       stacksTaken = (async () => {
         if (onTimeout) await onTimeout(child.pid).catch(() => {});
         else if (process.env.OPENCL_INTEROP_GPU_STACKS === '1') stderr += await stacksOf(child.pid);
       })();
       stacksTaken.then(() => child.kill('SIGKILL'));
-    }, timeoutMs);
+    };
+    let timer = setTimeout(stuck, timeoutMs * scale);
     child.on('close', async (status, signal) => {
       clearTimeout(timer);
-      const ms = Date.now() - started;
+      const ended = Date.now();
       await stacksTaken;
-      resolvePromise({ status, signal, stdout, stderr, timedOut, ms });
+      resolvePromise({
+        status,
+        signal,
+        stdout,
+        stderr: stderr.replace(endMark, ''),
+        timedOut,
+        ms: ended - started,
+        exitMs: endedAt ? ended - endedAt : null,
+      });
     });
   });
 }
 
 /** Formats a fresh process's result for an assertion message. */
 export function describeRun(run) {
-  const how = run.timedOut ? `still running after ${run.ms} ms (killed)` : run.signal ? `killed by ${run.signal}` : `exit ${run.status}`;
+  const how = run.timedOut
+    ? `still running after ${run.ms} ms (killed)${run.exitMs != null ? `, ${run.exitMs} ms after its 'exit' event` : ''}`
+    : run.signal
+      ? `killed by ${run.signal}`
+      : `exit ${run.status}${run.exitMs != null ? ` (${run.exitMs} ms after its 'exit' event)` : ''}`;
   return `${how}\n--- stdout\n${run.stdout.slice(-4000)}\n--- stderr\n${run.stderr.slice(-4000)}`;
 }
