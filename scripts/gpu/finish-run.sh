@@ -12,6 +12,9 @@
 #     the benches alone first (worker threads against processes with the main loop's delay; the pipeline on
 #     two GPUs, both modes, the C program as the anchor), then every GPU fuzzes SEEDS.
 #
+#   OUT=/tmp/gpu-out bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh workers
+#     issue 23 item 5 on 4 GPUs, alone: bench/workers.mjs (Node and C) with waiting threads, then with callbacks.
+#
 #   OUT=/tmp/gpu-out bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh exits
 #     (for the next session) exit-alive (which thing left alive at the end keeps NVIDIA's process from exiting) and
 #     external-mistakes, whose item 4 and 5 processes printed everything and then did not exit while 12 fuzzers ran
@@ -71,6 +74,19 @@ exits)
     wait
     cat "$OUT/fuzz.txt"
   fi
+  ;;
+workers)
+  # Issue 23 item 5, for a machine with 4 GPUs: worker threads against processes, Node and C (bench/workers_c.c),
+  # with the queues' waiting threads (NVIDIA's default) and with driver callbacks: if callbacks scale where the
+  # waiting threads do not, the lanes' shared lock (native/completion.cc) is the suspect; if C's threads fall short
+  # of C's processes too, the driver is.
+  for mode in waiter callback; do
+    side=both; [ "$mode" = callback ] && side=node  # C's side does not change with the mode
+    OPENCL_INTEROP_COMPLETION=$mode timeout 200 node bench/workers.mjs --platform NVIDIA --streams 1,2,4 --side $side \
+      > "$OUT/workers-$mode.log" 2>&1
+    echo "workers ($mode) exit $?" >> "$OUT/workers-$mode.log"
+    cat "$OUT/workers-$mode.log"
+  done
   ;;
 teardown)
   # Issue 22: NVIDIA's teardown calls under a load of fuzzers on LOAD_GPUS (default 1), then FILES (suite files)
