@@ -76,16 +76,19 @@ describe('a process ends with imported memory acquired (issue 22 item 1)', {
   });
 });
 
-describe('a worker importing Vulkan memory in a loop is terminated (issue 22 item 2)', {
-  skip: hasVulkan ? false : 'no Vulkan device matches the OpenCL device',
-}, () => {
-  it('the process exits after worker.terminate() at 1.5 s', async () => {
-    const workerSource = `${prelude}
+// A worker's start: a Vulkan device, a context and queue on the same GPU, and the external memory extension.
+const workerSetup = `${prelude}
       const { parentPort } = require('node:worker_threads');
       const vk = vulkanDevice();
       const context = ocl.createContext({ devices: [device] });
       const queue = context.createQueue(device);
-      const memory = ocl.getExternalMemory(platform);
+      const memory = ocl.getExternalMemory(platform);`;
+
+describe('a worker importing Vulkan memory in a loop is terminated (issue 22 item 2)', {
+  skip: hasVulkan ? false : 'no Vulkan device matches the OpenCL device',
+}, () => {
+  it('the process exits after worker.terminate() at 1.5 s', async () => {
+    const workerSource = `${workerSetup}
       (async () => {
         for (let i = 0; ; i++) {
           const vkBuffer = vk.createBuffer({ size: 1 << 20 });
@@ -115,12 +118,7 @@ describe('a worker terminated between the driver taking an acquire and its recor
   skip: hasVulkan ? false : 'no Vulkan device matches the OpenCL device',
 }, () => {
   it('10 workers in turn, each terminated inside a tight acquire + release loop: each termination ends, the process exits 0', async () => {
-    const workerSource = `${prelude}
-      const { parentPort } = require('node:worker_threads');
-      const vk = vulkanDevice();
-      const context = ocl.createContext({ devices: [device] });
-      const queue = context.createQueue(device);
-      const memory = ocl.getExternalMemory(platform);
+    const workerSource = `${workerSetup}
       const m = memory.importBuffer(context, vk.createBuffer({ size: 1 << 16 }).exportMemory());
       parentPort.postMessage('looping');
       for (;;) {
