@@ -11,10 +11,10 @@
 // Run it beside a load (scripts/gpu/finish-run.sh teardown starts one):
 //   CUDA_VISIBLE_DEVICES=0 node scripts/gpu/teardown-under-load.mjs [--runs 2] [--budget 380] [--cases a,b]
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { prelude } from '../../test/gpu/support.mjs';
-import { threadsOf } from '../../test/gpu/stacks.mjs';
+import { readProc, threadsOf } from '../../test/gpu/stacks.mjs';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '2' }, budget: { type: 'string', default: '380' }, cases: { type: 'string' } },
@@ -43,17 +43,17 @@ const cases = {
   },
 };
 const chosen = values.cases ? values.cases.split(',') : Object.keys(cases);
+const unknown = chosen.filter((name) => !Object.hasOwn(cases, name));
+if (unknown.length) {
+  console.error(`--cases: ${unknown.join(', ')} is not a case; the cases are ${Object.keys(cases).join(', ')}`);
+  process.exit(2);
+}
 
 /** Threads of every other node process, counted by what they wait in (ioctl is system call 16). */
 function othersWaiting(self) {
   const counts = new Map();
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== self && Number(p) !== process.pid)) {
-    let comm = '';
-    try {
-      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-    } catch {
-      continue;
-    }
+    const comm = readProc(`/proc/${pid}/comm`);
     if (comm !== 'node' && comm !== 'MainThread') continue;
     let tasks = [];
     try {
@@ -62,15 +62,10 @@ function othersWaiting(self) {
       continue;
     }
     for (const tid of tasks) {
-      let syscall = '';
-      let wchan = '';
-      try {
-        syscall = readFileSync(`/proc/${pid}/task/${tid}/syscall`, 'utf8').split(' ')[0];
-        wchan = readFileSync(`/proc/${pid}/task/${tid}/wchan`, 'utf8');
-      } catch {
-        continue;
-      }
-      const key = syscall === '16' ? `ioctl/${wchan || '-'}` : syscall === 'running' ? 'running' : `syscall ${syscall}`;
+      const syscall = readProc(`/proc/${pid}/task/${tid}/syscall`).split(' ')[0];
+      if (!syscall) continue;
+      const key =
+        syscall === '16' ? `ioctl/${readProc(`/proc/${pid}/task/${tid}/wchan`) || '-'}` : syscall === 'running' ? 'running' : `syscall ${syscall}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
   }

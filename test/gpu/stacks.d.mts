@@ -1,3 +1,5 @@
+/** A /proc file's text, trimmed; empty when it cannot be read (the process or thread has ended). */
+export function readProc(path: string): string;
 /** What each thread of a process is blocked in, from /proc, without stopping it. */
 export function threadsOf(pid: number): string;
 /** A hung process's threads from /proc, then every thread's stack through gdb or cuda-gdb. */

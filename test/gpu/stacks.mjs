@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 
 const alive = (pid) => existsSync(`/proc/${pid}`) && !/^\S+ \(.*\) [ZX]/.test(readProc(`/proc/${pid}/stat`));
-function readProc(path) {
+/** A /proc file's text, trimmed; empty when it cannot be read (the process or thread has ended). */
+export function readProc(path) {
   try {
     return readFileSync(path, 'utf8').trim();
   } catch {
