@@ -132,7 +132,11 @@ class CompletionWaiters {
     Lane* lane = found == lanes_.end() ? Start(queue) : found->second;
     if (!lane) return false;
     api.clRetainEvent(event);
-    lane->items.push_back({event, delivery});
+    {
+      // A lane leaves lanes_ only with mutex_ held too, so it is alive here.
+      std::lock_guard<std::mutex> laneLock(lane->mutex);
+      lane->items.push_back({event, delivery});
+    }
     lane->wake.notify_one();
     return true;
   }
@@ -143,16 +147,24 @@ class CompletionWaiters {
     std::lock_guard<std::mutex> lock(mutex_);
     auto found = lanes_.find(queue);
     if (found == lanes_.end()) return;
-    found->second->forgotten = true;
-    found->second->wake.notify_one();
+    Lane* lane = found->second;
     lanes_.erase(found);
+    {
+      std::lock_guard<std::mutex> laneLock(lane->mutex);
+      lane->forgotten = true;
+    }
+    lane->wake.notify_one();
   }
 
  private:
   static constexpr size_t kMaxLanes = 64;
   static constexpr auto kLaneIdle = std::chrono::seconds(2);
 
+  // Each lane has its own lock, so the lanes of several queues (worker
+  // threads, GPUs) do not wait on each other; mutex_ guards only lanes_ and
+  // is taken by a lane only when it leaves (mutex_ before a lane's mutex).
   struct Lane {
+    std::mutex mutex;
     std::condition_variable wake;
     std::deque<std::pair<cl_event, EventStatusDelivery*>> items;
     bool forgotten = false;  // no longer in lanes_
@@ -187,23 +199,39 @@ class CompletionWaiters {
     {
       std::lock_guard<std::mutex> lock(self.mutex_);
       self.stopping_ = true;
-      for (auto& entry : self.lanes_) entry.second->wake.notify_one();
+      for (auto& entry : self.lanes_) {
+        std::lock_guard<std::mutex> laneLock(entry.second->mutex);  // no lane between its check and its wait
+        entry.second->wake.notify_one();
+      }
     }
     for (int i = 0; i < 1000 && self.inDriver_ > 0; i++) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 
+  // Idle, or its queue released: the lane leaves lanes_ (a later await starts
+  // a new one) unless an await came in while it took mutex_.
+  bool Leave(Lane* lane, cl_command_queue queue) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::mutex> laneLock(lane->mutex);
+    if (!lane->items.empty()) return false;
+    if (!lane->forgotten) lanes_.erase(queue);
+    return true;
+  }
+
   void Run(Lane* lane, cl_command_queue queue) {
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(lane->mutex);
     for (;;) {
       if (lane->items.empty()) {
         lane->wake.wait_for(lock, kLaneIdle, [&] { return stopping_ || lane->forgotten || !lane->items.empty(); });
       }
       if (stopping_) return;
       if (lane->items.empty()) {
-        // Idle, or its queue released: a later await starts a new lane.
-        if (!lane->forgotten) lanes_.erase(queue);
-        delete lane;
-        return;
+        lock.unlock();
+        if (Leave(lane, queue)) {
+          delete lane;
+          return;
+        }
+        lock.lock();
+        continue;
       }
       auto [event, delivery] = lane->items.front();
       lane->items.pop_front();
@@ -230,8 +258,8 @@ class CompletionWaiters {
         DropDelivery(delivery);
       }
       api->clReleaseEvent(event);
-      lock.lock();
       --inDriver_;
+      lock.lock();
     }
   }
 

@@ -12,8 +12,10 @@
 #     the benches alone first (worker threads against processes with the main loop's delay; the pipeline on
 #     two GPUs, both modes, the C program as the anchor), then every GPU fuzzes SEEDS.
 #
-#   OUT=/tmp/gpu-out bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh workers
-#     issue 23 item 5 on 4 GPUs, alone: bench/workers.mjs (Node and C) with waiting threads, then with callbacks.
+#   OUT=/tmp/gpu-out [COMPARE_ADDON=.gpu-compare/opencl_interop.node] bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh workers
+#     issue 23 item 5 on 4 GPUs, alone: bench/workers.mjs (Node and C) with waiting threads, then with callbacks,
+#     then (COMPARE_ADDON) Node's side again with another build of the addon; then the await's cost (bench/run.mjs)
+#     and the two-GPU pipeline with a worker per GPU.
 #
 #   OUT=/tmp/gpu-out bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh exits
 #     (for the next session) exit-alive (which thing left alive at the end keeps NVIDIA's process from exiting) and
@@ -25,7 +27,7 @@
 #
 # LIMIT (seconds, default 560) bounds the fuzzing of either part.
 set -u; mkdir -p "$OUT"
-part=${1:?suite or bench}
+part=${1:?suite, bench, exits, workers or teardown}
 limit=${LIMIT:-560}
 started=$(date +%s)
 left() { echo $(( limit - ($(date +%s) - started) )); }
@@ -87,6 +89,24 @@ workers)
     echo "workers ($mode) exit $?" >> "$OUT/workers-$mode.log"
     cat "$OUT/workers-$mode.log"
   done
+  if [ -n "${COMPARE_ADDON:-}" ]; then  # the same Node side with another build of the addon (before a change)
+    addon=build/Release/opencl_interop.node
+    cp "$addon" "$OUT/.addon-under-test.node" && cp "$COMPARE_ADDON" "$addon"
+    OPENCL_INTEROP_COMPLETION=waiter timeout 200 node bench/workers.mjs --platform NVIDIA --streams 1,2,4 --side node \
+      > "$OUT/workers-compare.log" 2>&1
+    echo "workers (waiter, $COMPARE_ADDON) exit $?" >> "$OUT/workers-compare.log"
+    cp "$OUT/.addon-under-test.node" "$addon" && rm "$OUT/.addon-under-test.node"
+    cat "$OUT/workers-compare.log"
+  fi
+  # the await's cost against C (goal <= 1.1x), then the two-GPU pipeline with a worker per GPU (goal >= 0.95x)
+  timeout 120 node bench/run.mjs --platform NVIDIA --no-python --iterations 3000 --big-iterations 5 --repeats 5 \
+    > "$OUT/await.log" 2>&1
+  echo "run.mjs exit $?" >> "$OUT/await.log"
+  grep -E -i "await|waiter|roundtrip|setarg|exit" "$OUT/await.log" | head -12
+  timeout 150 node bench/multi-gpu-pipeline.mjs --gpus 2 --slots 8,32 --frames 1000 --repeats 1 --mode workers --timing \
+    > "$OUT/multi-gpu-2.log" 2>&1
+  echo "multi-gpu exit $?" >> "$OUT/multi-gpu-2.log"
+  tail -n 30 "$OUT/multi-gpu-2.log"
   ;;
 teardown)
   # Issue 22: NVIDIA's teardown calls under a load of fuzzers on LOAD_GPUS (default 1), then FILES (suite files)
@@ -106,7 +126,7 @@ teardown)
   cat "$OUT/fuzz.txt"
   ;;
 *)
-  echo "finish-run.sh: the part is suite, bench or exits, not $part" >&2
+  echo "finish-run.sh: the part is suite, bench, exits, workers or teardown, not $part" >&2
   exit 2
   ;;
 esac
