@@ -7,6 +7,9 @@
 #     GPUs 1-3 fuzz SEEDS (one range per GPU) while GPU 0 runs the suite files that had not run there
 #     (external-mistakes, maps-events), then the proof with 1000 lifetime cycles beside the fuzzers (once it
 #     did not finish in 5 minutes under that load: with a limit, every thread's stack), then GPU0_SEEDS.
+#     FILES (default external-mistakes,maps-events) and SUITE_LIMIT (seconds, default 330) pick the suite files and
+#     their limit; NO_PROOF=1 skips the proof. The fifth session: FILES=exit-alive,exit-acquired,external-mistakes
+#     NO_PROOF=1 SEEDS="1-75 76-150 151-225" GPU0_SEEDS=226-300 LIMIT=540.
 #
 #   OUT=/tmp/gpu-out SEEDS="..." bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh bench
 #     the benches alone first (worker threads against processes with the main loop's delay; the pipeline on
@@ -36,11 +39,13 @@ case "$part" in
 suite)
   GPUS="1 2 3" LIMIT=$limit bash scripts/gpu/fuzz-gpus.sh > "$OUT/fuzz.txt" 2>&1 &
   fuzzing=$!
-  CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only suite --files external-mistakes,maps-events --step-limit 330 \
-    > "$OUT/suite.log" 2>&1
+  CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only suite --files "${FILES:-external-mistakes,maps-events}" \
+    --step-limit "${SUITE_LIMIT:-330}" > "$OUT/suite.log" 2>&1
   echo "suite exit $?" >> "$OUT/suite.log"
-  CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only proof --proof-cycles 1000 --step-limit 120 > "$OUT/proof.log" 2>&1
-  echo "proof exit $?" >> "$OUT/proof.log"
+  if [ -z "${NO_PROOF:-}" ]; then
+    CUDA_VISIBLE_DEVICES=0 node scripts/gpu/test.mjs --only proof --proof-cycles 1000 --step-limit 120 > "$OUT/proof.log" 2>&1
+    echo "proof exit $?" >> "$OUT/proof.log"
+  fi
   if [ -n "${GPU0_SEEDS:-}" ] && [ "$(left)" -gt 60 ]; then
     mkdir -p "$OUT/gpu0"
     OUT="$OUT/gpu0" GPUS=0 SEEDS=$GPU0_SEEDS LIMIT=$(left) bash scripts/gpu/fuzz-gpus.sh > "$OUT/fuzz-gpu0.txt" 2>&1
