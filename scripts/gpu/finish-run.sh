@@ -20,6 +20,10 @@
 #     then (COMPARE_ADDON) Node's side again with another build of the addon; then the await's cost (bench/run.mjs)
 #     and the two-GPU pipeline with a worker per GPU.
 #
+#   OUT=/tmp/gpu-out bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh streams4
+#     issue 23 item 5, longer runs of 4 streams (10000 commands, median of 5): on 4 GPUs, on one, and with V8's
+#     platform pool at 16 threads.
+#
 #   OUT=/tmp/gpu-out bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh exits
 #     (for the next session) exit-alive (which thing left alive at the end keeps NVIDIA's process from exiting) and
 #     external-mistakes, whose item 4 and 5 processes printed everything and then did not exit while 12 fuzzers ran
@@ -30,7 +34,7 @@
 #
 # LIMIT (seconds, default 560) bounds the fuzzing of either part.
 set -u; mkdir -p "$OUT"
-part=${1:?suite, bench, exits, workers or teardown}
+part=${1:?suite, bench, exits, workers, streams4 or teardown}
 limit=${LIMIT:-560}
 started=$(date +%s)
 left() { echo $(( limit - ($(date +%s) - started) )); }
@@ -113,6 +117,21 @@ workers)
   echo "multi-gpu exit $?" >> "$OUT/multi-gpu-2.log"
   tail -n 30 "$OUT/multi-gpu-2.log"
   ;;
+streams4)
+  # Issue 23 item 5, longer: 4 streams, 10000 commands each, median of 5, alone on the machine: on 4 GPUs (Node and
+  # C), on one GPU (CUDA_VISIBLE_DEVICES=0), and on 4 GPUs with V8's platform pool at 16 threads (4 isolates of one
+  # process share its 4 threads by default, where 4 processes have 4 each: the scavenges' helpers).
+  run() { # name, then the command
+    local name=$1; shift
+    timeout 150 "$@" > "$OUT/streams4-$name.log" 2>&1
+    echo "$name exit $?" >> "$OUT/streams4-$name.log"
+    grep -E "^(streams|4 )|exit" "$OUT/streams4-$name.log"
+  }
+  args=(bench/workers.mjs --platform NVIDIA --streams 4 --commands 10000 --repeats 5)
+  run gpus4 node "${args[@]}" --side both
+  CUDA_VISIBLE_DEVICES=0 run gpu0 node "${args[@]}" --side both
+  run pool16 node --v8-pool-size=16 "${args[@]}" --side node
+  ;;
 teardown)
   # Issue 22: NVIDIA's teardown calls under a load of fuzzers on LOAD_GPUS (default 1), then FILES (suite files)
   # under the same load. The fourth 2026-11-27 session: SEEDS="811-840 841-870 871-900" LOAD_GPUS="1 1 1" LIMIT=400.
@@ -131,7 +150,7 @@ teardown)
   cat "$OUT/fuzz.txt"
   ;;
 *)
-  echo "finish-run.sh: the part is suite, bench, exits, workers or teardown, not $part" >&2
+  echo "finish-run.sh: the part is suite, bench, exits, workers, streams4 or teardown, not $part" >&2
   exit 2
   ;;
 esac
