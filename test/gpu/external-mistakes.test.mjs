@@ -22,14 +22,20 @@ const noMemory = !hasExternalMemory
     ? 'no Vulkan device matches the OpenCL device (UUID)'
     : false;
 
+// Creation alone can take tens of seconds on a loaded GPU, so the exit is timed on its own clock.
+const exitClock = { timeoutMs: 120_000, exitTimeoutMs: 20_000 };
+
 /** Runs `body` (inside an async function) in a fresh process; it must exit 0 (within 20 s of its script's end) and print `expected`, line by line. */
 async function expectPrinted(body, expected) {
-  const run = await runFresh(`
+  const run = await runFresh(
+    `
     const context = ocl.createContext({ devices: [device] });
     const queue = context.createQueue();
     const named = (fn) => { try { fn(); return 'accepted'; } catch (e) { return e.name + ': ' + e.message; } };
     (async () => { ${body} })().then(() => process.exitCode ??= 0, (e) => { console.error(e); process.exitCode = 1; });
-  `, { timeoutMs: 120_000, exitTimeoutMs: 20_000 }); // creation is slow on a loaded GPU; the exit has its own clock
+  `,
+    exitClock,
+  );
   assert.equal(run.timedOut, false, describeRun(run));
   assert.equal(run.status, 0, describeRun(run));
   const lines = run.stdout.trim().split('\n');
