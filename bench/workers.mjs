@@ -237,6 +237,11 @@ if (!isMainThread || process.argv[2] === '--child') {
   console.log(
     'streams | devices (distinct UUIDs) | workers cmd/s | processes cmd/s | workers/processes | main loop delay beyond the 1 ms tick: max (mean, p99), workers | 1 ms interval late by, max | the same two, nothing running | C threads cmd/s | C processes cmd/s | C threads/processes | Node workers / C threads | wrong (all runs)',
   );
+  const spread = (runs, key, name) => {
+    const rates = runs.map((x) => Math.round(x[key]));
+    return rates.length ? `${name} ${Math.min(...rates)}-${Math.max(...rates)}` : '';
+  };
+  const spreads = [];
   for (const n of streamCounts) {
     const byWorkers = [];
     const byProcesses = [];
@@ -277,5 +282,15 @@ if (!isMainThread || process.argv[2] === '--child') {
     console.log(
       `${n} | ${devices} | ${fixed(w, 0)} | ${fixed(p, 0)} | ${ratio(w, p)} | ${lag} | ${fixed(ct, 0)} | ${fixed(cp, 0)} | ${ratio(ct, cp)} | ${ratio(w, ct)} | ${wrong}`,
     );
+    const ranges = [
+      spread(byWorkers, 'perSecond', 'workers'),
+      spread(byProcesses, 'perSecond', 'processes'),
+      spread(byCThreads, 'commands_per_second', 'C threads'),
+      spread(byCProcesses, 'commands_per_second', 'C processes'),
+    ].filter(Boolean);
+    if (repeats > 1) spreads.push(`${n} streams: ${ranges.join(', ')}`);
   }
+  // A median hides how far the runs went apart (on four H200s, four processes' median moved from 51 k to 63 k cmd/s
+  // between invocations).
+  if (spreads.length) console.log(`spread, cmd/s of the ${repeats} runs (least-most): ${spreads.join('; ')}`);
 }

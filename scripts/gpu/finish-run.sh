@@ -125,7 +125,7 @@ streams4)
     local name=$1; shift
     timeout 150 "$@" > "$OUT/streams4-$name.log" 2>&1
     echo "$name exit $?" >> "$OUT/streams4-$name.log"
-    grep -E "^(streams|4 )|exit" "$OUT/streams4-$name.log"
+    grep -E "^(streams|4 |spread)|exit" "$OUT/streams4-$name.log"
   }
   args=(bench/workers.mjs --platform NVIDIA --streams 4 --commands 10000 --repeats 5)
   run gpus4 node "${args[@]}" --side both
