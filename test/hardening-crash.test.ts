@@ -467,26 +467,27 @@ describe("issue 22: a script that ends with objects alive leaves them to the pro
     const program = context.createProgramWithBuiltInKernels(['copy_buffer']);
     const kernel = program.createKernel('copy_buffer');
     const sampler = context.createSampler();
+    const semaphore = ocl.getSemaphores(platform).create(context);
     (async () => {
       await queue.writeBuffer(buffers[0], new Uint8Array(4096));
       done('script ended');
     })();`;
   const liveAtExit = (stderr: string) => /live at exit: (.*)/.exec(stderr)?.[1];
 
-  it('the main thread: its 8 objects are not released one by one at exit (REFDRV_RELEASE_DELAY_MS=5000 made that 40 s): it exits, with them live', async () => {
+  it('the main thread: its 9 objects are not released one by one at exit (REFDRV_RELEASE_DELAY_MS=5000 made that 45 s): it exits, with them live', async () => {
     const { value, stderr } = await runNodeForValue(prelude + leftAlive, {
       env: { REFDRV_RELEASE_DELAY_MS: '5000', REFDRV_LIVE_AT_EXIT: '1' },
       timeout: 20_000,
     });
     expect(value).toBe('script ended');
-    expect(liveAtExit(stderr)).toBe('context 1 queue 1 mem 3 program 1 kernel 1 sampler 1 event 0');
+    expect(liveAtExit(stderr)).toBe('context 1 queue 1 mem 3 program 1 kernel 1 sampler 1 semaphore 1 event 0');
   });
 
   it('OPENCL_INTEROP_RELEASE_AT_EXIT=1 releases them at exit, as a leak checker wants', async () => {
     const { stderr } = await runNodeForValue(prelude + leftAlive, {
       env: { OPENCL_INTEROP_RELEASE_AT_EXIT: '1', REFDRV_LIVE_AT_EXIT: '1' },
     });
-    expect(liveAtExit(stderr)).toBe('context 0 queue 0 mem 0 program 0 kernel 0 sampler 0 event 0');
+    expect(liveAtExit(stderr)).toBe('context 0 queue 0 mem 0 program 0 kernel 0 sampler 0 semaphore 0 event 0');
   });
 
   it("a worker's objects are released when the worker ends, since the process goes on", async () => {
@@ -498,6 +499,6 @@ describe("issue 22: a script that ends with objects alive leaves them to the pro
       { env: { REFDRV_LIVE_AT_EXIT: '1' } },
     );
     expect(value).toEqual({ code: 0 });
-    expect(liveAtExit(stderr)).toBe('context 0 queue 0 mem 0 program 0 kernel 0 sampler 0 event 0');
+    expect(liveAtExit(stderr)).toBe('context 0 queue 0 mem 0 program 0 kernel 0 sampler 0 semaphore 0 event 0');
   });
 });

@@ -65,7 +65,7 @@ class NativeSemaphore : public Napi::ObjectWrap<NativeSemaphore> {
 
  private:
   void Drop() {
-    if (handle_ && release_ && ApiOrNull()) release_(handle_);
+    if (handle_ && release_ && ReleaseApiOrNull()) release_(handle_);  // as Handle::Drop (objects.h)
     handle_ = nullptr;
   }
   Napi::Value ReleaseMethod(const Napi::CallbackInfo& info) {

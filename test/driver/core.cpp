@@ -276,12 +276,12 @@ CLAPI(cl_context) clCreateContextFromType(const cl_context_properties *props, cl
 }
 
 // REFDRV_RELEASE_DELAY_MS=<ms>: every release of a context, queue, memory
-// object, sampler, program or kernel first sleeps this long, as NVIDIA's did
+// object, sampler, program, kernel or semaphore first sleeps this long, as NVIDIA's did
 // while other processes held its driver's global lock (issue 22: a buffer, a
 // queue and a context took 6.8 s to release; a process that ended with
 // objects alive took tens of seconds to exit). Outside the API lock: the
 // wait is for the kernel driver, not this process.
-static void delay_release_like_a_loaded_gpu() {
+void refdrv::delay_release_like_a_loaded_gpu() {
   static const long ms = [] {
     const char *text = std::getenv("REFDRV_RELEASE_DELAY_MS");
     return text ? std::strtol(text, nullptr, 10) : 0L;

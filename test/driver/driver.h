@@ -224,6 +224,8 @@ struct Global {
 Global &G();
 // REFDRV_LIVE_AT_EXIT=1: live objects by kind on stderr at exit (sim_resources.cpp).
 void report_live_at_exit();
+// REFDRV_RELEASE_DELAY_MS: a release as slow as NVIDIA's under load (core.cpp).
+void delay_release_like_a_loaded_gpu();
 
 // Lock for an API call; runs user callbacks deferred during the call after
 // unlocking (memory-object destructor callbacks).

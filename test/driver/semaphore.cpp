@@ -357,7 +357,10 @@ CLAPI(cl_int) clGetSemaphoreInfoKHR(cl_semaphore_khr s, cl_semaphore_info_khr na
 }
 
 CLAPI(cl_int) clRetainSemaphoreKHR(cl_semaphore_khr s) { return count_ref_if_live(s, Kind::Semaphore, CL_INVALID_SEMAPHORE_KHR, retain_obj); }
-CLAPI(cl_int) clReleaseSemaphoreKHR(cl_semaphore_khr s) { return count_ref_if_live(s, Kind::Semaphore, CL_INVALID_SEMAPHORE_KHR, release_obj); }
+CLAPI(cl_int) clReleaseSemaphoreKHR(cl_semaphore_khr s) {
+  delay_release_like_a_loaded_gpu();
+  return count_ref_if_live(s, Kind::Semaphore, CL_INVALID_SEMAPHORE_KHR, release_obj);
+}
 
 #if !defined(_WIN32)
 CLAPI(cl_int)

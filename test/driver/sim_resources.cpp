@@ -691,7 +691,7 @@ REFDRV_API int refdrv_live_objects(const char *kind) {
 
 void refdrv::report_live_at_exit() {
   std::fprintf(stderr, "opencl-interop reference driver: live at exit:");
-  for (const char *kind : {"context", "queue", "mem", "program", "kernel", "sampler", "event"})
+  for (const char *kind : {"context", "queue", "mem", "program", "kernel", "sampler", "semaphore", "event"})
     std::fprintf(stderr, " %s %d", kind, refdrv_live_objects(kind));
   std::fprintf(stderr, "\n");
 }
