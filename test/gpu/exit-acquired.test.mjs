@@ -4,7 +4,7 @@
 // reference driver they did until it learnt to behave as NVIDIA does.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeRun, gpuDevice, prelude, runFresh, vulkanMatches } from './support.mjs';
+import { describeRun, exitClock, gpuDevice, prelude, runFresh, vulkanMatches } from './support.mjs';
 
 const hasVulkan = vulkanMatches(gpuDevice());
 
@@ -59,7 +59,7 @@ describe('a process ends with imported memory acquired (issue 22 item 1)', {
 }, () => {
   for (const [name, body] of Object.entries(scenarios)) {
     it(`exits by itself: ${name}`, async () => {
-      const run = await runFresh(setup + body, { timeoutMs: 120_000, exitTimeoutMs: 20_000 });
+      const run = await runFresh(setup + body, exitClock);
       assert.equal(run.timedOut, false, describeRun(run));
       assert.equal(run.signal, null, describeRun(run));
       assert.ok(run.status === 0 || run.status === 3, describeRun(run));
@@ -69,7 +69,7 @@ describe('a process ends with imported memory acquired (issue 22 item 1)', {
   it('exits by itself after acquire + release (the control)', async () => {
     const run = await runFresh(
       `${setup}(async () => { await queue.enqueueAcquireShared([m]); await queue.enqueueReleaseShared([m]); note('ok'); })();`,
-      { timeoutMs: 120_000, exitTimeoutMs: 20_000 },
+      exitClock,
     );
     assert.equal(run.timedOut, false, describeRun(run));
     assert.equal(run.status, 0, describeRun(run));

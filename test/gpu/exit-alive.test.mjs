@@ -10,7 +10,7 @@
 // Here (reference driver + lavapipe): as test/gpu/external-mistakes.test.mjs says.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeRun, gpuDevice, gpuPlatform, runFresh, vulkanMatches } from './support.mjs';
+import { describeRun, exitClock, gpuDevice, gpuPlatform, runFresh, vulkanMatches } from './support.mjs';
 
 const platform = gpuPlatform();
 const hasVulkan = vulkanMatches(gpuDevice(platform));
@@ -76,12 +76,7 @@ describe('a process that ends with objects alive exits by itself', () => {
           : false;
     it(c.name, { skip }, async () => {
       for (let run = 1; run <= 2; run++) {
-        // The exit has 20 s of its own: under load a GPU driver's every call can take seconds (a Vulkan device 15 s).
-        const result = await runFresh(`${c.body}\nprocess.on('exit', () => console.log('script ended'));`, {
-          timeoutMs: 120_000,
-          exitTimeoutMs: 20_000,
-          env: c.env,
-        });
+        const result = await runFresh(`${c.body}\nprocess.on('exit', () => console.log('script ended'));`, { ...exitClock, env: c.env });
         assert.equal(result.timedOut, false, `run ${run}: ${describeRun(result)}`);
         assert.equal(result.signal, null, `run ${run}: ${describeRun(result)}`);
         assert.equal(result.status, 0, `run ${run}: ${describeRun(result)}`);

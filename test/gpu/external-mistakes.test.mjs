@@ -10,7 +10,7 @@
 //   REFDRV_DEVICE_UUID=<lavapipe's deviceUUID in hex> node --test test/gpu/external-mistakes.test.mjs
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeRun, findGpuPlatform, gpuDevice, ocl, runFresh, vulkanMatches } from './support.mjs';
+import { describeRun, exitClock, findGpuPlatform, gpuDevice, ocl, runFresh, vulkanMatches } from './support.mjs';
 
 const platform = findGpuPlatform();
 const hasExternalMemory = platform?.supports('cl_khr_external_memory');
@@ -21,9 +21,6 @@ const noMemory = !hasExternalMemory
   : !matched
     ? 'no Vulkan device matches the OpenCL device (UUID)'
     : false;
-
-// Creation alone can take tens of seconds on a loaded GPU, so the exit is timed on its own clock.
-const exitClock = { timeoutMs: 120_000, exitTimeoutMs: 20_000 };
 
 /** Runs `body` (inside an async function) in a fresh process; it must exit 0 (within 20 s of its script's end) and print `expected`, line by line. */
 async function expectPrinted(body, expected) {

@@ -16,5 +16,7 @@ export function runFresh(
   source: string,
   options?: { timeoutMs?: number; exitTimeoutMs?: number; env?: NodeJS.ProcessEnv; args?: string[]; onTimeout?: (pid: number) => Promise<unknown> },
 ): Promise<FreshRun>;
+/** runFresh's limits where the exit is under test: 2 minutes in all, 20 s from the 'exit' event. */
+export const exitClock: { timeoutMs: number; exitTimeoutMs: number };
 /** How a fresh run ended, with its output. */
 export function describeRun(run: FreshRun): string;

@@ -72,6 +72,12 @@ const vulkanDevice = () => (vulkanInstance ??= ocl.createVulkanInstance()).creat
 const endMark = '\u0000script ended\n';
 
 /**
+ * runFresh's limits for a process whose exit is under test: on a loaded GPU every driver call can take seconds (a
+ * Vulkan device 15 s beside 12 fuzzers), so the whole run has 2 minutes and the exit 20 s of its own.
+ */
+export const exitClock = { timeoutMs: 120_000, exitTimeoutMs: 20_000 };
+
+/**
  * Runs `source` (CommonJS, after the prelude, top-level await allowed inside
  * an async IIFE the caller writes) in a fresh `node` process. Resolves with
  * { status, signal, stdout, stderr, timedOut, ms, exitMs }; a process alive
