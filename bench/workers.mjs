@@ -18,12 +18,15 @@
 // threads show it too) or this package's.
 //
 //   node bench/workers.mjs [--platform NAME] [--streams 1,2,4] [--commands N] [--command write|kernel] [--repeats R]
-//                          [--side both|node|c] [--c PATH]
+//                          [--side both|node|c] [--c PATH] [--c-wait direct|handoff]
 //
 // --command write: a 4 KiB write then a 4 KiB read back, each awaited (two
 // commands); kernel: a small kernel launch, awaited (Node only: the C anchor
 // does write). OPENCL_INTEROP_COMPLETION chooses the completion mechanism as
 // anywhere else. --side node or c runs one side only (both: each where it can).
+// --c-wait handoff: C's streams make the package's driver calls and thread hops
+// (a waiting thread per stream hands each completion back through an eventfd),
+// where direct (the default) waits on the stream's own thread.
 import { fork, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -112,6 +115,7 @@ if (!isMainThread || process.argv[2] === '--child') {
       repeats: { type: 'string', default: '3' },
       side: { type: 'string', default: 'both' },
       c: { type: 'string', default: join(root, 'cmake-build', 'bench', 'workers_c') },
+      'c-wait': { type: 'string', default: 'direct' },
     },
   });
   const fail = (message) => {
@@ -124,6 +128,7 @@ if (!isMainThread || process.argv[2] === '--child') {
   };
   if (!['write', 'kernel'].includes(opts.command)) fail(`--command is write or kernel; got ${opts.command}`);
   if (!['both', 'node', 'c'].includes(opts.side)) fail(`--side is both, node or c; got ${opts.side}`);
+  if (!['direct', 'handoff'].includes(opts['c-wait'])) fail(`--c-wait is direct or handoff; got ${opts['c-wait']}`);
   const commands = positive('--commands', opts.commands);
   if (opts.command === 'write' && commands % 2)
     fail(`--commands expects an even number with --command write (a write and a read a round); got ${commands}`);
@@ -147,7 +152,7 @@ if (!isMainThread || process.argv[2] === '--child') {
 
   /** workers_c with n streams in one mode: its JSON line ({ commands_per_second, wrong, devices, ... }). */
   function runC(n, mode) {
-    const args = ['--platform', opts.platform, '--streams', String(n), '--commands', String(commands), '--mode', mode];
+    const args = ['--platform', opts.platform, '--streams', String(n), '--commands', String(commands), '--mode', mode, '--wait', opts['c-wait']];
     const child = spawnSync(opts.c, args, { encoding: 'utf8' });
     if (child.error || child.status !== 0) {
       process.stderr.write(child.stderr ?? '');
@@ -229,7 +234,7 @@ if (!isMainThread || process.argv[2] === '--child') {
 
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(
-    `platform: ${platform.name}; ${commands} awaited commands per stream (${opts.command}); completion: ${process.env.OPENCL_INTEROP_COMPLETION ?? 'default'}; median of ${repeats}; sides: ${[nodeSide && 'Node', cSide && 'C'].filter(Boolean).join(' and ')}`,
+    `platform: ${platform.name}; ${commands} awaited commands per stream (${opts.command}); completion: ${process.env.OPENCL_INTEROP_COMPLETION ?? 'default'}; median of ${repeats}; sides: ${[nodeSide && 'Node', cSide && `C (${opts['c-wait']} wait)`].filter(Boolean).join(' and ')}`,
   );
   console.log(
     `devices (stream k runs on device k % ${platformDevices.length}): ${platformDevices.map((d, k) => `${k} ${d.name} (${d.uuid ? `UUID ${d.uuid}` : 'no UUID'})`).join('; ')}`,

@@ -30,19 +30,28 @@ export class AcquireScope {
 
   /**
    * True until release() (or dispose), and while the acquire is not known to
-   * have failed: a failed acquire (a user event it waits on failed) acquired
-   * nothing, so there is nothing to release.
+   * have failed: a failed acquire acquired nothing, so there is nothing to
+   * release. One behind a failed user event is the driver's to fail or to run
+   * (NVIDIA runs it): active until the driver has failed it.
    */
   get active(): boolean {
-    return !this.#released && this.event.knownFailure() === undefined;
+    return !this.#released && this.event.outcome() !== 'failed';
   }
 
   /** Enqueues the release of every object; later commands on the objects need a new acquire. */
   release(options: EnqueueOptions = {}): Event {
     if (this.#released) throw new OpenCLStateError('this acquire scope was already released');
-    const failure = this.event.knownFailure();
-    if (failure !== undefined) {
-      throw new OpenCLStateError(`the acquire of this scope failed: ${failure}; its objects were never acquired, so there is nothing to release`);
+    const outcome = this.event.outcome();
+    if (outcome === 'failed') {
+      throw new OpenCLStateError(
+        `the acquire of this scope failed: ${this.event.knownFailure()}; its objects were never acquired, so there is nothing to release`,
+      );
+    }
+    if (outcome === 'undecided') {
+      throw new OpenCLStateError(
+        `the acquire of this scope waits on ${this.event.failedGate()} and has not ended: drivers differ on whether such a command fails or ` +
+          'runs (NVIDIA runs it), so whether its objects are acquired is not known yet; await scope.event first',
+      );
     }
     const event = enqueueShared('release', this.queue, this.objects, options.waitFor);
     this.#released = true;
@@ -52,9 +61,13 @@ export class AcquireScope {
   /**
    * `using`: enqueues the release (if still active) and flushes; it does not
    * wait for it (the queue lets go of its event once it has ended). Reads and
-   * writes through the VA and Direct3D modules wait for it themselves.
+   * writes through the VA and Direct3D modules wait for it themselves. An
+   * acquire behind a failed user event is first waited for, so that the
+   * release follows what the driver did with it.
    */
   [Symbol.dispose](): void {
+    if (!this.active) return;
+    if (this.event.outcome() === 'undecided') settle(this.event);
     if (!this.active) return;
     this.release();
     this.queue.flush();
@@ -63,6 +76,7 @@ export class AcquireScope {
   /** `await using`: enqueues the release (if still active) and waits until it has completed. */
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#released) return;
+    if (this.event.outcome() === 'undecided') await this.event.then(undefined, () => {});
     if (!this.active) {
       this.#released = true;
       this.event.release();
@@ -76,5 +90,14 @@ export class AcquireScope {
       released.release();
       this.event.release();
     }
+  }
+}
+
+/** Blocks until a command behind a failed user event has ended, whichever way its driver took: only its own failure is expected. */
+function settle(event: Event): void {
+  try {
+    event.waitSync();
+  } catch (error) {
+    if (event.outcome() === 'undecided') throw error;
   }
 }

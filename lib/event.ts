@@ -269,12 +269,34 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
     return this.gates.length === 0 ? noGates : this.gates.filter((gate) => gate.state === 'unset');
   }
 
-  /** @internal Why this command is known to fail (a failed gate, or it failed already), else undefined. */
+  /**
+   * @internal Whether the command failed: 'failed', 'ok' (it ended well, or nothing says it will fail), or
+   * 'undecided'. A command behind a failed user event is the driver's to fail or to run (the reference
+   * driver and PoCL fail it, NVIDIA runs it): until it is seen to end, the driver's own status answers, and
+   * one still queued or submitted there is undecided. An event released before that cannot be asked.
+   */
+  outcome(): 'failed' | 'ok' | 'undecided' {
+    if (this.#ended !== undefined) return hasFailed(this.#ended) ? 'failed' : 'ok';
+    if (this.gates.length === 0 || !this.gates.some((gate) => gate.state === 'failed')) return 'ok';
+    let status: number;
+    try {
+      status = this.native.status();
+    } catch {
+      return 'undecided';
+    }
+    return hasFailed(status) ? 'failed' : status <= CL.CL_RUNNING ? 'ok' : 'undecided';
+  }
+
+  /** @internal Why this command is known to fail, or may (it waits on a failed gate the driver has not decided on), else undefined. */
   knownFailure(): string | undefined {
-    if (this.#ended !== undefined && hasFailed(this.#ended)) return `its ${this.#commandName()} command failed (status ${this.#ended})`;
-    if (this.gates.length === 0) return undefined;
-    const failed = this.gates.find((gate) => gate.state === 'failed');
-    return failed ? `it waits on ${failed.describe()}` : undefined;
+    if (this.outcome() === 'ok') return undefined;
+    if (this.#ended !== undefined) return `its ${this.#commandName()} command failed (status ${this.#ended})`;
+    return `it waits on ${this.failedGate()}`;
+  }
+
+  /** @internal The first gate that failed, described ("a user event set to -5"), else undefined. */
+  failedGate(): string | undefined {
+    return this.gates.find((gate) => gate.state === 'failed')?.describe();
   }
 
   /**

@@ -17,6 +17,8 @@ export interface SharingState {
   /** e.g. "VA surface 7, plane 1". */
   readonly description: string;
   readonly acquired: boolean;
+  /** Why whether it is acquired is not known yet (its acquire waits on a failed user event the driver has not decided on). */
+  readonly undecided?: string;
   checkAcquired(call: string, what: string): void;
 }
 
@@ -99,6 +101,8 @@ export class MemObject extends Resource<NativeMem> {
    */
   override release(): void {
     if (!this.released && this.sharing?.acquired) {
+      const undecided = this.sharing.undecided;
+      if (undecided !== undefined) throw new OpenCLStateError(`${this.kind} was not released: ${undecided}`);
       throw new OpenCLStateError(
         `${this.sharing.description} is still acquired by OpenCL: release it back (scope.release() or queue.enqueueReleaseShared()) before disposing it`,
       );

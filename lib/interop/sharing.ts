@@ -80,13 +80,15 @@ export class SharedObject implements SharingState, HostAccessGuard {
   }
 
   /**
-   * The queue that acquired it, or null. An acquire known to have failed (a
-   * user event it waits on failed, or it was seen to end in an error)
-   * acquired nothing: then null, so that no later message says "acquired"
-   * and no release writes the driver's never-filled copy back.
+   * The queue that acquired it, or null. An acquire that failed (the driver
+   * failed it, or it was seen to end in an error) acquired nothing: then
+   * null, so that no later message says "acquired" and no release writes the
+   * driver's never-filled copy back. One behind a failed user event that the
+   * driver ran (NVIDIA does) did acquire, and one it has not decided on yet
+   * may: both count as acquired.
    */
   get acquiredOn(): CommandQueue | null {
-    if (this.#acquiredOn !== null && this.#acquire?.knownFailure() !== undefined) {
+    if (this.#acquiredOn !== null && this.#acquire?.outcome() === 'failed') {
       this.#acquiredOn = null;
       this.#acquire = undefined;
     }
@@ -101,6 +103,20 @@ export class SharedObject implements SharingState, HostAccessGuard {
 
   get acquired(): boolean {
     return this.acquiredOn !== null;
+  }
+
+  /**
+   * @internal Why it cannot be released or acquired yet: its acquire waits on
+   * a failed user event and the driver has not yet decided whether to fail it
+   * or run it (the spec leaves that to the driver). Else undefined.
+   */
+  get undecided(): string | undefined {
+    const acquire = this.#acquire;
+    if (this.acquiredOn === null || acquire === undefined || acquire.outcome() !== 'undecided') return undefined;
+    return (
+      `the acquire of ${this.description} waits on ${acquire.failedGate()} and has not ended: drivers differ on whether such a command ` +
+      'fails or runs (NVIDIA runs it), so whether it is acquired is not known yet; await the acquire (scope.event) first'
+    );
   }
 
   /** The release enqueued last and its queue, until it is seen to end (two fields: no object made per release). */
@@ -396,6 +412,8 @@ export abstract class SharingFacade<N extends NativeSharing> {
 
 /** An acquire of an object OpenCL holds, or a release of one it does not (or holds through another context), is refused. */
 function checkSharedState(which: 'acquire' | 'release', facade: SharingFacade<NativeSharing>, state: SharedObject, queue: CommandQueue): void {
+  const undecided = state.undecided;
+  if (undecided !== undefined) throw new OpenCLStateError(undecided);
   if (which === 'acquire') {
     if (state.acquiredOn) {
       const { errors, entryPoints, family, name } = facade.record;

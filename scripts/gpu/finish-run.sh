@@ -24,6 +24,10 @@
 #     issue 23 item 5, longer runs of 4 streams (10000 commands, median of 5): on 4 GPUs, on one, and with V8's
 #     platform pool at 16 threads.
 #
+#   OUT=/tmp/gpu-out bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh handoff
+#     issue 23 item 5: C's streams with the package's driver calls and thread hops (bench/workers_c.c --wait
+#     handoff), threads against processes, beside Node's workers; on 4 GPUs and on one.
+#
 #   OUT=/tmp/gpu-out bash scripts/gpu/device.sh bash scripts/gpu/finish-run.sh exits
 #     (for the next session) exit-alive (which thing left alive at the end keeps NVIDIA's process from exiting) and
 #     external-mistakes, whose item 4 and 5 processes printed everything and then did not exit while 12 fuzzers ran
@@ -34,7 +38,7 @@
 #
 # LIMIT (seconds, default 560) bounds the fuzzing of either part.
 set -u; mkdir -p "$OUT"
-part=${1:?suite, bench, exits, workers, streams4 or teardown}
+part=${1:?suite, bench, exits, workers, streams4, handoff or teardown}
 limit=${LIMIT:-560}
 started=$(date +%s)
 left() { echo $(( limit - ($(date +%s) - started) )); }
@@ -131,6 +135,22 @@ streams4)
   run gpus4 node "${args[@]}" --side both
   CUDA_VISIBLE_DEVICES=0 run gpu0 node "${args[@]}" --side both
   run pool16 node --v8-pool-size=16 "${args[@]}" --side node
+  ;;
+handoff)
+  # Issue 23 item 5: is the workers' shortfall at 4 streams the driver's with the package's shape of work? C's
+  # streams with the package's calls and thread hops (--c-wait handoff: a waiting thread per stream, completions
+  # handed back through an eventfd) as threads and as processes, beside Node's workers and processes and C's
+  # direct waits; 4 streams of 10000 commands, median of 5, on 4 GPUs and on one.
+  run() { # name, then the command
+    local name=$1; shift
+    timeout 150 "$@" > "$OUT/handoff-$name.log" 2>&1
+    echo "$name exit $?" >> "$OUT/handoff-$name.log"
+    grep -E "^(platform|streams|4 |spread)|exit" "$OUT/handoff-$name.log"
+  }
+  args=(bench/workers.mjs --platform NVIDIA --streams 4 --commands 10000 --repeats 5)
+  run gpus4 node "${args[@]}" --side both --c-wait handoff
+  run gpus4-direct node "${args[@]}" --side c
+  CUDA_VISIBLE_DEVICES=0 run gpu0 node "${args[@]}" --side c --c-wait handoff
   ;;
 teardown)
   # Issue 22: NVIDIA's teardown calls under a load of fuzzers on LOAD_GPUS (default 1), then FILES (suite files)
