@@ -496,11 +496,16 @@ export function gateOn<E extends Event>(event: E, gates: readonly UserEvent[]): 
 }
 
 /** @internal Throws instead of blocking on work that only an unset user event of this process can start. */
-export function refuseToBlock(gates: readonly UserEvent[], call: string, what: string): void {
+export function refuseToBlock(
+  gates: readonly UserEvent[],
+  call: string,
+  what: string,
+  instead = 'Set it first (userEvent.setStatus()), or await the event instead of blocking.',
+): void {
   if (gates.length === 0) return;
   throw new OpenCLStateError(
     `${call} would block for ever: ${what} ${gates.length === 1 ? 'waits on a user event that is' : `waits on ${gates.length} user events that are`} ` +
-      'not set yet. Set it first (userEvent.setStatus()), or await the event instead of blocking.',
+      `not set yet. ${instead}`,
   );
 }
 

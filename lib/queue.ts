@@ -98,8 +98,11 @@ export interface CommandSpec {
   /** The entry point, for errors. */
   call: string;
   waitFor?: readonly Event[];
-  /** The call blocks: refused when the command can only start after an unset user event. */
-  blocking?: boolean;
+  /**
+   * The call blocks: refused when the command can only start after an unset user event. A string: the call
+   * returns only once its wait list has ended on some driver (this says which and why), refused the same way.
+   */
+  blocking?: boolean | string;
   /** Waits on every earlier command even on an out-of-order queue (markers and barriers without a wait list). */
   waitsOnAll?: boolean;
   /** A barrier: every later command of the queue waits for it, out-of-order queues too. */
@@ -221,7 +224,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   // submit() in two halves, so that the hottest command (enqueueKernel) needs
   // no closure and no spec object: #admit() checks and returns the native wait
   // list, the caller enqueues, #enter() makes and links the event.
-  #admit(call: string, waitFor: readonly Event[] | undefined, blocking?: boolean, waitsOnAll?: boolean): EventId[] | undefined {
+  #admit(call: string, waitFor: readonly Event[] | undefined, blocking?: boolean | string, waitsOnAll?: boolean): EventId[] | undefined {
     if (waitFor === undefined && this.#gates.length === 0 && this.#barrierGates.length === 0) {
       this.#admitted = noGates;
       return undefined;
@@ -231,7 +234,11 @@ export class CommandQueue extends Resource<NativeQueue> {
     const inherited = waitsOnAll || !this.properties.outOfOrder ? this.#gates : this.#barrierGates;
     const implicit = inherited.length ? inherited : undefined;
     const gates = waitFor === undefined && implicit === undefined ? noGates : gatesOf(waitFor, implicit);
-    if (blocking) refuseToBlock(gates, `a blocking ${call}`, 'the command');
+    if (typeof blocking === 'string') {
+      refuseToBlock(gates, `${call} (${blocking})`, 'the command', 'Set it first (userEvent.setStatus()), then enqueue this command.');
+    } else if (blocking) {
+      refuseToBlock(gates, `a blocking ${call}`, 'the command');
+    }
     this.#admitted = gates;
     return waitList;
   }

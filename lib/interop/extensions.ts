@@ -33,6 +33,8 @@ export interface ExtensionRecord {
   readonly errorNames: Readonly<Record<number, string>>;
   /** The D3D9 family, for the extensions whose -1010..-1013 collide. */
   readonly family?: D3D9Family;
+  /** The acquire returns only once its wait list has ended on some driver: which, and so what an unset user event in it does. */
+  readonly acquireWaitsOnHost?: string;
   readonly commandTypes: Readonly<Record<string, number>>;
   /** Device sources by the key the facade accepts ({ device }, { dxgiAdapter }, ...). */
   readonly deviceSources: Readonly<Record<string, DeviceSource>>;
@@ -323,6 +325,10 @@ export const externalMemoryRecord = frozen({
   // undefined behaviour, so the binding refuses both before the driver, as CL_INVALID_OPERATION.
   errors: { invalidDevice: -33, invalidResource: -38, alreadyAcquired: -59, notAcquired: -59 },
   errorNames: { [-33]: 'CL_INVALID_DEVICE', [-38]: 'CL_INVALID_MEM_OBJECT', [-59]: 'CL_INVALID_OPERATION' },
+  // NVIDIA's (580) returns only once its wait list has ended (scripts/gpu/failed-gate-probe.mjs): behind a user
+  // event that only the calling thread can set, it never returns. Refused on every driver, so that a script that
+  // passes here does not hang there; the reference driver shows it with REFDRV_GATED_ACQUIRE=block.
+  acquireWaitsOnHost: "on NVIDIA's driver it returns only once its wait list has ended",
   commandTypes: {
     CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR: T.externalTokens.CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR,
     CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR: T.externalTokens.CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR,

@@ -401,7 +401,8 @@ export abstract class SharingFacade<N extends NativeSharing> {
     const slots = new Array<number>(mems.length);
     for (let i = 0; i < mems.length; i++) slots[i] = mems[i]!.slot;
     const call = this.record.entryPoints[which];
-    const event = queue.submit({ call, waitFor }, (waitList) => this.native[which](queue.slot, slots, waitList));
+    const blocking = which === 'acquire' ? this.record.acquireWaitsOnHost : undefined;
+    const event = queue.submit({ call, waitFor, blocking }, (waitList) => this.native[which](queue.slot, slots, waitList));
     const acquiredOn = which === 'acquire' ? queue : null;
     const acquire = which === 'acquire' ? event : undefined;
     for (let i = 0; i < mems.length; i++) (mems[i]!.sharing as SharedObject).setAcquired(acquiredOn, acquire);
