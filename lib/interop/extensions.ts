@@ -313,6 +313,9 @@ function frozen<R extends object>(r: R): R {
   return Object.freeze(r);
 }
 
+/** What NVIDIA's (580) external-memory acquire and semaphore wait and signal do with their wait list. */
+export const onlyAfterWaitList = "on NVIDIA's driver it returns only once its wait list has ended";
+
 export const externalMemoryRecord = frozen({
   name: 'cl_khr_external_memory',
   entryPoints: {
@@ -327,8 +330,8 @@ export const externalMemoryRecord = frozen({
   errorNames: { [-33]: 'CL_INVALID_DEVICE', [-38]: 'CL_INVALID_MEM_OBJECT', [-59]: 'CL_INVALID_OPERATION' },
   // NVIDIA's (580) returns only once its wait list has ended (scripts/gpu/failed-gate-probe.mjs): behind a user
   // event that only the calling thread can set, it never returns. Refused on every driver, so that a script that
-  // passes here does not hang there; the reference driver shows it with REFDRV_GATED_ACQUIRE=block.
-  acquireWaitsOnHost: "on NVIDIA's driver it returns only once its wait list has ended",
+  // passes here does not hang there; the reference driver shows it with REFDRV_GATED_INTEROP=block.
+  acquireWaitsOnHost: onlyAfterWaitList,
   commandTypes: {
     CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR: T.externalTokens.CL_COMMAND_ACQUIRE_EXTERNAL_MEM_OBJECTS_KHR,
     CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR: T.externalTokens.CL_COMMAND_RELEASE_EXTERNAL_MEM_OBJECTS_KHR,

@@ -14,7 +14,7 @@ import type { Platform } from '../platform';
 import { CommandQueue } from '../queue';
 import { OpenCLHandleTypeError } from './external-errors';
 import { checkHandle, handleTypeNames, importWithOwnership, optionalUints } from './external-handles';
-import { externalSemaphoreRecord, externalSemaphoreSyncFdRecord, semaphoreRecord } from './extensions';
+import { externalSemaphoreRecord, externalSemaphoreSyncFdRecord, onlyAfterWaitList, semaphoreRecord } from './extensions';
 import { facadeOf } from './facades';
 import { externalTokens } from '../facts/sharing-tokens';
 import { readOnce } from '../validate';
@@ -526,7 +526,10 @@ export class Semaphores {
       }
       payloads = [...requested];
     }
-    const event = queue.submit({ call, waitFor: options?.waitFor }, (waitList) => this.native[which](queue.slot, natives, payloads, waitList));
+    // Both return only once their wait list has ended on NVIDIA's driver (580): refused behind an unset user event.
+    const event = queue.submit({ call, waitFor: options?.waitFor, blocking: onlyAfterWaitList }, (waitList) =>
+      this.native[which](queue.slot, natives, payloads, waitList),
+    );
     event.extension = semaphoreRecord.name;
     for (let i = 0; i < length; i++) list[i]!.enqueued(which, event);
     return event;

@@ -2,9 +2,10 @@
 // What a driver does with a command behind a user event that fails (the spec leaves it to the driver): for each kind
 // of command, a fresh process enqueues it behind an unset user event, fails the event, and prints the command's
 // status (clGetEventInfo) over the next 3 s, then the status of an in-order marker enqueued after it, then exits
-// with process.exit(0). A process not gone 20 s after its start is reported with its threads' states and killed.
+// with process.exit(0). A process not gone 20 s after its start is reported with its threads' states and killed; one
+// that printed nothing never returned from the enqueue (NVIDIA's external-memory acquire, 2026-11-28).
 //
-//   node scripts/gpu/failed-gate-probe.mjs [--platform NAME] [--kinds marker,write,acquire]
+//   node scripts/gpu/failed-gate-probe.mjs [--platform NAME] [--kinds marker,write,acquire,semaphore-wait,semaphore-signal]
 //   (on the GPU machine: bash scripts/gpu/device.sh node scripts/gpu/failed-gate-probe.mjs)
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -16,7 +17,7 @@ const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/index.
 const { values: opts } = parseArgs({
   options: {
     platform: { type: 'string', default: process.env.OPENCL_INTEROP_GPU_PLATFORM || 'NVIDIA' },
-    kinds: { type: 'string', default: 'marker,write,acquire' },
+    kinds: { type: 'string', default: 'marker,write,acquire,semaphore-wait,semaphore-signal' },
   },
 });
 
@@ -30,6 +31,13 @@ const commands = {
     const imported = ocl.getExternalMemory(platform).importBuffer(context, vkBuffer.exportMemory());
     return queue.acquire([imported], { waitFor: [gate] }).event;
   })()`,
+  'semaphore-wait': `(() => {
+    const s = ocl.getSemaphores(platform).create(context);
+    s.signal(queue);
+    queue.finishSync();
+    return s.wait(queue, { waitFor: [gate] });
+  })()`,
+  'semaphore-signal': 'ocl.getSemaphores(platform).create(context).signal(queue, { waitFor: [gate] })',
 };
 
 function child(kind) {

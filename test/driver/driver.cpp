@@ -454,6 +454,8 @@ namespace {
 // What happens to a command behind a failed event is the implementation's
 // choice: this driver fails it, as PoCL does; NVIDIA's (580) ran such a marker
 // to completion. REFDRV_FAILED_WAIT=run makes this driver run it too (as if the event had completed).
+CLAPI(cl_int) clWaitForEvents(cl_uint n, const cl_event *list);  // core.cpp
+
 bool runs_behind_failed_events() {
   static const bool runs = [] {
     const char *mode = std::getenv("REFDRV_FAILED_WAIT");
@@ -934,3 +936,13 @@ CLAPI(cl_int) clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *p, cl_uint *num)
   if (num) *num = 1;
   return CL_SUCCESS;
 }
+
+namespace refdrv {
+void wait_list_before_return(cl_uint nw, const cl_event *wl) {
+  static const bool blocks = [] {
+    const char *mode = std::getenv("REFDRV_GATED_INTEROP");
+    return mode && std::string(mode) == "block";
+  }();
+  if (blocks && nw && wl) (void)clWaitForEvents(nw, wl);  // the enqueue reports the wait list's state itself
+}
+}  // namespace refdrv

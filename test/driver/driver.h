@@ -303,6 +303,10 @@ size_t max_alloc_bytes();  // CL_DEVICE_MAX_MEM_ALLOC_SIZE (REFDRV_MAX_ALLOC)
 bool image_extent(const cl_image_desc &desc, size_t &w, size_t &h, size_t &d, size_t &a);
 cl_mem new_image(cl_context c, cl_mem_flags flags, cl_mem_object_type t, const cl_image_format &fmt, size_t w, size_t h, size_t d, size_t a);
 cl_int check_wait_list(cl_context ctx, cl_uint n, const cl_event *list);
+// REFDRV_GATED_INTEROP=block: the external-memory acquire and the semaphore wait and signal return only once
+// their wait list has ended, as NVIDIA's (580) do (scripts/gpu/failed-gate-probe.mjs): behind a user event that
+// only the calling thread could set they never return. Call without the API lock.
+void wait_list_before_return(cl_uint nw, const cl_event *wl);
 // interop usage check: the error code if m (or its parent) is a shared object
 // that is not acquired, else CL_SUCCESS.
 cl_int check_acquired(cl_mem m);

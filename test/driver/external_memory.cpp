@@ -325,7 +325,6 @@ cl_int ext_acquire_release(bool acquire, cl_command_queue q, cl_uint n, const cl
 }  // namespace
 
 // =========================================================== entry points ==
-CLAPI(cl_int) clWaitForEvents(cl_uint n, const cl_event *list);  // core.cpp
 
 CLAPI(cl_mem)
 clCreateBufferWithProperties(cl_context c, const cl_mem_properties *props, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
@@ -412,13 +411,7 @@ clCreateImageWithProperties(cl_context c, const cl_mem_properties *props, cl_mem
 }
 
 CLAPI(cl_int) clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {
-  // REFDRV_GATED_ACQUIRE=block: returns only once the wait list has ended, as NVIDIA's (580) does; behind a user
-  // event that only the calling thread could set it never returns. The wait's result is the enqueue's own check.
-  static const bool blocks = [] {
-    const char *mode = std::getenv("REFDRV_GATED_ACQUIRE");
-    return mode && std::string(mode) == "block";
-  }();
-  if (blocks && nw && wl) (void)clWaitForEvents(nw, wl);
+  wait_list_before_return(nw, wl);
   return ext_acquire_release(true, q, n, mems, nw, wl, ev);
 }
 CLAPI(cl_int) clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue q, cl_uint n, const cl_mem *mems, cl_uint nw, const cl_event *wl, cl_event *ev) {

@@ -327,6 +327,7 @@ CLAPI(cl_int)
 clEnqueueWaitSemaphoresKHR(cl_command_queue q, cl_uint n, const cl_semaphore_khr *semas, const cl_semaphore_payload_khr *payloads, cl_uint nw,
                            const cl_event *wl, cl_event *ev) {
   (void)payloads;  // binary semaphores take no payload value
+  wait_list_before_return(nw, wl);
   return enqueue_semaphores(true, q, n, semas, nw, wl, ev);
 }
 
@@ -334,6 +335,7 @@ CLAPI(cl_int)
 clEnqueueSignalSemaphoresKHR(cl_command_queue q, cl_uint n, const cl_semaphore_khr *semas, const cl_semaphore_payload_khr *payloads, cl_uint nw,
                              const cl_event *wl, cl_event *ev) {
   (void)payloads;
+  wait_list_before_return(nw, wl);
   return enqueue_semaphores(false, q, n, semas, nw, wl, ev);
 }
 
