@@ -257,13 +257,45 @@ TransferHost ToTransferHost(const Napi::Value& v, bool blocking, const char* wha
 
 static void OCL_CALL DropBlock(cl_event, cl_int, void* user) { delete static_cast<std::shared_ptr<HostBlock>*>(user); }
 
-void HoldUntilComplete(Napi::Env env, cl_event event, const TransferHost& host) {
-  if (!host.block || !event) return;
-  auto* hold = new std::shared_ptr<HostBlock>(host.block);
-  cl_int status = NotifyOnStatus(Api(env), event, CL_COMPLETE, DropBlock, hold);
-  // Without a notification the block is kept for the life of the process:
-  // a leak, never a write into freed memory.
-  if (status != CL_SUCCESS) (void)hold;
+// Keeps `block` until the driver calls back for `event`; without a callback it
+// is kept for the life of the process: a leak, never a write into freed memory.
+static void HoldUntilCalledBack(const CoreApi& api, cl_event event, std::shared_ptr<HostBlock> block) {
+  auto* hold = new std::shared_ptr<HostBlock>(std::move(block));
+  if (NotifyOnStatus(api, event, CL_COMPLETE, DropBlock, hold) != CL_SUCCESS) (void)hold;
+}
+
+static bool Ended(const CoreApi& api, cl_event event) {
+  cl_int status = CL_QUEUED;
+  return api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS && status <= CL_COMPLETE;
+}
+
+void HeldTransfers::Hold(const CoreApi& api, cl_command_queue queue, cl_event event, std::shared_ptr<HostBlock> block) {
+  if (order_ == Order::kUnknown) {
+    cl_command_queue_properties properties = 0;
+    bool known = api.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, nullptr) == CL_SUCCESS;
+    order_ = known && !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) ? Order::kInOrder : Order::kOutOfOrder;
+  }
+  if (order_ == Order::kOutOfOrder || api.clRetainEvent(event) != CL_SUCCESS) return HoldUntilCalledBack(api, event, std::move(block));
+  while (!items_.empty() && Ended(api, items_.front().first)) {
+    api.clReleaseEvent(items_.front().first);
+    items_.pop_front();
+  }
+  items_.emplace_back(event, std::move(block));
+}
+
+void HeldTransfers::HandOver(const CoreApi* api) {
+  if (!api) return;
+  for (auto& [event, block] : items_) {
+    if (!Ended(*api, event)) HoldUntilCalledBack(*api, event, std::move(block));
+    api->clReleaseEvent(event);
+  }
+  items_.clear();
+}
+
+// The process is ending (HandOver had no API): the blocks may still be read by
+// the driver, so they are kept.
+HeldTransfers::~HeldTransfers() {
+  for (auto& item : items_) new std::shared_ptr<HostBlock>(std::move(item.second));
 }
 
 void InitHostMemory(Napi::Env env, Napi::Object exports) {

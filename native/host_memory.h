@@ -1,6 +1,10 @@
 // Host memory the binding owns (host_memory.cc), and the host side of a transfer.
 #pragma once
 
+#include <deque>
+#include <memory>
+
+#include "loader.h"
 #include "objects.h"
 
 namespace ocl {
@@ -45,8 +49,26 @@ struct TransferHost {
   std::shared_ptr<HostBlock> block;
 };
 TransferHost ToTransferHost(const Napi::Value& v, bool blocking, const char* what);
-// Keeps the transfer's block until the driver reports its command finished.
-void HoldUntilComplete(Napi::Env env, cl_event event, const TransferHost& host);
+
+// The staging blocks of one queue's non-blocking transfers, each kept until
+// its command has ended. On an in-order queue they wait in a list that the
+// queue's next transfer prunes from the front by status (there a command has
+// ended once it says so, and those behind it end later): no driver callback
+// per transfer, since NVIDIA calls back from one thread per process, which
+// held worker threads' streams back where processes were not (bench/README.md,
+// "Many streams"). Out of order, and for what is left when the queue goes, a
+// callback per transfer. Touched only by its queue's JS thread.
+class HeldTransfers {
+ public:
+  void Hold(const CoreApi& api, cl_command_queue queue, cl_event event, std::shared_ptr<HostBlock> block);
+  // The queue is being released or collected (api null: the process is ending, and what is held stays).
+  void HandOver(const CoreApi* api);
+  ~HeldTransfers();
+
+ private:
+  enum class Order { kUnknown, kInOrder, kOutOfOrder } order_ = Order::kUnknown;
+  std::deque<std::pair<cl_event, std::shared_ptr<HostBlock>>> items_;
+};
 
 // An ArrayBuffer over native memory whose finalizer owns `hint`. Node may run
 // the finalizer inside a failed call (it does for a length over

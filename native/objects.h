@@ -191,6 +191,9 @@ class NativeContext : public Handle<NativeContext, cl_context> {
   Napi::Value Info(const Napi::CallbackInfo& info);
 };
 
+struct HostBlock;     // host_memory.h
+class HeldTransfers;  // host_memory.h
+
 class NativeQueue : public Handle<NativeQueue, cl_command_queue> {
  public:
   using Handle::Handle;
@@ -199,11 +202,15 @@ class NativeQueue : public Handle<NativeQueue, cl_command_queue> {
   static const napi_type_tag kTypeTag;
   static void Init(Napi::Env env, Napi::Object exports);
   static void ReleaseHandle(cl_command_queue h);
+  void BeforeRelease();
+  // Keeps a non-blocking transfer's staging block until its command has ended (host_memory.h).
+  void HoldUntilComplete(Napi::Env env, cl_event event, std::shared_ptr<HostBlock> block);
 
  private:
   Napi::Value Info(const Napi::CallbackInfo& info);
   Napi::Value Flush(const Napi::CallbackInfo& info);
   Napi::Value Finish(const Napi::CallbackInfo& info);
+  std::unique_ptr<HeldTransfers> held_;
 };
 
 class NativeMem : public Handle<NativeMem, cl_mem> {

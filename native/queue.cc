@@ -22,7 +22,20 @@ void NativeQueue::ReleaseHandle(cl_command_queue h) {
 
 NativeQueue::~NativeQueue() {
   // Collected without release(): lib/ can no longer release its commands' events.
-  if (handle()) AddonData::Get(Env()).events->ReleaseCommandsOf(handle());
+  if (handle()) {
+    BeforeRelease();
+    AddonData::Get(Env()).events->ReleaseCommandsOf(handle());
+  }
+}
+
+void NativeQueue::BeforeRelease() {
+  if (held_) held_->HandOver(ReleaseApiOrNull());
+}
+
+void NativeQueue::HoldUntilComplete(Napi::Env env, cl_event event, std::shared_ptr<HostBlock> block) {
+  if (!block || !event) return;
+  if (!held_) held_ = std::make_unique<HeldTransfers>();
+  held_->Hold(Api(env), Checked(env), event, std::move(block));
 }
 
 namespace {
@@ -106,6 +119,7 @@ Napi::Value EnqueueBufferTransfer(const Napi::CallbackInfo& info) {
   size_t size = ToSize(info[4], "size");
   TransferHost host = ToTransferHost(info[5], blocking, "host memory");
   RequireBytes(env, HostView{host.data, host.length}, size, "host memory");
+  NativeQueue* owner = NativeQueue::FromValue(info[0], "queue");
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_mem mem = NativeMem::From(info[1], "buffer");
   Enqueue op(info[6]);
@@ -114,7 +128,7 @@ Napi::Value EnqueueBufferTransfer(const Napi::CallbackInfo& info) {
   } else {
     OCL_CHECK(env, clEnqueueReadBuffer, queue, mem, blocking, offset, size, host.data, op.count(), op.list(), &op.event);
   }
-  if (!blocking) HoldUntilComplete(env, op.event, host);
+  if (!blocking) owner->HoldUntilComplete(env, op.event, host.block);
   return op.Result(env);
 }
 
@@ -130,6 +144,7 @@ Napi::Value EnqueueImageTransfer(const Napi::CallbackInfo& info) {
   size_t slicePitch = ToSize(info[6], "slicePitch");
   size_t hostRowPitch = rowPitch, hostSlicePitch = slicePitch;
   TransferHost host = ToTransferHost(info[7], blocking, "host memory");
+  NativeQueue* owner = NativeQueue::FromValue(info[0], "queue");
   cl_command_queue queue = NativeQueue::From(info[0], "queue");
   cl_mem image = NativeMem::From(info[1], "image");
   RequireBytes(env, HostView{host.data, host.length}, HostImageBytes(env, image, region, hostRowPitch, hostSlicePitch), "host memory");
@@ -139,7 +154,7 @@ Napi::Value EnqueueImageTransfer(const Napi::CallbackInfo& info) {
   } else {
     OCL_CHECK(env, clEnqueueReadImage, queue, image, blocking, origin, region, rowPitch, slicePitch, host.data, op.count(), op.list(), &op.event);
   }
-  if (!blocking) HoldUntilComplete(env, op.event, host);
+  if (!blocking) owner->HoldUntilComplete(env, op.event, host.block);
   return op.Result(env);
 }
 

@@ -246,6 +246,51 @@ describe('garbage collection, workers and exit (fresh processes)', () => {
   });
 });
 
+describe("a non-blocking transfer's staging copy lives until its command has ended (fresh processes, slow transfers on the reference driver)", () => {
+  // On an in-order queue the copies wait in the queue's list, pruned by status at its next transfer; what is left
+  // when the queue is released or collected goes to a driver callback each (native/host_memory.h, HeldTransfers).
+  for (const [name, ending] of [
+    ['the queue awaited', 'await last;'],
+    ['the queue released at once', 'q.release(); await last;'],
+    ['the queue dropped and collected at once', 'q = null; global.gc(); await new Promise((r) => setTimeout(r, 20)); global.gc(); await last;'],
+  ] as const) {
+    it(`40 writes of 4 KiB and 2 MiB, their events released, other staging copies made and freed meanwhile: every byte lands (${name})`, async () => {
+      const { status, stdout, stderr } = await runNode(
+        `
+        const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
+        const context = ocl.createContext({ platform });
+        const sizes = [4096, 2 << 20];
+        const buffers = sizes.map((size) => context.createBuffer(size * 20));
+        let q = context.createQueue();
+        let last;
+        for (let i = 0; i < 40; i++) {
+          const size = sizes[i % 2];
+          const event = q.writeBuffer(buffers[i % 2], new Uint8Array(size).fill(i + 1), { offset: Math.floor(i / 2) * size });
+          if (i === 39) last = event; else event.release();
+        }
+        (async () => {
+          const other = context.createQueue();
+          const scratch = context.createBuffer(2 << 20);
+          for (let i = 0; i < 20; i++) other.writeBuffer(scratch, new Uint8Array(2 << 20).fill(0xee)).release();
+          ${ending}
+          await other.finish();
+          let wrong = 0;
+          for (let i = 0; i < 40; i++) {
+            const size = sizes[i % 2];
+            const back = new Uint8Array(size);
+            await other.readBuffer(buffers[i % 2], back, { offset: Math.floor(i / 2) * size });
+            if (!back.every((b) => b === i + 1)) wrong++;
+          }
+          console.log(JSON.stringify({ wrong }));
+        })();`,
+        { args: ['--expose-gc'], env: { REFDRV_COMMAND_DELAY_US: 'transfer=2000' }, timeout: 60_000 },
+      );
+      expect(status, stderr).toBe(0);
+      expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ wrong: 0 });
+    }, 70_000);
+  }
+});
+
 describe('objects of different contexts never meet in one call (across drivers that would crash the driver)', () => {
   it('kernels, buffers, images, samplers, events and devices of another context: CL_INVALID_CONTEXT before the driver', async () => {
     const { createContext, getPlatforms, waitForEvents, OpenCLError } = await import('../lib');
