@@ -69,6 +69,8 @@ void OCL_CALL CountDown(cl_event, cl_int, void* user) {
 
 }  // namespace
 
+void ReleaseFailedLater(cl_event event) { retiring.Add({event}); }
+
 // A command that waits on a user event and another command fails as soon as
 // the user event fails, the other still pending; PoCL (3.1) leaves it in that
 // other command's list of events to notify, and takes the lock of whatever is

@@ -49,6 +49,11 @@ class EventTable {
   std::vector<uint32_t> free_;
 };
 
+// Lets go of a reference to the event of a command that failed a second or
+// more later (at a later user event's setting or release): PoCL may still be
+// failing it on its own thread after its status says so.
+void ReleaseFailedLater(cl_event event);
+
 // The live event an id names (errors name it `what`).
 cl_event EventOf(const Napi::Value& id, const char* what = "event");
 // Wait lists arrive as arrays of event ids (or undefined).

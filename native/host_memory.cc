@@ -17,6 +17,7 @@
 #include "host_memory.h"
 
 #include "completion.h"
+#include "event.h"
 
 namespace ocl {
 
@@ -264,9 +265,18 @@ static void HoldUntilCalledBack(const CoreApi& api, cl_event event, std::shared_
   if (NotifyOnStatus(api, event, CL_COMPLETE, DropBlock, hold) != CL_SUCCESS) (void)hold;
 }
 
-static bool Ended(const CoreApi& api, cl_event event) {
+// Lets go of an ended command's event: at once where it completed, a while later where it failed (event.h).
+// False while it has not ended.
+static bool ReleaseIfEnded(const CoreApi& api, cl_event event) {
   cl_int status = CL_QUEUED;
-  return api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS && status <= CL_COMPLETE;
+  if (api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) != CL_SUCCESS || status > CL_COMPLETE)
+    return false;
+  if (status == CL_COMPLETE) {
+    api.clReleaseEvent(event);
+  } else {
+    ReleaseFailedLater(event);
+  }
+  return true;
 }
 
 void HeldTransfers::Hold(const CoreApi& api, cl_command_queue queue, cl_event event, std::shared_ptr<HostBlock> block) {
@@ -276,17 +286,15 @@ void HeldTransfers::Hold(const CoreApi& api, cl_command_queue queue, cl_event ev
     order_ = known && !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) ? Order::kInOrder : Order::kOutOfOrder;
   }
   if (order_ == Order::kOutOfOrder || api.clRetainEvent(event) != CL_SUCCESS) return HoldUntilCalledBack(api, event, std::move(block));
-  while (!items_.empty() && Ended(api, items_.front().first)) {
-    api.clReleaseEvent(items_.front().first);
-    items_.pop_front();
-  }
+  while (!items_.empty() && ReleaseIfEnded(api, items_.front().first)) items_.pop_front();
   items_.emplace_back(event, std::move(block));
 }
 
 void HeldTransfers::HandOver(const CoreApi* api) {
   if (!api) return;
   for (auto& [event, block] : items_) {
-    if (!Ended(*api, event)) HoldUntilCalledBack(*api, event, std::move(block));
+    if (ReleaseIfEnded(*api, event)) continue;
+    HoldUntilCalledBack(*api, event, std::move(block));
     api->clReleaseEvent(event);
   }
   items_.clear();
