@@ -516,6 +516,8 @@ export class UserEvent extends Event {
   #state: UserEventState = 'unset';
   #failure: number = CL.CL_COMPLETE;
   #waiters = new Set<Waiter>();
+  /** Queues whose commands behind this event a command of another queue waits on: broken if it fails (CommandQueue.markBroken). */
+  #crossQueueWaits: Set<QueueLink> | undefined;
   /** whenStatus() promises pending while unset: once set they keep the process alive. */
   readonly #statusPromises = new Set<Promise<unknown>>();
 
@@ -550,6 +552,11 @@ export class UserEvent extends Event {
   /** @internal Records a command that waits on this event (see holdDependent in native/event.cc). */
   gate(dependent: Event): void {
     if (this.#state === 'unset' && !this.released) this.native.addon.holdDependent(this.native.id, dependent.native.id);
+  }
+
+  /** @internal A command of another queue waits on a command of `queue` behind this (unset) event. */
+  noteCrossQueueWait(queue: QueueLink): void {
+    if (this.#state === 'unset') (this.#crossQueueWaits ??= new Set()).add(queue);
   }
 
   /** @internal */
@@ -597,6 +604,9 @@ export class UserEvent extends Event {
   #settled(code: number): void {
     this.#state = code === CL.CL_COMPLETE ? 'complete' : 'failed';
     this.#failure = code;
+    const crossQueueWaits = this.#crossQueueWaits;
+    this.#crossQueueWaits = undefined;
+    if (crossQueueWaits && hasFailed(code)) for (const queue of crossQueueWaits) queue.markBroken(this.describe());
     if (hasFailed(code)) {
       // Drivers need not call back for a user event that failed (PoCL does not): its status is known.
       this.endWatchers(code);

@@ -19,7 +19,7 @@ import {
   nativeWaitList,
   refuseToBlock,
 } from './event';
-import { OpenCLError, contextMismatch, describeValue } from './errors';
+import { OpenCLError, OpenCLStateError, contextMismatch, describeValue } from './errors';
 import { type CheckedHost, type HostData, checkHost } from './host-memory';
 import { decode } from './info';
 import { Kernel } from './kernel';
@@ -133,6 +133,15 @@ class StagedRead {
 const noGates: readonly UserEvent[] = [];
 const noOptions: KernelRunOptions = Object.freeze({});
 
+/** Tells the unset user events behind a command of another queue that `waiter` waits on it (UserEvent.noteCrossQueueWait). */
+function noteCrossQueueWaits(waitFor: readonly Event[], waiter: CommandQueue): void {
+  for (const event of waitFor) {
+    const owner = event.queue;
+    if (owner === undefined || owner === waiter || event.gates.length === 0) continue;
+    for (const gate of event.unsetGates()) gate.noteCrossQueueWait(owner);
+  }
+}
+
 /** A command queue on one device of a context. */
 export class CommandQueue extends Resource<NativeQueue> {
   readonly context: ContextLink;
@@ -221,10 +230,29 @@ export class CommandQueue extends Resource<NativeQueue> {
   /** The gates #admit() found for the command being enqueued, for #enter(). */
   #admitted: readonly UserEvent[] = noGates;
 
+  /** Why this queue takes no more commands (see markBroken), else undefined. */
+  #brokenBy: string | undefined;
+
+  /**
+   * @internal A user event failed while a command of another queue waited on
+   * one of this queue's commands behind it. PoCL (3.1) then counts this
+   * queue's commands one too few and aborts the process when its next command
+   * ends (test/misuse.test.ts); refused on every driver, so
+   * that a script behaves the same everywhere. Finishing and releasing it are
+   * fine.
+   */
+  markBroken(gate: string): void {
+    this.#brokenBy ??=
+      `this queue takes no more commands: a command of another queue waited on one of its commands when ${gate} failed them, ` +
+      "after which PoCL's bookkeeping of this queue is wrong and its next command aborts the process (refused on every driver). " +
+      'Create a new queue (context.createQueue()); this one can still be finished and released';
+  }
+
   // submit() in two halves, so that the hottest command (enqueueKernel) needs
   // no closure and no spec object: #admit() checks and returns the native wait
   // list, the caller enqueues, #enter() makes and links the event.
   #admit(call: string, waitFor: readonly Event[] | undefined, blocking?: boolean | string, waitsOnAll?: boolean): EventId[] | undefined {
+    if (this.#brokenBy !== undefined) throw new OpenCLStateError(`${call}: ${this.#brokenBy}`);
     if (waitFor === undefined && this.#gates.length === 0 && this.#barrierGates.length === 0) {
       this.#admitted = noGates;
       return undefined;
@@ -234,6 +262,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     const inherited = waitsOnAll || !this.properties.outOfOrder ? this.#gates : this.#barrierGates;
     const implicit = inherited.length ? inherited : undefined;
     const gates = waitFor === undefined && implicit === undefined ? noGates : gatesOf(waitFor, implicit);
+    if (waitFor !== undefined && gates.length) noteCrossQueueWaits(waitFor, this);
     if (typeof blocking === 'string') {
       refuseToBlock(gates, `${call} (${blocking})`, 'the command', 'Set it first (userEvent.setStatus()), then enqueue this command.');
     } else if (blocking) {
@@ -714,6 +743,12 @@ export class CommandQueue extends Resource<NativeQueue> {
    * commands wait on a user event that is not set.
    */
   async finish(): Promise<void> {
+    if (this.#brokenBy !== undefined) {
+      // No marker: on the queue markBroken describes, PoCL aborts at the next command. Its failed commands have ended.
+      await Promise.resolve();
+      this.finishSync();
+      return;
+    }
     const marker = this.enqueueMarker();
     this.native.flush();
     try {

@@ -480,7 +480,9 @@ describe("issue 22: a script that ends with objects alive leaves them to the pro
       timeout: 20_000,
     });
     expect(value).toBe('script ended');
-    expect(liveAtExit(stderr)).toBe('context 1 queue 1 mem 3 program 1 kernel 1 sampler 1 semaphore 1 event 0');
+    // The event: the queue, left alive too, keeps its last transfer's staging copy and event until its next transfer
+    // or its release (HeldTransfers, native/host_memory.h).
+    expect(liveAtExit(stderr)).toBe('context 1 queue 1 mem 3 program 1 kernel 1 sampler 1 semaphore 1 event 1');
   });
 
   it('OPENCL_INTEROP_RELEASE_AT_EXIT=1 releases them at exit, as a leak checker wants', async () => {
