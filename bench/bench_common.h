@@ -1,8 +1,9 @@
 /*
- * What the C benchmarks (opencl_bench.c, frame_loop.c) share: error checks,
- * the clock, medians, JSON strings, and a minimal event loop (an eventfd
- * watched with epoll, as libuv does) to wait on OpenCL events the way an
- * `await` in Node does. Header-only: each program is one translation unit.
+ * What the C benchmarks (opencl_bench.c, frame_loop.c, workers_c.c, ...)
+ * share: error checks, the clock, medians, JSON strings, a minimal event loop
+ * (an eventfd watched with epoll, as libuv does) to wait on OpenCL events the
+ * way an `await` in Node does, and (BENCH_WAITER) a waiting thread that wakes
+ * it. Header-only: each program is one translation unit.
  */
 #ifndef OPENCL_INTEROP_BENCH_COMMON_H
 #define OPENCL_INTEROP_BENCH_COMMON_H
@@ -153,6 +154,69 @@ static void CL_CALLBACK on_complete_wake(cl_event ev, cl_int status, void* user)
   loop->status = status;
   loop_wake(loop);
 }
+
+#ifdef BENCH_WAITER
+#include <pthread.h>
+
+/* A waiting thread (programs that define BENCH_WAITER, linked with threads):
+   waiter_await() hands it one event, it blocks in clWaitForEvents, puts the
+   status in loop.status and wakes the loop the caller sleeps in. With
+   release_after_wait it first releases the event, the reference the caller
+   took for it, as the package's waiting lane does (native/completion.cc). */
+typedef struct {
+  Loop loop;
+  pthread_mutex_t mutex;
+  pthread_cond_t cond;
+  cl_event pending;
+  int quit, release_after_wait;
+  pthread_t thread;
+} Waiter;
+
+static void* waiter_main(void* user) {
+  Waiter* w = (Waiter*)user;
+  for (;;) {
+    pthread_mutex_lock(&w->mutex);
+    while (!w->pending && !w->quit) pthread_cond_wait(&w->cond, &w->mutex);
+    cl_event ev = w->pending;
+    w->pending = NULL;
+    int quit = w->quit;
+    pthread_mutex_unlock(&w->mutex);
+    if (quit && !ev) return NULL;
+    w->loop.status = clWaitForEvents(1, &ev);
+    if (w->release_after_wait) clReleaseEvent(ev);
+    loop_wake(&w->loop);
+  }
+}
+
+static void waiter_start(Waiter* w, int release_after_wait) {
+  *w = (Waiter){.pending = NULL, .quit = 0, .release_after_wait = release_after_wait};
+  loop_open(&w->loop);
+  pthread_mutex_init(&w->mutex, NULL);
+  pthread_cond_init(&w->cond, NULL);
+  if (pthread_create(&w->thread, NULL, waiter_main, w) != 0) die("pthread_create (waiting thread)", -1);
+}
+
+/* Hands `ev` to the waiting thread and sleeps in the loop until it has waited; its clWaitForEvents status. */
+static cl_int waiter_await(Waiter* w, cl_event ev) {
+  pthread_mutex_lock(&w->mutex);
+  w->pending = ev;
+  pthread_cond_signal(&w->cond);
+  pthread_mutex_unlock(&w->mutex);
+  loop_sleep(&w->loop);
+  return w->loop.status;
+}
+
+static void waiter_stop(Waiter* w) {
+  pthread_mutex_lock(&w->mutex);
+  w->quit = 1;
+  pthread_cond_signal(&w->cond);
+  pthread_mutex_unlock(&w->mutex);
+  pthread_join(w->thread, NULL);
+  pthread_cond_destroy(&w->cond);
+  pthread_mutex_destroy(&w->mutex);
+  loop_close(&w->loop);
+}
+#endif
 #endif
 
 #endif

@@ -43,6 +43,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 
 #define BENCH_PROGRAM "opencl_bench_c"
+#define BENCH_WAITER
 #include <pthread.h>
 
 #include "bench_common.h"
@@ -151,59 +152,19 @@ static void seq_await_callback_epoll(Bench* b, long n) {
   loop_close(&loop);
 }
 
-/* A waiter thread takes one event at a time from `pending`, blocks in
-   clWaitForEvents and wakes the loop. */
-typedef struct {
-  Loop loop;
-  pthread_mutex_t mutex;
-  pthread_cond_t cond;
-  cl_event pending;
-  int quit;
-} Waiter;
-
-static void* waiter_main(void* user) {
-  Waiter* w = (Waiter*)user;
-  for (;;) {
-    pthread_mutex_lock(&w->mutex);
-    while (!w->pending && !w->quit) pthread_cond_wait(&w->cond, &w->mutex);
-    cl_event ev = w->pending;
-    w->pending = NULL;
-    int quit = w->quit;
-    pthread_mutex_unlock(&w->mutex);
-    if (quit && !ev) return NULL;
-    w->loop.status = clWaitForEvents(1, &ev);
-    loop_wake(&w->loop);
-  }
-}
-
 static void seq_await_waiter_epoll(Bench* b, long n) {
   const size_t global = kGlobalSize;
-  Waiter w = {.pending = NULL, .quit = 0};
-  pthread_t thread;
-  loop_open(&w.loop);
-  pthread_mutex_init(&w.mutex, NULL);
-  pthread_cond_init(&w.cond, NULL);
-  if (pthread_create(&thread, NULL, waiter_main, &w) != 0) die("pthread_create", -1);
+  Waiter w;
+  waiter_start(&w, 0);
   for (long i = 0; i < n; i++) {
     cl_event ev;
     CHECK(clEnqueueNDRangeKernel(b->queue, b->kernel, 1, NULL, &global, NULL, 0, NULL, &ev));
     CHECK(clFlush(b->queue));
-    pthread_mutex_lock(&w.mutex);
-    w.pending = ev;
-    pthread_cond_signal(&w.cond);
-    pthread_mutex_unlock(&w.mutex);
-    loop_sleep(&w.loop);
-    if (w.loop.status != CL_SUCCESS) die("clWaitForEvents (waiter thread)", w.loop.status);
+    cl_int status = waiter_await(&w, ev);
+    if (status != CL_SUCCESS) die("clWaitForEvents (waiter thread)", status);
     CHECK(clReleaseEvent(ev));
   }
-  pthread_mutex_lock(&w.mutex);
-  w.quit = 1;
-  pthread_cond_signal(&w.cond);
-  pthread_mutex_unlock(&w.mutex);
-  pthread_join(thread, NULL);
-  pthread_cond_destroy(&w.cond);
-  pthread_mutex_destroy(&w.mutex);
-  loop_close(&w.loop);
+  waiter_stop(&w);
 }
 #endif
 

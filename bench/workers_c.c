@@ -32,11 +32,11 @@
 #define BENCH_PROGRAM "workers_c"
 static void stream_exit(int code);
 #define BENCH_EXIT stream_exit
+#define BENCH_WAITER
 #include <CL/cl_ext.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/eventfd.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -101,37 +101,14 @@ static cl_device_id pick_device(cl_platform_id platform, int which) {
 
 /* --wait handoff: the driver calls and thread hops of the package's await with a waiting thread
    (native/completion.cc): the stream's thread enqueues, asks the event's queue, retains the event and hands
-   it to the stream's own waiting thread, which waits (clWaitForEvents), releases its reference and wakes the
-   stream's thread through an eventfd (as libuv's async handle wakes the event loop); the stream's thread then
-   releases the event. --wait direct (the default): the stream's thread waits itself. */
-typedef struct {
-  pthread_mutex_t mutex;
-  pthread_cond_t wake;
-  cl_event pending;
-  int stop, done_fd;
-  pthread_t thread;
-} Handoff;
-
+   it to the stream's own waiting thread (bench_common.h's Waiter), which waits (clWaitForEvents), releases its
+   reference and wakes the stream's thread through an eventfd watched with epoll (as libuv's async handle wakes
+   the event loop); the stream's thread then releases the event. --wait direct (the default): the stream's
+   thread waits itself. */
 static int handoff_mode = 0;
 
-static void* handoff_waiter(void* arg) {
-  Handoff* h = (Handoff*)arg;
-  for (;;) {
-    pthread_mutex_lock(&h->mutex);
-    while (!h->pending && !h->stop) pthread_cond_wait(&h->wake, &h->mutex);
-    cl_event event = h->pending;
-    h->pending = NULL;
-    pthread_mutex_unlock(&h->mutex);
-    if (!event) return NULL;
-    CHECK(clWaitForEvents(1, &event));
-    CHECK(clReleaseEvent(event));
-    uint64_t one = 1;
-    if (write(h->done_fd, &one, sizeof one) != (ssize_t)sizeof one) die("write to the eventfd", -1);
-  }
-}
-
-static void await_event(Handoff* h, cl_event event) {
-  if (!h) {
+static void await_event(Waiter* waiter, cl_event event) {
+  if (!waiter) {
     CHECK(clWaitForEvents(1, &event));
     CHECK(clReleaseEvent(event));
     return;
@@ -139,45 +116,18 @@ static void await_event(Handoff* h, cl_event event) {
   cl_command_queue queue = NULL;
   CHECK(clGetEventInfo(event, CL_EVENT_COMMAND_QUEUE, sizeof queue, &queue, NULL));
   CHECK(clRetainEvent(event));
-  pthread_mutex_lock(&h->mutex);
-  h->pending = event;
-  pthread_cond_signal(&h->wake);
-  pthread_mutex_unlock(&h->mutex);
-  uint64_t count;
-  while (read(h->done_fd, &count, sizeof count) < 0 && errno == EINTR) {
-  }
+  cl_int status = waiter_await(waiter, event);
+  if (status != CL_SUCCESS) die("clWaitForEvents (waiting thread)", status);
   CHECK(clReleaseEvent(event));
 }
 
-static Handoff* start_handoff(void) {
-  if (!handoff_mode) return NULL;
-  Handoff* h = calloc(1, sizeof *h);
-  pthread_mutex_init(&h->mutex, NULL);
-  pthread_cond_init(&h->wake, NULL);
-  h->done_fd = eventfd(0, EFD_CLOEXEC);
-  if (h->done_fd < 0) die("eventfd", -1);
-  if (pthread_create(&h->thread, NULL, handoff_waiter, h) != 0) die("pthread_create (waiting thread)", -1);
-  return h;
-}
-
-static void stop_handoff(Handoff* h) {
-  if (!h) return;
-  pthread_mutex_lock(&h->mutex);
-  h->stop = 1;
-  pthread_cond_signal(&h->wake);
-  pthread_mutex_unlock(&h->mutex);
-  pthread_join(h->thread, NULL);
-  close(h->done_fd);
-  free(h);
-}
-
-static int round_trip(Handoff* h, cl_command_queue queue, cl_mem buffer, uint32_t* stamp, uint32_t* back, uint32_t value) {
+static int round_trip(Waiter* waiter, cl_command_queue queue, cl_mem buffer, uint32_t* stamp, uint32_t* back, uint32_t value) {
   cl_event event;
   for (int k = 0; k < kWords; k++) stamp[k] = value;
   CHECK(clEnqueueWriteBuffer(queue, buffer, CL_FALSE, 0, kWords * sizeof(uint32_t), stamp, 0, NULL, &event));
-  await_event(h, event);
+  await_event(waiter, event);
   CHECK(clEnqueueReadBuffer(queue, buffer, CL_FALSE, 0, kWords * sizeof(uint32_t), back, 0, NULL, &event));
-  await_event(h, event);
+  await_event(waiter, event);
   return back[0] == value && back[kWords - 1] == value ? 0 : 1;
 }
 
@@ -212,7 +162,9 @@ static void* run_stream(void* arg) {
   if (status != CL_SUCCESS) die("clCreateBuffer", status);
   uint32_t stamp[kWords], back[kWords];
   const uint32_t base = (uint32_t)s->index * 1000000u;
-  Handoff* handoff = start_handoff();
+  Waiter waiter;
+  Waiter* handoff = NULL;
+  if (handoff_mode) waiter_start(handoff = &waiter, 1);
   for (int i = 0; i < kWarmUpRounds; i++) round_trip(handoff, queue, buffer, stamp, back, base + (uint32_t)i);
   if (!s->start) ready_to_start();
   wait_for_start(s);
@@ -220,7 +172,7 @@ static void* run_stream(void* arg) {
   long wrong = 0;
   for (long i = 0; i < s->rounds; i++) wrong += round_trip(handoff, queue, buffer, stamp, back, base + (uint32_t)i);
   s->ended_ns = now_ns();
-  stop_handoff(handoff);
+  if (handoff) waiter_stop(handoff);
   s->wrong = wrong;
   CHECK(clReleaseMemObject(buffer));
   CHECK(clReleaseCommandQueue(queue));

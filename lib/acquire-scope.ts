@@ -66,7 +66,7 @@ export class AcquireScope {
    * release follows what the driver did with it.
    */
   [Symbol.dispose](): void {
-    if (!this.active) return;
+    if (this.#released) return;
     if (this.event.outcome() === 'undecided') settle(this.event);
     if (!this.active) return;
     this.release();

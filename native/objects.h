@@ -69,11 +69,7 @@ class Handle : public Napi::ObjectWrap<Derived> {
     return static_cast<Derived*>(object);
   }
 
-  static T From(const Napi::Value& v, const char* what) {
-    Derived* self = FromValue(v, what);
-    if (!self->handle_) ThrowReleased(v.Env(), Derived::kName);
-    return self->handle_;
-  }
+  static T From(const Napi::Value& v, const char* what) { return FromValue(v, what)->Checked(v.Env()); }
 
   static std::vector<T> FromArray(const Napi::Value& v, const char* what) {
     std::vector<T> out;
@@ -86,6 +82,11 @@ class Handle : public Napi::ObjectWrap<Derived> {
   }
 
   T handle() const { return handle_; }
+  // The handle, or an OpenCLReleasedError once released (From() for an object already looked up).
+  T Checked(Napi::Env env) const {
+    if (!handle_) ThrowReleased(env, Derived::kName);
+    return handle_;
+  }
   // Derived classes hide this to drop what they hold besides the handle.
   void BeforeRelease() {}
   void AfterRelease() {}
@@ -106,11 +107,6 @@ class Handle : public Napi::ObjectWrap<Derived> {
     Napi::Function ctor = Napi::ObjectWrap<Derived>::DefineClass(env, name, members);
     AddonData::Get(env).constructors[&Derived::kTypeTag] = Napi::Persistent(ctor);
     exports.Set(name, ctor);
-  }
-
-  T Checked(Napi::Env env) const {
-    if (!handle_) ThrowReleased(env, Derived::kName);
-    return handle_;
   }
 
   void Drop() {

@@ -120,7 +120,7 @@ Napi::Value EnqueueBufferTransfer(const Napi::CallbackInfo& info) {
   TransferHost host = ToTransferHost(info[5], blocking, "host memory");
   RequireBytes(env, HostView{host.data, host.length}, size, "host memory");
   NativeQueue* owner = NativeQueue::FromValue(info[0], "queue");
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_command_queue queue = owner->Checked(env);
   cl_mem mem = NativeMem::From(info[1], "buffer");
   Enqueue op(info[6]);
   if (kWrite) {
@@ -145,7 +145,7 @@ Napi::Value EnqueueImageTransfer(const Napi::CallbackInfo& info) {
   size_t hostRowPitch = rowPitch, hostSlicePitch = slicePitch;
   TransferHost host = ToTransferHost(info[7], blocking, "host memory");
   NativeQueue* owner = NativeQueue::FromValue(info[0], "queue");
-  cl_command_queue queue = NativeQueue::From(info[0], "queue");
+  cl_command_queue queue = owner->Checked(env);
   cl_mem image = NativeMem::From(info[1], "image");
   RequireBytes(env, HostView{host.data, host.length}, HostImageBytes(env, image, region, hostRowPitch, hostSlicePitch), "host memory");
   Enqueue op(info[8]);

@@ -42,6 +42,14 @@ part=${1:?suite, bench, exits, workers, streams4, handoff or teardown}
 limit=${LIMIT:-560}
 started=$(date +%s)
 left() { echo $(( limit - ($(date +%s) - started) )); }
+# The 4-stream runs of streams4 and handoff: the command's log in "$OUT/<part>-<name>.log", its table lines printed.
+streams_run() { # name, then the command
+  local log="$OUT/$part-$1.log" name=$1; shift
+  timeout 150 "$@" > "$log" 2>&1
+  echo "$name exit $?" >> "$log"
+  grep -E "^(platform|streams|4 |spread)|exit" "$log"
+}
+streams_args=(bench/workers.mjs --platform NVIDIA --streams 4 --commands 10000 --repeats 5)
 
 case "$part" in
 suite)
@@ -125,32 +133,18 @@ streams4)
   # Issue 23 item 5, longer: 4 streams, 10000 commands each, median of 5, alone on the machine: on 4 GPUs (Node and
   # C), on one GPU (CUDA_VISIBLE_DEVICES=0), and on 4 GPUs with V8's platform pool at 16 threads (4 isolates of one
   # process share its 4 threads by default, where 4 processes have 4 each: the scavenges' helpers).
-  run() { # name, then the command
-    local name=$1; shift
-    timeout 150 "$@" > "$OUT/streams4-$name.log" 2>&1
-    echo "$name exit $?" >> "$OUT/streams4-$name.log"
-    grep -E "^(streams|4 |spread)|exit" "$OUT/streams4-$name.log"
-  }
-  args=(bench/workers.mjs --platform NVIDIA --streams 4 --commands 10000 --repeats 5)
-  run gpus4 node "${args[@]}" --side both
-  CUDA_VISIBLE_DEVICES=0 run gpu0 node "${args[@]}" --side both
-  run pool16 node --v8-pool-size=16 "${args[@]}" --side node
+  streams_run gpus4 node "${streams_args[@]}" --side both
+  CUDA_VISIBLE_DEVICES=0 streams_run gpu0 node "${streams_args[@]}" --side both
+  streams_run pool16 node --v8-pool-size=16 "${streams_args[@]}" --side node
   ;;
 handoff)
   # Issue 23 item 5: is the workers' shortfall at 4 streams the driver's with the package's shape of work? C's
   # streams with the package's calls and thread hops (--c-wait handoff: a waiting thread per stream, completions
   # handed back through an eventfd) as threads and as processes, beside Node's workers and processes and C's
   # direct waits; 4 streams of 10000 commands, median of 5, on 4 GPUs and on one.
-  run() { # name, then the command
-    local name=$1; shift
-    timeout 150 "$@" > "$OUT/handoff-$name.log" 2>&1
-    echo "$name exit $?" >> "$OUT/handoff-$name.log"
-    grep -E "^(platform|streams|4 |spread)|exit" "$OUT/handoff-$name.log"
-  }
-  args=(bench/workers.mjs --platform NVIDIA --streams 4 --commands 10000 --repeats 5)
-  run gpus4 node "${args[@]}" --side both --c-wait handoff
-  run gpus4-direct node "${args[@]}" --side c
-  CUDA_VISIBLE_DEVICES=0 run gpu0 node "${args[@]}" --side c --c-wait handoff
+  streams_run gpus4 node "${streams_args[@]}" --side both --c-wait handoff
+  streams_run gpus4-direct node "${streams_args[@]}" --side c
+  CUDA_VISIBLE_DEVICES=0 streams_run gpu0 node "${streams_args[@]}" --side c --c-wait handoff
   ;;
 teardown)
   # Issue 22: NVIDIA's teardown calls under a load of fuzzers on LOAD_GPUS (default 1), then FILES (suite files)

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 #if defined(_WIN32)
@@ -18,6 +19,11 @@
 #endif
 
 namespace refdrv {
+
+bool env_is(const char *name, const char *value) {
+  const char *set = std::getenv(name);
+  return set && std::strcmp(set, value) == 0;
+}
 
 _cl_platform_id g_platform;
 _cl_device_id g_device;
@@ -33,7 +39,7 @@ Global &G() {
               "\"Command delays\"); no delay is set\n",
               spec);
     // REFDRV_LIVE_AT_EXIT=1: what is still alive when the process ends, on stderr (what a script left to the process's end).
-    if (const char *report = std::getenv("REFDRV_LIVE_AT_EXIT"); report && std::string(report) == "1") std::atexit(report_live_at_exit);
+    if (env_is("REFDRV_LIVE_AT_EXIT", "1")) std::atexit(report_live_at_exit);
     return n;
   }();
   return *g;
@@ -99,8 +105,7 @@ void release_obj(RefObj *o) {
 // what a GPU would; REFDRV_ACQUIRED_DESTROY=return makes it return instead.
 static void block_like_nvidia_if_acquired(cl_mem m) {
   if (m->ext != Ext::KhrExternalMemory || !m->acquired) return;
-  const char *mode = std::getenv("REFDRV_ACQUIRED_DESTROY");
-  if (mode && std::string(mode) == "return") return;
+  if (env_is("REFDRV_ACQUIRED_DESTROY", "return")) return;
   std::fprintf(stderr,
                "opencl-interop reference driver: imported external memory destroyed while still acquired: "
                "blocking for ever, as NVIDIA's driver does (REFDRV_ACQUIRED_DESTROY=return returns)\n");
@@ -454,13 +459,8 @@ namespace {
 // What happens to a command behind a failed event is the implementation's
 // choice: this driver fails it, as PoCL does; NVIDIA's (580) ran such a marker
 // to completion. REFDRV_FAILED_WAIT=run makes this driver run it too (as if the event had completed).
-CLAPI(cl_int) clWaitForEvents(cl_uint n, const cl_event *list);  // core.cpp
-
 bool runs_behind_failed_events() {
-  static const bool runs = [] {
-    const char *mode = std::getenv("REFDRV_FAILED_WAIT");
-    return mode && std::string(mode) == "run";
-  }();
+  static const bool runs = env_is("REFDRV_FAILED_WAIT", "run");
   return runs;
 }
 
@@ -937,12 +937,11 @@ CLAPI(cl_int) clIcdGetPlatformIDsKHR(cl_uint n, cl_platform_id *p, cl_uint *num)
   return CL_SUCCESS;
 }
 
+CLAPI(cl_int) clWaitForEvents(cl_uint n, const cl_event *list);  // core.cpp
+
 namespace refdrv {
 void wait_list_before_return(cl_uint nw, const cl_event *wl) {
-  static const bool blocks = [] {
-    const char *mode = std::getenv("REFDRV_GATED_INTEROP");
-    return mode && std::string(mode) == "block";
-  }();
+  static const bool blocks = env_is("REFDRV_GATED_INTEROP", "block");
   if (blocks && nw && wl) (void)clWaitForEvents(nw, wl);  // the enqueue reports the wait list's state itself
 }
 }  // namespace refdrv

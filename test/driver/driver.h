@@ -222,6 +222,8 @@ struct Global {
   std::vector<std::pair<cl_command_type, uint32_t>> delays;
 };
 Global &G();
+// True when the environment variable `name` is set to exactly `value` (the REFDRV_* modes).
+bool env_is(const char *name, const char *value);
 // REFDRV_LIVE_AT_EXIT=1: live objects by kind on stderr at exit (sim_resources.cpp).
 void report_live_at_exit();
 // REFDRV_RELEASE_DELAY_MS: a release as slow as NVIDIA's under load (core.cpp).
