@@ -17,18 +17,20 @@
 // workers against processes is the driver's with threads of one process (C's
 // threads show it too) or this package's.
 //
-//   node bench/workers.mjs [--platform NAME] [--streams 1,2,4] [--commands N] [--command write|kernel] [--repeats R]
+//   node bench/workers.mjs [--platform NAME] [--streams 1,2,4] [--commands N] [--command write|write-host|write-blocking|marker|kernel] [--repeats R]
 //                          [--side both|node|c] [--c PATH] [--c-wait direct|handoff]
 //
 // --command write: a 4 KiB write then a 4 KiB read back, each awaited (two
-// commands); kernel: a small kernel launch, awaited (Node only: the C anchor
-// does write). OPENCL_INTEROP_COMPLETION chooses the completion mechanism as
+// commands), through JavaScript memory (staged); write-host: the same through
+// allocateHostMemory() (no staging); write-blocking: the same as blocking calls
+// (no await); marker: a marker, awaited (the await alone); kernel: a small
+// kernel launch, awaited. The C anchor does write only. OPENCL_INTEROP_COMPLETION chooses the completion mechanism as
 // anywhere else. --side node or c runs one side only (both: each where it can).
 // --c-wait handoff: C's streams make the package's driver calls and thread hops
 // (a waiting thread per stream hands each completion back through an eventfd),
 // where direct (the default) waits on the stream's own thread.
 import { fork, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -39,6 +41,22 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 const file = fileURLToPath(import.meta.url);
 const root = join(dirname(file), '..');
 const cl = createRequire(import.meta.url)(join(root, 'dist', 'index.js'));
+
+/**
+ * The calling thread's CPU time (ns) and voluntary context switches on Linux (/proc/thread-self), or undefined;
+ * given an earlier reading, the difference since.
+ */
+function threadCounters(since) {
+  let now;
+  try {
+    const cpuNs = Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
+    const switches = Number(/voluntary_ctxt_switches:\s*(\d+)/.exec(readFileSync('/proc/thread-self/status', 'utf8'))[1]);
+    now = { cpuNs, switches };
+  } catch {
+    return undefined;
+  }
+  return since ? { cpuNs: now.cpuNs - since.cpuNs, switches: now.switches - since.switches } : now;
+}
 
 /** One stream: its own context and queue; resolves with { commands, wrong }. */
 async function stream({ platform: platformName, index, commands, command }, ready) {
@@ -52,6 +70,10 @@ async function stream({ platform: platformName, index, commands, command }, read
   const stamp = new Uint32Array(1024);
   const back = new Uint32Array(1024);
   let kernel;
+  const hostIn = cl.allocateHostMemory(4096);
+  const hostOut = cl.allocateHostMemory(4096);
+  const stampHost = new Uint32Array(hostIn.buffer);
+  const backHost = new Uint32Array(hostOut.buffer);
   if (command === 'kernel') {
     const program = context.createProgram('__kernel void bump(__global uint* a, uint v) { a[get_global_id(0)] = v; }');
     await program.build();
@@ -64,25 +86,43 @@ async function stream({ platform: platformName, index, commands, command }, read
       await queue.enqueueKernel(kernel, 1024);
       return 0;
     }
+    if (command === 'marker') {
+      await queue.enqueueMarker();
+      return 0;
+    }
     stamp.fill(index * 1_000_000 + i);
-    await queue.writeBuffer(buffer, stamp);
-    await queue.readBuffer(buffer, back);
+    if (command === 'write-blocking') {
+      queue.writeBuffer(buffer, stamp, { blocking: true });
+      queue.readBuffer(buffer, back, { blocking: true });
+    } else if (command === 'write-host') {
+      stampHost.set(stamp);
+      await queue.writeBuffer(buffer, hostIn);
+      await queue.readBuffer(buffer, hostOut);
+      back.set(backHost);
+    } else {
+      await queue.writeBuffer(buffer, stamp);
+      await queue.readBuffer(buffer, back);
+    }
     return back[0] === stamp[0] && back[1023] === stamp[0] ? 0 : 1;
   };
   for (let i = 0; i < 20; i++) await round(i); // warm-up
   await ready();
   let wrong = 0;
-  const perRound = command === 'kernel' ? 1 : 2;
+  const perRound = command.startsWith('write') ? 2 : 1;
+  const startedThread = threadCounters();
   const started = performance.now();
   for (let i = 0; i < commands / perRound; i++) wrong += await round(i);
   const ms = performance.now() - started;
+  const thread = threadCounters(startedThread);
   if (command === 'kernel') {
     queue.readBuffer(buffer, back, { blocking: true });
     wrong += back[0] === commands - 1 ? 0 : 1;
   }
+  hostIn.release();
+  hostOut.release();
   queue.release();
   context.release();
-  return { commands, wrong, ms, device: device.uuid ?? device.name };
+  return { commands, wrong, ms, device: device.uuid ?? device.name, thread };
 }
 
 // Worker thread or child process: wait for 'go', run, report.
@@ -126,12 +166,13 @@ if (!isMainThread || process.argv[2] === '--child') {
     if (!/^[1-9][0-9]*$/.test(text)) fail(`${flag} expects a positive integer; got ${JSON.stringify(text)}`);
     return Number(text);
   };
-  if (!['write', 'kernel'].includes(opts.command)) fail(`--command is write or kernel; got ${opts.command}`);
+  const commandKinds = ['write', 'write-blocking', 'write-host', 'marker', 'kernel'];
+  if (!commandKinds.includes(opts.command)) fail(`--command is one of ${commandKinds.join(', ')}; got ${opts.command}`);
   if (!['both', 'node', 'c'].includes(opts.side)) fail(`--side is both, node or c; got ${opts.side}`);
   if (!['direct', 'handoff'].includes(opts['c-wait'])) fail(`--c-wait is direct or handoff; got ${opts['c-wait']}`);
   const commands = positive('--commands', opts.commands);
-  if (opts.command === 'write' && commands % 2)
-    fail(`--commands expects an even number with --command write (a write and a read a round); got ${commands}`);
+  const perRound = opts.command.startsWith('write') ? 2 : 1;
+  if (perRound === 2 && commands % 2) fail(`--commands expects an even number with --command write (a write and a read a round); got ${commands}`);
   const repeats = positive('--repeats', opts.repeats);
   const streamCounts = opts.streams.split(',').map((n) => positive('--streams (a comma-separated list)', n));
   const platform = cl.getPlatforms().find((p) => p.name.includes(opts.platform));
@@ -188,7 +229,7 @@ if (!isMainThread || process.argv[2] === '--child') {
     for (const s of streams) post(s, 'go');
     const done = await Promise.all(results);
     const ms = performance.now() - started;
-    const { max, mean, p99, late } = lag.stop();
+    const { max, mean, p99, late, over2 } = lag.stop();
     const idle = watchMainLoop();
     await new Promise((resolve) => setTimeout(resolve, ms));
     const idleLag = idle.stop();
@@ -202,9 +243,14 @@ if (!isMainThread || process.argv[2] === '--child') {
       lagMeanMs: mean,
       lagP99Ms: p99,
       lateMs: late,
+      lagOver2: over2,
+      idleOver2: idleLag.over2,
       idleMaxMs: idleLag.max,
       idleLateMs: idleLag.late,
       devices: done.map((r) => r.device),
+      // Per command on the streams' JavaScript threads: CPU µs and voluntary context switches (Linux).
+      threadCpuUs: done.every((r) => r.thread) ? done.reduce((sum, r) => sum + r.thread.cpuNs, 0) / 1000 / total : undefined,
+      threadSwitches: done.every((r) => r.thread) ? done.reduce((sum, r) => sum + r.thread.switches, 0) / total : undefined,
     };
   }
 
@@ -215,10 +261,12 @@ if (!isMainThread || process.argv[2] === '--child') {
   function watchMainLoop() {
     const histogram = monitorEventLoopDelay({ resolution: 1 });
     let late = 0;
+    let over2 = 0; // 1 ms intervals late by more than 2 ms
     let last = performance.now();
     const ticker = setInterval(() => {
       const now = performance.now();
       late = Math.max(late, now - last - 1);
+      if (now - last - 1 > 2) over2++;
       last = now;
     }, 1);
     histogram.enable();
@@ -227,7 +275,7 @@ if (!isMainThread || process.argv[2] === '--child') {
         histogram.disable();
         clearInterval(ticker);
         const beyondTick = (ns) => Math.max(0, ns / 1e6 - 1);
-        return { max: beyondTick(histogram.max), mean: beyondTick(histogram.mean), p99: beyondTick(histogram.percentile(99)), late };
+        return { max: beyondTick(histogram.max), mean: beyondTick(histogram.mean), p99: beyondTick(histogram.percentile(99)), late, over2 };
       },
     };
   }
@@ -247,6 +295,8 @@ if (!isMainThread || process.argv[2] === '--child') {
     return rates.length ? `${name} ${Math.min(...rates)}-${Math.max(...rates)}` : '';
   };
   const spreads = [];
+  const threadLines = [];
+  const loopLines = [];
   for (const n of streamCounts) {
     const byWorkers = [];
     const byProcesses = [];
@@ -282,6 +332,10 @@ if (!isMainThread || process.argv[2] === '--child') {
       const idleMax = Math.max(...byWorkers.map((x) => x.idleMaxMs));
       const idleLate = Math.max(...byWorkers.map((x) => x.idleLateMs));
       lag = `${lagMax.toFixed(2)} ms (${lagMean.toFixed(2)}, ${lagP99.toFixed(2)}) | ${late.toFixed(2)} ms | ${idleMax.toFixed(2)} ms, ${idleLate.toFixed(2)} ms`;
+      const overTwo = (runs, key) => runs.reduce((sum, x) => sum + x[key], 0);
+      loopLines.push(
+        `${n} streams: workers running ${lagMax.toFixed(2)} ms (${overTwo(byWorkers, 'lagOver2')} intervals late by over 2 ms), processes running ${Math.max(...byProcesses.map((x) => x.lagMaxMs)).toFixed(2)} ms (${overTwo(byProcesses, 'lagOver2')}), nothing running ${Math.max(idleMax, ...byProcesses.map((x) => x.idleMaxMs)).toFixed(2)} ms (${overTwo(byWorkers, 'idleOver2') + overTwo(byProcesses, 'idleOver2')})`,
+      );
     }
     const wrong = [byWorkers, byProcesses, byCThreads, byCProcesses].flat().reduce((sum, x) => sum + x.wrong, 0);
     console.log(
@@ -294,8 +348,19 @@ if (!isMainThread || process.argv[2] === '--child') {
       spread(byCProcesses, 'commands_per_second', 'C processes'),
     ].filter(Boolean);
     if (repeats > 1) spreads.push(`${n} streams: ${ranges.join(', ')}`);
+    if (nodeSide && byWorkers[0].threadCpuUs !== undefined) {
+      const perCommand = (runs) =>
+        `${median(runs.map((x) => x.threadCpuUs)).toFixed(2)} µs CPU, ${median(runs.map((x) => x.threadSwitches)).toFixed(2)} voluntary switches`;
+      threadLines.push(`${n} streams: workers ${perCommand(byWorkers)}; processes ${perCommand(byProcesses)}`);
+    }
   }
   // A median hides how far the runs went apart (on four H200s, four processes' median moved from 51 k to 63 k cmd/s
   // between invocations).
   if (spreads.length) console.log(`spread, cmd/s of the ${repeats} runs (least-most): ${spreads.join('; ')}`);
+  // Where workers fall behind processes: more CPU per command on the streams' own threads points at work or lock
+  // contention in the process; the same CPU with fewer commands/s points at waiting (wake-ups, the driver).
+  // The main loop's worst delay beyond the tick with the same load on the machine in processes (nothing of it in this
+  // process) and with nothing running: a delay that all three show is the machine's, not the workers'.
+  if (loopLines.length) console.log(`main loop delay beyond the tick, max of all runs: ${loopLines.join('; ')}`);
+  if (threadLines.length) console.log(`per command on the streams' JavaScript threads (median): ${threadLines.join('; ')}`);
 }

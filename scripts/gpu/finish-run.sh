@@ -49,7 +49,7 @@ streams_run() { # name, then the command
   echo "$name exit $?" >> "$log"
   grep -E "^(platform|streams|4 |spread)|exit" "$log"
 }
-streams_args=(bench/workers.mjs --platform NVIDIA --streams 4 --commands 10000 --repeats 5)
+streams_args=(bench/workers.mjs --platform NVIDIA --streams "${STREAMS:-4}" --commands 10000 --repeats 5)
 
 case "$part" in
 suite)
