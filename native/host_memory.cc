@@ -285,7 +285,9 @@ void HeldTransfers::Hold(const CoreApi& api, cl_command_queue queue, cl_event ev
     bool known = api.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, nullptr) == CL_SUCCESS;
     order_ = known && !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) ? Order::kInOrder : Order::kOutOfOrder;
   }
-  if (order_ == Order::kOutOfOrder || api.clRetainEvent(event) != CL_SUCCESS) return HoldUntilCalledBack(api, event, std::move(block));
+  // A large copy is not left to wait for a next transfer that may never come: its callback costs little beside it.
+  if (order_ == Order::kOutOfOrder || block->size >= kMappedFrom || api.clRetainEvent(event) != CL_SUCCESS)
+    return HoldUntilCalledBack(api, event, std::move(block));
   while (!items_.empty() && ReleaseIfEnded(api, items_.front().first)) items_.pop_front();
   items_.emplace_back(event, std::move(block));
 }

@@ -56,8 +56,10 @@ TransferHost ToTransferHost(const Napi::Value& v, bool blocking, const char* wha
 // ended once it says so, and those behind it end later): no driver callback
 // per transfer, since NVIDIA calls back from one thread per process, which
 // held worker threads' streams back where processes were not (bench/README.md,
-// "Many streams"). Out of order, and for what is left when the queue goes, a
-// callback per transfer. Touched only by its queue's JS thread.
+// "Many streams"). Out of order, for copies of 1 MiB and more (kept to the next
+// transfer they would outlive their command by as long as the program makes
+// none), and for what is left when the queue goes, a callback per transfer.
+// Touched only by its queue's JS thread.
 class HeldTransfers {
  public:
   void Hold(const CoreApi& api, cl_command_queue queue, cl_event event, std::shared_ptr<HostBlock> block);

@@ -291,6 +291,38 @@ describe("a non-blocking transfer's staging copy lives until its command has end
   }
 });
 
+describe("a large staging copy goes when its command ends, not at the queue's next transfer (fresh process)", () => {
+  it('a 264 MiB write awaited, then no transfer on that queue: the copy is given back to the system within 5 s', async () => {
+    // Over the 256 MiB that the page pool keeps for reuse (native/host_memory.cc), so the copy's pages leave the process.
+    const { status, stdout, stderr } = await runNode(
+      `${poclPrelude}
+      const context = ocl.createContext({ devices: [device] });
+      const size = 264 << 20;
+      const buffer = context.createBuffer(size);
+      const q = context.createQueue();
+      const source = new Uint8Array(size).fill(7);
+      q.writeBuffer(buffer, source, { blocking: true }); // the driver's own memory for the buffer, in place first
+      (async () => {
+        const before = process.memoryUsage.rss();
+        await q.writeBuffer(buffer, source);
+        let overMiB = Infinity;
+        for (let i = 0; i < 100 && overMiB > 64; i++) {
+          overMiB = (process.memoryUsage.rss() - before) / (1 << 20);
+          if (overMiB > 64) await new Promise((r) => setTimeout(r, 50));
+        }
+        const back = new Uint8Array(4096);
+        await q.readBuffer(buffer, back, { offset: size - 4096 });
+        console.log(JSON.stringify({ overMiB: Math.round(overMiB), landed: back.every((b) => b === 7), kept: source[0] }));
+      })();`,
+      { timeout: 60_000 },
+    );
+    expect(status, stderr).toBe(0);
+    const result = JSON.parse(stdout.trim().split('\n').pop()!);
+    expect(result.landed).toBe(true);
+    expect(result.overMiB).toBeLessThanOrEqual(64);
+  }, 70_000);
+});
+
 describe('objects of different contexts never meet in one call (across drivers that would crash the driver)', () => {
   it('kernels, buffers, images, samplers, events and devices of another context: CL_INVALID_CONTEXT before the driver', async () => {
     const { createContext, getPlatforms, waitForEvents, OpenCLError } = await import('../lib');
