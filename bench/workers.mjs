@@ -58,6 +58,9 @@ function threadCounters(since) {
   return since ? { cpuNs: now.cpuNs - since.cpuNs, switches: now.switches - since.switches } : now;
 }
 
+/** Commands per round of a --command kind: the write kinds write, then read back. */
+const commandsPerRound = (command) => (command.startsWith('write') ? 2 : 1);
+
 /** One stream: its own context and queue; resolves with { commands, wrong }. */
 async function stream({ platform: platformName, index, commands, command }, ready) {
   const platform = cl.getPlatforms().find((p) => p.name.includes(platformName));
@@ -108,7 +111,7 @@ async function stream({ platform: platformName, index, commands, command }, read
   for (let i = 0; i < 20; i++) await round(i); // warm-up
   await ready();
   let wrong = 0;
-  const perRound = command.startsWith('write') ? 2 : 1;
+  const perRound = commandsPerRound(command);
   const startedThread = threadCounters();
   const started = performance.now();
   for (let i = 0; i < commands / perRound; i++) wrong += await round(i);
@@ -171,8 +174,8 @@ if (!isMainThread || process.argv[2] === '--child') {
   if (!['both', 'node', 'c'].includes(opts.side)) fail(`--side is both, node or c; got ${opts.side}`);
   if (!['direct', 'handoff'].includes(opts['c-wait'])) fail(`--c-wait is direct or handoff; got ${opts['c-wait']}`);
   const commands = positive('--commands', opts.commands);
-  const perRound = opts.command.startsWith('write') ? 2 : 1;
-  if (perRound === 2 && commands % 2) fail(`--commands expects an even number with --command write (a write and a read a round); got ${commands}`);
+  if (commands % commandsPerRound(opts.command))
+    fail(`--commands expects an even number with --command ${opts.command} (a write and a read a round); got ${commands}`);
   const repeats = positive('--repeats', opts.repeats);
   const streamCounts = opts.streams.split(',').map((n) => positive('--streams (a comma-separated list)', n));
   const platform = cl.getPlatforms().find((p) => p.name.includes(opts.platform));
@@ -236,6 +239,7 @@ if (!isMainThread || process.argv[2] === '--child') {
     if (how === 'workers') await Promise.all(streams.map((s) => s.terminate()));
     const total = done.reduce((sum, r) => sum + r.commands, 0);
     const wrong = done.reduce((sum, r) => sum + r.wrong, 0);
+    const counted = done.every((r) => r.thread);
     return {
       perSecond: total / (ms / 1000),
       wrong,
@@ -249,8 +253,8 @@ if (!isMainThread || process.argv[2] === '--child') {
       idleLateMs: idleLag.late,
       devices: done.map((r) => r.device),
       // Per command on the streams' JavaScript threads: CPU µs and voluntary context switches (Linux).
-      threadCpuUs: done.every((r) => r.thread) ? done.reduce((sum, r) => sum + r.thread.cpuNs, 0) / 1000 / total : undefined,
-      threadSwitches: done.every((r) => r.thread) ? done.reduce((sum, r) => sum + r.thread.switches, 0) / total : undefined,
+      threadCpuUs: counted ? done.reduce((sum, r) => sum + r.thread.cpuNs, 0) / 1000 / total : undefined,
+      threadSwitches: counted ? done.reduce((sum, r) => sum + r.thread.switches, 0) / total : undefined,
     };
   }
 
@@ -357,10 +361,10 @@ if (!isMainThread || process.argv[2] === '--child') {
   // A median hides how far the runs went apart (on four H200s, four processes' median moved from 51 k to 63 k cmd/s
   // between invocations).
   if (spreads.length) console.log(`spread, cmd/s of the ${repeats} runs (least-most): ${spreads.join('; ')}`);
-  // Where workers fall behind processes: more CPU per command on the streams' own threads points at work or lock
-  // contention in the process; the same CPU with fewer commands/s points at waiting (wake-ups, the driver).
   // The main loop's worst delay beyond the tick with the same load on the machine in processes (nothing of it in this
   // process) and with nothing running: a delay that all three show is the machine's, not the workers'.
   if (loopLines.length) console.log(`main loop delay beyond the tick, max of all runs: ${loopLines.join('; ')}`);
+  // Where workers fall behind processes: more CPU per command on the streams' own threads points at work or lock
+  // contention in the process; the same CPU with fewer commands/s points at waiting (wake-ups, the driver).
   if (threadLines.length) console.log(`per command on the streams' JavaScript threads (median): ${threadLines.join('; ')}`);
 }

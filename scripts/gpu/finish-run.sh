@@ -42,12 +42,13 @@ part=${1:?suite, bench, exits, workers, streams4, handoff or teardown}
 limit=${LIMIT:-560}
 started=$(date +%s)
 left() { echo $(( limit - ($(date +%s) - started) )); }
-# The 4-stream runs of streams4 and handoff: the command's log in "$OUT/<part>-<name>.log", its table lines printed.
+# The runs of streams4 and handoff (STREAMS streams): the command's log in "$OUT/<part>-<name>.log", its table and
+# summary lines printed.
 streams_run() { # name, then the command
   local log="$OUT/$part-$1.log" name=$1; shift
   timeout 150 "$@" > "$log" 2>&1
   echo "$name exit $?" >> "$log"
-  grep -E "^(platform|streams|4 |spread)|exit" "$log"
+  grep -E "^(platform|streams|[0-9]+ \||spread|main loop|per command)|exit" "$log"
 }
 streams_args=(bench/workers.mjs --platform NVIDIA --streams "${STREAMS:-4}" --commands 10000 --repeats 5)
 
