@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as ocl from '../dist/index.js';
-import { terminateWorkersScript } from '../test/support/terminate-workers.mjs';
+import { terminateWorkersScript } from '../test/helpers/terminate-workers.mjs';
 
 const wanted = process.argv[2] ?? process.env.CHECK_PLATFORM ?? '';
 const platform = ocl.getPlatforms().find((p) => p.name.includes(wanted));

@@ -8,11 +8,11 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as lib from '../lib';
 import { FramePipeline, FramePipelineDisposedError, FramePipelineStateError, FrameStepError, VulkanDisposedError } from '../lib';
-import { hostUploadPipeline, vulkanPipeline } from './support/frame-pipeline.mjs';
+import { hostUploadPipeline, vulkanPipeline } from './helpers/frame-pipeline.mjs';
 import { poclSetup, repoRoot, runNodeForValue } from './helpers';
 import { matchedToLavapipe, referenceQueue } from './helpers/ref-driver';
 
-const supportPath = resolve(repoRoot, 'test/support/frame-pipeline.mjs');
+const supportPath = resolve(repoRoot, 'test/helpers/frame-pipeline.mjs');
 const lavapipeUuid = `(() => { const i = ocl.createVulkanInstance(); const u = Buffer.from(i.physicalDevices()[0].deviceUUID).toString('hex'); i.dispose(); return u; })()`;
 /** A fresh process's prelude: the reference driver matched to lavapipe, its queue, a Vulkan device, and the scenarios. */
 const freshPrelude = `

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { OpenCLReleasedError, OpenCLStateError } from '../lib';
 import { poclSetup, runNode } from './helpers';
-import { terminateWorkersScript } from './support/terminate-workers.mjs';
+import { terminateWorkersScript } from './helpers/terminate-workers.mjs';
 
 const { context, queue, device } = poclSetup();
 afterAll(() => {

@@ -5,7 +5,7 @@
 // driver here). Host uploads too, and several GPUs from one process.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hostUploadPipeline, vulkanPipeline } from '../support/frame-pipeline.mjs';
+import { hostUploadPipeline, vulkanPipeline } from '../helpers/frame-pipeline.mjs';
 import { describeRun, gpuDevice, ocl, runFresh, vulkanMatches } from './support.mjs';
 
 const device = gpuDevice();
@@ -65,7 +65,7 @@ describe('FramePipeline on the GPU', { skip: !vulkanMatches(device) && 'no Vulka
       `
 const { Worker } = require('node:worker_threads');
 (async () => {
-  const { vulkanPipeline } = await import(${JSON.stringify(new URL('../support/frame-pipeline.mjs', import.meta.url).href)});
+  const { vulkanPipeline } = await import(${JSON.stringify(new URL('../helpers/frame-pipeline.mjs', import.meta.url).href)});
   const gpus = (platform.getDevices('gpu').length ? platform.getDevices('gpu') : platform.getDevices()).filter((d) => d.uuidBytes);
   const instance = ocl.createVulkanInstance();
   const lanes = gpus.map((d) => { const context = ocl.createContext({ devices: [d] }); return { context, queue: context.createQueue(), vulkan: instance.createDevice({ uuid: d.uuidBytes }) }; });

@@ -17,7 +17,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const device = gpuDevice();
 const big = device.compilerAvailable; // a GPU: 4K frames; the reference driver: small ones
 const [width, height] = big ? [3840, 2160] : [64, 32];
-const supportUrl = new URL('../support/frame-pipeline.mjs', import.meta.url).href;
+const supportUrl = new URL('../helpers/frame-pipeline.mjs', import.meta.url).href;
 
 /** Runs a program; resolves as runFresh does ({ status, signal, stdout, stderr, timedOut, ms }). */
 function runProgram(args, timeoutMs) {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { describe, test } from 'node:test';
-import { nativeCallLoop } from '../support/terminate-workers.mjs';
+import { nativeCallLoop } from '../helpers/terminate-workers.mjs';
 import { ocl, owner, packagePath } from './support.mjs';
 
 // PoCL under Wine; on Windows itself, the first platform OpenCL.dll lists.
