@@ -1,4 +1,4 @@
-// Issue 23 item 1: an await resolves when its own command ends, whatever
+// An await resolves when its own command ends, whatever
 // else is in flight. A long PoCL kernel is awaited first; a 4 KiB write on
 // another queue (the reference driver's, or PoCL's own second queue, which
 // PoCL runs beside the kernel) is awaited behind it. In every completion
@@ -54,7 +54,7 @@ const streams = (shortOn: 'reference' | 'pocl') => `
   console.log(JSON.stringify({ mode: process.env.OPENCL_INTEROP_COMPLETION ?? 'default', n, results }));
 })();`;
 
-describe('issue 23 item 1: an await is not held behind an unrelated long command', () => {
+describe('an await is not held behind an unrelated long command', () => {
   for (const shortOn of ['reference', 'pocl'] as const) {
     const where = shortOn === 'reference' ? 'on the reference driver' : 'on a second PoCL queue (PoCL runs the two queues concurrently)';
     it.each([['callback'], ['waiter'], [undefined]])(
@@ -74,7 +74,7 @@ describe('issue 23 item 1: an await is not held behind an unrelated long command
 
 // The waiting threads at teardown: no crash, no hang, no call into a driver
 // being torn down. Each in a fresh process in the waiter mode.
-describe("issue 23 item 1: waiting threads at exit, at a worker's end, and behind a user event never set", () => {
+describe("waiting threads at exit, at a worker's end, and behind a user event never set", () => {
   const setup = `
     const byName = (name) => ocl.getPlatforms().find((p) => p.name === name);
     const open = async () => {

@@ -1,6 +1,6 @@
 // Every TypeScript and JavaScript block of the README and docs/ compiles
 // against the package's public types, as a user's program that imports
-// 'opencl-interop' would (issue 24: the README's external-memory example used
+// 'opencl-interop' would (the README's external-memory example once used
 // `kernel` and `done` without defining them). A block that deliberately starts
 // from objects made elsewhere says so on its first lines, `// @given name: Type`
 // (docs/testing.md, "Code in the manuals").

@@ -184,7 +184,7 @@ describe('docs/ARCHITECTURE.md names files that exist', () => {
     expect(paths.map((p) => missingPath(p, files)).filter((why) => why !== null)).toEqual([]);
   });
 
-  // Issue 24: each recipe lists every file a change of its kind touches (checked by placing one).
+  // Each recipe lists every file a change of its kind touches (checked by placing one).
   const recipes = ['A core command', 'A sharing extension', 'An external handle type', 'A producer module'];
   const recipe = (title: string): string => {
     const start = text.indexOf(`**${title}**`);

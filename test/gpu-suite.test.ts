@@ -43,7 +43,7 @@ describe('the GPU suite on the reference driver and lavapipe (node --test test/g
   }
 });
 
-// What the GPU runs print of a process that does not end (issue 22: on NVIDIA, processes whose script had ended
+// What the GPU runs print of a process that does not end (on NVIDIA, processes whose script had ended
 // were still there at the time-out, and each ended while the debugger attached, so their reports had no stacks).
 describe("a hung process's report (test/gpu/stacks.mjs, runFresh)", () => {
   it('threads from /proc without stopping it (name, state, wait channel, system call), then its stacks', async () => {

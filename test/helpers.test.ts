@@ -1,6 +1,5 @@
 // The test equipment's child processes (test/helpers): the suite must pass on
-// a busy machine and never hang (issue 16, "The README's test command, every
-// time"). No test file blocks its vitest worker on a child process, and a
+// a busy machine and never hang, every time. No test file blocks its vitest worker on a child process, and a
 // child that hangs is killed, with what it started, and reported with what it
 // printed.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -541,7 +541,7 @@ describe('cl_khr_external_memory on the reference driver', () => {
   });
 });
 
-describe('mistakes with external memory that real drivers answer badly (issue 22, items 4, 5, 7, 10)', () => {
+describe('mistakes with external memory that real drivers answer badly', () => {
   const memory: ExternalMemory = getExternalMemory(platform);
   const { context, queue } = referenceQueue();
 

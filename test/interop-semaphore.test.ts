@@ -260,7 +260,7 @@ describe('cl_khr_semaphore / cl_khr_external_semaphore on the reference driver',
   });
 });
 
-describe('cl_khr_semaphore "Waiting On and Signaling Semaphores": what only OpenCL can signal, the binding tracks (issue 22, item 6)', () => {
+describe('cl_khr_semaphore "Waiting On and Signaling Semaphores": what only OpenCL can signal, the binding tracks', () => {
   const semaphores: Semaphores = getSemaphores(platform);
   const { context, queue } = referenceQueue();
 

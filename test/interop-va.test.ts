@@ -246,7 +246,7 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
       ref.release(surface.resource);
     });
 
-    it('an acquire behind a user event that fails acquired nothing (this driver fails it): not "acquired", no release, a new acquire works (issue 22 item 7)', async () => {
+    it('an acquire behind a user event that fails acquired nothing (this driver fails it): not "acquired", no release, a new acquire works', async () => {
       const gate = context.createUserEvent();
       const scope = queue.acquire([y, uv], { waitFor: [gate] });
       expect(y.acquired).toBe(true);
@@ -275,7 +275,7 @@ describe('cl_intel_va_api_media_sharing through the public API', () => {
       failing.release();
     });
 
-    it('an acquire behind a failed user event that the driver has not decided on (another gate unset) is neither released nor re-acquired: drivers differ (issue 22 item 7)', async () => {
+    it('an acquire behind a failed user event that the driver has not decided on (another gate unset) is neither released nor re-acquired: drivers differ', async () => {
       const [failing, later] = [context.createUserEvent(), context.createUserEvent()];
       const scope = queue.acquire([y], { waitFor: [failing, later] });
       failing.setStatus(-5);

@@ -1,4 +1,4 @@
-// Issue 23 item 5: worker threads do not serialize each other, and no
+// Worker threads do not serialize each other, and no
 // completion is lost or delivered to the wrong thread. Each worker has its
 // own context and queue and awaits 1000 commands: a write of its own stamp
 // (worker, round) then a non-blocking read back; an await that resolved for
@@ -54,7 +54,7 @@ Promise.all(finished).then(() => new Promise((r) => setTimeout(r, 50))).then(() 
 });
 `;
 
-describe('issue 23 item 5: worker threads, each with its own context and queue, 1000 awaited commands each', () => {
+describe('worker threads, each with its own context and queue, 1000 awaited commands each', () => {
   for (const platform of ['opencl-interop reference driver', 'Portable Computing Language']) {
     it.each([['callback'], ['waiter']])(
       `${platform}: every completion reaches its own thread, and a worker terminated mid-stream leaves the others running (OPENCL_INTEROP_COMPLETION=%s)`,

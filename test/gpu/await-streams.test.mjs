@@ -1,4 +1,4 @@
-// Issue 23 item 1 on the GPU: queue A runs a kernel of about 190 ms; queue B
+// On the GPU: queue A runs a kernel of about 190 ms; queue B
 // (same GPU, or a second GPU where there is one) writes 4 KiB, and that
 // write's await must resolve within 2 ms of the write's completion, in both
 // completion modes. Before each queue had its own waiting thread the waiter

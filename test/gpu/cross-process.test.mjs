@@ -1,9 +1,9 @@
-// Exported handles between processes on the GPU (issue 23, item 8): a producer
+// Exported handles between processes on the GPU: a producer
 // process (Vulkan only) and a consumer process (OpenCL only) joined by a
 // HandleChannel (Unix socket, SCM_RIGHTS); 4K NV12 frames converted to RGBA by
 // the consumer (or read as NV12 where the device has no compiler, as the
 // reference driver), checked against the CPU: 0 mismatches. Also the readPlane
-// pitch bound of issue 22 item 8, in a fresh process.
+// pitch bound, in a fresh process.
 //
 //   node --test test/gpu/cross-process.test.mjs
 // CI-sized on the reference driver + lavapipe:
@@ -40,7 +40,7 @@ test('producer (Vulkan) and consumer (OpenCL) processes share frames through sen
   if (onGpu) assert.equal(report.converted, true, 'the GPU converts NV12 -> RGBA');
 });
 
-test('VulkanImage.readPlane with a pitch no Uint8Array can hold is a RangeError, not an abort (issue 22 item 8)', async () => {
+test('VulkanImage.readPlane with a pitch no Uint8Array can hold is a RangeError, not an abort', async () => {
   const run = await runFresh(
     `const vk = vulkanDevice(); const img = vk.createImage({ width: 16, height: 16, format: 'rgba8' });
      try { img.readPlane(0, { pitch: 2 ** 40 }).then(() => console.log('resolved'), (e) => console.log('rejected', e.name)); }

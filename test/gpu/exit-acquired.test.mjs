@@ -1,4 +1,4 @@
-// Issue 22 items 1-2: a program that ends, throws, or is a worker terminated
+// A program that ends, throws, or is a worker terminated
 // with imported external memory still acquired must exit. On NVIDIA's driver
 // (580) each of these processes never ended before the fix; on the
 // reference driver they did until it learnt to behave as NVIDIA does.
@@ -54,7 +54,7 @@ const scenarios = {
     })();`,
 };
 
-describe('a process ends with imported memory acquired (issue 22 item 1)', {
+describe('a process ends with imported memory acquired', {
   skip: hasVulkan ? false : 'no Vulkan device matches the OpenCL device',
 }, () => {
   for (const [name, body] of Object.entries(scenarios)) {
@@ -84,7 +84,7 @@ const workerSetup = `${prelude}
       const queue = context.createQueue(device);
       const memory = ocl.getExternalMemory(platform);`;
 
-describe('a worker importing Vulkan memory in a loop is terminated (issue 22 item 2)', {
+describe('a worker importing Vulkan memory in a loop is terminated', {
   skip: hasVulkan ? false : 'no Vulkan device matches the OpenCL device',
 }, () => {
   it('the process exits after worker.terminate() at 1.5 s', async () => {
@@ -114,7 +114,7 @@ describe('a worker importing Vulkan memory in a loop is terminated (issue 22 ite
   });
 });
 
-describe('a worker terminated between the driver taking an acquire and its record (issue 22: the memory was then destroyed acquired)', {
+describe('a worker terminated between the driver taking an acquire and its record (the memory must not be destroyed acquired)', {
   skip: hasVulkan ? false : 'no Vulkan device matches the OpenCL device',
 }, () => {
   it('10 workers in turn, each terminated inside a tight acquire + release loop: each termination ends, the process exits 0', async () => {

@@ -1,6 +1,6 @@
-// Issue 22: a process that ends with objects still alive must exit. On four
+// A process that ends with objects still alive must exit. On four
 // NVIDIA H200s (driver 580.159.04), beside 12 busy fuzzer processes, the
-// processes of external-mistakes items 4 and 5 printed everything and then did
+// processes of external-mistakes' bad-descriptor and double-import cases printed everything and then did
 // not exit (3 of 3), and so did 2 of 300 fuzzer seeds (and 3 on an earlier
 // run); 4 of those 5 seeds are ones that end without releasing what they made.
 // Each case below leaves one more kind of thing alive, so that the first to
@@ -22,7 +22,7 @@ const queue = context.createQueue(device);
 const buffer = context.createBuffer(4096);
 `;
 
-// Imports a Vulkan export into OpenCL and releases the import, leaving the Vulkan objects alive (items 4 and 5 did).
+// Imports a Vulkan export into OpenCL and releases the import, leaving the Vulkan objects alive (as external-mistakes' bad-descriptor and double-import cases do).
 const importedAndReleased = `
 const vk = vulkanDevice();
 const vkBuffer = vk.createBuffer({ size: 4096 });
@@ -49,7 +49,7 @@ const cases = [
     body: `const vk = vulkanDevice(); vk.createBuffer({ size: 4096 });`,
   },
   {
-    name: 'a Vulkan export imported into OpenCL and the import released; Vulkan objects, context and queue left alive (items 4 and 5)',
+    name: 'a Vulkan export imported into OpenCL and the import released; Vulkan objects, context and queue left alive',
     memory: true,
     body: `${opencl}${importedAndReleased}`,
   },
@@ -59,7 +59,7 @@ const cases = [
     body: `${opencl}${importedAndReleased}vkBuffer.dispose(); vk.dispose();`,
   },
   {
-    name: 'the same as items 4 and 5, without the Vulkan pin (OPENCL_INTEROP_VULKAN_UNPINNED=1)',
+    name: 'the same, without the Vulkan pin (OPENCL_INTEROP_VULKAN_UNPINNED=1)',
     memory: true,
     env: { OPENCL_INTEROP_VULKAN_UNPINNED: '1' },
     body: `${opencl}${importedAndReleased}`,

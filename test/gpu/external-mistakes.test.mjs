@@ -1,4 +1,4 @@
-// Issue 22, items 4-7: mistakes with external memory and semaphores that the
+// Mistakes with external memory and semaphores that the
 // NVIDIA driver answered with a bare status, a closed stranger's file, or a
 // process that never ends. Each runs in a fresh process with a 20 s limit:
 // imports of Vulkan exports (a Vulkan device matched to the OpenCL device by
@@ -49,7 +49,7 @@ const vulkanBuffer = `
     const memory = ocl.getExternalMemory(platform);
 `;
 
-describe('issue 22 item 4: descriptors that are no export, and images the device cannot make over imported planes', { skip: noMemory }, () => {
+describe('descriptors that are no export, and images the device cannot make over imported planes', { skip: noMemory }, () => {
   it('a regular file, a FIFO, a TCP socket, a directory, a closed fd: TypeErrors before the driver (NVIDIA: positive status 999); a real export imports', async () => {
     await expectPrinted(
       `
@@ -95,7 +95,7 @@ describe('issue 22 item 4: descriptors that are no export, and images the device
   });
 });
 
-describe('issue 22 item 5: the same fd imported twice never closes a file opened in between', { skip: noMemory }, () => {
+describe('the same fd imported twice never closes a file opened in between', { skip: noMemory }, () => {
   it('the import takes the fd (closed once, at the import: the driver holds a duplicate); the second import is a TypeError; a file opened under the number stays open', async () => {
     await expectPrinted(
       `
@@ -118,7 +118,7 @@ describe('issue 22 item 5: the same fd imported twice never closes a file opened
   });
 });
 
-describe('issue 22 item 6: waits on semaphores made in OpenCL that nothing can signal', {
+describe('waits on semaphores made in OpenCL that nothing can signal', {
   skip: hasSemaphores ? false : 'the platform has no cl_khr_semaphore',
 }, () => {
   const forms = [
@@ -174,7 +174,7 @@ describe('issue 22 item 6: waits on semaphores made in OpenCL that nothing can s
 // an acquire gated on a user event that then fails, hung there 2 of 2). The package refuses such an acquire on every
 // driver; the reference driver blocks as NVIDIA's does with REFDRV_GATED_INTEROP=block.
 const onReference = platform?.name === 'opencl-interop reference driver';
-describe('issue 22 item 7: an acquire behind an unset user event (NVIDIA: the thread never returns) is refused; set first, it acquires', {
+describe('an acquire behind an unset user event (NVIDIA: the thread never returns) is refused; set first, it acquires', {
   skip: noMemory,
 }, () => {
   for (const [mode, env] of [

@@ -1,4 +1,4 @@
-// The misuse fuzzer's crashes on PoCL (issue 22 item 3), replayed on the GPU
+// The misuse fuzzer's crashes on PoCL, replayed on the GPU
 // driver, each in a fresh process: maps of one address with a map gated by a
 // user event, and a command that waited on a failed user event and on
 // another command still running. Whether two maps share an address is the

@@ -25,7 +25,7 @@ async function fresh(code: string, options: { timeout?: number; gc?: boolean } =
   });
 }
 
-describe("host memory is owned for a command's whole life (issue: reproductions 1, 2, 5)", () => {
+describe("host memory is owned for a command's whole life (clEnqueueReadBuffer / clEnqueueWriteBuffer: ptr is used until the command completes)", () => {
   it.each(['readBuffer', 'writeBuffer', 'exit'])(
     'a worker terminated (or exiting) with 20 non-blocking 1 MiB transfers in flight: %s',
     async (mode) => {

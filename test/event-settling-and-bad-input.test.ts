@@ -1,4 +1,4 @@
-// Issue 16, items 6-10: promises that settle whatever status a driver skips
+// Promises that settle whatever status a driver skips
 // or a command fails with, host reads and writes of surfaces OpenCL holds,
 // and a clear, typed error for every bad argument. Where a hang or a crash
 // is possible the reproduction runs in a fresh process that must end by
@@ -49,7 +49,7 @@ const poll = async (until: () => boolean) => {
   for (let i = 0; i < 500 && !until(); i++) await new Promise((r) => setTimeout(r, 2));
 };
 
-describe('item 6: whenStatus settles when the driver skips the status (clSetEventCallback, OpenCL 3.0 5.11)', () => {
+describe('whenStatus settles when the driver skips the status (clSetEventCallback, OpenCL 3.0 5.11)', () => {
   it("whenStatus('running') on a user event asked before setStatus('complete') resolves, and the process exits", async () => {
     const { value } = await fresh(`
       const gate = context.createUserEvent();
@@ -79,7 +79,7 @@ describe('item 6: whenStatus settles when the driver skips the status (clSetEven
   });
 });
 
-describe('item 7: whenStatus rejects with the failure of the command (clGetEventInfo CL_EVENT_COMMAND_EXECUTION_STATUS < 0)', () => {
+describe('whenStatus rejects with the failure of the command (clGetEventInfo CL_EVENT_COMMAND_EXECUTION_STATUS < 0)', () => {
   it("whenStatus('complete') asked after the command failed rejects, as does one asked before", async () => {
     const { context, queue } = poclSetup();
     const gate = context.createUserEvent();
@@ -116,7 +116,7 @@ describe('item 7: whenStatus rejects with the failure of the command (clGetEvent
   });
 });
 
-describe('item 8: VA plane transfers while OpenCL holds the surface (cl_intel_va_api_media_sharing 9.X.6)', () => {
+describe('VA plane transfers while OpenCL holds the surface (cl_intel_va_api_media_sharing 9.X.6)', () => {
   let xvfb: Xvfb;
   let va: VaApiSharing;
   let display: VaDisplay;
@@ -227,7 +227,7 @@ describe('item 8: VA plane transfers while OpenCL holds the surface (cl_intel_va
   });
 });
 
-describe('item 9: kernels on CPU drivers run inside the process; what setArg(i, null) means (clSetKernelArg, NULL cl_mem)', () => {
+describe('kernels on CPU drivers run inside the process; what setArg(i, null) means (clSetKernelArg, NULL cl_mem)', () => {
   const kernels = `
     kernel void probe(global int *p, global int *flag) { flag[0] = p == 0 ? 1 : 2; }
     kernel void deref(global int *p) { p[get_global_id(0)] = 1; }`;
@@ -267,7 +267,7 @@ describe('item 9: kernels on CPU drivers run inside the process; what setArg(i, 
   });
 });
 
-describe('item 10: a clear, typed error for every bad input', () => {
+describe('a clear, typed error for every bad input', () => {
   it('the Direct3D module off Windows: all 33 entries; 30 throw the one Direct3DUnavailableError, the 3 table lookups answer', () => {
     if (process.platform === 'win32') return;
     const entries = Object.keys(direct3d).filter(
@@ -372,7 +372,7 @@ describe('item 10: a clear, typed error for every bad input', () => {
   });
 });
 
-describe("item 10: the VA module's errors (software VA driver on Xvfb, reference driver)", () => {
+describe("the VA module's errors (software VA driver on Xvfb, reference driver)", () => {
   let xvfb: Xvfb;
   let va: VaApiSharing;
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-// Issue 16's crashes, each reproduced in a fresh process through the public
+// Crashes a script could cause, each reproduced in a fresh process through the public
 // API: a crash there is a signal or a time-out, not a failed assertion of this
 // process. Each test failed before its fix (the commit that added it says how).
 import { resolve } from 'node:path';
@@ -384,7 +384,7 @@ describe('11. an ICD registry file that starts with a NUL byte (ocl-icd crashes 
   });
 });
 
-describe('issue 22: a mapping larger than an ArrayBuffer can be (NVIDIA makes buffers over 4 GiB; the fuzzer mapped one: SIGSEGV)', () => {
+describe('a mapping larger than an ArrayBuffer can be (NVIDIA makes buffers over 4 GiB; the fuzzer mapped one: SIGSEGV)', () => {
   // The reference driver, told to, makes such a buffer as a GPU does: its pages reserved, not touched.
   const env = { REFDRV_MAX_ALLOC: String(2 ** 33) };
   const setup = `
@@ -458,7 +458,7 @@ describe('issue 22: a mapping larger than an ArrayBuffer can be (NVIDIA makes bu
   });
 });
 
-describe("issue 22: a script that ends with objects alive leaves them to the process's end (NVIDIA under load took seconds per release, and such processes stayed tens of seconds to minutes)", () => {
+describe("a script that ends with objects alive leaves them to the process's end (NVIDIA under load took seconds per release, and such processes stayed tens of seconds to minutes)", () => {
   const leftAlive = `
     const platform = ocl.getPlatforms().find((p) => p.name === 'opencl-interop reference driver');
     const context = ocl.createContext({ platform });

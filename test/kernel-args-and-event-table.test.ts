@@ -1,4 +1,4 @@
-// The fast enqueue path (issue 9) keeps every check of the safety work:
+// The fast enqueue path keeps every check of the slower one:
 // events are ids in a native table, kernel arguments reach the driver with
 // the enqueue, and hot calls take object-table slots. Each case runs in a
 // fresh process: a crash there is a signal, not a failed assertion here.
