@@ -32,8 +32,8 @@
 //   node scripts/external-memory-proof.mjs [--platform NAME] [--cycles N] [--frames N]
 //        [--size BYTES] [--image WxH] [--json]
 //
-// On a GPU machine without Node or a Vulkan loader: scripts/gpu/prepare.sh
-// on the build machine, then `bash scripts/gpu/device.sh node
+// On a GPU machine without Node or a Vulkan loader: scripts/gpu/pack-for-gpu-machine.sh
+// on the build machine, then `bash scripts/gpu/with-gpu-drivers.sh node
 // scripts/external-memory-proof.mjs` there (it sets VK_DRIVER_FILES and
 // OCL_ICD_VENDORS to NVIDIA's drivers).
 import { spawnSync } from 'node:child_process';

@@ -3,10 +3,10 @@
 // of command, a fresh process enqueues it behind an unset user event, fails the event, and prints the command's
 // status (clGetEventInfo) over the next 3 s, then the status of an in-order marker enqueued after it, then exits
 // with process.exit(0). A process not gone 20 s after its start is reported with its threads' states and killed; one
-// that printed nothing never returned from the enqueue (NVIDIA's external-memory acquire, 2026-11-28).
+// that printed nothing never returned from the enqueue (NVIDIA 580's external-memory acquire does so).
 //
 //   node scripts/gpu/failed-gate-probe.mjs [--platform NAME] [--kinds marker,write,acquire,semaphore-wait,semaphore-signal]
-//   (on the GPU machine: bash scripts/gpu/device.sh node scripts/gpu/failed-gate-probe.mjs)
+//   (on the GPU machine: bash scripts/gpu/with-gpu-drivers.sh node scripts/gpu/failed-gate-probe.mjs)
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

@@ -13,8 +13,8 @@
 // --step-limit is each step's limit (default 600 s for the check and the proof, 240 s a suite file), after which
 // its every thread's stack is printed and it is killed.
 //
-// On a machine without Node or a Vulkan loader: scripts/gpu/prepare.sh on a
-// build machine, carry what it lists, and run it through scripts/gpu/device.sh
+// On a machine without Node or a Vulkan loader: scripts/gpu/pack-for-gpu-machine.sh on a
+// build machine, carry what it lists, and run it through scripts/gpu/with-gpu-drivers.sh
 // (docs/testing.md, "Testing on a GPU").
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';

@@ -5,8 +5,8 @@
 // thread joined it: the Vulkan loader had unloaded NVIDIA's driver with the
 // last instance, and a thread-exit handler ran into it. The package now keeps
 // one instance for the life of the process (native/vulkan/instance.cc,
-// KeepDriversLoaded); OPENCL_INTEROP_VULKAN_UNPINNED=1 leaves it out, which is
-// how scripts/gpu/diagnose.sh shows the crash. Each case is a fresh process.
+// KeepDriversLoaded); OPENCL_INTEROP_VULKAN_UNPINNED=1 leaves it out, which
+// shows the crash on NVIDIA. Each case is a fresh process.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeRun, gpuPlatform, prelude, runFresh, vulkanMatches } from './support.mjs';

@@ -2,7 +2,7 @@
 # The misuse fuzzer on every GPU of the machine, 4 at a time per GPU
 # (CUDA_VISIBLE_DEVICES picks the GPU), NVIDIA as the compiling platform and
 # the reference driver beside it where it loads; the seeds split evenly:
-#   OUT=/tmp/gpu-out SEEDS=1-300 STEPS=2000 LIMIT=1800 bash scripts/gpu/device.sh bash scripts/gpu/fuzz-gpus.sh
+#   OUT=/tmp/gpu-out SEEDS=1-300 STEPS=2000 LIMIT=1800 bash scripts/gpu/with-gpu-drivers.sh bash scripts/gpu/fuzz-across-gpus.sh
 # GPUS="1 2 3" picks the GPUs (default: every one; "1 1 1" runs three fuzzers of 4 on GPU 1, each with a log of its
 # own); SEEDS may also be one range per GPU, "11-75 88-150 161-225".
 # Each seed prints a line as it ends; a hung one, every thread's stack (--stacks).

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Run on the GPU machine, in the repository's root, with what
-# scripts/gpu/prepare.sh gathered beside it: puts node and the Vulkan loader in
+# scripts/gpu/pack-for-gpu-machine.sh gathered beside it: puts node and the Vulkan loader in
 # place where they are missing, points the ICD loader at NVIDIA's OpenCL driver
 # (and the reference driver, when built), points Vulkan at NVIDIA's ICD, then
 # runs the given command:
-#   bash scripts/gpu/device.sh npm run test:gpu -- --seeds 1-300
-#   bash scripts/gpu/device.sh node scripts/gpu/test.mjs --seeds 1-300
+#   bash scripts/gpu/with-gpu-drivers.sh node scripts/gpu/test.mjs --seeds 1-300
+#   bash scripts/gpu/with-gpu-drivers.sh npm run test:gpu     (where the machine has npm)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if ! command -v node >/dev/null; then
-  [ -f .node/node.xz ] || { echo "no node on this machine and no .node/node.xz (run scripts/gpu/prepare.sh on the build machine)" >&2; exit 2; }
+  [ -f .node/node.xz ] || { echo "no node on this machine and no .node/node.xz (run scripts/gpu/pack-for-gpu-machine.sh on the build machine)" >&2; exit 2; }
   xz -dc .node/node.xz > /usr/local/bin/node && chmod +x /usr/local/bin/node
 fi
 if ! ldconfig -p | grep -q 'libvulkan.so.1 '; then
@@ -23,7 +23,7 @@ for lib in /usr/local/nvidia/lib64/libnvidia-opencl.so.1 /usr/lib/x86_64-linux-g
   if [ -f "$lib" ]; then echo "$lib" > "$vendors/nvidia.icd"; break; fi
 done
 [ -f cmake-build/lib/libocl_interop_refdriver.so ] && echo "$PWD/cmake-build/lib/libocl_interop_refdriver.so" > "$vendors/reference.icd"
-# The ocl-icd there left the folder's reference.icd out (2026-11-27); its
+# Some ocl-icd builds leave a folder's second .icd out; its
 # OCL_ICD_FILENAMES, which replaces the folders, loads every driver listed.
 OCL_ICD_FILENAMES=$(cat "$vendors"/*.icd | paste -sd:)
 export OCL_ICD_FILENAMES

@@ -5,7 +5,7 @@
 #   .node/node.xz   this machine's node binary, compressed
 #   .gl/*.deb       the Vulkan and GL loaders (libvulkan1 and the glvnd libraries)
 # Copy (or carry) these with build/Release, dist, node_modules/node-gyp-build
-# and cmake-build to the GPU machine, and run scripts/gpu/device.sh there.
+# and cmake-build to the GPU machine, and run scripts/gpu/with-gpu-drivers.sh there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 npm run build:addon --silent

@@ -2,7 +2,7 @@
 # Replays misuse-fuzzer seeds that failed, each as COPIES separate fuzzer processes on one GPU (at most 4 share a
 # GPU, as in the run that found them), with the stacks of a stuck exit (then EXIT_WAIT more seconds to see whether
 # it ends by itself) and a crash run again under gdb or cuda-gdb:
-#   OUT=/tmp/gpu-out bash scripts/gpu/device.sh bash scripts/gpu/replay-seeds.sh 0:52:4 1:120:4 2:273:4 3:6,7,156:1
+#   OUT=/tmp/gpu-out bash scripts/gpu/with-gpu-drivers.sh bash scripts/gpu/replay-fuzz-seeds.sh 0:52:4 1:120:4 2:273:4 3:6,7,156:1
 # Each argument is GPU:SEEDS:COPIES[:STEPS]. LIMIT (default 420 s) bounds each process; STEPS (default 2000).
 set -u; mkdir -p "$OUT"
 limit=${LIMIT:-420}; steps=${STEPS:-2000}; exit_wait=${EXIT_WAIT:-90}
