@@ -61,10 +61,20 @@ export function closesHandleType(handleType: string): boolean {
 // garbage collection closes one nobody closed or handed over.
 const forgotten = new FinalizationRegistry<OsHandle>(closeOsHandle);
 
-/** @internal `owner` now owns `handle` (of `handleType`): garbage collection closes it unless closeOwned() or relinquishOwned() ran first. */
+/**
+ * @internal `owner` now owns `handle` (of `handleType`): garbage collection
+ * closes it unless closeOwned() or relinquishOwned() ran first, and the owner
+ * is not cloneable to another thread (refuseCloning).
+ */
 export function ownHandle(owner: object, handle: OsHandle, handleType: string): void {
   if (!closesHandleType(handleType) || (typeof handle === 'number' && handle < 0)) return;
   forgotten.register(owner, handle, owner);
+  const name = owner.constructor.name;
+  const what = typeof handle === 'number' ? `file descriptor ${handle}` : `handle 0x${handle.toString(16)}`;
+  refuseCloning(
+    owner,
+    `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name} owns ${what}: use it in this thread${'relinquish' in owner ? ', or relinquish() it and post { handleType, handle, ... } (the other thread then owns it)' : ''}`,
+  );
 }
 
 /** @internal The owner closes its handle now (once: the caller makes it idempotent). */
@@ -76,4 +86,18 @@ export function closeOwned(owner: object, handle: OsHandle, handleType: string):
 /** @internal Another API took the owner's handle: closing it is that API's business now. */
 export function relinquishOwned(owner: object): void {
   forgotten.unregister(owner);
+}
+
+/**
+ * @internal Makes structuredClone() and postMessage() of `target` (and of a
+ * spread copy of it) throw a DataCloneError whose message carries `why`: an
+ * object that owns a descriptor cloned to another thread would be a second
+ * owner of the same number, and each would close it (the second close then
+ * closes whatever file took the number in between). The value is a symbol
+ * (HTML StructuredSerialize refuses symbols) in an enumerable own property
+ * named `cloning`: the serialiser reads every enumerable own property.
+ */
+export function refuseCloning(target: object, why: string): void {
+  if (Object.hasOwn(target, 'cloning')) return; // an owner of several handles: the first one says it
+  Object.defineProperty(target, 'cloning', { value: Symbol(`refused: ${why}`), enumerable: true });
 }

@@ -10,7 +10,7 @@ import { lstatSync, unlinkSync } from 'node:fs';
 import type { NativeHandleChannel } from '../addon';
 import { nativeAddon } from '../addon';
 import { describeValue } from '../errors';
-import { closeOsHandle, closeOwned, ownHandle, relinquishOwned } from '../os-handle';
+import { closeOsHandle, closeOwned, ownHandle, refuseCloning, relinquishOwned } from '../os-handle';
 import { checkInt, checkOptions } from '../validate';
 
 /** What a channel's operation failed on. */
@@ -270,6 +270,10 @@ export class HandleChannel {
   /** @internal */
   constructor(native: NativeHandleChannel) {
     this.#native = native;
+    refuseCloning(
+      this,
+      'a HandleChannel owns its socket: make a pair and pass channel.fd to a child process (stdio), or connect() from the other thread',
+    );
   }
 
   /** Two connected ends (socketpair). */
@@ -279,7 +283,12 @@ export class HandleChannel {
     return [new HandleChannel(a), new HandleChannel(b)];
   }
 
-  /** Takes over an inherited descriptor of a connected Unix SOCK_SEQPACKET socket (a child's end: fd 3 when passed as stdio[3]). */
+  /**
+   * Takes over an inherited descriptor of a connected Unix SOCK_SEQPACKET
+   * socket (a child's end: fd 3 when passed as stdio[3]). The descriptor of
+   * a live HandleChannel of this process is refused (a TypeError): two
+   * channels would each close it.
+   */
   static fromFd(fd: number): HandleChannel {
     requireUnix('HandleChannel.fromFd()');
     checkInt(fd, 'fd', 0, 0x7fffffff);
@@ -485,6 +494,7 @@ export class HandleListener {
     this.#native = native;
     this.path = path;
     this.#inode = lstatSync(path).ino;
+    refuseCloning(this, 'a HandleListener owns its socket: listen in the thread that accepts');
   }
 
   /** The next process that connects. */

@@ -24,6 +24,7 @@ import { Event } from '../event';
 import { getSemaphores, type Semaphore, type Semaphores } from '../interop/semaphore';
 import { MemObject } from '../memory';
 import { CommandQueue } from '../queue';
+import { refuseCloning } from '../os-handle';
 import { checkChoice, checkInt, checkObject, checkOptions } from '../validate';
 import { VulkanCommands } from '../vulkan/commands';
 import { VulkanDevice, type VulkanSubmission } from '../vulkan/device';
@@ -220,6 +221,7 @@ export class FramePipeline<R = unknown> {
     this.#consume = consume!;
     this.#process = process!;
     this.#count = count;
+    refuseCloning(this, 'a FramePipeline runs in the thread that made it: make one in the other thread');
     try {
       const useSemaphores = this.sync === 'semaphores';
       if (useSemaphores) this.#semaphores = getSemaphores(queue.context.platform);

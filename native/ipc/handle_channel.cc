@@ -9,6 +9,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,26 @@ sockaddr_un PathAddress(Napi::Env env, const Napi::Value& value, socklen_t* leng
 
 #endif
 
+// The descriptors live channels own, in every thread of the process (descriptors are the process's): an
+// adoption of one would make two owners that both close it.
+std::mutex live_mutex;
+std::set<int>& LiveFds() {
+  static std::set<int> fds;
+  return fds;
+}
+void Own(int fd) {
+  std::lock_guard<std::mutex> lock(live_mutex);
+  LiveFds().insert(fd);
+}
+void Disown(int fd) {
+  std::lock_guard<std::mutex> lock(live_mutex);
+  LiveFds().erase(fd);
+}
+bool Owned(int fd) {
+  std::lock_guard<std::mutex> lock(live_mutex);
+  return LiveFds().count(fd) != 0;
+}
+
 class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
  public:
   static constexpr const char* kName = "NativeHandleChannel";
@@ -83,6 +105,7 @@ class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
   explicit NativeHandleChannel(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeHandleChannel>(info) {
     env_ = info.Env();
     fd_ = info[0].As<Napi::Number>().Int32Value();
+    if (fd_ >= 0) Own(fd_);
     napi_add_env_cleanup_hook(env_, Cleanup, this);
   }
   ~NativeHandleChannel() override {
@@ -126,7 +149,10 @@ class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
       uv_poll_stop(&p->handle);
       uv_close(reinterpret_cast<uv_handle_t*>(&p->handle), [](uv_handle_t* h) { delete static_cast<Poll*>(h->data); });
     }
-    if (fd_ >= 0) close(fd_);
+    if (fd_ >= 0) {
+      Disown(fd_);
+      close(fd_);
+    }
 #endif
     fd_ = -1;
   }
@@ -353,6 +379,9 @@ Napi::Value Adopt(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   int fd = info[0].As<Napi::Number>().Int32Value();
   if (fcntl(fd, F_GETFD) == -1) return Napi::String::New(env, "it is not an open file descriptor");
+  if (Owned(fd))
+    return Napi::String::New(env,
+                             "it is the descriptor of a live HandleChannel of this process, which closes it (use that channel, or close it first)");
   int type = 0, domain = 0;
   socklen_t size = sizeof type;
   if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &size) != 0) return Napi::String::New(env, "it is not a socket");
