@@ -24,6 +24,7 @@ typedef struct {
 
 enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2 };
 enum { CU_STREAM_NON_BLOCKING = 1 };
+enum { CU_CTX_SCHED_BLOCKING_SYNC = 0x04 };
 
 typedef struct {
   size_t srcXInBytes, srcY;
@@ -152,23 +153,24 @@ typedef struct {
 } CuvidParserParams;
 
 /* The entry points, filled by dlsym: name in the library, then the type. */
-#define NVDEC_CUDA_FUNCTIONS(X)                                       \
-  X(cuInit, CUresult (*)(unsigned int))                               \
-  X(cuDriverGetVersion, CUresult (*)(int*))                           \
-  X(cuDeviceGetCount, CUresult (*)(int*))                             \
-  X(cuDeviceGet, CUresult (*)(CUdevice*, int))                        \
-  X(cuDeviceGetName, CUresult (*)(char*, int, CUdevice))              \
-  X(cuDeviceGetUuid, CUresult (*)(CUuuid*, CUdevice))                 \
-  X(cuDevicePrimaryCtxRetain, CUresult (*)(CUcontext*, CUdevice))     \
-  X(cuDevicePrimaryCtxRelease_v2, CUresult (*)(CUdevice))             \
-  X(cuCtxCreate_v2, CUresult (*)(CUcontext*, unsigned int, CUdevice)) \
-  X(cuCtxDestroy_v2, CUresult (*)(CUcontext))                         \
-  X(cuCtxPushCurrent_v2, CUresult (*)(CUcontext))                     \
-  X(cuCtxPopCurrent_v2, CUresult (*)(CUcontext*))                     \
-  X(cuStreamCreate, CUresult (*)(CUstream*, unsigned int))            \
-  X(cuStreamDestroy_v2, CUresult (*)(CUstream))                       \
-  X(cuStreamSynchronize, CUresult (*)(CUstream))                      \
-  X(cuMemcpy2D_v2, CUresult (*)(const CudaMemcpy2D*))                 \
+#define NVDEC_CUDA_FUNCTIONS(X)                                          \
+  X(cuInit, CUresult (*)(unsigned int))                                  \
+  X(cuDriverGetVersion, CUresult (*)(int*))                              \
+  X(cuDeviceGetCount, CUresult (*)(int*))                                \
+  X(cuDeviceGet, CUresult (*)(CUdevice*, int))                           \
+  X(cuDeviceGetName, CUresult (*)(char*, int, CUdevice))                 \
+  X(cuDeviceGetUuid, CUresult (*)(CUuuid*, CUdevice))                    \
+  X(cuDevicePrimaryCtxRetain, CUresult (*)(CUcontext*, CUdevice))        \
+  X(cuDevicePrimaryCtxSetFlags_v2, CUresult (*)(CUdevice, unsigned int)) \
+  X(cuDevicePrimaryCtxRelease_v2, CUresult (*)(CUdevice))                \
+  X(cuCtxCreate_v2, CUresult (*)(CUcontext*, unsigned int, CUdevice))    \
+  X(cuCtxDestroy_v2, CUresult (*)(CUcontext))                            \
+  X(cuCtxPushCurrent_v2, CUresult (*)(CUcontext))                        \
+  X(cuCtxPopCurrent_v2, CUresult (*)(CUcontext*))                        \
+  X(cuStreamCreate, CUresult (*)(CUstream*, unsigned int))               \
+  X(cuStreamDestroy_v2, CUresult (*)(CUstream))                          \
+  X(cuStreamSynchronize, CUresult (*)(CUstream))                         \
+  X(cuMemcpy2D_v2, CUresult (*)(const CudaMemcpy2D*))                    \
   X(cuGetErrorName, CUresult (*)(CUresult, const char**))
 
 #define NVDEC_CUVID_FUNCTIONS(X)                                                                                   \

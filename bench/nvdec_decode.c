@@ -16,11 +16,17 @@
  * each with its own parser and decoder and CUDA stream, decoding the whole
  * file at once; one untimed pass first creates the decoders.
  *
+ * The runs bench/video-decode.mjs makes (streams from bench/make-video-streams.sh;
+ * on a machine without cmake-build: cc -std=c11 -O2 bench/nvdec_decode.c -ldl -lpthread):
+ *   nvdec_decode_c .cache/video-streams/1080p.h264 --json --streams 1,2,4,8 --repeat 3
+ *   nvdec_decode_c .cache/video-streams/4k.h264 --json --streams 1,2,4,8 --repeat 3
+ *   nvdec_decode_c .cache/video-streams/short.h264 --json --md5 --md5-compare .cache/video-streams/short.framemd5
+ *
  * Usage (cmake-build/bench/nvdec_decode_c):
  *   nvdec_decode_c FILE.h264 [--streams 1,2,4,8] [--repeat 5] [--json]
  *                  [--md5] [--md5-compare FILE.framemd5] [--device 0]
  *                  [--context shared|own] [--surfaces N] [--display-delay 4]
- *                  [--end-of-picture]
+ *                  [--end-of-picture] [--sync auto|blocking]
  *   --streams     decoders at once, each decoding the whole file; a list runs
  *                 each count in turn (fresh decoders), one line each
  *   --repeat      timed passes per count (median reported); default 5
@@ -35,11 +41,15 @@
  *                 delay + 1, at most 32); --display-delay: the parser's
  *                 ulMaxDisplayDelay (default 4, FFmpeg's); --end-of-picture:
  *                 packets marked CUVID_PKT_ENDOFPICTURE
+ *   --sync        how CUDA waits (for the map's copy): auto, CUDA's default
+ *                 (spins while there are fewer contexts than cores), or
+ *                 blocking (CU_CTX_SCHED_BLOCKING_SYNC, as FFmpeg's CUDA
+ *                 device context asks: less CPU time per frame)
  *
  * Output with --json, one line per stream count (fields in this order):
  *   {"bench":"nvdec_decode","file","device","uuid","driver_version","nvdecs",
  *    "width","height","coded_width","coded_height","access_units","streams",
- *    "context","repeats","frames_per_stream","frames","seconds","fps",
+ *    "context","sync","repeats","frames_per_stream","frames","seconds","fps",
  *    "aggregate_fps","aggregate_fps_runs":[...],"slowest_stream_fps",
  *    "cpu_us_per_frame","decode_surfaces","min_decode_surfaces",
  *    "display_delay","end_of_picture"}
@@ -78,7 +88,7 @@ static struct { NVDEC_CUVID_FUNCTIONS(AS_MEMBER) } cuvid;
 
 static struct {
   const char* file;
-  int streams[kMaxStreams], stream_counts, repeat, md5, json, device, own_context, surfaces, display_delay, eop;
+  int streams[kMaxStreams], stream_counts, repeat, md5, json, device, own_context, surfaces, display_delay, eop, blocking_sync;
   const char* md5_compare;
 } opt = {.repeat = 5, .display_delay = 4};
 
@@ -375,7 +385,7 @@ static void run_streams(int count) {
     streams[i].index = i;
     if (opt.own_context) {
       CUcontext popped;
-      CHECK(cu.cuCtxCreate_v2(&streams[i].context, 0, device));
+      CHECK(cu.cuCtxCreate_v2(&streams[i].context, opt.blocking_sync ? CU_CTX_SCHED_BLOCKING_SYNC : 0, device));
       CHECK(cu.cuCtxPopCurrent_v2(&popped));
     } else {
       streams[i].context = primary;
@@ -428,10 +438,10 @@ static void run_streams(int count) {
       print_device_fields();
       printf(
           ",\"width\":%u,\"height\":%u,\"coded_width\":%u,\"coded_height\":%u,\"access_units\":%zu,"
-          "\"streams\":%d,\"context\":\"%s\",\"repeats\":%d,\"frames_per_stream\":%u,\"frames\":%.0f,"
+          "\"streams\":%d,\"context\":\"%s\",\"sync\":\"%s\",\"repeats\":%d,\"frames_per_stream\":%u,\"frames\":%.0f,"
           "\"seconds\":%.6f,\"fps\":%.1f,\"aggregate_fps\":%.1f,\"aggregate_fps_runs\":[",
-          s->width, s->height, s->format.coded_width, s->format.coded_height, unit_count, count, opt.own_context ? "own" : "shared", timed,
-          per_stream, frames, median, aggregate / count, aggregate);
+          s->width, s->height, s->format.coded_width, s->format.coded_height, unit_count, count, opt.own_context ? "own" : "shared",
+          opt.blocking_sync ? "blocking" : "auto", timed, per_stream, frames, median, aggregate / count, aggregate);
       for (int i = 0; i < timed; i++) printf("%s%.1f", i ? "," : "", rate[i]);
       printf(
           "],\"slowest_stream_fps\":%.1f,\"cpu_us_per_frame\":%.2f,\"decode_surfaces\":%d,"
@@ -439,10 +449,10 @@ static void run_streams(int count) {
           slowest, cpu_us, s->surfaces, s->format.min_num_decode_surfaces, opt.display_delay, opt.eop ? "true" : "false");
     } else {
       printf(
-          "%s %ux%u, %d stream(s), %s context: %u frames each, %.4f s (median of %d), %.1f fps per stream, "
+          "%s %ux%u, %d stream(s), %s context, %s sync: %u frames each, %.4f s (median of %d), %.1f fps per stream, "
           "%.1f fps aggregate, %.1f us CPU per frame, %d decode surfaces (parser's minimum %d)\n",
-          opt.file, s->width, s->height, count, opt.own_context ? "own" : "shared", per_stream, median, timed, aggregate / count, aggregate, cpu_us,
-          s->surfaces, s->format.min_num_decode_surfaces);
+          opt.file, s->width, s->height, count, opt.own_context ? "own" : "shared", opt.blocking_sync ? "blocking" : "auto", per_stream, median,
+          timed, aggregate / count, aggregate, cpu_us, s->surfaces, s->format.min_num_decode_surfaces);
     }
   }
   fflush(stdout);
@@ -468,13 +478,13 @@ static void parse_args(int argc, char** argv) {
     const char* a = argv[i];
     const char* value = i + 1 < argc ? argv[i + 1] : NULL;
     int takes = strcmp(a, "--streams") == 0 || strcmp(a, "--repeat") == 0 || strcmp(a, "--device") == 0 || strcmp(a, "--context") == 0 ||
-                strcmp(a, "--surfaces") == 0 || strcmp(a, "--display-delay") == 0 || strcmp(a, "--md5-compare") == 0;
+                strcmp(a, "--surfaces") == 0 || strcmp(a, "--display-delay") == 0 || strcmp(a, "--md5-compare") == 0 || strcmp(a, "--sync") == 0;
     if (takes && !value) fail(1, "%s needs a value", a);
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       printf(
           "usage: nvdec_decode_c FILE.h264 [--streams 1,2,4,8] [--repeat 5] [--json] [--md5]\n"
           "       [--md5-compare FILE.framemd5] [--device 0] [--context shared|own] [--surfaces N]\n"
-          "       [--display-delay 4] [--end-of-picture]   (bench/nvdec_decode.c explains each)\n");
+          "       [--display-delay 4] [--end-of-picture] [--sync auto|blocking]   (bench/nvdec_decode.c explains each)\n");
       exit(0);
     } else if (strcmp(a, "--streams") == 0) {
       char list[256];
@@ -492,6 +502,9 @@ static void parse_args(int argc, char** argv) {
     } else if (strcmp(a, "--context") == 0) {
       if (strcmp(value, "shared") != 0 && strcmp(value, "own") != 0) fail(1, "--context takes shared or own, not '%s'", value);
       opt.own_context = strcmp(value, "own") == 0;
+    } else if (strcmp(a, "--sync") == 0) {
+      if (strcmp(value, "auto") != 0 && strcmp(value, "blocking") != 0) fail(1, "--sync takes auto or blocking, not '%s'", value);
+      opt.blocking_sync = strcmp(value, "blocking") == 0;
     } else if (strcmp(a, "--surfaces") == 0) {
       opt.surfaces = parse_int(value, a, 1, kMaxSurfaces);
     } else if (strcmp(a, "--display-delay") == 0) {
@@ -535,6 +548,7 @@ int main(int argc, char** argv) {
   CUuuid uuid;
   CHECK(cu.cuDeviceGetUuid(&uuid, device));
   for (int i = 0; i < 16; i++) sprintf(device_uuid + 2 * i, "%02x", uuid.bytes[i]);
+  if (opt.blocking_sync) CHECK(cu.cuDevicePrimaryCtxSetFlags_v2(device, CU_CTX_SCHED_BLOCKING_SYNC));
   CHECK(cu.cuDevicePrimaryCtxRetain(&primary, device));
   CHECK(cu.cuCtxPushCurrent_v2(primary));
   caps.eCodecType = cudaVideoCodec_H264;
