@@ -13,6 +13,7 @@
         "native/device.cc",
         "native/context.cc",
         "native/queue.cc",
+        "native/mapping.cc",
         "native/memory.cc",
         "native/host_memory.cc",
         "native/os_handle.cc",
@@ -39,6 +40,9 @@
         "native/vulkan/memory.cc",
         "native/vulkan/semaphore.cc",
         "native/vulkan/commands.cc",
+        "native/video/video.cc",
+        "native/video/decoder.cc",
+        "native/video/h264_params.cc",
         "native/ipc/handle_channel.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native"],

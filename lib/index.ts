@@ -163,3 +163,5 @@ export * from './vulkan';
 export * from './ipc';
 // The frame pipeline: N frames in flight through OpenCL between any producer and consumer (Vulkan, VA, Direct3D, host).
 export * from './pipeline';
+// Video: the H.264 bitstream room and the decoder on the GPU's video decode queue, frames into OpenCL (Vulkan Video).
+export * from './video';

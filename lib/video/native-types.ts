@@ -1,0 +1,101 @@
+// The native side of the video module (native/video/), as lib/video sees it.
+// Kept here rather than in lib/addon.ts: these are the video module's own.
+import type { Addon } from '../addon';
+import type { NativeVkBuffer, NativeVkDevice, NativeVkInstance, NativeVkSemaphore } from '../vulkan/native-types';
+
+/** One queue family of a physical device, with the codec operations it does (VkQueueFamilyVideoPropertiesKHR). */
+export interface NativeVideoFamily {
+  index: number;
+  /** VkQueueFlags. */
+  flags: number;
+  count: number;
+  /** VkVideoCodecOperationFlagsKHR. */
+  codecs: number;
+  /** minImageTransferGranularity.width. */
+  granularity: number;
+}
+
+/** What vkGetPhysicalDeviceVideoCapabilitiesKHR and vkGetPhysicalDeviceVideoFormatPropertiesKHR say of one H.264 profile. */
+export interface NativeVideoProfileSupport {
+  profileIdc: number;
+  result: number;
+  supported: boolean;
+  flags?: number;
+  decodeFlags?: number;
+  maxLevelIdc?: number;
+  bitstreamOffsetAlignment?: number;
+  bitstreamSizeAlignment?: number;
+  granularity?: [number, number];
+  minWidth?: number;
+  minHeight?: number;
+  maxWidth?: number;
+  maxHeight?: number;
+  maxDpbSlots?: number;
+  maxActiveReferences?: number;
+  stdName?: string;
+  stdVersion?: number;
+  formats?: { usage: number; format: number; tiling: number; imageUsage: number; createFlags: number }[];
+}
+
+export interface NativeVideoSupport {
+  families: NativeVideoFamily[];
+  h264: NativeVideoProfileSupport[];
+}
+
+export interface NativeVideoDecoderInfo {
+  queueIndex: number;
+  decoded: number;
+  width: number;
+  height: number;
+  slots: number;
+  inFlight: number;
+  ring: number;
+  broken: boolean;
+}
+
+/** A StdVideoH264SequenceParameterSet / PictureParameterSet as a plain object (native/video/h264_params.cc reads it). */
+export type NativeStdParameterSet = Record<string, unknown>;
+
+export interface NativeVideoDecoder {
+  configure(width: number, height: number, slots: number, maxActiveReferences: number, format: number): void;
+  setParameters(sps: NativeStdParameterSet[], pps: NativeStdParameterSet[]): void;
+  decode(
+    ring: number,
+    desc: Int32Array,
+    sliceOffsets: Uint32Array,
+    data: Uint8Array,
+    output: NativeVkBuffer,
+    layout: [number, number, number, number],
+    wait: NativeVkSemaphore[] | undefined,
+    signal: NativeVkSemaphore[] | undefined,
+  ): Promise<void>;
+  info(): NativeVideoDecoderInfo;
+  release(): void;
+}
+
+export interface NativeVideoDevice {
+  createDecoder(queueIndex: number, profileIdc: number, ring: number): NativeVideoDecoder;
+  release(): void;
+}
+
+/** The video module's exports of the addon. */
+export interface VideoAddon {
+  vkVideoDecodeSupport(instance: NativeVkInstance, index: number, h264Profiles: number[]): NativeVideoSupport;
+  vkVideoCreateDevice(
+    instance: NativeVkInstance,
+    index: number,
+    computeFamily: number,
+    decodeFamily: number,
+    decodeQueues: number,
+    extensions: string[],
+    ycbcr: boolean,
+    memoryBits: number,
+    semaphoreBits: number,
+    decodeTransfers: boolean,
+  ): [NativeVkDevice, NativeVideoDevice];
+}
+
+/** The addon's video exports. */
+export function videoAddon(addon: Addon): VideoAddon {
+  return addon as unknown as VideoAddon;
+}

@@ -1,0 +1,58 @@
+// The Vulkan device a decoder runs on: the physical device matched to the
+// OpenCL device by UUID, made with its compute queue (buffers, semaphores and
+// exports, as any VulkanDevice) and every queue of its video decode family.
+// One per physical device and instance; decoders take its decode queues in turn.
+import { VulkanDevice } from '../vulkan/device';
+import type { VulkanInstance } from '../vulkan/instance';
+import { vulkan } from '../vulkan/loader';
+import type { VulkanPhysicalDevice } from '../vulkan/physical-device';
+import { MEMORY_HANDLE_BITS, SEMAPHORE_HANDLE_BITS } from '../vulkan/handles';
+import { videoAddon, type NativeVideoDevice } from './native-types';
+import type { VideoDecodeSupport } from './support';
+
+const VIDEO_EXTENSIONS = ['VK_KHR_synchronization2', 'VK_KHR_video_queue', 'VK_KHR_video_decode_queue', 'VK_KHR_video_decode_h264'];
+
+export interface VideoDevice {
+  readonly vulkan: VulkanDevice;
+  readonly native: NativeVideoDevice;
+  readonly support: VideoDecodeSupport;
+  /** The decode queue the next decoder takes. */
+  nextQueue(): number;
+}
+
+const devices = new WeakMap<VulkanInstance, Map<number, VideoDevice>>();
+
+/** The video device of `physical` (made on first use, then shared). */
+export function videoDevice(instance: VulkanInstance, physical: VulkanPhysicalDevice, support: VideoDecodeSupport): VideoDevice {
+  let perInstance = devices.get(instance);
+  if (!perInstance) devices.set(instance, (perInstance = new Map()));
+  const known = perInstance.get(physical.index);
+  if (known && !known.vulkan.disposed) return known;
+  const wanted = new Set<string>(VIDEO_EXTENSIONS);
+  for (const s of physical.memoryHandleTypes) if (physical.memoryExport.includes(s.handleType)) for (const e of s.extensions) wanted.add(e);
+  for (const s of physical.semaphoreHandleTypes) if (physical.semaphoreExport.includes(s.handleType)) for (const e of s.extensions) wanted.add(e);
+  const extensions = [...wanted].filter((e) => physical.extensions.includes(e));
+  const memoryBits = physical.memoryExport.reduce((m, t) => m | MEMORY_HANDLE_BITS[t], 0);
+  const semaphoreBits = physical.semaphoreExport.reduce((m, t) => m | SEMAPHORE_HANDLE_BITS[t], 0);
+  const [nativeDevice, nativeVideo] = videoAddon(vulkan()).vkVideoCreateDevice(
+    instance.native,
+    physical.index,
+    physical.queueFamily!,
+    support.decodeFamily!,
+    support.decodeQueues,
+    extensions,
+    physical.ycbcr,
+    memoryBits,
+    semaphoreBits,
+    support.decodeTransfers,
+  );
+  let next = 0;
+  const device: VideoDevice = {
+    vulkan: new VulkanDevice(nativeDevice, physical, extensions),
+    native: nativeVideo,
+    support,
+    nextQueue: () => next++ % support.decodeQueues,
+  };
+  perInstance.set(physical.index, device);
+  return device;
+}

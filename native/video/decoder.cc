@@ -1,0 +1,557 @@
+// A video decoder: one video session with its DPB (one image, a layer per
+// DPB slot; DPB and output pictures coincide), the session parameters of the
+// stream's parameter sets, and a ring of bitstream buffers and command
+// buffers, one per frame in flight.
+//
+// Per frame, one command buffer on the decode queue:
+//   barrier      everything earlier on the queue (earlier decodes and copies
+//                of the DPB) before this frame; the output buffer acquired
+//                from VK_QUEUE_FAMILY_EXTERNAL (OpenCL read it last)
+//   decode       begin coding (the references, and the setup slot bound with
+//                slotIndex -1), a reset on a fresh session, the decode into
+//                the setup slot, end coding
+//   copy out     the setup layer DPB -> TRANSFER_SRC, its cropped rectangle
+//                copied into the output buffer (plane 0 rows at yOffset,
+//                plane 1 at uvOffset), back to DPB; the buffer released to
+//                VK_QUEUE_FAMILY_EXTERNAL
+// Barriers use ALL_COMMANDS and MEMORY_* (the video stages and accesses exist
+// only in synchronization2's 64-bit masks; ALL_COMMANDS covers them).
+#include <algorithm>
+#include <cstring>
+
+#include "video/video.h"
+
+namespace ocl {
+namespace vk {
+
+const napi_type_tag NativeVideoDecoder::kTypeTag = {0x1d7e4a93c2f05b68ULL, 0x8f2b61d4e0a7c395ULL};
+
+struct SessionState {
+  VideoDeviceRef video;
+  VkVideoSessionKHR session = 0;
+  std::vector<VkDeviceMemory> memory;
+  VkImage dpb = 0;
+  VkDeviceMemory dpbMemory = 0;
+  VkImageView view = 0;
+  VkFormat format = 0;
+  uint32_t width = 0, height = 0, slots = 0;
+  bool fresh = true;  // the next decode resets the session and moves the DPB layers to the DPB layout
+  ~SessionState() {
+    if (!video || video->device->LeftToProcessEnd()) return;
+    DeviceState& d = *video->device;
+    if (view) video->fn.vkDestroyImageView(d.device, view, nullptr);
+    if (dpb) d.fn.vkDestroyImage(d.device, dpb, nullptr);
+    if (dpbMemory) d.fn.vkFreeMemory(d.device, dpbMemory, nullptr);
+    if (session) video->fn.vkDestroyVideoSessionKHR(d.device, session, nullptr);
+    for (VkDeviceMemory m : memory) d.fn.vkFreeMemory(d.device, m, nullptr);
+  }
+};
+
+struct ParamsState {
+  std::shared_ptr<SessionState> session;
+  VkVideoSessionParametersKHR params = 0;
+  ~ParamsState() {
+    if (!session || !params || session->video->device->LeftToProcessEnd()) return;
+    session->video->fn.vkDestroyVideoSessionParametersKHR(session->video->device->device, params, nullptr);
+  }
+};
+
+struct RingSlot {
+  VkCommandBuffer cb = nullptr;
+  VkBuffer buffer = 0;
+  VkDeviceMemory memory = 0;
+  void* mapped = nullptr;
+  VkDeviceSize size = 0;
+  VkSemaphore done = 0;
+  bool busy = false;
+};
+
+struct DecoderState {
+  VideoDeviceRef video;
+  VkQueue queue = nullptr;
+  uint32_t queueIndex = 0;
+  VideoProfile profile;
+  VkVideoCapabilitiesKHR caps{};
+  VkVideoDecodeCapabilitiesKHR decodeCaps{};
+  VkCommandPool pool = 0;
+  std::vector<RingSlot> ring;
+  std::shared_ptr<SessionState> session;
+  std::shared_ptr<ParamsState> params;
+  bool broken = false;  // a decode was submitted but its completion could not be: the ring is out of step
+  uint64_t decoded = 0;
+  ~DecoderState() {
+    if (!video || video->device->LeftToProcessEnd()) return;
+    DeviceState& d = *video->device;
+    for (RingSlot& slot : ring) {
+      if (slot.buffer) d.fn.vkDestroyBuffer(d.device, slot.buffer, nullptr);
+      if (slot.memory) d.fn.vkFreeMemory(d.device, slot.memory, nullptr);
+      if (slot.done) d.fn.vkDestroySemaphore(d.device, slot.done, nullptr);
+    }
+    if (pool) video->fn.vkDestroyCommandPool(d.device, pool, nullptr);
+  }
+};
+
+namespace {
+
+VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
+  if (alignment <= 1) return value;
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+// (Re)makes a ring slot's bitstream buffer to hold at least `needed` bytes.
+void GrowBitstream(Napi::Env env, DecoderState& state, RingSlot& slot, VkDeviceSize needed) {
+  if (slot.size >= needed) return;
+  DeviceState& d = *state.video->device;
+  if (slot.buffer) d.fn.vkDestroyBuffer(d.device, slot.buffer, nullptr);
+  if (slot.memory) d.fn.vkFreeMemory(d.device, slot.memory, nullptr);
+  slot.buffer = 0;
+  slot.memory = 0;
+  slot.mapped = nullptr;
+  slot.size = 0;
+  VkDeviceSize size =
+      AlignUp(std::max<VkDeviceSize>(needed + needed / 2, 1 << 20), std::max<VkDeviceSize>(state.caps.minBitstreamBufferSizeAlignment, 4096));
+  VkBufferCreateInfo create{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,     &state.profile.list,       0, size,
+                            VK_BUFFER_USAGE_VIDEO_DECODE_SRC_BIT_KHR, VK_SHARING_MODE_EXCLUSIVE, 0, nullptr};
+  VK_CHECK(env, d.fn, vkCreateBuffer, d.device, &create, nullptr, &slot.buffer);
+  VkMemoryRequirements2 requirements{};
+  requirements.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2;
+  VkBufferMemoryRequirementsInfo2 query{VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2, nullptr, slot.buffer};
+  d.fn.vkGetBufferMemoryRequirements2(d.device, &query, &requirements);
+  constexpr VkFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  slot.memory = AllocateVideoMemory(env, d, requirements.memoryRequirements, host, host);
+  VK_CHECK(env, d.fn, vkBindBufferMemory, d.device, slot.buffer, slot.memory, 0);
+  VK_CHECK(env, d.fn, vkMapMemory, d.device, slot.memory, 0, VK_WHOLE_SIZE, 0, &slot.mapped);
+  slot.size = size;
+}
+
+}  // namespace
+
+Napi::Value MakeDecoder(Napi::Env env, const VideoDeviceRef& video, uint32_t queueIndex, int32_t profileIdc, uint32_t ringSize) {
+  auto state = std::make_shared<DecoderState>();
+  state->video = video;
+  state->queue = video->decodeQueues[queueIndex];
+  state->queueIndex = queueIndex;
+  state->profile.Set(profileIdc);
+  VkVideoDecodeH264CapabilitiesKHR h264{};
+  h264.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_CAPABILITIES_KHR;
+  state->decodeCaps.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_CAPABILITIES_KHR;
+  state->decodeCaps.pNext = &h264;
+  state->caps.sType = VK_STRUCTURE_TYPE_VIDEO_CAPABILITIES_KHR;
+  state->caps.pNext = &state->decodeCaps;
+  DeviceState& d = *video->device;
+  VK_CHECK(env, video->ifn, vkGetPhysicalDeviceVideoCapabilitiesKHR, d.physical, &state->profile.profile, &state->caps);
+  state->caps.pNext = nullptr;
+  state->decodeCaps.pNext = nullptr;
+  VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                               video->decodeFamily};
+  VK_CHECK(env, video->fn, vkCreateCommandPool, d.device, &pool, nullptr, &state->pool);
+  state->ring.resize(ringSize);
+  for (RingSlot& slot : state->ring) {
+    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, state->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    VK_CHECK(env, d.fn, vkAllocateCommandBuffers, d.device, &allocate, &slot.cb);
+    VkSemaphoreCreateInfo semaphore{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, nullptr, 0};
+    VK_CHECK(env, d.fn, vkCreateSemaphore, d.device, &semaphore, nullptr, &slot.done);
+  }
+  return NativeVideoDecoder::Wrap(env, std::move(state));
+}
+
+// configure(width, height, slots, maxActiveReferences, format): a new session and DPB (the frames in flight keep the old ones).
+Napi::Value NativeVideoDecoder::Configure(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const std::shared_ptr<DecoderState>& state = Live(env);
+  const VideoDeviceRef& video = state->video;
+  DeviceState& d = *video->device;
+  auto session = std::make_shared<SessionState>();
+  session->video = video;
+  session->width = uint32_t(ToU64(info[0], "width"));
+  session->height = uint32_t(ToU64(info[1], "height"));
+  session->slots = uint32_t(ToU64(info[2], "slots"));
+  uint32_t active = uint32_t(ToU64(info[3], "maxActiveReferences"));
+  session->format = VkFormat(ToU64(info[4], "format"));
+  const VkVideoCapabilitiesKHR& caps = state->caps;
+  if (session->width < caps.minCodedExtent.width || session->height < caps.minCodedExtent.height || session->width > caps.maxCodedExtent.width ||
+      session->height > caps.maxCodedExtent.height)
+    throw Napi::RangeError::New(env, "the coded size is outside the device's range");
+  if (session->slots == 0 || session->slots > caps.maxDpbSlots || active > caps.maxActiveReferencePictures)
+    throw Napi::RangeError::New(env, "slots or maxActiveReferences past the device's limits");
+  VkVideoSessionCreateInfoKHR create{};
+  create.sType = VK_STRUCTURE_TYPE_VIDEO_SESSION_CREATE_INFO_KHR;
+  create.queueFamilyIndex = video->decodeFamily;
+  create.pVideoProfile = &state->profile.profile;
+  create.pictureFormat = session->format;
+  create.maxCodedExtent = {session->width, session->height};
+  create.referencePictureFormat = session->format;
+  create.maxDpbSlots = session->slots;
+  create.maxActiveReferencePictures = active;
+  create.pStdHeaderVersion = &caps.stdHeaderVersion;
+  VK_CHECK(env, video->fn, vkCreateVideoSessionKHR, d.device, &create, nullptr, &session->session);
+  uint32_t count = 0;
+  VK_CHECK(env, video->fn, vkGetVideoSessionMemoryRequirementsKHR, d.device, session->session, &count, nullptr);
+  std::vector<VkVideoSessionMemoryRequirementsKHR> requirements(count);
+  for (auto& r : requirements) r.sType = VK_STRUCTURE_TYPE_VIDEO_SESSION_MEMORY_REQUIREMENTS_KHR;
+  VK_CHECK(env, video->fn, vkGetVideoSessionMemoryRequirementsKHR, d.device, session->session, &count, requirements.data());
+  std::vector<VkBindVideoSessionMemoryInfoKHR> binds;
+  for (uint32_t i = 0; i < count; ++i) {
+    VkDeviceMemory memory = AllocateVideoMemory(env, d, requirements[i].memoryRequirements, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    session->memory.push_back(memory);
+    binds.push_back({VK_STRUCTURE_TYPE_BIND_VIDEO_SESSION_MEMORY_INFO_KHR, nullptr, requirements[i].memoryBindIndex, memory, 0,
+                     requirements[i].memoryRequirements.size});
+  }
+  if (count) VK_CHECK(env, video->fn, vkBindVideoSessionMemoryKHR, d.device, session->session, count, binds.data());
+
+  VkImageCreateInfo image{};
+  image.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+  image.pNext = &state->profile.list;
+  image.imageType = VK_IMAGE_TYPE_2D;
+  image.format = session->format;
+  image.extent = {session->width, session->height, 1};
+  image.mipLevels = 1;
+  image.arrayLayers = session->slots;
+  image.samples = VK_SAMPLE_COUNT_1_BIT;
+  image.tiling = VK_IMAGE_TILING_OPTIMAL;
+  image.usage = VK_IMAGE_USAGE_VIDEO_DECODE_DPB_BIT_KHR | VK_IMAGE_USAGE_VIDEO_DECODE_DST_BIT_KHR | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  image.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  image.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VK_CHECK(env, d.fn, vkCreateImage, d.device, &image, nullptr, &session->dpb);
+  VkMemoryRequirements2 imageRequirements{};
+  imageRequirements.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2;
+  VkImageMemoryRequirementsInfo2 query{VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2, nullptr, session->dpb};
+  d.fn.vkGetImageMemoryRequirements2(d.device, &query, &imageRequirements);
+  session->dpbMemory = AllocateVideoMemory(env, d, imageRequirements.memoryRequirements, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  VK_CHECK(env, d.fn, vkBindImageMemory, d.device, session->dpb, session->dpbMemory, 0);
+  VkImageViewUsageCreateInfo viewUsage{VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO, nullptr,
+                                       VK_IMAGE_USAGE_VIDEO_DECODE_DPB_BIT_KHR | VK_IMAGE_USAGE_VIDEO_DECODE_DST_BIT_KHR};
+  VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                             &viewUsage,
+                             0,
+                             session->dpb,
+                             VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+                             session->format,
+                             {0, 0, 0, 0},
+                             {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, session->slots}};
+  VK_CHECK(env, video->fn, vkCreateImageView, d.device, &view, nullptr, &session->view);
+  state->session = std::move(session);
+  state->params.reset();
+  return env.Undefined();
+}
+
+// setParameters(sps: object[], pps: object[]): new session parameters holding exactly these sets.
+Napi::Value NativeVideoDecoder::SetParameters(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const std::shared_ptr<DecoderState>& state = Live(env);
+  if (!state->session) throw Napi::Error::New(env, "the decoder has no session yet (configure first)");
+  H264ParameterSets sets;
+  ReadH264ParameterSets(env, info[0], info[1], sets);
+  VkVideoDecodeH264SessionParametersAddInfoKHR add{VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_SESSION_PARAMETERS_ADD_INFO_KHR,
+                                                   nullptr,
+                                                   uint32_t(sets.sps.size()),
+                                                   sets.sps.data(),
+                                                   uint32_t(sets.pps.size()),
+                                                   sets.pps.data()};
+  VkVideoDecodeH264SessionParametersCreateInfoKHR h264{VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_SESSION_PARAMETERS_CREATE_INFO_KHR, nullptr,
+                                                       uint32_t(std::max<size_t>(sets.sps.size(), 1)), uint32_t(std::max<size_t>(sets.pps.size(), 1)),
+                                                       &add};
+  VkVideoSessionParametersCreateInfoKHR create{VK_STRUCTURE_TYPE_VIDEO_SESSION_PARAMETERS_CREATE_INFO_KHR, &h264, 0, 0, state->session->session};
+  auto params = std::make_shared<ParamsState>();
+  params->session = state->session;
+  VK_CHECK(env, state->video->fn, vkCreateVideoSessionParametersKHR, state->video->device->device, &create, nullptr, &params->params);
+  state->params = std::move(params);
+  return env.Undefined();
+}
+
+namespace {
+
+// The per-frame descriptor lib/video/decoder-native.ts writes (Int32Array).
+enum Desc : uint32_t {
+  kSetupSlot = 0,
+  kFlags,  // bit 0 is_intra, 1 IdrPicFlag, 2 is_reference, 3 current marked long-term
+  kSpsId,
+  kPpsId,
+  kFrameNum,
+  kIdrPicId,
+  kPocTop,
+  kPocBottom,
+  kCropX,
+  kCropY,
+  kCropWidth,
+  kCropHeight,
+  kRefCount,
+  kHeader,
+  kRefInts = 5,  // slot, FrameNum (LongTermFrameIdx when long-term), flags (bit 0 long-term, 1 non-existing), PicOrderCnt[2]
+};
+constexpr uint32_t kMaxRefs = 32;
+
+void Semaphores(const Napi::Value& value, const char* what, std::vector<VkSemaphore>& out, std::vector<std::shared_ptr<void>>& holds,
+                const DeviceRef& device) {
+  if (value.IsUndefined() || value.IsNull()) return;
+  if (!value.IsArray()) throw Napi::TypeError::New(value.Env(), std::string(what) + " must be an array of NativeVkSemaphore");
+  Napi::Array array = value.As<Napi::Array>();
+  if (array.Length() > 8) throw Napi::RangeError::New(value.Env(), std::string(what) + " holds more than 8 semaphores");
+  for (uint32_t i = 0; i < array.Length(); ++i) {
+    const std::shared_ptr<SemaphoreState>& s = NativeVkSemaphore::From(array.Get(i), what);
+    if (s->device != device) throw Napi::TypeError::New(value.Env(), std::string(what) + " holds a semaphore of another device");
+    out.push_back(s->semaphore);
+    holds.push_back(s);
+  }
+}
+
+}  // namespace
+
+// decode(ring, desc: Int32Array, sliceOffsets: Uint32Array, data: Uint8Array, output: NativeVkBuffer,
+//        layout: [yOffset, yPitch, uvOffset, uvPitch], wait?: NativeVkSemaphore[], signal?: NativeVkSemaphore[]) -> Promise<void>
+Napi::Value NativeVideoDecoder::Decode(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const std::shared_ptr<DecoderState>& state = Live(env);
+  DecoderState& s = *state;
+  if (s.broken) throw Napi::Error::New(env, "the decoder lost track of a frame in flight; make a new one");
+  if (!s.session || !s.params) throw Napi::Error::New(env, "the decoder has no session parameters yet");
+  SessionState& session = *s.session;
+  const VideoDeviceState& video = *s.video;
+  DeviceState& d = *video.device;
+  uint32_t ringIndex = uint32_t(ToU64(info[0], "ring"));
+  if (ringIndex >= s.ring.size()) throw Napi::RangeError::New(env, "no ring slot " + std::to_string(ringIndex));
+  RingSlot& slot = s.ring[ringIndex];
+  if (slot.busy) throw Napi::Error::New(env, "ring slot " + std::to_string(ringIndex) + " is still in flight");
+  if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_int32_array)
+    throw Napi::TypeError::New(env, "desc must be an Int32Array");
+  Napi::Int32Array descArray = info[1].As<Napi::Int32Array>();
+  const int32_t* desc = descArray.Data();
+  size_t descLength = descArray.ElementLength();
+  if (descLength < kHeader) throw Napi::RangeError::New(env, "desc is too short");
+  uint32_t refCount = uint32_t(desc[kRefCount]);
+  if (refCount > kMaxRefs || refCount > s.caps.maxActiveReferencePictures || descLength < kHeader + refCount * kRefInts)
+    throw Napi::RangeError::New(env, "desc holds too many references");
+  if (!info[2].IsTypedArray() || info[2].As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array)
+    throw Napi::TypeError::New(env, "sliceOffsets must be a Uint32Array");
+  Napi::Uint32Array sliceArray = info[2].As<Napi::Uint32Array>();
+  HostView data = ToHostView(info[3], "data");
+  if (data.length == 0 || sliceArray.ElementLength() == 0) throw Napi::RangeError::New(env, "a picture needs data and at least one slice");
+  for (size_t i = 0; i < sliceArray.ElementLength(); ++i)
+    if (sliceArray[i] >= data.length) throw Napi::RangeError::New(env, "a slice offset is past the data");
+  const std::shared_ptr<BufferState>& output = NativeVkBuffer::From(info[4], "output");
+  if (output->device != video.device) throw Napi::TypeError::New(env, "output belongs to another device");
+  if (!info[5].IsArray()) throw Napi::TypeError::New(env, "layout must be an array");
+  Napi::Array layoutArray = info[5].As<Napi::Array>();
+  VkDeviceSize yOffset = ToU64(layoutArray.Get(0u), "yOffset"), yPitch = ToU64(layoutArray.Get(1u), "yPitch");
+  VkDeviceSize uvOffset = ToU64(layoutArray.Get(2u), "uvOffset"), uvPitch = ToU64(layoutArray.Get(3u), "uvPitch");
+  auto slotOf = [&](int32_t v) {
+    if (v < 0 || uint32_t(v) >= session.slots) throw Napi::RangeError::New(env, "a DPB slot index is outside the session's slots");
+    return uint32_t(v);
+  };
+  uint32_t setupSlot = slotOf(desc[kSetupSlot]);
+  int32_t cropX = desc[kCropX], cropY = desc[kCropY], cropW = desc[kCropWidth], cropH = desc[kCropHeight];
+  if (cropX < 0 || cropY < 0 || cropW <= 0 || cropH <= 0 || (cropX | cropY | cropW | cropH) & 1 || uint32_t(cropX + cropW) > session.width ||
+      uint32_t(cropY + cropH) > session.height)
+    throw Napi::RangeError::New(env, "the crop rectangle is outside the coded picture or odd");
+  if (yPitch < uint32_t(cropW) || uvPitch < uint32_t(cropW) || yOffset % 4 || uvOffset % 4 || yPitch % 2 || uvPitch % 2 ||
+      yOffset + yPitch * (cropH - 1) + cropW > output->size || uvOffset + uvPitch * (cropH / 2 - 1) + cropW > output->size)
+    throw Napi::RangeError::New(env, "the output layout does not fit the output buffer");
+
+  std::vector<std::shared_ptr<void>> holds{state, s.session, s.params, output};
+  std::vector<VkSemaphore> wait, signal;
+  Semaphores(info[6], "wait", wait, holds, video.device);
+  Semaphores(info[7], "signal", signal, holds, video.device);
+
+  // The bitstream, padded to the size alignment.
+  VkDeviceSize range = AlignUp(data.length, std::max<VkDeviceSize>(s.caps.minBitstreamBufferSizeAlignment, 1));
+  GrowBitstream(env, s, slot, range);
+  std::memcpy(slot.mapped, data.data, data.length);
+  std::memset(static_cast<uint8_t*>(slot.mapped) + data.length, 0, size_t(range - data.length));
+
+  // The codec structures.
+  StdVideoDecodeH264PictureInfo picture{};
+  uint32_t flags = uint32_t(desc[kFlags]);
+  picture.flags.is_intra = flags & 1;
+  picture.flags.IdrPicFlag = (flags >> 1) & 1;
+  picture.flags.is_reference = (flags >> 2) & 1;
+  picture.seq_parameter_set_id = uint8_t(desc[kSpsId]);
+  picture.pic_parameter_set_id = uint8_t(desc[kPpsId]);
+  picture.frame_num = uint16_t(desc[kFrameNum]);
+  picture.idr_pic_id = uint16_t(desc[kIdrPicId]);
+  picture.PicOrderCnt[0] = desc[kPocTop];
+  picture.PicOrderCnt[1] = desc[kPocBottom];
+  std::vector<uint32_t> sliceOffsets(sliceArray.Data(), sliceArray.Data() + sliceArray.ElementLength());
+  VkVideoDecodeH264PictureInfoKHR pictureInfo{VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_PICTURE_INFO_KHR, nullptr, &picture, uint32_t(sliceOffsets.size()),
+                                              sliceOffsets.data()};
+
+  VkVideoPictureResourceInfoKHR resources[kMaxRefs + 1];
+  StdVideoDecodeH264ReferenceInfo stdRefs[kMaxRefs + 1];
+  VkVideoDecodeH264DpbSlotInfoKHR dpbInfo[kMaxRefs + 1];
+  VkVideoReferenceSlotInfoKHR refSlots[kMaxRefs + 1];
+  auto resourceFor = [&](uint32_t i, uint32_t layer) {
+    resources[i] = {VK_STRUCTURE_TYPE_VIDEO_PICTURE_RESOURCE_INFO_KHR, nullptr, {0, 0}, {session.width, session.height}, layer, session.view};
+  };
+  for (uint32_t i = 0; i < refCount; ++i) {
+    const int32_t* r = desc + kHeader + i * kRefInts;
+    uint32_t refSlot = slotOf(r[0]);
+    if (refSlot == setupSlot) throw Napi::RangeError::New(env, "a reference uses the setup slot");
+    stdRefs[i] = {};
+    stdRefs[i].flags.used_for_long_term_reference = r[2] & 1;
+    stdRefs[i].flags.is_non_existing = (r[2] >> 1) & 1;
+    stdRefs[i].FrameNum = uint16_t(r[1]);
+    stdRefs[i].PicOrderCnt[0] = r[3];
+    stdRefs[i].PicOrderCnt[1] = r[4];
+    dpbInfo[i] = {VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_DPB_SLOT_INFO_KHR, nullptr, &stdRefs[i]};
+    resourceFor(i, refSlot);
+    refSlots[i] = {VK_STRUCTURE_TYPE_VIDEO_REFERENCE_SLOT_INFO_KHR, &dpbInfo[i], int32_t(refSlot), &resources[i]};
+  }
+  // The setup slot: the picture being decoded, as a reference of the pictures after it.
+  stdRefs[refCount] = {};
+  stdRefs[refCount].flags.used_for_long_term_reference = (flags >> 3) & 1;
+  stdRefs[refCount].FrameNum = uint16_t(desc[kFrameNum]);
+  stdRefs[refCount].PicOrderCnt[0] = desc[kPocTop];
+  stdRefs[refCount].PicOrderCnt[1] = desc[kPocBottom];
+  dpbInfo[refCount] = {VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_DPB_SLOT_INFO_KHR, nullptr, &stdRefs[refCount]};
+  resourceFor(refCount, setupSlot);
+  VkVideoReferenceSlotInfoKHR setup{VK_STRUCTURE_TYPE_VIDEO_REFERENCE_SLOT_INFO_KHR, &dpbInfo[refCount], int32_t(setupSlot), &resources[refCount]};
+  // Begin coding binds the references and the setup picture (slotIndex -1: not yet a reference).
+  refSlots[refCount] = setup;
+  refSlots[refCount].slotIndex = -1;
+
+  const DeviceApi& fn = d.fn;
+  const VideoDeviceApi& vfn = video.fn;
+  VkCommandBuffer cb = slot.cb;
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
+  VK_CHECK(env, fn, vkBeginCommandBuffer, cb, &begin);
+  VkFlags family = video.decodeFamily;
+  VkMemoryBarrier earlier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_MEMORY_WRITE_BIT,
+                          VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
+  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                nullptr,
+                                0,
+                                VK_ACCESS_TRANSFER_WRITE_BIT,
+                                VK_QUEUE_FAMILY_EXTERNAL,
+                                family,
+                                output->buffer,
+                                0,
+                                VK_WHOLE_SIZE};
+  bool exported = output->exportTypes != 0;
+  VkImageMemoryBarrier init{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                            nullptr,
+                            0,
+                            VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
+                            VK_IMAGE_LAYOUT_UNDEFINED,
+                            VK_IMAGE_LAYOUT_VIDEO_DECODE_DPB_KHR,
+                            VK_QUEUE_FAMILY_IGNORED,
+                            VK_QUEUE_FAMILY_IGNORED,
+                            session.dpb,
+                            {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, session.slots}};
+  bool fresh = session.fresh;
+  fn.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &earlier, exported ? 1 : 0, &acquire,
+                          fresh ? 1 : 0, &init);
+  VkVideoBeginCodingInfoKHR beginCoding{
+      VK_STRUCTURE_TYPE_VIDEO_BEGIN_CODING_INFO_KHR, nullptr, 0, session.session, s.params->params, refCount + 1, refSlots};
+  vfn.vkCmdBeginVideoCodingKHR(cb, &beginCoding);
+  if (fresh) {
+    VkVideoCodingControlInfoKHR reset{VK_STRUCTURE_TYPE_VIDEO_CODING_CONTROL_INFO_KHR, nullptr, VK_VIDEO_CODING_CONTROL_RESET_BIT_KHR};
+    vfn.vkCmdControlVideoCodingKHR(cb, &reset);
+  }
+  VkVideoDecodeInfoKHR decode{};
+  decode.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_INFO_KHR;
+  decode.pNext = &pictureInfo;
+  decode.srcBuffer = slot.buffer;
+  decode.srcBufferOffset = 0;
+  decode.srcBufferRange = range;
+  decode.dstPictureResource = resources[refCount];
+  decode.pSetupReferenceSlot = &setup;
+  decode.referenceSlotCount = refCount;
+  decode.pReferenceSlots = refCount ? refSlots : nullptr;
+  vfn.vkCmdDecodeVideoKHR(cb, &decode);
+  VkVideoEndCodingInfoKHR endCoding{VK_STRUCTURE_TYPE_VIDEO_END_CODING_INFO_KHR, nullptr, 0};
+  vfn.vkCmdEndVideoCodingKHR(cb, &endCoding);
+
+  VkImageMemoryBarrier toTransfer{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                  nullptr,
+                                  VK_ACCESS_MEMORY_WRITE_BIT,
+                                  VK_ACCESS_TRANSFER_READ_BIT,
+                                  VK_IMAGE_LAYOUT_VIDEO_DECODE_DPB_KHR,
+                                  VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                  VK_QUEUE_FAMILY_IGNORED,
+                                  VK_QUEUE_FAMILY_IGNORED,
+                                  session.dpb,
+                                  {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, setupSlot, 1}};
+  fn.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 1, &toTransfer);
+  VkBufferImageCopy regions[2]{};
+  regions[0].bufferOffset = yOffset;
+  regions[0].bufferRowLength = uint32_t(yPitch);
+  regions[0].imageSubresource = {VK_IMAGE_ASPECT_PLANE_0_BIT, 0, setupSlot, 1};
+  regions[0].imageOffset = {cropX, cropY, 0};
+  regions[0].imageExtent = {uint32_t(cropW), uint32_t(cropH), 1};
+  regions[1].bufferOffset = uvOffset;
+  regions[1].bufferRowLength = uint32_t(uvPitch / 2);
+  regions[1].imageSubresource = {VK_IMAGE_ASPECT_PLANE_1_BIT, 0, setupSlot, 1};
+  regions[1].imageOffset = {cropX / 2, cropY / 2, 0};
+  regions[1].imageExtent = {uint32_t(cropW / 2), uint32_t(cropH / 2), 1};
+  vfn.vkCmdCopyImageToBuffer(cb, session.dpb, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, output->buffer, 2, regions);
+  VkImageMemoryBarrier back = toTransfer;
+  back.srcAccessMask = 0;
+  back.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+  back.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+  back.newLayout = VK_IMAGE_LAYOUT_VIDEO_DECODE_DPB_KHR;
+  VkBufferMemoryBarrier release{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                nullptr,
+                                VK_ACCESS_TRANSFER_WRITE_BIT,
+                                0,
+                                family,
+                                VK_QUEUE_FAMILY_EXTERNAL,
+                                output->buffer,
+                                0,
+                                VK_WHOLE_SIZE};
+  VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_MEMORY_READ_BIT};
+  fn.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, exported ? 0 : 1, &written, exported ? 1 : 0,
+                          &release, 1, &back);
+  VK_CHECK(env, fn, vkEndCommandBuffer, cb);
+
+  std::vector<VkSemaphore> signals{slot.done};
+  signals.insert(signals.end(), signal.begin(), signal.end());
+  std::vector<VkFlags> stages(wait.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr,       uint32_t(wait.size()), wait.data(), stages.data(), 1, &cb,
+                      uint32_t(signals.size()),      signals.data()};
+  VK_CHECK(env, vfn, vkQueueSubmit, s.queue, 1, &submit, 0);
+  session.fresh = false;
+  slot.busy = true;
+  ++s.decoded;
+  // The completion: an empty submission on the compute queue waiting on the ring slot's semaphore; its fence settles the promise.
+  auto submission = std::make_unique<Submission>(env, true);
+  submission->holds = std::move(holds);
+  std::weak_ptr<DecoderState> weak = state;
+  submission->result = [weak, ringIndex](Napi::Env e) -> Napi::Value {
+    if (auto decoder = weak.lock()) decoder->ring[ringIndex].busy = false;
+    return e.Undefined();
+  };
+  try {
+    return d.Submit(env, {}, {slot.done}, {}, std::move(submission));
+  } catch (...) {
+    s.broken = true;
+    throw;
+  }
+}
+
+// info() -> { queueIndex, decoded, width, height, slots, inFlight, ring }
+Napi::Value NativeVideoDecoder::Info(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const DecoderState& s = *Live(env);
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("queueIndex", s.queueIndex);
+  o.Set("decoded", double(s.decoded));
+  o.Set("width", s.session ? s.session->width : 0);
+  o.Set("height", s.session ? s.session->height : 0);
+  o.Set("slots", s.session ? s.session->slots : 0);
+  uint32_t busy = 0;
+  for (const RingSlot& r : s.ring) busy += r.busy ? 1 : 0;
+  o.Set("inFlight", busy);
+  o.Set("ring", uint32_t(s.ring.size()));
+  o.Set("broken", s.broken);
+  return o;
+}
+
+void NativeVideoDecoder::Init(Napi::Env env, Napi::Object exports) {
+  Register(env, exports,
+           {InstanceMethod("configure", &NativeVideoDecoder::Configure), InstanceMethod("setParameters", &NativeVideoDecoder::SetParameters),
+            InstanceMethod("decode", &NativeVideoDecoder::Decode), InstanceMethod("info", &NativeVideoDecoder::Info)});
+}
+
+void InitVideoDecoder(Napi::Env env, Napi::Object exports) { NativeVideoDecoder::Init(env, exports); }
+
+}  // namespace vk
+}  // namespace ocl

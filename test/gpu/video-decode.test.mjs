@@ -1,0 +1,216 @@
+// H.264 decoded on the GPU's video decode queue (Vulkan Video) into OpenCL:
+// every frame of every committed stream (test/fixtures/h264) read back through
+// OpenCL and compared with FFmpeg's per-frame MD5 (its software decoder, NV12,
+// cropping applied); unsupported streams refused before any GPU work; a decoder
+// disposed with frames in flight, a worker terminated mid-decode and a process
+// that ends holding frames, each in a fresh process. Where the device has no
+// video decode queue (lavapipe + the reference driver in CI) asking for a
+// decoder is the typed VideoDecodeUnsupportedError, and that is what runs.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { exitClock, gpuDevice, ocl, runFresh, vulkanMatches } from './support.mjs';
+
+const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/h264');
+const device = gpuDevice();
+
+/** The decoder's answer on this device: a decoder, or the typed error. */
+function probe() {
+  const context = ocl.createContext({ devices: [device] });
+  try {
+    const decoder = ocl.createVideoDecoder({ context });
+    decoder.dispose();
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error };
+  } finally {
+    context.release();
+  }
+}
+const answer = vulkanMatches(device) ? probe() : { ok: false, error: null };
+const decodes = answer.ok;
+
+/** FFmpeg's per-frame MD5s of a stream (its .framemd5). */
+function expectedMd5s(name) {
+  return readFileSync(join(fixtures, `${name}.framemd5`), 'utf8')
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => line.split(',').at(-1).trim());
+}
+
+/** Streams with FFmpeg's MD5s beside them. */
+const streams = readdirSync(fixtures)
+  .filter((f) => f.endsWith('.framemd5'))
+  .map((f) => f.replace(/\.framemd5$/, ''))
+  .filter((name) => readdirSync(fixtures).includes(`${name}.h264`))
+  .sort();
+
+/**
+ * Decodes `bytes` and reads every frame back through OpenCL: [md5 of the packed NV12 bytes, ...] in display order.
+ * The MD5 is FFmpeg's framemd5 of rawvideo NV12: Y rows of `width` bytes, then UV rows of `width` bytes (even sizes).
+ */
+async function decodeToMd5s(bytes, { context, queue, frames, inFlight } = {}) {
+  const decoder = ocl.createVideoDecoder({ context, frames, inFlight });
+  const md5s = [];
+  try {
+    for await (const frame of decoder.decode(bytes)) {
+      const { width, height, pitch, uvOffset } = frame;
+      const y = new Uint8Array(pitch * height);
+      const uv = new Uint8Array(pitch * (height / 2));
+      frame.wait(queue);
+      {
+        await using _scope = queue.acquire(frame.memory);
+        queue.readBuffer(frame.planes[0], y).release();
+        queue.readBuffer(frame.planes[1], uv).release();
+      }
+      frame.release();
+      const hash = createHash('md5');
+      for (let r = 0; r < height; r++) hash.update(y.subarray(r * pitch, r * pitch + width));
+      for (let r = 0; r < height / 2; r++) hash.update(uv.subarray(r * pitch, r * pitch + width));
+      md5s.push(hash.digest('hex'));
+      void uvOffset;
+    }
+  } finally {
+    await decoder.asyncDispose();
+  }
+  return md5s;
+}
+
+describe('H.264 decode on the GPU into OpenCL', () => {
+  it('on a device without a video decode queue, asking for a decoder is a typed VideoDecodeUnsupportedError', {
+    skip: decodes || answer.error === null ? 'this device decodes (or no Vulkan device matches)' : false,
+  }, () => {
+    assert.ok(answer.error instanceof ocl.VideoDecodeUnsupportedError, String(answer.error));
+    assert.equal(answer.error.reason, 'no-decode-queue');
+    assert.match(answer.error.message, /no video decode queue/);
+  });
+
+  describe('every committed stream equals FFmpeg frame by frame', { skip: !decodes && 'no video decode queue here' }, () => {
+    for (const name of streams) {
+      it(`${name}: every frame's NV12 bytes equal FFmpeg's (0 mismatched frames, so 0 mismatched bytes)`, async () => {
+        const context = ocl.createContext({ devices: [device] });
+        const queue = context.createQueue();
+        try {
+          const expected = expectedMd5s(name);
+          const started = process.hrtime.bigint();
+          const got = await decodeToMd5s(readFileSync(join(fixtures, `${name}.h264`)), { context, queue });
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          const mismatched = got.map((m, i) => (m === expected[i] ? -1 : i)).filter((i) => i >= 0);
+          console.log(
+            `# ${name}: ${got.length} frames of ${expected.length}, ${mismatched.length} mismatched${mismatched.length ? ` (first ${mismatched.slice(0, 8).join(', ')})` : ''}, ${ms.toFixed(0)} ms`,
+          );
+          assert.equal(got.length, expected.length, 'frames decoded');
+          assert.deepEqual(mismatched, [], 'frames whose MD5 differs from FFmpeg');
+        } finally {
+          queue.release();
+          context.release();
+        }
+      });
+    }
+
+    it('unsupported streams (10-bit, 4:2:2, 4:4:4, MBAFF) are typed H264UnsupportedError before any picture is decoded', async () => {
+      const context = ocl.createContext({ devices: [device] });
+      const queue = context.createQueue();
+      try {
+        for (const [name, feature] of [
+          ['unsupported-10bit', /bit_depth|profile/],
+          ['unsupported-422', /chroma_format_idc|profile/],
+          ['unsupported-444', /chroma_format_idc|profile/],
+          ['unsupported-mbaff', /mbaff|interlaced/],
+        ]) {
+          const decoder = ocl.createVideoDecoder({ context });
+          try {
+            await assert.rejects(
+              async () => {
+                for await (const frame of decoder.decode(readFileSync(join(fixtures, `${name}.h264`)))) frame.release();
+              },
+              (error) => error instanceof ocl.H264UnsupportedError && feature.test(error.feature),
+              name,
+            );
+            assert.equal(decoder.decoded, 0, `${name}: nothing reached the GPU`);
+          } finally {
+            decoder.dispose();
+          }
+        }
+      } finally {
+        queue.release();
+        context.release();
+      }
+    });
+
+    it('a decoder disposed with frames in flight and frames held: the process goes on and exits cleanly', async () => {
+      const stream = join(fixtures, 'ref4.h264');
+      const run = await runFresh(
+        `(async () => {
+          const context = ocl.createContext({ devices: [device] });
+          const decoder = ocl.createVideoDecoder({ context, inFlight: 8 });
+          const held = [];
+          for await (const frame of decoder.decode(require('node:fs').readFileSync(${JSON.stringify(stream)}))) {
+            held.push(frame);
+            if (held.length === 3) break;
+          }
+          decoder.dispose();
+          for (const f of held) f.release();
+          console.log('disposed', held.length);
+        })().catch((e) => { console.error(e); process.exit(3); });`,
+        exitClock,
+      );
+      assert.equal(run.timedOut, false, run.stderr);
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout, /disposed 3/);
+    });
+
+    it('a process that ends holding frames, with decodes in flight: exit status 0, no crash, no hang', async () => {
+      const stream = join(fixtures, '1080p.h264');
+      const run = await runFresh(
+        `(async () => {
+          const context = ocl.createContext({ devices: [device] });
+          const decoder = ocl.createVideoDecoder({ context, frames: 24, inFlight: 8 });
+          const it = decoder.decode(require('node:fs').readFileSync(${JSON.stringify(stream)}));
+          const first = await it.next();
+          console.log('holding', first.value.width);
+          process.exit(0);
+        })().catch((e) => { console.error(e); process.exit(3); });`,
+        exitClock,
+      );
+      assert.equal(run.timedOut, false, run.stderr);
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout, /holding 1920/);
+    });
+
+    it('a worker terminated mid-decode: the process and its main thread go on', async () => {
+      const stream = join(fixtures, '1080p.h264');
+      const run = await runFresh(
+        `(async () => {
+          const { Worker } = require('node:worker_threads');
+          const source = ${JSON.stringify(`
+            const ocl = require(${JSON.stringify(resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/index.js'))});
+            const { parentPort } = require('node:worker_threads');
+            const platform = ocl.getPlatforms().find((p) => p.name.includes(process.env.OPENCL_INTEROP_GPU_PLATFORM || 'NVIDIA'));
+            const device = platform.getDevices('gpu')[0] ?? platform.getDevices()[0];
+            const context = ocl.createContext({ devices: [device] });
+            (async () => {
+              const decoder = ocl.createVideoDecoder({ context, inFlight: 8 });
+              let n = 0;
+              for await (const frame of decoder.decode(require('node:fs').readFileSync(${JSON.stringify(stream)}))) {
+                frame.release();
+                if (++n === 5) parentPort.postMessage('decoding');
+              }
+            })();
+          `)};
+          const worker = new Worker(source, { eval: true });
+          await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+          await worker.terminate();
+          console.log('terminated; main thread alive');
+        })().catch((e) => { console.error(e); process.exit(3); });`,
+        exitClock,
+      );
+      assert.equal(run.timedOut, false, run.stderr);
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout, /main thread alive/);
+    });
+  });
+});
