@@ -3,7 +3,8 @@
 // OpenCLNotAvailableError that says what was tried and what to install.
 import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
-import { nativeAddon, type Addon } from './addon';
+import { nativeAddon } from './native-addon';
+import type { Addon } from './addon';
 import { OpenCLNotAvailableError, OpenCLRegistryError, OpenCLStateError } from './errors';
 
 /** The environment variable that names an OpenCL library to load instead of the system's loader. */

@@ -3,7 +3,7 @@
 // natively, and the one rule for an object that owns one (an exported
 // memory or semaphore handle, a handle received from another process).
 import { fstatSync } from 'node:fs';
-import { nativeAddon } from './addon';
+import { nativeAddon } from './native-addon';
 
 /** A file descriptor (number) or a Windows HANDLE (bigint). */
 export type OsHandle = number | bigint;

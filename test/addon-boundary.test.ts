@@ -1,6 +1,7 @@
-// The boundary between lib/ and the addon, held in one place: what the built
-// addon exports is what lib/addon.ts declares (read with the TypeScript
-// compiler), and each native call's name is written once at its call site.
+// The boundary between lib/ and the addon: what the built addon exports is
+// what lib/addon.ts and the areas' native-types.ts declare (the Addon
+// interface, completed by each area; read with the TypeScript compiler), and
+// each native call's name is written once at its call site.
 //
 // Arity: a function made by Napi::Function::New reports length 0, so the
 // addon itself cannot say how many arguments a function takes. What is
@@ -9,13 +10,14 @@
 // that count is only a lower bound; elsewhere it must equal the declaration's
 // parameter count. Classes that are not exported (NativeVaDisplay,
 // NativeComObject) are reached through instances only and are not compared here.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { createContext, getExternalMemory } from '../lib';
-import { type NativeExternalMemory, nativeAddon } from '../lib/addon';
+import type { NativeExternalMemory } from '../lib/interop/native-types';
+import { nativeAddon } from '../lib/native-addon';
 import { CL } from '../lib/facts/cl-constants';
 import { repoRoot, runProcess } from './helpers';
 import { requireSoftva, softvaEnv, startXvfb } from './helpers/va';
@@ -28,28 +30,43 @@ interface Declared {
   optional: boolean;
 }
 
-const addonFile = resolve(repoRoot, 'lib/addon.ts');
-const source = ts.createSourceFile(addonFile, readFileSync(addonFile, 'utf8'), ts.ScriptTarget.Latest, true);
-const interfaces = new Map<string, ts.InterfaceDeclaration>();
-source.forEachChild((node) => {
-  if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, node);
-});
+/** lib/addon.ts (the core's side) and each area's native-types.ts, which completes Addon (`declare module '../addon'`). */
+const libRoot = resolve(repoRoot, 'lib');
+const boundaryFiles = [
+  resolve(libRoot, 'addon.ts'),
+  ...readdirSync(libRoot, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(libRoot, entry.name, 'native-types.ts'))
+    .filter((file) => existsSync(file)),
+];
+/** Every declaration of each interface, over all the boundary files (an augmentation's merged in). */
+const interfaces = new Map<string, { node: ts.InterfaceDeclaration; source: ts.SourceFile }[]>();
+for (const file of boundaryFiles) {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const visit = (node: ts.Node) => {
+    if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, [...(interfaces.get(node.name.text) ?? []), { node, source }]);
+    else if (ts.isModuleDeclaration(node) || ts.isModuleBlock(node)) node.forEachChild(visit);
+  };
+  source.forEachChild(visit);
+}
 
-/** The members of an interface of lib/addon.ts, those of the interfaces it extends included. */
+/** The members of an interface of the boundary files, those of the interfaces it extends included. */
 function membersOf(interfaceName: string): Map<string, Declared> {
-  const declaration = interfaces.get(interfaceName);
-  if (!declaration) throw new Error(`lib/addon.ts declares no interface ${interfaceName}`);
+  const declarations = interfaces.get(interfaceName);
+  if (!declarations) throw new Error(`no boundary file (lib/addon.ts, lib/*/native-types.ts) declares an interface ${interfaceName}`);
   const members = new Map<string, Declared>();
-  for (const clause of declaration.heritageClauses ?? []) {
-    for (const base of clause.types) for (const [key, value] of membersOf(base.expression.getText(source))) members.set(key, value);
-  }
-  for (const member of declaration.members) {
-    if (!member.name) continue;
-    const key = member.name.getText(source);
-    if (ts.isMethodSignature(member)) {
-      members.set(key, { params: member.parameters.length, type: '', optional: !!member.questionToken });
-    } else if (ts.isPropertySignature(member)) {
-      members.set(key, { params: null, type: member.type?.getText(source) ?? '', optional: !!member.questionToken });
+  for (const { node: declaration, source } of declarations) {
+    for (const clause of declaration.heritageClauses ?? []) {
+      for (const base of clause.types) for (const [key, value] of membersOf(base.expression.getText(source))) members.set(key, value);
+    }
+    for (const member of declaration.members) {
+      if (!member.name) continue;
+      const key = member.name.getText(source);
+      if (ts.isMethodSignature(member)) {
+        members.set(key, { params: member.parameters.length, type: '', optional: !!member.questionToken });
+      } else if (ts.isPropertySignature(member)) {
+        members.set(key, { params: null, type: member.type?.getText(source) ?? '', optional: !!member.questionToken });
+      }
     }
   }
   return members;
@@ -143,12 +160,12 @@ function arityMismatches(jsName: string, params: number, where: string): string[
   const reads = nativeReads(jsName);
   if (!reads) return [];
   if (reads.exact ? reads.count !== params : reads.count > params) {
-    return [`${where}: lib/addon.ts declares ${params} parameter(s), the native function reads ${reads.exact ? '' : 'at least '}${reads.count}`];
+    return [`${where}: the boundary declares ${params} parameter(s), the native function reads ${reads.exact ? '' : 'at least '}${reads.count}`];
   }
   return [];
 }
 
-describe('the addon boundary: the built addon against lib/addon.ts', () => {
+describe('the addon boundary: the built addon against lib/addon.ts and every lib/*/native-types.ts', () => {
   it('reads the declarations and the registrations (the parsers see known members)', () => {
     expect(declared.get('enqueueReadBuffer')?.params).toBe(7);
     expect(declared.get('NativeD3D11Sharing')?.type).toBe('SharingConstructor<NativeD3D11Sharing>');
@@ -159,7 +176,7 @@ describe('the addon boundary: the built addon against lib/addon.ts', () => {
     expect(nativeReads('info')).toBeNull(); // a method of many classes, not an export
   });
 
-  it('every function and class lib/addon.ts declares is exported, as a function or as a class', () => {
+  it('every function and class the boundary declares is exported, as a function or as a class', () => {
     const problems: string[] = [];
     for (const [key, member] of declared) {
       const value = addon[key];
@@ -211,7 +228,7 @@ describe('the addon boundary: the built addon against lib/addon.ts', () => {
     expect(problems).toEqual([]);
   });
 
-  it('each function reads as many arguments as lib/addon.ts declares (where the native body shows it)', () => {
+  it('each function reads as many arguments as the boundary declares (where the native body shows it)', () => {
     const problems: string[] = [];
     for (const [key, member] of declared) {
       if (member.params !== null) problems.push(...arityMismatches(key, member.params, key));
@@ -228,7 +245,7 @@ describe('the addon boundary: the built addon against lib/addon.ts', () => {
         const { count, exact } = readsOf(body);
         if (exact ? count !== member.params : count > member.params) {
           problems.push(
-            `${className}.${jsName}: lib/addon.ts declares ${member.params} parameter(s), the native method reads ${exact ? '' : 'at least '}${count}`,
+            `${className}.${jsName}: the boundary declares ${member.params} parameter(s), the native method reads ${exact ? '' : 'at least '}${count}`,
           );
         }
       }
@@ -297,7 +314,7 @@ describe('native call names', () => {
   });
 });
 
-// lib/addon.ts installs lib/errors.ts's table of error classes; each area's
+// lib/native-addon.ts installs lib/errors.ts's table of error classes; each area's
 // errors module registers the area's classes in it as it loads. Loading one
 // area alone, or the package through its ES module wrapper, must still give
 // the typed error when that area's native side throws (a plain Error if not).

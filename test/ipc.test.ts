@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HandleChannel, HandleChannelError, ReceivedHandle, createContext, createVulkanInstance, getExternalMemory } from '../lib';
-import { nativeAddon } from '../lib/addon';
+import { nativeAddon } from '../lib/native-addon';
 import { repoRoot, runNode } from './helpers';
 import { isOpen, openFds, payload, platform, refDevice } from './helpers/ref-driver';
 

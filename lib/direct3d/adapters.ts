@@ -3,7 +3,7 @@
 // (cl_khr_device_uuid's CL_DEVICE_LUID_KHR, where CL_DEVICE_LUID_VALID_KHR),
 // else the adapter that the device's D3D11 / D3D10 sharing extension lists it
 // for (clGetDeviceIDsFromD3D11KHR with CL_D3D11_DXGI_ADAPTER_KHR).
-import type { NativeAdapterDesc } from '../addon';
+import type { NativeAdapterDesc } from './native-types';
 import type { Device } from '../device';
 import { describeValue } from '../errors';
 import type { Platform } from '../platform';

@@ -2,7 +2,7 @@
 // cl_khr_d3d10_sharing takes) on a chosen adapter, buffers, 2D and 3D
 // textures, created shared (legacy or keyed mutex) or opened from a legacy
 // shared handle, contents read and written.
-import type { NativeDirect3D } from '../addon';
+import type { NativeDirect3D } from './native-types';
 import { type AdapterChoice, chooseAdapter } from './adapters';
 import { featureLevels } from './d3d11';
 import {

@@ -4,7 +4,7 @@
 // or opened from a shared handle (ID3D11Device1::OpenSharedResource1 for the
 // NT handles Electron gives), contents read and written. The objects go to
 // cl_khr_d3d11_sharing / cl_nv_d3d11_sharing as they are.
-import type { NativeDirect3D } from '../addon';
+import type { NativeDirect3D } from './native-types';
 import { type AdapterChoice, chooseAdapter } from './adapters';
 import {
   type DxgiApi,

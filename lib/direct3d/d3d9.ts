@@ -5,7 +5,7 @@
 // or opened from a shared handle; contents through LockRect / LockBox / Lock.
 // The objects go to cl_nv_d3d9_sharing, cl_intel_dx9_media_sharing and
 // cl_khr_dx9_media_sharing as they are.
-import type { NativeComObject, NativeD3D9AdapterDesc, NativeD3D9Desc, NativePlaneLayout } from '../addon';
+import type { NativeComObject, NativeD3D9AdapterDesc, NativeD3D9Desc, NativePlaneLayout } from './native-types';
 import { type AdapterChoice, chooseAdapter } from './adapters';
 import { Direct3DFeatureError } from './errors';
 import { type D3D9FormatInput, d3d9FormatCode, d3d9FormatLabel, d3d9Planes, layoutSize, planeLayout } from './texture-formats';

@@ -3,7 +3,7 @@
 // legacy shared handles and keyed mutexes (IDXGIResource, IDXGIKeyedMutex),
 // and contents read or written one subresource (and plane) at a time through
 // a staging copy. d3d11.ts and d3d10.ts give the tables and native calls.
-import type { NativeComObject, NativeDxgiResourceDesc, NativePlaneLayout } from '../addon';
+import type { NativeComObject, NativeDxgiResourceDesc, NativePlaneLayout } from './native-types';
 import { describeValue } from '../errors';
 import type { AdapterInfo } from './adapters';
 import { type DxgiFormatInput, dxgiFormatCode, dxgiFormatLabel, dxgiPlanes, layoutSize, planeLayout } from './texture-formats';

@@ -5,7 +5,8 @@
 // the sharing facades take (`comPointer`) and shared handles (bigint, the
 // bytes Electron hands out, or a SharedHandle this module created). Argument
 // checks are lib/validate.ts's.
-import { type NativeComObject, type NativeDirect3D, nativeAddon } from '../addon';
+import type { NativeComObject, NativeDirect3D } from './native-types';
+import { nativeAddon } from '../native-addon';
 import { OpenCLReleasedError, describeValue } from '../errors';
 import { NativeHolder } from '../holder';
 import { closeOsHandle } from '../os-handle';

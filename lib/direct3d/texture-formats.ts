@@ -3,7 +3,7 @@
 // D3D11 tables, the D3DFORMATs of the D3D9 tables) plus DXGI_FORMAT_NV12, and
 // where each plane of a subresource lies in mapped memory. Other format codes
 // may be created (Direct3D decides); reading and writing them is refused here.
-import type { NativePlaneLayout } from '../addon';
+import type { NativePlaneLayout } from './native-types';
 import { describeValue } from '../errors';
 import { elementSize } from '../facts/cl-image-formats';
 import {

@@ -1,5 +1,5 @@
 // cl_khr_d3d10_sharing: Direct3D 10 buffers, 2D and 3D textures.
-import type { NativeD3D10Sharing } from '../addon';
+import type { NativeD3D10Sharing } from './native-types';
 import type { Context } from '../context';
 import type { Device } from '../device';
 import { decode } from '../info';

@@ -1,7 +1,7 @@
 // cl_khr_d3d11_sharing and cl_nv_d3d11_sharing: Direct3D 11 buffers, 2D and 3D
 // textures, and NV12 video textures as Y/UV planes. One facade shape for both
 // extensions, parameterised by the record (they differ only in names).
-import type { NativeD3D11Sharing } from '../addon';
+import type { NativeD3D11Sharing } from './native-types';
 import type { Context } from '../context';
 import type { Device } from '../device';
 import { OpenCLExtensionError } from '../errors';

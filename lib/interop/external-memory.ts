@@ -3,7 +3,7 @@
 // DMA-BUF, Electron's shared textures), acquired and released through the
 // one enqueue path (queue.acquire(), `await using`). Ordinary contexts: no
 // interop context property, no device query.
-import type { NativeExternalMemory, NativePropertyList } from '../addon';
+import type { NativeExternalMemory, NativePropertyList } from './native-types';
 import { CL } from '../facts/cl-constants';
 import { Context } from '../context';
 import { Device } from '../device';

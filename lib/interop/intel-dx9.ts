@@ -1,5 +1,5 @@
 // cl_intel_dx9_media_sharing: DX9 media surfaces (NV12 / YV12 planes) with Intel's entry points.
-import type { NativeIntelDX9Sharing } from '../addon';
+import type { NativeIntelDX9Sharing } from './native-types';
 import type { Context } from '../context';
 import type { Device } from '../device';
 import { decode } from '../info';

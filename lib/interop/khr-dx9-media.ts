@@ -1,5 +1,5 @@
 // cl_khr_dx9_media_sharing: DX9 media surfaces through KHR media adapters.
-import type { NativeKhrDX9MediaSharing } from '../addon';
+import type { NativeKhrDX9MediaSharing } from './native-types';
 import type { Context } from '../context';
 import type { Device } from '../device';
 import { decode } from '../info';

@@ -1,5 +1,5 @@
 // cl_nv_d3d9_sharing: Direct3D 9 vertex/index buffers, surfaces, textures, cube and volume textures.
-import type { NativeNvD3D9Sharing } from '../addon';
+import type { NativeNvD3D9Sharing } from './native-types';
 import type { Context } from '../context';
 import type { Device } from '../device';
 import { decode } from '../info';

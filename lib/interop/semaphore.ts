@@ -1,7 +1,7 @@
 // cl_khr_semaphore and cl_khr_external_semaphore (+ _opaque_fd, _sync_fd,
 // _win32): semaphores made in OpenCL or imported from another API's handle,
 // waited on and signaled on a queue, exported where the device can.
-import type { NativePropertyList, NativeSemaphore, NativeSemaphores } from '../addon';
+import type { NativePropertyList, NativeSemaphore, NativeSemaphores } from './native-types';
 import { Context } from '../context';
 import { Device } from '../device';
 import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, OpenCLStateError, describeValue } from '../errors';

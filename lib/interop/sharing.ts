@@ -2,7 +2,8 @@
 // platform (lazily, once), device lists, contexts made for the extension,
 // exactly one wrapper per (context, resource, subresource/plane), the
 // binding's own acquire state, and acquire/release grouped per extension.
-import type { NativeDevice, NativeMem, NativeSharingBase } from '../addon';
+import type { NativeDevice, NativeMem } from '../addon';
+import type { NativeSharingBase } from './native-types';
 import { Context, type ContextOptions } from '../context';
 import type { Device } from '../device';
 import { OpenCLError, OpenCLExtensionError, OpenCLReleasedError, OpenCLStateError, describeValue, errorName } from '../errors';

@@ -1,5 +1,5 @@
 // cl_intel_va_api_media_sharing: VA-API video surfaces (NV12: plane 0 = Y, plane 1 = UV).
-import type { NativeIntelVaApiSharing } from '../addon';
+import type { NativeIntelVaApiSharing } from './native-types';
 import type { Context } from '../context';
 import type { Device } from '../device';
 import { decode } from '../info';

@@ -7,8 +7,8 @@
 // of its own (the kernel duplicates them), and the sender disposes its objects
 // when it is done with them. native/ipc/handle_channel.cc is the thin twin.
 import { lstatSync, unlinkSync } from 'node:fs';
-import type { NativeHandleChannel } from '../addon';
-import { nativeAddon } from '../addon';
+import type { NativeHandleChannel } from './native-types';
+import { nativeAddon } from '../native-addon';
 import { describeValue } from '../errors';
 import { closeOsHandle, closeOwned, ownHandle, refuseCloning, relinquishOwned } from '../os-handle';
 import { checkInt, checkOptions } from '../validate';

@@ -5,7 +5,7 @@
 // alive, natively, until its last surface and the last OpenCL context made on
 // it are gone.
 import { existsSync, readdirSync } from 'node:fs';
-import type { NativeVaDisplay } from '../addon';
+import type { NativeVaDisplay } from './native-types';
 import { OpenCLReleasedError, describeValue } from '../errors';
 import { NativeHolder } from '../holder';
 import { type VaFourcc, formatFacts, fourccCode, fourccText, vaFourccs, vaStatusName } from '../facts/va-formats';

@@ -3,7 +3,7 @@
 // planes of file descriptors, as Electron's offscreen `paint` event and
 // other producers hand them out).
 import { fstatSync } from 'node:fs';
-import type { NativeVaPrime } from '../addon';
+import type { NativeVaPrime } from './native-types';
 import { describeValue } from '../errors';
 import { closeOwned, ownHandle } from '../os-handle';
 import { checkDrmModifier, checkInt, checkObject } from '../validate';

@@ -1,7 +1,8 @@
 // Finds and loads libva at run time, as lib/loader.ts does OpenCL: importing
 // the package never needs libva; the first VA call without it is one
 // VaNotAvailableError naming the packages to install.
-import type { Addon, NativeVaLoad } from '../addon';
+import type { Addon } from '../addon';
+import type { NativeVaLoad } from './native-types';
 import { addon } from '../loader';
 import { VaNotAvailableError } from './errors';
 import { checkObject } from '../validate';

@@ -3,7 +3,7 @@
 // vaPutImage), exported as DMA-BUF (vaExportSurfaceHandle), and held while an
 // OpenCL image shares it (cl_intel_va_api_media_sharing, lib/interop/va-api.ts).
 // It keeps its display alive: the native surface holds the native display.
-import type { NativeVaSurface } from '../addon';
+import type { NativeVaSurface } from './native-types';
 import { OpenCLReleasedError, describeValue } from '../errors';
 import {
   VA_EXPORT_SURFACE,

@@ -5,7 +5,7 @@
 // (unless told not to), and moves exported buffers and images from and to
 // VK_QUEUE_FAMILY_EXTERNAL around it (native/vulkan/commands.cc says which
 // spec rules this relies on).
-import type { NativeVkCommands, NativeVkOp } from '../addon';
+import type { NativeVkCommands, NativeVkOp } from './native-types';
 import { describeValue } from '../errors';
 import { NativeHolder } from '../holder';
 import { checkInt, checkOptions } from '../validate';

@@ -1,6 +1,6 @@
 // A logical device with one queue (compute + transfer): buffers, images,
 // semaphores, recorded commands, and submission that costs one native call.
-import type { NativeVkDevice, NativeVkSemaphore } from '../addon';
+import type { NativeVkDevice, NativeVkSemaphore } from './native-types';
 import { describeValue } from '../errors';
 import { NativeHolder } from '../holder';
 import { checkBoolean, checkChoice, checkInt, checkOptions } from '../validate';

@@ -1,7 +1,7 @@
 // Vulkan instances and physical devices: what each device can share, and a
 // device chosen to match an OpenCL device by UUID (cl_khr_device_uuid's
 // CL_DEVICE_UUID_KHR bytes) or by index.
-import type { NativeVkHandleTypeRow, NativeVkInstance, NativeVkPhysicalDevice } from '../addon';
+import type { NativeVkHandleTypeRow, NativeVkInstance, NativeVkPhysicalDevice } from './native-types';
 import { describeValue } from '../errors';
 import { NativeHolder } from '../holder';
 import { formatUuid as uuidString } from '../uuid';

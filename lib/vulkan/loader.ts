@@ -1,7 +1,8 @@
 // Finds and loads the Vulkan loader at run time: importing the package never
 // needs Vulkan; the first Vulkan call without it is a VulkanUnavailableError
 // naming what to install.
-import type { Addon, NativeVkLoad } from '../addon';
+import type { Addon } from '../addon';
+import type { NativeVkLoad } from './native-types';
 import { describeValue } from '../errors';
 import { addon } from '../loader';
 import { VulkanUnavailableError } from './errors';

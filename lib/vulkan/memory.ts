@@ -2,7 +2,7 @@
 // (OpenCL's cl_khr_external_memory) to import; contents go in and out through
 // staging buffers, off the JavaScript thread's way (every transfer is a promise).
 import { constants as bufferConstants } from 'node:buffer';
-import type { NativeVkBuffer, NativeVkImage } from '../addon';
+import type { NativeVkBuffer, NativeVkImage } from './native-types';
 import { describeValue } from '../errors';
 import { NativeHolder } from '../holder';
 import { checkBytes, checkInt, checkOptions } from '../validate';

@@ -1,6 +1,6 @@
 // Binary semaphores that may be exported for another API (OpenCL's
 // cl_khr_external_semaphore) to wait on or signal.
-import type { NativeVkSemaphore } from '../addon';
+import type { NativeVkSemaphore } from './native-types';
 import { NativeHolder } from '../holder';
 import type { VulkanDeviceLink } from './links';
 import { VulkanDisposedError, VulkanNotSupportedError, VulkanStateError } from './errors';
