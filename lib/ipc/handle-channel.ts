@@ -6,12 +6,12 @@
 // sender's handles stay the sender's: sending gives the receiver descriptors
 // of its own (the kernel duplicates them), and the sender disposes its objects
 // when it is done with them. native/ipc/handle_channel.cc is the thin twin.
-import { lstatSync, unlinkSync } from 'node:fs';
+import { type Stats, lstatSync, unlinkSync } from 'node:fs';
 import type { NativeHandleChannel } from './native-types';
 import { nativeAddon } from '../native-addon';
 import { describeValue } from '../errors';
 import { closeOsHandle, closeOwned, ownHandle, refuseCloning, relinquishOwned } from '../os-handle';
-import { checkInt, checkOptions } from '../validate';
+import { checkBoolean, checkInt, checkOptions } from '../validate';
 
 /** What a channel's operation failed on. */
 export type HandleChannelFailure =
@@ -59,6 +59,31 @@ export interface SendableHandle {
 export interface HandleSendOptions {
   /** A small JSON value sent with the handles (a frame layout, an index): at most 16 KiB as JSON. */
   data?: unknown;
+}
+
+/** The process at the other end of a channel when it connected (SO_PEERCRED, unix(7)). */
+export interface HandlePeer {
+  readonly pid: number;
+  readonly uid: number;
+  readonly gid: number;
+}
+
+export interface HandleListenOptions {
+  /** Permissions of the socket file (connect() needs write permission): default 0o600, owner only; the umask applies, as to open(). */
+  mode?: number;
+  /**
+   * The peers accept() takes: a list of user ids, or a function of the peer's
+   * credentials. A peer refused is closed before anything it sent is read,
+   * and accept() waits for the next one. Default: every peer the file's mode
+   * lets connect.
+   */
+  allow?: readonly number[] | ((peer: HandlePeer) => boolean);
+  /**
+   * Where a socket file is left at `path` (its listener died), replace it when
+   * nothing listens there; a live listener's is never touched (default false:
+   * EADDRINUSE). The check connects once to the old socket.
+   */
+  replaceStale?: boolean;
 }
 
 export interface HandleReceiveOptions {
@@ -264,6 +289,7 @@ function parseHeader(bytes: Uint8Array): { handles: DescribedHandle[]; data: unk
  */
 export class HandleChannel {
   #native: NativeHandleChannel | null;
+  #peer: HandlePeer | null | undefined;
   #sending: Promise<unknown> = Promise.resolve();
   #receiving: Promise<unknown> = Promise.resolve();
 
@@ -309,20 +335,46 @@ export class HandleChannel {
     }
   }
 
-  /** Listens at `path` (a new Unix socket file, removed by close()); accept() gives a channel per process that connects. */
-  static listen(path: string): HandleListener {
+  /**
+   * Listens at `path` (a new Unix socket file, owner-only unless
+   * options.mode says otherwise, removed by close()); accept() gives a
+   * channel per process that connects and options.allow takes.
+   */
+  static listen(path: string, options?: HandleListenOptions): HandleListener {
     requireUnix('HandleChannel.listen()');
     checkPath(path);
+    const o = checkOptions<HandleListenOptions>(options, 'options', ['mode', 'allow', 'replaceStale']);
+    const mode = checkInt(o.mode, 'options.mode', 0, 0o777, 0o600);
+    const allow = checkAllow(o.allow);
+    const replaceStale = checkBoolean(o.replaceStale, 'options.replaceStale', false);
+    const bind = (): NativeHandleChannel => nativeAddon().ipcListen(path, 16, mode);
+    let native: NativeHandleChannel;
     try {
-      return new HandleListener(nativeAddon().ipcListen(path, 16), path);
+      native = bind();
     } catch (error) {
-      throw systemError(error, `listening at ${path}`);
+      if (!replaceStale || (error as { code?: string }).code !== 'EADDRINUSE' || !staleSocket(path)) throw systemError(error, `listening at ${path}`);
+      try {
+        unlinkSync(path);
+        native = bind();
+      } catch (again) {
+        throw systemError(again, `listening at ${path} (replacing the stale socket file)`);
+      }
     }
+    return new HandleListener(native, path, allow);
   }
 
   /** The socket's descriptor (to pass to a child process); -1 once closed. */
   get fd(): number {
     return this.#native?.fd ?? -1;
+  }
+
+  /**
+   * The process at the other end when it connected (SO_PEERCRED): its pid,
+   * uid and gid; for a pair(), this process. null once closed.
+   */
+  get peer(): HandlePeer | null {
+    if (this.#peer === undefined && this.#native) this.#peer = freezePeer(this.#native.peer());
+    return this.#native ? (this.#peer ?? null) : null;
   }
 
   get closed(): boolean {
@@ -368,7 +420,7 @@ export class HandleChannel {
           throw systemError(error, 'sending handles');
         }
         if (sent !== null) return;
-        await native.wait(true);
+        await waitOn(native, true, 'sending handles');
       }
     };
     const done = this.#sending.then(run, run);
@@ -412,12 +464,12 @@ export class HandleChannel {
         }
         if (got !== null) return this.#accept(got, expect);
         if (deadline === undefined) {
-          await native.wait(false);
+          await waitOn(native, false, 'receiving handles');
         } else {
           const left = deadline - Date.now();
           let timer: NodeJS.Timeout | undefined;
           const expired = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, left))));
-          const outcome = await Promise.race([native.wait(false), expired]);
+          const outcome = await Promise.race([waitOn(native, false, 'receiving handles'), expired]);
           clearTimeout(timer);
           if (outcome === 'timeout') {
             // The wait still pending on the socket ends with the channel: close it so that nothing waits for ever.
@@ -433,14 +485,16 @@ export class HandleChannel {
   }
 
   #accept(
-    got: { bytes: Uint8Array; fds: number[]; truncated: boolean; controlTruncated: boolean },
+    got: { bytes: Uint8Array; fds: number[]; truncated: boolean; controlTruncated: boolean; ended: boolean },
     expect: HandleKind[] | undefined,
   ): ReceivedHandles {
     const fail = (reason: HandleChannelFailure, message: string): never => {
       closeAll(got.fds);
       throw new HandleChannelError(reason, message);
     };
-    if (got.bytes.byteLength === 0 && got.fds.length === 0 && !got.truncated) fail('closed', 'the peer closed the channel before sending a message');
+    if (got.ended) fail('closed', 'the peer closed the channel before sending a message');
+    if (got.bytes.byteLength === 0 && !got.truncated)
+      fail('bad-message', `the message is empty (no bytes), not one of HandleChannel.send(); its ${got.fds.length} descriptor(s) are closed`);
     if (got.truncated || got.controlTruncated) {
       fail(
         'truncated',
@@ -465,7 +519,10 @@ export class HandleChannel {
     return { handles, data: header.data };
   }
 
-  /** Closes this end (the peer's receive then ends with 'closed'). A pending receive or send never settles. Idempotent. */
+  /**
+   * Closes this end: a pending send() or receive() of this end rejects with
+   * reason 'closed', and so does the peer's receive. Idempotent.
+   */
   close(): void {
     const native = this.#native;
     this.#native = null;
@@ -477,9 +534,52 @@ export class HandleChannel {
   }
 }
 
+/** A native wait, its failure (a libuv status) a HandleChannelError. */
+async function waitOn(native: NativeHandleChannel, writable: boolean, doing: string): Promise<void> {
+  try {
+    await native.wait(writable);
+  } catch (error) {
+    throw systemError(error, `${doing}: waiting for the socket`);
+  }
+}
+
+function freezePeer(peer: { pid: number; uid: number; gid: number } | null): HandlePeer | null {
+  return peer && Object.freeze({ pid: peer.pid, uid: peer.uid, gid: peer.gid });
+}
+
+function checkAllow(allow: unknown): ((peer: HandlePeer) => boolean) | undefined {
+  if (allow === undefined) return undefined;
+  if (typeof allow === 'function') return allow as (peer: HandlePeer) => boolean;
+  if (!Array.isArray(allow))
+    throw new TypeError(`options.allow must be an array of user ids or a function (peer) => boolean; got ${describeValue(allow)}`);
+  const uids = new Set(allow.map((uid, i) => checkInt(uid, `options.allow[${i}]`, 0, 0xffffffff)));
+  return (peer) => uids.has(peer.uid);
+}
+
+/** Whether `path` is a socket file nothing listens on (a connect is refused). */
+function staleSocket(path: string): boolean {
+  let stat: Stats;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return false;
+  }
+  if (!stat.isSocket()) return false;
+  try {
+    nativeAddon().ipcConnect(path).close();
+    return false; // a listener is live there
+  } catch (error) {
+    return (error as { code?: string }).code === 'ECONNREFUSED';
+  }
+}
+
 function checkPath(path: unknown): asserts path is string {
   if (typeof path !== 'string' || path.length === 0)
     throw new TypeError(`path must be a non-empty string (a Unix socket path); got ${describeValue(path)}`);
+  if (path.includes('\0'))
+    throw new TypeError(
+      `path must not hold a NUL byte (a Unix socket path is a C string; a leading NUL names an abstract socket); got ${describeValue(path)}`,
+    );
   if (Buffer.byteLength(path) > 107) throw new RangeError(`path must be at most 107 bytes (sun_path); got ${Buffer.byteLength(path)} bytes`);
 }
 
@@ -488,32 +588,58 @@ export class HandleListener {
   readonly path: string;
   #native: NativeHandleChannel | null;
   readonly #inode: number;
+  readonly #allow: ((peer: HandlePeer) => boolean) | undefined;
+  #accepting: Promise<unknown> = Promise.resolve();
 
   /** @internal */
-  constructor(native: NativeHandleChannel, path: string) {
+  constructor(native: NativeHandleChannel, path: string, allow?: (peer: HandlePeer) => boolean) {
     this.#native = native;
+    this.#allow = allow;
     this.path = path;
     this.#inode = lstatSync(path).ino;
     refuseCloning(this, 'a HandleListener owns its socket: listen in the thread that accepts');
   }
 
-  /** The next process that connects. */
-  async accept(): Promise<HandleChannel> {
-    for (;;) {
-      const native = this.#native;
-      if (!native) throw new HandleChannelError('closed', 'this HandleListener was closed');
-      let peer: NativeHandleChannel | null;
-      try {
-        peer = native.accept();
-      } catch (error) {
-        throw systemError(error, `accepting at ${this.path}`);
+  /**
+   * The next process that connects and options.allow takes (peers refused
+   * are closed unread). Accepts made at once are answered in turn; close()
+   * rejects a pending one with reason 'closed'.
+   */
+  accept(): Promise<HandleChannel> {
+    const run = async (): Promise<HandleChannel> => {
+      for (;;) {
+        const native = this.#native;
+        if (!native) throw new HandleChannelError('closed', 'this HandleListener was closed');
+        let peer: NativeHandleChannel | null;
+        try {
+          peer = native.accept();
+        } catch (error) {
+          throw systemError(error, `accepting at ${this.path}`);
+        }
+        if (!peer) {
+          await waitOn(native, false, `accepting at ${this.path}`);
+          continue;
+        }
+        const channel = new HandleChannel(peer);
+        if (!this.#allow) return channel;
+        let allowed: boolean;
+        try {
+          const credentials = channel.peer;
+          allowed = credentials !== null && Boolean(this.#allow(credentials));
+        } catch (error) {
+          channel.close();
+          throw error;
+        }
+        if (allowed) return channel;
+        channel.close();
       }
-      if (peer) return new HandleChannel(peer);
-      await native.wait(false);
-    }
+    };
+    const done = this.#accepting.then(run, run);
+    this.#accepting = done.catch(() => {});
+    return done;
   }
 
-  /** Stops listening and removes the socket file (if it is still this listener's). Idempotent. */
+  /** Stops listening (a pending accept() rejects with reason 'closed') and removes the socket file (if it is still this listener's). Idempotent. */
   close(): void {
     const native = this.#native;
     this.#native = null;

@@ -8,6 +8,8 @@ export {
   ReceivedHandle,
   type HandleChannelFailure,
   type HandleKind,
+  type HandleListenOptions,
+  type HandlePeer,
   type HandleReceiveOptions,
   type HandleSendOptions,
   type ReceivedHandleType,

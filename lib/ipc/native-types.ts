@@ -25,7 +25,7 @@ declare module '../addon' {
     ipcSocketPair(): [NativeHandleChannel, NativeHandleChannel];
     ipcConnect(path: string): NativeHandleChannel;
     /** The socket file is made with `mode` less the umask. */
-    ipcListen(path: string, backlog: number): NativeHandleChannel;
+    ipcListen(path: string, backlog: number, mode: number): NativeHandleChannel;
     /** The channel, or why the fd is not a Unix SOCK_SEQPACKET socket. */
     ipcAdopt(fd: number): NativeHandleChannel | string;
   }

@@ -16,6 +16,8 @@
 
 #if !defined(_WIN32)
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -70,6 +72,7 @@ sockaddr_un PathAddress(Napi::Env env, const Napi::Value& value, socklen_t* leng
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   if (path.empty() || path.size() >= sizeof address.sun_path) throw Napi::RangeError::New(env, "the socket path does not fit in sun_path");
+  if (path.find('\0') != std::string::npos) throw Napi::TypeError::New(env, "the socket path holds a NUL byte");
   std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
   *length = socklen_t(offsetof(sockaddr_un, sun_path) + path.size() + 1);
   return address;
@@ -110,42 +113,78 @@ class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
   }
   ~NativeHandleChannel() override {
     napi_remove_env_cleanup_hook(env_, Cleanup, this);
-    Shut();
+    Shut(false);
   }
 
   static Napi::Object Make(Napi::Env env, int fd) { return AddonData::Get(env).constructors.at(&kTypeTag).New({Napi::Number::New(env, fd)}); }
 
   static void Init(Napi::Env env, Napi::Object exports) {
-    Napi::Function ctor =
-        DefineClass(env, kName,
-                    {InstanceMethod("send", &NativeHandleChannel::Send), InstanceMethod("receive", &NativeHandleChannel::Receive),
-                     InstanceMethod("accept", &NativeHandleChannel::Accept), InstanceMethod("wait", &NativeHandleChannel::Wait),
-                     InstanceMethod("close", &NativeHandleChannel::Close), InstanceAccessor("fd", &NativeHandleChannel::Fd, nullptr)});
+    Napi::Function ctor = DefineClass(env, kName,
+                                      {InstanceMethod("send", &NativeHandleChannel::Send), InstanceMethod("receive", &NativeHandleChannel::Receive),
+                                       InstanceMethod("accept", &NativeHandleChannel::Accept), InstanceMethod("wait", &NativeHandleChannel::Wait),
+                                       InstanceMethod("peer", &NativeHandleChannel::Peer), InstanceMethod("close", &NativeHandleChannel::Close),
+                                       InstanceAccessor("fd", &NativeHandleChannel::Fd, nullptr)});
     AddonData::Get(env).constructors[&kTypeTag] = Napi::Persistent(ctor);
   }
 
  private:
+  // A pending wait of one direction: its promise and the async context its settling runs in.
+  struct Waiter {
+    napi_deferred deferred = nullptr;
+    napi_async_context context = nullptr;
+  };
 #if !defined(_WIN32)
+  // The channel's one poll handle (libuv allows one per descriptor), watching what the pending waits need.
   struct Poll {
     uv_poll_t handle;
     NativeHandleChannel* owner;
-    napi_env env;
-    napi_deferred deferred;
-    napi_async_context context;
   };
 #else
   struct Poll {};
 #endif
 
-  static void Cleanup(void* self) { static_cast<NativeHandleChannel*>(self)->Shut(); }
+  static void Cleanup(void* self) { static_cast<NativeHandleChannel*>(self)->Shut(false); }
 
-  // Stops a pending wait without settling it (the environment is going away or the object is collected), closes the fd.
-  void Shut() {
+  // Settles a wait: resolved (the caller tries its call again), or rejected with a libuv status. Inside a
+  // callback scope where `scoped`, so that the promise's reactions run now.
+  static void Settle(napi_env env, Waiter waiter, int status, bool scoped) {
+    if (!waiter.deferred) return;
+    napi_handle_scope handles;
+    napi_open_handle_scope(env, &handles);
+    napi_callback_scope scope = nullptr;
+    if (scoped) {
+      napi_value resource;
+      napi_create_object(env, &resource);
+      napi_open_callback_scope(env, resource, waiter.context, &scope);
+    }
+    napi_value value;
+    if (status < 0) {
+#if !defined(_WIN32)
+      napi_value message;
+      napi_create_string_utf8(env, uv_strerror(status), NAPI_AUTO_LENGTH, &message);
+      napi_create_error(env, nullptr, message, &value);
+#else
+      napi_get_undefined(env, &value);
+#endif
+      napi_reject_deferred(env, waiter.deferred, value);
+    } else {
+      napi_get_undefined(env, &value);
+      napi_resolve_deferred(env, waiter.deferred, value);
+    }
+    if (scope) napi_close_callback_scope(env, scope);
+    napi_async_destroy(env, waiter.context);
+    napi_close_handle_scope(env, handles);
+  }
+
+  // Stops watching and closes the fd. `settle`: close() was called, so the pending waits resolve (their
+  // callers find the channel closed); otherwise the environment is going away or the object was collected,
+  // and nothing is settled.
+  void Shut(bool settle) {
 #if !defined(_WIN32)
     if (poll_) {
       Poll* p = poll_;
       poll_ = nullptr;
-      napi_async_destroy(p->env, p->context);
+      p->owner = nullptr;
       uv_poll_stop(&p->handle);
       uv_close(reinterpret_cast<uv_handle_t*>(&p->handle), [](uv_handle_t* h) { delete static_cast<Poll*>(h->data); });
     }
@@ -155,6 +194,15 @@ class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
     }
 #endif
     fd_ = -1;
+    Waiter read = read_, write = write_;
+    read_ = write_ = Waiter{};
+    if (settle) {
+      Settle(env_, read, 0, false);
+      Settle(env_, write, 0, false);
+    } else {
+      if (read.context) napi_async_destroy(env_, read.context);
+      if (write.context) napi_async_destroy(env_, write.context);
+    }
   }
 
   int Live(Napi::Env env) const {
@@ -200,7 +248,9 @@ class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
 #endif
   }
 
-  // receive(maxBytes, maxFds) -> { bytes, fds, truncated, controlTruncated } | null (EAGAIN) ; bytes empty: end of stream
+  // receive(maxBytes, maxFds) -> { bytes, fds, truncated, controlTruncated, ended } | null (EAGAIN).
+  // A datagram of no bytes is also what recvmsg returns at the end of the stream: `ended` tells them apart
+  // (the peer has shut down and no message is left queued).
   Napi::Value Receive(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
 #if defined(_WIN32)
@@ -232,12 +282,19 @@ class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
       const int* data = reinterpret_cast<const int*>(CMSG_DATA(header));
       for (size_t i = 0; i < count; ++i) fds.Set(n++, Napi::Number::New(env, data[i]));
     }
+    bool ended = false;
+    if (got == 0 && n == 0 && !(message.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+      pollfd hangup{fd, POLLRDHUP, 0};
+      int queued = 0;
+      ended = poll(&hangup, 1, 0) == 1 && (hangup.revents & (POLLRDHUP | POLLHUP)) != 0 && ioctl(fd, FIONREAD, &queued) == 0 && queued == 0;
+    }
     Napi::Object out = Napi::Object::New(env);
     out.Set("bytes", Napi::Uint8Array::New(env, size_t(got)));
     std::memcpy(out.Get("bytes").As<Napi::Uint8Array>().Data(), buffer.data(), size_t(got));
     out.Set("fds", fds);
     out.Set("truncated", (message.msg_flags & MSG_TRUNC) != 0);
     out.Set("controlTruncated", (message.msg_flags & MSG_CTRUNC) != 0);
+    out.Set("ended", ended);
     return out;
 #endif
   }
@@ -260,71 +317,91 @@ class NativeHandleChannel : public Napi::ObjectWrap<NativeHandleChannel> {
 #endif
   }
 
-  // wait(writable: boolean) -> Promise<void>: resolves once the socket is readable (or writable, or hung up);
-  // one wait at a time. The event loop stays alive while it waits.
+  // peer() -> { pid, uid, gid } of the process at the other end when it connected (SO_PEERCRED), or null
+  Napi::Value Peer(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+#if defined(_WIN32)
+    return env.Null();
+#else
+    ucred credentials{};
+    socklen_t size = sizeof credentials;
+    if (fd_ < 0 || getsockopt(fd_, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return env.Null();
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("pid", Napi::Number::New(env, credentials.pid));
+    out.Set("uid", Napi::Number::New(env, credentials.uid));
+    out.Set("gid", Napi::Number::New(env, credentials.gid));
+    return out;
+#endif
+  }
+
+  // wait(writable: boolean) -> Promise<void>: resolves once the socket is readable (or writable), hung up, or
+  // closed by close(). One wait of each direction at a time: a receive (or accept) and a send wait together.
+  // The event loop stays alive while one is pending.
   Napi::Value Wait(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
 #if defined(_WIN32)
     throw Napi::Error::New(env, "SCM_RIGHTS needs a Unix socket");
 #else
     int fd = Live(env);
-    if (poll_) throw Napi::Error::New(env, "a wait is already pending on this channel");
     bool writable = info[0].ToBoolean();
-    uv_loop_t* loop = nullptr;
-    if (napi_get_uv_event_loop(env, &loop) != napi_ok || !loop) throw Napi::Error::New(env, "no event loop");
-    auto* p = new Poll{};
-    p->owner = this;
-    p->env = env;
-    if (uv_poll_init(loop, &p->handle, fd) != 0) {
-      delete p;
-      ThrowErrno(env, "uv_poll_init", EBADF);
-    }
-    p->handle.data = p;
-    napi_value promise;
-    napi_create_promise(env, &p->deferred, &promise);
-    napi_async_init(env, nullptr, Napi::String::New(env, "opencl-interop handle channel"), &p->context);
-    poll_ = p;
-    uv_poll_start(&p->handle, (writable ? UV_WRITABLE : UV_READABLE) | UV_DISCONNECT, [](uv_poll_t* handle, int status, int) {
-      Poll* q = static_cast<Poll*>(handle->data);
-      if (q->owner) q->owner->poll_ = nullptr;
-      uv_poll_stop(handle);
-      napi_env env = q->env;
-      napi_deferred deferred = q->deferred;
-      napi_async_context context = q->context;
-      uv_close(reinterpret_cast<uv_handle_t*>(handle), [](uv_handle_t* h) { delete static_cast<Poll*>(h->data); });
-      // Settled inside a callback scope, so that the promise's reactions run now.
-      napi_handle_scope handles;
-      napi_open_handle_scope(env, &handles);
-      napi_value resource;
-      napi_create_object(env, &resource);
-      napi_callback_scope scope;
-      napi_open_callback_scope(env, resource, context, &scope);
-      napi_value value;
-      if (status < 0) {
-        napi_value message;
-        napi_create_string_utf8(env, uv_strerror(status), NAPI_AUTO_LENGTH, &message);
-        napi_create_error(env, nullptr, message, &value);
-        napi_reject_deferred(env, deferred, value);
-      } else {
-        napi_get_undefined(env, &value);
-        napi_resolve_deferred(env, deferred, value);
+    Waiter& waiter = writable ? write_ : read_;
+    if (waiter.deferred) throw Napi::Error::New(env, writable ? "a send already waits on this channel" : "a receive already waits on this channel");
+    if (!poll_) {
+      uv_loop_t* loop = nullptr;
+      if (napi_get_uv_event_loop(env, &loop) != napi_ok || !loop) throw Napi::Error::New(env, "no event loop");
+      auto* p = new Poll{};
+      p->owner = this;
+      if (uv_poll_init(loop, &p->handle, fd) != 0) {
+        delete p;
+        ThrowErrno(env, "uv_poll_init", EBADF);
       }
-      napi_close_callback_scope(env, scope);
-      napi_async_destroy(env, context);
-      napi_close_handle_scope(env, handles);
-    });
+      p->handle.data = p;
+      poll_ = p;
+    }
+    napi_value promise;
+    napi_create_promise(env, &waiter.deferred, &promise);
+    napi_async_init(env, nullptr, Napi::String::New(env, "opencl-interop handle channel"), &waiter.context);
+    Arm();
     return Napi::Value(env, promise);
 #endif
   }
 
+#if !defined(_WIN32)
+  // Watches what the pending waits need, or nothing.
+  void Arm() {
+    if (!poll_) return;
+    int events = (read_.deferred ? UV_READABLE : 0) | (write_.deferred ? UV_WRITABLE : 0);
+    if (events == 0) {
+      uv_poll_stop(&poll_->handle);
+      return;
+    }
+    uv_poll_start(&poll_->handle, events | UV_DISCONNECT, OnPoll);
+  }
+
+  static void OnPoll(uv_poll_t* handle, int status, int events) {
+    NativeHandleChannel* self = static_cast<Poll*>(handle->data)->owner;
+    if (!self) return;
+    bool hungUp = status < 0 || (events & UV_DISCONNECT) != 0;
+    Waiter read{}, write{};
+    if (self->read_.deferred && (hungUp || (events & UV_READABLE))) std::swap(read, self->read_);
+    if (self->write_.deferred && (hungUp || (events & UV_WRITABLE))) std::swap(write, self->write_);
+    self->Arm();
+    napi_env env = self->env_;
+    // The first settling may run JavaScript that closes or collects the channel: `self` is not used after it.
+    Settle(env, read, status, true);
+    Settle(env, write, status, true);
+  }
+#endif
+
   Napi::Value Close(const Napi::CallbackInfo& info) {
-    Shut();
+    Shut(true);
     return info.Env().Undefined();
   }
 
   napi_env env_;
   int fd_ = -1;
   Poll* poll_ = nullptr;
+  Waiter read_, write_;
 };
 
 const napi_type_tag NativeHandleChannel::kTypeTag = {0x3c91e6a47b2d5f08ULL, 0xd2a7f05c18e49b63ULL};
@@ -359,17 +436,27 @@ Napi::Value Connect(const Napi::CallbackInfo& info) {
   return NativeHandleChannel::Make(env, fd);
 }
 
-// ipcListen(path, backlog) -> NativeHandleChannel (listening)
+// ipcListen(path, backlog, mode) -> NativeHandleChannel (listening). The socket file is made with `mode`
+// less the umask (the socket's own mode, set before bind, is what bind gives the file), and nothing can
+// connect before listen(); a failed listen() removes the file bind made.
 Napi::Value Listen(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   socklen_t length;
   sockaddr_un address = PathAddress(env, info[0], &length);
+  int backlog = info[1].As<Napi::Number>().Int32Value();
+  mode_t mode = mode_t(info[2].As<Napi::Number>().Uint32Value() & 0777);
   int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) ThrowErrno(env, "socket", errno);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&address), length) != 0 || listen(fd, info[1].As<Napi::Number>().Int32Value()) != 0) {
+  if (fchmod(fd, mode) != 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), length) != 0) {
     int error = errno;
     close(fd);
     ThrowErrno(env, "bind", error);
+  }
+  if (listen(fd, backlog) != 0) {
+    int error = errno;
+    unlink(address.sun_path);
+    close(fd);
+    ThrowErrno(env, "listen", error);
   }
   return NativeHandleChannel::Make(env, fd);
 }
