@@ -5,6 +5,7 @@ import './interop'; // registers the sharing extensions the report lists
 import { externalReport } from './interop/external-report';
 import { icdRegistryProblems, loadOpenCL } from './loader';
 import { formatReport, systemReport } from './report';
+import { videoReport } from './video/report';
 import { vulkanReport } from './vulkan/report';
 
 const usage = `Usage: opencl-interop info [--json] [--library PATH]
@@ -48,7 +49,7 @@ function main(argv: string[]): number {
   if (!json) for (const p of registry.filter((p) => !p.crashes)) console.error(`warning: ICD registry file ${p.file} ${p.problem}`);
   try {
     loadOpenCL(library ? { library } : {});
-    const report = systemReport({ external: externalReport, vulkan: vulkanReport });
+    const report = systemReport({ external: externalReport, vulkan: (platforms) => videoReport(vulkanReport(platforms)) });
     console.log(json ? JSON.stringify(registry.length ? { ...report, registryProblems: registry } : report, null, 2) : formatReport(report));
     return 0;
   } catch (error) {

@@ -88,6 +88,8 @@ export interface VulkanDeviceReport {
   semaphoreImport: string[];
   /** The OpenCL devices with the same UUID: the same hardware, so memory and semaphores can be shared. */
   matches: DeviceMatch[];
+  /** What it decodes (lib/video: its video decode queue, codecs, profiles and sizes), one line each; absent when not asked. */
+  videoDecode?: string[];
 }
 
 export interface VulkanReport {
@@ -189,6 +191,7 @@ function formatVulkan(lines: string[], vulkan: VulkanReport): void {
       `    memory export ${list(d.memoryExport)}; import ${list(d.memoryImport)}; semaphore export ${list(d.semaphoreExport)}; import ${list(d.semaphoreImport)}`,
       `    same UUID as OpenCL: ${matches.length ? matches.join(', ') : 'no OpenCL device'}`,
     );
+    if (d.videoDecode) lines.push(...d.videoDecode.map((line, i) => `    ${i === 0 ? 'video decode: ' : '  '}${line}`));
   }
 }
 

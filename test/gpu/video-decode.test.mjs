@@ -58,14 +58,14 @@ async function decodeToMd5s(bytes, { context, queue, frames, inFlight } = {}) {
   try {
     for await (const frame of decoder.decode(bytes)) {
       const { width, height, pitch, uvOffset } = frame;
-      const y = new Uint8Array(pitch * height);
-      const uv = new Uint8Array(pitch * (height / 2));
+      const y = new Uint8Array(frame.planes[0].size);
+      const uv = new Uint8Array(frame.planes[1].size);
       frame.wait(queue);
-      {
-        await using _scope = queue.acquire(frame.memory);
-        queue.readBuffer(frame.planes[0], y).release();
-        queue.readBuffer(frame.planes[1], uv).release();
-      }
+      queue.enqueueAcquireShared(frame.memory).release();
+      queue.readBuffer(frame.planes[0], y).release();
+      queue.readBuffer(frame.planes[1], uv).release();
+      queue.enqueueReleaseShared(frame.memory).release();
+      await queue.finish();
       frame.release();
       const hash = createHash('md5');
       for (let r = 0; r < height; r++) hash.update(y.subarray(r * pitch, r * pitch + width));
