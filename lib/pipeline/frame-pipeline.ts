@@ -20,110 +20,18 @@
 // consumer of frame f after the OpenCL work of frame f + L. Before a slot is
 // used again, its previous consumer is awaited (usually long finished).
 import { describeValue } from '../errors';
-import { Event } from '../event';
-import { getSemaphores, type Semaphore, type Semaphores } from '../interop/semaphore';
-import { MemObject } from '../memory';
-import { CommandQueue } from '../queue';
+import { getSemaphores, type Semaphores } from '../interop/semaphore';
 import { refuseCloning } from '../os-handle';
+import { CommandQueue } from '../queue';
 import { checkChoice, checkInt, checkObject, checkOptions } from '../validate';
-import { VulkanCommands } from '../vulkan/commands';
-import { VulkanDevice, type VulkanSubmission } from '../vulkan/device';
+import { VulkanDevice } from '../vulkan/device';
 import { VulkanDisposedError } from '../vulkan/errors';
-import type { VulkanSemaphore } from '../vulkan/semaphore';
-import { FramePipelineDisposedError, FramePipelineStateError, FrameStepError, type FrameStepName } from './errors';
+import { FramePipelineDisposedError, FramePipelineStateError } from './errors';
+import { type FrameRun, SlotRun, type SlotState, emptySlot, makeSlot, releaseSlot } from './frame-slot';
+import type { FrameConsumer, FrameOrder, FramePipelineOptions, FrameProducer, FrameRunOptions, FrameSlot, FrameSync, FrameTiming } from './types';
 
 /** The most slots a pipeline may have. */
 export const MAX_FRAME_SLOTS = 256;
-
-/** One slot: its index, the resources made for it, and the Vulkan semaphores that order its steps (null when that side is not Vulkan). */
-export interface FrameSlot<R = unknown> {
-  readonly index: number;
-  readonly resources: R;
-  /** Signalled by a Vulkan producer, waited on by OpenCL. */
-  readonly inputReady: VulkanSemaphore | null;
-  /** Signalled by OpenCL, waited on by a Vulkan consumer. */
-  readonly outputReady: VulkanSemaphore | null;
-}
-
-/**
- * A producer step: `{ vulkan }` returns the Vulkan commands that fill the
- * slot (recorded once, submitted many times; the pipeline submits them on
- * options.vulkan's queue signalling the slot's inputReady); `{ host }` fills
- * the slot itself and returns nothing (done, or enqueued on the pipeline's
- * in-order queue), an Event OpenCL's work waits for (an upload on another
- * queue of the same context), or a promise the pipeline awaits before
- * OpenCL's work. A host producer is called only once the slot's previous
- * frame is consumed; a Vulkan producer's commands are ordered after it on
- * the Vulkan queue.
- */
-export type FrameProducer<R> =
-  | { readonly vulkan: (slot: FrameSlot<R>, frame: number) => VulkanCommands; readonly host?: undefined }
-  | { readonly host: (slot: FrameSlot<R>, frame: number) => void | Event | PromiseLike<unknown>; readonly vulkan?: undefined };
-
-/**
- * A consumer step: `{ vulkan }` returns the Vulkan commands that take the
- * frame (submitted waiting on the slot's outputReady); `{ host }` is called
- * right after OpenCL's work is enqueued, with an Event that completes when
- * that work has, and returns nothing or a promise; the slot is reused once
- * both the event and the promise have settled. A host consumer may enqueue
- * a read on the pipeline's queue (it runs after the frame's work) and return
- * its event.
- */
-export type FrameConsumer<R> =
-  | { readonly vulkan: (slot: FrameSlot<R>, frame: number) => VulkanCommands; readonly host?: undefined }
-  | { readonly host: (slot: FrameSlot<R>, frame: number, done: Event) => void | PromiseLike<unknown>; readonly vulkan?: undefined };
-
-export interface FramePipelineOptions<R = unknown> {
-  /** The in-order queue OpenCL's work of every frame is enqueued on. */
-  queue: CommandQueue;
-  /** How many frames may be in flight: 1 to 256. */
-  slots: number;
-  /** The Vulkan device of the Vulkan steps (required when produce or consume is `{ vulkan }`; the same GPU as the queue's device). */
-  vulkan?: VulkanDevice;
-  /** Makes a slot's resources once (slot.resources); ones with [Symbol.dispose] are disposed with the pipeline. */
-  resources?: (index: number) => R;
-  /** The shared objects (imported external memory, VA surfaces' images, Direct3D textures' images) acquired around OpenCL's work of each frame. */
-  acquire?: (slot: FrameSlot<R>) => readonly MemObject[];
-  produce: FrameProducer<R>;
-  /** OpenCL's work of a frame: enqueue it on options.queue (release the events you do not need). */
-  process: (slot: FrameSlot<R>, frame: number) => void;
-  consume: FrameConsumer<R>;
-  /**
-   * How a Vulkan step and OpenCL's work are ordered: 'semaphores' (Vulkan
-   * binary semaphores exported as opaque fds and imported into OpenCL; no
-   * host wait) or 'host' (the pipeline awaits the producer's submission
-   * before OpenCL's work, and OpenCL's work before the consumer's
-   * submission). Default: 'semaphores' where the Vulkan device exports and
-   * the OpenCL device imports opaque-fd semaphores, else 'host'.
-   */
-  sync?: FrameSync;
-}
-
-export type FrameSync = 'semaphores' | 'host';
-
-export type FrameOrder = 'naive' | 'ahead';
-
-/** Host milliseconds per phase, added to by run() when options.timing is given. */
-export interface FrameTiming {
-  produce?: number;
-  opencl?: number;
-  consume?: number;
-  wait?: number;
-  /** When an object: host milliseconds per OpenCL call of a frame (wait, acquire, kernels, release, signal, flush). */
-  calls?: Record<string, number>;
-}
-
-export interface FrameRunOptions<R = unknown> {
-  /** How many frames: 0 or more. */
-  frames: number;
-  /** 'ahead' (default) or 'naive'. */
-  order?: FrameOrder;
-  /** 'ahead' only: the consumer of frame f is submitted after OpenCL's work of frame f + lag (0 to slots - 1; default 0). */
-  lag?: number;
-  /** Called once frame's consumer has finished, before its slot is used again. */
-  onConsumed?: (slot: FrameSlot<R>, frame: number) => void | PromiseLike<unknown>;
-  timing?: FrameTiming;
-}
 
 const RUN_KEYS = ['frames', 'order', 'lag', 'onConsumed', 'timing'] as const;
 const OPTION_KEYS = ['queue', 'slots', 'vulkan', 'resources', 'acquire', 'produce', 'process', 'consume', 'sync'] as const;
@@ -156,16 +64,6 @@ function semaphoresWork(vulkan: VulkanDevice, queue: CommandQueue): boolean {
 function checkFunction(value: unknown, what: string, optional: boolean): void {
   if (value === undefined && optional) return;
   if (typeof value !== 'function') throw new TypeError(`${what} must be a function; got ${describeValue(value)}`);
-}
-
-interface SlotState<R> {
-  readonly index: number;
-  resources: R;
-  inputReady: VulkanSemaphore | null;
-  outputReady: VulkanSemaphore | null;
-  clInputReady: Semaphore | null;
-  clOutputReady: Semaphore | null;
-  objects: MemObject[];
 }
 
 /**
@@ -223,48 +121,20 @@ export class FramePipeline<R = unknown> {
     this.#count = count;
     refuseCloning(this, 'a FramePipeline runs in the thread that made it: make one in the other thread');
     try {
-      const useSemaphores = this.sync === 'semaphores';
-      if (useSemaphores) this.#semaphores = getSemaphores(queue.context.platform);
+      if (this.sync === 'semaphores') this.#semaphores = getSemaphores(queue.context.platform);
+      const making = {
+        queue,
+        vulkan: this.vulkan,
+        semaphores: this.#semaphores,
+        vulkanProducer: produceKind === 'vulkan',
+        vulkanConsumer: consumeKind === 'vulkan',
+        resources,
+        acquire,
+      };
       for (let index = 0; index < count; index++) {
-        const slot: SlotState<R> = {
-          index,
-          resources: undefined as R,
-          inputReady: null,
-          outputReady: null,
-          clInputReady: null,
-          clOutputReady: null,
-          objects: [],
-        };
+        const slot = emptySlot<R>(index);
         this.#slots.push(slot);
-        if (useSemaphores && produceKind === 'vulkan') {
-          slot.inputReady = vulkan!.createSemaphore();
-          slot.clInputReady = this.#semaphores!.import(queue.context, slot.inputReady.exportHandle());
-        }
-        if (useSemaphores && consumeKind === 'vulkan') {
-          slot.outputReady = vulkan!.createSemaphore();
-          slot.clOutputReady = this.#semaphores!.import(queue.context, slot.outputReady.exportHandle());
-        }
-        if (resources) {
-          try {
-            slot.resources = resources(index);
-          } catch (error) {
-            throw new FrameStepError('resources', index, -1, error);
-          }
-        }
-        if (acquire) {
-          let objects: unknown;
-          try {
-            objects = acquire(slot);
-          } catch (error) {
-            throw new FrameStepError('acquire', index, -1, error);
-          }
-          if (!Array.isArray(objects) || !objects.every((m) => m instanceof MemObject)) {
-            throw new TypeError(
-              `options.acquire(slot ${index}) must return an array of MemObject (the shared objects to acquire); got ${describeValue(objects)}`,
-            );
-          }
-          slot.objects = [...objects];
-        }
+        makeSlot(slot, making);
       }
     } catch (error) {
       this.#releaseNow();
@@ -341,292 +211,55 @@ export class FramePipeline<R = unknown> {
     timing: FrameTiming | undefined,
   ): Promise<void> {
     const n = this.#count;
-    const queue = this.queue;
-    const semaphores = this.#semaphores;
-    const vkQueue = this.vulkan?.queue;
-    const processStep = this.#process;
-    const vulkanProducer = this.#produce.vulkan;
-    const hostProducer = this.#produce.host;
-    const vulkanConsumer = this.#consume.vulkan;
-    const hostConsumer = this.#consume.host;
     const now = timing ? () => performance.now() : () => 0;
-    const t = timing ?? {};
+    const t = (timing ?? {}) as FrameRun<R>['t'];
     t.produce ??= 0;
     t.opencl ??= 0;
     t.consume ??= 0;
     t.wait ??= 0;
     const calls = timing?.calls;
     if (calls) for (const key of CALLS) calls[key] ??= 0;
-
-    // Per slot and run: prepared submissions (cached per commands object), the last promises of each side.
-    const state = this.#slots.map((slot) => ({
-      slot,
-      produceSubmissions: new Map<VulkanCommands, VulkanSubmission>(),
-      consumeSubmissions: new Map<VulkanCommands, VulkanSubmission>(),
-      waitList: slot.clInputReady ? [slot.clInputReady] : null,
-      signalList: slot.clOutputReady ? [slot.clOutputReady] : null,
-      acquired: slot.objects.length ? slot.objects : null,
-      /** What OpenCL's work of the slot's next frame waits for: a producer's Event (host) or promise. */
-      producedEvent: null as Event | null,
-      produced: null as PromiseLike<unknown> | null,
-      producedFrame: -1,
-      /** The last consumer: its promise, its frame, and (host) the done event to release after it. */
-      consumed: null as PromiseLike<unknown> | null,
-      consumedFrame: -1,
-      doneEvent: null as Event | null,
-      /** Host sync with a Vulkan consumer: a marker after the frame's OpenCL work, awaited before the consumer is submitted. */
-      processedEvent: null as Event | null,
-    }));
-    const hostSync = this.sync === 'host';
-    type State = (typeof state)[number];
+    const run: FrameRun<R> = {
+      queue: this.queue,
+      semaphores: this.#semaphores,
+      vkQueue: this.vulkan?.queue,
+      produce: this.#produce,
+      process: this.#process,
+      consume: this.#consume,
+      hostSync: this.sync === 'host',
+      onConsumed,
+      t,
+      calls,
+      now,
+      framesDone: 0,
+    };
+    const slots = this.#slots.map((slot) => new SlotRun(slot, run));
+    const at = (frame: number): SlotRun<R> => slots[frame % n]!;
+    const vulkanProducer = this.#produce.vulkan !== undefined;
+    const hostProducer = this.#produce.host !== undefined;
     let failure: unknown = null;
-    let framesDone = 0;
-    const fail = (step: FrameStepName, s: State, frame: number, error: unknown): never => {
-      throw new FrameStepError(step, s.slot.index, frame, error);
-    };
-    const prepared = (
-      cache: Map<VulkanCommands, VulkanSubmission>,
-      commands: unknown,
-      what: string,
-      submitOptions: { wait?: VulkanSemaphore[]; signal?: VulkanSemaphore[] },
-    ): VulkanSubmission => {
-      let submission = cache.get(commands as VulkanCommands);
-      if (!submission) {
-        if (!(commands instanceof VulkanCommands)) throw new TypeError(`${what} must return VulkanCommands; got ${describeValue(commands)}`);
-        cache.set(commands, (submission = vkQueue!.prepare(commands, submitOptions)));
-      }
-      return submission;
-    };
-
-    // Waits for the slot's last consumer (and onConsumed), then lets go of its done event.
-    const settleConsumer = async (s: State): Promise<void> => {
-      if (!s.consumed) return;
-      const consumed = s.consumed;
-      s.consumed = null;
-      const t0 = now();
-      try {
-        await consumed;
-      } catch (error) {
-        fail('consume', s, s.consumedFrame, error);
-      } finally {
-        s.doneEvent?.release();
-        s.doneEvent = null;
-        t.wait! += now() - t0;
-      }
-      framesDone++;
-      if (onConsumed) {
-        try {
-          await onConsumed(s.slot, s.consumedFrame);
-        } catch (error) {
-          fail('onConsumed', s, s.consumedFrame, error);
-        }
-      }
-    };
-
-    // A Vulkan producer: no host wait unless the consumer is not Vulkan (then nothing on the Vulkan queue orders
-    // this after the slot's last frame, so that frame must be consumed first).
-    const produceVulkan = (frame: number): void => {
-      const s = state[frame % n]!;
-      const t0 = now();
-      let promise: Promise<void>;
-      try {
-        promise = prepared(
-          s.produceSubmissions,
-          vulkanProducer!(s.slot, frame),
-          'options.produce.vulkan()',
-          s.slot.inputReady ? { signal: [s.slot.inputReady] } : {},
-        ).submit();
-      } catch (error) {
-        fail('produce', s, frame, error);
-      }
-      promise!.catch(swallow); // awaited at the end; a rejection must not be unhandled before then
-      s.produced = promise!;
-      s.producedFrame = frame;
-      t.produce! += now() - t0;
-    };
-    // A host producer writes the slot: its previous frame must be consumed first; what it returns is waited for.
-    const produceHost = async (frame: number): Promise<void> => {
-      const s = state[frame % n]!;
-      await settleConsumer(s);
-      const t0 = now();
-      let result: unknown;
-      try {
-        result = hostProducer!(s.slot, frame);
-      } catch (error) {
-        fail('produce', s, frame, error);
-      }
-      if (result instanceof Event) s.producedEvent = result;
-      else if (result !== undefined && typeof (result as PromiseLike<unknown>)?.then === 'function') s.produced = result as PromiseLike<unknown>;
-      else if (result !== undefined)
-        fail('produce', s, frame, new TypeError(`options.produce.host() must return nothing, an Event or a promise; got ${describeValue(result)}`));
-      s.producedFrame = frame;
-      t.produce! += now() - t0;
-      if (s.produced) {
-        const produced = s.produced;
-        s.produced = null;
-        const t1 = now();
-        try {
-          await produced;
-        } catch (error) {
-          fail('produce', s, frame, error);
-        } finally {
-          t.wait! += now() - t1;
-        }
-      }
-    };
-
-    const produceVulkanAfter = vulkanConsumer
-      ? (frame: number): Promise<void> | void => produceVulkan(frame)
-      : async (frame: number): Promise<void> => {
-          await settleConsumer(state[frame % n]!);
-          produceVulkan(frame);
-        };
-
-    const processFrame = (frame: number): void => {
-      const s = state[frame % n]!;
-      const t0 = now();
-      let waitFor: Event[] | undefined;
-      if (s.producedEvent) {
-        waitFor = [s.producedEvent];
-        s.producedEvent = null;
-      }
-      try {
-        if (calls) {
-          const c0 = now();
-          if (s.waitList) semaphores!.wait(queue, s.waitList, waitFor && { waitFor }).release();
-          const c1 = now();
-          if (s.acquired) queue.enqueueAcquireShared(s.acquired, waitFor && !s.waitList ? { waitFor } : undefined).release();
-          else if (waitFor && !s.waitList) queue.enqueueBarrier({ waitFor }).release();
-          const c2 = now();
-          processStep(s.slot, frame);
-          const c3 = now();
-          if (s.acquired) queue.enqueueReleaseShared(s.acquired).release();
-          const c4 = now();
-          if (s.signalList) semaphores!.signal(queue, s.signalList).release();
-          if (hostSync && vulkanConsumer) s.processedEvent = queue.enqueueMarker();
-          const c5 = now();
-          queue.flush();
-          const c6 = now();
-          calls.wait! += c1 - c0;
-          calls.acquire! += c2 - c1;
-          calls.kernels! += c3 - c2;
-          calls.release! += c4 - c3;
-          calls.signal! += c5 - c4;
-          calls.flush! += c6 - c5;
-        } else {
-          if (s.waitList) semaphores!.wait(queue, s.waitList, waitFor && { waitFor }).release();
-          if (s.acquired) queue.enqueueAcquireShared(s.acquired, waitFor && !s.waitList ? { waitFor } : undefined).release();
-          else if (waitFor && !s.waitList) queue.enqueueBarrier({ waitFor }).release();
-          processStep(s.slot, frame);
-          if (s.acquired) queue.enqueueReleaseShared(s.acquired).release();
-          if (s.signalList) semaphores!.signal(queue, s.signalList).release();
-          if (hostSync && vulkanConsumer) s.processedEvent = queue.enqueueMarker();
-          queue.flush();
-        }
-      } catch (error) {
-        fail('process', s, frame, error);
-      } finally {
-        waitFor?.[0]?.release();
-      }
-      t.opencl! += now() - t0;
-    };
-
-    const waitProcessed = async (s: State, frame: number): Promise<void> => {
-      const processed = s.processedEvent!;
-      s.processedEvent = null;
-      const t0 = now();
-      try {
-        await processed;
-      } catch (error) {
-        fail('process', s, frame, error);
-      } finally {
-        processed.release();
-        t.wait! += now() - t0;
-      }
-    };
-    // Host sync with a Vulkan producer: OpenCL's work starts once the producer's submission has completed.
-    const waitProduced = async (s: State, frame: number): Promise<void> => {
-      const produced = s.produced!;
-      s.produced = null;
-      const t0 = now();
-      try {
-        await produced;
-      } catch (error) {
-        fail('produce', s, frame, error);
-      } finally {
-        t.wait! += now() - t0;
-      }
-    };
-
-    const consumeFrame = async (frame: number): Promise<void> => {
-      const s = state[frame % n]!;
-      if (vulkanConsumer) {
-        await settleConsumer(s);
-        if (s.processedEvent) await waitProcessed(s, frame);
-      }
-      const t0 = now();
-      if (vulkanConsumer) {
-        let promise: Promise<void>;
-        try {
-          promise = prepared(
-            s.consumeSubmissions,
-            vulkanConsumer(s.slot, frame),
-            'options.consume.vulkan()',
-            s.slot.outputReady ? { wait: [s.slot.outputReady] } : {},
-          ).submit();
-        } catch (error) {
-          fail('consume', s, frame, error);
-        }
-        promise!.catch(swallow);
-        s.consumed = promise!;
-      } else {
-        // The marker completes once the frame's OpenCL work has (the queue is in order).
-        const done = queue.enqueueMarker();
-        s.doneEvent = done;
-        let result: unknown;
-        try {
-          result = hostConsumer!(s.slot, frame, done);
-        } catch (error) {
-          done.release();
-          s.doneEvent = null;
-          fail('consume', s, frame, error);
-        }
-        if (result !== undefined && typeof (result as PromiseLike<unknown>)?.then !== 'function') {
-          done.release();
-          s.doneEvent = null;
-          fail('consume', s, frame, new TypeError(`options.consume.host() must return nothing or a promise; got ${describeValue(result)}`));
-        }
-        const waitDone = Promise.resolve(done.completed);
-        waitDone.catch(swallow);
-        const consumed = result === undefined ? waitDone : Promise.all([waitDone, result]);
-        consumed.catch(swallow);
-        s.consumed = consumed;
-      }
-      s.consumedFrame = frame;
-      t.consume! += now() - t0;
-    };
-
     try {
       if (order === 'ahead' && vulkanProducer)
         for (let f = 0; f < n && f < frames; f++) {
-          const p = produceVulkanAfter(f);
+          const p = at(f).produceVulkan(f);
           if (p) await p;
         }
       for (let i = 0; i < frames + lag && !this.#disposing; i++) {
         if (i < frames) {
-          if (hostProducer) await produceHost(i);
+          const s = at(i);
+          if (hostProducer) await s.produceHost(i);
           else if (order === 'naive') {
-            const p = produceVulkanAfter(i);
+            const p = s.produceVulkan(i);
             if (p) await p;
           }
-          if (hostSync && vulkanProducer) await waitProduced(state[i % n]!, i);
-          processFrame(i);
+          if (run.hostSync && vulkanProducer) await s.waitProduced(i);
+          s.process(i);
         }
         const f = i - lag; // the frame consumed now
         if (f < 0) continue;
-        await consumeFrame(f);
+        await at(f).consume(f);
         if (order === 'ahead' && vulkanProducer && f + n < frames) {
-          const p = produceVulkanAfter(f + n);
+          const p = at(f + n).produceVulkan(f + n);
           if (p) await p;
         }
       }
@@ -635,30 +268,24 @@ export class FramePipeline<R = unknown> {
     }
     // The frames in flight finish whatever happened: nothing the slots hold is released under them.
     const t0 = now();
-    for (const s of state) {
-      if (s.produced) await Promise.resolve(s.produced).catch(swallow);
-      s.produced = null;
-      s.producedEvent?.release();
-      s.producedEvent = null;
-      s.processedEvent?.release();
-      s.processedEvent = null;
+    for (const s of slots) {
       try {
-        await settleConsumer(s);
+        await s.finish();
       } catch (error) {
         failure ??= error;
       }
     }
     try {
-      await queue.finish();
+      await this.queue.finish();
     } catch (error) {
       failure ??= error;
     }
-    t.wait! += now() - t0;
+    t.wait += now() - t0;
     if (failure) throw failure;
-    if (this.#disposing && framesDone < frames) {
+    if (this.#disposing && run.framesDone < frames) {
       throw new FramePipelineDisposedError(
-        `the FramePipeline was disposed during run(): ${framesDone} of ${frames} frames were done; the frames in flight finished`,
-        framesDone,
+        `the FramePipeline was disposed during run(): ${run.framesDone} of ${frames} frames were done; the frames in flight finished`,
+        run.framesDone,
       );
     }
   }
@@ -695,14 +322,6 @@ export class FramePipeline<R = unknown> {
     this.#released ??= Promise.resolve();
     const slots = this.#slots;
     this.#slots = [];
-    for (const slot of slots) {
-      slot.clInputReady?.release();
-      slot.clOutputReady?.release();
-      slot.inputReady?.dispose();
-      slot.outputReady?.dispose();
-      const resources = slot.resources as { [Symbol.dispose]?: unknown } | null | undefined;
-      if (resources !== null && typeof resources === 'object' && typeof resources[Symbol.dispose] === 'function')
-        (resources[Symbol.dispose] as () => void)();
-    }
+    for (const slot of slots) releaseSlot(slot);
   }
 }
