@@ -38,7 +38,7 @@ export function nativeAddon(): Addon {
     const loaded = addon;
     // Then the process ends, and its end returns every object to the drivers:
     // the finalizers that run after this event leave them to it (under load
-    // NVIDIA's releases took seconds each, issue 22) unless
+    // NVIDIA's releases took seconds each) unless
     // OPENCL_INTEROP_RELEASE_AT_EXIT=1 asks for them (a leak checker's clean exit).
     process.once('exit', () => {
       loaded.waitForCompilerWork(60_000, 10_000);

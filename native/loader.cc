@@ -11,6 +11,8 @@
 #include <dlfcn.h>
 #endif
 
+#include "dynamic_library.h"
+
 namespace ocl {
 namespace {
 
@@ -19,32 +21,13 @@ CoreApi coreApi;
 const CoreApi* loadedApi = nullptr;
 std::string loadedPath;
 
+// Keeps this module mapped for the life of the process.
 #if defined(_WIN32)
-void* OpenLibrary(const std::string& path, std::string& error) {
-  HMODULE module = LoadLibraryA(path.c_str());
-  if (!module) {
-    char buffer[512] = {0};
-    FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, GetLastError(), 0, buffer, sizeof(buffer), nullptr);
-    error = buffer;
-    while (!error.empty() && (error.back() == '\n' || error.back() == '\r' || error.back() == ' ')) error.pop_back();
-  }
-  return module;
-}
-void* FindSymbol(void* library, const char* name) { return reinterpret_cast<void*>(GetProcAddress(static_cast<HMODULE>(library), name)); }
 void PinThisModule() {
   HMODULE self = nullptr;
   GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN, reinterpret_cast<LPCWSTR>(&PinThisModule), &self);
 }
 #else
-void* OpenLibrary(const std::string& path, std::string& error) {
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char* message = dlerror();
-    error = message ? message : "unknown error";
-  }
-  return library;
-}
-void* FindSymbol(void* library, const char* name) { return dlsym(library, name); }
 void PinThisModule() {
   Dl_info self{};
   if (dladdr(reinterpret_cast<void*>(&PinThisModule), &self) && self.dli_fname) dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
@@ -75,33 +58,18 @@ Napi::Value Load(const Napi::CallbackInfo& info) {
   std::lock_guard<std::mutex> lock(loaderMutex);
   if (loadedApi) return LoadedResult(env);
   if (!info[0].IsArray()) throw Napi::TypeError::New(env, "candidates must be an array of strings");
-  Napi::Array candidates = info[0].As<Napi::Array>();
-  Napi::Array attempts = Napi::Array::New(env);
-  for (uint32_t i = 0; i < candidates.Length(); ++i) {
-    std::string path = candidates.Get(i).ToString();
-    std::string error;
-    void* library = OpenLibrary(path, error);
-    if (library && !FindSymbol(library, "clGetPlatformIDs")) error = "the library has no clGetPlatformIDs";
-    if (!error.empty()) {
-      Napi::Object attempt = Napi::Object::New(env);
-      attempt.Set("path", path);
-      attempt.Set("error", error);
-      attempts.Set(attempts.Length(), attempt);
-      continue;
-    }
+  std::vector<LibraryAttempt> attempts;
+  std::string path;
+  void* library = OpenFirstLibrary(LibraryCandidates(info[0]), Exports("clGetPlatformIDs"), path, attempts);
+  if (!library) return FailedLoad(env, attempts);
     // The library stays loaded for the life of the process: handles from it
     // may be released by finalizers until the very end.
 #define OCL_RESOLVE_ENTRY_POINT(name, ret, params) coreApi.name = reinterpret_cast<decltype(coreApi.name)>(FindSymbol(library, #name));
-    OCL_CORE_ENTRY_POINTS(OCL_RESOLVE_ENTRY_POINT)
+  OCL_CORE_ENTRY_POINTS(OCL_RESOLVE_ENTRY_POINT)
 #undef OCL_RESOLVE_ENTRY_POINT
-    loadedPath = path;
-    loadedApi = &coreApi;
-    return LoadedResult(env);
-  }
-  Napi::Object result = Napi::Object::New(env);
-  result.Set("ok", false);
-  result.Set("attempts", attempts);
-  return result;
+  loadedPath = path;
+  loadedApi = &coreApi;
+  return LoadedResult(env);
 }
 
 Napi::Value LoadedLibrary(const Napi::CallbackInfo& info) {

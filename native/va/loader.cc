@@ -6,11 +6,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "dynamic_library.h"
 #include "va/libva.h"
 #include "va/va.h"
 
 #if !defined(_WIN32)
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
 #endif
@@ -49,46 +49,16 @@ const char* const kRequired[] = {"vaInitialize",
                                  "vaMapBuffer",
                                  "vaUnmapBuffer"};
 
-#if !defined(_WIN32)
-void* Open(const std::string& path, std::string& error) {
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char* message = dlerror();
-    error = message ? message : "unknown error";
-  }
-  return handle;
-}
-void* Symbol(void* handle, const char* name) { return dlsym(handle, name); }
+// The first of a list of candidates (a JS string[]) that opens and exports `probe`.
+void* OpenFirst(const Napi::Value& candidates, const char* probe, std::string& path, std::vector<LibraryAttempt>& attempts) {
+#if defined(_WIN32)
+  (void)probe;
+  (void)path;
+  for (const std::string& candidate : LibraryCandidates(candidates)) attempts.push_back({candidate, "VA-API is available on Linux only"});
+  return nullptr;
 #else
-void* Open(const std::string&, std::string& error) {
-  error = "VA-API is available on Linux only";
-  return nullptr;
-}
-void* Symbol(void*, const char*) { return nullptr; }
+  return OpenFirstLibrary(LibraryCandidates(candidates), Exports(probe), path, attempts);
 #endif
-
-std::vector<std::string> Strings(const Napi::Value& value) {
-  std::vector<std::string> out;
-  if (!value.IsArray()) return out;
-  Napi::Array array = value.As<Napi::Array>();
-  for (uint32_t i = 0; i < array.Length(); ++i) out.push_back(array.Get(i).ToString());
-  return out;
-}
-
-// Tries candidates in order; returns the handle of the first that opens and exports `probe`.
-void* OpenFirst(const std::vector<std::string>& candidates, const char* probe, std::string& path,
-                std::vector<std::pair<std::string, std::string>>& attempts) {
-  for (const std::string& candidate : candidates) {
-    std::string error;
-    void* handle = Open(candidate, error);
-    if (handle && !Symbol(handle, probe)) error = std::string("the library has no ") + probe;
-    if (error.empty()) {
-      path = candidate;
-      return handle;
-    }
-    attempts.emplace_back(candidate, error);
-  }
-  return nullptr;
 }
 
 Napi::Object Loaded(Napi::Env env) {
@@ -116,52 +86,40 @@ Napi::Value Load(const Napi::CallbackInfo& info) {
   if (coreLoaded) return Loaded(env);
   if (!info[0].IsObject()) throw Napi::TypeError::New(env, "candidates must be an object");
   Napi::Object candidates = info[0].As<Napi::Object>();
-  std::vector<std::pair<std::string, std::string>> attempts;
+  std::vector<LibraryAttempt> attempts;
   std::string path;
-  void* core = OpenFirst(Strings(candidates.Get("libva")), "vaInitialize", path, attempts);
+  void* core = OpenFirst(candidates.Get("libva"), "vaInitialize", path, attempts);
   if (core) {
     for (const char* name : kRequired) {
-      if (!Symbol(core, name)) {
-        attempts.emplace_back(path, std::string("the library has no ") + name + " (libva older than 2.0?)");
+      if (!FindSymbol(core, name)) {
+        attempts.push_back({path, std::string("the library has no ") + name + " (libva older than 2.0?)"});
         core = nullptr;
         break;
       }
     }
   }
-  if (!core) {
-    Napi::Object result = Napi::Object::New(env);
-    result.Set("ok", false);
-    Napi::Array list = Napi::Array::New(env);
-    for (auto& [where, error] : attempts) {
-      Napi::Object attempt = Napi::Object::New(env);
-      attempt.Set("path", where);
-      attempt.Set("error", error);
-      list.Set(list.Length(), attempt);
-    }
-    result.Set("attempts", list);
-    return result;
-  }
-#define OCL_VA_RESOLVE(name, ret, params) lib.name = reinterpret_cast<decltype(lib.name)>(Symbol(core, #name));
+  if (!core) return FailedLoad(env, attempts);
+#define OCL_VA_RESOLVE(name, ret, params) lib.name = reinterpret_cast<decltype(lib.name)>(FindSymbol(core, #name));
   OCL_VA_ENTRY_POINTS(OCL_VA_RESOLVE)
 #undef OCL_VA_RESOLVE
   corePath = path;
-  std::vector<std::pair<std::string, std::string>> failed;
-  if (void* drm = OpenFirst(Strings(candidates.Get("drm")), "vaGetDisplayDRM", drmPath, failed)) {
-    lib.vaGetDisplayDRM = reinterpret_cast<decltype(lib.vaGetDisplayDRM)>(Symbol(drm, "vaGetDisplayDRM"));
+  std::vector<LibraryAttempt> failed;
+  if (void* drm = OpenFirst(candidates.Get("drm"), "vaGetDisplayDRM", drmPath, failed)) {
+    lib.vaGetDisplayDRM = reinterpret_cast<decltype(lib.vaGetDisplayDRM)>(FindSymbol(drm, "vaGetDisplayDRM"));
   } else {
-    for (auto& f : failed) optionalErrors.emplace_back("libva-drm", f.first + ": " + f.second);
+    for (auto& f : failed) optionalErrors.emplace_back("libva-drm", f.path + ": " + f.error);
   }
   failed.clear();
   std::string xlibPath;
-  void* x11 = OpenFirst(Strings(candidates.Get("x11")), "vaGetDisplay", x11Path, failed);
-  void* xlib = x11 ? OpenFirst(Strings(candidates.Get("xlib")), "XOpenDisplay", xlibPath, failed) : nullptr;
+  void* x11 = OpenFirst(candidates.Get("x11"), "vaGetDisplay", x11Path, failed);
+  void* xlib = x11 ? OpenFirst(candidates.Get("xlib"), "XOpenDisplay", xlibPath, failed) : nullptr;
   if (x11 && xlib) {
-    lib.vaGetDisplay = reinterpret_cast<decltype(lib.vaGetDisplay)>(Symbol(x11, "vaGetDisplay"));
-    lib.XOpenDisplay = reinterpret_cast<decltype(lib.XOpenDisplay)>(Symbol(xlib, "XOpenDisplay"));
-    lib.XCloseDisplay = reinterpret_cast<decltype(lib.XCloseDisplay)>(Symbol(xlib, "XCloseDisplay"));
+    lib.vaGetDisplay = reinterpret_cast<decltype(lib.vaGetDisplay)>(FindSymbol(x11, "vaGetDisplay"));
+    lib.XOpenDisplay = reinterpret_cast<decltype(lib.XOpenDisplay)>(FindSymbol(xlib, "XOpenDisplay"));
+    lib.XCloseDisplay = reinterpret_cast<decltype(lib.XCloseDisplay)>(FindSymbol(xlib, "XCloseDisplay"));
   } else {
     x11Path.clear();
-    for (auto& f : failed) optionalErrors.emplace_back("libva-x11", f.first + ": " + f.second);
+    for (auto& f : failed) optionalErrors.emplace_back("libva-x11", f.path + ": " + f.error);
   }
   coreLoaded = true;
   return Loaded(env);

@@ -6,11 +6,7 @@
 
 #include "vulkan/module.h"
 
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <dlfcn.h>
-#endif
+#include "dynamic_library.h"
 
 namespace ocl {
 namespace vk {
@@ -22,25 +18,6 @@ bool loaded = false;
 std::string loadedPath;
 
 std::vector<std::pair<std::string, std::vector<uint32_t>>> shaders;  // set once per process
-
-#if defined(_WIN32)
-void* Open(const std::string& path, std::string& error) {
-  HMODULE module = LoadLibraryA(path.c_str());
-  if (!module) error = "LoadLibrary failed with error " + std::to_string(GetLastError());
-  return reinterpret_cast<void*>(module);
-}
-void* Symbol(void* handle, const char* name) { return reinterpret_cast<void*>(GetProcAddress(static_cast<HMODULE>(handle), name)); }
-#else
-void* Open(const std::string& path, std::string& error) {
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char* message = dlerror();
-    error = message ? message : "unknown error";
-  }
-  return handle;
-}
-void* Symbol(void* handle, const char* name) { return dlsym(handle, name); }
-#endif
 
 Napi::Object Loaded(Napi::Env env) {
   Napi::Object result = Napi::Object::New(env);
@@ -58,38 +35,26 @@ Napi::Value Load(const Napi::CallbackInfo& info) {
   std::lock_guard<std::mutex> guard(loadMutex);
   if (loaded) return Loaded(env);
   if (!info[0].IsArray()) throw Napi::TypeError::New(env, "candidates must be an array");
-  Napi::Array candidates = info[0].As<Napi::Array>();
-  Napi::Array attempts = Napi::Array::New(env);
-  for (uint32_t i = 0; i < candidates.Length(); ++i) {
-    std::string path = candidates.Get(i).ToString();
-    std::string error;
-    void* handle = Open(path, error);
-    auto gipa = handle ? reinterpret_cast<PFN_vkGetInstanceProcAddr>(Symbol(handle, "vkGetInstanceProcAddr")) : nullptr;
-    if (handle && !gipa) error = "the library has no vkGetInstanceProcAddr";
-    if (gipa) {
-      GlobalApi api;
-      api.vkGetInstanceProcAddr = gipa;
+  // A loader that exports vkGetInstanceProcAddr and gives vkCreateInstance through it.
+  GlobalApi api;
+  auto check = [&api](void* library) -> std::string {
+    auto gipa = reinterpret_cast<PFN_vkGetInstanceProcAddr>(FindSymbol(library, "vkGetInstanceProcAddr"));
+    if (!gipa) return "the library has no vkGetInstanceProcAddr";
+    api = GlobalApi();
+    api.vkGetInstanceProcAddr = gipa;
 #define OCL_VK_RESOLVE(name, ret, params) api.name = reinterpret_cast<decltype(api.name)>(gipa(nullptr, #name));
-      OCL_VK_GLOBAL_ENTRY_POINTS(OCL_VK_RESOLVE)
+    OCL_VK_GLOBAL_ENTRY_POINTS(OCL_VK_RESOLVE)
 #undef OCL_VK_RESOLVE
-      if (!api.vkCreateInstance || !api.vkEnumerateInstanceExtensionProperties) {
-        error = "vkGetInstanceProcAddr gives no vkCreateInstance";
-      } else {
-        global = api;
-        loaded = true;
-        loadedPath = path;
-        return Loaded(env);
-      }
-    }
-    Napi::Object attempt = Napi::Object::New(env);
-    attempt.Set("path", path);
-    attempt.Set("error", error);
-    attempts.Set(attempts.Length(), attempt);
-  }
-  Napi::Object result = Napi::Object::New(env);
-  result.Set("ok", false);
-  result.Set("attempts", attempts);
-  return result;
+    if (!api.vkCreateInstance || !api.vkEnumerateInstanceExtensionProperties) return "vkGetInstanceProcAddr gives no vkCreateInstance";
+    return std::string();
+  };
+  std::vector<LibraryAttempt> attempts;
+  std::string path;
+  if (!OpenFirstLibrary(LibraryCandidates(info[0]), check, path, attempts)) return FailedLoad(env, attempts);
+  global = api;
+  loaded = true;
+  loadedPath = path;
+  return Loaded(env);
 }
 
 Napi::Value LoadedLibrary(const Napi::CallbackInfo& info) {
