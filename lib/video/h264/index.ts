@@ -4,3 +4,6 @@
 // (parameter sets, slice headers, POC, DPB slots, reference sets and lists)
 // and tells the caller when to display each picture.
 export * from './types';
+export { AnnexBSplitter, type AvcConfiguration, NalType, nalUnitType, parseAvcC, splitAnnexB, splitLengthPrefixed } from './nal';
+export { default4x4Inter, default4x4Intra, default8x8Inter, default8x8Intra, zigzag4x4, zigzag8x8 } from './scaling';
+export { H264Sequencer } from './sequencer';

@@ -262,14 +262,14 @@ export interface H264SliceHeader {
   readonly sliceAlphaC0OffsetDiv2: number;
   readonly sliceBetaOffsetDiv2: number;
   readonly sliceGroupChangeCycle: number;
-  /** Bits of slice_header() in the RBSP, after the NAL header (emulation prevention bytes removed). */
-  readonly headerBits: number;
   /**
-   * Bit offset of slice_data() in the NAL unit as sent, counted from the first
-   * byte after the 1-byte NAL header, emulation prevention bytes included
-   * (VASliceParameterBufferH264.slice_data_bit_offset).
+   * Bits of slice_header() in the RBSP after the 1-byte NAL header, emulation
+   * prevention bytes removed, cabac_alignment_one_bit not counted
+   * (VASliceParameterBufferH264.slice_data_bit_offset is 8 + headerBits).
    */
-  readonly sliceDataBitOffset: number;
+  readonly headerBits: number;
+  /** Emulation prevention bytes (00 00 03) met inside the header: its length in the NAL unit as sent is 8 + headerBits + 8 * this. */
+  readonly headerEmulationBytes: number;
 }
 
 /** A picture marked "used for reference" before the current picture is decoded. */
@@ -344,8 +344,12 @@ export interface H264Picture {
 export type H264Event =
   /** Decode this picture now (into setupSlot). */
   | { readonly type: 'picture'; readonly picture: H264Picture }
-  /** Output (display) the picture with this decodeIndex now; it was decoded by an earlier or the same step's 'picture' event. */
-  | { readonly type: 'output'; readonly decodeIndex: number };
+  /**
+   * Output (display) the picture with this decodeIndex now; it was decoded by an
+   * earlier 'picture' event. `discard` is true when the stream asks for it not
+   * to be shown (an IDR's no_output_of_prior_pics_flag, C.4.4): release it unseen.
+   */
+  | { readonly type: 'output'; readonly decodeIndex: number; readonly discard?: boolean };
 
 /** Limits a decoder passes from its device; a stream past them is refused with H264UnsupportedError before any picture. */
 export interface H264SequencerOptions {
