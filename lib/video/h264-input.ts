@@ -3,7 +3,8 @@
 // which answers with pictures to decode and pictures to show.
 import { describeValue } from '../errors';
 import { checkChoice, checkOptions } from '../validate';
-import * as room from './h264';
+import { AnnexBSplitter, parseAvcC, splitLengthPrefixed } from './h264/nal';
+import { H264Sequencer } from './h264/sequencer';
 import type { H264Event, H264SequencerOptions } from './h264/types';
 
 export interface H264InputOptions {
@@ -13,53 +14,42 @@ export interface H264InputOptions {
   extradata?: Uint8Array;
 }
 
-/** What the bitstream room gives a decoder (lib/video/h264/index.ts). */
-interface Sequencer {
-  push(nal: Uint8Array): readonly H264Event[];
-  flush(): readonly H264Event[];
-}
-interface Room {
-  splitAnnexB(bytes: Uint8Array): readonly Uint8Array[];
-  parseAvcC(extradata: Uint8Array): { nalLengthSize: number; sps: readonly Uint8Array[]; pps: readonly Uint8Array[] };
-  splitLengthPrefixed(packet: Uint8Array, nalLengthSize: number): readonly Uint8Array[];
-  H264Sequencer: new (options: H264SequencerOptions) => Sequencer;
-}
-
 export class H264Input {
   readonly format: 'annexb' | 'avcc';
-  readonly #room: Room;
-  readonly #sequencer: Sequencer;
+  readonly #sequencer: H264Sequencer;
   readonly #lengthSize: number;
   #pending: Uint8Array[] = [];
+  /** Annex-B: NAL units may run across chunks. */
+  readonly #splitter: AnnexBSplitter | null;
 
   constructor(options: H264InputOptions | undefined, limits: H264SequencerOptions) {
     const o = checkOptions<H264InputOptions>(options, 'options', ['format', 'extradata']);
     this.format = checkChoice(o.format, 'options.format', ['annexb', 'avcc'] as const, 'annexb');
-    this.#room = room as unknown as Room;
-    if (typeof this.#room.H264Sequencer !== 'function')
-      throw new Error('the H.264 bitstream room (lib/video/h264) has no H264Sequencer in this build');
-    this.#sequencer = new this.#room.H264Sequencer(limits);
+    this.#sequencer = new H264Sequencer(limits);
     if (this.format === 'avcc') {
       if (!(o.extradata instanceof Uint8Array))
         throw new TypeError(`options.extradata must be the avcC payload (a Uint8Array) for format 'avcc'; got ${describeValue(o.extradata)}`);
-      const avcc = this.#room.parseAvcC(o.extradata);
+      const avcc = parseAvcC(o.extradata);
       this.#lengthSize = avcc.nalLengthSize;
       this.#pending = [...avcc.sps, ...avcc.pps];
     } else {
       if (o.extradata !== undefined) throw new TypeError("options.extradata goes with format 'avcc' only");
       this.#lengthSize = 0;
     }
+    this.#splitter = this.format === 'annexb' ? new AnnexBSplitter() : null;
   }
 
   /** The events of one chunk's NAL units, in order. */
   push(chunk: Uint8Array): H264Event[] {
-    const nals = this.format === 'avcc' ? this.#room.splitLengthPrefixed(chunk, this.#lengthSize) : this.#room.splitAnnexB(chunk);
+    const nals = this.#splitter ? this.#splitter.push(chunk) : splitLengthPrefixed(chunk, this.#lengthSize);
     const events: H264Event[] = [];
     if (this.#pending.length) {
       for (const nal of this.#pending) events.push(...this.#sequencer.push(nal));
       this.#pending = [];
     }
     for (const nal of nals) events.push(...this.#sequencer.push(nal));
+    // An MP4 sample is one access unit: its picture goes out now, not when the next sample begins.
+    if (!this.#splitter) events.push(...this.#sequencer.endAccessUnit());
     return events;
   }
 
@@ -68,6 +58,7 @@ export class H264Input {
     const events: H264Event[] = [];
     for (const nal of this.#pending) events.push(...this.#sequencer.push(nal));
     this.#pending = [];
+    for (const nal of this.#splitter?.end() ?? []) events.push(...this.#sequencer.push(nal));
     events.push(...this.#sequencer.flush());
     return events;
   }
