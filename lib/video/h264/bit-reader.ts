@@ -105,7 +105,7 @@ export class BitReader {
   /** se(v) (9.1.1) in min..max. */
   se(element: string, min: number, max: number): number {
     const k = this.ue(element);
-    const v = k & 1 ? (k + 1) / 2 : -(k / 2);
+    const v = k & 1 ? (k + 1) / 2 : k === 0 ? 0 : -k / 2;
     if (v > max || v < min) throw new H264BitstreamError(`${this.#what}: ${element} is ${v}, outside ${min}..${max}`);
     return v;
   }
