@@ -20,20 +20,17 @@ export interface NativeNvD3D9Sharing extends NativeSharingBase {
   createFromCubeTexture(context: NativeContext, flags: bigint, resource: bigint, face: number, miplevel: number): NativeMem;
   createFromVolumeTexture(context: NativeContext, flags: bigint, resource: bigint, miplevel: number): NativeMem;
 }
+/** native/interop/direct3d_sharing.h: the shape of the Direct3D 10 and 11 sharing classes. */
+export interface NativeDirect3DSharing extends NativeSharingBase {
+  deviceIds(source: number, object: bigint, set: number): NativeDevice[];
+  createFromBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
+  createFromTexture2D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
+  createFromTexture3D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
+}
 /** native/interop/d3d10.cc */
-export interface NativeD3D10Sharing extends NativeSharingBase {
-  deviceIds(source: number, object: bigint, set: number): NativeDevice[];
-  createFromBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
-  createFromTexture2D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
-  createFromTexture3D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
-}
+export interface NativeD3D10Sharing extends NativeDirect3DSharing {}
 /** native/interop/d3d11.cc: cl_khr_d3d11_sharing or cl_nv_d3d11_sharing, by the record's names. */
-export interface NativeD3D11Sharing extends NativeSharingBase {
-  deviceIds(source: number, object: bigint, set: number): NativeDevice[];
-  createFromBuffer(context: NativeContext, flags: bigint, resource: bigint): NativeMem;
-  createFromTexture2D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
-  createFromTexture3D(context: NativeContext, flags: bigint, resource: bigint, subresource: number): NativeMem;
-}
+export interface NativeD3D11Sharing extends NativeDirect3DSharing {}
 /** native/interop/intel_dx9.cc */
 export interface NativeIntelDX9Sharing extends NativeSharingBase {
   deviceIds(source: number, object: bigint, set: number): NativeDevice[];

@@ -3,14 +3,9 @@
 
 namespace ocl {
 namespace {
-
-struct D3D10Names {
-  static constexpr const char* kClass = "NativeD3D10Sharing";
-  static constexpr const char* kObject = "D3D10 object";
-};
-
+constexpr Direct3DNames kD3D10{"NativeD3D10Sharing", "D3D10 object"};
 }  // namespace
 
-void InitD3D10(Napi::Env env, Napi::Object exports) { NativeDirect3DSharing<D3D10Names>::Init(env, exports); }
+void InitD3D10(Napi::Env env, Napi::Object exports) { NativeDirect3DSharing<kD3D10>::Init(env, exports); }
 
 }  // namespace ocl

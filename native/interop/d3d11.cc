@@ -4,14 +4,9 @@
 
 namespace ocl {
 namespace {
-
-struct D3D11Names {
-  static constexpr const char* kClass = "NativeD3D11Sharing";
-  static constexpr const char* kObject = "D3D11 object";
-};
-
+constexpr Direct3DNames kD3D11{"NativeD3D11Sharing", "D3D11 object"};
 }  // namespace
 
-void InitD3D11(Napi::Env env, Napi::Object exports) { NativeDirect3DSharing<D3D11Names>::Init(env, exports); }
+void InitD3D11(Napi::Env env, Napi::Object exports) { NativeDirect3DSharing<kD3D11>::Init(env, exports); }
 
 }  // namespace ocl

@@ -10,16 +10,21 @@
 
 namespace ocl {
 
-// Names supplies kClass (the JS class name) and kObject (the device query's object, for errors).
-template <typename Names>
-class NativeDirect3DSharing : public SharingBase<NativeDirect3DSharing<Names>> {
+// What tells the registered classes apart: the JS class name, and the device query's object (for errors).
+struct Direct3DNames {
+  const char* jsClass;
+  const char* object;
+};
+
+template <const Direct3DNames& names>
+class NativeDirect3DSharing : public SharingBase<NativeDirect3DSharing<names>> {
  public:
   using Base = SharingBase<NativeDirect3DSharing>;
   explicit NativeDirect3DSharing(const Napi::CallbackInfo& info) : Base(info) {}
 
   static void Init(Napi::Env env, Napi::Object exports) {
     Base::Register(
-        env, exports, Names::kClass,
+        env, exports, names.jsClass,
         {Base::InstanceMethod("deviceIds", &NativeDirect3DSharing::DeviceIds),
          Base::InstanceMethod("createFromBuffer", &NativeDirect3DSharing::CreateBuffer),
          Base::InstanceMethod("createFromTexture2D", &NativeDirect3DSharing::CreateTexture2D),
@@ -35,7 +40,7 @@ class NativeDirect3DSharing : public SharingBase<NativeDirect3DSharing<Names>> {
   Napi::Value DeviceIds(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     return QueryDevices(env, this->template Entry<DeviceIdsFn>(env, "deviceIds"), this->platform(), ToU32(info[0], "source"),
-                        ToPointer(info[1], Names::kObject), ToU32(info[2], "set"));
+                        ToPointer(info[1], names.object), ToU32(info[2], "set"));
   }
   Napi::Value CreateBuffer(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
