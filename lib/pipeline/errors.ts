@@ -10,8 +10,9 @@ export class FramePipelineDisposedError extends Error {
   override name = 'FramePipelineDisposedError';
   /** Frames whose consumer had finished when the run stopped (0 for a call on a disposed pipeline). */
   readonly framesDone: number;
-  constructor(message: string, framesDone = 0) {
-    super(message);
+  /** `cause`: where letting go of the slots failed too, their AggregateError. */
+  constructor(message: string, framesDone = 0, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.framesDone = framesDone;
   }
 }

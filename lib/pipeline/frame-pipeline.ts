@@ -34,7 +34,8 @@ import type { FrameConsumer, FrameOrder, FramePipelineOptions, FrameProducer, Fr
 export const MAX_FRAME_SLOTS = 256;
 
 const RUN_KEYS = ['frames', 'order', 'lag', 'onConsumed', 'timing'] as const;
-const OPTION_KEYS = ['queue', 'slots', 'vulkan', 'resources', 'acquire', 'produce', 'process', 'consume', 'sync'] as const;
+const OPTION_KEYS = ['queue', 'slots', 'vulkan', 'resources', 'acquire', 'produce', 'process', 'consume', 'sync', 'stepTimeout'] as const;
+const TOTALS = ['produce', 'opencl', 'consume', 'wait'] as const;
 const SYNCS: readonly FrameSync[] = ['semaphores', 'host'];
 const ORDERS: readonly FrameOrder[] = ['naive', 'ahead'];
 const CALLS = ['wait', 'acquire', 'kernels', 'release', 'signal', 'flush'] as const;
@@ -79,7 +80,10 @@ export class FramePipeline<R = unknown> {
   readonly sync: FrameSync;
   readonly #produce: FrameProducer<R>;
   readonly #consume: FrameConsumer<R>;
-  readonly #process: (slot: FrameSlot<R>, frame: number) => void;
+  readonly #process: (slot: FrameSlot<R>, frame: number) => void | PromiseLike<unknown>;
+  readonly #stepTimeout: number | undefined;
+  /** The run's stop: ends the waits for its steps' promises (dispose()). */
+  #stopRun: (() => void) | null = null;
   #semaphores: Semaphores | null = null;
   #slots: SlotState<R>[] = [];
   readonly #count: number;
@@ -91,7 +95,7 @@ export class FramePipeline<R = unknown> {
     const o = checkOptions<FramePipelineOptions<R>>(options, 'options', OPTION_KEYS);
     if (options === undefined) throw new TypeError('options must be an object { queue, slots, produce, process, consume }; got undefined');
     // Each option read once.
-    const { queue, slots, vulkan, resources, acquire, produce, process, consume, sync } = o;
+    const { queue, slots, vulkan, resources, acquire, produce, process, consume, sync, stepTimeout } = o;
     if (!(queue instanceof CommandQueue)) throw new TypeError(`options.queue must be a CommandQueue; got ${describeValue(queue)}`);
     if (queue.released) throw new FramePipelineStateError('options.queue has been released');
     if (queue.properties.outOfOrder)
@@ -112,6 +116,7 @@ export class FramePipeline<R = unknown> {
     }
     if (vulkan?.disposed) throw new VulkanDisposedError('VulkanDevice (options.vulkan)');
     const syncChoice = sync === undefined ? undefined : checkChoice(sync, 'options.sync', SYNCS);
+    this.#stepTimeout = stepTimeout === undefined ? undefined : checkInt(stepTimeout, 'options.stepTimeout', 1, 0x7fffffff);
     this.queue = queue;
     this.vulkan = vulkan ?? null;
     this.sync = !needsVulkan ? 'host' : (syncChoice ?? (semaphoresWork(vulkan!, queue) ? 'semaphores' : 'host'));
@@ -179,10 +184,10 @@ export class FramePipeline<R = unknown> {
     } catch (error) {
       return Promise.reject(error);
     }
-    const running = run.finally(() => {
-      this.#running = null;
-      if (this.#disposing) this.#releaseNow();
-    });
+    const running = run.then(
+      () => this.#afterRun(null),
+      (error: unknown) => this.#afterRun(error),
+    );
     this.#running = running;
     return running;
   }
@@ -197,7 +202,7 @@ export class FramePipeline<R = unknown> {
     const lag = checkInt(lagOption, 'options.lag', 0, n - 1, 0);
     if (lag > 0 && order !== 'ahead') throw new RangeError(`options.lag must be 0 with the 'naive' order; got ${lag}`);
     checkFunction(onConsumed, 'options.onConsumed', true);
-    if (timing !== undefined) checkObject(timing, 'options.timing');
+    if (timing !== undefined) checkTiming(timing);
     if (this.queue.released) throw new FramePipelineStateError("the pipeline's queue has been released");
     if (this.vulkan?.disposed) throw new VulkanDisposedError("VulkanDevice (the pipeline's options.vulkan)");
     return this.#frames(frames, order, lag, onConsumed, timing);
@@ -212,13 +217,55 @@ export class FramePipeline<R = unknown> {
   ): Promise<void> {
     const n = this.#count;
     const now = timing ? () => performance.now() : () => 0;
-    const t = (timing ?? {}) as FrameRun<R>['t'];
-    t.produce ??= 0;
-    t.opencl ??= 0;
-    t.consume ??= 0;
-    t.wait ??= 0;
+    const t = (timing ?? { produce: 0, opencl: 0, consume: 0, wait: 0 }) as FrameRun<R>['t'];
     const calls = timing?.calls;
-    if (calls) for (const key of CALLS) calls[key] ??= 0;
+    // The waits for the steps' promises: each ends when its promise settles, when options.stepTimeout passes,
+    // or when dispose() stops the run (the promise's late result is dropped).
+    const stopped = new FramePipelineDisposedError('the FramePipeline was disposed during run()');
+    const pending = new Set<(error: unknown) => void>();
+    let stopping = false;
+    this.#stopRun = () => {
+      stopping = true;
+      for (const stop of [...pending]) stop(stopped);
+    };
+    const stepTimeout = this.#stepTimeout;
+    const guard = <T>(promise: PromiseLike<T>): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        let timer: NodeJS.Timeout | undefined;
+        const end = (): void => {
+          if (timer !== undefined) clearTimeout(timer);
+          pending.delete(stop);
+        };
+        const stop = (error: unknown): void => {
+          end();
+          reject(error);
+        };
+        pending.add(stop);
+        if (stepTimeout !== undefined) {
+          timer = setTimeout(
+            () =>
+              stop(
+                new DOMException(
+                  `the step did not settle within ${stepTimeout} ms (options.stepTimeout); its late result is dropped`,
+                  'TimeoutError',
+                ),
+              ),
+            stepTimeout,
+          );
+        }
+        // Stopped already: what has settled still wins (its reaction runs first).
+        if (stopping) setImmediate(() => stop(stopped));
+        Promise.resolve(promise).then(
+          (value) => {
+            end();
+            resolve(value);
+          },
+          (error: unknown) => {
+            end();
+            reject(error);
+          },
+        );
+      });
     const run: FrameRun<R> = {
       queue: this.queue,
       semaphores: this.#semaphores,
@@ -227,6 +274,8 @@ export class FramePipeline<R = unknown> {
       process: this.#process,
       consume: this.#consume,
       hostSync: this.sync === 'host',
+      guard,
+      stopped,
       onConsumed,
       t,
       calls,
@@ -253,7 +302,8 @@ export class FramePipeline<R = unknown> {
             if (p) await p;
           }
           if (run.hostSync && vulkanProducer) await s.waitProduced(i);
-          s.process(i);
+          const p = s.process(i);
+          if (p) await p;
         }
         const f = i - lag; // the frame consumed now
         if (f < 0) continue;
@@ -266,9 +316,11 @@ export class FramePipeline<R = unknown> {
     } catch (error) {
       failure = error;
     }
-    // The frames in flight finish whatever happened: nothing the slots hold is released under them.
+    // The frames in flight finish whatever happened (nothing the slots hold is released under them), consumed in
+    // frame order.
     const t0 = now();
-    for (const s of slots) {
+    const inFlight = slots.filter((s) => s.pendingFrame >= 0).sort((a, b) => a.pendingFrame - b.pendingFrame);
+    for (const s of [...inFlight, ...slots.filter((s) => !inFlight.includes(s))]) {
       try {
         await s.finish();
       } catch (error) {
@@ -281,7 +333,8 @@ export class FramePipeline<R = unknown> {
       failure ??= error;
     }
     t.wait += now() - t0;
-    if (failure) throw failure;
+    this.#stopRun = null;
+    if (failure && failure !== stopped) throw failure;
     if (this.#disposing && run.framesDone < frames) {
       throw new FramePipelineDisposedError(
         `the FramePipeline was disposed during run(): ${run.framesDone} of ${frames} frames were done; the frames in flight finished`,
@@ -293,17 +346,33 @@ export class FramePipeline<R = unknown> {
   /**
    * Disposes of the pipeline: its semaphores (OpenCL's released, Vulkan's
    * destroyed once no submission uses them) and the slots' resources that
-   * have [Symbol.dispose]. During a run it stops submitting at once and
-   * lets go of everything once the frames in flight have finished (the run
-   * rejects with FramePipelineDisposedError). Idempotent.
+   * have [Symbol.dispose], every slot even where one throws; their errors
+   * are then thrown together as an AggregateError. During a run it starts no
+   * new frame and lets go of everything once the frames in flight have
+   * finished: once OpenCL's work in flight is done, a step whose promise has
+   * not settled is dropped (its late result ignored). The run then rejects
+   * with FramePipelineDisposedError (its cause the AggregateError, if any).
+   * Idempotent.
    */
   dispose(): void {
     if (this.#disposing) return;
     this.#disposing = true;
-    if (!this.#running) this.#releaseNow();
+    if (!this.#running) {
+      const error = this.#releaseNow();
+      if (error) throw error;
+      return;
+    }
+    const stop = (): void => {
+      setImmediate(() => this.#stopRun?.());
+    };
+    try {
+      this.queue.finish().then(stop, stop);
+    } catch {
+      stop(); // the queue was released: nothing of OpenCL's is in flight
+    }
   }
 
-  /** dispose(), resolving once everything is let go of (after the frames in flight of a run have finished). */
+  /** dispose(), resolving once everything is let go of (after the frames in flight of a run have finished); rejects with dispose()'s AggregateError. */
   async asyncDispose(): Promise<void> {
     this.dispose();
     await this.#running?.catch(swallow);
@@ -318,10 +387,58 @@ export class FramePipeline<R = unknown> {
     return this.asyncDispose();
   }
 
-  #releaseNow(): void {
-    this.#released ??= Promise.resolve();
+  /** A run has ended (`error`: how it failed): let go of everything if dispose() was called meanwhile. */
+  #afterRun(error: unknown): void {
+    this.#running = null;
+    const released = this.#disposing ? this.#releaseNow() : null;
+    if (released && error instanceof FramePipelineDisposedError)
+      throw new FramePipelineDisposedError(`${error.message}; then ${released.message}`, error.framesDone, released);
+    if (error) throw error;
+  }
+
+  /** Releases every slot; the errors of those that threw, as one AggregateError (null when none did). */
+  #releaseNow(): AggregateError | null {
     const slots = this.#slots;
     this.#slots = [];
-    for (const slot of slots) releaseSlot(slot);
+    const errors: unknown[] = [];
+    for (const slot of slots) errors.push(...releaseSlot(slot));
+    const error =
+      errors.length === 0
+        ? null
+        : new AggregateError(
+            errors,
+            `disposing the FramePipeline: ${errors.length} of the ${slots.length} slots' resources failed to dispose; every slot was disposed`,
+          );
+    if (!this.#released) {
+      this.#released = error ? Promise.reject(error) : Promise.resolve();
+      this.#released.catch(swallow);
+    }
+    return error;
   }
+}
+
+/** options.timing: an object whose totals run() adds to (each a number where present), made ready (absent totals 0). */
+function checkTiming(timing: unknown): asserts timing is FrameTiming {
+  checkObject(timing, 'options.timing');
+  const t = timing as Record<string, unknown>;
+  const ready = (target: Record<string, unknown>, keys: readonly string[], what: string): void => {
+    for (const key of keys) {
+      const value = target[key];
+      if (value !== undefined && typeof value !== 'number')
+        throw new TypeError(`${what}.${key} must be a number (a total in milliseconds run() adds to) or absent; got ${describeValue(value)}`);
+    }
+    try {
+      for (const key of keys) target[key] = (target[key] as number | undefined) ?? 0;
+    } catch (error) {
+      throw new TypeError(
+        `${what} must be an object run() can add its totals to (${keys.join(', ')}); got ${Object.isFrozen(target) ? 'a frozen object' : Object.isExtensible(target) ? 'an object with a read-only total' : 'an object that is not extensible'} (${(error as Error).message})`,
+      );
+    }
+  };
+  const calls = t.calls;
+  if (calls !== undefined) {
+    checkObject(calls, 'options.timing.calls');
+    ready(calls as Record<string, unknown>, CALLS, 'options.timing.calls');
+  }
+  ready(t, TOTALS, 'options.timing');
 }

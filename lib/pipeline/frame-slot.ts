@@ -16,6 +16,11 @@ import type { FrameConsumer, FrameProducer, FrameRunOptions, FrameSlot, FrameTim
 
 const swallow = (): void => {};
 
+/** Whether a step's result is a promise (a thenable); reading `then` may throw (the caller makes that the step's error). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
 /** A slot as the pipeline keeps it: FrameSlot, plus OpenCL's imports of its semaphores and the objects it acquires. */
 export interface SlotState<R> {
   readonly index: number;
@@ -82,15 +87,24 @@ export function emptySlot<R>(index: number): SlotState<R> {
   return { index, resources: undefined as R, inputReady: null, outputReady: null, clInputReady: null, clOutputReady: null, objects: [] };
 }
 
-/** Lets go of what a slot holds: OpenCL's semaphores, Vulkan's, and its resources where they have [Symbol.dispose]. */
-export function releaseSlot<R>(slot: SlotState<R>): void {
-  slot.clInputReady?.release();
-  slot.clOutputReady?.release();
-  slot.inputReady?.dispose();
-  slot.outputReady?.dispose();
+/** Lets go of what a slot holds: OpenCL's semaphores, Vulkan's, and its resources where they have [Symbol.dispose]; every one, whatever throws. The errors thrown. */
+export function releaseSlot<R>(slot: SlotState<R>): unknown[] {
+  const errors: unknown[] = [];
+  const attempt = (what: string, release: () => void): void => {
+    try {
+      release();
+    } catch (error) {
+      errors.push(error instanceof Error ? error : new Error(`slot ${slot.index} ${what}: ${String(error)}`, { cause: error }));
+    }
+  };
+  attempt('OpenCL input semaphore', () => slot.clInputReady?.release());
+  attempt('OpenCL output semaphore', () => slot.clOutputReady?.release());
+  attempt('Vulkan input semaphore', () => slot.inputReady?.dispose());
+  attempt('Vulkan output semaphore', () => slot.outputReady?.dispose());
   const resources = slot.resources as { [Symbol.dispose]?: unknown } | null | undefined;
   if (resources !== null && typeof resources === 'object' && typeof resources[Symbol.dispose] === 'function')
-    (resources[Symbol.dispose] as () => void)();
+    attempt('resources', () => (resources[Symbol.dispose] as () => void).call(resources));
+  return errors;
 }
 
 /** What every slot of one run shares: the pipeline's queue and steps, the run's options, its clock and counters. */
@@ -99,8 +113,16 @@ export interface FrameRun<R> {
   readonly semaphores: Semaphores | null;
   readonly vkQueue: VulkanQueue | undefined;
   readonly produce: FrameProducer<R>;
-  readonly process: (slot: FrameSlot<R>, frame: number) => void;
+  readonly process: (slot: FrameSlot<R>, frame: number) => void | PromiseLike<unknown>;
   readonly consume: FrameConsumer<R>;
+  /**
+   * Awaits a step's promise unless the run is stopped first (dispose(): a
+   * FramePipelineDisposedError) or options.stepTimeout passes (a
+   * FrameStepError); a late result is dropped.
+   */
+  readonly guard: <T>(promise: PromiseLike<T>) => Promise<T>;
+  /** What guard() rejects with once dispose() stopped the run: passed on as it is, never made a FrameStepError. */
+  readonly stopped: Error;
   /** The Vulkan steps are ordered from the host (sync 'host'). */
   readonly hostSync: boolean;
   readonly onConsumed: FrameRunOptions<R>['onConsumed'];
@@ -145,6 +167,7 @@ export class SlotRun<R> {
   }
 
   #fail(step: FrameStepName, frame: number, error: unknown): never {
+    if (error === this.#run.stopped) throw error;
     throw new FrameStepError(step, this.slot.index, frame, error);
   }
 
@@ -168,11 +191,12 @@ export class SlotRun<R> {
     const run = this.#run;
     const consumed = this.#consumed;
     this.#consumed = null;
+    const frame = this.#consumedFrame;
     const t0 = run.now();
     try {
-      await consumed;
+      await run.guard(consumed);
     } catch (error) {
-      this.#fail('consume', this.#consumedFrame, error);
+      this.#fail('consume', frame, error);
     } finally {
       this.#doneEvent?.release();
       this.#doneEvent = null;
@@ -181,9 +205,10 @@ export class SlotRun<R> {
     run.framesDone++;
     if (run.onConsumed) {
       try {
-        await run.onConsumed(this.slot, this.#consumedFrame);
+        const result = run.onConsumed(this.slot, frame);
+        if (isThenable(result)) await run.guard(result);
       } catch (error) {
-        this.#fail('onConsumed', this.#consumedFrame, error);
+        this.#fail('onConsumed', frame, error);
       }
     }
   }
@@ -226,22 +251,29 @@ export class SlotRun<R> {
     await this.settleConsumer();
     const t0 = run.now();
     let result: unknown;
+    let promise = false;
     try {
       result = run.produce.host!(this.slot, frame);
+      promise = !(result instanceof Event) && isThenable(result);
     } catch (error) {
       this.#fail('produce', frame, error);
     }
-    if (result instanceof Event) this.#producedEvent = result;
-    else if (result !== undefined && typeof (result as PromiseLike<unknown>)?.then === 'function') this.#produced = result as PromiseLike<unknown>;
-    else if (result !== undefined)
+    if (result instanceof Event) {
+      // The pipeline's from here: released once OpenCL's work of the frame is enqueued behind it.
+      if (result.released)
+        this.#fail(
+          'produce',
+          frame,
+          new TypeError('options.produce.host() returned an Event that was released: return it as enqueued (the pipeline releases it)'),
+        );
+      this.#producedEvent = result;
+    } else if (result !== undefined && !promise)
       this.#fail('produce', frame, new TypeError(`options.produce.host() must return nothing, an Event or a promise; got ${describeValue(result)}`));
     run.t.produce += run.now() - t0;
-    if (this.#produced) {
-      const produced = this.#produced;
-      this.#produced = null;
+    if (promise) {
       const t1 = run.now();
       try {
-        await produced;
+        await run.guard(result as PromiseLike<unknown>);
       } catch (error) {
         this.#fail('produce', frame, error);
       } finally {
@@ -265,59 +297,103 @@ export class SlotRun<R> {
     }
   }
 
-  /** OpenCL's work of a frame on the pipeline's queue: wait, acquire, the process step, release, signal, flush. */
-  process(frame: number): void {
+  /**
+   * OpenCL's work of a frame on the pipeline's queue: wait, acquire, the
+   * process step, release, signal, flush. Where the process step returns a
+   * promise, what follows it is enqueued once that settles (the promise this
+   * returns); otherwise all of it now.
+   */
+  process(frame: number): Promise<void> | undefined {
     const run = this.#run;
     const { queue, semaphores, calls, now } = run;
     const t0 = now();
-    let waitFor: Event[] | undefined;
-    if (this.#producedEvent) {
-      waitFor = [this.#producedEvent];
-      this.#producedEvent = null;
-    }
     const waitList = this.#waitList;
     const acquired = this.#acquired;
-    const signalList = this.#signalList;
-    const markProcessed = run.hostSync && run.consume.vulkan !== undefined;
+    let acquiring = false;
+    let result: unknown;
+    let promise = false;
+    let c1 = 0,
+      c2 = 0;
     try {
-      if (calls) {
-        const c0 = now();
+      const c0 = calls ? now() : 0;
+      const producedEvent = this.#producedEvent;
+      this.#producedEvent = null;
+      try {
+        const waitFor = producedEvent ? [producedEvent] : undefined;
         if (waitList) semaphores!.wait(queue, waitList, waitFor && { waitFor }).release();
-        const c1 = now();
-        if (acquired) queue.enqueueAcquireShared(acquired, waitFor && !waitList ? { waitFor } : undefined).release();
-        else if (waitFor && !waitList) queue.enqueueBarrier({ waitFor }).release();
-        const c2 = now();
-        run.process(this.slot, frame);
-        const c3 = now();
-        if (acquired) queue.enqueueReleaseShared(acquired).release();
-        const c4 = now();
-        if (signalList) semaphores!.signal(queue, signalList).release();
-        if (markProcessed) this.#processedEvent = queue.enqueueMarker();
-        const c5 = now();
-        queue.flush();
-        const c6 = now();
+        if (calls) c1 = now();
+        if (acquired) {
+          queue.enqueueAcquireShared(acquired, waitFor && !waitList ? { waitFor } : undefined).release();
+          acquiring = true;
+        } else if (waitFor && !waitList) queue.enqueueBarrier({ waitFor }).release();
+      } finally {
+        producedEvent?.release(); // the commands enqueued behind it hold it now
+      }
+      if (calls) {
+        c2 = now();
         calls.wait! += c1 - c0;
         calls.acquire! += c2 - c1;
-        calls.kernels! += c3 - c2;
+      }
+      result = run.process(this.slot, frame);
+      promise = !(result instanceof Event) && isThenable(result); // an Event (a concise arrow's enqueue) is not waited for
+      if (calls) calls.kernels! += now() - c2;
+    } catch (error) {
+      this.#abandon(acquiring);
+      this.#fail('process', frame, error);
+    }
+    if (!promise) {
+      this.#afterProcess(frame);
+      run.t.opencl += now() - t0;
+      return undefined;
+    }
+    run.t.opencl += now() - t0;
+    return (async () => {
+      const t1 = now();
+      try {
+        await run.guard(result as PromiseLike<unknown>);
+      } catch (error) {
+        this.#abandon(acquiring);
+        this.#fail('process', frame, error);
+      } finally {
+        run.t.wait += now() - t1;
+      }
+      const t2 = now();
+      this.#afterProcess(frame);
+      run.t.opencl += now() - t2;
+    })();
+  }
+
+  /** The end of a frame's OpenCL work: release, signal, the marker a Vulkan consumer waits for, flush. */
+  #afterProcess(frame: number): void {
+    const run = this.#run;
+    const { queue, semaphores, calls, now } = run;
+    try {
+      const c3 = calls ? now() : 0;
+      if (this.#acquired) queue.enqueueReleaseShared(this.#acquired).release();
+      const c4 = calls ? now() : 0;
+      if (this.#signalList) semaphores!.signal(queue, this.#signalList).release();
+      if (run.hostSync && run.consume.vulkan !== undefined) this.#processedEvent = queue.enqueueMarker();
+      const c5 = calls ? now() : 0;
+      queue.flush();
+      if (calls) {
         calls.release! += c4 - c3;
         calls.signal! += c5 - c4;
-        calls.flush! += c6 - c5;
-      } else {
-        if (waitList) semaphores!.wait(queue, waitList, waitFor && { waitFor }).release();
-        if (acquired) queue.enqueueAcquireShared(acquired, waitFor && !waitList ? { waitFor } : undefined).release();
-        else if (waitFor && !waitList) queue.enqueueBarrier({ waitFor }).release();
-        run.process(this.slot, frame);
-        if (acquired) queue.enqueueReleaseShared(acquired).release();
-        if (signalList) semaphores!.signal(queue, signalList).release();
-        if (markProcessed) this.#processedEvent = queue.enqueueMarker();
-        queue.flush();
+        calls.flush! += now() - c5;
       }
     } catch (error) {
       this.#fail('process', frame, error);
-    } finally {
-      waitFor?.[0]?.release();
     }
-    run.t.opencl += now() - t0;
+  }
+
+  /** A process step failed after the acquire was enqueued: the release follows it, so the shared objects are not left acquired. */
+  #abandon(acquiring: boolean): void {
+    if (!acquiring) return;
+    try {
+      this.#run.queue.enqueueReleaseShared(this.#acquired!).release();
+      this.#run.queue.flush();
+    } catch {
+      // the step's own error is the one reported
+    }
   }
 
   async #waitProcessed(frame: number): Promise<void> {
@@ -363,21 +439,23 @@ export class SlotRun<R> {
       const done = run.queue.enqueueMarker();
       this.#doneEvent = done;
       let result: unknown;
+      let promise = false;
       try {
         result = run.consume.host!(this.slot, frame, done);
+        promise = isThenable(result);
       } catch (error) {
         done.release();
         this.#doneEvent = null;
         this.#fail('consume', frame, error);
       }
-      if (result !== undefined && typeof (result as PromiseLike<unknown>)?.then !== 'function') {
+      if (result !== undefined && !promise) {
         done.release();
         this.#doneEvent = null;
         this.#fail('consume', frame, new TypeError(`options.consume.host() must return nothing or a promise; got ${describeValue(result)}`));
       }
       const waitDone = Promise.resolve(done.completed);
       waitDone.catch(swallow);
-      const consumed = result === undefined ? waitDone : Promise.all([waitDone, result]);
+      const consumed = result === undefined ? waitDone : Promise.all([waitDone, Promise.resolve(result)]);
       consumed.catch(swallow);
       this.#consumed = consumed;
     }

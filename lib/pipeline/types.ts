@@ -25,9 +25,11 @@ export interface FrameSlot<R = unknown> {
  * the slot itself and returns nothing (done, or enqueued on the pipeline's
  * in-order queue), an Event OpenCL's work waits for (an upload on another
  * queue of the same context), or a promise the pipeline awaits before
- * OpenCL's work. A host producer is called only once the slot's previous
- * frame is consumed; a Vulkan producer's commands are ordered after it on
- * the Vulkan queue.
+ * OpenCL's work. A returned Event becomes the pipeline's: it releases it once
+ * OpenCL's work of the frame is enqueued behind it (do not release it
+ * yourself; a released one is a FrameStepError). A host producer is called
+ * only once the slot's previous frame is consumed; a Vulkan producer's
+ * commands are ordered after it on the Vulkan queue.
  */
 export type FrameProducer<R> =
   | { readonly vulkan: (slot: FrameSlot<R>, frame: number) => VulkanCommands; readonly host?: undefined }
@@ -38,9 +40,10 @@ export type FrameProducer<R> =
  * frame (submitted waiting on the slot's outputReady); `{ host }` is called
  * right after OpenCL's work is enqueued, with an Event that completes when
  * that work has, and returns nothing or a promise; the slot is reused once
- * both the event and the promise have settled. A host consumer may enqueue
- * a read on the pipeline's queue (it runs after the frame's work) and return
- * its event.
+ * both the event and the promise have settled. The Event is the pipeline's:
+ * it is released then (do not release it, nor use it after the promise
+ * settles). A host consumer may enqueue a read on the pipeline's queue (it
+ * runs after the frame's work) and await it.
  */
 export type FrameConsumer<R> =
   | { readonly vulkan: (slot: FrameSlot<R>, frame: number) => VulkanCommands; readonly host?: undefined }
@@ -58,8 +61,13 @@ export interface FramePipelineOptions<R = unknown> {
   /** The shared objects (imported external memory, VA surfaces' images, Direct3D textures' images) acquired around OpenCL's work of each frame. */
   acquire?: (slot: FrameSlot<R>) => readonly MemObject[];
   produce: FrameProducer<R>;
-  /** OpenCL's work of a frame: enqueue it on options.queue (release the events you do not need). */
-  process: (slot: FrameSlot<R>, frame: number) => void;
+  /**
+   * OpenCL's work of a frame: enqueue it on options.queue (release the
+   * events you do not need). It may return a promise: the frame's release,
+   * signal and flush are enqueued once it settles (a rejection is a
+   * FrameStepError). An Event it returns is not waited for.
+   */
+  process: (slot: FrameSlot<R>, frame: number) => void | PromiseLike<unknown>;
   consume: FrameConsumer<R>;
   /**
    * How a Vulkan step and OpenCL's work are ordered: 'semaphores' (Vulkan
@@ -70,6 +78,14 @@ export interface FramePipelineOptions<R = unknown> {
    * the OpenCL device imports opaque-fd semaphores, else 'host'.
    */
   sync?: FrameSync;
+  /**
+   * Milliseconds a step's promise (a host producer's or consumer's, the
+   * process step's, onConsumed's) may take before the run fails with a
+   * FrameStepError whose cause is a TimeoutError (its late result is
+   * dropped): 1 to 2^31-1. A host consumer's time includes the frame's
+   * OpenCL work. Default: no limit.
+   */
+  stepTimeout?: number;
 }
 
 export type FrameSync = 'semaphores' | 'host';
