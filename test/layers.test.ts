@@ -177,7 +177,7 @@ describe('lib/ layering', () => {
 
 // native/ throws the error classes of lib/ by name (native/errors.h ThrowErrorOf).
 // lib/errors.ts registers the core's, each area's errors module its own, as it
-// loads; lib/addon.ts installs the table itself, so the core imports no area.
+// loads; lib/native-addon.ts installs the table itself, so the core imports no area.
 describe('the error classes native code throws by name', () => {
   const nativeRoot = resolve(repoRoot, 'native');
   const nativeFiles = (dir: string): string[] =>
