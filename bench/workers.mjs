@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Streams from worker threads against the same streams from separate
-// processes (issue 23 item 5): N streams, each with its own context and
+// processes: N streams, each with its own context and
 // queue (on the platform's devices in turn: one GPU per stream where there
 // are as many), each awaiting --commands commands one after another. Reports
 // the aggregate commands/s of N worker threads of one process and of N

@@ -1,5 +1,5 @@
 /*
- * The C anchor of bench/workers.mjs (issue 23 item 5): N streams, each with
+ * The C anchor of bench/workers.mjs: N streams, each with
  * its own context and in-order queue, as N threads of one process or as N
  * processes, so that a shortfall of Node's worker threads against Node's
  * processes can be told apart from one the driver has with threads of one

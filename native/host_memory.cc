@@ -203,7 +203,7 @@ Napi::Value OwningArrayBuffer(Napi::Env env, void* data, size_t size, napi_final
     throw Napi::Error::New(env, std::string("this JavaScript engine does not allow ArrayBuffers over native memory (Electron's memory cage), so ") +
                                     what + " has no ArrayBuffer: use readBuffer / writeBuffer with your own typed arrays instead");
   }
-  // Node has run the finalizer (issue 22: freeing a mapping's record a second time here was a SIGSEGV), or holds it
+  // Node has run the finalizer (freeing a mapping's record a second time here was a SIGSEGV), or holds it
   // for a half-made ArrayBuffer's collection.
   napi_value pending;  // Node's own error (ERR_BUFFER_TOO_LARGE): this one names what was wrapped
   napi_get_and_clear_last_exception(env, &pending);

@@ -175,7 +175,7 @@ function refusedHandle(error: unknown, checked: CheckedHandle<string>): unknown 
  * different times (NVIDIA's at the import, the reference driver's when the
  * object goes), so the number would be free, or not, depending on the
  * driver, and a second import of it would close whatever was opened under it
- * meanwhile (issue 22 item 5). The driver gets a duplicate; after a
+ * meanwhile. The driver gets a duplicate; after a
  * successful import that takes the caller's descriptor (no `duplicate`),
  * the caller's is closed here, once, and the exporter's relinquish() runs.
  * A failed import closes the duplicate and leaves the caller's open.

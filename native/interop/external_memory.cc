@@ -109,7 +109,7 @@ class NativeExternalMemory : public SharingBase<NativeExternalMemory> {
   // was acquired on and the acquire's event, each retained. NVIDIA's driver
   // (580) never returns from the teardown of a context whose imported memory
   // is still acquired: a script that ends, throws or is a worker terminated
-  // with memory acquired never exits (issue 22). Before the environment's
+  // with memory acquired never exits. Before the environment's
   // objects are finalized, the cleanup hook releases what is still acquired
   // on the queue it was acquired on (which the retain keeps alive even after
   // the user released it) and waits for that, bounded.
