@@ -17,7 +17,7 @@ import { VideoDecodeUnsupportedError, VideoDecoderDisposedError, VideoDecoderSta
 import { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';
 import { H264Input, type H264InputOptions } from './h264-input';
 import { pictureDescriptor, stdPps, stdSps } from './h264-vulkan';
-import type { H264Picture, H264Pps, H264Sps } from './h264/types';
+import type { H264Event, H264Picture, H264Pps, H264Sps } from './h264/types';
 import type { NativeVideoDecoder } from './native-types';
 import { FORMAT_NV12, videoDecodeSupport, type VideoDecodeProfile, type VideoDecodeSupport } from './support';
 import { videoDevice, type VideoDevice } from './video-device';
@@ -334,9 +334,29 @@ export class VideoDecoder {
     return frame;
   }
 
+  /** Acts on the sequencer's events in order: decodes pictures, queues outputs, and yields what is due. */
+  async *#act(events: readonly H264Event[]): AsyncGenerator<VideoFrame, void, undefined> {
+    for (const event of events) {
+      if (event.type === 'output') {
+        this.#output(event.decodeIndex);
+        continue;
+      }
+      await this.#prepare(event.picture);
+      // Room for the picture: show what is ready first, then wait for a frame.
+      let frame = this.#freeFrame();
+      while (!frame && this.#display.length) {
+        yield await this.#nextShown();
+        this.#check();
+        frame = this.#freeFrame();
+      }
+      await this.#decodePicture(event.picture, frame ?? (await this.#waitForFrame()));
+    }
+    while (this.#display.length) yield await this.#nextShown();
+  }
+
   /**
-   * Decodes a stream: Annex-B bytes (a whole `.h264` file, or chunks that
-   * each end at a NAL unit boundary), or with `{ format: 'avcc', extradata }`
+   * Decodes a stream: Annex-B bytes (a whole `.h264` file, or chunks of it of
+   * any size), or with `{ format: 'avcc', extradata }`
    * MP4 samples (length-prefixed NAL units, one access unit per chunk). Yields
    * the frames in display order; each is yours until frame.release().
    */
@@ -357,26 +377,9 @@ export class VideoDecoder {
       const chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> = input instanceof Uint8Array ? [input] : input;
       for await (const chunk of chunks) {
         if (!(chunk instanceof Uint8Array)) throw new TypeError(`every chunk must be a Uint8Array; got ${describeValue(chunk)}`);
-        for (const event of source.push(chunk)) {
-          if (event.type === 'output') {
-            this.#output(event.decodeIndex);
-            continue;
-          }
-          await this.#prepare(event.picture);
-          // Room for the picture: show what is ready first, then wait for a frame.
-          let frame = this.#freeFrame();
-          while (!frame && this.#display.length) {
-            yield await this.#nextShown();
-            this.#check();
-            frame = this.#freeFrame();
-          }
-          await this.#decodePicture(event.picture, frame ?? (await this.#waitForFrame()));
-        }
-        while (this.#display.length) yield await this.#nextShown();
+        yield* this.#act(source.push(chunk));
       }
-      for (const event of source.flush()) {
-        if (event.type === 'output') this.#output(event.decodeIndex);
-      }
+      yield* this.#act(source.flush());
       while (this.#display.length) yield await this.#nextShown();
       await this.#drain();
       this.#check();

@@ -16,9 +16,15 @@
 //                VK_QUEUE_FAMILY_EXTERNAL
 // Barriers use ALL_COMMANDS and MEMORY_* (the video stages and accesses exist
 // only in synchronization2's 64-bit masks; ALL_COMMANDS covers them).
+//
+// Completion: the submission carries a fence of the decoder's own, which a
+// thread of the decoder's own watches (its frames end in submission order on
+// its one queue) and reports to the JavaScript thread, which settles the
+// frame's promise. Decoders on other queues never wait behind each other.
 #include <algorithm>
 #include <cstring>
 
+#include "thread_name.h"
 #include "video/video.h"
 
 namespace ocl {
@@ -62,11 +68,21 @@ struct RingSlot {
   VkDeviceMemory memory = 0;
   void* mapped = nullptr;
   VkDeviceSize size = 0;
-  VkSemaphore done = 0;
   bool busy = false;
 };
 
-struct DecoderState {
+class DecodeWaiter;
+
+// A frame in flight: what its promise settles and what it holds until then.
+struct DecodeInFlight {
+  uint64_t id = 0;
+  VkFence fence = 0;
+  uint32_t ring = 0;
+  std::optional<Napi::Promise::Deferred> deferred;
+  std::vector<std::shared_ptr<void>> holds;
+};
+
+struct DecoderState : std::enable_shared_from_this<DecoderState> {
   VideoDeviceRef video;
   VkQueue queue = nullptr;
   uint32_t queueIndex = 0;
@@ -77,19 +93,182 @@ struct DecoderState {
   std::vector<RingSlot> ring;
   std::shared_ptr<SessionState> session;
   std::shared_ptr<ParamsState> params;
-  bool broken = false;  // a decode was submitted but its completion could not be: the ring is out of step
+  bool broken = false;  // a decode failed on the device: the DPB is out of step
   uint64_t decoded = 0;
-  ~DecoderState() {
-    if (!video || video->device->LeftToProcessEnd()) return;
+  // Completion (JS thread only, but for the waiter's own queue).
+  napi_env env = nullptr;
+  std::unique_ptr<DecodeWaiter> waiter;
+  std::deque<DecodeInFlight> inFlight;
+  std::vector<VkFence> freeFences;
+  uint64_t nextId = 1;
+  bool closed = false;
+  bool abandoned = false;  // the environment went away with frames in flight: Vulkan objects are left to the process's end
+  bool LeftToProcessEnd() const { return abandoned || !video || video->device->LeftToProcessEnd(); }
+  void Start(Napi::Env env);
+  void Complete(Napi::Env env, uint64_t id, VkResult result);
+  void Close();
+  ~DecoderState();
+};
+
+namespace {
+void CloseHook(void* decoder) { static_cast<DecoderState*>(decoder)->Close(); }
+}  // namespace
+
+// Watches one decoder's fences in order and reports each to the JavaScript thread.
+class DecodeWaiter {
+ public:
+  DecodeWaiter(Napi::Env env, std::weak_ptr<DecoderState> owner, VkDevice device, decltype(DeviceApi::vkWaitForFences) wait)
+      : owner_(std::move(owner)), device_(device), wait_(wait) {
+    tsfn_ = Tsfn::New(env, "opencl-interop video decode", 0, 1);
+    tsfn_.Unref(env);
+    thread_ = std::thread([this] {
+      NameThisThread("ocl-vk-decode");
+      Run();
+    });
+  }
+  ~DecodeWaiter() { Stop(); }
+  void Watch(uint64_t id, VkFence fence) {
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      queue_.emplace_back(id, fence);
+    }
+    wake_.notify_one();
+  }
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      if (stopped_) return;
+      stopped_ = true;
+    }
+    wake_.notify_one();
+    if (thread_.joinable()) thread_.join();
+    tsfn_.Release();
+  }
+  void Hold(Napi::Env env, bool hold) {
+    if (hold) tsfn_.Ref(env);
+    else tsfn_.Unref(env);
+  }
+
+ private:
+  struct Done {
+    std::weak_ptr<DecoderState> owner;
+    uint64_t id;
+    VkResult result;
+  };
+  static void CallJs(Napi::Env env, Napi::Function, void*, Done* done);
+  using Tsfn = Napi::TypedThreadSafeFunction<void, Done, CallJs>;
+  void Run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [this] { return stopped_ || !queue_.empty(); });
+      if (stopped_) return;
+      auto [id, fence] = queue_.front();
+      lock.unlock();
+      VkResult result = wait_(device_, 1, &fence, 1, 100ull * 1000 * 1000);  // bounded: Stop() is seen
+      lock.lock();
+      if (result == VK_TIMEOUT) continue;
+      queue_.pop_front();
+      if (stopped_) return;
+      auto* done = new Done{owner_, id, result};
+      if (tsfn_.NonBlockingCall(done) != napi_ok) delete done;
+    }
+  }
+  std::weak_ptr<DecoderState> owner_;
+  VkDevice device_;
+  decltype(DeviceApi::vkWaitForFences) wait_;
+  Tsfn tsfn_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::pair<uint64_t, VkFence>> queue_;
+  bool stopped_ = false;
+};
+
+void DecodeWaiter::CallJs(Napi::Env env, Napi::Function, void*, Done* done) {
+  if (env != nullptr && done != nullptr) {
+    if (std::shared_ptr<DecoderState> decoder = done->owner.lock()) decoder->Complete(env, done->id, done->result);
+  }
+  delete done;
+}
+
+void DecoderState::Start(Napi::Env napiEnv) {
+  env = napiEnv;
+  waiter = std::make_unique<DecodeWaiter>(napiEnv, weak_from_this(), video->device->device, video->device->fn.vkWaitForFences);
+  napi_add_env_cleanup_hook(env, CloseHook, this);
+}
+
+void DecoderState::Complete(Napi::Env napiEnv, uint64_t id, VkResult result) {
+  auto it = std::find_if(inFlight.begin(), inFlight.end(), [id](const DecodeInFlight& f) { return f.id == id; });
+  if (it == inFlight.end()) return;
+  DecodeInFlight frame = std::move(*it);
+  inFlight.erase(it);
+  if (inFlight.empty() && waiter) waiter->Hold(napiEnv, false);
+  const DeviceState& d = *video->device;
+  if (result == VK_SUCCESS) {
+    d.fn.vkResetFences(d.device, 1, &frame.fence);
+    freeFences.push_back(frame.fence);
+  } else {
+    d.fn.vkDestroyFence(d.device, frame.fence, nullptr);  // a failed wait (device lost): not reused
+    broken = true;
+  }
+  if (frame.ring < ring.size()) ring[frame.ring].busy = false;
+  Napi::HandleScope scope(napiEnv);
+  if (!frame.deferred) return;
+  if (result == VK_SUCCESS) {
+    frame.deferred->Resolve(napiEnv.Undefined());
+  } else {
+    try {
+      ThrowVkError(napiEnv, result, "vkWaitForFences", "the decode of a frame failed");
+    } catch (const Napi::Error& error) {
+      frame.deferred->Reject(error.Value());
+    }
+  }
+  // frame.holds go here, on the JavaScript thread (the last may be this decoder's own state).
+}
+
+void DecoderState::Close() {
+  if (closed) return;
+  closed = true;
+  if (waiter) waiter->Stop();
+  if (inFlight.empty()) return;
+  // The environment is going away with frames in flight: give them a moment (none when the process is ending),
+  // then leave the Vulkan objects to the process's end.
+  std::vector<VkFence> fences;
+  for (auto& f : inFlight) fences.push_back(f.fence);
+  const DeviceState& d = *video->device;
+  VkResult result = ProcessEnding() ? VK_TIMEOUT : d.fn.vkWaitForFences(d.device, uint32_t(fences.size()), fences.data(), 1, 2000ull * 1000 * 1000);
+  if (result != VK_SUCCESS) abandoned = true;
+  for (auto& f : inFlight) {
+    if (!abandoned) freeFences.push_back(f.fence);
+    f.deferred.reset();  // never settled: its environment is gone
+  }
+  if (abandoned) {
+    // What the frames use (session, DPB, output buffers, this state) may still be in use by the device: never freed.
+    new std::deque<DecodeInFlight>(std::move(inFlight));
+    inFlight.clear();
+    return;
+  }
+  // The frames may hold the last references to this state: they go after this function is done with it.
+  std::shared_ptr<DecoderState> self = shared_from_this();
+  auto gone = std::move(inFlight);
+  inFlight.clear();
+  gone.clear();
+}
+
+DecoderState::~DecoderState() {
+  if (env && !closed) napi_remove_env_cleanup_hook(env, CloseHook, this);
+  if (waiter) waiter->Stop();
+  {
+    if (LeftToProcessEnd()) return;
     DeviceState& d = *video->device;
+    for (VkFence fence : freeFences) d.fn.vkDestroyFence(d.device, fence, nullptr);
     for (RingSlot& slot : ring) {
       if (slot.buffer) d.fn.vkDestroyBuffer(d.device, slot.buffer, nullptr);
       if (slot.memory) d.fn.vkFreeMemory(d.device, slot.memory, nullptr);
-      if (slot.done) d.fn.vkDestroySemaphore(d.device, slot.done, nullptr);
     }
     if (pool) video->fn.vkDestroyCommandPool(d.device, pool, nullptr);
   }
-};
+}
 
 namespace {
 
@@ -149,9 +328,8 @@ Napi::Value MakeDecoder(Napi::Env env, const VideoDeviceRef& video, uint32_t que
   for (RingSlot& slot : state->ring) {
     VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, state->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
     VK_CHECK(env, d.fn, vkAllocateCommandBuffers, d.device, &allocate, &slot.cb);
-    VkSemaphoreCreateInfo semaphore{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, nullptr, 0};
-    VK_CHECK(env, d.fn, vkCreateSemaphore, d.device, &semaphore, nullptr, &slot.done);
   }
+  state->Start(env);
   return NativeVideoDecoder::Wrap(env, std::move(state));
 }
 
@@ -502,29 +680,38 @@ Napi::Value NativeVideoDecoder::Decode(const Napi::CallbackInfo& info) {
                           &release, 1, &back);
   VK_CHECK(env, fn, vkEndCommandBuffer, cb);
 
-  std::vector<VkSemaphore> signals{slot.done};
-  signals.insert(signals.end(), signal.begin(), signal.end());
+  if (s.closed) throw Napi::Error::New(env, "the environment is shutting down");
+  VkFence fence = 0;
+  if (!s.freeFences.empty()) {
+    fence = s.freeFences.back();
+    s.freeFences.pop_back();
+  } else {
+    VkFenceCreateInfo create{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
+    VK_CHECK(env, fn, vkCreateFence, d.device, &create, nullptr, &fence);
+  }
   std::vector<VkFlags> stages(wait.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr,       uint32_t(wait.size()), wait.data(), stages.data(), 1, &cb,
-                      uint32_t(signals.size()),      signals.data()};
-  VK_CHECK(env, vfn, vkQueueSubmit, s.queue, 1, &submit, 0);
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr,      uint32_t(wait.size()), wait.data(), stages.data(), 1, &cb,
+                      uint32_t(signal.size()),       signal.data()};
+  VkOutcome submitted = VK_CALL(vfn, vkQueueSubmit, s.queue, 1, &submit, fence);
+  if (submitted.result < 0) {
+    s.freeFences.push_back(fence);
+    ThrowVkError(env, submitted);
+  }
   session.fresh = false;
   slot.busy = true;
   ++s.decoded;
-  // The completion: an empty submission on the compute queue waiting on the ring slot's semaphore; its fence settles the promise.
-  auto submission = std::make_unique<Submission>(env, true);
-  submission->holds = std::move(holds);
-  std::weak_ptr<DecoderState> weak = state;
-  submission->result = [weak, ringIndex](Napi::Env e) -> Napi::Value {
-    if (auto decoder = weak.lock()) decoder->ring[ringIndex].busy = false;
-    return e.Undefined();
-  };
-  try {
-    return d.Submit(env, {}, {slot.done}, {}, std::move(submission));
-  } catch (...) {
-    s.broken = true;
-    throw;
-  }
+  DecodeInFlight frame;
+  frame.id = s.nextId++;
+  frame.fence = fence;
+  frame.ring = ringIndex;
+  frame.deferred.emplace(Napi::Promise::Deferred::New(env));
+  frame.holds = std::move(holds);
+  Napi::Value promise = frame.deferred->Promise();
+  if (s.inFlight.empty()) s.waiter->Hold(env, true);
+  uint64_t id = frame.id;
+  s.inFlight.push_back(std::move(frame));
+  s.waiter->Watch(id, fence);
+  return promise;
 }
 
 // info() -> { queueIndex, decoded, width, height, slots, inFlight, ring }

@@ -9,9 +9,8 @@
 // decoder's ring, and one command buffer on a decode queue decodes it into
 // its DPB slot (DPB and output pictures coincide), copies the picture (its
 // cropped rectangle) into the caller's exportable buffer as NV12 rows, and
-// signals the ring slot's semaphore (and the caller's). An empty submission on
-// the device's compute queue waits on that semaphore; its fence, watched by
-// the Vulkan module's waiter thread, settles the frame's promise.
+// signals the caller's semaphores; its fence, watched by a thread of the
+// decoder's own, settles the frame's promise.
 #pragma once
 
 #include <memory>
