@@ -110,7 +110,7 @@ export class BitReader {
     return v;
   }
 
-  /** RBSP bits read so far (emulation prevention bytes not counted). */
+  /** RBSP bits read since `start` (emulation prevention bytes not counted). */
   get bitPosition(): number {
     return (this.#next - this.#start - this.#skipped) * 8 - this.#left;
   }

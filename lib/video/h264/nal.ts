@@ -141,7 +141,7 @@ export function parseAvcC(extradata: Uint8Array): AvcConfiguration {
   if (extradata[0] !== 1) throw bad(`configurationVersion is ${extradata[0]}, expected 1`);
   const nalLengthSize = (extradata[4]! & 3) + 1;
   if (nalLengthSize === 3) throw bad('lengthSizeMinusOne is 2 (3-byte lengths are not allowed)');
-  let at = 5;
+  let at = 6;
   const sets = (count: number, kind: string): Uint8Array[] => {
     const out: Uint8Array[] = [];
     for (let i = 0; i < count; i++) {

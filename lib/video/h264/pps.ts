@@ -56,7 +56,8 @@ export function readPps(r: BitReader, sps: H264Sps, version: number): H264Pps {
     picScalingMatrixPresentFlag = r.flag('pic_scaling_matrix_present_flag');
     if (picScalingMatrixPresentFlag) {
       const count = 6 + (transform8x8ModeFlag ? (sps.chromaFormatIdc !== 3 ? 2 : 6) : 0);
-      scalingLists = readScalingLists(r, count, sps.scalingLists, 'pic');
+      // 7.4.2.2: lists not sent fall back by rule A when the SPS sent no matrix, by rule B (to the SPS's lists) when it did.
+      scalingLists = readScalingLists(r, count, sps.seqScalingMatrixPresentFlag ? sps.scalingLists : null, 'pic');
     }
     secondChromaQpIndexOffset = r.se('second_chroma_qp_index_offset', -12, 12);
   }

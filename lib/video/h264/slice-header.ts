@@ -241,7 +241,7 @@ export function readSliceHeader(
     sliceAlphaC0OffsetDiv2,
     sliceBetaOffsetDiv2,
     sliceGroupChangeCycle: 0,
-    headerBits: r.bitPosition - 8,
+    headerBits: r.bitPosition,
     headerEmulationBytes: r.emulationBytes,
   };
 }

@@ -12,8 +12,8 @@
  * position in the scan, not in the block; `zigzag4x4` / `zigzag8x8` in
  * lib/video/h264/scaling.ts map a scan index to its raster position).
  * Every list is filled: lists not sent, or sent as "use default", hold the
- * values the fall-back rules (Table 7-2, rule A for an SPS, rule B for a PPS)
- * give, so a back end can use `list4x4` / `list8x8` as the final weights.
+ * values the fall-back rules (Table 7-2: rule A for an SPS, and for a PPS
+ * whose SPS sent no matrix; rule B for a PPS whose SPS did) give, so a back end can use `list4x4` / `list8x8` as the final weights.
  */
 export interface H264ScalingLists {
   /** Bit i set: scaling_list_present_flag[i] was 1 (i = 0..11; 0-5 are 4x4, 6-11 are 8x8). */
@@ -167,8 +167,9 @@ export interface H264Pps {
   readonly picScalingMatrixPresentFlag: boolean;
   /**
    * The lists in force for pictures using this PPS: when pic_scaling_matrix_present_flag
-   * is 1, resolved by fall-back rule B (lists 0, 3, 6, 7 fall back to the SPS's);
-   * else the SPS's lists (7.4.2.2). Resolved against the SPS active when the PPS is used.
+   * is 1, resolved by fall-back rule B (lists 0, 3, 6, 7 fall back to the SPS's) when
+   * the SPS sent a matrix, else by rule A (to the defaults); when it is 0, the SPS's
+   * lists (7.4.2.2). Resolved against the SPS active when the PPS is used.
    */
   readonly scalingLists: H264ScalingLists;
   /** Equal to chroma_qp_index_offset when not sent (7.4.2.2). */
