@@ -51,7 +51,7 @@ function spsTrace(s: H264Sps): Fields {
   if (s.picOrderCntType === 1) {
     f.push('delta_pic_order_always_zero_flag', b(s.deltaPicOrderAlwaysZeroFlag), 'offset_for_non_ref_pic', s.offsetForNonRefPic);
     f.push('offset_for_top_to_bottom_field', s.offsetForTopToBottomField, 'num_ref_frames_in_pic_order_cnt_cycle', s.numRefFramesInPicOrderCntCycle);
-    s.offsetForRefFrame.forEach((o, i) => f.push(`offset_for_ref_frame[${i}]`, o));
+    for (const [i, o] of s.offsetForRefFrame.entries()) f.push(`offset_for_ref_frame[${i}]`, o);
   }
   f.push('max_num_ref_frames', s.maxNumRefFrames, 'gaps_in_frame_num_allowed_flag', b(s.gapsInFrameNumValueAllowedFlag));
   f.push('pic_width_in_mbs_minus1', s.picWidthInMbsMinus1, 'pic_height_in_map_units_minus1', s.picHeightInMapUnitsMinus1);
@@ -331,7 +331,7 @@ describe('7.4.2.1.1 / 7.4.2.2 scaling lists', () => {
     const { pps } = decodeStream('cqm-custom').pictures[0]!;
     const lists: H264ScalingLists = pps.scalingLists;
     const names4 = ['INTRA4X4_LUMA', 'INTRA4X4_CHROMAU', 'INTRA4X4_CHROMAV', 'INTER4X4_LUMA', 'INTER4X4_CHROMAU', 'INTER4X4_CHROMAV'];
-    names4.forEach((n, i) => expect(raster4(lists.list4x4[i]!), n).toEqual(cqm.get(n)));
+    for (const [i, n] of names4.entries()) expect(raster4(lists.list4x4[i]!), n).toEqual(cqm.get(n));
     expect(raster8(lists.list8x8[0]!)).toEqual(cqm.get('INTRA8X8_LUMA'));
     expect(raster8(lists.list8x8[1]!)).toEqual(cqm.get('INTER8X8_LUMA'));
     // Lists 1, 2 and 3 were not sent (1, 2 fall back to list 0; 3 to Default_4x4_Inter, which the file's inter list is).
@@ -408,7 +408,7 @@ describe('B.2 Annex-B byte stream and ISO/IEC 14496-15 samples', () => {
     expect(fromMp4.pictures.map((p) => [p.picOrderCnt, p.frameNum, p.setupSlot])).toEqual(
       fromAnnexB.pictures.map((p) => [p.picOrderCnt, p.frameNum, p.setupSlot]),
     );
-    fromMp4.pictures.forEach((p, i) => expect(Buffer.from(p.data).equals(Buffer.from(fromAnnexB.pictures[i]!.data))).toBe(true));
+    for (const [i, p] of fromMp4.pictures.entries()) expect(Buffer.from(p.data).equals(Buffer.from(fromAnnexB.pictures[i]!.data))).toBe(true);
   });
 
   it('parseAvcC refuses malformed records with H264BitstreamError naming the field', () => {
