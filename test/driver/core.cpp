@@ -1276,9 +1276,25 @@ namespace refdrv {
 void encode_pixel(const cl_image_format &f, const float *fv, const int32_t *iv, const uint32_t *uv, uint8_t *out);
 }
 
+// REFDRV_GATED_FILL_IMAGE3D=block: clEnqueueFillImage of a 3D image returns
+// only once its wait list has ended, as NVIDIA's driver (580) does (a 2D
+// image's fill returns at once there): behind a user event that only the
+// calling thread can set, it never returns.
+static void fill_image3d_waits_like_nvidia(cl_mem im, cl_uint nw, const cl_event *wl) {
+  static const bool blocks = env_is("REFDRV_GATED_FILL_IMAGE3D", "block");
+  if (!blocks || !nw || !wl) return;
+  bool image3d;
+  {
+    ApiLock L;
+    image3d = valid_mem(im) && im->type == CL_MEM_OBJECT_IMAGE3D && check_wait_list(im->ctx, nw, wl) == CL_SUCCESS;
+  }
+  if (image3d) (void)clWaitForEvents(nw, wl);  // the enqueue reports the wait list's state itself
+}
+
 CLAPI(cl_int)
 clEnqueueFillImage(cl_command_queue q, cl_mem im, const void *color, const size_t *origin, const size_t *region, cl_uint nw, const cl_event *wl,
                    cl_event *ev) {
+  fill_image3d_waits_like_nvidia(im, nw, wl);
   ApiLock L;
   CHECK_Q(q);
   cl_int rc = check_mem_for_queue(q, im, true);
@@ -1315,6 +1331,80 @@ static bool map_host_ok(cl_mem m, cl_map_flags f) {
   return true;
 }
 
+// REFDRV_FAILED_MAP_UNMAP=abort: an unmap of a pointer whose map command
+// failed (before the unmap is enqueued, or later while the unmap has not run)
+// aborts the process, as NVIDIA's driver (580) faults unmapping a map that
+// failed (a failed map maps nothing). Each map is recorded by its memory object
+// and pointer; an unmap takes the earliest record of its pointer whose map has
+// not failed, and aborts when every map of the pointer failed.
+namespace refdrv {
+namespace {
+struct MapRecord {
+  cl_mem mem;
+  void *ptr;
+  cl_event map;  // retained
+};
+bool checks_unmaps() {
+  static const bool on = env_is("REFDRV_FAILED_MAP_UNMAP", "abort");
+  return on;
+}
+std::vector<MapRecord> &map_records() {
+  static auto *records = new std::vector<MapRecord>();  // never destroyed: driver threads may outlive main()
+  return *records;
+}
+[[noreturn]] void abort_unmap_of_failed_map(cl_int status) {
+  std::fprintf(stderr,
+               "opencl-interop reference driver: clEnqueueUnmapMemObject of a pointer whose map command failed (status %d): "
+               "aborting, as NVIDIA's driver faults there (REFDRV_FAILED_MAP_UNMAP=abort)\n",
+               int(status));
+  std::abort();
+}
+// A map that returned its pointer (lock held).
+void note_map(cl_mem m, void *ptr, cl_event map) {
+  if (!checks_unmaps()) return;
+  retain_obj(map);
+  map_records().push_back({m, ptr, map});
+}
+// An unmap of `ptr` was just enqueued (lock held).
+void check_unmap(cl_mem m, void *ptr, cl_event unmap) {
+  if (!checks_unmaps()) return;
+  auto &records = map_records();
+  auto of_ptr = [&](const MapRecord &r) { return r.mem == m && r.ptr == ptr; };
+  // The earliest mapping of the pointer whose map has not failed; only one whose every map failed aborts.
+  auto it = std::find_if(records.begin(), records.end(), [&](const MapRecord &r) { return of_ptr(r) && r.map->status >= 0; });
+  if (it == records.end()) it = std::find_if(records.begin(), records.end(), of_ptr);
+  if (it == records.end()) return;
+  cl_event map = it->map;
+  records.erase(it);
+  if (map->status < 0) abort_unmap_of_failed_map(map->status);
+  if (map->status == CL_COMPLETE) return release_obj(map);
+  retain_obj(unmap);
+  G().watchers.push_back([map, unmap] {
+    if (map->status < 0) abort_unmap_of_failed_map(map->status);
+    if (map->status > 0 && unmap->status > 0) return false;
+    release_obj(map);
+    release_obj(unmap);
+    return true;
+  });
+  wake_worker();
+}
+}  // namespace
+
+// The memory object is being destroyed: its map records go (lock held).
+void forget_map_records(cl_mem m) {
+  auto &records = map_records();
+  for (auto it = records.begin(); it != records.end();) {
+    if (it->mem != m) {
+      ++it;
+      continue;
+    }
+    cl_event map = it->map;
+    it = records.erase(it);
+    release_obj(map);
+  }
+}
+}  // namespace refdrv
+
 CLAPI(void *)
 clEnqueueMapBuffer(cl_command_queue q, cl_mem b, cl_bool blocking, cl_map_flags flags, size_t off, size_t size, cl_uint nw, const cl_event *wl,
                    cl_event *ev, cl_int *errcode_ret) {
@@ -1328,6 +1418,7 @@ clEnqueueMapBuffer(cl_command_queue q, cl_mem b, cl_bool blocking, cl_map_flags 
   b->map_count++;
   cl_event e = enqueue(q, CL_COMMAND_MAP_BUFFER, nw, wl, {b}, nullptr, ev);
   if ((rc = finish_enqueue(L, e, blocking))) RET_ERR(rc);
+  note_map(b, b->data + off, e);
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return b->data + off;
 }
@@ -1349,6 +1440,7 @@ clEnqueueMapImage(cl_command_queue q, cl_mem im, cl_bool blocking, cl_map_flags 
   if ((rc = finish_enqueue(L, e, blocking))) RET_ERR(rc);
   *rp = im->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? im->width * im->elem : im->row_pitch;
   if (sp) *sp = needs_slice ? im->slice_pitch : 0;
+  note_map(im, pixel_ptr(im, origin[0], origin[1], origin[2]), e);
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return pixel_ptr(im, origin[0], origin[1], origin[2]);
 }
@@ -1363,7 +1455,8 @@ CLAPI(cl_int) clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, void *ptr, c
   cl_int rc = common_checks(q, {m}, nw, wl);
   if (rc) return rc;
   m->map_count--;
-  enqueue(q, CL_COMMAND_UNMAP_MEM_OBJECT, nw, wl, {m}, nullptr, ev);
+  cl_event e = enqueue(q, CL_COMMAND_UNMAP_MEM_OBJECT, nw, wl, {m}, nullptr, ev);
+  check_unmap(m, p, e);
   return CL_SUCCESS;
 }
 

@@ -88,6 +88,7 @@ cl_int put_str(size_t sz, void *val, size_t *ret, const std::string &s) { return
 // ------------------------------------------------------------ lifetimes --
 static void destroy(RefObj *o);
 void close_queue_exec(QueueExec *x);
+void forget_map_records(cl_mem m);  // core.cpp
 
 void retain_obj(RefObj *o) { o->refs++; }
 void release_obj(RefObj *o) {
@@ -137,6 +138,7 @@ static void destroy(RefObj *o) {
         defer_call([cb, m] { cb.fn(m, cb.data); });
       }
       block_like_nvidia_if_acquired(m);
+      forget_map_records(m);
       hooks().release_mem(m);
       cl_mem parent = m->parent;
       cl_context c = m->ctx;

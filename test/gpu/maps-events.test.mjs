@@ -97,3 +97,68 @@ for (const [mode, env, marker] of [
     }
   });
 }
+
+// A map behind a user event set to -5, its mapping dropped unmapped and collected: NVIDIA's driver (580) faulted in
+// the unmap a collected mapping's record enqueued (3 of 3 runs of a script that released queues with maps gated,
+// at its end after a garbage collection). The record enqueued the unmap at once, after its map: behind a map still
+// waiting on the user event when the queue's release abandoned it, an unmap that NVIDIA's driver runs when the map
+// fails (it runs commands behind failed events; clEnqueueUnmapMemObject given a map that has already failed returns
+// the failure, -5, on an H200). Now a mapping is unmapped only once its map has completed, never after one that
+// failed. Every platform of the process in turn (NVIDIA and, where it is built, the reference driver, as in the
+// script that crashed); the reference driver aborts on such an unmap with REFDRV_FAILED_MAP_UNMAP=abort.
+const failedMaps = `
+const collect = async () => {
+  for (let i = 0; i < 3; i++) {
+    global.gc();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+(async () => {
+  const lines = [];
+  for (const p of ocl.getPlatforms()) {
+    const context = ocl.createContext({ platform: p });
+    const queue = context.createQueue();
+    const other = context.createQueue();
+    const buffer = context.createBuffer(1 << 16);
+    const scratch = context.createBuffer(1 << 16);
+    const image = context.createImage({ format: { order: 'RGBA', type: 'UNORM_INT8' }, width: 16, height: 16 });
+    for (const how of ['waitFor', 'in-order queue', 'marker', 'image', 'queue released']) {
+      const gate = context.createUserEvent();
+      const q = how === 'queue released' ? context.createQueue() : queue;
+      let waitFor;
+      if (how === 'in-order queue') queue.fillBuffer(scratch, new Uint8Array([1]), { waitFor: [gate] });
+      else waitFor = how === 'marker' ? [other.enqueueMarker({ waitFor: [gate] })] : [gate];
+      const map = how === 'image' ? q.mapImage(image, { waitFor }) : q.mapBuffer(buffer, { waitFor, access: 'read' });
+      const outcome = map.then(() => 'mapped', (e) => e.name);
+      if (how === 'queue released') {
+        // The release abandons the mapping, and its record goes while the map still waits on the gate.
+        q.release();
+        await collect();
+      }
+      gate.setStatus(-5);
+      lines.push(how + ': ' + (await outcome));
+    }
+    await collect();
+    await queue.finish().catch(() => {});
+    await other.finish().catch(() => {});
+    const last = await queue.mapBuffer(buffer);
+    last.unmap();
+    ocl.waitForEvents([queue.enqueueMarker()]);
+    for (const o of [queue, other, buffer, scratch, image, context]) o.release();
+  }
+  await collect();
+  console.log(JSON.stringify(lines));
+})();`;
+
+test('maps behind a user event set to -5 (waitFor, in-order queue, a marker of another queue, an image, a released queue), dropped and collected: no crash, no unmap of a map that failed', async () => {
+  const run = await runFresh(failedMaps, {
+    timeoutMs: 60_000,
+    args: ['--expose-gc'],
+    env: { REFDRV_FAILED_MAP_UNMAP: 'abort' },
+  });
+  assert.equal(run.signal, null, describeRun(run));
+  assert.equal(run.status, 0, describeRun(run));
+  const lines = JSON.parse(run.stdout.trim().split('\n').pop());
+  assert.ok(lines.length >= 5, describeRun(run));
+  for (const line of lines) assert.match(line, /: OpenCLCommandError$/, describeRun(run));
+});
