@@ -11,6 +11,8 @@
 //    uint64 {file size, 4096}; the allocation starts at offset 4096.
 //  - CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR: a memfd (the software VA driver's
 //    surfaces) or a kernel dma-buf; the payload is the whole file, from offset 0.
+//  A memfd of either kind must be sealed against shrinking (F_SEAL_SHRINK), as
+//  lavapipe's and the software VA driver's are: else CL_INVALID_PROPERTY.
 // The device has its own copy of each imported allocation (a discrete device's
 // view, so missing acquire/release or ordering shows up in tests): the first
 // acquire of an allocation copies payload -> device copy when it executes, each
@@ -34,6 +36,8 @@
 
 #if !defined(_WIN32)
 #include <fcntl.h>
+#include <linux/sync_file.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -95,6 +99,15 @@ bool fd_is_dma_buf(int fd) {
   std::string t = fd_target(fd);
   return t.rfind("/dmabuf:", 0) == 0 || t.rfind("anon_inode:dmabuf", 0) == 0;
 }
+bool fd_sealed_against_shrink(int fd) {
+  int seals = fcntl(fd, F_GET_SEALS);
+  return seals != -1 && (seals & F_SEAL_SHRINK) != 0;
+}
+bool fd_is_sync_file(int fd) {
+  sync_file_info info{};  // num_fences 0: the kernel only counts the fences
+  return fd >= 0 && ioctl(fd, SYNC_IOC_FILE_INFO, &info) == 0;
+}
+bool seal_size(int fd) { return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) == 0; }
 #endif
 
 int fd_from_property(cl_ulong v) { return v <= cl_ulong(INT_MAX) ? int(v) : -1; }
@@ -215,6 +228,9 @@ cl_int open_payload(cl_external_memory_handle_type_khr type, cl_mem_properties h
   struct stat st;
   if (fstat(fd, &st) != 0) return CL_INVALID_PROPERTY;
   size_t file_size = 0, offset = 0, size = 0;
+  // A memfd's size must be sealed (lavapipe seals its exports, the software VA driver its surfaces): its
+  // sender could otherwise cut it under the mapping below.
+  if (fd_is_memfd(fd) && !fd_sealed_against_shrink(fd)) return CL_INVALID_PROPERTY;
   if (type == CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR) {
     if (!fd_is_memfd(fd) || size_t(st.st_size) < kOpaqueOverhead) return CL_INVALID_PROPERTY;
     uint64_t header[2] = {0, 0};
@@ -561,10 +577,10 @@ void *external_extension_function(const char *name) {
 #if !defined(_WIN32)
 REFDRV_API int refdrv_create_opaque_fd_memory(uint64_t size, int *fd_out) {
   if (!fd_out || size == 0 || size > kMaxAlloc) return REFDRV_E_INVALID_ARG;
-  int fd = memfd_create("refdrv opaque memory", MFD_CLOEXEC);
+  int fd = memfd_create("refdrv opaque memory", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0) return REFDRV_E_RANGE;
   uint64_t header[2] = {size + kOpaqueOverhead, kOpaqueDataOffset};
-  if (ftruncate(fd, off_t(size + kOpaqueOverhead)) != 0 || pwrite(fd, header, sizeof header, 0) != ssize_t(sizeof header)) {
+  if (ftruncate(fd, off_t(size + kOpaqueOverhead)) != 0 || pwrite(fd, header, sizeof header, 0) != ssize_t(sizeof header) || !seal_size(fd)) {
     close(fd);
     return REFDRV_E_RANGE;
   }
@@ -574,9 +590,9 @@ REFDRV_API int refdrv_create_opaque_fd_memory(uint64_t size, int *fd_out) {
 
 REFDRV_API int refdrv_create_dma_buf(uint64_t size, int *fd_out) {
   if (!fd_out || size == 0 || size > kMaxAlloc) return REFDRV_E_INVALID_ARG;
-  int fd = memfd_create("refdrv dma-buf", MFD_CLOEXEC);
+  int fd = memfd_create("refdrv dma-buf", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0) return REFDRV_E_RANGE;
-  if (ftruncate(fd, off_t(size)) != 0) {
+  if (ftruncate(fd, off_t(size)) != 0 || !seal_size(fd)) {
     close(fd);
     return REFDRV_E_RANGE;
   }

@@ -9,12 +9,17 @@
 //    uint32 state, zeros}: the exported fd is a dup of that memfd, and every
 //    semaphore imported from it (any context, any process) shares the word
 //    (reference transference).
-//  - CL_SEMAPHORE_HANDLE_SYNC_FD_KHR export: an eventfd that becomes readable
-//    when the semaphore's signal completes (copy transference: the export
-//    consumes that signal, as a wait would). Import: any open fd; the imported
-//    (temporary) payload is signaled when the fd polls readable; fd -1 is
-//    already signaled. A wait consumes it (the driver closes the fd) and the
-//    semaphore goes back to its permanent payload.
+//  - CL_SEMAPHORE_HANDLE_SYNC_FD_KHR export: the driver cannot make a kernel
+//    sync file (a dma_fence of a kernel driver), so it exports a stand-in: a
+//    64-byte memfd (/memfd:refdrv sync_file) sealed against resizing, {char
+//    magic[8] "REFSYNC1", uint32 status}, the status 1 once the semaphore's
+//    signal completes (copy transference: the export consumes that signal, as
+//    a wait would). Import: a real sync file (the kernel answers
+//    SYNC_IOC_FILE_INFO on it, <linux/sync_file.h>), signaled when it polls
+//    readable; or a stand-in, signaled when its status is 1; fd -1 is already
+//    signaled. Anything else (an eventfd, a plain memfd) is refused, as a real
+//    driver refuses it. A wait consumes the payload (the driver closes the
+//    fd) and the semaphore goes back to its permanent payload.
 #include "driver.h"
 #include "external.h"
 #include "refdriver_control.h"
@@ -26,7 +31,6 @@
 #if !defined(_WIN32)
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,7 +42,8 @@ using namespace refdrv_ext;
 namespace {
 
 constexpr char kSemMagic[8] = {'R', 'E', 'F', 'S', 'E', 'M', '0', '1'};
-constexpr size_t kSharedSize = 64;
+constexpr char kSyncMagic[8] = {'R', 'E', 'F', 'S', 'Y', 'N', 'C', '1'};
+constexpr size_t kSharedSize = 64;  // an opaque semaphore's memfd, and a sync-file stand-in's
 constexpr size_t kStateOffset = 8;
 
 struct SemaphorePayload {
@@ -81,9 +86,11 @@ struct _cl_semaphore_khr : refdrv::RefObj {
   std::vector<cl_external_semaphore_handle_type_khr> export_types;
   cl_external_semaphore_handle_type_khr import_type = 0;
   std::shared_ptr<SemaphorePayload> payload;  // permanent payload
-  // temporary payload of a sync_fd import: signaled once sync_fd polls readable (-1: signaled)
+  // temporary payload of a sync_fd import: signaled once sync_fd polls readable (a sync file) or its
+  // stand-in's status is 1 (sync_map, mapped); -1: signaled
   bool temporary = false;
   int sync_fd = -1;
+  void *sync_map = nullptr;
 };
 
 namespace {
@@ -99,10 +106,14 @@ bool fd_readable(int fd) {
 }
 #endif
 
+std::atomic<uint32_t> *status_word(void *map) { return reinterpret_cast<std::atomic<uint32_t> *>(static_cast<uint8_t *>(map) + kStateOffset); }
+
 void drop_temporary(cl_semaphore_khr s) {
 #if !defined(_WIN32)
+  if (s->sync_map) munmap(s->sync_map, kSharedSize);
   if (s->sync_fd >= 0) close(s->sync_fd);
 #endif
+  s->sync_map = nullptr;
   s->sync_fd = -1;
   s->temporary = false;
 }
@@ -111,6 +122,7 @@ void drop_temporary(cl_semaphore_khr s) {
 bool is_signaled(cl_semaphore_khr s) {
   if (s->temporary) {
 #if !defined(_WIN32)
+    if (s->sync_map) return status_word(s->sync_map)->load() == 1;
     return s->sync_fd < 0 || fd_readable(s->sync_fd);
 #else
     return true;
@@ -146,8 +158,8 @@ std::shared_ptr<SemaphorePayload> new_shared_payload(int *err) {
   *err = CL_OUT_OF_RESOURCES;
   return nullptr;
 #else
-  int fd = memfd_create("refdrv semaphore", MFD_CLOEXEC);
-  if (fd < 0 || ftruncate(fd, kSharedSize) != 0 || pwrite(fd, kSemMagic, sizeof kSemMagic, 0) != 8) {
+  int fd = memfd_create("refdrv semaphore", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0 || ftruncate(fd, kSharedSize) != 0 || pwrite(fd, kSemMagic, sizeof kSemMagic, 0) != 8 || !seal_size(fd)) {
     if (fd >= 0) close(fd);
     *err = CL_OUT_OF_RESOURCES;
     return nullptr;
@@ -167,17 +179,46 @@ std::shared_ptr<SemaphorePayload> new_shared_payload(int *err) {
 }
 
 #if !defined(_WIN32)
-// maps an opaque semaphore fd (not taking it); false when fd is not one
-bool map_opaque(int fd, void **map_out) {
-  if (!fd_is_open(fd) || !fd_is_memfd(fd)) return false;
+// maps a 64-byte memfd of the given magic (an opaque semaphore, a sync-file stand-in), not taking it; false
+// when fd is not one, or its size is not sealed (its sender could cut it under the mapping)
+bool map_shared(int fd, const char (&want)[8], void **map_out) {
+  if (!fd_is_open(fd) || !fd_is_memfd(fd) || !fd_sealed_against_shrink(fd)) return false;
   struct stat st;
   char magic[8];
   if (fstat(fd, &st) != 0 || size_t(st.st_size) != kSharedSize) return false;
-  if (pread(fd, magic, sizeof magic, 0) != 8 || memcmp(magic, kSemMagic, 8) != 0) return false;
+  if (pread(fd, magic, sizeof magic, 0) != 8 || memcmp(magic, want, 8) != 0) return false;
   void *map = mmap(nullptr, kSharedSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (map == MAP_FAILED) return false;
   *map_out = map;
   return true;
+}
+bool map_opaque(int fd, void **map_out) { return map_shared(fd, kSemMagic, map_out); }
+
+// What a sync fd to import is: a kernel sync file (polled), the driver's stand-in (mapped into *map), or
+// neither (false).
+bool sync_payload(int fd, void **map) {
+  *map = nullptr;
+  return fd_is_sync_file(fd) || map_shared(fd, kSyncMagic, map);
+}
+
+// A new sync-file stand-in, its status `signaled`; mapped into *map when map is not null. -1 on failure.
+int new_sync_stand_in(bool signaled, void **map) {
+  int fd = memfd_create("refdrv sync_file", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  uint32_t status = signaled ? 1 : 0;
+  if (fd < 0 || ftruncate(fd, kSharedSize) != 0 || pwrite(fd, kSyncMagic, sizeof kSyncMagic, 0) != 8 ||
+      pwrite(fd, &status, sizeof status, kStateOffset) != ssize_t(sizeof status) || !seal_size(fd)) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  if (map) {
+    void *m = mmap(nullptr, kSharedSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+      close(fd);
+      return -1;
+    }
+    *map = m;
+  }
+  return fd;
 }
 #endif
 
@@ -285,6 +326,7 @@ CLAPI(cl_semaphore_khr) clCreateSemaphoreWithPropertiesKHR(cl_context c, const c
 
   std::shared_ptr<SemaphorePayload> payload;
   int sync_fd = -1;
+  void *sync_map = nullptr;
 #if !defined(_WIN32)
   if (import_type == CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR) {
     int fd = fd_from_property(import_value);
@@ -296,6 +338,7 @@ CLAPI(cl_semaphore_khr) clCreateSemaphoreWithPropertiesKHR(cl_context c, const c
     payload->state = reinterpret_cast<std::atomic<uint32_t> *>(static_cast<uint8_t *>(map) + kStateOffset);
   } else if (import_type == CL_SEMAPHORE_HANDLE_SYNC_FD_KHR) {
     if (!sync_fd_value(import_value, &sync_fd) || (sync_fd >= 0 && !fd_is_open(sync_fd))) FAIL(CL_INVALID_PROPERTY);
+    if (sync_fd >= 0 && !sync_payload(sync_fd, &sync_map)) FAIL(CL_INVALID_PROPERTY);  // not a sync file
   }
 #endif
   if (!payload) {
@@ -318,6 +361,7 @@ CLAPI(cl_semaphore_khr) clCreateSemaphoreWithPropertiesKHR(cl_context c, const c
   if (import_type == CL_SEMAPHORE_HANDLE_SYNC_FD_KHR) {
     s->temporary = true;  // copy transference: a temporary payload until a wait consumes it
     s->sync_fd = sync_fd;
+    s->sync_map = sync_map;
   }
   if (errcode_ret) *errcode_ret = CL_SUCCESS;
   return s;
@@ -379,35 +423,27 @@ clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr s, cl_device_id d, cl_external_s
   if (type == CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR) {
     fd = fcntl(s->payload->memfd, F_DUPFD_CLOEXEC, 0);
     if (fd < 0) return CL_OUT_OF_RESOURCES;
-  } else {  // SYNC_FD: an eventfd that turns readable with the semaphore's signal, which it consumes
-    fd = eventfd(0, EFD_CLOEXEC);
-    if (fd < 0) return CL_OUT_OF_RESOURCES;
-    uint64_t one = 1;
+  } else {  // SYNC_FD: a sync-file stand-in whose status turns 1 with the semaphore's signal, which it consumes
     uint32_t signaled = 1;
-    if (s->payload->state->compare_exchange_strong(signaled, 0)) {
-      if (write(fd, &one, sizeof one) != ssize_t(sizeof one)) {
-        close(fd);
-        return CL_OUT_OF_RESOURCES;
-      }
-    } else {
-      int mine = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-      if (mine < 0) {
-        close(fd);
-        return CL_OUT_OF_RESOURCES;
-      }
-      // The watcher ends with the semaphore's payload: once no semaphore of this process
-      // holds it, no signal can come, and the fd stays unreadable.
+    bool now = s->payload->state->compare_exchange_strong(signaled, 0);
+    void *map = nullptr;
+    fd = new_sync_stand_in(now, now ? nullptr : &map);
+    if (fd < 0) {
+      if (now) s->payload->state->store(1);  // nothing exported: the signal stays the semaphore's
+      return CL_OUT_OF_RESOURCES;
+    }
+    if (!now) {
+      // The watcher ends with the semaphore's payload: once no semaphore of this process holds it, no
+      // signal can come, and the status stays 0.
       std::weak_ptr<SemaphorePayload> weak = s->payload;
-      G().watchers.push_back([weak, mine]() -> bool {
+      G().watchers.push_back([weak, map]() -> bool {
         auto p = weak.lock();
         if (p) {
           uint32_t one_state = 1;
           if (!p->state->compare_exchange_strong(one_state, 0)) return false;
-          uint64_t one64 = 1;
-          ssize_t written = write(mine, &one64, sizeof one64);  // an eventfd write of 1 cannot block
-          (void)written;
+          status_word(map)->store(1);
         }
-        close(mine);
+        munmap(map, kSharedSize);
         return true;
       });
       wake_worker();
@@ -422,11 +458,14 @@ CLAPI(cl_int) clReImportSemaphoreSyncFdKHR(cl_semaphore_khr s, cl_semaphore_reim
   if (!valid_semaphore(s) || s->import_type != CL_SEMAPHORE_HANDLE_SYNC_FD_KHR) return CL_INVALID_SEMAPHORE_KHR;
   if (props && props[0] != 0) return CL_INVALID_VALUE;  // the extension defines no re-import property
   if (fd < -1 || (fd >= 0 && !fd_is_open(fd))) return CL_INVALID_VALUE;
+  void *map = nullptr;
+  if (fd >= 0 && !sync_payload(fd, &map)) return CL_INVALID_VALUE;  // not a sync file
   // as if destroyed and created again from the same properties with this fd
   drop_temporary(s);
   s->payload->state->store(0);
   s->temporary = true;
   s->sync_fd = fd;
+  s->sync_map = map;
   wake_worker();
   return CL_SUCCESS;
 }

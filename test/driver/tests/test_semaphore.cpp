@@ -176,6 +176,12 @@ TEST("khr_semaphore.create.errors") {
   create_fails(env.c, {kType, kBinary, kSync, cl_semaphore_properties_khr(closed)}, CL_INVALID_PROPERTY);
   create_fails(env.c, {kType, kBinary, kOpaque, cl_semaphore_properties_khr(closed)}, CL_INVALID_PROPERTY);
   create_fails(env.c, {kType, kBinary, kSync, cl_semaphore_properties_khr(-2)}, CL_INVALID_PROPERTY);
+  // not a sync file (the kernel answers SYNC_IOC_FILE_INFO on none of these), nor the driver's stand-in
+  create_fails(env.c, {kType, kBinary, kSync, E}, CL_INVALID_PROPERTY);
+  int unsealed = memfd_create("unsealed sync_file", MFD_CLOEXEC);
+  CHECK(ftruncate(unsealed, 64) == 0 && pwrite(unsealed, "REFSYNC1", 8, 0) == 8);
+  create_fails(env.c, {kType, kBinary, kSync, cl_semaphore_properties_khr(unsealed)}, CL_INVALID_PROPERTY);
+  close(unsealed);
   CHECK(fd_open(efd) && fd_open(efd2));
   close(efd);
   close(efd2);
@@ -434,13 +440,15 @@ TEST("khr_external_semaphore.import.opaque_fd.another_process") {
 
 TEST("khr_external_semaphore.import.opaque_fd.wrong_shape") {
   Env env;
-  int mem = memfd_create("not a semaphore", MFD_CLOEXEC);
+  int mem = memfd_create("not a semaphore", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   CHECK(ftruncate(mem, 64) == 0);
   create_fails(env.c, {kType, kBinary, kOpaque, cl_semaphore_properties_khr(mem)}, CL_INVALID_PROPERTY);
   CHECK(pwrite(mem, "REFSEM01", 8, 0) == 8);
   CHECK(ftruncate(mem, 128) == 0);  // the magic, but not the size
   create_fails(env.c, {kType, kBinary, kOpaque, cl_semaphore_properties_khr(mem)}, CL_INVALID_PROPERTY);
-  CHECK(ftruncate(mem, 64) == 0);  // now it is one
+  CHECK(ftruncate(mem, 64) == 0);  // the shape, but its size not sealed: its sender could cut it under the mapping
+  create_fails(env.c, {kType, kBinary, kOpaque, cl_semaphore_properties_khr(mem)}, CL_INVALID_PROPERTY);
+  CHECK(fcntl(mem, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) == 0);  // now it is one
   cl_semaphore_khr s = create(env.c, {kType, kBinary, kOpaque, cl_semaphore_properties_khr(mem)});
   CHECK_OK(cl.clReleaseSemaphoreKHR(s));
   CHECK(!fd_open(mem));
@@ -448,7 +456,7 @@ TEST("khr_external_semaphore.import.opaque_fd.wrong_shape") {
 }
 
 // -------------------------------------------------------------- sync fd --
-TEST("khr_external_semaphore.export.sync_fd.readable_when_signal_completes") {
+TEST("khr_external_semaphore.export.sync_fd.signaled_when_signal_completes") {
   // copy transference; "exporting ... has the same side effects on the source semaphore's
   // payload as executing a semaphore wait operation"
   Env env;
@@ -457,19 +465,21 @@ TEST("khr_external_semaphore.export.sync_fd.readable_when_signal_completes") {
   cl_event gate = cl.clCreateUserEvent(env.c, &e);
   signal(env.q, s, 1, &gate);
   int fd = export_fd(s, kSync);
-  CHECK(fd_readable(fd) == false);
+  CHECK(sync_signaled(fd) == false);
   sleep_ms(10);
-  CHECK(fd_readable(fd) == false);
+  CHECK(sync_signaled(fd) == false);
   CHECK_OK(cl.clSetUserEventStatus(gate, CL_COMPLETE));
-  CHECK(fd_readable(fd, 5000));
+  CHECK(sync_signaled(fd, 5000));
   CHECK_EQ(payload(s), 0);  // the export took the signal
+  int seals = fcntl(fd, F_GET_SEALS);
+  CHECK(seals != -1 && (seals & F_SEAL_SHRINK));  // no holder can cut it under the driver's mapping
   close(fd);
-  // exported when already signaled: readable at once, and the semaphore is unsignaled
+  // exported when already signaled: signaled at once, and the semaphore is unsignaled
   signal(env.q, s);
   CHECK_OK(cl.clFinish(env.q));
   CHECK_EQ(payload(s), 1);
   fd = export_fd(s, kSync);
-  CHECK(fd_readable(fd));
+  CHECK(sync_signaled(fd));
   CHECK_EQ(payload(s), 0);
   close(fd);
   cl.clReleaseEvent(gate);
@@ -477,22 +487,23 @@ TEST("khr_external_semaphore.export.sync_fd.readable_when_signal_completes") {
 }
 
 TEST("khr_external_semaphore.export.sync_fd.unsignaled_semaphore_released") {
-  // an export waiting for a signal that can no longer come closes the driver's copy
+  // an export waiting for a signal that can no longer come lets go of the driver's mapping of it
   Env env;
   cl_semaphore_khr s = create(env.c, {kType, kBinary, kExport, kSync, 0});
-  int before = open_fd_count();
+  int before = open_fd_count(), mapped = mappings_of("refdrv sync_file");
   int fd = export_fd(s, kSync);
-  CHECK_EQ(open_fd_count(), before + 2);  // the application's eventfd and the driver's copy
+  CHECK_EQ(open_fd_count(), before + 1);  // the application's fd; the driver maps it
+  CHECK_EQ(mappings_of("refdrv sync_file"), mapped + 1);
   CHECK_OK(cl.clReleaseSemaphoreKHR(s));
-  for (int i = 0; i < 1000 && open_fd_count() != before + 1; i++) sleep_ms(1);
-  CHECK_EQ(open_fd_count(), before + 1);
-  CHECK(!fd_readable(fd));
+  for (int i = 0; i < 1000 && mappings_of("refdrv sync_file") != mapped; i++) sleep_ms(1);
+  CHECK_EQ(mappings_of("refdrv sync_file"), mapped);
+  CHECK(!sync_signaled(fd));
   close(fd);
 }
 
-TEST("khr_external_semaphore.import.sync_fd.wait_for_readable_fd") {
+TEST("khr_external_semaphore.import.sync_fd.wait_for_signaled_fd") {
   Env env;
-  int efd = eventfd(0, EFD_CLOEXEC);
+  int efd = sync_stand_in();
   int before = open_fd_count();
   cl_semaphore_khr s = create(env.c, {kType, kBinary, kSync, cl_semaphore_properties_khr(efd)});
   CHECK_EQ(open_fd_count(), before);  // owned by the driver now
@@ -501,8 +512,7 @@ TEST("khr_external_semaphore.import.sync_fd.wait_for_readable_fd") {
   wait(env.q, s, 0, nullptr, &ew);
   sleep_ms(20);
   CHECK(event_status(ew) > CL_COMPLETE);
-  uint64_t one = 1;
-  CHECK(write(efd, &one, sizeof one) == sizeof one);  // the other API's work completes
+  CHECK(sync_signal(efd));  // the other API's work completes
   CHECK_EQ(wait_status(ew, CL_COMPLETE), CL_COMPLETE);
   CHECK_EQ(open_fd_count(), before - 1);  // the wait consumed the temporary payload and its fd
   CHECK_EQ(payload(s), 0);
@@ -530,7 +540,7 @@ TEST("khr_external_semaphore.import.sync_fd.minus_one_is_signaled") {
 
 TEST("khr_external_semaphore.import.sync_fd.released_before_wait") {
   Env env;
-  int efd = eventfd(0, EFD_CLOEXEC);
+  int efd = sync_stand_in();
   cl_semaphore_khr s = create(env.c, {kType, kBinary, kSync, cl_semaphore_properties_khr(efd)});
   CHECK_OK(cl.clReleaseSemaphoreKHR(s));
   CHECK(!fd_open(efd));  // closed with the semaphore
@@ -538,10 +548,13 @@ TEST("khr_external_semaphore.import.sync_fd.released_before_wait") {
 
 TEST("khr_external_semaphore.reimport.sync_fd") {
   Env env;
-  int first = eventfd(0, EFD_CLOEXEC);
+  int first = sync_stand_in();
   cl_semaphore_khr s = create(env.c, {kType, kBinary, kSync, cl_semaphore_properties_khr(first)});
   cl_semaphore_khr plain = binary(env.c), exp = create(env.c, {kType, kBinary, kExport, kSync, 0});
-  int second = eventfd(0, EFD_CLOEXEC);
+  int second = sync_stand_in();
+  int efd = eventfd(0, EFD_CLOEXEC);
+  CHECK_EQ(cl.clReImportSemaphoreSyncFdKHR(s, nullptr, efd), CL_INVALID_VALUE);  // not a sync file
+  close(efd);
   // errors leave the fd with the application
   CHECK_EQ(cl.clReImportSemaphoreSyncFdKHR(nullptr, nullptr, second), CL_INVALID_SEMAPHORE_KHR);
   CHECK_EQ(cl.clReImportSemaphoreSyncFdKHR(reinterpret_cast<cl_semaphore_khr>(env.q), nullptr, second), CL_INVALID_SEMAPHORE_KHR);
@@ -562,8 +575,7 @@ TEST("khr_external_semaphore.reimport.sync_fd") {
   wait(env.q, s, 0, nullptr, &ew);
   sleep_ms(10);
   CHECK(event_status(ew) > CL_COMPLETE);
-  uint64_t one = 1;
-  CHECK(write(second, &one, sizeof one) == sizeof one);
+  CHECK(sync_signal(second));
   CHECK_EQ(wait_status(ew, CL_COMPLETE), CL_COMPLETE);
   CHECK(!fd_open(second));  // consumed by the wait
   // -1: signaled
