@@ -101,3 +101,71 @@ export function refuseCloning(target: object, why: string): void {
   if (Object.hasOwn(target, 'cloning')) return; // an owner of several handles: the first one says it
   Object.defineProperty(target, 'cloning', { value: Symbol(`refused: ${why}`), enumerable: true });
 }
+
+/**
+ * An object that owns one handle (a file descriptor or a Windows HANDLE) of
+ * a handle type: the rule above as a class. dispose() (or `using`, or
+ * garbage collection) closes the handle, unless an importer took it over
+ * with relinquish(); it is not cloneable to another thread. The exported
+ * handles of the Vulkan module and of OpenCL's semaphores, and the handles
+ * received from another process, are its subclasses.
+ */
+export abstract class OwnedHandle<T extends string = string> {
+  /** The handle type. */
+  readonly handleType: T;
+  /** The file descriptor (number) or HANDLE (bigint). */
+  readonly handle: OsHandle;
+  #owned = true;
+  #disposed = false;
+  #relinquished = false;
+
+  /** @internal The subclass calls own() once its own fields are set. */
+  protected constructor(handleType: T, handle: OsHandle) {
+    this.handleType = handleType;
+    this.handle = handle;
+  }
+
+  /** @internal This object owns its handle from here on (see ownHandle). */
+  protected own(): void {
+    ownHandle(this, this.handle, this.handleType);
+  }
+
+  /** @internal The error relinquish() throws once the handle is gone: `relinquished` when an importer took it, else it was closed. */
+  protected abstract gone(relinquished: boolean): Error;
+
+  /** True once dispose() or relinquish() ran. */
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  /** True while this object still owns (and will close) the handle. */
+  get owned(): boolean {
+    return this.#owned;
+  }
+
+  /**
+   * Called by an importer after an import that took ownership of the handle:
+   * afterwards this object never closes it. Throws once disposed or
+   * relinquished (its number may name another file by then).
+   */
+  relinquish(): void {
+    if (this.#disposed) throw this.gone(this.#relinquished);
+    this.#owned = false;
+    this.#disposed = true;
+    this.#relinquished = true;
+    relinquishOwned(this);
+  }
+
+  /** Closes the handle if this object still owns it. Idempotent; never throws. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    if (!this.#owned) return;
+    this.#owned = false;
+    closeOwned(this, this.handle, this.handleType);
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}

@@ -9,7 +9,7 @@ import { STATUS } from '../facts/cl-status';
 import { type Event, registerCommandTypes } from '../event';
 import { decode } from '../info';
 import { ready } from '../loader';
-import { closeOwned, ownHandle, relinquishOwned } from '../os-handle';
+import { OwnedHandle } from '../os-handle';
 import type { Platform } from '../platform';
 import { CommandQueue } from '../queue';
 import { OpenCLHandleTypeError } from './external-errors';
@@ -64,48 +64,21 @@ export interface SemaphoreEnqueueOptions {
  * The rule of every owned handle (lib/os-handle.ts), the Vulkan module's
  * exported handles' too; a KMT handle is a global name and is never closed.
  */
-export class ExportedSemaphoreHandle implements ExternalSemaphoreHandle {
-  readonly handleType: SemaphoreHandleType;
-  readonly handle: number | bigint;
-  #open = true;
-
+export class ExportedSemaphoreHandle extends OwnedHandle<SemaphoreHandleType> implements ExternalSemaphoreHandle {
   /** @internal */
   constructor(handleType: SemaphoreHandleType, handle: number | bigint) {
-    this.handleType = handleType;
-    this.handle = handle;
-    ownHandle(this, handle, handleType);
+    super(handleType, handle);
+    this.own();
   }
 
-  /** True once closed or relinquished. */
-  get disposed(): boolean {
-    return !this.#open;
+  /** @internal relinquish() once closed or relinquished: its number may belong to another file by then. */
+  protected gone(): Error {
+    return new OpenCLReleasedError('exported semaphore handle (closed or relinquished already)');
   }
 
-  /**
-   * Another API took the handle: closing it is that API's business now.
-   * Throws once closed or relinquished (its number may belong to another file by then), as the Vulkan module's
-   * exported handles do.
-   */
-  relinquish(): void {
-    if (!this.#open) throw new OpenCLReleasedError('exported semaphore handle (closed or relinquished already)');
-    this.#open = false;
-    relinquishOwned(this);
-  }
-
-  /** Closes the handle (a file descriptor; a Windows NT handle). Idempotent. */
+  /** Closes the handle (a file descriptor; a Windows NT handle): dispose() by its other name. Idempotent. */
   close(): void {
-    if (!this.#open) return;
-    this.#open = false;
-    closeOwned(this, this.handle, this.handleType);
-  }
-
-  /** The same as close() (the Vulkan module's exported handles say dispose()). */
-  dispose(): void {
-    this.close();
-  }
-
-  [Symbol.dispose](): void {
-    this.close();
+    this.dispose();
   }
 }
 

@@ -10,7 +10,7 @@ import { type Stats, lstatSync, unlinkSync } from 'node:fs';
 import type { NativeHandleChannel } from './native-types';
 import { nativeAddon } from '../native-addon';
 import { describeValue } from '../errors';
-import { closeOsHandle, closeOwned, ownHandle, refuseCloning, relinquishOwned } from '../os-handle';
+import { OwnedHandle, closeOsHandle, refuseCloning } from '../os-handle';
 import { checkBoolean, checkInt, checkOptions } from '../validate';
 
 /** What a channel's operation failed on. */
@@ -114,17 +114,14 @@ const MAX_MESSAGE = 64 * 1024;
  * importPlanes, semaphores.import): the import calls relinquish(). Until then
  * this object owns it; dispose() (or `using`, or garbage collection) closes it.
  */
-export class ReceivedHandle<K extends HandleKind = HandleKind> {
+export class ReceivedHandle<K extends HandleKind = HandleKind> extends OwnedHandle<ReceivedHandleType<K>> {
   readonly kind: K;
-  readonly handleType: ReceivedHandleType<K>;
   /** The file descriptor, in this process. */
-  readonly handle: number;
+  declare readonly handle: number;
   /** Memory: bytes of the allocation as the sender described it; semaphores: 0. */
   readonly size: number;
   readonly dedicated: boolean;
   readonly tiling?: 'linear' | 'optimal';
-  #owned = true;
-  #disposed = false;
 
   /** @internal */
   constructor(
@@ -135,47 +132,20 @@ export class ReceivedHandle<K extends HandleKind = HandleKind> {
     dedicated: boolean,
     tiling: 'linear' | 'optimal' | undefined,
   ) {
+    super(handleType, handle);
     this.kind = kind;
-    this.handleType = handleType;
-    this.handle = handle;
     this.size = size;
     this.dedicated = dedicated;
     if (tiling !== undefined) this.tiling = tiling;
-    ownHandle(this, handle, handleType);
+    this.own();
   }
 
-  get disposed(): boolean {
-    return this.#disposed;
-  }
-
-  /** True while this object owns (and will close) the descriptor. */
-  get owned(): boolean {
-    return this.#owned;
-  }
-
-  /** Called by an importer that took the descriptor over: this object never closes it afterwards. */
-  relinquish(): void {
-    if (this.#disposed)
-      throw new HandleChannelError(
-        'closed',
-        `this received handle ${this.#owned ? 'was disposed: its descriptor is closed' : 'was relinquished already'}`,
-      );
-    this.#owned = false;
-    this.#disposed = true;
-    relinquishOwned(this);
-  }
-
-  /** Closes the descriptor if this object still owns it. Idempotent; never throws. */
-  dispose(): void {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    if (!this.#owned) return;
-    this.#owned = false;
-    closeOwned(this, this.handle, this.handleType);
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
+  /** @internal */
+  protected gone(relinquished: boolean): Error {
+    return new HandleChannelError(
+      'closed',
+      `this received handle ${relinquished ? 'was relinquished already' : 'was disposed: its descriptor is closed'}`,
+    );
   }
 }
 
