@@ -91,6 +91,7 @@ export class H264Sequencer {
   #started = false;
   #decodeIndex = 0;
   #nextBufferSize = 1 << 16;
+  #queue: H264Event[] = [];
 
   /** `options`: the decoder's limits (H264SequencerOptions); a stream past them gets H264UnsupportedError. */
   constructor(options?: H264SequencerOptions) {
@@ -106,8 +107,9 @@ export class H264Sequencer {
    */
   push(nal: Uint8Array): H264Event[] {
     if (!(nal instanceof Uint8Array)) throw new TypeError(`H264Sequencer.push: nal must be a Uint8Array; got ${nal === null ? 'null' : typeof nal}`);
-    const events: H264Event[] = [];
-    if (nal.length === 0) return events;
+    // Events wait in #queue until a call returns: when a NAL unit throws, what came before it is returned by the next call.
+    const events = this.#queue;
+    if (nal.length === 0) return this.#deliver();
     const header = nal[0]!;
     if (header & 0x80) throw new H264BitstreamError(`NAL unit with forbidden_zero_bit 1 (first byte 0x${header.toString(16)}, 7.4.1)`);
     const type = header & 31;
@@ -121,14 +123,18 @@ export class H264Sequencer {
       case NalType.partitionB:
       case NalType.partitionC:
         throw new H264UnsupportedError('data_partitioning', `nal_unit_type ${type} (a slice data partition, Extended profile)`);
-      case NalType.sps:
+      case NalType.sps: {
+        const sps = readSps(this.#reader.reset(nal, 1, nal.length, 'SPS'), 0);
         this.#finish(events);
-        this.#storeSps(nal);
+        this.#storeSps(nal, sps);
         break;
-      case NalType.pps:
+      }
+      case NalType.pps: {
+        const ids = ppsIds(this.#reader.reset(nal, 1, nal.length, 'PPS'));
         this.#finish(events);
-        this.#storePps(nal);
+        this.#storePps(nal, ids);
         break;
+      }
       case NalType.endOfStream:
         this.#finish(events);
         this.#output.flush(events);
@@ -149,26 +155,29 @@ export class H264Sequencer {
         // Filler data, auxiliary and extension slices (other layers and views), reserved types: skipped.
         break;
     }
+    return this.#deliver();
+  }
+
+  #deliver(): H264Event[] {
+    const events = this.#queue;
+    this.#queue = [];
     return events;
   }
 
   /** The current access unit is complete (an MP4 sample ended): gives out its picture without waiting for the next unit. */
   endAccessUnit(): H264Event[] {
-    const events: H264Event[] = [];
-    this.#finish(events);
-    return events;
+    this.#finish(this.#queue);
+    return this.#deliver();
   }
 
   /** The end of the stream: the last picture and every output still due, in display order. */
   flush(): H264Event[] {
-    const events: H264Event[] = [];
-    this.#finish(events);
-    this.#output.flush(events);
-    return events;
+    this.#finish(this.#queue);
+    this.#output.flush(this.#queue);
+    return this.#deliver();
   }
 
-  #storeSps(nal: Uint8Array): void {
-    const sps0 = readSps(this.#reader.reset(nal, 1, nal.length, 'SPS'), 0);
+  #storeSps(nal: Uint8Array, sps0: H264Sps): void {
     const old = this.#sps.get(sps0.spsId);
     if (old && sameBytes(old.bytes, nal)) return;
     const version = (old?.sps.version ?? 0) + 1;
@@ -177,8 +186,7 @@ export class H264Sequencer {
     this.#parametersVersion++;
   }
 
-  #storePps(nal: Uint8Array): void {
-    const { ppsId, spsId } = ppsIds(this.#reader.reset(nal, 1, nal.length, 'PPS'));
+  #storePps(nal: Uint8Array, { ppsId, spsId }: { ppsId: number; spsId: number }): void {
     const old = this.#pps.get(ppsId);
     if (old && sameBytes(old.bytes, nal)) return;
     this.#pps.set(ppsId, { bytes: nal.slice(), spsId, version: (old?.version ?? 0) + 1, parsedFor: null, pps: null });
@@ -205,26 +213,24 @@ export class H264Sequencer {
     const header = readSliceHeader(r, type, refIdc, start, sps, pps);
     // Redundant coded pictures (redundant_pic_cnt > 0) are not needed when the primary one arrived: dropped.
     if (header.redundantPicCnt > 0) return;
+    if (header.fieldPicFlag)
+      throw new H264UnsupportedError(
+        'interlaced',
+        `a field picture (field_pic_flag 1, frame_num ${header.frameNum}); only progressive frames are decoded`,
+      );
+    if (header.sliceKind === SliceKind.SP || header.sliceKind === SliceKind.SI)
+      throw new H264UnsupportedError('sp_si_slices', `slice_type ${header.sliceType} (SP/SI, Extended profile)`);
     const pending = this.#pending;
-    if (pending && newPicture(pending.headers[pending.headers.length - 1]!, header, pending.sps)) this.#finish(events);
-    if (!this.#pending) {
-      if (header.fieldPicFlag)
-        throw new H264UnsupportedError(
-          'interlaced',
-          `a field picture (field_pic_flag 1, frame_num ${header.frameNum}); only progressive frames are decoded`,
-        );
-      if (header.sliceKind === SliceKind.SP || header.sliceKind === SliceKind.SI)
-        throw new H264UnsupportedError('sp_si_slices', `slice_type ${header.sliceType} (SP/SI, Extended profile)`);
+    const starts = !pending || newPicture(pending.headers[pending.headers.length - 1]!, header, pending.sps);
+    if (starts) {
+      // Every check before the previous picture is finished: a refusal leaves the state as it was.
       checkSps(sps, this.#limits);
       const active = this.#activeSps;
       if (active && active !== sps && type !== NalType.idr && active.spsId === sps.spsId)
         throw new H264BitstreamError(`SPS ${sps.spsId} changed before a non-IDR picture (7.4.1.2.1: an SPS changes only at an IDR)`);
+      this.#finish(events);
       const size = Math.max(this.#nextBufferSize, nal.length + 3);
       this.#pending = { sps, pps, headers: [], offsets: [], sizes: [], buffer: new Uint8Array(size), length: 0 };
-    } else {
-      if (header.fieldPicFlag) throw new H264UnsupportedError('interlaced', 'a field picture (field_pic_flag 1)');
-      if (header.sliceKind === SliceKind.SP || header.sliceKind === SliceKind.SI)
-        throw new H264UnsupportedError('sp_si_slices', `slice_type ${header.sliceType} (SP/SI, Extended profile)`);
     }
     this.#append(this.#pending!, nal, header);
   }
