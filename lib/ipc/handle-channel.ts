@@ -1,60 +1,31 @@
 // Exported handles between processes: file descriptors sent over a Unix socket
 // with SCM_RIGHTS (SOCK_SEQPACKET: each message and its descriptors arrive
 // whole). The receiver owns what it receives exactly as an exporter's object
-// owns a handle from exportMemory(): an import that takes it calls
-// relinquish(); dispose() (or garbage collection) closes it otherwise. The
+// owns a handle from exportMemory() (lib/ipc/received-handle.ts). The
 // sender's handles stay the sender's: sending gives the receiver descriptors
 // of its own (the kernel duplicates them), and the sender disposes its objects
-// when it is done with them. native/ipc/handle_channel.cc is the thin twin.
+// when it is done with them. The messages are lib/ipc/messages.ts's;
+// native/ipc/handle_channel.cc is the thin twin.
 import { type Stats, lstatSync, unlinkSync } from 'node:fs';
-import type { NativeHandleChannel } from './native-types';
-import { nativeAddon } from '../native-addon';
 import { describeValue } from '../errors';
-import { OwnedHandle, closeOsHandle, refuseCloning } from '../os-handle';
+import { nativeAddon } from '../native-addon';
+import { refuseCloning } from '../os-handle';
 import { checkBoolean, checkInt, checkOptions } from '../validate';
-
-/** What a channel's operation failed on. */
-export type HandleChannelFailure =
-  | 'closed' // the peer closed the channel (or died) before or during the transfer
-  | 'truncated' // the message or its descriptors did not fit (MSG_TRUNC / MSG_CTRUNC); what arrived was closed
-  | 'missing-handles' // the message describes handles whose descriptors did not come with it
-  | 'wrong-kind' // the handles are not the kinds options.expect names
-  | 'bad-message' // not a message of this protocol
-  | 'timeout' // options.timeout passed first
-  | 'system'; // a system call failed (errno in `code`)
-
-/** A transfer over a HandleChannel failed. Whatever was received is closed before it is thrown. */
-export class HandleChannelError extends Error {
-  override name = 'HandleChannelError';
-  readonly reason: HandleChannelFailure;
-  /** The errno name where a system call failed ('EPIPE', 'ECONNREFUSED', ...). */
-  readonly code: string | undefined;
-  constructor(reason: HandleChannelFailure, message: string, options?: { code?: string; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.reason = reason;
-    this.code = options?.code;
-  }
-}
-
-/** Memory (an allocation another API imports) or a semaphore. */
-export type HandleKind = 'memory' | 'semaphore';
-const FD_TYPES: Readonly<Record<string, HandleKind | 'either'>> = { 'opaque-fd': 'either', 'dma-buf': 'memory', 'sync-fd': 'semaphore' };
-
-/**
- * A handle to send: what exportMemory(), a semaphore's exportHandle(), or
- * OpenCL's semaphore export give, or a plain object of the same shape. The
- * kind is `kind` where given; otherwise memory for a handle with a size, a
- * semaphore for one without.
- */
-export interface SendableHandle {
-  readonly handleType: string;
-  readonly handle: number | bigint | string;
-  readonly size?: number;
-  readonly dedicated?: boolean;
-  readonly tiling?: 'linear' | 'optimal';
-  readonly disposed?: boolean;
-  readonly kind?: HandleKind;
-}
+import { HandleChannelError, type HandleChannelFailure, requireUnix, systemError } from './errors';
+import {
+  type HandleKind,
+  MAGIC,
+  MAX_DATA,
+  MAX_HANDLES,
+  MAX_MESSAGE,
+  type ReceivedHandleType,
+  type SendableHandle,
+  closeAll,
+  describeHandle,
+  parseHeader,
+} from './messages';
+import type { NativeHandleChannel } from './native-types';
+import { ReceivedHandle } from './received-handle';
 
 export interface HandleSendOptions {
   /** A small JSON value sent with the handles (a frame layout, an index): at most 16 KiB as JSON. */
@@ -93,160 +64,10 @@ export interface HandleReceiveOptions {
   timeout?: number;
 }
 
-/** The handle types of a kind that travel as file descriptors. */
-export type ReceivedHandleType<K extends HandleKind> = K extends 'memory' ? 'opaque-fd' | 'dma-buf' : 'opaque-fd' | 'sync-fd';
-
 /** What receive() gives: the handles, now this process's (typed by options.expect where given), and the data sent with them. */
 export interface ReceivedHandles<H extends readonly ReceivedHandle[] = ReceivedHandle[]> {
   readonly handles: H;
   readonly data: unknown;
-}
-
-const MAGIC = 'opencl-interop handles';
-
-const MAX_HANDLES = 64;
-const MAX_DATA = 16 * 1024;
-const MAX_MESSAGE = 64 * 1024;
-
-/**
- * A handle received from another process: its descriptor is this process's.
- * Import it as you would an exporter's handle (importBuffer, importImage,
- * importPlanes, semaphores.import): the import calls relinquish(). Until then
- * this object owns it; dispose() (or `using`, or garbage collection) closes it.
- */
-export class ReceivedHandle<K extends HandleKind = HandleKind> extends OwnedHandle<ReceivedHandleType<K>> {
-  readonly kind: K;
-  /** The file descriptor, in this process. */
-  declare readonly handle: number;
-  /** Memory: bytes of the allocation as the sender described it; semaphores: 0. */
-  readonly size: number;
-  readonly dedicated: boolean;
-  readonly tiling?: 'linear' | 'optimal';
-
-  /** @internal */
-  constructor(
-    kind: K,
-    handleType: ReceivedHandleType<K>,
-    handle: number,
-    size: number,
-    dedicated: boolean,
-    tiling: 'linear' | 'optimal' | undefined,
-  ) {
-    super(handleType, handle);
-    this.kind = kind;
-    this.size = size;
-    this.dedicated = dedicated;
-    if (tiling !== undefined) this.tiling = tiling;
-    this.own();
-  }
-
-  /** @internal */
-  protected gone(relinquished: boolean): Error {
-    return new HandleChannelError(
-      'closed',
-      `this received handle ${relinquished ? 'was relinquished already' : 'was disposed: its descriptor is closed'}`,
-    );
-  }
-}
-
-function closeAll(fds: readonly number[]): void {
-  for (const fd of fds) {
-    closeOsHandle(fd);
-  }
-}
-
-function systemError(error: unknown, doing: string): HandleChannelError {
-  const code = (error as { code?: string }).code;
-  if (code === 'EPIPE' || code === 'ECONNRESET' || code === 'ENOTCONN') {
-    return new HandleChannelError('closed', `${doing}: the peer closed the channel (${code}); the handles stay yours`, { code, cause: error });
-  }
-  return new HandleChannelError('system', `${doing}: ${(error as Error).message}`, { code, cause: error });
-}
-
-function requireUnix(what: string): void {
-  if (process.platform === 'win32') {
-    throw new HandleChannelError(
-      'system',
-      `${what}: handles travel between processes as file descriptors over a Unix socket (SCM_RIGHTS), which Windows does not have; duplicate NT handles into the other process instead`,
-    );
-  }
-}
-
-interface DescribedHandle {
-  kind: HandleKind;
-  handleType: string;
-  size: number;
-  dedicated: boolean;
-  tiling?: 'linear' | 'optimal';
-}
-
-function describeHandle(value: unknown, index: number): { described: DescribedHandle; fd: number } {
-  const what = `handles[${index}]`;
-  if (value === null || typeof value !== 'object')
-    throw new TypeError(`${what} must be an exported handle ({ handleType, handle, size? }); got ${describeValue(value)}`);
-  const h = value as SendableHandle;
-  // Each property read once.
-  const handleType = h.handleType,
-    handle = h.handle,
-    size = h.size,
-    kind = h.kind,
-    disposed = h.disposed,
-    dedicated = h.dedicated,
-    tiling = h.tiling;
-  if (disposed === true) throw new TypeError(`${what} was disposed or relinquished: its handle is gone`);
-  const fdKind = typeof handleType === 'string' ? FD_TYPES[handleType] : undefined;
-  if (fdKind === undefined) {
-    throw new TypeError(
-      `${what}.handleType must be one of 'opaque-fd', 'dma-buf', 'sync-fd' (file descriptors: what SCM_RIGHTS carries); got ${describeValue(handleType)}`,
-    );
-  }
-  if (typeof handle !== 'number' || !Number.isInteger(handle) || handle < 0 || handle > 0x7fffffff) {
-    throw new TypeError(
-      `${what}.handle must be an open file descriptor (an integer >= 0)${handle === -1 ? ' (-1, a sync fd of a fence already signaled, has no descriptor to send)' : ''}; got ${describeValue(handle)}`,
-    );
-  }
-  if (size !== undefined) checkInt(size, `${what}.size`, 0);
-  if (kind !== undefined && kind !== 'memory' && kind !== 'semaphore')
-    throw new TypeError(`${what}.kind must be 'memory' or 'semaphore'; got ${describeValue(kind)}`);
-  const resolved: HandleKind = kind ?? (fdKind !== 'either' ? fdKind : (size ?? 0) > 0 ? 'memory' : 'semaphore');
-  if (fdKind !== 'either' && resolved !== fdKind)
-    throw new TypeError(`${what} is a ${resolved} handle of type '${handleType}', which only ${fdKind} has`);
-  if (resolved === 'memory' && !(typeof size === 'number' && size > 0))
-    throw new TypeError(`${what} is memory: its size (bytes of the allocation) must be given`);
-  if (tiling !== undefined && tiling !== 'linear' && tiling !== 'optimal')
-    throw new TypeError(`${what}.tiling must be 'linear' or 'optimal'; got ${describeValue(tiling)}`);
-  const described: DescribedHandle = { kind: resolved, handleType, size: resolved === 'memory' ? size! : 0, dedicated: dedicated === true };
-  if (tiling !== undefined) described.tiling = tiling;
-  return { described, fd: handle };
-}
-
-/** Checks a message's header; a reason string when it is not one. */
-function parseHeader(bytes: Uint8Array): { handles: DescribedHandle[]; data: unknown } | string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    return 'it is not JSON text';
-  }
-  const message = parsed as { protocol?: unknown; handles?: unknown; data?: unknown };
-  if (message === null || typeof message !== 'object' || message.protocol !== MAGIC) return `it does not name the protocol '${MAGIC}'`;
-  if (!Array.isArray(message.handles) || message.handles.length > MAX_HANDLES) return 'its handle list is missing or too long';
-  for (const h of message.handles as DescribedHandle[]) {
-    const ok =
-      h !== null &&
-      typeof h === 'object' &&
-      (h.kind === 'memory' || h.kind === 'semaphore') &&
-      typeof h.handleType === 'string' &&
-      h.handleType in FD_TYPES &&
-      (FD_TYPES[h.handleType] === 'either' || FD_TYPES[h.handleType] === h.kind) &&
-      Number.isSafeInteger(h.size) &&
-      h.size >= 0 &&
-      (h.kind === 'semaphore' || h.size > 0) &&
-      typeof h.dedicated === 'boolean' &&
-      (h.tiling === undefined || h.tiling === 'linear' || h.tiling === 'optimal');
-    if (!ok) return `a handle's description is malformed: ${describeValue(h)}`;
-  }
-  return { handles: message.handles as DescribedHandle[], data: message.data };
 }
 
 /**
