@@ -60,7 +60,7 @@ export class VideoDecoder {
   readonly support: VideoDecodeSupport;
   /** The Vulkan device (matched to the OpenCL device by UUID). */
   readonly vulkan: VulkanDevice;
-  /** The decode queue its first frame goes to; each later frame goes to the least loaded of the device's decode queues. */
+  /** Which of the decode family's queues this decoder submits to. */
   readonly queueIndex: number;
   readonly context: Context;
   readonly device: Device;

@@ -78,19 +78,14 @@ struct DecodeInFlight {
   uint64_t id = 0;
   VkFence fence = 0;
   uint32_t ring = 0;
-  uint32_t queue = 0;
-  VkSemaphore waitedChain = 0;  // the previous submission's, back to the pool when this one is done
   std::optional<Napi::Promise::Deferred> deferred;
   std::vector<std::shared_ptr<void>> holds;
 };
 
 struct DecoderState : std::enable_shared_from_this<DecoderState> {
   VideoDeviceRef video;
-  uint32_t queueIndex = 0;  // the queue of the last submission
-  // Each submission signals a semaphore of this pool that the next one waits on, on whichever queue it goes to:
-  // the frames of one stream stay in order across queues. A semaphore returns to the pool once its waiter is done.
-  std::vector<VkSemaphore> chainPool;
-  VkSemaphore lastChain = 0;  // signalled by the last submission, not yet waited on
+  VkQueue queue = nullptr;
+  uint32_t queueIndex = 0;
   VideoProfile profile;
   VkVideoCapabilitiesKHR caps{};
   VkVideoDecodeCapabilitiesKHR decodeCaps{};
@@ -217,8 +212,6 @@ void DecoderState::Complete(Napi::Env napiEnv, uint64_t id, VkResult result) {
     broken = true;
   }
   if (frame.ring < ring.size()) ring[frame.ring].busy = false;
-  if (frame.queue < video->queueLoad.size() && video->queueLoad[frame.queue]) --video->queueLoad[frame.queue];
-  if (frame.waitedChain) chainPool.push_back(frame.waitedChain);
   Napi::HandleScope scope(napiEnv);
   if (!frame.deferred) return;
   if (result == VK_SUCCESS) {
@@ -269,8 +262,6 @@ DecoderState::~DecoderState() {
     if (LeftToProcessEnd()) return;
     DeviceState& d = *video->device;
     for (VkFence fence : freeFences) d.fn.vkDestroyFence(d.device, fence, nullptr);
-    for (VkSemaphore semaphore : chainPool) d.fn.vkDestroySemaphore(d.device, semaphore, nullptr);
-    if (lastChain) d.fn.vkDestroySemaphore(d.device, lastChain, nullptr);
     for (RingSlot& slot : ring) {
       if (slot.buffer) d.fn.vkDestroyBuffer(d.device, slot.buffer, nullptr);
       if (slot.memory) d.fn.vkFreeMemory(d.device, slot.memory, nullptr);
@@ -317,6 +308,7 @@ void GrowBitstream(Napi::Env env, DecoderState& state, RingSlot& slot, VkDeviceS
 Napi::Value MakeDecoder(Napi::Env env, const VideoDeviceRef& video, uint32_t queueIndex, int32_t profileIdc, uint32_t ringSize) {
   auto state = std::make_shared<DecoderState>();
   state->video = video;
+  state->queue = video->decodeQueues[queueIndex];
   state->queueIndex = queueIndex;
   state->profile.Set(profileIdc);
   VkVideoDecodeH264CapabilitiesKHR h264{};
@@ -697,38 +689,14 @@ Napi::Value NativeVideoDecoder::Decode(const Napi::CallbackInfo& info) {
     VkFenceCreateInfo create{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
     VK_CHECK(env, fn, vkCreateFence, d.device, &create, nullptr, &fence);
   }
-  // The least loaded decode queue (the last one on a tie: no hop between queues).
-  std::vector<uint32_t>& load = s.video->queueLoad;
-  uint32_t queueIndex = s.queueIndex < load.size() ? s.queueIndex : 0;
-  for (uint32_t q = 0; q < load.size(); ++q)
-    if (load[q] < load[queueIndex]) queueIndex = q;
-  VkSemaphore chain = 0;
-  if (!s.chainPool.empty()) {
-    chain = s.chainPool.back();
-    s.chainPool.pop_back();
-  } else {
-    VkSemaphoreCreateInfo create{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, nullptr, 0};
-    VkOutcome made = VK_CALL(fn, vkCreateSemaphore, d.device, &create, nullptr, &chain);
-    if (made.result < 0) {
-      s.freeFences.push_back(fence);
-      ThrowVkError(env, made);
-    }
-  }
-  VkSemaphore waitedChain = s.lastChain;
-  if (waitedChain) wait.push_back(waitedChain);
-  signal.push_back(chain);
   std::vector<VkFlags> stages(wait.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr,      uint32_t(wait.size()), wait.data(), stages.data(), 1, &cb,
                       uint32_t(signal.size()),       signal.data()};
-  VkOutcome submitted = VK_CALL(vfn, vkQueueSubmit, video.decodeQueues[queueIndex], 1, &submit, fence);
+  VkOutcome submitted = VK_CALL(vfn, vkQueueSubmit, s.queue, 1, &submit, fence);
   if (submitted.result < 0) {
     s.freeFences.push_back(fence);
-    s.chainPool.push_back(chain);
     ThrowVkError(env, submitted);
   }
-  s.lastChain = chain;
-  s.queueIndex = queueIndex;
-  ++load[queueIndex];
   session.fresh = false;
   slot.busy = true;
   ++s.decoded;
@@ -736,8 +704,6 @@ Napi::Value NativeVideoDecoder::Decode(const Napi::CallbackInfo& info) {
   frame.id = s.nextId++;
   frame.fence = fence;
   frame.ring = ringIndex;
-  frame.queue = queueIndex;
-  frame.waitedChain = waitedChain;
   frame.deferred.emplace(Napi::Promise::Deferred::New(env));
   frame.holds = std::move(holds);
   Napi::Value promise = frame.deferred->Promise();

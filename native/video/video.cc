@@ -256,7 +256,6 @@ Napi::Value CreateVideoDevice(const Napi::CallbackInfo& info) {
   OCL_VK_VIDEO_DEVICE_ENTRY_POINTS(OCL_VK_REQUIRE)
 #undef OCL_VK_REQUIRE
   video->decodeQueues.resize(decodeCount);
-  video->queueLoad.assign(decodeCount, 0);
   for (uint32_t i = 0; i < decodeCount; ++i) state->fn.vkGetDeviceQueue(device, decodeFamily, i, &video->decodeQueues[i]);
   Napi::Array pair = Napi::Array::New(env, 2);
   pair.Set(0u, NativeVkDevice::Wrap(env, state));

@@ -41,9 +41,6 @@ struct VideoDeviceState {
   VideoInstanceApi ifn;
   uint32_t decodeFamily = 0;
   std::vector<VkQueue> decodeQueues;
-  // Frames in flight on each decode queue, over all decoders of the device (JavaScript thread): a decoder
-  // submits each frame to the least loaded queue, so that N decoders share the engines as NVDEC's scheduler does.
-  std::vector<uint32_t> queueLoad;
   bool decodeTransfers = false;  // the decode family also transfers (the copy out runs on the decode queue)
 };
 using VideoDeviceRef = std::shared_ptr<VideoDeviceState>;
