@@ -94,12 +94,19 @@ export function completionMechanism(platformName: string): CompletionMechanism {
   return /NVIDIA/i.test(platformName) ? 'waiter' : 'callback';
 }
 
+/** The status a command behind a failed user event ends with in the binding's view (see Event.failedInView). */
+const failedWait = STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+
 /** How long the binding polls a command whose user event failed, for drivers that never call back then (PoCL). */
 const failedGatePollMs = 10_000;
 
-function pollUntilEnded(event: Event, settle: (status: number) => void): void {
+function pollUntilEnded(event: Event, settle: (status: number) => void, keepsAlive = true): void {
   const started = Date.now();
   let delay = 1;
+  const later = (ms: number) => {
+    const timer = setTimeout(tick, ms);
+    if (!keepsAlive) timer.unref();
+  };
   const tick = () => {
     let status: number;
     try {
@@ -109,9 +116,9 @@ function pollUntilEnded(event: Event, settle: (status: number) => void): void {
       return;
     }
     if (status <= CL.CL_COMPLETE) settle(status);
-    else if (Date.now() - started < failedGatePollMs) setTimeout(tick, (delay = Math.min(delay * 2, 50)));
+    else if (Date.now() - started < failedGatePollMs) later((delay = Math.min(delay * 2, 50)));
   };
-  setTimeout(tick, 0);
+  later(0);
 }
 
 /** @internal A pending `completed` of a command held back by unset user events. */
@@ -119,6 +126,8 @@ interface Waiter {
   readonly event: Event;
   readonly settle: (status: number) => void;
   readonly promise: Promise<unknown>;
+  /** Once its gates are set, the promise keeps the process alive until it settles. */
+  readonly keepsAlive: boolean;
 }
 
 const noGates: readonly UserEvent[] = Object.freeze([]);
@@ -176,7 +185,10 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   #profiling?: ProfilingInfo;
   /** @internal The sharing extension whose entry point made this event, if any. */
   extension?: string;
-  /** @internal Unset user events this command waits on, directly or through earlier commands. */
+  /**
+   * @internal User events this command waits on, directly or through earlier commands, that were not set when
+   * it was enqueued, or had failed (see gatesOf).
+   */
   gates: readonly UserEvent[] = noGates;
   /**
    * @internal Runs once when the command has ended, before `completed`
@@ -300,6 +312,35 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   }
 
   /**
+   * @internal The failed user event this command is behind (by its wait list or its in-order queue, directly or
+   * through other commands), described, when the binding counts it failed: then every wait and await of it ends at
+   * once with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, whatever its driver does with it (PoCL and the reference
+   * driver fail such a command, NVIDIA's runs it, and PoCL never ends some). Not for the sharing extensions'
+   * acquires and releases and the semaphore commands (`extension` set): what they did decides what is acquired or
+   * signalled, so their waits follow the driver (see outcome()).
+   */
+  failedInView(): string | undefined {
+    if (this.gates.length === 0 || this.extension !== undefined || this.#ended !== undefined) return undefined;
+    return this.failedGate();
+  }
+
+  /** @internal The error a wait of this command ends with when failedInView() says it is failed, else undefined. */
+  failureInView(): OpenCLCommandError | undefined {
+    return this.failedInView() === undefined ? undefined : this.#failure(this.#statusInView());
+  }
+
+  /** The status of a command failedInView(): its driver's, once that has failed it; else CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. */
+  #statusInView(): number {
+    try {
+      const status = this.native.status();
+      if (hasFailed(status)) return (this.#ended = status);
+    } catch {
+      // released meanwhile: the binding's view answers
+    }
+    return failedWait;
+  }
+
+  /**
    * Resolves with `status` once the event has reached it or a later one,
    * through clSetEventCallback: awaiting never blocks the event loop. Rejects
    * with an OpenCLCommandError when the command fails (before or after it
@@ -382,9 +423,23 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   // alive: its promise is registered without a hold, and the user event
   // takes it over once it is set (see UserEvent.setStatus).
   #watch(execStatus: number): Promise<number> {
+    if (this.failedInView() !== undefined) return Promise.resolve(this.#statusInView());
+    return this.#watchDriver(execStatus);
+  }
+
+  /**
+   * @internal Settles once the driver has ended the command, whatever the binding's view (one behind a failed user
+   * event is polled for a bounded time: PoCL may never call back for it). keepsAlive: the process waits for it.
+   */
+  driverEnded(keepsAlive = false): Promise<unknown> {
+    if (this.#ended !== undefined || this.released || this.retired) return Promise.resolve();
+    return this.#watchDriver(CL.CL_COMPLETE, keepsAlive);
+  }
+
+  #watchDriver(execStatus: number, keepsAlive = true): Promise<number> {
     const native = this.native;
     const gates = this.unsetGates();
-    const ends = this.keepsProcessAlive && gates.length === 0;
+    const ends = keepsAlive && this.keepsProcessAlive && gates.length === 0;
     const failed = gates.length === 0 && this.knownFailure() !== undefined;
     if (ends && !failed) {
       // The common case: the native promise is the answer (one promise hop less per await).
@@ -397,14 +452,15 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
     const settled = new Promise<number>((resolve) => (settle = resolve));
     native.whenStatus(execStatus, ends, false).then(settle);
     if (!this.keepsProcessAlive) (this.#settlers ??= []).push(settle);
-    for (const gate of gates) gate.addWaiter({ event: this, settle, promise: settled });
-    if (failed) pollUntilEnded(this, settle);
+    for (const gate of gates) gate.addWaiter({ event: this, settle, promise: settled, keepsAlive });
+    if (failed) pollUntilEnded(this, settle, keepsAlive);
     return settled;
   }
 
   #end(reported: number): void {
     const status = this.#failedStatus(reported) ?? CL.CL_COMPLETE;
-    this.#ended ??= status;
+    // Failed in the binding's view only: the driver's status stays the driver's to report.
+    if (!hasFailed(status) || this.failedInView() === undefined) this.#ended ??= status;
     const hook = this.onEnd;
     this.onEnd = undefined;
     const error = hook?.(status);
@@ -415,6 +471,8 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   /** Blocks until the command completes (clWaitForEvents). Prefer `await event`. */
   waitSync(): void {
     if (this.#ended === undefined) {
+      const failure = this.failureInView();
+      if (failure) throw failure;
       refuseToBlock(this.blockers(), 'waitSync()', this instanceof UserEvent ? 'this user event' : `the ${this.#commandName()} command`);
       ready().waitForEvents([this.native.id]);
     }
@@ -471,16 +529,23 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
   }
 }
 
-/** @internal The unset user events a command waiting on `waitFor` (and on `implicit`) is held back by. */
+/**
+ * @internal The user events a command waiting on `waitFor` (and on `implicit`) is behind: those not set yet (they
+ * hold it back) and those that failed (the binding counts it failed: Event.failedInView).
+ */
 export function gatesOf(waitFor: readonly Event[] | undefined, implicit: readonly UserEvent[] = noGates): readonly UserEvent[] {
   let gates: UserEvent[] | undefined;
   const add = (gate: UserEvent) => {
-    if (gate.state === 'unset' && !gates?.includes(gate)) (gates ??= []).push(gate);
+    if (gate.state !== 'complete' && !gates?.includes(gate)) (gates ??= []).push(gate);
   };
   if (waitFor) {
     for (const event of waitFor) {
       if (event instanceof UserEvent) add(event);
-      else for (const gate of event.gates) add(gate);
+      else if (event.gates.length) {
+        // A failed gate is inherited from a command the binding counts failed, not from one that follows its driver.
+        const inheritsFailed = event.failedInView() !== undefined;
+        for (const gate of event.gates) if (gate.state === 'unset' || inheritsFailed) add(gate);
+      }
     }
   }
   for (const gate of implicit) add(gate);
@@ -495,13 +560,15 @@ export function gateOn<E extends Event>(event: E, gates: readonly UserEvent[]): 
   return event;
 }
 
-/** @internal Throws instead of blocking on work that only an unset user event of this process can start. */
+/** @internal Throws instead of blocking on work that only an unset user event of this process can start (failed gates pass). */
 export function refuseToBlock(
-  gates: readonly UserEvent[],
+  blockers: readonly UserEvent[],
   call: string,
   what: string,
   instead = 'Set it first (userEvent.setStatus()), or await the event instead of blocking.',
 ): void {
+  if (blockers.length === 0) return;
+  const gates = blockers.some((gate) => gate.state !== 'unset') ? blockers.filter((gate) => gate.state === 'unset') : blockers;
   if (gates.length === 0) return;
   throw new OpenCLStateError(
     `${call} would block for ever: ${what} ${gates.length === 1 ? 'waits on a user event that is' : `waits on ${gates.length} user events that are`} ` +
@@ -620,11 +687,16 @@ export class UserEvent extends Event {
     const waiters = [...this.#waiters];
     this.#waiters.clear();
     for (const waiter of waiters) {
+      // Failed in the binding's view: its waits end now, whatever its other gates.
+      if (hasFailed(code) && waiter.keepsAlive && waiter.event.failedInView() !== undefined) {
+        waiter.settle(failedWait);
+        continue;
+      }
       if (waiter.event.unsetGates().length > 0) continue;
       // A command behind a failed event may never be called back for (PoCL):
       // its polling timers keep the process alive, for a bounded time.
-      if (waiter.event.knownFailure()) pollUntilEnded(waiter.event, waiter.settle);
-      else keepAlive.hold(waiter.promise);
+      if (waiter.event.knownFailure()) pollUntilEnded(waiter.event, waiter.settle, waiter.keepsAlive);
+      else if (waiter.keepsAlive) keepAlive.hold(waiter.promise);
     }
   }
 }
@@ -649,6 +721,10 @@ export function waitForEvents(events: readonly Event[]): void {
     if (!Event.isEvent(event)) throw notAnEvent(`events[${i}]`, event);
   });
   if (events.some((event) => event.context !== events[0]!.context)) throw contextMismatch('clWaitForEvents', 'an event');
+  for (const event of events) {
+    const failure = event.failureInView();
+    if (failure) throw failure;
+  }
   events.forEach((event, i) => {
     refuseToBlock(event.blockers(), 'waitForEvents()', `events[${i}]`);
   });
@@ -670,7 +746,7 @@ export function nativeWaitList(waitFor: readonly Event[] | undefined, context: C
     if (!Event.isEvent(event)) throw notAnEvent(`waitFor[${i}]`, event);
     if (event.released) throw new OpenCLReleasedError(`Event (waitFor[${i}])`);
     if (event.context !== context) throw contextMismatch(call, `waitFor[${i}]`);
-    const failure = event instanceof UserEvent && event.state === 'failed' ? event.describe() : event.knownFailure();
+    const failure = event instanceof UserEvent && event.state === 'failed' ? event.describe() : (event.failedInView() ?? event.knownFailure());
     if (failure) {
       throw new OpenCLError(STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call, `waitFor[${i}] has failed: ${failure}`);
     }

@@ -54,7 +54,8 @@ export {
   type TypeQualifier,
 } from './kernel';
 export { LIBRARY_ENV, loadOpenCL, loadedLibrary, type LoadOptions, type LoadedLibrary } from './loader';
-export { CLBuffer, CLImage, Mapping, MemObject, type Access } from './memory';
+export { CLBuffer, CLImage, MemObject, type Access } from './memory';
+export { Mapping } from './mapping';
 export { Platform, getPlatforms, requirePlatforms } from './platform';
 export { Program, type BuildOptions } from './program';
 export { AcquireScope } from './acquire-scope';

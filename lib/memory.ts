@@ -1,13 +1,12 @@
-// Memory objects: buffers, sub-buffers and images, their mappings (host
-// views that end at unmap), and the sharing state lib/interop/ sets on the
+// Memory objects: buffers, sub-buffers and images, the mappings they keep
+// (lib/mapping.ts makes them), and the sharing state lib/interop/ sets on the
 // ones made from another API's resource.
 import type { NativeMem } from './addon';
 import { CL } from './facts/cl-constants';
 import { OpenCLReleasedError, OpenCLStateError } from './errors';
-import type { Event } from './event';
 import { decode } from './info';
 import { type ResolvedImageFormat, resolveImageFormat, type ChannelOrder, type ChannelType } from './facts/cl-image-formats';
-import type { ContextLink, QueueLink } from './links';
+import type { ContextLink } from './links';
 import { Resource } from './resource';
 import { checkCount } from './validate';
 
@@ -51,7 +50,7 @@ export function accessFlags(access: Access | undefined, fallback: Access = 'read
 export class MemObject extends Resource<NativeMem> {
   readonly context: ContextLink;
   /** @internal Mappings not yet unmapped; unmapped (detached) on release. */
-  readonly mappings = new LiveSet<Mapping>();
+  readonly mappings = new LiveSet<HeldMapping>();
 
   /** @internal */
   constructor(native: NativeMem, context: ContextLink) {
@@ -251,134 +250,11 @@ export interface MapRange {
   writes: boolean;
 }
 
-/**
- * Maps that wait on user events, by the address they map, until those are
- * set. A driver finds the mapping an unmap ends by its address, so no unmap is
- * enqueued while another map of its address is in flight (native/queue.cc,
- * MapsInFlight): unmap() waits for such maps, and refuses when one of them
- * waits on a user event that is not set (it would wait for ever).
- */
-const gatedMaps = new Map<bigint, Event[]>();
-
-function noteGatedMap(address: bigint, event: Event): void {
-  if (event.gates.length === 0) return;
-  for (const [key, events] of gatedMaps) {
-    const still = events.filter((e) => e.unsetGates().length > 0);
-    if (still.length) gatedMaps.set(key, still);
-    else gatedMaps.delete(key);
-  }
-  const list = gatedMaps.get(address);
-  if (list) list.push(event);
-  else gatedMaps.set(address, [event]);
-}
-
-/** Another map of `address` that waits on a user event not set yet, if any. */
-function gatedMapAt(address: bigint, own: Event): Event | undefined {
-  return gatedMaps.get(address)?.find((e) => e !== own && e.unsetGates().length > 0);
-}
-
-/**
- * A mapped region of a buffer or image. Unmapping detaches `buffer`, so no view
- * outlives the mapping. A mapping that is dropped without unmap() is unmapped
- * when its ArrayBuffer is garbage-collected; until then the memory stays
- * valid even when the buffer, queue and context are released.
- */
-export class Mapping {
-  readonly memory: MemObject;
-  readonly queue: QueueLink;
-  /** The map command's event. */
-  readonly event: Event;
-  /** Row and slice pitch of a mapped image region (0 for buffers). */
-  readonly rowPitch: number;
-  readonly slicePitch: number;
-  /** @internal */
+/** @internal What a memory object keeps of a mapping of it (a Mapping: lib/mapping.ts). */
+export interface HeldMapping {
   readonly range: MapRange;
-  #buffer: ArrayBuffer | null;
-  readonly #record: unknown;
-  readonly #address: bigint;
-
-  /** @internal */
-  constructor(
-    memory: MemObject,
-    queue: QueueLink,
-    buffer: ArrayBuffer,
-    record: unknown,
-    address: bigint,
-    event: Event,
-    range: MapRange,
-    rowPitch = 0,
-    slicePitch = 0,
-  ) {
-    this.memory = memory;
-    this.queue = queue;
-    this.#buffer = buffer;
-    this.#record = record;
-    this.#address = address;
-    noteGatedMap(address, event);
-    this.event = event;
-    this.range = range;
-    this.rowPitch = rowPitch;
-    this.slicePitch = slicePitch;
-    memory.mappings.add(this);
-    queue.mappings.add(this);
-  }
-
-  get mapped(): boolean {
-    return this.#buffer !== null && !isDetached(this.#buffer);
-  }
-
-  /** The mapped bytes. Throws once unmapped; views taken earlier become empty (detached). */
-  get buffer(): ArrayBuffer {
-    if (this.#buffer === null) throw new OpenCLStateError('this mapping has been unmapped');
-    if (isDetached(this.#buffer)) {
-      throw new OpenCLStateError("this mapping's ArrayBuffer was transferred away; it is unmapped when that copy is collected");
-    }
-    return this.#buffer;
-  }
-
-  /** A Uint8Array over the mapped bytes. */
-  bytes(): Uint8Array {
-    return new Uint8Array(this.buffer);
-  }
-
-  /**
-   * Unmaps (clEnqueueUnmapMemObject) and detaches the buffer. When another map
-   * of the same address is still in flight, waits for it first (drivers end
-   * the earliest mapping of an address), or throws OpenCLStateError when that
-   * map waits on a user event that is not set.
-   */
-  unmap(options: { waitFor?: readonly Event[] } = {}): Event {
-    const buffer = this.buffer;
-    const gated = gatedMapAt(this.#address, this.event);
-    if (gated) {
-      throw new OpenCLStateError(
-        `another map of the same address (of this ${this.memory.kind} or one mapped from the same memory) waits on ${gated.unsetGates()[0]!.describe()}: ` +
-          'drivers end the earliest mapping of an address, so this unmap would end that one before its map has run; set the user event (or let that map fail) first',
-      );
-    }
-    const event = this.queue.submit({ call: 'clEnqueueUnmapMemObject', waitFor: options.waitFor }, (waitList) =>
-      this.queue.context.addon.enqueueUnmap(buffer, this.#record, waitList),
-    );
-    this.#forget();
-    return event;
-  }
-
-  [Symbol.dispose](): void {
-    this.abandon();
-  }
-
-  /** @internal Unmaps without waiting or throwing (release paths): detaching the buffer makes the native record unmap. */
-  abandon(): void {
-    if (this.#buffer === null) return;
-    this.queue.context.addon.detachArrayBuffer(this.#buffer);
-    this.#forget();
-  }
-
-  #forget(): void {
-    this.#buffer = null;
-    this.memory.mappings.delete(this);
-    this.queue.mappings.delete(this);
-  }
+  /** Ends the mapping without waiting or throwing. */
+  abandon(): void;
 }
 
 /** @internal Whether an ArrayBuffer was detached (transferred); `detached` where the engine has it. */

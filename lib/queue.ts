@@ -1,8 +1,9 @@
 // Command queues: every core enqueue command goes through submit() (wait
-// lists, user-event gates, blocking refusals, event bookkeeping); acquire and
-// release of shared objects reach lib/interop/ through lib/sharing-hooks.ts.
-import { constants as bufferConstants } from 'node:buffer';
-import { type EventId, type NativeHostBlock, type NativeQueue, callArrays } from './addon';
+// lists, user-event gates, blocking refusals, event bookkeeping); transfers of
+// host memory are staged by lib/staging.ts, maps made by lib/mapping.ts, and
+// acquire and release of shared objects reach lib/interop/ through
+// lib/sharing-hooks.ts.
+import { type EventId, type NativeQueue, callArrays } from './addon';
 import { CL } from './facts/cl-constants';
 import { STATUS } from './facts/cl-status';
 import type { ContextLink } from './links';
@@ -23,23 +24,18 @@ import { OpenCLError, OpenCLStateError, contextMismatch, describeValue } from '.
 import { type CheckedHost, type HostData, checkHost } from './host-memory';
 import { decode } from './info';
 import { Kernel } from './kernel';
-import { CLBuffer, CLImage, LiveSet, Mapping, type MemObject, hostImageBytes } from './memory';
+import { type MapAccess, type MapBufferOptions, type Mapping, mapBuffer, mapImage, mapped } from './mapping';
+import { CLBuffer, CLImage, LiveSet, type MemObject, hostImageBytes } from './memory';
 import { Resource } from './resource';
 import { enqueueShared } from './sharing-hooks';
+import { type RunTransfer, StagedTransfers, type TransferOptions } from './staging';
 import { checkCount, checkTriple } from './validate';
 
 type Triple = [number, number, number];
 
 export type { EnqueueOptions } from './event';
-export interface TransferOptions extends EnqueueOptions {
-  /**
-   * Block until the transfer is done (the caller's memory is used directly).
-   * Default false: JavaScript memory is staged (a write copies it now; a read
-   * fills the target when the command is seen to complete: await the event,
-   * or a later finish()), and HostMemory is used in place.
-   */
-  blocking?: boolean;
-}
+export type { MapAccess } from './mapping';
+export type { TransferOptions } from './staging';
 export interface BufferTransferOptions extends TransferOptions {
   offset?: number;
   /** Bytes to move; defaults to the host memory's byteLength. */
@@ -61,23 +57,9 @@ export interface KernelRunOptions extends EnqueueOptions {
   globalOffset?: readonly number[];
   localSize?: readonly number[];
 }
-export type MapAccess = 'read' | 'write' | 'read-write' | 'write-invalidate';
 export interface QueueOptions {
   outOfOrder?: boolean;
   profiling?: boolean;
-}
-
-const mapBits: Record<MapAccess, number> = {
-  read: CL.CL_MAP_READ,
-  write: CL.CL_MAP_WRITE,
-  'read-write': CL.CL_MAP_READ | CL.CL_MAP_WRITE,
-  'write-invalidate': CL.CL_MAP_WRITE_INVALIDATE_REGION,
-};
-
-function mapFlags(access: MapAccess | undefined): bigint {
-  const bits = Object.hasOwn(mapBits, access ?? 'read-write') ? mapBits[access ?? 'read-write'] : undefined;
-  if (bits === undefined) throw new TypeError(`access must be one of ${Object.keys(mapBits).join(', ')}; got ${describeValue(access)}`);
-  return BigInt(bits);
 }
 
 function expectMem<T extends MemObject>(
@@ -109,28 +91,10 @@ export interface CommandSpec {
   blocksLater?: boolean;
 }
 
-/** A read whose bytes land in a staging block first; copied into the target when the command is seen to end. */
-class StagedRead {
-  #block: NativeHostBlock | null;
-  constructor(
-    block: NativeHostBlock,
-    readonly target: ArrayBufferView,
-    readonly event: Event,
-  ) {
-    this.#block = block;
-  }
-  /** Idempotent. An error when the target can no longer take the bytes. */
-  finish(status: number): Error | undefined {
-    const block = this.#block;
-    if (!block) return undefined;
-    this.#block = null;
-    const copied = status === CL.CL_COMPLETE ? block.copyTo(this.target) : true;
-    block.release();
-    return copied ? undefined : new TypeError('the read completed, but its target was detached or shrunk meanwhile: the bytes were dropped');
-  }
-}
-
 const noGates: readonly UserEvent[] = [];
+
+/** What NVIDIA's (580) clEnqueueFillImage does with the wait list of a fill of a 3D image. */
+const fill3dWaitsOnHost = "on NVIDIA's driver a fill of a 3D image returns only once its wait list has ended";
 const noOptions: KernelRunOptions = Object.freeze({});
 
 /** Tells the unset user events behind a command of another queue that `waiter` waits on it (UserEvent.noteCrossQueueWait). */
@@ -148,7 +112,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   readonly device: Device;
   /** @internal Mappings made through this queue and not yet unmapped. */
   readonly mappings = new LiveSet<Mapping>();
-  readonly #staged = new Set<StagedRead>();
+  readonly #transfers = new StagedTransfers(this);
   /**
    * Events of commands on this queue the binding may still have to let go of
    * (see retireIfEnded). Released ones leave at the next pass: an array push
@@ -156,7 +120,10 @@ export class CommandQueue extends Resource<NativeQueue> {
    */
   #events: Event[] = [];
   #retireAt = 64;
-  /** Unset user events that commands on this queue wait on. */
+  /**
+   * User events that commands on this queue wait on (for an in-order queue, its last command): those not set, and
+   * those that failed while a command behind them may not have ended (#pruneFailed).
+   */
   #gates: readonly UserEvent[] = [];
   /** Out-of-order queues: the user events the last barrier waits on, which every later command waits on too. */
   #barrierGates: readonly UserEvent[] = [];
@@ -209,7 +176,7 @@ export class CommandQueue extends Resource<NativeQueue> {
 
   /** Number of non-blocking reads whose bytes have not reached their target yet. */
   get pendingTransfers(): number {
-    return this.#staged.size;
+    return this.#transfers.pending;
   }
 
   /**
@@ -257,12 +224,14 @@ export class CommandQueue extends Resource<NativeQueue> {
       this.#admitted = noGates;
       return undefined;
     }
+    this.#pruneFailed();
     const waitList = nativeWaitList(waitFor, this.context, call);
     // Out of order, a command waits on earlier ones only through a barrier (or as a marker or barrier without a wait list).
     const inherited = waitsOnAll || !this.properties.outOfOrder ? this.#gates : this.#barrierGates;
     const implicit = inherited.length ? inherited : undefined;
     const gates = waitFor === undefined && implicit === undefined ? noGates : gatesOf(waitFor, implicit);
     if (waitFor !== undefined && gates.length) noteCrossQueueWaits(waitFor, this);
+    if (blocking) refuseBehindFailed(gates, call);
     if (typeof blocking === 'string') {
       refuseToBlock(gates, `${call} (${blocking})`, 'the command', 'Set it first (userEvent.setStatus()), then enqueue this command.');
     } else if (blocking) {
@@ -284,6 +253,23 @@ export class CommandQueue extends Resource<NativeQueue> {
     this.#events.push(event);
     if (this.#events.length >= this.#retireAt) this.#retireEnded();
     return event;
+  }
+
+  /**
+   * A failed user event stays among the gates later commands inherit only while a command of this queue behind it
+   * has not ended in its driver (a later command of an in-order queue then waits on that command, so it is behind
+   * the failure too); once the driver has ended them all, later commands are not.
+   */
+  #pruneFailed(): void {
+    const prune = (gates: readonly UserEvent[]): readonly UserEvent[] => {
+      if (!gates.some((gate) => gate.state === 'failed')) return gates;
+      const kept = gates.filter(
+        (gate) => gate.state !== 'failed' || this.#events.some((event) => event.gates.includes(gate) && pendingInDriver(event)),
+      );
+      return kept.length === gates.length ? gates : kept;
+    };
+    this.#gates = prune(this.#gates);
+    this.#barrierGates = prune(this.#barrierGates);
   }
 
   // Commands whose events nobody releases must not keep the driver's objects
@@ -365,50 +351,8 @@ export class CommandQueue extends Resource<NativeQueue> {
     return { offset, size };
   }
 
-  // Host memory for the driver: see lib/host-memory.ts for why JS memory is
-  // lent directly only to blocking calls.
-  #transfer(
-    call: string,
-    direction: 'read' | 'write',
-    host: CheckedHost,
-    bytes: number,
-    options: TransferOptions,
-    run: (blocking: boolean, memory: ArrayBufferView | NativeHostBlock, waitList: EventId[] | undefined) => EventId,
-  ): Event {
-    if (options.blocking !== undefined && typeof options.blocking !== 'boolean') {
-      throw new TypeError(`options.blocking must be a boolean; got ${describeValue(options.blocking)}`);
-    }
-    const blocking = options.blocking === true;
-    if (host.kind === 'owned') {
-      const block = host.memory.native;
-      return this.submit({ call, waitFor: options.waitFor, blocking }, (waitList) => run(blocking, block, waitList));
-    }
-    if (blocking) {
-      const event = this.submit({ call, waitFor: options.waitFor, blocking }, (waitList) => run(true, host.view, waitList));
-      this.settleTransfers();
-      return event;
-    }
-    const addon = this.context.addon;
-    const block = direction === 'write' ? addon.stageHostBlock(host.view, bytes) : addon.allocateHostBlock(bytes, false);
-    let event: Event;
-    try {
-      event = this.submit({ call, waitFor: options.waitFor }, (waitList) => run(false, block, waitList));
-    } catch (error) {
-      block.release();
-      throw error;
-    }
-    if (direction === 'write') {
-      block.release(); // the command holds its own reference until it ends
-      return event;
-    }
-    const read = new StagedRead(block, host.view, event);
-    this.#staged.add(read);
-    event.onEnd = (status) => {
-      this.#staged.delete(read);
-      return read.finish(status);
-    };
-    event.completed.catch(() => {}); // watched so the bytes arrive; errors belong to whoever awaits
-    return event;
+  #transfer(call: string, direction: 'read' | 'write', host: CheckedHost, bytes: number, options: TransferOptions, run: RunTransfer): Event {
+    return this.#transfers.transfer(call, direction, host, bytes, options, run);
   }
 
   /**
@@ -416,17 +360,7 @@ export class CommandQueue extends Resource<NativeQueue> {
    * into their targets (after blocking waits, which no callback precedes).
    */
   settleTransfers(): void {
-    for (const read of this.#staged) {
-      let status: number;
-      try {
-        status = read.event.statusCode();
-      } catch {
-        continue;
-      }
-      if (status > CL.CL_COMPLETE) continue;
-      this.#staged.delete(read);
-      read.finish(status);
-    }
+    this.#transfers.settle();
   }
 
   /** Copies between buffers. */
@@ -545,7 +479,10 @@ export class CommandQueue extends Resource<NativeQueue> {
         ? new Uint32Array(color)
         : new Float32Array(color);
     const { origin, region } = this.#imageRegion(image, options);
-    return this.submit({ call: 'clEnqueueFillImage', waitFor: options.waitFor }, (waitList) =>
+    // NVIDIA's (580) fill of a 3D image returns only once its wait list has ended (a 2D one at once): refused
+    // behind an unset user event on every driver, as the external-memory acquire is.
+    const blocking = image.type === CL.CL_MEM_OBJECT_IMAGE3D ? fill3dWaitsOnHost : undefined;
+    return this.submit({ call: 'clEnqueueFillImage', waitFor: options.waitFor, blocking }, (waitList) =>
       this.context.addon.enqueueFillImage(this.slot, image.slot, packed, origin, region, waitList),
     );
   }
@@ -602,70 +539,27 @@ export class CommandQueue extends Resource<NativeQueue> {
     return true;
   }
 
-  #mapBuffer(buffer: CLBuffer, blocking: boolean, options: EnqueueOptions & { access?: MapAccess; offset?: number; size?: number }): Mapping {
-    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueMapBuffer');
-    const flags = mapFlags(options.access);
-    const offset = options.offset ?? 0;
-    checkCount(offset, 'offset');
-    const size = options.size ?? buffer.size - offset;
-    checkCount(size, 'size', 1);
-    if (offset + size > buffer.size) throw new RangeError(`offset + size (${offset + size}) exceeds the buffer's ${buffer.size} bytes`);
-    // A GPU's buffer can be larger than an ArrayBuffer can be (NVIDIA's: over 4 GiB); refused before anything is mapped.
-    if (size > bufferConstants.MAX_LENGTH)
-      throw new RangeError(
-        `size: a mapping is at most ${bufferConstants.MAX_LENGTH} bytes here (buffer.constants.MAX_LENGTH, the largest ArrayBuffer); got ${size}${options.size === undefined ? ` (the buffer's ${buffer.size} bytes from offset ${offset})` : ''}: map it in parts with offset and size`,
-      );
-    const range = { start: offset, end: offset + size, writes: options.access !== 'read' };
-    buffer.checkMapOverlap(range);
-    let result!: ReturnType<ContextLink['addon']['enqueueMapBuffer']>;
-    const event = this.submit({ call: 'clEnqueueMapBuffer', waitFor: options.waitFor, blocking }, (waitList) => {
-      result = this.context.addon.enqueueMapBuffer(this.slot, buffer.slot, blocking, flags, offset, size, waitList);
-      return result.event;
-    });
-    return new Mapping(buffer, this, result.buffer, result.record, result.address, event, range);
-  }
-
-  #mapImage(image: CLImage, blocking: boolean, options: ImageRegionOptions & { access?: MapAccess }): Mapping {
-    expectMem(this, image, CLImage, 'image', 'clEnqueueMapImage');
-    const flags = mapFlags(options.access);
-    const { origin, region } = this.#imageRegion(image, options);
-    const range = { start: 0, end: Number.MAX_SAFE_INTEGER, writes: options.access !== 'read' };
-    image.checkMapOverlap(range);
-    let result!: ReturnType<ContextLink['addon']['enqueueMapImage']>;
-    const event = this.submit({ call: 'clEnqueueMapImage', waitFor: options.waitFor, blocking }, (waitList) => {
-      result = this.context.addon.enqueueMapImage(this.slot, image.slot, blocking, flags, origin, region, waitList);
-      return result.event;
-    });
-    return new Mapping(image, this, result.buffer, result.record, result.address, event, range, result.rowPitch, result.slicePitch);
-  }
-
   /** Maps a buffer range; resolves once the bytes are readable. */
-  async mapBuffer(buffer: CLBuffer, options: EnqueueOptions & { access?: MapAccess; offset?: number; size?: number } = {}): Promise<Mapping> {
-    const mapping = this.#mapBuffer(buffer, false, options);
-    await this.#settle(mapping);
-    return mapping;
+  async mapBuffer(buffer: CLBuffer, options: MapBufferOptions = {}): Promise<Mapping> {
+    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueMapBuffer');
+    return mapped(mapBuffer(this, buffer, false, options));
   }
   /** Maps a buffer range, blocking until the bytes are readable. */
-  mapBufferSync(buffer: CLBuffer, options: EnqueueOptions & { access?: MapAccess; offset?: number; size?: number } = {}): Mapping {
-    return this.#mapBuffer(buffer, true, options);
+  mapBufferSync(buffer: CLBuffer, options: MapBufferOptions = {}): Mapping {
+    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueMapBuffer');
+    return mapBuffer(this, buffer, true, options);
   }
   /** Maps an image region; rows are `mapping.rowPitch` bytes apart. */
   async mapImage(image: CLImage, options: ImageRegionOptions & { access?: MapAccess } = {}): Promise<Mapping> {
-    const mapping = this.#mapImage(image, false, options);
-    await this.#settle(mapping);
-    return mapping;
+    return mapped(this.#mapImage(image, false, options));
   }
   mapImageSync(image: CLImage, options: ImageRegionOptions & { access?: MapAccess } = {}): Mapping {
     return this.#mapImage(image, true, options);
   }
 
-  async #settle(mapping: Mapping): Promise<void> {
-    try {
-      await mapping.event.completed;
-    } catch (error) {
-      mapping.abandon();
-      throw error;
-    }
+  #mapImage(image: CLImage, blocking: boolean, options: ImageRegionOptions & { access?: MapAccess }): Mapping {
+    expectMem(this, image, CLImage, 'image', 'clEnqueueMapImage');
+    return mapImage(this, image, blocking, options, () => this.#imageRegion(image, options));
   }
 
   /** A marker: completes when the listed events (or all earlier commands) complete. */
@@ -740,7 +634,9 @@ export class CommandQueue extends Resource<NativeQueue> {
   /**
    * Resolves when every command enqueued so far has completed, without
    * blocking the event loop. Does not keep the process alive while those
-   * commands wait on a user event that is not set.
+   * commands wait on a user event that is not set. Rejects when one of them
+   * failed, once the driver has ended them (so that the commands enqueued
+   * after are not behind the failure).
    */
   async finish(): Promise<void> {
     if (this.#brokenBy !== undefined) {
@@ -752,7 +648,11 @@ export class CommandQueue extends Resource<NativeQueue> {
     const marker = this.enqueueMarker();
     this.native.flush();
     try {
-      await marker.completed;
+      await marker.completed.catch(async (error) => {
+        // Failed in the binding's view at once (a command behind a failed user event): the driver's end comes first.
+        if (marker.failedInView() !== undefined) await marker.driverEnded(true);
+        throw error;
+      });
     } finally {
       marker.release();
       this.settleTransfers();
@@ -762,10 +662,22 @@ export class CommandQueue extends Resource<NativeQueue> {
   /**
    * Blocks until every command enqueued so far has completed (clFinish).
    * Throws OpenCLStateError instead when a command waits on a user event that
-   * is not set (it would never return).
+   * is not set (it would never return), and OpenCLError
+   * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST at once while a command
+   * behind a user event that failed has not ended in its driver (the binding
+   * counts it failed; a driver may never end it).
    */
   finishSync(): void {
-    refuseToBlock(gatesOf(undefined, this.#gates), 'finishSync()', 'a command on this queue');
+    this.#pruneFailed();
+    const failed = this.#gates.find((gate) => gate.state === 'failed');
+    if (failed) {
+      throw new OpenCLError(
+        STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+        'clFinish',
+        `finishSync(): a command on this queue waits on ${failed.describe()}, so it failed (and the commands behind it); its driver has not ended it yet, and may never (PoCL)`,
+      );
+    }
+    refuseToBlock(this.#gates, 'finishSync()', 'a command on this queue');
     this.native.finish();
     this.settleTransfers();
   }
@@ -780,14 +692,31 @@ export class CommandQueue extends Resource<NativeQueue> {
       // A failing queue has nothing left to flush; release it regardless.
     }
     for (const event of this.#events) {
-      if (!event.retireIfEnded())
-        event.completed.then(
-          () => event.retireIfEnded(),
-          () => event.retireIfEnded(),
-        );
+      if (!event.retireIfEnded()) event.driverEnded().then(() => event.retireIfEnded());
     }
     this.#events = [];
   }
+}
+
+/** Whether the driver may still run the command (an event released or retired: it cannot be asked, and counts as ended). */
+function pendingInDriver(event: Event): boolean {
+  if (event.released || event.handleGone) return false;
+  try {
+    return event.statusCode() > CL.CL_COMPLETE;
+  } catch {
+    return false;
+  }
+}
+
+/** A blocking call behind a failed user event ends at once, before the driver: the binding counts the command failed. */
+function refuseBehindFailed(gates: readonly UserEvent[], call: string): void {
+  const failed = gates.find((gate) => gate.state === 'failed');
+  if (failed === undefined) return;
+  throw new OpenCLError(
+    STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+    call,
+    `the command would wait on ${failed.describe()}, through an earlier command of this queue or an event in waitFor, so it has failed before it was enqueued`,
+  );
 }
 
 /**
