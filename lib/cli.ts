@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 // npx opencl-interop info [--json] [--library PATH]
+import { mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { OpenCLNotAvailableError } from './errors';
 import './interop'; // registers the sharing extensions the report lists
 import { externalReport } from './interop/external-report';
@@ -38,15 +41,27 @@ function main(argv: string[]): number {
   while (args.length) {
     const arg = args.shift()!;
     if (arg === '--json') json = true;
-    else if (arg === '--library' && args.length) library = args.shift();
-    else {
+    else if (arg === '--library') {
+      const path = args.shift();
+      if (path === undefined || path === '' || path.startsWith('--')) {
+        console.error(`--library needs the path of an OpenCL library (an ICD loader or a driver)${path ? `; got ${path}` : ''}\n\n${usage}`);
+        return 2;
+      }
+      library = path;
+    } else {
       console.error(`Unknown option: ${arg}\n\n${usage}`);
       return 2;
     }
   }
-  // Registry files the ICD loader skips (or would crash on: loadOpenCL refuses those), named here.
+  // Registry files the ICD loader skips, named here; those it would crash on (loadOpenCL refuses them) are left out.
   const registry = icdRegistryProblems();
-  if (!json) for (const p of registry.filter((p) => !p.crashes)) console.error(`warning: ICD registry file ${p.file} ${p.problem}`);
+  const fatal = registry.filter((p) => p.crashes);
+  if (fatal.length && !library) leaveOut(fatal.map((p) => p.file));
+  if (!json) {
+    for (const p of registry) {
+      console.error(`warning: ICD registry file ${p.file} ${p.problem}${p.crashes && !library ? ': skipped (the ICD loader crashes on it)' : ''}`);
+    }
+  }
   try {
     loadOpenCL(library ? { library } : {});
     const report = systemReport({ external: externalReport, vulkan: (platforms) => videoReport(vulkanReport(platforms)) });
@@ -57,6 +72,28 @@ function main(argv: string[]): number {
     else console.error((error as Error).message);
     return error instanceof OpenCLNotAvailableError ? 3 : 1;
   }
+}
+
+/**
+ * Points the ICD loader at a folder of the registry's other files (links to them), for this process: ocl-icd reads
+ * OCL_ICD_VENDORS (else /etc/OpenCL/vendors) at the first platform query, and crashes on a file that starts with a
+ * NUL byte whatever OCL_ICD_FILENAMES says.
+ */
+function leaveOut(files: readonly string[]): void {
+  const named = process.env.OCL_ICD_VENDORS;
+  let folder = '/etc/OpenCL/vendors';
+  if (named) {
+    try {
+      folder = statSync(named).isDirectory() ? named : '';
+    } catch {
+      folder = '';
+    }
+  }
+  const kept = folder ? readdirSync(folder).filter((name) => name.endsWith('.icd') && !files.includes(join(folder, name))) : [];
+  const replacement = mkdtempSync(join(tmpdir(), 'opencl-interop-icd-'));
+  for (const name of kept) symlinkSync(join(folder, name), join(replacement, basename(name)));
+  process.env.OCL_ICD_VENDORS = replacement;
+  process.once('exit', () => rmSync(replacement, { recursive: true, force: true }));
 }
 
 process.exitCode = main(process.argv.slice(2));

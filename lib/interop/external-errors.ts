@@ -57,21 +57,30 @@ export class OpenCLImageLayoutError extends Error {
   }
 }
 
+/** The status outside the spec NVIDIA's driver (580) answers a descriptor it cannot import with. */
+const notImportable = 999;
+
 /**
  * A driver refused an imported handle: a negative status the spec names for
  * an invalid property value, or a status outside the spec (NVIDIA answers
- * a descriptor it cannot import with 999). Keeps the driver's status.
+ * a descriptor it cannot import with 999, and a buffer import larger than the
+ * allocation the handle was exported with with 1). Keeps the driver's status.
+ * `bytes`: the size a buffer import asked for, where it did.
  */
 export class OpenCLImportError extends OpenCLError {
   override name = 'OpenCLImportError';
   readonly handleType: string;
-  constructor(status: number, call: string, handleType: string, handle: string, expected: string) {
+  constructor(status: number, call: string, handleType: string, handle: string, expected: string, bytes?: number) {
     super(
       status,
       call,
-      status > 0
-        ? `the driver refused ${handle} as a ${handleType} handle (with a status outside the OpenCL spec): it is not ${expected} that this device can import`
-        : `the driver found a property of the import invalid: most likely ${handle} is not ${expected} that this device can import`,
+      status > 0 && status !== notImportable && bytes !== undefined
+        ? `the driver refused ${handle} as a ${handleType} handle of ${bytes} bytes (with a status outside the OpenCL spec): most likely ` +
+            `${bytes} bytes is more than the allocation the handle was exported with (import at most that size: options.size, or the ` +
+            `handle's size); else it is not ${expected} that this device can import`
+        : status > 0
+          ? `the driver refused ${handle} as a ${handleType} handle (with a status outside the OpenCL spec): it is not ${expected} that this device can import`
+          : `the driver found a property of the import invalid: most likely ${handle} is not ${expected} that this device can import`,
     );
     this.handleType = handleType;
   }

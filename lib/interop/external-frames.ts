@@ -221,7 +221,7 @@ function imageOverBuffer(context: Context, sub: CLBuffer, plane: PlaneLayout, in
       error.status,
       error.call,
       listed
-        ? `${names} made no ${what} of imported memory (cl_khr_image2d_from_buffer over external memory): ${wayOut}`
+        ? `${names} could not make ${what} of imported memory (cl_khr_image2d_from_buffer over external memory): ${wayOut}`
         : `${names} cannot make ${what}: ${format.order}/${format.type} is not among the context's 2D image formats (context.supportedImageFormats()); ${wayOut}`,
     );
   }

@@ -150,8 +150,8 @@ export function checkHandle<T extends string>(handle: unknown, table: Readonly<R
   };
 }
 
-/** The import's error, as an OpenCLImportError where the driver refused the handle. */
-function refusedHandle(error: unknown, checked: CheckedHandle<string>): unknown {
+/** The import's error, as an OpenCLImportError where the driver refused the handle (`bytes`: a buffer import's size). */
+function refusedHandle(error: unknown, checked: CheckedHandle<string>, bytes?: number): unknown {
   if (!(error instanceof OpenCLError) || error instanceof OpenCLImportError) return error;
   if (error.status <= 0 && error.status !== STATUS.CL_INVALID_PROPERTY) return error;
   const handle =
@@ -166,6 +166,7 @@ function refusedHandle(error: unknown, checked: CheckedHandle<string>): unknown 
     checked.handleType,
     handle,
     expectedExports[checked.record.extension] ?? `a ${checked.handleType} handle`,
+    bytes,
   );
 }
 
@@ -185,6 +186,7 @@ export function importWithOwnership<R, W>(
   duplicate: boolean,
   run: (value: number | bigint | string) => R,
   adopt: (native: R) => W,
+  bytes?: number,
 ): W {
   const fd = checked.record.handle === 'fd' && (checked.value as number) >= 0;
   // A sync fd is consumed by the wait it is imported for: the driver takes it as it is.
@@ -195,7 +197,7 @@ export function importWithOwnership<R, W>(
     result = run(value);
   } catch (error) {
     if (viaCopy) closeFd(value as number);
-    throw refusedHandle(error, checked);
+    throw refusedHandle(error, checked, bytes);
   }
   const wrapper = adopt(result);
   if (!duplicate && checked.record.ownership === 'transferred') {

@@ -233,6 +233,7 @@ export class ExternalMemory extends SharingFacade<NativeExternalMemory> {
       opts.duplicate === true,
       (value) => this.native.createBuffer(context.native, properties(value), flags, size),
       (native) => this.#adopt(new CLBuffer(native, context), checked, flags, devices, description),
+      size,
     );
   }
 
