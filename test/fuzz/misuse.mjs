@@ -7,7 +7,11 @@
 // user events that are never set (blocking calls on them must throw, not
 // hang), garbage collection in between, status waits (whenStatus of every
 // status, on user events and commands), commands gated by a fresh user event
-// on a queue that is then released, maps and unmaps among all of it. With the
+// on a queue that is then released, maps and unmaps among all of it, maps
+// behind user events set to a negative status (through wait lists, markers
+// of other queues and queue order, their queues released while the maps
+// wait), mappings dropped without unmap and collected, waits behind the
+// failure (which must end), 3D image commands behind user events. With the
 // reference driver beside the compiling platform (--with-reference): its
 // contexts, built-in kernels and, when its control API loads (koffi), its
 // simulated VA surfaces and D3D9 textures. With --with-va: the VA module on
@@ -137,7 +141,9 @@ export function runSeed(
 ) {
   const dir = logDir ?? mkdtempSync(join(tmpdir(), 'misuse-'));
   const log = join(dir, `seed-${seed}.log`);
-  const childEnv = { ...process.env, ...env, MISUSE_LOG: log };
+  // The reference driver aborts on an unmap of a map that failed, as NVIDIA's faults there.
+  const strict = config.reference ? { REFDRV_FAILED_MAP_UNMAP: 'abort' } : {};
+  const childEnv = { ...process.env, ...strict, ...env, MISUSE_LOG: log };
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
   const started = Date.now();
   const childArgs = ['--expose-gc', programPath, JSON.stringify({ ...config, seed })];
