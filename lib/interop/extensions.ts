@@ -328,7 +328,7 @@ export const externalMemoryRecord = frozen({
   // undefined behaviour, so the binding refuses both before the driver, as CL_INVALID_OPERATION.
   errors: { invalidDevice: -33, invalidResource: -38, alreadyAcquired: -59, notAcquired: -59 },
   errorNames: { [-33]: 'CL_INVALID_DEVICE', [-38]: 'CL_INVALID_MEM_OBJECT', [-59]: 'CL_INVALID_OPERATION' },
-  // NVIDIA's (580) returns only once its wait list has ended (scripts/gpu/failed-gate-probe.mjs): behind a user
+  // NVIDIA's (580) returns only once its wait list has ended (test/gpu/gated-enqueues.test.mjs): behind a user
   // event that only the calling thread can set, it never returns. Refused on every driver, so that a script that
   // passes here does not hang there; the reference driver shows it with REFDRV_GATED_INTEROP=block.
   acquireWaitsOnHost: onlyAfterWaitList,

@@ -33,6 +33,19 @@ export interface SeedResult {
   stepsRun: number;
   /** The last steps started, as "index: op-number op-source". */
   steps: string[];
+  /** Milliseconds from its script's last line (the counts) to the process's end; null when it printed none. */
+  exitMs: number | null;
+  /** Its threads (/proc), when it was still there slowExitMs after that line. */
+  slowExit: string | null;
+}
+
+/** "Last line to exit" over a run: percentiles in milliseconds, and the seeds over the limit. */
+export interface ExitTimes {
+  count: number;
+  p50: number | null;
+  p99: number | null;
+  max: number | null;
+  over: number[];
 }
 
 export type FailureKind = 'crash' | 'hang' | 'untyped' | 'wrong' | 'failed';
@@ -73,6 +86,8 @@ export declare function runSeed(
     exitWaitMs?: number;
     /** A crashed seed runs again under gdb or cuda-gdb. */
     debugCrashes?: boolean;
+    /** A process still there this long after its script's last line gets its threads (/proc) in slowExit. */
+    slowExitMs?: number;
   },
 ): Promise<SeedResult>;
 export declare function verdict(result: SeedResult): Failure | null;
@@ -85,7 +100,12 @@ export declare function runSeeds(
     parallel?: number;
     env?: Record<string, string | undefined>;
     timeoutMs?: number;
+    stacks?: boolean;
+    exitWaitMs?: number;
+    debugCrashes?: boolean;
+    slowExitMs?: number;
     onResult?(result: SeedResult, failure: Failure | null): void;
   },
 ): Promise<SeedResult[]>;
 export declare function summarize(results: SeedResult[]): Summary;
+export declare function exitTimes(results: SeedResult[], limitMs?: number): ExitTimes;

@@ -32,7 +32,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { stacksOf, stacksUnderDebugger } from '../gpu/stacks.mjs';
+import { stacksOf, stacksUnderDebugger, threadsOf } from '../gpu/stacks.mjs';
 import { startXvfb } from '../../examples/support/xvfb.mjs';
 
 export { startXvfb };
@@ -121,7 +121,10 @@ function signalGroup(pid, signal) {
 /**
  * Runs one seed in a fresh process (its own process group, killed with
  * everything it started at timeoutMs). Resolves with { seed, status, signal,
- * stdout, stderr, timedOut, ms, steps: the step log's last lines, stepsRun }.
+ * stdout, stderr, timedOut, ms, steps: the step log's last lines, stepsRun,
+ * exitMs: from its script's last line (the counts) to the process's end, or
+ * null, slowExit: its threads (/proc) slowExitMs after that line if it was
+ * still there }.
  * config: { steps, platform, reference, va, control }; env: added to this
  * process's environment (undefined removes a variable).
  */
@@ -137,6 +140,7 @@ export function runSeed(
     exitGraceMs = 45_000,
     exitWaitMs = 0,
     debugCrashes = false,
+    slowExitMs = 0,
   } = {},
 ) {
   const dir = logDir ?? mkdtempSync(join(tmpdir(), 'misuse-'));
@@ -164,9 +168,13 @@ export function runSeed(
     let killed = false;
     let stacksTaken = Promise.resolve();
     const timers = [];
+    let lastLineAt = 0;
+    let closedAt = 0;
+    let slowExit = null;
     const end = async (status, signal) => {
       if (ended) return;
       ended = true;
+      closedAt ||= Date.now();
       for (const timer of timers) clearTimeout(timer);
       // A process that ends while its stacks are being taken (a slow exit, not a stuck one) still gets them in its report.
       await stacksTaken;
@@ -190,6 +198,8 @@ export function runSeed(
         ms: Date.now() - started,
         stepsRun: lines.length,
         steps: lines.slice(-lastSteps),
+        exitMs: lastLineAt ? closedAt - lastLineAt : null,
+        slowExit,
       });
     };
     // A hang: every thread's stack first when asked (gdb or cuda-gdb), then the process group is killed.
@@ -216,6 +226,14 @@ export function runSeed(
     child.stdout.on('data', () => {
       if (exitWatch || !/"ok":\d+/.test(stdout)) return;
       exitWatch = true;
+      lastLineAt = Date.now();
+      // Where the time goes in a slow exit: the threads' states from /proc (no debugger: attaching one changes it).
+      if (slowExitMs)
+        timers.push(
+          setTimeout(() => {
+            if (!closed) slowExit = `still there ${slowExitMs} ms after its last line; ${threadsOf(child.pid)}`;
+          }, slowExitMs),
+        );
       timers.push(setTimeout(() => kill(`the script ended but the process had not exited ${Math.round(exitGraceMs / 1000)} s later`), exitGraceMs));
     });
     child.on('error', (error) => {
@@ -224,6 +242,7 @@ export function runSeed(
     });
     child.on('close', (status, signal) => {
       closed = true;
+      closedAt = Date.now();
       end(status, signal);
     });
   });
@@ -290,7 +309,11 @@ export function failureReport(result, config, failure = verdict(result)) {
  * Runs seeds, `parallel` at a time, each in its own process. onResult(result,
  * failure) is called as each ends. Resolves with the results in seed order.
  */
-export async function runSeeds(seeds, config, { parallel = 1, env = {}, timeoutMs, stacks = false, exitWaitMs, debugCrashes, onResult } = {}) {
+export async function runSeeds(
+  seeds,
+  config,
+  { parallel = 1, env = {}, timeoutMs, stacks = false, exitWaitMs, debugCrashes, slowExitMs, onResult } = {},
+) {
   const results = new Array(seeds.length);
   let next = 0;
   const logDir = mkdtempSync(join(tmpdir(), 'misuse-'));
@@ -299,7 +322,7 @@ export async function runSeeds(seeds, config, { parallel = 1, env = {}, timeoutM
       Array.from({ length: Math.min(parallel, seeds.length) }, async () => {
         while (next < seeds.length) {
           const index = next++;
-          const result = await runSeed(seeds[index], config, { env, timeoutMs, logDir, stacks, exitWaitMs, debugCrashes });
+          const result = await runSeed(seeds[index], config, { env, timeoutMs, logDir, stacks, exitWaitMs, debugCrashes, slowExitMs });
           results[index] = result;
           onResult?.(result, verdict(result));
         }
@@ -330,6 +353,22 @@ export function platformNames(env = {}) {
   });
 }
 
+/**
+ * "Last line to exit" over a run's seeds: from each script's last line to its process's end (a script ends by
+ * itself; what remains is the package's and the drivers' teardown). { count, p50, p99, max, over: seeds over `limitMs` }.
+ */
+export function exitTimes(results, limitMs = 2000) {
+  const timed = results.filter((r) => r.exitMs != null).sort((a, b) => a.exitMs - b.exitMs);
+  const at = (q) => (timed.length ? timed[Math.min(timed.length - 1, Math.ceil(q * timed.length) - 1)].exitMs : null);
+  return {
+    count: timed.length,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: timed.length ? timed[timed.length - 1].exitMs : null,
+    over: timed.filter((r) => r.exitMs > limitMs).map((r) => r.seed),
+  };
+}
+
 /** The counts of a run: seeds, and failures by kind with their seeds. */
 export function summarize(results) {
   const summary = { seeds: results.length, passed: 0, crash: [], hang: [], untyped: [], wrong: [], failed: [] };
@@ -354,6 +393,9 @@ const usage = `usage: node test/fuzz/misuse.mjs [--platform NAME] [--seeds 1-300
   --stacks            a hung seed's report gets every thread's stack (gdb, or cuda-gdb where only it is installed)
   --exit-wait SECONDS after a stuck exit's stacks, wait this much longer before the kill (tells a slow exit from a stuck one)
   --debug-crashes     a crashed seed runs again under gdb or cuda-gdb; its report gets the signal and every thread's stack
+  --slow-exit SECONDS a seed still there this long after its script's last line is reported with its threads (/proc)
+Each seed's line says how long its process took to end after its script's last line; the summary gives p50, p99 and
+max of that over the run ("last line to exit", the time the package's and the drivers' teardown takes).
 MISUSE_TRACE=1 prints each step of a seed to its stderr; MISUSE_WHY=1 adds the async resources to a hang's report.`;
 
 function parseArgs(argv) {
@@ -387,6 +429,7 @@ function parseArgs(argv) {
     else if (flag === '--stacks') options.stacks = true;
     else if (flag === '--exit-wait') options.exitWaitMs = count(flag, value()) * 1000;
     else if (flag === '--debug-crashes') options.debugCrashes = true;
+    else if (flag === '--slow-exit') options.slowExitMs = count(flag, value()) * 1000;
     else if (flag === '--without-control') options.control = false;
     else if (flag === '--with-va') options.va = options.reference = true;
     else if (flag === '--help' || flag === '-h') options.help = true;
@@ -449,14 +492,17 @@ async function main(argv) {
       stacks: options.stacks,
       exitWaitMs: options.exitWaitMs,
       debugCrashes: options.debugCrashes,
+      slowExitMs: options.slowExitMs,
       onResult(result, failure) {
         done++;
+        const exit = result.exitMs == null ? '' : `, exited ${result.exitMs} ms after its last line`;
         if (failure) console.log(`\n${failureReport(result, config, failure)}\n`);
         else if (process.stdout.isTTY) process.stdout.write(`\r${done}/${seeds.length} seeds`);
         else
           console.log(
-            `seed ${result.seed} passed in ${(result.ms / 1000).toFixed(1)} s (${done}/${seeds.length}, ${Math.round((Date.now() - started) / 1000)} s)`,
+            `seed ${result.seed} passed in ${(result.ms / 1000).toFixed(1)} s${exit} (${done}/${seeds.length}, ${Math.round((Date.now() - started) / 1000)} s)`,
           );
+        if (result.slowExit) console.log(`seed ${result.seed}: ${result.slowExit}`);
       },
     });
     const summary = summarize(results);
@@ -468,6 +514,12 @@ async function main(argv) {
         `${summary.wrong.length} wrong results${list(summary.wrong)}, ${summary.untyped.length} untyped errors${list(summary.untyped)}, ` +
         `${summary.failed.length} other failures${list(summary.failed)}`,
     );
+    const exits = exitTimes(results);
+    if (exits.count)
+      console.log(
+        `last line to exit, ${exits.count} processes, ${options.parallel} at a time: p50 ${exits.p50} ms, p99 ${exits.p99} ms, max ${exits.max} ms; ` +
+          `${exits.over.length} over 2 s${exits.over.length ? ` (seeds ${exits.over.join(', ')})` : ''}`,
+      );
     return summary.passed === summary.seeds ? 0 : 1;
   } finally {
     for (const cleanup of cleanups) await cleanup();

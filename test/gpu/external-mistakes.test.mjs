@@ -154,7 +154,7 @@ describe('waits on semaphores made in OpenCL that nothing can signal', {
     ],
     [
       'a semaphore released with a gated wait pending whose gate then completes (signaled first)',
-      // NVIDIA's wait behind an unset user event never returned (scripts/gpu/failed-gate-probe.mjs): refused first.
+      // NVIDIA's wait behind an unset user event never returned (test/gpu/gated-enqueues.test.mjs): refused first.
       'await s.signal(queue); const gate = context.createUserEvent(); console.log(named(() => s.wait(queue, { waitFor: [gate] }))); s.release(); gate.setStatus("complete"); await queue.finish(); console.log("finished");',
       [
         /^OpenCLStateError: clEnqueueWaitSemaphoresKHR \(on NVIDIA's driver it returns only once its wait list has ended\) would block for ever/,
@@ -170,7 +170,7 @@ describe('waits on semaphores made in OpenCL that nothing can signal', {
 });
 
 // NVIDIA's (580) clEnqueueAcquireExternalMemObjectsKHR returns only once its wait list has ended: behind a user event
-// that only the calling thread can set it never returns (scripts/gpu/failed-gate-probe.mjs; this test's first form,
+// that only the calling thread can set it never returns (test/gpu/gated-enqueues.test.mjs; this test's first form,
 // an acquire gated on a user event that then fails, hung there 2 of 2). The package refuses such an acquire on every
 // driver; the reference driver blocks as NVIDIA's does with REFDRV_GATED_INTEROP=block.
 const onReference = platform?.name === 'opencl-interop reference driver';
