@@ -4,7 +4,8 @@
 // order its type, frame_num, POC, the reference frames held before it, and
 // the display order; plus the DPB slot rules the decoder relies on.
 import { describe, expect, it } from 'vitest';
-import { type Decoded, decodeStream, type FfmpegView, ffmpegView, streams } from './fixtures/h264/streams';
+import { splitAnnexB } from '../lib/video/h264';
+import { type Decoded, decodeStream, type FfmpegView, ffmpegView, sequence, streamBytes, streams } from './fixtures/h264/streams';
 
 const decoded = new Map<string, Decoded>();
 const views = new Map<string, FfmpegView>();
@@ -146,6 +147,19 @@ describe.each(streams)('%s against FFmpeg', (name) => {
         expect(p.data[s.offset + 3]! & 31).toBe(p.isIdr ? 5 : 1);
       }
     }
+  });
+});
+
+describe('picture data ownership', () => {
+  it('every picture keeps its own bytes: after 30 passes over the 1080p stream (past several 1 MiB slabs), each slice is the NAL unit sent', () => {
+    const nals = splitAnnexB(streamBytes('1080p'));
+    const all = Array.from({ length: 30 }, () => nals).flat();
+    const { pictures } = sequence(all);
+    const vcl = all.filter((n) => (n[0]! & 31) === 1 || (n[0]! & 31) === 5);
+    const sent = pictures.flatMap((p) => p.slices.map((s) => p.data.subarray(s.offset + 3, s.offset + s.size)));
+    expect(sent.length).toBe(vcl.length);
+    for (let i = 0; i < vcl.length; i++) expect(Buffer.from(sent[i]!).equals(Buffer.from(vcl[i]!)), `slice ${i}`).toBe(true);
+    expect(new Set(pictures.map((p) => p.data.buffer)).size).toBeGreaterThan(1);
   });
 });
 

@@ -60,14 +60,18 @@ export class ReferenceFrames {
     return this.frames.filter((f) => f.reference !== 0);
   }
 
-  counts(): { short: number; long: number } {
+  /** Frames marked used for short-term and for long-term reference (set by count()). */
+  short = 0;
+  long = 0;
+  count(): void {
     let short = 0;
     let long = 0;
     for (const f of this.frames) {
       if (f.reference === SHORT) short++;
       else if (f.reference === LONG) long++;
     }
-    return { short, long };
+    this.short = short;
+    this.long = long;
   }
 
   /** Marks a frame unused for reference and lets go of its slot; frames neither referenced nor awaiting output leave the DPB. */
@@ -98,8 +102,8 @@ export class ReferenceFrames {
   slidingWindow(maxNumRefFrames: number): void {
     const limit = Math.max(maxNumRefFrames, 1);
     for (;;) {
-      const { short, long } = this.counts();
-      if (short + long < limit || short === 0) return;
+      this.count();
+      if (this.short + this.long < limit || this.short === 0) return;
       let oldest: DpbFrame | null = null;
       for (const f of this.frames) if (f.reference === SHORT && (!oldest || f.frameNumWrap < oldest.frameNumWrap)) oldest = f;
       this.unmark(oldest!);
@@ -111,8 +115,8 @@ export class ReferenceFrames {
     const limit = Math.max(maxNumRefFrames, 1);
     const extra = this.frames.includes(current) ? 0 : 1;
     for (;;) {
-      const { short, long } = this.counts();
-      if (short + long + extra <= limit) return;
+      this.count();
+      if (this.short + this.long + extra <= limit) return;
       let oldest: DpbFrame | null = null;
       for (const f of this.frames) if (f !== current && f.reference === SHORT && (!oldest || f.frameNumWrap < oldest.frameNumWrap)) oldest = f;
       if (!oldest)

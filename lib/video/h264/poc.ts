@@ -5,9 +5,8 @@
 
 import type { H264Sps } from './types';
 
-/** What 8.2.1 needs of the current picture. */
+/** What 8.2.1 needs of the current picture (a slice header has it). */
 export interface PocInput {
-  readonly idr: boolean;
   readonly nalRefIdc: number;
   readonly frameNum: number;
   readonly picOrderCntLsb: number;
@@ -27,9 +26,9 @@ export class PocState {
   frameNumOffset = 0;
 
   /** The POCs of the current frame; `top`, `bottom` as 8-1 defines them before any MMCO 5 reset. */
-  compute(sps: H264Sps, p: PocInput): { top: number; bottom: number } {
+  compute(sps: H264Sps, p: PocInput, idr: boolean): { top: number; bottom: number } {
     if (sps.picOrderCntType === 0) {
-      if (p.idr) {
+      if (idr) {
         this.#prevMsb = 0;
         this.#prevLsb = 0;
       }
@@ -46,7 +45,7 @@ export class PocState {
       }
       return { top, bottom };
     }
-    const frameNumOffset = this.#frameNumOffset(sps, p);
+    const frameNumOffset = this.#frameNumOffset(sps, p, idr);
     if (sps.picOrderCntType === 1) {
       const n = sps.numRefFramesInPicOrderCntCycle;
       let absFrameNum = n !== 0 ? frameNumOffset + p.frameNum : 0;
@@ -64,13 +63,13 @@ export class PocState {
       return { top, bottom };
     }
     // Type 2 (8.2.1.3).
-    const temp = p.idr ? 0 : p.nalRefIdc === 0 ? 2 * (frameNumOffset + p.frameNum) - 1 : 2 * (frameNumOffset + p.frameNum);
+    const temp = idr ? 0 : p.nalRefIdc === 0 ? 2 * (frameNumOffset + p.frameNum) - 1 : 2 * (frameNumOffset + p.frameNum);
     return { top: temp, bottom: temp };
   }
 
-  #frameNumOffset(sps: H264Sps, p: PocInput): number {
+  #frameNumOffset(sps: H264Sps, p: PocInput, idr: boolean): number {
     let offset: number;
-    if (p.idr) offset = 0;
+    if (idr) offset = 0;
     else if (this.#prevFrameNum > p.frameNum) offset = this.#prevFrameNumOffset + sps.maxFrameNum;
     else offset = this.#prevFrameNumOffset;
     this.frameNumOffset = offset;
@@ -95,14 +94,10 @@ export class PocState {
   /** A frame inferred for a frame_num gap (8.2.5.2): for types 1 and 2 its POC is derived as for a reference frame with no deltas. */
   inferred(sps: H264Sps, frameNum: number): { top: number; bottom: number } {
     if (sps.picOrderCntType === 0) return { top: 0, bottom: 0 };
-    return this.compute(sps, {
-      idr: false,
-      nalRefIdc: 1,
-      frameNum,
-      picOrderCntLsb: 0,
-      deltaPicOrderCntBottom: 0,
-      deltaPicOrderCnt0: 0,
-      deltaPicOrderCnt1: 0,
-    });
+    return this.compute(
+      sps,
+      { nalRefIdc: 1, frameNum, picOrderCntLsb: 0, deltaPicOrderCntBottom: 0, deltaPicOrderCnt0: 0, deltaPicOrderCnt1: 0 },
+      false,
+    );
   }
 }

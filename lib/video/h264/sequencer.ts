@@ -28,6 +28,8 @@ import {
   H264UnsupportedError,
 } from './types';
 
+const SLAB_BYTES = 1 << 20;
+
 interface StoredSps {
   readonly bytes: Uint8Array;
   readonly sps: H264Sps;
@@ -41,14 +43,15 @@ interface StoredPps {
   pps: H264Pps | null;
 }
 
-/** The picture being collected: its slices' NAL units after start codes, in one growing buffer. */
+/** The picture being collected: its slices' NAL units after start codes, at the free end of a slab. */
 interface Pending {
   readonly sps: H264Sps;
   readonly pps: H264Pps;
   readonly headers: H264SliceHeader[];
   readonly offsets: number[];
   readonly sizes: number[];
-  buffer: Uint8Array;
+  /** Where in #slab the picture's bytes start, and how many there are. */
+  base: number;
   length: number;
 }
 
@@ -90,8 +93,15 @@ export class H264Sequencer {
   /** A picture has been given out since the last IDR or the start: frame_num gaps are looked for. */
   #started = false;
   #decodeIndex = 0;
-  #nextBufferSize = 1 << 16;
   #queue: H264Event[] = [];
+  /**
+   * Pictures' data are cut from slabs: one allocation for many pictures, and
+   * each slice copied once, straight to where the picture's data will be (a
+   * slab lives while any picture of it does).
+   */
+  #slab = new Uint8Array(0);
+  /** Start of the slab's free end. */
+  #slabAt = 0;
 
   /** `options`: the decoder's limits (H264SequencerOptions); a stream past them gets H264UnsupportedError. */
   constructor(options?: H264SequencerOptions) {
@@ -229,25 +239,27 @@ export class H264Sequencer {
       if (active && active !== sps && type !== NalType.idr && active.spsId === sps.spsId)
         throw new H264BitstreamError(`SPS ${sps.spsId} changed before a non-IDR picture (7.4.1.2.1: an SPS changes only at an IDR)`);
       this.#finish(events);
-      const size = Math.max(this.#nextBufferSize, nal.length + 3);
-      this.#pending = { sps, pps, headers: [], offsets: [], sizes: [], buffer: new Uint8Array(size), length: 0 };
+      this.#pending = { sps, pps, headers: [], offsets: [], sizes: [], base: this.#slabAt, length: 0 };
     }
     this.#append(this.#pending!, nal, header);
   }
 
   #append(p: Pending, nal: Uint8Array, header: H264SliceHeader): void {
     const need = p.length + 3 + nal.length;
-    if (need > p.buffer.length) {
-      const grown = new Uint8Array(Math.max(need, p.buffer.length * 2));
-      grown.set(p.buffer.subarray(0, p.length));
-      p.buffer = grown;
+    if (p.base + need > this.#slab.length) {
+      // A new slab, with what the picture has so far moved to its start.
+      const slab = new Uint8Array(Math.max(SLAB_BYTES, 2 * need));
+      slab.set(this.#slab.subarray(p.base, p.base + p.length));
+      this.#slab = slab;
+      p.base = 0;
     }
+    const at = p.base + p.length;
     p.offsets.push(p.length);
     p.sizes.push(3 + nal.length);
-    p.buffer[p.length] = 0;
-    p.buffer[p.length + 1] = 0;
-    p.buffer[p.length + 2] = 1;
-    p.buffer.set(nal, p.length + 3);
+    this.#slab[at] = 0;
+    this.#slab[at + 1] = 0;
+    this.#slab[at + 2] = 1;
+    this.#slab.set(nal, at + 3);
     p.length = need;
     p.headers.push(header);
   }
@@ -257,7 +269,6 @@ export class H264Sequencer {
     const p = this.#pending;
     if (!p) return;
     this.#pending = null;
-    this.#nextBufferSize = Math.max(1 << 16, Math.ceil(p.length * 1.25));
     const { sps, pps } = p;
     const first = p.headers[0]!;
     const idr = first.nalUnitType === NalType.idr;
@@ -278,7 +289,7 @@ export class H264Sequencer {
     this.#started = true;
     this.#activeSps = sps;
 
-    const poc = this.#poc.compute(sps, { ...first, idr });
+    const poc = this.#poc.compute(sps, first, idr);
     this.#dpb.computeFrameNumWrap(first.frameNum, sps.maxFrameNum);
     const refs = this.#dpb.references();
     const references: H264ReferenceEntry[] = refs.map((f) => ({
@@ -304,7 +315,9 @@ export class H264Sequencer {
       neededForOutput: true,
     };
     const slices = this.#lists(p, refs, current.poc, sps);
-    const data = p.buffer.subarray(0, p.length);
+    const data = this.#slab.subarray(p.base, p.base + p.length);
+    // The next picture starts 8-byte aligned after this one.
+    this.#slabAt = p.base + ((p.length + 7) & ~7);
 
     // Marking (8.2.5) after decoding.
     let hasMmco5 = false;

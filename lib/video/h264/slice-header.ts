@@ -47,28 +47,26 @@ function predWeightTable(r: BitReader, chromaArrayType: number, counts: readonly
   const chromaLog2WeightDenom = chromaArrayType !== 0 ? r.ue('chroma_log2_weight_denom', 7) : 0;
   const lumaWeightFlags: [number, number] = [0, 0];
   const chromaWeightFlags: [number, number] = [0, 0];
-  const lumaWeight: [Int16Array, Int16Array] = [new Int16Array(counts[0]), new Int16Array(counts[1])];
-  const lumaOffset: [Int16Array, Int16Array] = [new Int16Array(counts[0]), new Int16Array(counts[1])];
-  const chromaWeight: [Int16Array, Int16Array] = [new Int16Array(counts[0] * 2), new Int16Array(counts[1] * 2)];
-  const chromaOffset: [Int16Array, Int16Array] = [new Int16Array(counts[0] * 2), new Int16Array(counts[1] * 2)];
+  // Plain arrays: a typed array per list would cost more to make than the whole header.
+  const filled = (n: number, v: number) => new Array<number>(n).fill(v);
+  const lumaWeight: [number[], number[]] = [filled(counts[0], 1 << lumaLog2WeightDenom), filled(counts[1], 1 << lumaLog2WeightDenom)];
+  const lumaOffset: [number[], number[]] = [filled(counts[0], 0), filled(counts[1], 0)];
+  const chromaWeight: [number[], number[]] = [filled(counts[0] * 2, 1 << chromaLog2WeightDenom), filled(counts[1] * 2, 1 << chromaLog2WeightDenom)];
+  const chromaOffset: [number[], number[]] = [filled(counts[0] * 2, 0), filled(counts[1] * 2, 0)];
   for (let list = 0; list < 2; list++) {
     for (let i = 0; i < counts[list]!; i++) {
       if (r.flag(`luma_weight_l${list}_flag`)) {
         lumaWeightFlags[list]! |= 1 << i;
         lumaWeight[list]![i] = r.se(`luma_weight_l${list}`, -128, 127);
         lumaOffset[list]![i] = r.se(`luma_offset_l${list}`, -128, 127);
-      } else {
-        lumaWeight[list]![i] = 1 << lumaLog2WeightDenom;
       }
       if (chromaArrayType !== 0) {
         const present = r.flag(`chroma_weight_l${list}_flag`);
         if (present) chromaWeightFlags[list]! |= 1 << i;
-        for (let j = 0; j < 2; j++) {
-          if (present) {
+        if (present) {
+          for (let j = 0; j < 2; j++) {
             chromaWeight[list]![i * 2 + j] = r.se(`chroma_weight_l${list}`, -128, 127);
             chromaOffset[list]![i * 2 + j] = r.se(`chroma_offset_l${list}`, -128, 127);
-          } else {
-            chromaWeight[list]![i * 2 + j] = 1 << chromaLog2WeightDenom;
           }
         }
       }

@@ -214,11 +214,11 @@ export interface H264PredWeightTable {
   readonly lumaWeightFlags: readonly [number, number];
   readonly chromaWeightFlags: readonly [number, number];
   /** Per list, per index: luma weight and offset (defaults 2^denom and 0 when the flag is 0). */
-  readonly lumaWeight: readonly [Int16Array, Int16Array];
-  readonly lumaOffset: readonly [Int16Array, Int16Array];
+  readonly lumaWeight: readonly [readonly number[], readonly number[]];
+  readonly lumaOffset: readonly [readonly number[], readonly number[]];
   /** Per list, per index * 2 + (0 Cb, 1 Cr). */
-  readonly chromaWeight: readonly [Int16Array, Int16Array];
-  readonly chromaOffset: readonly [Int16Array, Int16Array];
+  readonly chromaWeight: readonly [readonly number[], readonly number[]];
+  readonly chromaOffset: readonly [readonly number[], readonly number[]];
 }
 
 /** slice_header() (7.3.3) of one slice NAL unit. */
