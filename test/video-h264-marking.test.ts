@@ -143,9 +143,11 @@ describe('8.2.5 reference marking', () => {
     const { pictures, output, events } = sequence(stream(sps, {}, slices));
     const five = pictures[2]!;
     expect(five.hasMmco5).toBe(true);
-    expect(five.poc).toEqual({ top: 0, bottom: 0 });
+    // Decoded with its own POC; referred to afterwards with POC 0 and frame_num 0.
+    expect(five.poc).toEqual({ top: 16, bottom: 16 });
     expect(held(pictures[3]!).short).toEqual([0]);
     expect(pictures[3]!.references[0]!.decodeIndex).toBe(2);
+    expect(pictures[3]!.references[0]!.poc).toEqual({ top: 0, bottom: 0 });
     // prevPicOrderCntMsb 0 and prevPicOrderCntLsb 0 after MMCO 5: pic_order_cnt_lsb 4 is POC 4.
     expect(pictures[3]!.picOrderCnt).toBe(4);
     expect(pictures[4]!.picOrderCnt).toBe(2);

@@ -323,9 +323,13 @@ export interface H264Picture {
   readonly isReference: boolean;
   /** Marked long-term by its own dec_ref_pic_marking (long_term_reference_flag or MMCO 6). */
   readonly isLongTerm: boolean;
-  /** Had memory_management_control_operation 5 (its POC below is the value after 8.2.1's reset: tempPicOrderCnt subtracted). */
+  /**
+   * Had memory_management_control_operation 5: it is decoded with the POCs
+   * below, then (8.2.1) counts as frame_num 0 with its POCs reduced by
+   * tempPicOrderCnt, as later pictures' `references` show it.
+   */
   readonly hasMmco5: boolean;
-  /** PicOrderCnt of the frame's top and bottom fields (8.2.1), as the decoder's reference info needs it. */
+  /** PicOrderCnt of the frame's top and bottom fields (8.2.1) it is decoded with. */
   readonly poc: { readonly top: number; readonly bottom: number };
   /** Min(top, bottom): PicOrderCnt(CurrPic) (8-1). */
   readonly picOrderCnt: number;
