@@ -14,6 +14,7 @@ import type { VulkanDevice } from '../vulkan/device';
 import { createVulkanInstance, type VulkanInstance } from '../vulkan/instance';
 import type { VulkanSemaphore } from '../vulkan/semaphore';
 import { VideoDecodeUnsupportedError, VideoDecoderDisposedError, VideoDecoderStateError } from './errors';
+import type { DecodeQueueClient } from './decode-queues';
 import { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';
 import { H264Input, type H264InputOptions } from './h264-input';
 import { pictureDescriptor, stdPps, stdSps } from './h264-vulkan';
@@ -60,11 +61,16 @@ export class VideoDecoder {
   readonly support: VideoDecodeSupport;
   /** The Vulkan device (matched to the OpenCL device by UUID). */
   readonly vulkan: VulkanDevice;
-  /** Which of the decode family's queues this decoder submits to. */
+  /**
+   * Its own decode queue: where its frames go while the device has no more
+   * decoders than decode queues. With more, each frame goes to a queue with
+   * room (see docs/video.md).
+   */
   readonly queueIndex: number;
   readonly context: Context;
   readonly device: Device;
   readonly #video: VideoDevice;
+  readonly #queue: DecodeQueueClient;
   readonly #framesOption: number | undefined;
   readonly #inFlight: number;
   #native: NativeVideoDecoder | null = null;
@@ -134,7 +140,8 @@ export class VideoDecoder {
     if (physical.queueFamily === null) throw new VideoDecodeUnsupportedError('no-device', physical.name, 'the device has no compute queue');
     this.#video = videoDevice(instance, physical, support);
     this.vulkan = this.#video.vulkan;
-    this.queueIndex = this.#video.nextQueue();
+    this.#queue = this.#video.queues.join();
+    this.queueIndex = this.#queue.own;
     const wanted = o.sync;
     const semaphores = this.vulkan.semaphoreHandleTypes.includes('opaque-fd') && this.#clImportsSemaphores();
     if (wanted !== undefined) checkChoice(wanted, 'options.sync', ['semaphores', 'host'] as const);
@@ -283,6 +290,23 @@ export class VideoDecoder {
     const native = this.#native!;
     const ring = await this.#ringSlot();
     this.#check();
+    const queues = this.#video.queues;
+    const taken = queues.take(this.#queue);
+    const queue = typeof taken === 'number' ? taken : await taken;
+    let done: Promise<void>;
+    try {
+      this.#check();
+      done = this.#submit(native, ring, queue, picture, frame);
+    } catch (error) {
+      queues.give(this.#queue, queue);
+      throw error;
+    }
+    queues.submitted(this.#queue, queue);
+    const back = () => queues.give(this.#queue, queue);
+    done.then(back, back);
+  }
+
+  #submit(native: NativeVideoDecoder, ring: number, queue: number, picture: H264Picture, frame: VideoFrame): Promise<void> {
     const wait: VulkanSemaphore[] = [];
     const signal: VulkanSemaphore[] = [];
     if (frame.free && frame.freePending) wait.push(frame.free);
@@ -298,6 +322,7 @@ export class VideoDecoder {
       [0, layout.pitch, layout.uvOffset, layout.pitch],
       wait.length ? wait.map((s) => s.native) : undefined,
       signal.length ? signal.map((s) => s.native) : undefined,
+      queue,
     );
     frame.freePending = false;
     frame.readyPending = frame.ready !== null;
@@ -316,6 +341,7 @@ export class VideoDecoder {
       },
     );
     this.#ring[ring] = slot;
+    return done;
   }
 
   #output(decodeIndex: number): void {
@@ -405,6 +431,7 @@ export class VideoDecoder {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.#video.queues.leave(this.#queue);
     this.#native?.release();
     this.#native = null;
     for (const frame of this.#pool) {

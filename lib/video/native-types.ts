@@ -44,6 +44,10 @@ export interface NativeVideoSupport {
 
 export interface NativeVideoDecoderInfo {
   queueIndex: number;
+  /** The decode queue of the last submission (-1 before the first). */
+  lastQueue: number;
+  /** Whether its frames are chained by a timeline semaphore (they may then go to any decode queue). */
+  timeline: boolean;
   decoded: number;
   width: number;
   height: number;
@@ -68,6 +72,7 @@ export interface NativeVideoDecoder {
     layout: [number, number, number, number],
     wait: NativeVkSemaphore[] | undefined,
     signal: NativeVkSemaphore[] | undefined,
+    queue?: number,
   ): Promise<void>;
   info(): NativeVideoDecoderInfo;
   release(): void;
@@ -92,7 +97,8 @@ export interface VideoAddon {
     memoryBits: number,
     semaphoreBits: number,
     decodeTransfers: boolean,
-  ): [NativeVkDevice, NativeVideoDevice];
+    timeline: boolean,
+  ): [NativeVkDevice, NativeVideoDevice, boolean];
 }
 
 /** The addon's video exports. */

@@ -1,12 +1,14 @@
 // The Vulkan device a decoder runs on: the physical device matched to the
 // OpenCL device by UUID, made with its compute queue (buffers, semaphores and
 // exports, as any VulkanDevice) and every queue of its video decode family.
-// One per physical device and instance; decoders take its decode queues in turn.
+// One per physical device and instance; its decoders share its decode queues
+// (lib/video/decode-queues.ts says which frame goes where).
 import { VulkanDevice } from '../vulkan/device';
 import type { VulkanInstance } from '../vulkan/instance';
 import { vulkan } from '../vulkan/loader';
 import type { VulkanPhysicalDevice } from '../vulkan/physical-device';
 import { MEMORY_HANDLE_BITS, SEMAPHORE_HANDLE_BITS } from '../vulkan/handles';
+import { DecodeQueues } from './decode-queues';
 import { videoAddon, type NativeVideoDevice } from './native-types';
 import type { VideoDecodeSupport } from './support';
 
@@ -16,8 +18,8 @@ export interface VideoDevice {
   readonly vulkan: VulkanDevice;
   readonly native: NativeVideoDevice;
   readonly support: VideoDecodeSupport;
-  /** The decode queue the next decoder takes. */
-  nextQueue(): number;
+  /** Its decode queues, shared by its decoders. */
+  readonly queues: DecodeQueues;
 }
 
 const devices = new WeakMap<VulkanInstance, Map<number, VideoDevice>>();
@@ -31,10 +33,12 @@ export function videoDevice(instance: VulkanInstance, physical: VulkanPhysicalDe
   const wanted = new Set<string>(VIDEO_EXTENSIONS);
   for (const s of physical.memoryHandleTypes) if (physical.memoryExport.includes(s.handleType)) for (const e of s.extensions) wanted.add(e);
   for (const s of physical.semaphoreHandleTypes) if (physical.semaphoreExport.includes(s.handleType)) for (const e of s.extensions) wanted.add(e);
+  // Timeline semaphores keep a decoder's frames in order when they go to several decode queues.
+  wanted.add('VK_KHR_timeline_semaphore');
   const extensions = [...wanted].filter((e) => physical.extensions.includes(e));
   const memoryBits = physical.memoryExport.reduce((m, t) => m | MEMORY_HANDLE_BITS[t], 0);
   const semaphoreBits = physical.semaphoreExport.reduce((m, t) => m | SEMAPHORE_HANDLE_BITS[t], 0);
-  const [nativeDevice, nativeVideo] = videoAddon(vulkan()).vkVideoCreateDevice(
+  const [nativeDevice, nativeVideo, timeline] = videoAddon(vulkan()).vkVideoCreateDevice(
     instance.native,
     physical.index,
     physical.queueFamily!,
@@ -45,13 +49,13 @@ export function videoDevice(instance: VulkanInstance, physical: VulkanPhysicalDe
     memoryBits,
     semaphoreBits,
     support.decodeTransfers,
+    extensions.includes('VK_KHR_timeline_semaphore'),
   );
-  let next = 0;
   const device: VideoDevice = {
     vulkan: new VulkanDevice(nativeDevice, physical, extensions),
     native: nativeVideo,
     support,
-    nextQueue: () => next++ % support.decodeQueues,
+    queues: new DecodeQueues(support.decodeQueues, timeline),
   };
   perInstance.set(physical.index, device);
   return device;

@@ -17,10 +17,19 @@
 // Barriers use ALL_COMMANDS and MEMORY_* (the video stages and accesses exist
 // only in synchronization2's 64-bit masks; ALL_COMMANDS covers them).
 //
+// Queues: each submission names its decode queue (lib/video/ decides). Where
+// the device has timeline semaphores, every submission signals the decoder's
+// timeline semaphore with its number (1, 2, 3, ...) and one that goes to
+// another queue than the one before it waits for the one before it (value
+// n - 1) at ALL_COMMANDS: a stream's frames stay in decode order on any
+// queue, and a timeline value is never re-signalled nor waited on before its
+// signal is submitted. Without them a frame goes to another queue only when
+// nothing of the decoder's is in flight.
+//
 // Completion: the submission carries a fence of the decoder's own, which a
-// thread of the decoder's own watches (its frames end in submission order on
-// its one queue) and reports to the JavaScript thread, which settles the
-// frame's promise. Decoders on other queues never wait behind each other.
+// thread of the decoder's own watches (its frames end in submission order,
+// each after the one before it) and reports to the JavaScript thread, which
+// settles the frame's promise.
 #include <algorithm>
 #include <cstring>
 
@@ -84,8 +93,10 @@ struct DecodeInFlight {
 
 struct DecoderState : std::enable_shared_from_this<DecoderState> {
   VideoDeviceRef video;
-  VkQueue queue = nullptr;
-  uint32_t queueIndex = 0;
+  uint32_t queueIndex = 0;   // the queue a submission that names none goes to
+  int64_t lastQueue = -1;    // the queue of the last submission
+  VkSemaphore timeline = 0;  // signalled with each submission's number (where the device has timeline semaphores)
+  uint64_t submitted = 0;    // submissions so far: the timeline value of the last one
   VideoProfile profile;
   VkVideoCapabilitiesKHR caps{};
   VkVideoDecodeCapabilitiesKHR decodeCaps{};
@@ -262,6 +273,7 @@ DecoderState::~DecoderState() {
     if (LeftToProcessEnd()) return;
     DeviceState& d = *video->device;
     for (VkFence fence : freeFences) d.fn.vkDestroyFence(d.device, fence, nullptr);
+    if (timeline) d.fn.vkDestroySemaphore(d.device, timeline, nullptr);
     for (RingSlot& slot : ring) {
       if (slot.buffer) d.fn.vkDestroyBuffer(d.device, slot.buffer, nullptr);
       if (slot.memory) d.fn.vkFreeMemory(d.device, slot.memory, nullptr);
@@ -271,6 +283,25 @@ DecoderState::~DecoderState() {
 }
 
 namespace {
+
+// Timeline semaphores (core in Vulkan 1.2, VK_KHR_timeline_semaphore before), as vulkan_core.h declares them.
+constexpr VkStructureType kSemaphoreTypeCreateInfo = 1000207002;
+constexpr VkStructureType kTimelineSemaphoreSubmitInfo = 1000207003;
+constexpr int32_t kSemaphoreTypeTimeline = 1;
+struct VkSemaphoreTypeCreateInfo {
+  VkStructureType sType;
+  const void* pNext;
+  int32_t semaphoreType;
+  uint64_t initialValue;
+};
+struct VkTimelineSemaphoreSubmitInfo {
+  VkStructureType sType;
+  const void* pNext;
+  uint32_t waitSemaphoreValueCount;
+  const uint64_t* pWaitSemaphoreValues;
+  uint32_t signalSemaphoreValueCount;
+  const uint64_t* pSignalSemaphoreValues;
+};
 
 VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
   if (alignment <= 1) return value;
@@ -308,7 +339,6 @@ void GrowBitstream(Napi::Env env, DecoderState& state, RingSlot& slot, VkDeviceS
 Napi::Value MakeDecoder(Napi::Env env, const VideoDeviceRef& video, uint32_t queueIndex, int32_t profileIdc, uint32_t ringSize) {
   auto state = std::make_shared<DecoderState>();
   state->video = video;
-  state->queue = video->decodeQueues[queueIndex];
   state->queueIndex = queueIndex;
   state->profile.Set(profileIdc);
   VkVideoDecodeH264CapabilitiesKHR h264{};
@@ -324,6 +354,11 @@ Napi::Value MakeDecoder(Napi::Env env, const VideoDeviceRef& video, uint32_t que
   VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                video->decodeFamily};
   VK_CHECK(env, video->fn, vkCreateCommandPool, d.device, &pool, nullptr, &state->pool);
+  if (video->timeline) {
+    VkSemaphoreTypeCreateInfo type{kSemaphoreTypeCreateInfo, nullptr, kSemaphoreTypeTimeline, 0};
+    VkSemaphoreCreateInfo create{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type, 0};
+    VK_CHECK(env, d.fn, vkCreateSemaphore, d.device, &create, nullptr, &state->timeline);
+  }
   state->ring.resize(ringSize);
   for (RingSlot& slot : state->ring) {
     VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, state->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
@@ -476,7 +511,8 @@ void Semaphores(const Napi::Value& value, const char* what, std::vector<VkSemaph
 }  // namespace
 
 // decode(ring, desc: Int32Array, sliceOffsets: Uint32Array, data: Uint8Array, output: NativeVkBuffer,
-//        layout: [yOffset, yPitch, uvOffset, uvPitch], wait?: NativeVkSemaphore[], signal?: NativeVkSemaphore[]) -> Promise<void>
+//        layout: [yOffset, yPitch, uvOffset, uvPitch], wait?: NativeVkSemaphore[], signal?: NativeVkSemaphore[], queue?: number)
+//   -> Promise<void>
 Napi::Value NativeVideoDecoder::Decode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const std::shared_ptr<DecoderState>& state = Live(env);
@@ -529,6 +565,14 @@ Napi::Value NativeVideoDecoder::Decode(const Napi::CallbackInfo& info) {
   std::vector<VkSemaphore> wait, signal;
   Semaphores(info[6], "wait", wait, holds, video.device);
   Semaphores(info[7], "signal", signal, holds, video.device);
+  uint32_t queueIndex = s.queueIndex;
+  if (info.Length() > 8 && !info[8].IsUndefined()) {
+    queueIndex = uint32_t(ToU64(info[8], "queue"));
+    if (queueIndex >= video.decodeQueues.size()) throw Napi::RangeError::New(env, "no decode queue " + std::to_string(queueIndex));
+  }
+  bool hop = s.lastQueue >= 0 && int64_t(queueIndex) != s.lastQueue;
+  if (hop && !s.timeline && !s.inFlight.empty())
+    throw Napi::Error::New(env, "a frame may go to another decode queue only once the decoder's frames in flight are done (no timeline semaphores)");
 
   // The bitstream, padded to the size alignment.
   VkDeviceSize range = AlignUp(data.length, std::max<VkDeviceSize>(s.caps.minBitstreamBufferSizeAlignment, 1));
@@ -689,10 +733,32 @@ Napi::Value NativeVideoDecoder::Decode(const Napi::CallbackInfo& info) {
     VkFenceCreateInfo create{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
     VK_CHECK(env, fn, vkCreateFence, d.device, &create, nullptr, &fence);
   }
+  // The decoder's timeline: this submission signals its number; on another queue than the last one, it waits for that one.
+  std::vector<uint64_t> waitValues, signalValues;
+  VkTimelineSemaphoreSubmitInfo values{kTimelineSemaphoreSubmitInfo, nullptr, 0, nullptr, 0, nullptr};
+  if (s.timeline) {
+    if (hop && s.submitted > 0) wait.push_back(s.timeline);
+    signal.push_back(s.timeline);
+    waitValues.assign(wait.size(), 0);
+    if (hop && s.submitted > 0) waitValues.back() = s.submitted;
+    signalValues.assign(signal.size(), 0);
+    signalValues.back() = s.submitted + 1;
+    values.waitSemaphoreValueCount = uint32_t(waitValues.size());
+    values.pWaitSemaphoreValues = waitValues.data();
+    values.signalSemaphoreValueCount = uint32_t(signalValues.size());
+    values.pSignalSemaphoreValues = signalValues.data();
+  }
   std::vector<VkFlags> stages(wait.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr,      uint32_t(wait.size()), wait.data(), stages.data(), 1, &cb,
-                      uint32_t(signal.size()),       signal.data()};
-  VkOutcome submitted = VK_CALL(vfn, vkQueueSubmit, s.queue, 1, &submit, fence);
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                      s.timeline ? &values : nullptr,
+                      uint32_t(wait.size()),
+                      wait.data(),
+                      stages.data(),
+                      1,
+                      &cb,
+                      uint32_t(signal.size()),
+                      signal.data()};
+  VkOutcome submitted = VK_CALL(vfn, vkQueueSubmit, video.decodeQueues[queueIndex], 1, &submit, fence);
   if (submitted.result < 0) {
     s.freeFences.push_back(fence);
     ThrowVkError(env, submitted);
@@ -700,6 +766,8 @@ Napi::Value NativeVideoDecoder::Decode(const Napi::CallbackInfo& info) {
   session.fresh = false;
   slot.busy = true;
   ++s.decoded;
+  ++s.submitted;
+  s.lastQueue = queueIndex;
   DecodeInFlight frame;
   frame.id = s.nextId++;
   frame.fence = fence;
@@ -720,6 +788,8 @@ Napi::Value NativeVideoDecoder::Info(const Napi::CallbackInfo& info) {
   const DecoderState& s = *Live(env);
   Napi::Object o = Napi::Object::New(env);
   o.Set("queueIndex", s.queueIndex);
+  o.Set("lastQueue", double(s.lastQueue));
+  o.Set("timeline", s.timeline != 0);
   o.Set("decoded", double(s.decoded));
   o.Set("width", s.session ? s.session->width : 0);
   o.Set("height", s.session ? s.session->height : 0);

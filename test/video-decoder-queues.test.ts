@@ -1,0 +1,90 @@
+// Which decode queue each decoder's frames go to (lib/video/decode-queues.ts,
+// no GPU): one queue of its own per decoder while decoders <= queues; with
+// more decoders, every frame to a queue with room (the last one first), the
+// decoders with the fewest frames submitted served first, a decoder without
+// timeline semaphores moving only when nothing of its own is in flight, and a
+// decoder that leaves ends its waits.
+import { describe, expect, it } from 'vitest';
+import { VideoDecoderDisposedError } from '../lib';
+import { DecodeQueues, type DecodeQueueClient } from '../lib/video/decode-queues';
+
+/** Takes a queue that must be free now. */
+function takeNow(queues: DecodeQueues, client: DecodeQueueClient): number {
+  const q = queues.take(client);
+  expect(typeof q).toBe('number');
+  queues.submitted(client, q as number);
+  return q as number;
+}
+
+describe('decode queues shared by the decoders of a device', () => {
+  it('while decoders <= queues each has a queue of its own, however many frames it has in flight', () => {
+    const queues = new DecodeQueues(7, true);
+    const clients = Array.from({ length: 7 }, () => queues.join());
+    expect(clients.map((c) => c.own)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    for (const c of clients) for (let i = 0; i < 8; i++) expect(takeNow(queues, c)).toBe(c.own);
+    expect(queues.load).toEqual([8, 8, 8, 8, 8, 8, 8]);
+    expect(queues.spread).toBe(false);
+  });
+
+  it('with 8 decoders on 7 queues, frames go where there is room (at most 2 a queue) and the decoder that is behind goes first', async () => {
+    const queues = new DecodeQueues(7, true);
+    const clients = Array.from({ length: 8 }, () => queues.join());
+    expect(clients.map((c) => c.own)).toEqual([0, 1, 2, 3, 4, 5, 6, 0]);
+    expect(queues.spread).toBe(true);
+    // Two rounds of one frame each for the first seven fill every queue (each stays on its last queue, as loaded as any).
+    for (let i = 0; i < 2; i++) for (const c of clients.slice(0, 7)) expect(takeNow(queues, c)).toBe(c.own);
+    expect(queues.load).toEqual([2, 2, 2, 2, 2, 2, 2]);
+    const late = clients[7]!;
+    const waiting = queues.take(late);
+    expect(waiting).toBeInstanceOf(Promise);
+    // Decoder 1 asks next, but decoder 7 has submitted fewer frames: the queue decoder 3 frees goes to 7.
+    const second = queues.take(clients[1]!);
+    expect(second).toBeInstanceOf(Promise);
+    queues.give(clients[3]!, 3);
+    await expect(waiting).resolves.toBe(3);
+    expect(queues.load[3]).toBe(2);
+    queues.give(clients[5]!, 5);
+    await expect(second).resolves.toBe(5);
+  });
+
+  it('prefers its last queue while that one is among the least loaded, else the least loaded', () => {
+    const queues = new DecodeQueues(2, true);
+    const [a, b, c] = [queues.join(), queues.join(), queues.join()];
+    expect(takeNow(queues, a!)).toBe(0);
+    expect(takeNow(queues, a!)).toBe(1); // queue 0 has 1, queue 1 none
+    expect(takeNow(queues, b!)).toBe(1); // its own, as loaded as queue 0
+    expect(takeNow(queues, c!)).toBe(0);
+    expect(queues.load).toEqual([2, 2]);
+  });
+
+  it('without timeline semaphores a decoder changes queue only with nothing of its own in flight', async () => {
+    const queues = new DecodeQueues(2, false);
+    const [a, b, c] = [queues.join(), queues.join(), queues.join()];
+    expect(takeNow(queues, a!)).toBe(0);
+    expect(takeNow(queues, b!)).toBe(1);
+    expect(takeNow(queues, b!)).toBe(1);
+    expect(takeNow(queues, c!)).toBe(0);
+    // Queue 0 full; a has a frame in flight there, so it waits for room on queue 0 even when queue 1 frees.
+    const next = queues.take(a!);
+    expect(next).toBeInstanceOf(Promise);
+    queues.give(b!, 1);
+    expect(queues.load).toEqual([2, 1]);
+    queues.give(c!, 0);
+    await expect(next).resolves.toBe(0);
+    // With nothing in flight, c may take any queue with room.
+    expect(takeNow(queues, c!)).toBe(1);
+  });
+
+  it('a decoder that leaves ends its wait with VideoDecoderDisposedError, and the device goes back to a queue per decoder', async () => {
+    const queues = new DecodeQueues(1, true);
+    const [a, b] = [queues.join(), queues.join()];
+    takeNow(queues, a!);
+    takeNow(queues, a!);
+    const waiting = queues.take(b!);
+    queues.leave(b!);
+    await expect(waiting).rejects.toBeInstanceOf(VideoDecoderDisposedError);
+    expect(() => queues.take(b!)).toThrow(VideoDecoderDisposedError);
+    expect(queues.spread).toBe(false);
+    expect(takeNow(queues, a!)).toBe(0);
+  });
+});
