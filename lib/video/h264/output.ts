@@ -51,14 +51,13 @@ export class OutputOrder {
       while (this.dpb.frames.length >= dpbFrames) {
         let min = Number.POSITIVE_INFINITY;
         for (const f of this.dpb.frames) if (f.neededForOutput && f.poc < min) min = f.poc;
-        if (frame.poc < min) {
-          // C.4.5.2: output directly (also when nothing waits: the DPB holds only references).
+        // C.4.5.2: output directly (also when nothing waits: the DPB holds only references).
+        if (!(frame.poc >= min) || !this.bump(events)) {
           events.push({ type: 'output', decodeIndex: frame.decodeIndex });
           frame.neededForOutput = false;
           stored = false;
           break;
         }
-        this.bump(events);
       }
     } else {
       while (this.dpb.frames.length >= dpbFrames && this.bump(events));
