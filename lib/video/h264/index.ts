@@ -21,7 +21,7 @@
 // (malformed stream, `reason`) and H264UnsupportedError (`feature`, `found`),
 // thrown before the picture they concern is given out.
 export * from './types';
-export { AnnexBSplitter, type AvcConfiguration, NalType, nalUnitType, parseAvcC, splitAnnexB, splitLengthPrefixed } from './nal';
+export { AnnexBSplitter, type AvcConfiguration, parseAvcC, splitAnnexB, splitLengthPrefixed } from './nal';
 export { parsePps, parseSliceHeader, parseSps } from './parse';
-export { default4x4Inter, default4x4Intra, default8x8Inter, default8x8Intra, zigzag4x4, zigzag8x8 } from './scaling';
+export { zigzag4x4, zigzag8x8 } from './scaling';
 export { H264Sequencer } from './sequencer';
