@@ -88,6 +88,8 @@ export class FramePipeline<R = unknown> {
   #slots: SlotState<R>[] = [];
   readonly #count: number;
   #running: Promise<unknown> | null = null;
+  /** end() was called during the current run's produce step. */
+  #ended = false;
   #disposing = false;
   #released: Promise<void> | null = null;
 
@@ -196,7 +198,7 @@ export class FramePipeline<R = unknown> {
     checkObject(options, 'options');
     const o = checkOptions<FrameRunOptions<R>>(options, 'options', RUN_KEYS);
     const { frames: framesOption, order: orderOption, lag: lagOption, onConsumed, timing } = o;
-    const frames = checkInt(framesOption, 'options.frames', 0);
+    const frames = framesOption === Infinity && this.#produce.host ? Infinity : checkInt(framesOption, 'options.frames', 0);
     const order = checkChoice(orderOption, 'options.order', ORDERS, 'ahead');
     const n = this.#count;
     const lag = checkInt(lagOption, 'options.lag', 0, n - 1, 0);
@@ -208,14 +210,26 @@ export class FramePipeline<R = unknown> {
     return this.#frames(frames, order, lag, onConsumed, timing);
   }
 
+  /**
+   * Ends the current run from a host producer: called from
+   * options.produce.host(slot, f) (or before its promise settles), it says
+   * there is no frame f; the frames before it are processed and consumed as
+   * usual and run() resolves. Outside a run it does nothing.
+   */
+  end(): void {
+    if (this.#running) this.#ended = true;
+  }
+
   async #frames(
-    frames: number,
+    framesOption: number,
     order: FrameOrder,
     lag: number,
     onConsumed: FrameRunOptions<R>['onConsumed'],
     timing: FrameTiming | undefined,
   ): Promise<void> {
     const n = this.#count;
+    let frames = framesOption;
+    this.#ended = false;
     const now = timing ? () => performance.now() : () => 0;
     const t = (timing ?? { produce: 0, opencl: 0, consume: 0, wait: 0 }) as FrameRun<R>['t'];
     const calls = timing?.calls;
@@ -296,17 +310,21 @@ export class FramePipeline<R = unknown> {
       for (let i = 0; i < frames + lag && !this.#disposing; i++) {
         if (i < frames) {
           const s = at(i);
-          if (hostProducer) await s.produceHost(i);
-          else if (order === 'naive') {
+          if (hostProducer) {
+            await s.produceHost(i);
+            if (this.#ended) frames = i; // end(): there is no frame i; the frames before it are consumed below
+          } else if (order === 'naive') {
             const p = s.produceVulkan(i);
             if (p) await p;
           }
-          if (run.hostSync && vulkanProducer) await s.waitProduced(i);
-          const p = s.process(i);
-          if (p) await p;
+          if (i < frames) {
+            if (run.hostSync && vulkanProducer) await s.waitProduced(i);
+            const p = s.process(i);
+            if (p) await p;
+          }
         }
         const f = i - lag; // the frame consumed now
-        if (f < 0) continue;
+        if (f < 0 || f >= frames) continue;
         await at(f).consume(f);
         if (order === 'ahead' && vulkanProducer && f + n < frames) {
           const p = at(f + n).produceVulkan(f + n);

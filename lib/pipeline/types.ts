@@ -103,7 +103,11 @@ export interface FrameTiming {
 }
 
 export interface FrameRunOptions<R = unknown> {
-  /** How many frames: 0 or more. */
+  /**
+   * How many frames: 0 or more, or Infinity with a host producer that ends
+   * the run by calling pipeline.end() (a decoded stream, whose length is
+   * known only at its end).
+   */
   frames: number;
   /** 'ahead' (default) or 'naive'. */
   order?: FrameOrder;

@@ -14,7 +14,9 @@ import type { VulkanDevice } from '../vulkan/device';
 import { createVulkanInstance, type VulkanInstance } from '../vulkan/instance';
 import type { VulkanSemaphore } from '../vulkan/semaphore';
 import { VideoDecodeUnsupportedError, VideoDecoderDisposedError, VideoDecoderStateError } from './errors';
+import { CommandQueue } from '../queue';
 import type { DecodeQueueClient } from './decode-queues';
+import { PipelineFrameSource } from './pipeline-source';
 import { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';
 import { H264Input, type H264InputOptions } from './h264-input';
 import { pictureDescriptor, stdPps, stdSps } from './h264-vulkan';
@@ -421,6 +423,21 @@ export class VideoDecoder {
         (frame.done ?? Promise.resolve()).then(back, back);
       }
     }
+  }
+
+  /**
+   * This decoder's frames of `input` (as decode() takes it) as the producer
+   * of a FramePipeline whose queue is `queue`: give the pipeline
+   * `produce: source.produce` and `process: source.process((frame) => ...)`,
+   * then `await source.run(pipeline)`. Each frame is waited for and acquired
+   * on `queue` before your work, released and given back to the decoder
+   * behind it; the run ends with the stream.
+   */
+  pipelineSource<R = unknown>(queue: CommandQueue, input: VideoInput, options?: H264InputOptions): PipelineFrameSource<VideoFrame, R> {
+    this.#check();
+    if (!(queue instanceof CommandQueue)) throw new TypeError(`queue must be a CommandQueue (the pipeline's); got ${describeValue(queue)}`);
+    if (queue.context !== this.context) throw new TypeError("queue must be a queue of the decoder's context");
+    return new PipelineFrameSource<VideoFrame, R>(this.decode(input, options), queue);
   }
 
   /**
