@@ -194,7 +194,8 @@ export class SlotRun<R> {
     const frame = this.#consumedFrame;
     const t0 = run.now();
     try {
-      await run.guard(consumed);
+      // A Vulkan consumer's submission is the GPU's, awaited as it is; a host consumer's promise is a step's.
+      await (run.consume.vulkan ? consumed : run.guard(consumed));
     } catch (error) {
       this.#fail('consume', frame, error);
     } finally {
