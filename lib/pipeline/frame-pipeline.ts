@@ -28,6 +28,7 @@ import { VulkanDevice } from '../vulkan/device';
 import { VulkanDisposedError } from '../vulkan/errors';
 import { FramePipelineDisposedError, FramePipelineStateError } from './errors';
 import { type FrameRun, SlotRun, type SlotState, emptySlot, makeSlot, releaseSlot } from './frame-slot';
+import { StepWaits } from './step-waits';
 import type { FrameConsumer, FrameOrder, FramePipelineOptions, FrameProducer, FrameRunOptions, FrameSlot, FrameSync, FrameTiming } from './types';
 
 /** The most slots a pipeline may have. */
@@ -233,53 +234,8 @@ export class FramePipeline<R = unknown> {
     const now = timing ? () => performance.now() : () => 0;
     const t = (timing ?? { produce: 0, opencl: 0, consume: 0, wait: 0 }) as FrameRun<R>['t'];
     const calls = timing?.calls;
-    // The waits for the steps' promises: each ends when its promise settles, when options.stepTimeout passes,
-    // or when dispose() stops the run (the promise's late result is dropped).
-    const stopped = new FramePipelineDisposedError('the FramePipeline was disposed during run()');
-    const pending = new Set<(error: unknown) => void>();
-    let stopping = false;
-    this.#stopRun = () => {
-      stopping = true;
-      for (const stop of [...pending]) stop(stopped);
-    };
-    const stepTimeout = this.#stepTimeout;
-    const guard = <T>(promise: PromiseLike<T>): Promise<T> =>
-      new Promise<T>((resolve, reject) => {
-        let timer: NodeJS.Timeout | undefined;
-        const end = (): void => {
-          if (timer !== undefined) clearTimeout(timer);
-          pending.delete(stop);
-        };
-        const stop = (error: unknown): void => {
-          end();
-          reject(error);
-        };
-        pending.add(stop);
-        if (stepTimeout !== undefined) {
-          timer = setTimeout(
-            () =>
-              stop(
-                new DOMException(
-                  `the step did not settle within ${stepTimeout} ms (options.stepTimeout); its late result is dropped`,
-                  'TimeoutError',
-                ),
-              ),
-            stepTimeout,
-          );
-        }
-        // Stopped already: what has settled still wins (its reaction runs first).
-        if (stopping) setImmediate(() => stop(stopped));
-        Promise.resolve(promise).then(
-          (value) => {
-            end();
-            resolve(value);
-          },
-          (error: unknown) => {
-            end();
-            reject(error);
-          },
-        );
-      });
+    const waits = new StepWaits(this.#stepTimeout);
+    this.#stopRun = () => waits.stop();
     const run: FrameRun<R> = {
       queue: this.queue,
       semaphores: this.#semaphores,
@@ -288,8 +244,7 @@ export class FramePipeline<R = unknown> {
       process: this.#process,
       consume: this.#consume,
       hostSync: this.sync === 'host',
-      guard,
-      stopped,
+      waits,
       onConsumed,
       t,
       calls,
@@ -352,7 +307,7 @@ export class FramePipeline<R = unknown> {
     }
     t.wait += now() - t0;
     this.#stopRun = null;
-    if (failure && failure !== stopped) throw failure;
+    if (failure && failure !== waits.stopped) throw failure;
     if (this.#disposing && run.framesDone < frames) {
       throw new FramePipelineDisposedError(
         `the FramePipeline was disposed during run(): ${run.framesDone} of ${frames} frames were done; the frames in flight finished`,

@@ -12,6 +12,7 @@ import { VulkanCommands } from '../vulkan/commands';
 import type { VulkanDevice, VulkanQueue, VulkanSubmission } from '../vulkan/device';
 import type { VulkanSemaphore } from '../vulkan/semaphore';
 import { FrameStepError, type FrameStepName } from './errors';
+import type { StepWaits } from './step-waits';
 import type { FrameConsumer, FrameProducer, FrameRunOptions, FrameSlot, FrameTiming } from './types';
 
 const swallow = (): void => {};
@@ -115,14 +116,8 @@ export interface FrameRun<R> {
   readonly produce: FrameProducer<R>;
   readonly process: (slot: FrameSlot<R>, frame: number) => void | PromiseLike<unknown>;
   readonly consume: FrameConsumer<R>;
-  /**
-   * Awaits a step's promise unless the run is stopped first (dispose(): a
-   * FramePipelineDisposedError) or options.stepTimeout passes (a
-   * FrameStepError); a late result is dropped.
-   */
-  readonly guard: <T>(promise: PromiseLike<T>) => Promise<T>;
-  /** What guard() rejects with once dispose() stopped the run: passed on as it is, never made a FrameStepError. */
-  readonly stopped: Error;
+  /** The waits for the steps' promises (dispose() and options.stepTimeout end them). */
+  readonly waits: StepWaits;
   /** The Vulkan steps are ordered from the host (sync 'host'). */
   readonly hostSync: boolean;
   readonly onConsumed: FrameRunOptions<R>['onConsumed'];
@@ -167,7 +162,7 @@ export class SlotRun<R> {
   }
 
   #fail(step: FrameStepName, frame: number, error: unknown): never {
-    if (error === this.#run.stopped) throw error;
+    if (error === this.#run.waits.stopped) throw error;
     throw new FrameStepError(step, this.slot.index, frame, error);
   }
 
@@ -195,7 +190,7 @@ export class SlotRun<R> {
     const t0 = run.now();
     try {
       // A Vulkan consumer's submission is the GPU's, awaited as it is; a host consumer's promise is a step's.
-      await (run.consume.vulkan ? consumed : run.guard(consumed));
+      await (run.consume.vulkan ? consumed : run.waits.guard(consumed));
     } catch (error) {
       this.#fail('consume', frame, error);
     } finally {
@@ -207,7 +202,7 @@ export class SlotRun<R> {
     if (run.onConsumed) {
       try {
         const result = run.onConsumed(this.slot, frame);
-        if (isThenable(result)) await run.guard(result);
+        if (isThenable(result)) await run.waits.guard(result);
       } catch (error) {
         this.#fail('onConsumed', frame, error);
       }
@@ -274,7 +269,7 @@ export class SlotRun<R> {
     if (promise) {
       const t1 = run.now();
       try {
-        await run.guard(result as PromiseLike<unknown>);
+        await run.waits.guard(result as PromiseLike<unknown>);
       } catch (error) {
         this.#fail('produce', frame, error);
       } finally {
@@ -351,7 +346,7 @@ export class SlotRun<R> {
     return (async () => {
       const t1 = now();
       try {
-        await run.guard(result as PromiseLike<unknown>);
+        await run.waits.guard(result as PromiseLike<unknown>);
       } catch (error) {
         this.#abandon(acquiring);
         this.#fail('process', frame, error);
