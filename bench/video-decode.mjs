@@ -8,16 +8,22 @@
 //   rgba        one decoder, each frame waited for by OpenCL, acquired, turned
 //               into RGBA by a kernel (examples/vulkan-nv12-to-rgba.mjs's) in
 //               OpenCL memory and released: against decode alone
+//   pipeline    the same through a FramePipeline (decoder.pipelineSource, 4
+//               slots, a host consumer awaiting each frame's OpenCL work)
 //   nvdec       nvdec_decode_c --json --streams 1,2,4,8 on the same file
-// Host CPU time per frame (the process's, all threads) beside each figure.
+// Host CPU time per frame (the process's, all threads) beside each figure, and
+// js_busy: the share of the wall time the JavaScript thread was busy (its
+// event loop utilization; near 1, the thread sets the pace).
 // Streams: bash bench/make-video-streams.sh .cache/video-streams (not committed).
 //
 //   node bench/video-decode.mjs [--dir .cache/video-streams] [--files 1080p,4k] [--decoders 1,2,4,8]
 //                               [--repeat 3] [--in-flight 8] [--nvdec cmake-build/bench/nvdec_decode_c] [--no-nvdec] [--json]
+//                               [--no-rgba] [--no-pipeline] [--queues own|shared]
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import * as ocl from '../dist/index.js';
 import { nv12ToRgbaBuffersSource } from '../examples/vulkan-nv12-to-rgba.mjs';
@@ -32,6 +38,9 @@ const { values: args } = parseArgs({
     'in-flight': { type: 'string', default: '8' },
     nvdec: { type: 'string', default: join(root, 'cmake-build/bench/nvdec_decode_c') },
     'no-nvdec': { type: 'boolean', default: false },
+    'no-rgba': { type: 'boolean', default: false },
+    queues: { type: 'string', default: 'own' },
+    'no-pipeline': { type: 'boolean', default: false },
     platform: { type: 'string', default: process.env.OPENCL_INTEROP_GPU_PLATFORM || 'NVIDIA' },
     json: { type: 'boolean', default: false },
   },
@@ -55,12 +64,13 @@ const device = platform.getDevices('gpu')[0] ?? platform.getDevices()[0];
 
 /** One pass of `n` decoders decoding `bytes` at once: wall seconds, frames, CPU microseconds. */
 async function decodePass(contexts, bytes, n) {
-  const decoders = contexts.slice(0, n).map(({ context }) => ocl.createVideoDecoder({ context, inFlight }));
+  const decoders = contexts.slice(0, n).map(({ context }) => ocl.createVideoDecoder({ context, inFlight, queues: args.queues }));
   // An untimed first picture per decoder: sessions, DPB and frames made before the clock starts.
   const runs = decoders.map((d) => d.decode(chunks(bytes))[Symbol.asyncIterator]());
   const firsts = await Promise.all(runs.map((r) => r.next()));
   for (const f of firsts) f.value?.release();
   const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
   const t0 = process.hrtime.bigint();
   const counted = await Promise.all(
     runs.map(async (run) => {
@@ -74,8 +84,9 @@ async function decodePass(contexts, bytes, n) {
   );
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu = process.cpuUsage(cpu0);
+  const jsBusy = performance.eventLoopUtilization(elu0).utilization;
   for (const d of decoders) await d.asyncDispose();
-  return { seconds, frames: counted.reduce((a, b) => a + b, 0), cpuUs: cpu.user + cpu.system, syncMode: decoders[0].sync };
+  return { seconds, frames: counted.reduce((a, b) => a + b, 0), cpuUs: cpu.user + cpu.system, syncMode: decoders[0].sync, jsBusy };
 }
 
 /** One pass of one decoder with the NV12 -> RGBA kernel on every frame. */
@@ -104,6 +115,42 @@ async function rgbaPass({ context, queue, kernel }, bytes) {
   await queue.finish();
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu = process.cpuUsage(cpu0);
+  await decoder.asyncDispose();
+  rgba?.release();
+  return { seconds, frames, cpuUs: cpu.user + cpu.system };
+}
+
+/** One pass of one decoder through a FramePipeline (decoder.pipelineSource) with the NV12 -> RGBA kernel on every frame. */
+async function pipelinePass({ context, queue, kernel }, bytes) {
+  const decoder = ocl.createVideoDecoder({ context, inFlight });
+  const source = decoder.pipelineSource(queue, chunks(bytes));
+  let rgba = null;
+  let cpu0 = null;
+  let t0 = 0n;
+  let frames = 0;
+  const pipeline = new ocl.FramePipeline({
+    queue,
+    slots: 4,
+    produce: source.produce,
+    process: source.process((frame) => {
+      rgba ??= context.createBuffer(frame.pitch * frame.height * 4);
+      kernel.setArgs(frame.planes[0], frame.planes[1], rgba, ['uint', frame.pitch / 4]);
+      queue.enqueueKernel(kernel, [frame.width / 4, frame.height]).release();
+    }),
+    consume: {
+      host: async (_slot, f, done) => {
+        await done.completed;
+        if (f === 0) {
+          cpu0 = process.cpuUsage();
+          t0 = process.hrtime.bigint();
+        } else frames++;
+      },
+    },
+  });
+  await source.run(pipeline);
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu = process.cpuUsage(cpu0);
+  pipeline.dispose();
   await decoder.asyncDispose();
   rgba?.release();
   return { seconds, frames, cpuUs: cpu.user + cpu.system };
@@ -160,10 +207,12 @@ for (const name of args.files.split(',')) {
       file: name,
       decoders: n,
       sync: passes[0].syncMode,
+      queues: args.queues,
       frames,
       seconds: Number(seconds.toFixed(4)),
       aggregate_fps: Number((frames / seconds).toFixed(1)),
       cpu_us_per_frame: Number(cpuUs.toFixed(1)),
+      js_busy: Number(median(passes.map((p) => p.jsBusy)).toFixed(3)),
       nvdec_aggregate_fps: c?.aggregate_fps ?? null,
       nvdec_cpu_us_per_frame: c?.cpu_us_per_frame ?? null,
       ratio: c ? Number((frames / seconds / c.aggregate_fps).toFixed(3)) : null,
@@ -172,19 +221,35 @@ for (const name of args.files.split(',')) {
     emit(record);
   }
   const rgbaRuns = [];
-  for (let r = 0; r < repeat; r++) rgbaRuns.push(await rgbaPass(contexts[0], bytes));
+  for (let r = 0; r < repeat && !args['no-rgba']; r++) rgbaRuns.push(await rgbaPass(contexts[0], bytes));
   const seconds = median(rgbaRuns.map((p) => p.seconds));
-  const frames = rgbaRuns[0].frames;
-  emit({
-    bench: 'video_decode_rgba',
-    file: name,
-    frames,
-    seconds: Number(seconds.toFixed(4)),
-    fps: Number((frames / seconds).toFixed(1)),
-    cpu_us_per_frame: Number((rgbaRuns.reduce((a, p) => a + p.cpuUs, 0) / rgbaRuns.reduce((a, p) => a + p.frames, 0)).toFixed(1)),
-    decode_alone_fps: single.fps,
-    ratio_to_decode_alone: single.fps ? Number((frames / seconds / single.fps).toFixed(3)) : null,
-  });
+  const frames = rgbaRuns[0]?.frames;
+  if (rgbaRuns.length)
+    emit({
+      bench: 'video_decode_rgba',
+      file: name,
+      frames,
+      seconds: Number(seconds.toFixed(4)),
+      fps: Number((frames / seconds).toFixed(1)),
+      cpu_us_per_frame: Number((rgbaRuns.reduce((a, p) => a + p.cpuUs, 0) / rgbaRuns.reduce((a, p) => a + p.frames, 0)).toFixed(1)),
+      decode_alone_fps: single.fps,
+      ratio_to_decode_alone: single.fps ? Number((frames / seconds / single.fps).toFixed(3)) : null,
+    });
+  if (!args['no-pipeline']) {
+    const runs = [];
+    for (let r = 0; r < repeat; r++) runs.push(await pipelinePass(contexts[0], bytes));
+    const s = median(runs.map((p) => p.seconds));
+    emit({
+      bench: 'video_decode_pipeline',
+      file: name,
+      frames: runs[0].frames,
+      seconds: Number(s.toFixed(4)),
+      fps: Number((runs[0].frames / s).toFixed(1)),
+      cpu_us_per_frame: Number((runs.reduce((a, p) => a + p.cpuUs, 0) / runs.reduce((a, p) => a + p.frames, 0)).toFixed(1)),
+      decode_alone_fps: single.fps,
+      ratio_to_decode_alone: single.fps ? Number((runs[0].frames / s / single.fps).toFixed(3)) : null,
+    });
+  }
 }
 for (const { context, queue } of contexts) {
   queue.release();

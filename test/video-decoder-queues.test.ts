@@ -17,9 +17,20 @@ function takeNow(queues: DecodeQueues, client: DecodeQueueClient): number {
 }
 
 describe('decode queues shared by the decoders of a device', () => {
+  it("decoders made with queues: 'own' (the default) keep their queue even when decoders outnumber queues", () => {
+    const queues = new DecodeQueues(2, true);
+    const [a, b, c] = [queues.join(false), queues.join(false), queues.join(false)];
+    expect([a!.own, b!.own, c!.own]).toEqual([0, 1, 0]);
+    for (let i = 0; i < 5; i++) {
+      expect(takeNow(queues, a!)).toBe(0);
+      expect(takeNow(queues, c!)).toBe(0);
+    }
+    expect(queues.load).toEqual([10, 0]);
+  });
+
   it('while decoders <= queues each has a queue of its own, however many frames it has in flight', () => {
     const queues = new DecodeQueues(7, true);
-    const clients = Array.from({ length: 7 }, () => queues.join());
+    const clients = Array.from({ length: 7 }, () => queues.join(true));
     expect(clients.map((c) => c.own)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     for (const c of clients) for (let i = 0; i < 8; i++) expect(takeNow(queues, c)).toBe(c.own);
     expect(queues.load).toEqual([8, 8, 8, 8, 8, 8, 8]);
@@ -28,7 +39,7 @@ describe('decode queues shared by the decoders of a device', () => {
 
   it('with 8 decoders on 7 queues, frames go where there is room (at most 2 a queue) and the decoder that is behind goes first', async () => {
     const queues = new DecodeQueues(7, true);
-    const clients = Array.from({ length: 8 }, () => queues.join());
+    const clients = Array.from({ length: 8 }, () => queues.join(true));
     expect(clients.map((c) => c.own)).toEqual([0, 1, 2, 3, 4, 5, 6, 0]);
     expect(queues.spread).toBe(true);
     // Two rounds of one frame each for the first seven fill every queue (each stays on its last queue, as loaded as any).
@@ -49,7 +60,7 @@ describe('decode queues shared by the decoders of a device', () => {
 
   it('prefers its last queue while that one is among the least loaded, else the least loaded', () => {
     const queues = new DecodeQueues(2, true);
-    const [a, b, c] = [queues.join(), queues.join(), queues.join()];
+    const [a, b, c] = [queues.join(true), queues.join(true), queues.join(true)];
     expect(takeNow(queues, a!)).toBe(0);
     expect(takeNow(queues, a!)).toBe(1); // queue 0 has 1, queue 1 none
     expect(takeNow(queues, b!)).toBe(1); // its own, as loaded as queue 0
@@ -59,7 +70,7 @@ describe('decode queues shared by the decoders of a device', () => {
 
   it('without timeline semaphores a decoder changes queue only with nothing of its own in flight', async () => {
     const queues = new DecodeQueues(2, false);
-    const [a, b, c] = [queues.join(), queues.join(), queues.join()];
+    const [a, b, c] = [queues.join(true), queues.join(true), queues.join(true)];
     expect(takeNow(queues, a!)).toBe(0);
     expect(takeNow(queues, b!)).toBe(1);
     expect(takeNow(queues, b!)).toBe(1);
@@ -77,7 +88,7 @@ describe('decode queues shared by the decoders of a device', () => {
 
   it('a decoder that leaves ends its wait with VideoDecoderDisposedError, and the device goes back to a queue per decoder', async () => {
     const queues = new DecodeQueues(1, true);
-    const [a, b] = [queues.join(), queues.join()];
+    const [a, b] = [queues.join(true), queues.join(true)];
     takeNow(queues, a!);
     takeNow(queues, a!);
     const waiting = queues.take(b!);

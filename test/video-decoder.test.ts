@@ -53,6 +53,7 @@ describe('a device without a video decode queue (lavapipe)', () => {
     expect(() => createVideoDecoder({ context: m.context, frames: 1 })).toThrow(RangeError);
     expect(() => createVideoDecoder({ context: m.context, inFlight: 0 })).toThrow(/options.inFlight/);
     expect(() => createVideoDecoder({ context: m.context, bogus: 1 } as never)).toThrow(/bogus/);
+    expect(() => createVideoDecoder({ context: m.context, queues: 'all' as never })).toThrow(/options.queues must be 'own', 'shared'/);
   });
 
   it('in a fresh process the typed error leaves nothing behind: the process exits 0 at once', async () => {

@@ -1,10 +1,10 @@
 // Which decode queue each frame of each decoder goes to. A decode queue runs
 // its frames one after the other, and a stream's frames depend on each other,
-// so a decoder keeps to one queue of its own while the device has no more
-// decoders than decode queues (each decoder then has an engine to itself).
-// With more decoders than queues (8 on the H200's 7), fixed queues would make
-// two decoders share one engine for the whole run, and the run would end at
-// their pace; instead every frame goes to a queue with room (at most
+// so a decoder keeps to one queue of its own (the one fewest live decoders
+// own). With more decoders than queues (8 on the H200's 7), fixed queues make
+// two decoders share one engine for the whole run, and the run ends at their
+// pace; decoders made with `queues: 'shared'` then send every frame to a
+// queue with room (at most
 // PER_QUEUE frames in flight on a queue, so that a frame never waits long
 // behind a frame of a stream that is itself waiting), the decoder's last
 // queue first, and when no queue has room the decoders that have submitted
@@ -24,6 +24,8 @@ export interface DecodeQueueClient {
   inFlight: number;
   /** Its frames submitted so far. */
   submitted: number;
+  /** Whether its frames may go to any queue while decoders outnumber queues. */
+  readonly shared: boolean;
   left: boolean;
 }
 
@@ -61,12 +63,12 @@ export class DecodeQueues {
   }
 
   /** A new decoder: its own queue is the one fewest live decoders own. */
-  join(): DecodeQueueClient {
+  join(shared: boolean): DecodeQueueClient {
     const owners = new Array<number>(this.count).fill(0);
     for (const c of this.#clients) owners[c.own]!++;
     let own = 0;
     for (let q = 1; q < this.count; q++) if (owners[q]! < owners[own]!) own = q;
-    const client: DecodeQueueClient = { own, lastQueue: own, inFlight: 0, submitted: 0, left: false };
+    const client: DecodeQueueClient = { own, lastQueue: own, inFlight: 0, submitted: 0, shared, left: false };
     this.#clients.add(client);
     return client;
   }
@@ -111,7 +113,7 @@ export class DecodeQueues {
 
   /** A queue with room for the client's next frame, or -1. */
   #pick(client: DecodeQueueClient): number {
-    if (!this.spread) return client.own;
+    if (!this.spread || !client.shared) return client.own;
     const load = this.#load;
     const cap = DecodeQueues.PER_QUEUE;
     const last = client.lastQueue;

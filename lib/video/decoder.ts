@@ -38,6 +38,13 @@ export interface VideoDecoderOptions {
   inFlight?: number;
   /** 'semaphores' (default where Vulkan exports and OpenCL imports opaque-fd semaphores) or 'host'. */
   sync?: VideoFrameSync;
+  /**
+   * 'own' (default): its frames go to one decode queue of its own (decoders
+   * take the queues in turn). 'shared': while the device has more decoders
+   * than decode queues, each frame goes to a queue with room (needs timeline
+   * semaphores to move a frame in flight; see docs/video.md).
+   */
+  queues?: 'own' | 'shared';
   /** The Vulkan instance to use (default: one the module keeps). */
   instance?: VulkanInstance;
 }
@@ -94,13 +101,23 @@ export class VideoDecoder {
 
   /** @internal */
   constructor(options: VideoDecoderOptions) {
-    const o = checkOptions<VideoDecoderOptions>(options, 'options', ['context', 'device', 'codec', 'frames', 'inFlight', 'sync', 'instance']);
+    const o = checkOptions<VideoDecoderOptions>(options, 'options', [
+      'context',
+      'device',
+      'codec',
+      'frames',
+      'inFlight',
+      'sync',
+      'instance',
+      'queues',
+    ]);
     if (options === undefined) throw new TypeError('options must be an object { context }; got undefined');
     const context = o.context;
     if (typeof context !== 'object' || context === null || !('platform' in context))
       throw new TypeError(`options.context must be an OpenCL Context; got ${describeValue(context)}`);
     this.context = context;
     checkChoice(o.codec, 'options.codec', ['h264'] as const, 'h264');
+    const shareQueues = checkChoice(o.queues, 'options.queues', ['own', 'shared'] as const, 'own') === 'shared';
     this.#framesOption = o.frames === undefined ? undefined : checkInt(o.frames, 'options.frames', 3, 64);
     this.#inFlight = o.inFlight === undefined ? 4 : checkInt(o.inFlight, 'options.inFlight', 1, 16);
     const device = o.device ?? context.devices[0];
@@ -142,7 +159,7 @@ export class VideoDecoder {
     if (physical.queueFamily === null) throw new VideoDecodeUnsupportedError('no-device', physical.name, 'the device has no compute queue');
     this.#video = videoDevice(instance, physical, support);
     this.vulkan = this.#video.vulkan;
-    this.#queue = this.#video.queues.join();
+    this.#queue = this.#video.queues.join(shareQueues);
     this.queueIndex = this.#queue.own;
     const wanted = o.sync;
     const semaphores = this.vulkan.semaphoreHandleTypes.includes('opaque-fd') && this.#clImportsSemaphores();
@@ -190,7 +207,17 @@ export class VideoDecoder {
     changed?.();
   }
 
+  /** The decoder's own OpenCL queue: it consumes the signals of pictures nobody waited on (made on first use). */
+  #clQueue: CommandQueue | null = null;
+
+  #returnReady(frame: VideoFrame): void {
+    if (!frame.readyPending || this.#disposed) return;
+    this.#clQueue ??= this.context.createQueue(this.device);
+    frame.returnReady(this.#clQueue);
+  }
+
   #released = (frame: VideoFrame, after: Promise<unknown> | null): void => {
+    this.#returnReady(frame);
     const settle = () => {
       if (frame.state === 'returning') frame.state = 'free';
       if (this.#disposed || !this.#pool.includes(frame)) frame.dispose();
@@ -311,8 +338,8 @@ export class VideoDecoder {
   #submit(native: NativeVideoDecoder, ring: number, queue: number, picture: H264Picture, frame: VideoFrame): Promise<void> {
     const wait: VulkanSemaphore[] = [];
     const signal: VulkanSemaphore[] = [];
+    this.#returnReady(frame); // a frame that came back unshown (a run stopped early)
     if (frame.free && frame.freePending) wait.push(frame.free);
-    if (frame.ready && frame.readyPending) wait.push(frame.ready); // nobody waited on its last picture: consume that signal here
     if (frame.ready) signal.push(frame.ready);
     const layout = this.#layout!;
     const done = native.decode(
@@ -450,6 +477,9 @@ export class VideoDecoder {
     this.#disposed = true;
     this.#video.queues.leave(this.#queue);
     this.#native?.release();
+    // Its commands (semaphore waits and signals) finish on their own; the queue goes once they have.
+    this.#clQueue?.release();
+    this.#clQueue = null;
     this.#native = null;
     for (const frame of this.#pool) {
       if (frame.state === 'free') frame.dispose();

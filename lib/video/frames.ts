@@ -67,7 +67,11 @@ export class VideoFrame {
 
   /** @internal */ state: FrameState = 'free';
   /** @internal */ readonly buffer: VulkanBuffer;
-  /** @internal Signalled by the decode (semaphores sync); waited on by OpenCL, or by the next decode when nobody did. */
+  /**
+   * @internal Signalled by the decode (semaphores sync); waited on by OpenCL: by the user's queue (wait(), or
+   * release(queue) when nobody waited), else by the decoder's own queue when the frame comes back (returnReady()).
+   * Vulkan never waits on it: only OpenCL consumes the signals the decodes make.
+   */
   readonly ready: VulkanSemaphore | null;
   /** @internal Signalled by OpenCL at release(queue); waited on by the next decode into the frame. */
   readonly free: VulkanSemaphore | null;
@@ -159,7 +163,12 @@ export class VideoFrame {
     let after: Promise<unknown> | null = null;
     if (queue !== undefined) {
       if (this.#clFree) {
+        if (this.#clReady && this.readyPending) {
+          this.#clReady.wait(queue).release(); // nobody waited on this picture's signal: consumed here
+          this.readyPending = false;
+        }
         this.#clFree.signal(queue).release();
+        queue.flush(); // the signal is submitted before the decode that waits on it (a binary semaphore's rule)
         this.freePending = true;
       } else {
         const marker = queue.enqueueMarker();
@@ -169,6 +178,19 @@ export class VideoFrame {
     }
     this.state = after ? 'returning' : 'free';
     this.#onRelease(this, after);
+  }
+
+  /**
+   * @internal A frame back in the pool whose picture's signal nobody consumed: `queue` (the decoder's own)
+   * waits on it and signals `free`, which the next decode into the frame waits on.
+   */
+  returnReady(queue: CommandQueue): void {
+    if (!this.#clReady || !this.#clFree || !this.readyPending || this.#disposed) return;
+    this.#clReady.wait(queue).release();
+    this.#clFree.signal(queue).release();
+    queue.flush();
+    this.readyPending = false;
+    this.freePending = true;
   }
 
   /** @internal Frees what it owns (its OpenCL import, semaphores, memory). Idempotent. */

@@ -52,8 +52,8 @@ const streams = readdirSync(fixtures)
  * Decodes `bytes` and reads every frame back through OpenCL: [md5 of the packed NV12 bytes, ...] in display order.
  * The MD5 is FFmpeg's framemd5 of rawvideo NV12: Y rows of `width` bytes, then UV rows of `width` bytes (even sizes).
  */
-async function decodeToMd5s(bytes, { context, queue, frames, inFlight } = {}) {
-  const decoder = ocl.createVideoDecoder({ context, frames, inFlight });
+async function decodeToMd5s(bytes, { context, queue, frames, inFlight, queues } = {}) {
+  const decoder = ocl.createVideoDecoder({ context, frames, inFlight, queues });
   const md5s = [];
   try {
     for await (const frame of decoder.decode(bytes)) {
@@ -110,6 +110,134 @@ describe('H.264 decode on the GPU into OpenCL', () => {
         }
       });
     }
+
+    it('more decoders than decode queues at once with queues: shared (frames spread over the queues, chained by a timeline semaphore): every frame of every stream equals FFmpeg', {
+      timeout: 180000,
+    }, async () => {
+      const probeContext = ocl.createContext({ devices: [device] });
+      const queues = ocl.createVideoDecoder({ context: probeContext });
+      const count = queues.support.decodeQueues + 2;
+      queues.dispose();
+      probeContext.release();
+      const names = ['b-pyramid', 'ref4', 'main-b', 'ip-cabac'];
+      const runs = Array.from({ length: count }, (_, i) => names[i % names.length]);
+      const contexts = runs.map(() => {
+        const context = ocl.createContext({ devices: [device] });
+        return { context, queue: context.createQueue() };
+      });
+      try {
+        const results = await Promise.all(
+          runs.map((name, i) => decodeToMd5s(readFileSync(join(fixtures, `${name}.h264`)), { ...contexts[i], inFlight: 8, queues: 'shared' })),
+        );
+        const bad = [];
+        results.forEach((got, i) => {
+          const expected = expectedMd5s(runs[i]);
+          const mismatched = got.filter((m, k) => m !== expected[k]).length + Math.abs(expected.length - got.length);
+          if (mismatched) bad.push(`${i}:${runs[i]} ${mismatched}`);
+        });
+        console.log(
+          `# ${count} decoders at once: ${results.reduce((a, r) => a + r.length, 0)} frames, mismatched streams: ${bad.join(', ') || 'none'}`,
+        );
+        assert.deepEqual(bad, []);
+      } finally {
+        for (const { context, queue } of contexts) {
+          queue.release();
+          context.release();
+        }
+      }
+    });
+
+    describe('decode -> OpenCL kernel -> consumer as a FramePipeline (decoder.pipelineSource)', () => {
+      // Packs a frame's NV12 rows (pitch apart) into width-byte rows: FFmpeg's framemd5 layout.
+      const packSource = `__kernel void pack(__global const uchar* y, __global const uchar* uv, __global uchar* out, uint pitch, uint width, uint height) {
+        size_t x = get_global_id(0), r = get_global_id(1);
+        if (r < height) out[r * width + x] = y[r * pitch + x];
+        else out[r * width + x] = uv[(r - height) * pitch + x];
+      }`;
+      /** A pipeline over `name`'s frames: the kernel's output read back by the host consumer, hashed; `stopAt`: dispose at that frame. */
+      async function pipelineMd5s(name, { slots = 3, lag = 0, stopAt = -1 } = {}) {
+        const context = ocl.createContext({ devices: [device] });
+        const queue = context.createQueue();
+        const program = context.createProgram(packSource);
+        await program.build();
+        const kernel = program.createKernel('pack');
+        const decoder = ocl.createVideoDecoder({ context });
+        const md5s = [];
+        let pipeline = null;
+        try {
+          const source = decoder.pipelineSource(queue, readFileSync(join(fixtures, `${name}.h264`)));
+          let size = 0;
+          pipeline = new ocl.FramePipeline({
+            queue,
+            slots,
+            resources: () => ({ out: null, host: null }),
+            produce: source.produce,
+            process: source.process((frame, slot) => {
+              size = (frame.width * frame.height * 3) / 2;
+              slot.resources.out ??= context.createBuffer(size);
+              slot.resources.host ??= new Uint8Array(size);
+              kernel.setArgs(
+                frame.planes[0],
+                frame.planes[1],
+                slot.resources.out,
+                ['uint', frame.pitch],
+                ['uint', frame.width],
+                ['uint', frame.height],
+              );
+              queue.enqueueKernel(kernel, [frame.width, (frame.height * 3) / 2]).release();
+            }),
+            consume: {
+              host: async (slot, f) => {
+                queue.readBuffer(slot.resources.out, slot.resources.host).release();
+                await queue.finish();
+                md5s[f] = createHash('md5').update(slot.resources.host).digest('hex');
+                if (f === stopAt) pipeline.dispose();
+              },
+            },
+          });
+          let error = null;
+          await source.run(pipeline, { lag }).catch((e) => {
+            error = e;
+          });
+          return { md5s, error, produced: source.produced };
+        } finally {
+          pipeline?.dispose();
+          for (const slot of pipeline?.slots ?? []) slot.resources.out?.release();
+          await decoder.asyncDispose();
+          kernel.release();
+          program.release();
+          queue.release();
+          context.release();
+        }
+      }
+
+      for (const [name, slots, lag] of [
+        ['ref4', 3, 0],
+        ['b-pyramid', 4, 2],
+        ['crop-350x198', 2, 1],
+      ]) {
+        it(`${name}, ${slots} slots, lag ${lag}: every frame through the kernel in display order equals FFmpeg's`, async () => {
+          if (!streams.includes(name)) return assert.fail(`no fixture ${name}`);
+          const expected = expectedMd5s(name);
+          const { md5s, error, produced } = await pipelineMd5s(name, { slots, lag });
+          assert.equal(error, null, String(error));
+          assert.equal(produced, expected.length, 'frames produced');
+          const mismatched = md5s.map((m, i) => (m === expected[i] ? -1 : i)).filter((i) => i >= 0);
+          console.log(`# pipeline ${name}: ${md5s.length} frames of ${expected.length}, ${mismatched.length} mismatched`);
+          assert.deepEqual(mismatched, [], 'frames whose MD5 differs from FFmpeg');
+        });
+      }
+
+      it('the pipeline disposed mid-run: FramePipelineDisposedError, the frames before it equal FFmpeg, the decoder disposes, a new run works', async () => {
+        const expected = expectedMd5s('ref4');
+        const { md5s, error } = await pipelineMd5s('ref4', { stopAt: 5 });
+        assert.ok(error instanceof ocl.FramePipelineDisposedError, String(error));
+        assert.deepEqual(md5s.slice(0, 6), expected.slice(0, 6));
+        const again = await pipelineMd5s('ref4');
+        assert.equal(again.error, null, String(again.error));
+        assert.deepEqual(again.md5s, expected);
+      });
+    });
 
     it('unsupported streams (10-bit, 4:2:2, 4:4:4, MBAFF) are typed H264UnsupportedError before any picture is decoded', async () => {
       const context = ocl.createContext({ devices: [device] });
