@@ -91,11 +91,11 @@ void Own(int fd) {
   std::lock_guard<std::mutex> lock(live_mutex);
   LiveFds().insert(fd);
 }
-void Disown(int fd) {
+[[maybe_unused]] void Disown(int fd) {
   std::lock_guard<std::mutex> lock(live_mutex);
   LiveFds().erase(fd);
 }
-bool Owned(int fd) {
+[[maybe_unused]] bool Owned(int fd) {
   std::lock_guard<std::mutex> lock(live_mutex);
   return LiveFds().count(fd) != 0;
 }
