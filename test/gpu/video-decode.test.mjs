@@ -62,10 +62,12 @@ async function decodeToMd5s(bytes, { context, queue, frames, inFlight, queues } 
       const uv = new Uint8Array(frame.planes[1].size);
       frame.wait(queue);
       queue.enqueueAcquireShared(frame.memory).release();
-      queue.readBuffer(frame.planes[0], y).release();
-      queue.readBuffer(frame.planes[1], uv).release();
+      // The reads' Events are kept until finish() has resolved: a staged read whose Event is released at once may
+      // land after it (lib/staging.ts settles only reads whose Event it can still ask).
+      const reads = [queue.readBuffer(frame.planes[0], y), queue.readBuffer(frame.planes[1], uv)];
       queue.enqueueReleaseShared(frame.memory).release();
       await queue.finish();
+      for (const read of reads) read.release();
       frame.release();
       const hash = createHash('md5');
       for (let r = 0; r < height; r++) hash.update(y.subarray(r * pitch, r * pitch + width));
@@ -188,8 +190,8 @@ describe('H.264 decode on the GPU into OpenCL', () => {
             }),
             consume: {
               host: async (slot, f) => {
-                queue.readBuffer(slot.resources.out, slot.resources.host).release();
-                await queue.finish();
+                // Blocking: a staged read whose Event is released at once may land after finish() resolves.
+                queue.readBuffer(slot.resources.out, slot.resources.host, { blocking: true }).release();
                 md5s[f] = createHash('md5').update(slot.resources.host).digest('hex');
                 if (f === stopAt) pipeline.dispose();
               },
