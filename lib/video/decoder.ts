@@ -217,7 +217,6 @@ export class VideoDecoder {
   }
 
   #released = (frame: VideoFrame, after: Promise<unknown> | null): void => {
-    this.#returnReady(frame);
     const settle = () => {
       if (frame.state === 'returning') frame.state = 'free';
       if (this.#disposed || !this.#pool.includes(frame)) frame.dispose();
@@ -338,7 +337,12 @@ export class VideoDecoder {
   #submit(native: NativeVideoDecoder, ring: number, queue: number, picture: H264Picture, frame: VideoFrame): Promise<void> {
     const wait: VulkanSemaphore[] = [];
     const signal: VulkanSemaphore[] = [];
-    this.#returnReady(frame); // a frame that came back unshown (a run stopped early)
+    // The last picture's signal, if nobody waited on it: consumed by this decode on the same queue (a queue's own
+    // order), else by OpenCL first (the decoder's own queue), so that no decode waits on a signal of another queue's.
+    if (frame.ready && frame.readyPending) {
+      if (frame.queue === queue) wait.push(frame.ready);
+      else this.#returnReady(frame);
+    }
     if (frame.free && frame.freePending) wait.push(frame.free);
     if (frame.ready) signal.push(frame.ready);
     const layout = this.#layout!;
@@ -355,6 +359,7 @@ export class VideoDecoder {
     );
     frame.freePending = false;
     frame.readyPending = frame.ready !== null;
+    frame.queue = queue;
     frame.state = 'waiting';
     frame.poc = picture.picOrderCnt;
     frame.decodeIndex = picture.decodeIndex;

@@ -68,14 +68,15 @@ export class VideoFrame {
   /** @internal */ state: FrameState = 'free';
   /** @internal */ readonly buffer: VulkanBuffer;
   /**
-   * @internal Signalled by the decode (semaphores sync); waited on by OpenCL: by the user's queue (wait(), or
-   * release(queue) when nobody waited), else by the decoder's own queue when the frame comes back (returnReady()).
-   * Vulkan never waits on it: only OpenCL consumes the signals the decodes make.
+   * @internal Signalled by the decode (semaphores sync); waited on by OpenCL (wait(), or release(queue) when
+   * nobody waited), else by the next decode into the frame when it goes to the same decode queue, else by the
+   * decoder's own OpenCL queue first (returnReady()): no decode waits on another decode queue's signal.
    */
   readonly ready: VulkanSemaphore | null;
   /** @internal Signalled by OpenCL at release(queue); waited on by the next decode into the frame. */
   readonly free: VulkanSemaphore | null;
   /** @internal */ readyPending = false;
+  /** @internal The decode queue of its last decode. */ queue = -1;
   /** @internal */ freePending = false;
   /** @internal The decode's completion. */ done: Promise<void> | null = null;
   readonly #clReady: Semaphore | null;
@@ -181,8 +182,8 @@ export class VideoFrame {
   }
 
   /**
-   * @internal A frame back in the pool whose picture's signal nobody consumed: `queue` (the decoder's own)
-   * waits on it and signals `free`, which the next decode into the frame waits on.
+   * @internal A frame whose picture's signal nobody consumed, about to be decoded into on another decode queue:
+   * `queue` (the decoder's own OpenCL queue) waits on it and signals `free`, which that decode waits on.
    */
   returnReady(queue: CommandQueue): void {
     if (!this.#clReady || !this.#clFree || !this.readyPending || this.#disposed) return;
