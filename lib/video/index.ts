@@ -1,6 +1,11 @@
 // Video decoding: the H.264 bitstream room (lib/video/h264), and the decoder
 // on the GPU's video decode queue whose frames reach OpenCL (Vulkan Video).
-export * from './h264';
+// Of the bitstream room, what a caller that splits and sequences a stream
+// itself needs: the splitters, avcC, the sequencer, its records and typed
+// errors. The single-unit parsers (parseSps, parsePps, parseSliceHeader) and
+// the scan tables (zigzag4x4, zigzag8x8) are the back ends' (lib/video/h264).
+export * from './h264/types';
+export { AnnexBSplitter, H264Sequencer, parseAvcC, splitAnnexB, splitLengthPrefixed, type AvcConfiguration } from './h264';
 export { VideoDecoder, createVideoDecoder, type VideoDecoderOptions, type VideoInput } from './decoder';
 export { VideoDecodeUnsupportedError, VideoDecoderDisposedError, VideoDecoderStateError } from './errors';
 export { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';
