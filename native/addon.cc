@@ -14,6 +14,7 @@
 #include "interop/interop.h"
 #include "ipc/ipc.h"
 #include "va/va.h"
+#include "video/video.h"
 #include "vulkan/vulkan.h"
 
 namespace ocl {
@@ -40,6 +41,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitInterop(env, exports);
   va::InitVa(env, exports);
   InitVulkan(env, exports);
+  InitVideo(env, exports);  // native/video/: Vulkan Video decode on the Vulkan module's devices
   InitIpc(env, exports);
   return exports;
 }

@@ -267,8 +267,12 @@ describe('examples/ and the test equipment', () => {
 // native/ and form no circle; nothing includes the registration file
 // (addon.cc, which has no header); the core never includes an area; an area
 // includes core headers and its own; addon.cc reaches each area only through
-// the area's registration header, <area>/<area>.h.
+// the area's registration header, <area>/<area>.h. One area may build on
+// another only where that edge is declared here, one way (as lib/video/
+// builds on lib/vulkan/): the video module runs on the Vulkan module's
+// devices (native/video/ -> native/vulkan/), never the other way.
 const nativeRoot = resolve(repoRoot, 'native');
+const areaBuildsOn: Readonly<Record<string, readonly string[]>> = { video: ['vulkan'] };
 
 function nativeSources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -332,9 +336,23 @@ describe('native/ layering', () => {
     expect(offenders.map(edgeName)).toEqual([]);
   });
 
-  it('an area includes core headers and its own headers only', () => {
-    const offenders = edges.filter(([from, to]) => areaOf(from) !== '' && areaOf(to) !== '' && areaOf(to) !== areaOf(from));
+  it('an area includes core headers, its own headers, and those of an area it is declared to build on only', () => {
+    const offenders = edges.filter(
+      ([from, to]) =>
+        areaOf(from) !== '' && areaOf(to) !== '' && areaOf(to) !== areaOf(from) && !(areaBuildsOn[areaOf(from)] ?? []).includes(areaOf(to)),
+    );
     expect(offenders.map(edgeName)).toEqual([]);
+  });
+
+  it('the declared area edges are one way and real: native/video/ includes native/vulkan/, nothing of native/vulkan/ includes native/video/', () => {
+    const declared = Object.entries(areaBuildsOn).flatMap(([from, targets]) => targets.map((to) => [from, to] as const));
+    const back = declared.filter(([from, to]) => (areaBuildsOn[to] ?? []).includes(from));
+    expect(back).toEqual([]);
+    for (const [from, to] of declared) {
+      expect(areas).toEqual(expect.arrayContaining([from, to]));
+      expect(edges.some(([a, b]) => areaOf(a) === from && areaOf(b) === to)).toBe(true);
+      expect(edges.filter(([a, b]) => areaOf(a) === to && areaOf(b) === from).map(edgeName)).toEqual([]);
+    }
   });
 
   it('addon.cc reaches each area through its registration header <area>/<area>.h, and through nothing else', () => {

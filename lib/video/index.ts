@@ -11,4 +11,4 @@ export { VideoDecodeUnsupportedError, VideoDecoderDisposedError, VideoDecoderSta
 export { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';
 export type { H264InputOptions } from './h264-input';
 export { describeVideoSupport, videoDecodeSupport, type VideoCodec, type VideoDecodeProfile, type VideoDecodeSupport } from './support';
-export { PipelineFrameSource, type PipelineFrame, type PipelineFrameWork } from './pipeline-source';
+export { PipelineFrameSource, type PipelineFrame, type PipelineFrameWork, type PipelineRun, type PipelineSlot } from './pipeline-source';

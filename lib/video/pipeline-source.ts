@@ -6,9 +6,10 @@
 // acquire on the pipeline's queue; the process step gives the frame to the
 // caller's function, then enqueues its release and hands the frame back to
 // the decoder behind that work (frame.release(queue)); at the end of the
-// stream the produce step ends the run (pipeline.end()).
-import type { FramePipeline } from '../pipeline/frame-pipeline';
-import type { FrameProducer, FrameRunOptions, FrameSlot } from '../pipeline/types';
+// stream the produce step ends the run (pipeline.end()). lib/video/ sits
+// beside lib/pipeline/ and imports nothing of it: the source takes the
+// pipeline, its slots and its run options by shape (a FramePipeline, its
+// FrameSlot and FrameRunOptions fit them).
 import type { MemObject } from '../memory';
 import type { CommandQueue } from '../queue';
 import { describeValue } from '../errors';
@@ -24,8 +25,20 @@ export interface PipelineFrame {
   release(queue?: CommandQueue): void;
 }
 
+/** What the source and the caller's work see of a pipeline's slot (a FrameSlot is one). */
+export interface PipelineSlot<R> {
+  readonly index: number;
+  readonly resources: R;
+}
+
+/** The pipeline a source runs (a FramePipeline is one): its run(options) with `frames` set by the source, and end(). */
+export interface PipelineRun<O> {
+  run(options: O & { frames: number }): Promise<void>;
+  end(): void;
+}
+
 /** The caller's OpenCL work on one frame: enqueue it on the pipeline's queue (it may return a promise). */
-export type PipelineFrameWork<F, R> = (frame: F, slot: FrameSlot<R>, index: number) => void | PromiseLike<unknown>;
+export type PipelineFrameWork<F, R> = (frame: F, slot: PipelineSlot<R>, index: number) => void | PromiseLike<unknown>;
 
 /**
  * Frames (a decoder's decode() run, or any async iterable of frames with
@@ -37,7 +50,7 @@ export class PipelineFrameSource<F extends PipelineFrame, R = unknown> {
   readonly #frames: AsyncIterator<F>;
   readonly #queue: CommandQueue;
   readonly #current = new Map<number, F>();
-  #pipeline: FramePipeline<R> | null = null;
+  #pipeline: PipelineRun<never> | null = null;
   #ended = false;
   /** Frames given to the pipeline so far. */
   produced = 0;
@@ -50,8 +63,8 @@ export class PipelineFrameSource<F extends PipelineFrame, R = unknown> {
   }
 
   /** The pipeline's produce step (a host producer). */
-  readonly produce: FrameProducer<R> = {
-    host: async (_slot: FrameSlot<R>, index: number): Promise<void> => {
+  readonly produce: { readonly host: (slot: PipelineSlot<R>, index: number) => Promise<void> } = {
+    host: async (_slot: PipelineSlot<R>, index: number): Promise<void> => {
       const next = this.#ended ? { done: true as const, value: undefined } : await this.#frames.next();
       if (next.done) {
         this.#ended = true;
@@ -67,7 +80,7 @@ export class PipelineFrameSource<F extends PipelineFrame, R = unknown> {
   };
 
   /** The pipeline's process step: `work` on the frame, then its release and its return to the decoder, behind that work. */
-  process(work: PipelineFrameWork<F, R>): (slot: FrameSlot<R>, index: number) => Promise<void> {
+  process(work: PipelineFrameWork<F, R>): (slot: PipelineSlot<R>, index: number) => Promise<void> {
     if (typeof work !== 'function') throw new TypeError(`work must be a function (frame, slot, index); got ${describeValue(work)}`);
     return async (slot, index) => {
       const frame = this.#current.get(index);
@@ -87,11 +100,11 @@ export class PipelineFrameSource<F extends PipelineFrame, R = unknown> {
    * frames end; stops the frames' iterator when the run ends early (a failed
    * step, the pipeline disposed).
    */
-  async run(pipeline: FramePipeline<R>, options: Omit<FrameRunOptions<R>, 'frames'> = {}): Promise<void> {
+  async run<O extends { frames: number }>(pipeline: PipelineRun<O>, options?: Omit<O, 'frames'>): Promise<void> {
     if (this.#pipeline) throw new VideoDecoderStateError('this source has run already: make one per run');
-    this.#pipeline = pipeline;
+    this.#pipeline = pipeline as PipelineRun<never>;
     try {
-      await pipeline.run({ ...options, frames: Infinity });
+      await pipeline.run({ ...options, frames: Infinity } as O);
     } finally {
       // A frame produced whose process step never ran (the run stopped between them): back, once the queue is done.
       if (this.#current.size) {

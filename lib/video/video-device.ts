@@ -4,6 +4,7 @@
 // One per physical device and instance; its decoders share its decode queues
 // (lib/video/decode-queues.ts says which frame goes where).
 import { VulkanDevice } from '../vulkan/device';
+import '../vulkan/errors'; // VulkanError, which native/video/ throws, registered before its first call
 import type { VulkanInstance } from '../vulkan/instance';
 import { vulkan } from '../vulkan/loader';
 import type { VulkanPhysicalDevice } from '../vulkan/physical-device';

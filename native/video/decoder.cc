@@ -34,7 +34,7 @@
 #include <cstring>
 
 #include "thread_name.h"
-#include "video/video.h"
+#include "video/module.h"
 
 namespace ocl {
 namespace vk {

@@ -5,7 +5,7 @@
 // defaultMask, list4x4: 96 numbers, list8x8: 384 numbers }, lists in the
 // order the bitstream codes them), `vui` and `offsetForRefFrame`.
 // Conversion only: the values were checked by the bitstream room.
-#include "video/video.h"
+#include "video/module.h"
 
 namespace ocl {
 namespace vk {

@@ -1,6 +1,7 @@
 // What a physical device decodes (queue families with their codec
 // operations, each profile's capabilities and picture formats), and devices
 // made with a decode queue family beside the compute queue.
+#include "video/module.h"
 #include "video/video.h"
 
 #include <cstring>

@@ -1,107 +1,12 @@
-// The video module (twin of lib/video/): Vulkan Video decode on a device of
-// the Vulkan module. Thin: it asks the driver what it decodes, makes a device
-// with a decode queue family beside its compute queue, and runs one video
-// session (H.264 now; the codec is a parameter of every call that depends on
-// it). What to decode, in which DPB slot, with which references, and when,
-// is decided in lib/video/ (the bitstream room and the decoder front).
-//
-// One frame: the bitstream is copied into a host-visible buffer of the
-// decoder's ring, and one command buffer on a decode queue decodes it into
-// its DPB slot (DPB and output pictures coincide), copies the picture (its
-// cropped rectangle) into the caller's exportable buffer as NV12 rows, and
-// signals the caller's semaphores; its fence, watched by a thread of the
-// decoder's own, settles the frame's promise.
+// The video module (twin of lib/video/): Vulkan Video decode on devices of
+// the Vulkan module (native/video/ builds on native/vulkan/, never the other
+// way). addon.cc calls InitVideo once per environment, after InitVulkan;
+// nothing else of the addon includes the module's internals (video/module.h).
 #pragma once
 
-#include <memory>
-#include <vector>
-
-#include "video/vk_video_decls.h"
-#include "vulkan/module.h"
+#include <napi.h>
 
 namespace ocl {
-namespace vk {
-
-struct VideoInstanceApi {
-#define OCL_VK_VIDEO_DECLARE(name, ret, params) ret(OCL_VKAPI* name) params = nullptr;
-  OCL_VK_VIDEO_INSTANCE_ENTRY_POINTS(OCL_VK_VIDEO_DECLARE)
-};
-struct VideoDeviceApi {
-  OCL_VK_VIDEO_DEVICE_ENTRY_POINTS(OCL_VK_VIDEO_DECLARE)
-#undef OCL_VK_VIDEO_DECLARE
-};
-
-// The instance-level video entry points of an instance (null where the loader has none).
-VideoInstanceApi ResolveVideoInstanceApi(Napi::Env env, const InstanceState& instance);
-
-// A device with decode queues: the Vulkan module's device (its compute queue, memory and waiter) plus the video side.
-struct VideoDeviceState {
-  DeviceRef device;
-  VideoDeviceApi fn;
-  VideoInstanceApi ifn;
-  uint32_t decodeFamily = 0;
-  std::vector<VkQueue> decodeQueues;
-  bool decodeTransfers = false;  // the decode family also transfers (the copy out runs on the decode queue)
-  bool timeline = false;         // timeline semaphores enabled: a decoder's frames may go to any decode queue
-};
-using VideoDeviceRef = std::shared_ptr<VideoDeviceState>;
-
-// A codec profile as Vulkan takes it, kept in one place so that its pNext chain stays valid.
-struct VideoProfile {
-  VkVideoDecodeH264ProfileInfoKHR h264{};
-  VkVideoProfileInfoKHR profile{};
-  VkVideoProfileListInfoKHR list{};
-  // codec: 'h264'; profileIdc: StdVideoH264ProfileIdc. Fixes the pointers: call after the object is in place.
-  void Set(int32_t profileIdc);
-};
-
-class NativeVideoDevice : public Holder<NativeVideoDevice, VideoDeviceState> {
- public:
-  using Holder::Holder;
-  static constexpr const char* kName = "NativeVideoDevice";
-  static const napi_type_tag kTypeTag;
-  static void Init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value CreateDecoder(const Napi::CallbackInfo& info);
-};
-
-struct DecoderState;
-class NativeVideoDecoder : public Holder<NativeVideoDecoder, DecoderState> {
- public:
-  using Holder::Holder;
-  static constexpr const char* kName = "NativeVideoDecoder";
-  static const napi_type_tag kTypeTag;
-  static void Init(Napi::Env env, Napi::Object exports);
-
- private:
-  Napi::Value Configure(const Napi::CallbackInfo& info);
-  Napi::Value SetParameters(const Napi::CallbackInfo& info);
-  Napi::Value Decode(const Napi::CallbackInfo& info);
-  Napi::Value Info(const Napi::CallbackInfo& info);
-};
-
-// The decoder of a device: created by NativeVideoDevice.createDecoder.
-Napi::Value MakeDecoder(Napi::Env env, const VideoDeviceRef& video, uint32_t queueIndex, int32_t profileIdc, uint32_t ring);
-
-// H.264 parameter sets from the plain objects lib/video/ builds (StdVideo field names).
-struct H264ParameterSets {
-  std::vector<StdVideoH264SequenceParameterSet> sps;
-  std::vector<StdVideoH264PictureParameterSet> pps;
-  // What the pointers inside point at (one per set; reserved up front so that they never move).
-  std::vector<StdVideoH264SequenceParameterSetVui> vui;
-  std::vector<StdVideoH264ScalingLists> spsScaling, ppsScaling;
-  std::vector<std::vector<int32_t>> offsetForRefFrame;
-};
-void ReadH264ParameterSets(Napi::Env env, const Napi::Value& spsList, const Napi::Value& ppsList, H264ParameterSets& out);
-
-// A device memory allocation of a type in `typeBits` (preferring `preferred` flags), or a VulkanError.
-VkDeviceMemory AllocateVideoMemory(Napi::Env env, DeviceState& device, const VkMemoryRequirements& req, VkFlags required, VkFlags preferred);
-
-void InitVideoDevice(Napi::Env env, Napi::Object exports);
-void InitVideoDecoder(Napi::Env env, Napi::Object exports);
-
-}  // namespace vk
 
 void InitVideo(Napi::Env env, Napi::Object exports);
 

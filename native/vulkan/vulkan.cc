@@ -1,7 +1,6 @@
 // Registers the Vulkan module's exports (all names start with vk / NativeVk).
 #include "vulkan/vulkan.h"
 
-#include "video/video.h"
 #include "vulkan/module.h"
 
 namespace ocl {
@@ -13,7 +12,6 @@ void InitVulkan(Napi::Env env, Napi::Object exports) {
   vk::InitMemory(env, exports);
   vk::InitSemaphore(env, exports);
   vk::InitCommands(env, exports);
-  InitVideo(env, exports);  // native/video/: Vulkan Video decode on these devices
 }
 
 }  // namespace ocl
