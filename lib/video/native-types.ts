@@ -1,6 +1,6 @@
 // The native side of the video module (native/video/), as lib/video sees it.
-// Kept here rather than in lib/addon.ts: these are the video module's own.
-import type { Addon } from '../addon';
+// Kept here rather than in lib/addon.ts: these are the video module's own; the
+// module's exports complete Addon (`declare module '../addon'`).
 import type { NativeVkBuffer, NativeVkDevice, NativeVkInstance, NativeVkSemaphore } from '../vulkan/native-types';
 
 /** One queue family of a physical device, with the codec operations it does (VkQueueFamilyVideoPropertiesKHR). */
@@ -83,25 +83,22 @@ export interface NativeVideoDevice {
   release(): void;
 }
 
-/** The video module's exports of the addon. */
-export interface VideoAddon {
-  vkVideoDecodeSupport(instance: NativeVkInstance, index: number, h264Profiles: number[]): NativeVideoSupport;
-  vkVideoCreateDevice(
-    instance: NativeVkInstance,
-    index: number,
-    computeFamily: number,
-    decodeFamily: number,
-    decodeQueues: number,
-    extensions: string[],
-    ycbcr: boolean,
-    memoryBits: number,
-    semaphoreBits: number,
-    decodeTransfers: boolean,
-    timeline: boolean,
-  ): [NativeVkDevice, NativeVideoDevice, boolean];
-}
-
-/** The addon's video exports. */
-export function videoAddon(addon: Addon): VideoAddon {
-  return addon as unknown as VideoAddon;
+declare module '../addon' {
+  interface Addon {
+    // The video module (native/video/: video.cc, decoder.cc, h264_params.cc).
+    vkVideoDecodeSupport(instance: NativeVkInstance, index: number, h264Profiles: number[]): NativeVideoSupport;
+    vkVideoCreateDevice(
+      instance: NativeVkInstance,
+      index: number,
+      computeFamily: number,
+      decodeFamily: number,
+      decodeQueues: number,
+      extensions: string[],
+      ycbcr: boolean,
+      memoryBits: number,
+      semaphoreBits: number,
+      decodeTransfers: boolean,
+      timeline: boolean,
+    ): [NativeVkDevice, NativeVideoDevice, boolean];
+  }
 }

@@ -5,7 +5,7 @@
 import type { VulkanInstance } from '../vulkan/instance';
 import { vulkan } from '../vulkan/loader';
 import type { VulkanPhysicalDevice } from '../vulkan/physical-device';
-import { videoAddon, type NativeVideoProfileSupport } from './native-types';
+import type { NativeVideoProfileSupport } from './native-types';
 
 export const QUEUE_VIDEO_DECODE = 0x20;
 const QUEUE_TRANSFER = 0x4;
@@ -74,7 +74,7 @@ function formatName(format: number): string {
 
 /** What `physical` (a device of `instance`) decodes. Asks the driver; no device is made. */
 export function videoDecodeSupport(instance: VulkanInstance, physical: VulkanPhysicalDevice): VideoDecodeSupport {
-  const native = videoAddon(vulkan());
+  const native = vulkan();
   const hasVideo = physical.extensions.includes('VK_KHR_video_queue') && physical.extensions.includes('VK_KHR_video_decode_queue');
   const answer = native.vkVideoDecodeSupport(
     instance.native,

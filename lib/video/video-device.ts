@@ -10,7 +10,7 @@ import { vulkan } from '../vulkan/loader';
 import type { VulkanPhysicalDevice } from '../vulkan/physical-device';
 import { MEMORY_HANDLE_BITS, SEMAPHORE_HANDLE_BITS } from '../vulkan/handles';
 import { DecodeQueues } from './decode-queues';
-import { videoAddon, type NativeVideoDevice } from './native-types';
+import type { NativeVideoDevice } from './native-types';
 import type { VideoDecodeSupport } from './support';
 
 const VIDEO_EXTENSIONS = ['VK_KHR_synchronization2', 'VK_KHR_video_queue', 'VK_KHR_video_decode_queue', 'VK_KHR_video_decode_h264'];
@@ -39,7 +39,7 @@ export function videoDevice(instance: VulkanInstance, physical: VulkanPhysicalDe
   const extensions = [...wanted].filter((e) => physical.extensions.includes(e));
   const memoryBits = physical.memoryExport.reduce((m, t) => m | MEMORY_HANDLE_BITS[t], 0);
   const semaphoreBits = physical.semaphoreExport.reduce((m, t) => m | SEMAPHORE_HANDLE_BITS[t], 0);
-  const [nativeDevice, nativeVideo, timeline] = videoAddon(vulkan()).vkVideoCreateDevice(
+  const [nativeDevice, nativeVideo, timeline] = vulkan().vkVideoCreateDevice(
     instance.native,
     physical.index,
     physical.queueFamily!,

@@ -116,7 +116,8 @@ struct DecoderState : std::enable_shared_from_this<DecoderState> {
   bool abandoned = false;  // the environment went away with frames in flight: Vulkan objects are left to the process's end
   bool LeftToProcessEnd() const { return abandoned || !video || video->device->LeftToProcessEnd(); }
   void Start(Napi::Env env);
-  void Complete(Napi::Env env, uint64_t id, VkResult result);
+  // `waited`: the fence wait's outcome (its result, and the call's name for the error).
+  void Complete(Napi::Env env, uint64_t id, const VkOutcome& waited);
   void Close();
   ~DecoderState();
 };
@@ -129,7 +130,7 @@ void CloseHook(void* decoder) { static_cast<DecoderState*>(decoder)->Close(); }
 class DecodeWaiter {
  public:
   DecodeWaiter(Napi::Env env, std::weak_ptr<DecoderState> owner, VkDevice device, decltype(DeviceApi::vkWaitForFences) wait)
-      : owner_(std::move(owner)), device_(device), wait_(wait) {
+      : owner_(std::move(owner)), device_(device), fn_{wait} {
     tsfn_ = Tsfn::New(env, "opencl-interop video decode", 0, 1);
     tsfn_.Unref(env);
     thread_ = std::thread([this] {
@@ -164,7 +165,7 @@ class DecodeWaiter {
   struct Done {
     std::weak_ptr<DecoderState> owner;
     uint64_t id;
-    VkResult result;
+    VkOutcome waited;
   };
   static void CallJs(Napi::Env env, Napi::Function, void*, Done* done);
   using Tsfn = Napi::TypedThreadSafeFunction<void, Done, CallJs>;
@@ -175,18 +176,20 @@ class DecodeWaiter {
       if (stopped_) return;
       auto [id, fence] = queue_.front();
       lock.unlock();
-      VkResult result = wait_(device_, 1, &fence, 1, 100ull * 1000 * 1000);  // bounded: Stop() is seen
+      VkOutcome waited = VK_CALL(fn_, vkWaitForFences, device_, 1, &fence, 1, 100ull * 1000 * 1000);  // bounded: Stop() is seen
       lock.lock();
-      if (result == VK_TIMEOUT) continue;
+      if (waited.result == VK_TIMEOUT) continue;
       queue_.pop_front();
       if (stopped_) return;
-      auto* done = new Done{owner_, id, result};
+      auto* done = new Done{owner_, id, waited};
       if (tsfn_.NonBlockingCall(done) != napi_ok) delete done;
     }
   }
   std::weak_ptr<DecoderState> owner_;
   VkDevice device_;
-  decltype(DeviceApi::vkWaitForFences) wait_;
+  struct {
+    decltype(DeviceApi::vkWaitForFences) vkWaitForFences;
+  } fn_;  // the one entry point the thread calls, taken from the device's table
   Tsfn tsfn_;
   std::thread thread_;
   std::mutex mutex_;
@@ -197,7 +200,7 @@ class DecodeWaiter {
 
 void DecodeWaiter::CallJs(Napi::Env env, Napi::Function, void*, Done* done) {
   if (env != nullptr && done != nullptr) {
-    if (std::shared_ptr<DecoderState> decoder = done->owner.lock()) decoder->Complete(env, done->id, done->result);
+    if (std::shared_ptr<DecoderState> decoder = done->owner.lock()) decoder->Complete(env, done->id, done->waited);
   }
   delete done;
 }
@@ -208,7 +211,8 @@ void DecoderState::Start(Napi::Env napiEnv) {
   napi_add_env_cleanup_hook(env, CloseHook, this);
 }
 
-void DecoderState::Complete(Napi::Env napiEnv, uint64_t id, VkResult result) {
+void DecoderState::Complete(Napi::Env napiEnv, uint64_t id, const VkOutcome& waited) {
+  VkResult result = waited.result;
   auto it = std::find_if(inFlight.begin(), inFlight.end(), [id](const DecodeInFlight& f) { return f.id == id; });
   if (it == inFlight.end()) return;
   DecodeInFlight frame = std::move(*it);
@@ -229,7 +233,7 @@ void DecoderState::Complete(Napi::Env napiEnv, uint64_t id, VkResult result) {
     frame.deferred->Resolve(napiEnv.Undefined());
   } else {
     try {
-      ThrowVkError(napiEnv, result, "vkWaitForFences", "the decode of a frame failed");
+      ThrowVkError(napiEnv, result, waited.call, "the decode of a frame failed");
     } catch (const Napi::Error& error) {
       frame.deferred->Reject(error.Value());
     }

@@ -19,6 +19,11 @@
 #include "video/vk_video_decls.h"
 #include "vulkan/module.h"
 
+// The name of an entry point of a loader table, for an error about a call not
+// made at that line (a lookup that failed, an allocation not attempted): the
+// name is the table member's, so a misspelt or absent one does not compile.
+#define OCL_VK_NAME(api, name) (static_cast<void>(sizeof((api).name)), #name)
+
 namespace ocl {
 namespace vk {
 

@@ -40,7 +40,9 @@ VideoInstanceApi ResolveVideoInstanceApi(Napi::Env env, const InstanceState& ins
 
 VkDeviceMemory AllocateVideoMemory(Napi::Env env, DeviceState& device, const VkMemoryRequirements& req, VkFlags required, VkFlags preferred) {
   int32_t type = device.FindMemoryType(req.memoryTypeBits, required, preferred);
-  if (type < 0) ThrowVkError(env, VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkAllocateMemory", "no memory type of the device fits this video resource");
+  if (type < 0)
+    ThrowVkError(env, VK_ERROR_OUT_OF_DEVICE_MEMORY, OCL_VK_NAME(device.fn, vkAllocateMemory),
+                 "no memory type of the device fits this video resource");
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, uint32_t(type)};
   VkDeviceMemory memory = 0;
   VK_CHECK(env, device.fn, vkAllocateMemory, device.device, &allocate, nullptr, &memory);
@@ -249,7 +251,7 @@ Napi::Value CreateVideoDevice(const Napi::CallbackInfo& info) {
   OCL_VK_DEVICE_EXTENSION_ENTRY_POINTS(OCL_VK_RESOLVE)
 #undef OCL_VK_RESOLVE
 #define OCL_VK_REQUIRE(name, ret, params) \
-  if (!state->fn.name) ThrowVkError(env, VK_ERROR_INCOMPATIBLE_DRIVER, "vkGetDeviceProcAddr", "the device has no " #name);
+  if (!state->fn.name) ThrowVkError(env, VK_ERROR_INCOMPATIBLE_DRIVER, OCL_VK_NAME(instance->fn, vkGetDeviceProcAddr), "the device has no " #name);
   OCL_VK_DEVICE_ENTRY_POINTS(OCL_VK_REQUIRE)
 #undef OCL_VK_REQUIRE
   state->memoryHandleTypes = VkFlags(ToU64(info[7], "memoryHandleTypes"));
@@ -271,7 +273,7 @@ Napi::Value CreateVideoDevice(const Napi::CallbackInfo& info) {
   OCL_VK_VIDEO_DEVICE_ENTRY_POINTS(OCL_VK_RESOLVE)
 #undef OCL_VK_RESOLVE
 #define OCL_VK_REQUIRE(name, ret, params) \
-  if (!video->fn.name) ThrowVkError(env, VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetDeviceProcAddr", "the device has no " #name);
+  if (!video->fn.name) ThrowVkError(env, VK_ERROR_EXTENSION_NOT_PRESENT, OCL_VK_NAME(instance->fn, vkGetDeviceProcAddr), "the device has no " #name);
   OCL_VK_VIDEO_DEVICE_ENTRY_POINTS(OCL_VK_REQUIRE)
 #undef OCL_VK_REQUIRE
   video->decodeQueues.resize(decodeCount);
