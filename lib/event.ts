@@ -140,6 +140,8 @@ const noGates: readonly UserEvent[] = Object.freeze([]);
  * at the queue's release), or natively with a queue collected unreleased.
  */
 export class EventHandle implements NativeHandle {
+  /** 0; 1 while lent (see lend()); 2 once released while lent: the borrower lets go of the id. */
+  #lent = 0;
   constructor(
     readonly addon: Addon,
     readonly id: EventId,
@@ -157,7 +159,21 @@ export class EventHandle implements NativeHandle {
     return this.addon.eventWhenStatus(this.id, status, keepAlive, byWaiter);
   }
   release(): void {
-    this.addon.releaseEvent(this.id);
+    if (this.#lent === 0) this.addon.releaseEvent(this.id);
+    else this.#lent = 2;
+  }
+  /**
+   * @internal Keeps the id alive past its Event's release (or retirement) until giveBack(): a staged read's copy is
+   * settled by its command's status whether or not the caller kept the Event (lib/staging.ts).
+   */
+  lend(): void {
+    this.#lent = 1;
+  }
+  /** @internal The borrower is done: the id goes now if its Event let go of it meanwhile. */
+  giveBack(): void {
+    const released = this.#lent === 2;
+    this.#lent = 0;
+    if (released) this.addon.releaseEvent(this.id);
   }
   keep(): void {
     throw new TypeError("an event cannot hold another library's object");

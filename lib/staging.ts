@@ -8,7 +8,7 @@
 import type { EventId, NativeHostBlock } from './addon';
 import { CL } from './facts/cl-constants';
 import { describeValue } from './errors';
-import type { EnqueueOptions, Event } from './event';
+import type { EnqueueOptions, Event, EventHandle } from './event';
 import type { CheckedHost } from './host-memory';
 import type { QueueLink } from './links';
 
@@ -25,24 +25,42 @@ export interface TransferOptions extends EnqueueOptions {
 /** A transfer's native call: blocking or not, with the host memory to hand the driver. */
 export type RunTransfer = (blocking: boolean, memory: ArrayBufferView | NativeHostBlock, waitList: EventId[] | undefined) => EventId;
 
-/** A read whose bytes land in a staging block first; copied into the target when the command is seen to end. */
+/**
+ * A read whose bytes land in a staging block first; copied into the target when the command is seen to end: by its
+ * Event's end, or by the queue's settle() after a finish or a blocking wait. The read borrows its Event's id
+ * (EventHandle.lend), so that settle() can ask the command's status after the caller released the Event.
+ */
 class StagedRead {
   #block: NativeHostBlock | null;
+  /** The borrowed id; none where the queue had already retired the ended command's event (its status is cached). */
+  readonly #handle: EventHandle | undefined;
+  /** Why the bytes were dropped, for whichever of the two ends comes second. */
+  #error: Error | undefined;
   constructor(
     block: NativeHostBlock,
     readonly target: ArrayBufferView,
     readonly event: Event,
   ) {
     this.#block = block;
+    const handle = event.handleGone ? undefined : event.native;
+    handle?.lend();
+    this.#handle = handle;
+  }
+  /** The command's status now: the Event's while the caller holds it or once it was seen to end, else the borrowed id's. */
+  status(): number {
+    const event = this.event;
+    return event.released && !event.seenEnded ? this.#handle!.status() : event.statusCode();
   }
   /** Idempotent. An error when the target can no longer take the bytes. */
   finish(status: number): Error | undefined {
     const block = this.#block;
-    if (!block) return undefined;
+    if (!block) return this.#error;
     this.#block = null;
+    this.#handle?.giveBack();
     const copied = status === CL.CL_COMPLETE ? block.copyTo(this.target) : true;
     block.release();
-    return copied ? undefined : new TypeError('the read completed, but its target was detached or shrunk meanwhile: the bytes were dropped');
+    if (!copied) this.#error = new TypeError('the read completed, but its target was detached or shrunk meanwhile: the bytes were dropped');
+    return this.#error;
   }
 }
 
@@ -104,7 +122,7 @@ export class StagedTransfers {
     for (const read of this.#reads) {
       let status: number;
       try {
-        status = read.event.statusCode();
+        status = read.status();
       } catch {
         continue;
       }
