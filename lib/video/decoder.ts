@@ -4,55 +4,31 @@
 // front gives each picture an output frame of its pool and a ring slot, and
 // the Vulkan back end (native/video) decodes it and copies it into the frame.
 // A second back end (VA-API) or codec (H.265) plugs in at `#decodePicture`
-// and the native calls; the pool, ordering and lifetimes stay.
+// and the native calls; the pool (frame-pool.ts), ordering and lifetimes stay.
+// Its options and device are checked in decoder-setup.ts.
 import type { Context } from '../context';
 import { describeValue } from '../errors';
 import type { Device } from '../device';
-import { getSemaphores } from '../interop/semaphore';
-import { checkChoice, checkInt, checkOptions } from '../validate';
 import type { VulkanDevice } from '../vulkan/device';
-import { createVulkanInstance, type VulkanInstance } from '../vulkan/instance';
 import type { VulkanSemaphore } from '../vulkan/semaphore';
-import { VideoDecodeUnsupportedError, VideoDecoderDisposedError, VideoDecoderStateError } from './errors';
+import { VideoDecoderDisposedError, VideoDecoderStateError, VideoDecodeUnsupportedError } from './errors';
 import { CommandQueue } from '../queue';
 import type { DecodeQueueClient } from './decode-queues';
+import { setUpDecoder, type VideoDecoderOptions } from './decoder-setup';
+import { FramePool } from './frame-pool';
 import { PipelineFrameSource } from './pipeline-source';
-import { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';
+import type { VideoFrame, VideoFrameSync } from './frames';
 import { H264Input, type H264InputOptions } from './h264-input';
 import { pictureDescriptor, stdPps, stdSps } from './h264-vulkan';
 import type { H264Event, H264Picture, H264Pps, H264Sps } from './h264/types';
 import type { NativeVideoDecoder } from './native-types';
-import { FORMAT_NV12, videoDecodeSupport, type VideoDecodeProfile, type VideoDecodeSupport } from './support';
-import { videoDevice, type VideoDevice } from './video-device';
+import { FORMAT_NV12, type VideoDecodeProfile, type VideoDecodeSupport } from './support';
+import type { VideoDevice } from './video-device';
 
-export interface VideoDecoderOptions {
-  /** The OpenCL context the frames are imported into. */
-  context: Context;
-  /** Its device the frames are used on (default: the context's first). Its UUID picks the Vulkan device. */
-  device?: Device;
-  /** 'h264' (the only codec now). */
-  codec?: 'h264';
-  /** Output frames in the pool (default: what the stream needs for reordering + 4). At least the stream's DPB size + 2. */
-  frames?: number;
-  /** Decodes in flight on the decode queue (1 to 16, default 4). */
-  inFlight?: number;
-  /** 'semaphores' (default where Vulkan exports and OpenCL imports opaque-fd semaphores) or 'host'. */
-  sync?: VideoFrameSync;
-  /**
-   * 'own' (default): its frames go to one decode queue of its own (decoders
-   * take the queues in turn). 'shared': while the device has more decoders
-   * than decode queues, each frame goes to a queue with room (needs timeline
-   * semaphores to move a frame in flight; see docs/video.md).
-   */
-  queues?: 'own' | 'shared';
-  /** The Vulkan instance to use (default: one the module keeps). */
-  instance?: VulkanInstance;
-}
+export type { VideoDecoderOptions } from './decoder-setup';
 
 /** What a decode() call reads: a whole stream, or its chunks. */
 export type VideoInput = Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
-
-let sharedInstance: VulkanInstance | null = null;
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
@@ -80,7 +56,6 @@ export class VideoDecoder {
   readonly device: Device;
   readonly #video: VideoDevice;
   readonly #queue: DecodeQueueClient;
-  readonly #framesOption: number | undefined;
   readonly #inFlight: number;
   #native: NativeVideoDecoder | null = null;
   #profile: VideoDecodeProfile | null = null;
@@ -88,8 +63,7 @@ export class VideoDecoder {
   #paramsKey = '';
   readonly #sps = new Map<number, H264Sps>();
   readonly #pps = new Map<number, H264Pps>();
-  #layout: VideoFrameLayout | null = null;
-  #pool: VideoFrame[] = [];
+  readonly #pool: FramePool;
   #ring: (Promise<void> | null)[];
   readonly #byDecodeIndex = new Map<number, VideoFrame>();
   readonly #display: VideoFrame[] = [];
@@ -97,89 +71,21 @@ export class VideoDecoder {
   #running = false;
   #disposed = false;
   #failure: unknown = null;
-  #changed: (() => void) | null = null;
 
   /** @internal */
   constructor(options: VideoDecoderOptions) {
-    const o = checkOptions<VideoDecoderOptions>(options, 'options', [
-      'context',
-      'device',
-      'codec',
-      'frames',
-      'inFlight',
-      'sync',
-      'instance',
-      'queues',
-    ]);
-    if (options === undefined) throw new TypeError('options must be an object { context }; got undefined');
-    const context = o.context;
-    if (typeof context !== 'object' || context === null || !('platform' in context))
-      throw new TypeError(`options.context must be an OpenCL Context; got ${describeValue(context)}`);
-    this.context = context;
-    checkChoice(o.codec, 'options.codec', ['h264'] as const, 'h264');
-    const shareQueues = checkChoice(o.queues, 'options.queues', ['own', 'shared'] as const, 'own') === 'shared';
-    this.#framesOption = o.frames === undefined ? undefined : checkInt(o.frames, 'options.frames', 3, 64);
-    this.#inFlight = o.inFlight === undefined ? 4 : checkInt(o.inFlight, 'options.inFlight', 1, 16);
-    const device = o.device ?? context.devices[0];
-    if (!device || !context.devices.includes(device)) throw new TypeError('options.device must be a device of options.context');
-    this.device = device;
-    const uuid = device.uuidBytes;
-    if (!uuid)
-      throw new VideoDecodeUnsupportedError(
-        'no-uuid',
-        device.name,
-        'the OpenCL device reports no UUID (cl_khr_device_uuid), so no Vulkan device can be matched to it',
-      );
-    const instance = o.instance ?? (sharedInstance ??= createVulkanInstance());
-    const physical = instance.physicalDevices().find((p) => p.deviceUUID.every((b, i) => b === uuid[i]));
-    if (!physical) throw new VideoDecodeUnsupportedError('no-device', device.name, "no Vulkan device has the OpenCL device's UUID");
-    const support = videoDecodeSupport(instance, physical);
-    this.support = support;
-    if (support.decodeFamily === null)
-      throw new VideoDecodeUnsupportedError('no-decode-queue', physical.name, 'this device has no video decode queue (VK_KHR_video_decode_queue)');
-    if (!support.codecs.includes('h264')) throw new VideoDecodeUnsupportedError('no-codec', physical.name, 'its decode queues do not decode H.264');
-    if (!support.profiles.some((p) => p.coincide && p.copyable))
-      throw new VideoDecodeUnsupportedError(
-        'no-format',
-        physical.name,
-        'no H.264 profile decodes into NV12 pictures that are both DPB and output and can be copied',
-      );
-    if (!support.decodeTransfers)
-      throw new VideoDecodeUnsupportedError(
-        'no-transfer',
-        physical.name,
-        'its decode queue family does not transfer (the copy out would need another queue; not supported yet)',
-      );
-    if (support.transferGranularity !== 1)
-      throw new VideoDecodeUnsupportedError(
-        'no-transfer',
-        physical.name,
-        `its decode queue copies whole images only (granularity ${support.transferGranularity})`,
-      );
-    if (physical.queueFamily === null) throw new VideoDecodeUnsupportedError('no-device', physical.name, 'the device has no compute queue');
-    this.#video = videoDevice(instance, physical, support);
-    this.vulkan = this.#video.vulkan;
-    this.#queue = this.#video.queues.join(shareQueues);
-    this.queueIndex = this.#queue.own;
-    const wanted = o.sync;
-    const semaphores = this.vulkan.semaphoreHandleTypes.includes('opaque-fd') && this.#clImportsSemaphores();
-    if (wanted !== undefined) checkChoice(wanted, 'options.sync', ['semaphores', 'host'] as const);
-    if (wanted === 'semaphores' && !semaphores)
-      throw new VideoDecodeUnsupportedError(
-        'no-semaphores',
-        physical.name,
-        'Vulkan does not export, or OpenCL does not import, opaque-fd semaphores',
-      );
-    this.sync = wanted ?? (semaphores ? 'semaphores' : 'host');
+    const setup = setUpDecoder(options);
+    this.context = setup.context;
+    this.device = setup.device;
+    this.support = setup.support;
+    this.#video = setup.video;
+    this.vulkan = setup.video.vulkan;
+    this.#queue = setup.queue;
+    this.queueIndex = setup.queue.own;
+    this.sync = setup.sync;
+    this.#inFlight = setup.inFlight;
     this.#ring = new Array(this.#inFlight).fill(null);
-  }
-
-  #clImportsSemaphores(): boolean {
-    try {
-      return getSemaphores(this.context.platform).importHandleTypes(this.device).includes('opaque-fd');
-    } catch {
-      return false;
-    }
+    this.#pool = new FramePool(this.vulkan, this.context, this.device, this.sync, setup.frames);
   }
 
   /** Frames decoded so far. */
@@ -189,7 +95,7 @@ export class VideoDecoder {
 
   /** The output pool's size (0 before the first picture). */
   get poolSize(): number {
-    return this.#pool.length;
+    return this.#pool.size;
   }
 
   get disposed(): boolean {
@@ -200,31 +106,6 @@ export class VideoDecoder {
     if (this.#disposed) throw new VideoDecoderDisposedError();
     if (this.#failure) throw this.#failure;
   }
-
-  #notify(): void {
-    const changed = this.#changed;
-    this.#changed = null;
-    changed?.();
-  }
-
-  /** The decoder's own OpenCL queue: it consumes the signals of pictures nobody waited on (made on first use). */
-  #clQueue: CommandQueue | null = null;
-
-  #returnReady(frame: VideoFrame): void {
-    if (!frame.readyPending || this.#disposed) return;
-    this.#clQueue ??= this.context.createQueue(this.device);
-    frame.returnReady(this.#clQueue);
-  }
-
-  #released = (frame: VideoFrame, after: Promise<unknown> | null): void => {
-    const settle = () => {
-      if (frame.state === 'returning') frame.state = 'free';
-      if (this.#disposed || !this.#pool.includes(frame)) frame.dispose();
-      this.#notify();
-    };
-    if (after) after.then(settle, settle);
-    else settle();
-  };
 
   // ---- session, parameters, pool ------------------------------------------------------------
 
@@ -253,8 +134,7 @@ export class VideoDecoder {
       this.#session = session;
       this.#paramsKey = '';
     }
-    const layout = this.#layout;
-    if (!layout || layout.width !== picture.crop.width || layout.height !== picture.crop.height) this.#makePool(picture);
+    this.#pool.fit(picture);
     // Parameter sets: the session parameters hold every SPS and PPS seen, as last sent.
     this.#sps.set(sps.spsId, sps);
     this.#pps.set(picture.pps.ppsId, picture.pps);
@@ -267,44 +147,7 @@ export class VideoDecoder {
     }
   }
 
-  #makePool(picture: H264Picture): void {
-    const needed = picture.sps.dpbFrames + 2;
-    const size = this.#framesOption ?? needed + 4;
-    if (size < needed)
-      throw new VideoDecoderStateError(
-        `options.frames is ${size}: this stream keeps up to ${picture.sps.dpbFrames} decoded pictures waiting for display, so the pool needs at least ${needed} frames`,
-      );
-    // Frames of the old size go once released (those waiting for display are shown first).
-    for (const frame of this.#pool) if (frame.state === 'free') frame.dispose();
-    this.#layout = frameLayout(picture.crop.width, picture.crop.height);
-    this.#pool = [];
-    for (let i = 0; i < size; i++) this.#pool.push(new VideoFrame(this.vulkan, this.context, this.device, this.#layout, this.sync, this.#released));
-  }
-
   // ---- one picture ----------------------------------------------------------------------------
-
-  /** A free frame of the pool, or null when none is free now (the caller shows frames or waits). */
-  #freeFrame(): VideoFrame | null {
-    for (const frame of this.#pool) if (frame.state === 'free') return frame;
-    return null;
-  }
-
-  async #waitForFrame(): Promise<VideoFrame> {
-    for (;;) {
-      const frame = this.#freeFrame();
-      if (frame) return frame;
-      const returning = this.#pool.some((f) => f.state === 'returning');
-      if (!returning) {
-        const held = this.#pool.filter((f) => f.state === 'user').length;
-        const waiting = this.#pool.filter((f) => f.state === 'waiting' || f.state === 'decoding').length;
-        throw new VideoDecoderStateError(
-          `no free output frame: of ${this.#pool.length}, ${held} are held by you and ${waiting} wait for display; release frames before asking for the next one, or give a larger options.frames`,
-        );
-      }
-      await new Promise<void>((resolve) => (this.#changed = resolve));
-      this.#check();
-    }
-  }
 
   async #ringSlot(): Promise<number> {
     for (;;) {
@@ -341,11 +184,11 @@ export class VideoDecoder {
     // order), else by OpenCL first (the decoder's own queue), so that no decode waits on a signal of another queue's.
     if (frame.ready && frame.readyPending) {
       if (frame.queue === queue) wait.push(frame.ready);
-      else this.#returnReady(frame);
+      else this.#pool.returnReady(frame);
     }
     if (frame.free && frame.freePending) wait.push(frame.free);
     if (frame.ready) signal.push(frame.ready);
-    const layout = this.#layout!;
+    const layout = this.#pool.layout!;
     const done = native.decode(
       ring,
       pictureDescriptor(picture),
@@ -403,13 +246,13 @@ export class VideoDecoder {
       }
       await this.#prepare(event.picture);
       // Room for the picture: show what is ready first, then wait for a frame.
-      let frame = this.#freeFrame();
+      let frame = this.#pool.free();
       while (!frame && this.#display.length) {
         yield await this.#nextShown();
         this.#check();
-        frame = this.#freeFrame();
+        frame = this.#pool.free();
       }
-      await this.#decodePicture(event.picture, frame ?? (await this.#waitForFrame()));
+      await this.#decodePicture(event.picture, frame ?? (await this.#pool.waitForFree(() => this.#check())));
     }
     while (this.#display.length) yield await this.#nextShown();
   }
@@ -451,7 +294,7 @@ export class VideoDecoder {
       this.#byDecodeIndex.clear();
       for (const frame of unshown) {
         frame.state = 'returning';
-        const back = () => this.#released(frame, null);
+        const back = () => this.#pool.released(frame, null);
         (frame.done ?? Promise.resolve()).then(back, back);
       }
     }
@@ -482,18 +325,8 @@ export class VideoDecoder {
     this.#disposed = true;
     this.#video.queues.leave(this.#queue);
     this.#native?.release();
-    // Its commands (semaphore waits and signals) finish on their own; the queue goes once they have.
-    this.#clQueue?.release();
-    this.#clQueue = null;
     this.#native = null;
-    for (const frame of this.#pool) {
-      if (frame.state === 'free') frame.dispose();
-      else if (frame.state !== 'user') {
-        const gone = () => frame.dispose();
-        (frame.done ?? Promise.resolve()).then(gone, gone);
-      }
-    }
-    this.#notify();
+    this.#pool.close();
   }
 
   /** dispose(), resolving once the decodes in flight have finished. */

@@ -6,7 +6,8 @@
 // the scan tables (zigzag4x4, zigzag8x8) are the back ends' (lib/video/h264).
 export * from './h264/types';
 export { AnnexBSplitter, H264Sequencer, parseAvcC, splitAnnexB, splitLengthPrefixed, type AvcConfiguration } from './h264';
-export { VideoDecoder, createVideoDecoder, type VideoDecoderOptions, type VideoInput } from './decoder';
+export { VideoDecoder, createVideoDecoder, type VideoInput } from './decoder';
+export type { VideoDecoderOptions } from './decoder-setup';
 export { VideoDecodeUnsupportedError, VideoDecoderDisposedError, VideoDecoderStateError } from './errors';
 export { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';
 export type { H264InputOptions } from './h264-input';

@@ -1,0 +1,128 @@
+// A decoder's output frames: made for the stream's picture size (at least its
+// DPB + 2), handed out free, back once released (at once, or once the work of
+// the queue release() names is done), and each picture's signal nobody waited
+// on consumed by an OpenCL queue of the pool's own. Frames of an old size go
+// as they come back.
+import type { Context } from '../context';
+import type { Device } from '../device';
+import type { CommandQueue } from '../queue';
+import type { VulkanDevice } from '../vulkan/device';
+import { VideoDecoderStateError } from './errors';
+import { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';
+import type { H264Picture } from './h264/types';
+
+export class FramePool {
+  readonly #vulkan: VulkanDevice;
+  readonly #context: Context;
+  readonly #device: Device;
+  readonly #sync: VideoFrameSync;
+  /** options.frames (undefined: what the stream needs + 4). */
+  readonly #size: number | undefined;
+  #frames: VideoFrame[] = [];
+  #layout: VideoFrameLayout | null = null;
+  #changed: (() => void) | null = null;
+  /** The pool's own OpenCL queue: it consumes the signals of pictures nobody waited on (made on first use). */
+  #clQueue: CommandQueue | null = null;
+  #closed = false;
+
+  constructor(vulkan: VulkanDevice, context: Context, device: Device, sync: VideoFrameSync, size: number | undefined) {
+    this.#vulkan = vulkan;
+    this.#context = context;
+    this.#device = device;
+    this.#sync = sync;
+    this.#size = size;
+  }
+
+  /** Frames in the pool (0 before the first picture). */
+  get size(): number {
+    return this.#frames.length;
+  }
+
+  /** The frames' layout (null before the first picture). */
+  get layout(): VideoFrameLayout | null {
+    return this.#layout;
+  }
+
+  /** Makes the pool anew where `picture` is of another size than its frames. */
+  fit(picture: H264Picture): void {
+    const layout = this.#layout;
+    if (layout && layout.width === picture.crop.width && layout.height === picture.crop.height) return;
+    const needed = picture.sps.dpbFrames + 2;
+    const size = this.#size ?? needed + 4;
+    if (size < needed)
+      throw new VideoDecoderStateError(
+        `options.frames is ${size}: this stream keeps up to ${picture.sps.dpbFrames} decoded pictures waiting for display, so the pool needs at least ${needed} frames`,
+      );
+    // Frames of the old size go once released (those waiting for display are shown first).
+    for (const frame of this.#frames) if (frame.state === 'free') frame.dispose();
+    this.#layout = frameLayout(picture.crop.width, picture.crop.height);
+    this.#frames = [];
+    for (let i = 0; i < size; i++)
+      this.#frames.push(new VideoFrame(this.#vulkan, this.#context, this.#device, this.#layout, this.#sync, this.released));
+  }
+
+  /** A free frame, or null when none is free now (the caller shows frames or waits). */
+  free(): VideoFrame | null {
+    for (const frame of this.#frames) if (frame.state === 'free') return frame;
+    return null;
+  }
+
+  /** The next frame to come back free; `check` runs after each wait (it throws once the decoder is disposed or failed). */
+  async waitForFree(check: () => void): Promise<VideoFrame> {
+    for (;;) {
+      const frame = this.free();
+      if (frame) return frame;
+      const returning = this.#frames.some((f) => f.state === 'returning');
+      if (!returning) {
+        const held = this.#frames.filter((f) => f.state === 'user').length;
+        const waiting = this.#frames.filter((f) => f.state === 'waiting' || f.state === 'decoding').length;
+        throw new VideoDecoderStateError(
+          `no free output frame: of ${this.#frames.length}, ${held} are held by you and ${waiting} wait for display; release frames before asking for the next one, or give a larger options.frames`,
+        );
+      }
+      await new Promise<void>((resolve) => (this.#changed = resolve));
+      check();
+    }
+  }
+
+  /** Wakes a waitForFree(). */
+  notify(): void {
+    const changed = this.#changed;
+    this.#changed = null;
+    changed?.();
+  }
+
+  /** Consumes `frame`'s last signal on the pool's own OpenCL queue, if nobody waited on it. */
+  returnReady(frame: VideoFrame): void {
+    if (!frame.readyPending || this.#closed) return;
+    this.#clQueue ??= this.#context.createQueue(this.#device);
+    frame.returnReady(this.#clQueue);
+  }
+
+  /** A frame back from its user or from a stopped run: free once `after` settles (disposed if no longer the pool's). */
+  released = (frame: VideoFrame, after: Promise<unknown> | null): void => {
+    const settle = () => {
+      if (frame.state === 'returning') frame.state = 'free';
+      if (this.#closed || !this.#frames.includes(frame)) frame.dispose();
+      this.notify();
+    };
+    if (after) after.then(settle, settle);
+    else settle();
+  };
+
+  /** The decoder is disposed: free frames go now, those in flight once decoded, those held by the user when released. */
+  close(): void {
+    this.#closed = true;
+    // Its commands (semaphore waits and signals) finish on their own; the queue goes once they have.
+    this.#clQueue?.release();
+    this.#clQueue = null;
+    for (const frame of this.#frames) {
+      if (frame.state === 'free') frame.dispose();
+      else if (frame.state !== 'user') {
+        const gone = () => frame.dispose();
+        (frame.done ?? Promise.resolve()).then(gone, gone);
+      }
+    }
+    this.notify();
+  }
+}
