@@ -44,8 +44,8 @@ describe('npm test on a machine without the system packages', () => {
 });
 
 // What every Debian system has: Essential packages (tar, coreutils' sleep and mkfifo, dash's
-// sh) and zlib (dpkg pre-depends on it).
-const onEveryDebian = { commands: ['mkfifo', 'sh', 'sleep', 'tar'], libraries: ['libz.so.1'] };
+// sh, libc6's C library) and zlib (dpkg pre-depends on it).
+const onEveryDebian = { commands: ['mkfifo', 'sh', 'sleep', 'tar'], libraries: ['libc.so.6', 'libz.so.1'] };
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
