@@ -1,11 +1,11 @@
 // Command queues: every core enqueue command goes through submit() (wait
-// lists, user-event gates, blocking refusals, event bookkeeping); transfers of
-// host memory are staged by lib/staging.ts, maps made by lib/mapping.ts, and
-// acquire and release of shared objects reach lib/interop/ through
-// lib/sharing-hooks.ts.
+// lists, user-event gates, blocking refusals, event bookkeeping; the gates a
+// queue tracks are lib/queue-gates.ts's); the commands on memory objects are
+// lib/memory-commands.ts's, transfers of host memory are staged by
+// lib/staging.ts, maps made by lib/mapping.ts, and acquire and release of
+// shared objects reach lib/interop/ through lib/sharing-hooks.ts.
 import { type EventId, type NativeQueue, callArrays } from './addon';
 import { CL } from './facts/cl-constants';
-import { STATUS } from './facts/cl-status';
 import type { ContextLink } from './links';
 import type { Device } from './device';
 import { AcquireScope } from './acquire-scope';
@@ -13,7 +13,7 @@ import {
   type CompletionMechanism,
   Event,
   type EnqueueOptions,
-  type UserEvent,
+  type Gate,
   completionMechanism,
   gateOn,
   gatesOf,
@@ -21,38 +21,25 @@ import {
   refuseToBlock,
 } from './event';
 import { OpenCLError, OpenCLStateError, contextMismatch, describeValue } from './errors';
-import { type CheckedHost, type HostData, checkHost } from './host-memory';
+import type { CheckedHost, HostData } from './host-memory';
 import { decode } from './info';
 import { Kernel } from './kernel';
 import { type MapAccess, type MapBufferOptions, type Mapping, mapBuffer, mapImage, mapped } from './mapping';
-import { CLBuffer, CLImage, LiveSet, type MemObject, hostImageBytes } from './memory';
+import { CLBuffer, CLImage, LiveSet, type MemObject } from './memory';
+import * as memoryCommands from './memory-commands';
+import { type BufferTransferOptions, type ImageRegionOptions, type ImageTransferOptions, expectMem } from './memory-commands';
+import { noteCrossQueueWaits, pruneFailedGates, refuseBehindFailed, refuseFinishBehindFailed } from './queue-gates';
 import { Resource } from './resource';
 import { enqueueShared } from './sharing-hooks';
 import { type RunTransfer, StagedTransfers, type TransferOptions } from './staging';
-import { checkCount, checkTriple } from './validate';
+import { checkCount } from './validate';
 
 type Triple = [number, number, number];
 
 export type { EnqueueOptions } from './event';
 export type { MapAccess } from './mapping';
 export type { TransferOptions } from './staging';
-export interface BufferTransferOptions extends TransferOptions {
-  offset?: number;
-  /** Bytes to move; defaults to the host memory's byteLength. */
-  size?: number;
-}
-export interface ImageRegionOptions extends EnqueueOptions {
-  origin?: Triple;
-  /** Defaults to the whole image from origin. */
-  region?: Triple;
-}
-export interface ImageTransferOptions extends ImageRegionOptions {
-  blocking?: boolean;
-  /** Host row pitch in bytes (0: tightly packed). */
-  rowPitch?: number;
-  /** Host slice pitch in bytes (0: tightly packed). */
-  slicePitch?: number;
-}
+export type { BufferTransferOptions, ImageRegionOptions, ImageTransferOptions } from './memory-commands';
 export interface KernelRunOptions extends EnqueueOptions {
   globalOffset?: readonly number[];
   localSize?: readonly number[];
@@ -60,19 +47,6 @@ export interface KernelRunOptions extends EnqueueOptions {
 export interface QueueOptions {
   outOfOrder?: boolean;
   profiling?: boolean;
-}
-
-function expectMem<T extends MemObject>(
-  queue: CommandQueue,
-  value: unknown,
-  type: abstract new (...args: never[]) => T,
-  what: string,
-  call: string,
-): T {
-  if (!(value instanceof type)) throw new TypeError(`${what} must be a ${type.name}; got ${describeValue(value)}`);
-  value.checkCommandUse(what, call);
-  if (value.context !== queue.context) throw contextMismatch(call, `the ${what}`);
-  return value;
 }
 
 /** @internal How one command is enqueued: see CommandQueue.submit(). */
@@ -91,20 +65,9 @@ export interface CommandSpec {
   blocksLater?: boolean;
 }
 
-const noGates: readonly UserEvent[] = [];
+const noGates: readonly Gate[] = [];
 
-/** What NVIDIA's (580) clEnqueueFillImage does with the wait list of a fill of a 3D image. */
-const fill3dWaitsOnHost = "on NVIDIA's driver a fill of a 3D image returns only once its wait list has ended";
 const noOptions: KernelRunOptions = Object.freeze({});
-
-/** Tells the unset user events behind a command of another queue that `waiter` waits on it (UserEvent.noteCrossQueueWait). */
-function noteCrossQueueWaits(waitFor: readonly Event[], waiter: CommandQueue): void {
-  for (const event of waitFor) {
-    const owner = event.queue;
-    if (owner === undefined || owner === waiter || event.gates.length === 0) continue;
-    for (const gate of event.unsetGates()) gate.noteCrossQueueWait(owner);
-  }
-}
 
 /** A command queue on one device of a context. */
 export class CommandQueue extends Resource<NativeQueue> {
@@ -124,9 +87,9 @@ export class CommandQueue extends Resource<NativeQueue> {
    * User events that commands on this queue wait on (for an in-order queue, its last command): those not set, and
    * those that failed while a command behind them may not have ended (#pruneFailed).
    */
-  #gates: readonly UserEvent[] = [];
+  #gates: readonly Gate[] = [];
   /** Out-of-order queues: the user events the last barrier waits on, which every later command waits on too. */
-  #barrierGates: readonly UserEvent[] = [];
+  #barrierGates: readonly Gate[] = [];
   #properties?: Required<QueueOptions>;
   #compilesInProcess?: boolean;
 
@@ -195,7 +158,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   }
 
   /** The gates #admit() found for the command being enqueued, for #enter(). */
-  #admitted: readonly UserEvent[] = noGates;
+  #admitted: readonly Gate[] = noGates;
 
   /** Why this queue takes no more commands (see markBroken), else undefined. */
   #brokenBy: string | undefined;
@@ -255,21 +218,10 @@ export class CommandQueue extends Resource<NativeQueue> {
     return event;
   }
 
-  /**
-   * A failed user event stays among the gates later commands inherit only while a command of this queue behind it
-   * has not ended in its driver (a later command of an in-order queue then waits on that command, so it is behind
-   * the failure too); once the driver has ended them all, later commands are not.
-   */
+  /** See pruneFailedGates (lib/queue-gates.ts). */
   #pruneFailed(): void {
-    const prune = (gates: readonly UserEvent[]): readonly UserEvent[] => {
-      if (!gates.some((gate) => gate.state === 'failed')) return gates;
-      const kept = gates.filter(
-        (gate) => gate.state !== 'failed' || this.#events.some((event) => event.gates.includes(gate) && pendingInDriver(event)),
-      );
-      return kept.length === gates.length ? gates : kept;
-    };
-    this.#gates = prune(this.#gates);
-    this.#barrierGates = prune(this.#barrierGates);
+    this.#gates = pruneFailedGates(this.#gates, this.#events);
+    this.#barrierGates = pruneFailedGates(this.#barrierGates, this.#events);
   }
 
   // Commands whose events nobody releases must not keep the driver's objects
@@ -320,38 +272,16 @@ export class CommandQueue extends Resource<NativeQueue> {
 
   /** Copies bytes from a buffer into host memory. */
   readBuffer(buffer: CLBuffer, target: HostData, options: BufferTransferOptions = {}): Event {
-    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueReadBuffer');
-    const host = checkHost(target, 'target');
-    const { offset, size } = this.#bufferRange(buffer, host, options, 'target');
-    return this.#transfer('clEnqueueReadBuffer', 'read', host, size, options, (blocking, memory, waitList) =>
-      this.context.addon.enqueueReadBuffer(this.slot, buffer.slot, blocking, offset, size, memory, waitList),
-    );
+    return memoryCommands.readBuffer(this, buffer, target, options);
   }
 
   /** Copies bytes from host memory into a buffer. */
   writeBuffer(buffer: CLBuffer, source: HostData, options: BufferTransferOptions = {}): Event {
-    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueWriteBuffer');
-    const host = checkHost(source, 'source');
-    const { offset, size } = this.#bufferRange(buffer, host, options, 'source');
-    return this.#transfer('clEnqueueWriteBuffer', 'write', host, size, options, (blocking, memory, waitList) =>
-      this.context.addon.enqueueWriteBuffer(this.slot, buffer.slot, blocking, offset, size, memory, waitList),
-    );
+    return memoryCommands.writeBuffer(this, buffer, source, options);
   }
 
-  #bufferRange(buffer: CLBuffer, host: CheckedHost, options: BufferTransferOptions, what: string) {
-    const available = host.byteLength;
-    const offset = options.offset ?? 0;
-    const size = options.size ?? available;
-    checkCount(offset, 'offset');
-    checkCount(size, 'size', 1);
-    if (size > available) throw new RangeError(`${what} has ${available} bytes; size is ${size}`);
-    if (offset + size > buffer.size) {
-      throw new RangeError(`offset + size (${offset + size}) exceeds the buffer's ${buffer.size} bytes`);
-    }
-    return { offset, size };
-  }
-
-  #transfer(call: string, direction: 'read' | 'write', host: CheckedHost, bytes: number, options: TransferOptions, run: RunTransfer): Event {
+  /** @internal A transfer of checked host memory, staged where it must be (lib/staging.ts). */
+  stageTransfer(call: string, direction: 'read' | 'write', host: CheckedHost, bytes: number, options: TransferOptions, run: RunTransfer): Event {
     return this.#transfers.transfer(call, direction, host, bytes, options, run);
   }
 
@@ -369,82 +299,22 @@ export class CommandQueue extends Resource<NativeQueue> {
     destination: CLBuffer,
     options: EnqueueOptions & { srcOffset?: number; dstOffset?: number; size?: number } = {},
   ): Event {
-    expectMem(this, source, CLBuffer, 'source', 'clEnqueueCopyBuffer');
-    expectMem(this, destination, CLBuffer, 'destination', 'clEnqueueCopyBuffer');
-    const srcOffset = options.srcOffset ?? 0;
-    const dstOffset = options.dstOffset ?? 0;
-    checkCount(srcOffset, 'srcOffset');
-    checkCount(dstOffset, 'dstOffset');
-    const size = options.size ?? Math.min(source.size - srcOffset, destination.size - dstOffset);
-    checkCount(size, 'size', 1);
-    if (srcOffset + size > source.size) throw new RangeError(`srcOffset + size (${srcOffset + size}) exceeds the source's ${source.size} bytes`);
-    if (dstOffset + size > destination.size) {
-      throw new RangeError(`dstOffset + size (${dstOffset + size}) exceeds the destination's ${destination.size} bytes`);
-    }
-    return this.submit({ call: 'clEnqueueCopyBuffer', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueCopyBuffer(this.slot, source.slot, destination.slot, srcOffset, dstOffset, size, waitList),
-    );
+    return memoryCommands.copyBuffer(this, source, destination, options);
   }
 
   /** Fills a buffer range with a repeated pattern of 1, 2, 4, ... 128 bytes; offset and size are multiples of it. */
   fillBuffer(buffer: CLBuffer, pattern: ArrayBufferView, options: EnqueueOptions & { offset?: number; size?: number } = {}): Event {
-    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueFillBuffer');
-    if (!ArrayBuffer.isView(pattern)) throw new TypeError(`pattern must be a typed array; got ${describeValue(pattern)}`);
-    const bytes = checkHost(pattern, 'pattern').byteLength;
-    if (![1, 2, 4, 8, 16, 32, 64, 128].includes(bytes)) {
-      throw new RangeError(`pattern must be 1, 2, 4, 8, 16, 32, 64 or 128 bytes long; got ${bytes}`);
-    }
-    const offset = options.offset ?? 0;
-    checkCount(offset, 'offset');
-    const size = options.size ?? buffer.size - offset;
-    checkCount(size, 'size', 1);
-    if (offset % bytes || size % bytes) {
-      throw new RangeError(`offset (${offset}) and size (${size}) must be multiples of the pattern's ${bytes} bytes`);
-    }
-    if (offset + size > buffer.size) throw new RangeError(`offset + size (${offset + size}) exceeds the buffer's ${buffer.size} bytes`);
-    return this.submit({ call: 'clEnqueueFillBuffer', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueFillBuffer(this.slot, buffer.slot, pattern, offset, size, waitList),
-    );
-  }
-
-  #imageRegion(image: CLImage, options: ImageRegionOptions): { origin: Triple; region: Triple } {
-    const origin = options.origin !== undefined ? checkTriple(options.origin, 'origin', 0) : ([0, 0, 0] as Triple);
-    const full = image.region;
-    const region =
-      options.region !== undefined
-        ? checkTriple(options.region, 'region', 1)
-        : ([full[0] - origin[0], full[1] - origin[1], full[2] - origin[2]] as Triple);
-    for (let i = 0; i < 3; i++) {
-      if (region[i]! < 1 || origin[i]! + region[i]! > full[i]!) {
-        throw new RangeError(`origin + region ([${origin}] + [${region}]) is outside the image ([${full}])`);
-      }
-    }
-    return { origin, region };
+    return memoryCommands.fillBuffer(this, buffer, pattern, options);
   }
 
   /** Copies an image region into host memory (tightly packed unless pitches are given). */
   readImage(image: CLImage, target: HostData, options: ImageTransferOptions = {}): Event {
-    return this.#imageTransfer('clEnqueueReadImage', 'read', image, target, 'target', options);
+    return memoryCommands.imageTransfer(this, 'clEnqueueReadImage', 'read', image, target, 'target', options);
   }
 
   /** Copies host memory into an image region. */
   writeImage(image: CLImage, source: HostData, options: ImageTransferOptions = {}): Event {
-    return this.#imageTransfer('clEnqueueWriteImage', 'write', image, source, 'source', options);
-  }
-
-  #imageTransfer(call: string, direction: 'read' | 'write', image: CLImage, data: HostData, what: string, options: ImageTransferOptions): Event {
-    expectMem(this, image, CLImage, 'image', call);
-    const host = checkHost(data, what);
-    const { origin, region } = this.#imageRegion(image, options);
-    const rowPitch = options.rowPitch ?? 0;
-    const slicePitch = options.slicePitch ?? 0;
-    const bytes = hostImageBytes(image, region, rowPitch, slicePitch, image.type !== CL.CL_MEM_OBJECT_IMAGE1D_ARRAY);
-    if (host.byteLength < bytes) throw new RangeError(`${what} has ${host.byteLength} bytes; the region needs ${bytes}`);
-    const addon = this.context.addon;
-    const run = direction === 'read' ? addon.enqueueReadImage : addon.enqueueWriteImage;
-    return this.#transfer(call, direction, host, bytes, options, (blocking, memory, waitList) =>
-      run(this.slot, image.slot, blocking, origin, region, rowPitch, slicePitch, memory, waitList),
-    );
+    return memoryCommands.imageTransfer(this, 'clEnqueueWriteImage', 'write', image, source, 'source', options);
   }
 
   /** Copies a region between images of the same format. */
@@ -453,14 +323,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     destination: CLImage,
     options: EnqueueOptions & { srcOrigin?: Triple; dstOrigin?: Triple; region?: Triple } = {},
   ): Event {
-    expectMem(this, source, CLImage, 'source', 'clEnqueueCopyImage');
-    expectMem(this, destination, CLImage, 'destination', 'clEnqueueCopyImage');
-    const srcOrigin = options.srcOrigin !== undefined ? checkTriple(options.srcOrigin, 'srcOrigin', 0) : ([0, 0, 0] as Triple);
-    const dstOrigin = options.dstOrigin !== undefined ? checkTriple(options.dstOrigin, 'dstOrigin', 0) : ([0, 0, 0] as Triple);
-    const region = options.region !== undefined ? checkTriple(options.region, 'region', 1) : source.region;
-    return this.submit({ call: 'clEnqueueCopyImage', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueCopyImage(this.slot, source.slot, destination.slot, srcOrigin, dstOrigin, region, waitList),
-    );
+    return memoryCommands.copyImage(this, source, destination, options);
   }
 
   /**
@@ -468,75 +331,15 @@ export class CommandQueue extends Resource<NativeQueue> {
    * formats, four signed or unsigned integers for integer formats.
    */
   fillImage(image: CLImage, color: readonly number[], options: ImageRegionOptions = {}): Event {
-    expectMem(this, image, CLImage, 'image', 'clEnqueueFillImage');
-    if (!Array.isArray(color) || color.length !== 4 || !color.every((c) => typeof c === 'number')) {
-      throw new TypeError(`color must be an array of four numbers; got ${describeValue(color)}`);
-    }
-    const type = image.channelType;
-    const packed = type.startsWith('SIGNED_INT')
-      ? new Int32Array(color)
-      : type.startsWith('UNSIGNED_INT')
-        ? new Uint32Array(color)
-        : new Float32Array(color);
-    const { origin, region } = this.#imageRegion(image, options);
-    // NVIDIA's (580) fill of a 3D image returns only once its wait list has ended (a 2D one at once): refused
-    // behind an unset user event on every driver, as the external-memory acquire is.
-    const blocking = image.type === CL.CL_MEM_OBJECT_IMAGE3D ? fill3dWaitsOnHost : undefined;
-    return this.submit({ call: 'clEnqueueFillImage', waitFor: options.waitFor, blocking }, (waitList) =>
-      this.context.addon.enqueueFillImage(this.slot, image.slot, packed, origin, region, waitList),
-    );
+    return memoryCommands.fillImage(this, image, color, options);
   }
 
   copyImageToBuffer(image: CLImage, buffer: CLBuffer, options: ImageRegionOptions & { dstOffset?: number } = {}): Event {
-    expectMem(this, image, CLImage, 'image', 'clEnqueueCopyImageToBuffer');
-    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueCopyImageToBuffer');
-    const { origin, region } = this.#imageRegion(image, options);
-    const dstOffset = options.dstOffset ?? 0;
-    checkCount(dstOffset, 'dstOffset');
-    const throughParent = this.#subBufferSide(buffer, dstOffset, 'dstOffset', image, region, 'clEnqueueCopyImageToBuffer');
-    return this.submit({ call: 'clEnqueueCopyImageToBuffer', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueCopyImageToBuffer(this.slot, image.slot, buffer.slot, origin, region, dstOffset, waitList, throughParent),
-    );
+    return memoryCommands.copyImageToBuffer(this, image, buffer, options);
   }
 
   copyBufferToImage(buffer: CLBuffer, image: CLImage, options: ImageRegionOptions & { srcOffset?: number } = {}): Event {
-    expectMem(this, buffer, CLBuffer, 'buffer', 'clEnqueueCopyBufferToImage');
-    expectMem(this, image, CLImage, 'image', 'clEnqueueCopyBufferToImage');
-    const { origin, region } = this.#imageRegion(image, options);
-    const srcOffset = options.srcOffset ?? 0;
-    checkCount(srcOffset, 'srcOffset');
-    const throughParent = this.#subBufferSide(buffer, srcOffset, 'srcOffset', image, region, 'clEnqueueCopyBufferToImage');
-    return this.submit({ call: 'clEnqueueCopyBufferToImage', waitFor: options.waitFor }, (waitList) =>
-      this.context.addon.enqueueCopyBufferToImage(this.slot, buffer.slot, image.slot, srcOffset, origin, region, waitList, throughParent),
-    );
-  }
-
-  /**
-   * A sub-buffer in a copy between an image and a buffer goes to the driver
-   * as its parent buffer and an offset (true): PoCL 3.1 crashes on the JS
-   * thread otherwise (its image<->buffer and rectangular copies put the
-   * sub-buffer object itself in the command's migration list; its other
-   * commands convert to the parent first). The parent is the same memory, so
-   * any driver gets the same copy; what the driver would check on the
-   * sub-buffer is checked here: the range fits in it, and its origin is
-   * aligned for the queue's device (CL_MISALIGNED_SUB_BUFFER_OFFSET).
-   */
-  #subBufferSide(buffer: CLBuffer, offset: number, what: string, image: CLImage, region: Triple, call: string): boolean {
-    if (buffer.parent === undefined) return false;
-    const bytes = region[0] * region[1] * region[2] * image.elementSize;
-    if (offset + bytes > buffer.size) {
-      throw new RangeError(`${what} + the region's ${bytes} bytes (${offset + bytes}) exceeds the sub-buffer's ${buffer.size} bytes`);
-    }
-    const align = this.device.memBaseAddrAlign / 8;
-    const origin = buffer.offset;
-    if (align > 0 && origin % align !== 0) {
-      throw new OpenCLError(
-        STATUS.CL_MISALIGNED_SUB_BUFFER_OFFSET,
-        call,
-        `the sub-buffer's origin (${origin}) is not a multiple of the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN (${align} bytes)`,
-      );
-    }
-    return true;
+    return memoryCommands.copyBufferToImage(this, buffer, image, options);
   }
 
   /** Maps a buffer range; resolves once the bytes are readable. */
@@ -559,7 +362,7 @@ export class CommandQueue extends Resource<NativeQueue> {
 
   #mapImage(image: CLImage, blocking: boolean, options: ImageRegionOptions & { access?: MapAccess }): Mapping {
     expectMem(this, image, CLImage, 'image', 'clEnqueueMapImage');
-    return mapImage(this, image, blocking, options, () => this.#imageRegion(image, options));
+    return mapImage(this, image, blocking, options, () => memoryCommands.imageRegion(image, options));
   }
 
   /** A marker: completes when the listed events (or all earlier commands) complete. */
@@ -669,14 +472,7 @@ export class CommandQueue extends Resource<NativeQueue> {
    */
   finishSync(): void {
     this.#pruneFailed();
-    const failed = this.#gates.find((gate) => gate.state === 'failed');
-    if (failed) {
-      throw new OpenCLError(
-        STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
-        'clFinish',
-        `finishSync(): a command on this queue waits on ${failed.describe()}, so it failed (and the commands behind it); its driver has not ended it yet, and may never (PoCL)`,
-      );
-    }
+    refuseFinishBehindFailed(this.#gates);
     refuseToBlock(this.#gates, 'finishSync()', 'a command on this queue');
     this.native.finish();
     this.settleTransfers();
@@ -696,27 +492,6 @@ export class CommandQueue extends Resource<NativeQueue> {
     }
     this.#events = [];
   }
-}
-
-/** Whether the driver may still run the command (an event released or retired: it cannot be asked, and counts as ended). */
-function pendingInDriver(event: Event): boolean {
-  if (event.released || event.handleGone) return false;
-  try {
-    return event.statusCode() > CL.CL_COMPLETE;
-  } catch {
-    return false;
-  }
-}
-
-/** A blocking call behind a failed user event ends at once, before the driver: the binding counts the command failed. */
-function refuseBehindFailed(gates: readonly UserEvent[], call: string): void {
-  const failed = gates.find((gate) => gate.state === 'failed');
-  if (failed === undefined) return;
-  throw new OpenCLError(
-    STATUS.CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
-    call,
-    `the command would wait on ${failed.describe()}, through an earlier command of this queue or an event in waitFor, so it has failed before it was enqueued`,
-  );
 }
 
 /**
