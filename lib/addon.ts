@@ -60,7 +60,7 @@ export interface NativeKernel extends NativeHandle {
 }
 /**
  * An event is not a wrapped object: the addon keeps it in a table (native/event.cc)
- * and JS holds its id. lib/event.ts wraps the id in an EventHandle.
+ * and JS holds its id. lib/command-event.ts wraps the id in an EventHandle.
  */
 export type EventId = number;
 
