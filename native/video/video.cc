@@ -240,27 +240,8 @@ Napi::Value CreateVideoDevice(const Napi::CallbackInfo& info) {
                             nullptr};
   VkDevice device = nullptr;
   VK_CHECK(env, instance->fn, vkCreateDevice, physical, &create, nullptr, &device);
-  auto state = std::make_shared<DeviceState>();
-  state->instance = instance;
-  state->physical = physical;
-  state->device = device;
-  state->family = computeFamily;
-#define OCL_VK_RESOLVE(name, ret, params) \
-  state->fn.name = reinterpret_cast<decltype(state->fn.name)>(instance->fn.vkGetDeviceProcAddr(device, #name));
-  OCL_VK_DEVICE_ENTRY_POINTS(OCL_VK_RESOLVE)
-  OCL_VK_DEVICE_EXTENSION_ENTRY_POINTS(OCL_VK_RESOLVE)
-#undef OCL_VK_RESOLVE
-#define OCL_VK_REQUIRE(name, ret, params) \
-  if (!state->fn.name) ThrowVkError(env, VK_ERROR_INCOMPATIBLE_DRIVER, OCL_VK_NAME(instance->fn, vkGetDeviceProcAddr), "the device has no " #name);
-  OCL_VK_DEVICE_ENTRY_POINTS(OCL_VK_REQUIRE)
-#undef OCL_VK_REQUIRE
-  state->memoryHandleTypes = VkFlags(ToU64(info[7], "memoryHandleTypes"));
-  state->semaphoreHandleTypes = VkFlags(ToU64(info[8], "semaphoreHandleTypes"));
-  instance->fn.vkGetPhysicalDeviceMemoryProperties(physical, &state->memory);
-  state->fn.vkGetDeviceQueue(device, computeFamily, 0, &state->queue);
-  VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, computeFamily};
-  VK_CHECK(env, state->fn, vkCreateCommandPool, device, &pool, nullptr, &state->pool);
-  state->Start(env);
+  DeviceRef state = AdoptDevice(env, instance, physical, device, computeFamily, VkFlags(ToU64(info[7], "memoryHandleTypes")),
+                                VkFlags(ToU64(info[8], "semaphoreHandleTypes")));
 
   auto video = std::make_shared<VideoDeviceState>();
   video->device = state;

@@ -228,6 +228,34 @@ Napi::Value NativeVkInstance::PhysicalDevices(const Napi::CallbackInfo& info) {
 }
 
 // createDevice(index, queueFamily, extensions: string[], ycbcr: boolean, memoryHandleTypes, semaphoreHandleTypes) -> NativeVkDevice
+// A device vkCreateDevice made, held: its entry points (every required one present), memory properties, the queue
+// of `family` and a command pool on it, and the thread that watches its submissions.
+DeviceRef AdoptDevice(Napi::Env env, const InstanceRef& instance, VkPhysicalDevice physical, VkDevice device, uint32_t family,
+                      VkFlags memoryHandleTypes, VkFlags semaphoreHandleTypes) {
+  auto state = std::make_shared<DeviceState>();
+  state->instance = instance;
+  state->physical = physical;
+  state->device = device;
+  state->family = family;
+#define OCL_VK_RESOLVE(name, ret, params) \
+  state->fn.name = reinterpret_cast<decltype(state->fn.name)>(instance->fn.vkGetDeviceProcAddr(device, #name));
+  OCL_VK_DEVICE_ENTRY_POINTS(OCL_VK_RESOLVE)
+  OCL_VK_DEVICE_EXTENSION_ENTRY_POINTS(OCL_VK_RESOLVE)
+#undef OCL_VK_RESOLVE
+#define OCL_VK_REQUIRE(name, ret, params) \
+  if (!state->fn.name) ThrowVkError(env, VK_ERROR_INCOMPATIBLE_DRIVER, "vkGetDeviceProcAddr", "the device has no " #name);
+  OCL_VK_DEVICE_ENTRY_POINTS(OCL_VK_REQUIRE)
+#undef OCL_VK_REQUIRE
+  state->memoryHandleTypes = memoryHandleTypes;
+  state->semaphoreHandleTypes = semaphoreHandleTypes;
+  instance->fn.vkGetPhysicalDeviceMemoryProperties(physical, &state->memory);
+  state->fn.vkGetDeviceQueue(device, family, 0, &state->queue);
+  VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, family};
+  VK_CHECK(env, state->fn, vkCreateCommandPool, device, &pool, nullptr, &state->pool);
+  state->Start(env);
+  return state;
+}
+
 Napi::Value NativeVkInstance::CreateDevice(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const InstanceRef& instance = Live(env);
@@ -248,27 +276,8 @@ Napi::Value NativeVkInstance::CreateDevice(const Napi::CallbackInfo& info) {
       VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, ycbcr ? &ycbcrFeature : nullptr, 0, 1, &queue, 0, nullptr, uint32_t(names.size()), names.data(), nullptr};
   VkDevice device = nullptr;
   VK_CHECK(env, instance->fn, vkCreateDevice, physical, &create, nullptr, &device);
-  auto state = std::make_shared<DeviceState>();
-  state->instance = instance;
-  state->physical = physical;
-  state->device = device;
-  state->family = family;
-#define OCL_VK_RESOLVE(name, ret, params) \
-  state->fn.name = reinterpret_cast<decltype(state->fn.name)>(instance->fn.vkGetDeviceProcAddr(device, #name));
-  OCL_VK_DEVICE_ENTRY_POINTS(OCL_VK_RESOLVE)
-  OCL_VK_DEVICE_EXTENSION_ENTRY_POINTS(OCL_VK_RESOLVE)
-#undef OCL_VK_RESOLVE
-#define OCL_VK_REQUIRE(name, ret, params) \
-  if (!state->fn.name) ThrowVkError(env, VK_ERROR_INCOMPATIBLE_DRIVER, "vkGetDeviceProcAddr", "the device has no " #name);
-  OCL_VK_DEVICE_ENTRY_POINTS(OCL_VK_REQUIRE)
-#undef OCL_VK_REQUIRE
-  state->memoryHandleTypes = VkFlags(ToU64(info[4], "memoryHandleTypes"));
-  state->semaphoreHandleTypes = VkFlags(ToU64(info[5], "semaphoreHandleTypes"));
-  instance->fn.vkGetPhysicalDeviceMemoryProperties(physical, &state->memory);
-  state->fn.vkGetDeviceQueue(device, family, 0, &state->queue);
-  VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, family};
-  VK_CHECK(env, state->fn, vkCreateCommandPool, device, &pool, nullptr, &state->pool);
-  state->Start(env);
+  DeviceRef state = AdoptDevice(env, instance, physical, device, family, VkFlags(ToU64(info[4], "memoryHandleTypes")),
+                                VkFlags(ToU64(info[5], "semaphoreHandleTypes")));
   return NativeVkDevice::Wrap(env, std::move(state));
 }
 

@@ -138,6 +138,10 @@ struct DeviceState : std::enable_shared_from_this<DeviceState> {
   VkCommandBuffer BeginOneTime(Napi::Env env);
 };
 using DeviceRef = std::shared_ptr<DeviceState>;
+// Holds a device vkCreateDevice made (native/vulkan/instance.cc): entry points, memory properties, the queue of
+// `family` with a command pool, and its submission watcher.
+DeviceRef AdoptDevice(Napi::Env env, const InstanceRef& instance, VkPhysicalDevice physical, VkDevice device, uint32_t family,
+                      VkFlags memoryHandleTypes, VkFlags semaphoreHandleTypes);
 
 // A buffer or image with its own memory (dedicated or not) that may be exported.
 struct ResourceState {
