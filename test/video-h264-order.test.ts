@@ -4,7 +4,8 @@
 // order its type, frame_num, POC, the reference frames held before it, and
 // the display order; plus the DPB slot rules the decoder relies on.
 import { describe, expect, it } from 'vitest';
-import { splitAnnexB } from '../lib/video/h264';
+import { H264Sequencer, splitAnnexB } from '../lib/video/h264';
+import type { H264Event } from '../lib/video/h264/types';
 import { type Decoded, decodeStream, type FfmpegView, ffmpegView, sequence, streamBytes, streams } from './fixtures/h264/streams';
 
 const decoded = new Map<string, Decoded>();
@@ -160,6 +161,30 @@ describe('picture data ownership', () => {
     expect(sent.length).toBe(vcl.length);
     for (let i = 0; i < vcl.length; i++) expect(Buffer.from(sent[i]!).equals(Buffer.from(vcl[i]!)), `slice ${i}`).toBe(true);
     expect(new Set(pictures.map((p) => p.data.buffer)).size).toBeGreaterThan(1);
+  });
+
+  it('reclaim(): later pictures reuse the memory of those given out before it; a picture being collected keeps its slices', () => {
+    const nals = splitAnnexB(streamBytes('slices4'));
+    const s = new H264Sequencer();
+    const vcl = nals.filter((n) => (n[0]! & 31) === 1 || (n[0]! & 31) === 5);
+    const sent: Buffer[] = [];
+    const buffers = new Set<ArrayBufferLike>();
+    const take = (events: H264Event[]) => {
+      for (const e of events) {
+        if (e.type !== 'picture') continue;
+        buffers.add(e.picture.data.buffer);
+        for (const slice of e.picture.slices) sent.push(Buffer.from(e.picture.data.subarray(slice.offset + 3, slice.offset + slice.size)));
+      }
+    };
+    // After every NAL unit: the pictures of a call are read before the next, and slices of a picture span calls.
+    for (const nal of nals) {
+      take(s.push(nal));
+      s.reclaim();
+    }
+    take(s.flush());
+    expect(sent.length).toBe(vcl.length);
+    for (let i = 0; i < vcl.length; i++) expect(sent[i]!.equals(Buffer.from(vcl[i]!)), `slice ${i}`).toBe(true);
+    expect(buffers.size).toBe(1);
   });
 });
 

@@ -386,6 +386,31 @@ describe('B.2 Annex-B byte stream and ISO/IEC 14496-15 samples', () => {
     }
   });
 
+  it("AnnexBSplitter: start codes and zero runs cut at every place give splitAnnexB's units; a unit inside one chunk is a view of it", () => {
+    const bytes = Uint8Array.of(9, 0, 0, 1, 0x67, 1, 0, 0, 0, 0, 0, 1, 0x68, 0, 3, 0, 0, 0, 1, 0x65, 0, 0, 2, 0, 0, 1, 0, 0, 1, 0x41, 7, 0, 0, 0);
+    const whole = splitAnnexB(bytes).map((n) => [...n]);
+    expect(whole).toEqual([
+      [0x67, 1],
+      [0x68, 0, 3],
+      [0x65, 0, 0, 2],
+      [0x41, 7],
+    ]);
+    for (let a = 0; a <= bytes.length; a++)
+      for (let b = a; b <= bytes.length; b++) {
+        for (const reuseBuffer of [false, true]) {
+          // With reuseBuffer a unit is read before the next push (it may be overwritten then).
+          const s = new AnnexBSplitter({ reuseBuffer });
+          const got = [bytes.subarray(0, a), bytes.subarray(a, b), bytes.subarray(b)].flatMap((chunk) => s.push(chunk).map((n) => [...n]));
+          got.push(...s.end().map((n) => [...n]));
+          expect(got, `cut at ${a} and ${b}${reuseBuffer ? ', reuseBuffer' : ''}`).toEqual(whole);
+        }
+      }
+    const s = new AnnexBSplitter();
+    const chunk = bytes.slice();
+    const units = s.push(chunk);
+    expect(units.map((n) => n.buffer === chunk.buffer)).toEqual([true, true, true]);
+  });
+
   it('avcC and length-prefixed samples: the MP4 of b-pyramid gives the same pictures and order as its Annex-B stream', () => {
     const avc = parseAvcC(new Uint8Array(readFileSync(join(fixtureDir, 'b-pyramid.avcc'))));
     expect(avc.nalLengthSize).toBe(4);

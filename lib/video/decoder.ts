@@ -60,7 +60,7 @@ export class VideoDecoder {
   #native: NativeVideoDecoder | null = null;
   #profile: VideoDecodeProfile | null = null;
   #session = '';
-  #paramsKey = '';
+  #paramsSent = false;
   readonly #sps = new Map<number, H264Sps>();
   readonly #pps = new Map<number, H264Pps>();
   readonly #pool: FramePool;
@@ -132,18 +132,16 @@ export class VideoDecoder {
       await this.#drain();
       this.#native.configure(picture.codedWidth, picture.codedHeight, profile.maxDpbSlots, profile.maxActiveReferences, FORMAT_NV12);
       this.#session = session;
-      this.#paramsKey = '';
+      this.#paramsSent = false;
     }
     this.#pool.fit(picture);
-    // Parameter sets: the session parameters hold every SPS and PPS seen, as last sent.
-    this.#sps.set(sps.spsId, sps);
-    this.#pps.set(picture.pps.ppsId, picture.pps);
-    const key =
-      [...this.#sps.values()].map((s) => `s${s.spsId}:${s.version}`).join(',') +
-      [...this.#pps.values()].map((p) => `p${p.ppsId}:${p.version}`).join(',');
-    if (key !== this.#paramsKey) {
+    // Parameter sets: the session parameters hold every SPS and PPS seen, as last sent (the sequencer makes a new
+    // record whenever one changes).
+    if (!this.#paramsSent || this.#sps.get(sps.spsId) !== sps || this.#pps.get(picture.pps.ppsId) !== picture.pps) {
+      this.#sps.set(sps.spsId, sps);
+      this.#pps.set(picture.pps.ppsId, picture.pps);
       this.#native.setParameters([...this.#sps.values()].map(stdSps), [...this.#pps.values()].map(stdPps));
-      this.#paramsKey = key;
+      this.#paramsSent = true;
     }
   }
 
@@ -281,6 +279,8 @@ export class VideoDecoder {
       for await (const chunk of chunks) {
         if (!(chunk instanceof Uint8Array)) throw new TypeError(`every chunk must be a Uint8Array; got ${describeValue(chunk)}`);
         yield* this.#act(source.push(chunk));
+        // Each of its pictures was copied into the decoder's bitstream ring when it was sent.
+        source.reclaim();
       }
       yield* this.#act(source.flush());
       while (this.#display.length) yield await this.#nextShown();

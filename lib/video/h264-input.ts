@@ -36,7 +36,8 @@ export class H264Input {
       if (o.extradata !== undefined) throw new TypeError("options.extradata goes with format 'avcc' only");
       this.#lengthSize = 0;
     }
-    this.#splitter = this.format === 'annexb' ? new AnnexBSplitter() : null;
+    // The sequencer copies what it keeps of each unit before push() returns.
+    this.#splitter = this.format === 'annexb' ? new AnnexBSplitter({ reuseBuffer: true }) : null;
   }
 
   /** The events of one chunk's NAL units, in order. */
@@ -51,6 +52,11 @@ export class H264Input {
     // An MP4 sample is one access unit: its picture goes out now, not when the next sample begins.
     if (!this.#splitter) events.push(...this.#sequencer.endAccessUnit());
     return events;
+  }
+
+  /** The pictures given out so far have been sent to the decoder: their data's memory may be reused (H264Sequencer.reclaim). */
+  reclaim(): void {
+    this.#sequencer.reclaim();
   }
 
   /** The end of the stream: the last pictures and every output still due. */
