@@ -162,14 +162,25 @@ export function makeCase(seed, streams) {
         // Annex-B bytes, cut into random chunks, possibly truncated at the end.
         let bytes = concat(nals.flatMap((n) => [startCode, n]));
         if (random() < 0.3) bytes = bytes.subarray(0, int(bytes.length));
-        const splitter = new room.AnnexBSplitter();
+        // As the decoder reads: units across chunks in the splitter's one buffer, and each chunk's pictures copied
+        // out (as into its bitstream ring) before their memory is reclaimed.
+        const reuse = random() < 0.5;
+        const splitter = new room.AnnexBSplitter({ reuseBuffer: reuse });
+        const copiedOut = (from) => {
+          if (!reuse) return;
+          for (let i = from; i < events.length; i++)
+            if (events[i].type === 'picture') events[i] = { ...events[i], picture: { ...events[i].picture, data: events[i].picture.data.slice() } };
+          sequencer.reclaim();
+        };
         for (let at = 0; at < bytes.length; ) {
           const size = 1 + int(random() < 0.5 ? 64 : 20000);
+          const from = events.length;
           for (const nal of splitter.push(bytes.subarray(at, at + size))) call(() => sequencer.push(nal));
+          copiedOut(from);
           at += size;
         }
         for (const nal of splitter.end()) call(() => sequencer.push(nal));
-        log.push('fed as Annex-B chunks');
+        log.push(`fed as Annex-B chunks${reuse ? ' (reused buffers, reclaimed after each chunk)' : ''}`);
       } else {
         // MP4: a damaged avcC, then samples of length-prefixed units, one access unit each.
         const avcc = streams.get('b-pyramid.avcc').slice();
