@@ -2,99 +2,13 @@
 // from the device's pool, and a waiter thread that watches fences and settles
 // the submission's promise on the JavaScript thread (a ThreadSafeFunction),
 // so that awaiting never blocks JavaScript.
+#include "vulkan/fence_waiter.h"
 #include "vulkan/module.h"
-#include "thread_name.h"
 
 namespace ocl {
 namespace vk {
 
 const napi_type_tag NativeVkDevice::kTypeTag = {0x71b9c4e2d05a4f83ULL, 0xa4e09d3b6c2f1857ULL};
-
-// Watches the fences of one device, oldest first, and reports each to the JS thread.
-class FenceWaiter {
- public:
-  FenceWaiter(Napi::Env env, std::weak_ptr<DeviceState> owner, VkDevice device, decltype(DeviceApi::vkWaitForFences) wait)
-      : owner_(std::move(owner)), device_(device), wait_(wait) {
-    tsfn_ = Tsfn::New(env, "opencl-interop vulkan fences", 0, 1);
-    tsfn_.Unref(env);
-    thread_ = std::thread([this] {
-      NameThisThread("ocl-vk-fences");
-      Run();
-    });
-  }
-  ~FenceWaiter() { Stop(); }
-
-  void Watch(uint64_t id, VkFence fence) {
-    {
-      std::lock_guard<std::mutex> guard(mutex_);
-      queue_.emplace_back(id, fence);
-    }
-    wake_.notify_one();
-  }
-  // JS thread: idempotent.
-  void Stop() {
-    {
-      std::lock_guard<std::mutex> guard(mutex_);
-      if (stopped_) return;
-      stopped_ = true;
-    }
-    wake_.notify_one();
-    if (thread_.joinable()) thread_.join();
-    tsfn_.Release();
-  }
-  // The event loop stays alive while submissions are in flight.
-  void Hold(Napi::Env env, bool hold) {
-    if (hold) tsfn_.Ref(env);
-    else tsfn_.Unref(env);
-  }
-
- private:
-  struct Done {
-    std::weak_ptr<DeviceState> owner;
-    uint64_t id;
-    VkResult result;
-  };
-  // Defined out of the class: GCC folds `CallJs != nullptr` (the template
-  // argument's check) for a function defined once, but not for an inline one
-  // under -fsanitize=undefined (-fno-delete-null-pointer-checks).
-  static void CallJs(Napi::Env env, Napi::Function, void*, Done* done);
-  using Tsfn = Napi::TypedThreadSafeFunction<void, Done, CallJs>;
-
-  void Run() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (;;) {
-      wake_.wait(lock, [this] { return stopped_ || !queue_.empty(); });
-      if (stopped_) return;
-      auto [id, fence] = queue_.front();
-      lock.unlock();
-      // A bounded wait, so that Stop() is seen while a fence never signals.
-      VkResult result = wait_(device_, 1, &fence, 1, 100ull * 1000 * 1000);
-      lock.lock();
-      if (result == VK_TIMEOUT) continue;
-      queue_.pop_front();
-      if (stopped_) return;
-      auto* done = new Done{owner_, id, result};
-      if (tsfn_.NonBlockingCall(done) != napi_ok) delete done;
-    }
-  }
-
-  std::weak_ptr<DeviceState> owner_;
-  VkDevice device_;
-  decltype(DeviceApi::vkWaitForFences) wait_;
-  Tsfn tsfn_;
-  std::thread thread_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::pair<uint64_t, VkFence>> queue_;
-  bool stopped_ = false;
-};
-
-void FenceWaiter::CallJs(Napi::Env env, Napi::Function, void*, Done* done) {
-  if (env != nullptr && done != nullptr) {
-    if (DeviceRef device = done->owner.lock()) device->Complete(env, done->id, done->result);
-  }
-  delete done;
-}
 
 namespace {
 void CloseHook(void* device) { static_cast<DeviceState*>(device)->Close(); }
@@ -102,7 +16,7 @@ void CloseHook(void* device) { static_cast<DeviceState*>(device)->Close(); }
 
 void DeviceState::Start(Napi::Env napiEnv) {
   env = napiEnv;
-  waiter = std::make_unique<FenceWaiter>(napiEnv, weak_from_this(), device, fn.vkWaitForFences);
+  waiter = FenceWaiter::For(napiEnv, "opencl-interop vulkan fences", "ocl-vk-fences", weak_from_this(), device, fn.vkWaitForFences);
   napi_add_env_cleanup_hook(env, CloseHook, this);
 }
 
@@ -210,7 +124,8 @@ Napi::Value DeviceState::Submit(Napi::Env napiEnv, const std::vector<VkCommandBu
   return promise;
 }
 
-void DeviceState::Complete(Napi::Env napiEnv, uint64_t id, VkResult result) {
+void DeviceState::Complete(Napi::Env napiEnv, uint64_t id, const VkOutcome& waited) {
+  VkResult result = waited.result;
   auto it = pending.find(id);
   if (it == pending.end()) return;
   std::unique_ptr<Submission> submission = std::move(it->second);
@@ -225,7 +140,7 @@ void DeviceState::Complete(Napi::Env napiEnv, uint64_t id, VkResult result) {
   Napi::HandleScope scope(napiEnv);
   if (!submission->deferred) return;
   try {
-    if (result != VK_SUCCESS) ThrowVkError(napiEnv, result, "vkWaitForFences");
+    if (result != VK_SUCCESS) ThrowVkError(napiEnv, waited);
     Napi::Value value = submission->result ? submission->result(napiEnv) : napiEnv.Undefined();
     submission->deferred->Resolve(value);
   } catch (const Napi::Error& error) {

@@ -128,8 +128,8 @@ struct DeviceState : std::enable_shared_from_this<DeviceState> {
   Napi::Value Submit(Napi::Env env, const std::vector<VkCommandBuffer>& buffers, const std::vector<VkSemaphore>& wait,
                      const std::vector<VkSemaphore>& signal, std::unique_ptr<Submission> submission,
                      VkFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-  // JS thread: the waiter saw a fence signal (or fail).
-  void Complete(Napi::Env env, uint64_t id, VkResult result);
+  // JS thread: the waiter saw a fence signal (or its wait fail: `waited` names the call).
+  void Complete(Napi::Env env, uint64_t id, const VkOutcome& waited);
   // JS thread: the environment is going away.
   void Close();
   VkFence TakeFence(Napi::Env env);

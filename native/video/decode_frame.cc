@@ -1,0 +1,296 @@
+// One frame of a video decoder (decoder_state.h): its bitstream copied into
+// its ring slot's buffer, the H.264 picture and references of its descriptor,
+// its command buffer recorded and submitted, and its completion.
+//
+// Per frame, one command buffer on the decode queue:
+//   barrier      everything earlier on the queue (earlier decodes and copies
+//                of the DPB) before this frame; the output buffer acquired
+//                from VK_QUEUE_FAMILY_EXTERNAL (OpenCL read it last)
+//   decode       begin coding (the references, and the setup slot bound with
+//                slotIndex -1), a reset on a fresh session, the decode into
+//                the setup slot, end coding
+//   copy out     the setup layer DPB -> TRANSFER_SRC, its cropped rectangle
+//                copied into the output buffer (plane 0 rows at yOffset,
+//                plane 1 at uvOffset), back to DPB; the buffer released to
+//                VK_QUEUE_FAMILY_EXTERNAL
+// Barriers use ALL_COMMANDS and MEMORY_* (the video stages and accesses exist
+// only in synchronization2's 64-bit masks; ALL_COMMANDS covers them).
+//
+// Queues: each submission names its decode queue (lib/video/ decides). Where
+// the device has timeline semaphores, every submission signals the decoder's
+// timeline semaphore with its number (1, 2, 3, ...) and one that goes to
+// another queue than the one before it waits for the one before it (value
+// n - 1) at ALL_COMMANDS: a stream's frames stay in decode order on any
+// queue, and a timeline value is never re-signalled nor waited on before its
+// signal is submitted. Without them a frame goes to another queue only when
+// nothing of the decoder's is in flight.
+//
+// Completion: the submission carries a fence of the decoder's own, which a
+// thread of the decoder's own watches (its frames end in submission order,
+// each after the one before it; native/vulkan/fence_waiter.h) and reports to
+// the JavaScript thread, which settles the frame's promise (Complete, below).
+#include <algorithm>
+#include <cstring>
+
+#include "video/decoder_state.h"
+
+namespace ocl {
+namespace vk {
+
+Napi::Value DecodeFrame(Napi::Env env, DecoderState& s, DecodeRequest& request) {
+  SessionState& session = *s.session;
+  const VideoDeviceState& video = *s.video;
+  DeviceState& d = *video.device;
+  uint32_t ringIndex = request.ring;
+  RingSlot& slot = s.ring[ringIndex];
+  const int32_t* desc = request.desc;
+  uint32_t refCount = request.refCount, setupSlot = request.setupSlot;
+  const HostView& data = request.data;
+  const BufferState* output = request.output;
+  VkDeviceSize yOffset = request.yOffset, yPitch = request.yPitch, uvOffset = request.uvOffset, uvPitch = request.uvPitch;
+  int32_t cropX = request.cropX, cropY = request.cropY, cropW = request.cropW, cropH = request.cropH;
+  std::vector<VkSemaphore>& wait = request.wait;
+  std::vector<VkSemaphore>& signal = request.signal;
+  uint32_t queueIndex = request.queueIndex;
+  bool hop = request.hop;
+
+  // The bitstream, padded to the size alignment.
+  VkDeviceSize range = AlignUp(data.length, std::max<VkDeviceSize>(s.caps.minBitstreamBufferSizeAlignment, 1));
+  GrowBitstream(env, s, slot, range);
+  std::memcpy(slot.mapped, data.data, data.length);
+  std::memset(static_cast<uint8_t*>(slot.mapped) + data.length, 0, size_t(range - data.length));
+
+  // The codec structures.
+  StdVideoDecodeH264PictureInfo picture{};
+  uint32_t flags = uint32_t(desc[kFlags]);
+  picture.flags.is_intra = flags & 1;
+  picture.flags.IdrPicFlag = (flags >> 1) & 1;
+  picture.flags.is_reference = (flags >> 2) & 1;
+  picture.seq_parameter_set_id = uint8_t(desc[kSpsId]);
+  picture.pic_parameter_set_id = uint8_t(desc[kPpsId]);
+  picture.frame_num = uint16_t(desc[kFrameNum]);
+  picture.idr_pic_id = uint16_t(desc[kIdrPicId]);
+  picture.PicOrderCnt[0] = desc[kPocTop];
+  picture.PicOrderCnt[1] = desc[kPocBottom];
+  std::vector<uint32_t> sliceOffsets(request.sliceOffsets, request.sliceOffsets + request.sliceCount);
+  VkVideoDecodeH264PictureInfoKHR pictureInfo{VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_PICTURE_INFO_KHR, nullptr, &picture, uint32_t(sliceOffsets.size()),
+                                              sliceOffsets.data()};
+
+  VkVideoPictureResourceInfoKHR resources[kMaxRefs + 1];
+  StdVideoDecodeH264ReferenceInfo stdRefs[kMaxRefs + 1];
+  VkVideoDecodeH264DpbSlotInfoKHR dpbInfo[kMaxRefs + 1];
+  VkVideoReferenceSlotInfoKHR refSlots[kMaxRefs + 1];
+  auto resourceFor = [&](uint32_t i, uint32_t layer) {
+    resources[i] = {VK_STRUCTURE_TYPE_VIDEO_PICTURE_RESOURCE_INFO_KHR, nullptr, {0, 0}, {session.width, session.height}, layer, session.view};
+  };
+  for (uint32_t i = 0; i < refCount; ++i) {
+    const int32_t* r = desc + kHeader + i * kRefInts;
+    uint32_t refSlot = DpbSlot(env, session, r[0]);
+    if (refSlot == setupSlot) throw Napi::RangeError::New(env, "a reference uses the setup slot");
+    stdRefs[i] = {};
+    stdRefs[i].flags.used_for_long_term_reference = r[2] & 1;
+    stdRefs[i].flags.is_non_existing = (r[2] >> 1) & 1;
+    stdRefs[i].FrameNum = uint16_t(r[1]);
+    stdRefs[i].PicOrderCnt[0] = r[3];
+    stdRefs[i].PicOrderCnt[1] = r[4];
+    dpbInfo[i] = {VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_DPB_SLOT_INFO_KHR, nullptr, &stdRefs[i]};
+    resourceFor(i, refSlot);
+    refSlots[i] = {VK_STRUCTURE_TYPE_VIDEO_REFERENCE_SLOT_INFO_KHR, &dpbInfo[i], int32_t(refSlot), &resources[i]};
+  }
+  // The setup slot: the picture being decoded, as a reference of the pictures after it.
+  stdRefs[refCount] = {};
+  stdRefs[refCount].flags.used_for_long_term_reference = (flags >> 3) & 1;
+  stdRefs[refCount].FrameNum = uint16_t(desc[kFrameNum]);
+  stdRefs[refCount].PicOrderCnt[0] = desc[kPocTop];
+  stdRefs[refCount].PicOrderCnt[1] = desc[kPocBottom];
+  dpbInfo[refCount] = {VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_DPB_SLOT_INFO_KHR, nullptr, &stdRefs[refCount]};
+  resourceFor(refCount, setupSlot);
+  VkVideoReferenceSlotInfoKHR setup{VK_STRUCTURE_TYPE_VIDEO_REFERENCE_SLOT_INFO_KHR, &dpbInfo[refCount], int32_t(setupSlot), &resources[refCount]};
+  // Begin coding binds the references and the setup picture (slotIndex -1: not yet a reference).
+  refSlots[refCount] = setup;
+  refSlots[refCount].slotIndex = -1;
+
+  const DeviceApi& fn = d.fn;
+  const VideoDeviceApi& vfn = video.fn;
+  VkCommandBuffer cb = slot.cb;
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
+  VK_CHECK(env, fn, vkBeginCommandBuffer, cb, &begin);
+  VkFlags family = video.decodeFamily;
+  VkMemoryBarrier earlier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_MEMORY_WRITE_BIT,
+                          VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
+  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                nullptr,
+                                0,
+                                VK_ACCESS_TRANSFER_WRITE_BIT,
+                                VK_QUEUE_FAMILY_EXTERNAL,
+                                family,
+                                output->buffer,
+                                0,
+                                VK_WHOLE_SIZE};
+  bool exported = output->exportTypes != 0;
+  VkImageMemoryBarrier init{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                            nullptr,
+                            0,
+                            VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
+                            VK_IMAGE_LAYOUT_UNDEFINED,
+                            VK_IMAGE_LAYOUT_VIDEO_DECODE_DPB_KHR,
+                            VK_QUEUE_FAMILY_IGNORED,
+                            VK_QUEUE_FAMILY_IGNORED,
+                            session.dpb,
+                            {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, session.slots}};
+  bool fresh = session.fresh;
+  fn.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &earlier, exported ? 1 : 0, &acquire,
+                          fresh ? 1 : 0, &init);
+  VkVideoBeginCodingInfoKHR beginCoding{
+      VK_STRUCTURE_TYPE_VIDEO_BEGIN_CODING_INFO_KHR, nullptr, 0, session.session, s.params->params, refCount + 1, refSlots};
+  vfn.vkCmdBeginVideoCodingKHR(cb, &beginCoding);
+  if (fresh) {
+    VkVideoCodingControlInfoKHR reset{VK_STRUCTURE_TYPE_VIDEO_CODING_CONTROL_INFO_KHR, nullptr, VK_VIDEO_CODING_CONTROL_RESET_BIT_KHR};
+    vfn.vkCmdControlVideoCodingKHR(cb, &reset);
+  }
+  VkVideoDecodeInfoKHR decode{};
+  decode.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_INFO_KHR;
+  decode.pNext = &pictureInfo;
+  decode.srcBuffer = slot.buffer;
+  decode.srcBufferOffset = 0;
+  decode.srcBufferRange = range;
+  decode.dstPictureResource = resources[refCount];
+  decode.pSetupReferenceSlot = &setup;
+  decode.referenceSlotCount = refCount;
+  decode.pReferenceSlots = refCount ? refSlots : nullptr;
+  vfn.vkCmdDecodeVideoKHR(cb, &decode);
+  VkVideoEndCodingInfoKHR endCoding{VK_STRUCTURE_TYPE_VIDEO_END_CODING_INFO_KHR, nullptr, 0};
+  vfn.vkCmdEndVideoCodingKHR(cb, &endCoding);
+
+  VkImageMemoryBarrier toTransfer{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                  nullptr,
+                                  VK_ACCESS_MEMORY_WRITE_BIT,
+                                  VK_ACCESS_TRANSFER_READ_BIT,
+                                  VK_IMAGE_LAYOUT_VIDEO_DECODE_DPB_KHR,
+                                  VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                  VK_QUEUE_FAMILY_IGNORED,
+                                  VK_QUEUE_FAMILY_IGNORED,
+                                  session.dpb,
+                                  {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, setupSlot, 1}};
+  fn.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr, 1, &toTransfer);
+  VkBufferImageCopy regions[2]{};
+  regions[0].bufferOffset = yOffset;
+  regions[0].bufferRowLength = uint32_t(yPitch);
+  regions[0].imageSubresource = {VK_IMAGE_ASPECT_PLANE_0_BIT, 0, setupSlot, 1};
+  regions[0].imageOffset = {cropX, cropY, 0};
+  regions[0].imageExtent = {uint32_t(cropW), uint32_t(cropH), 1};
+  regions[1].bufferOffset = uvOffset;
+  regions[1].bufferRowLength = uint32_t(uvPitch / 2);
+  regions[1].imageSubresource = {VK_IMAGE_ASPECT_PLANE_1_BIT, 0, setupSlot, 1};
+  regions[1].imageOffset = {cropX / 2, cropY / 2, 0};
+  regions[1].imageExtent = {uint32_t(cropW / 2), uint32_t(cropH / 2), 1};
+  vfn.vkCmdCopyImageToBuffer(cb, session.dpb, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, output->buffer, 2, regions);
+  VkImageMemoryBarrier back = toTransfer;
+  back.srcAccessMask = 0;
+  back.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+  back.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+  back.newLayout = VK_IMAGE_LAYOUT_VIDEO_DECODE_DPB_KHR;
+  VkBufferMemoryBarrier release{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                nullptr,
+                                VK_ACCESS_TRANSFER_WRITE_BIT,
+                                0,
+                                family,
+                                VK_QUEUE_FAMILY_EXTERNAL,
+                                output->buffer,
+                                0,
+                                VK_WHOLE_SIZE};
+  VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_MEMORY_READ_BIT};
+  fn.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, exported ? 0 : 1, &written, exported ? 1 : 0,
+                          &release, 1, &back);
+  VK_CHECK(env, fn, vkEndCommandBuffer, cb);
+
+  if (s.closed) throw Napi::Error::New(env, "the environment is shutting down");
+  VkFence fence = 0;
+  if (!s.freeFences.empty()) {
+    fence = s.freeFences.back();
+    s.freeFences.pop_back();
+  } else {
+    VkFenceCreateInfo create{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
+    VK_CHECK(env, fn, vkCreateFence, d.device, &create, nullptr, &fence);
+  }
+  // The decoder's timeline: this submission signals its number; on another queue than the last one, it waits for that one.
+  std::vector<uint64_t> waitValues, signalValues;
+  VkTimelineSemaphoreSubmitInfo values{kTimelineSemaphoreSubmitInfo, nullptr, 0, nullptr, 0, nullptr};
+  if (s.timeline) {
+    if (hop && s.submitted > 0) wait.push_back(s.timeline);
+    signal.push_back(s.timeline);
+    waitValues.assign(wait.size(), 0);
+    if (hop && s.submitted > 0) waitValues.back() = s.submitted;
+    signalValues.assign(signal.size(), 0);
+    signalValues.back() = s.submitted + 1;
+    values.waitSemaphoreValueCount = uint32_t(waitValues.size());
+    values.pWaitSemaphoreValues = waitValues.data();
+    values.signalSemaphoreValueCount = uint32_t(signalValues.size());
+    values.pSignalSemaphoreValues = signalValues.data();
+  }
+  std::vector<VkFlags> stages(wait.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                      s.timeline ? &values : nullptr,
+                      uint32_t(wait.size()),
+                      wait.data(),
+                      stages.data(),
+                      1,
+                      &cb,
+                      uint32_t(signal.size()),
+                      signal.data()};
+  VkOutcome submitted = VK_CALL(vfn, vkQueueSubmit, video.decodeQueues[queueIndex], 1, &submit, fence);
+  if (submitted.result < 0) {
+    s.freeFences.push_back(fence);
+    ThrowVkError(env, submitted);
+  }
+  session.fresh = false;
+  slot.busy = true;
+  ++s.decoded;
+  ++s.submitted;
+  s.lastQueue = queueIndex;
+  DecodeInFlight frame;
+  frame.id = s.nextId++;
+  frame.fence = fence;
+  frame.ring = ringIndex;
+  frame.deferred.emplace(Napi::Promise::Deferred::New(env));
+  frame.holds = std::move(request.holds);
+  Napi::Value promise = frame.deferred->Promise();
+  if (s.inFlight.empty()) s.waiter->Hold(env, true);
+  uint64_t id = frame.id;
+  s.inFlight.push_back(std::move(frame));
+  s.waiter->Watch(id, fence);
+  return promise;
+}
+
+void DecoderState::Complete(Napi::Env napiEnv, uint64_t id, const VkOutcome& waited) {
+  VkResult result = waited.result;
+  auto it = std::find_if(inFlight.begin(), inFlight.end(), [id](const DecodeInFlight& f) { return f.id == id; });
+  if (it == inFlight.end()) return;
+  DecodeInFlight frame = std::move(*it);
+  inFlight.erase(it);
+  if (inFlight.empty() && waiter) waiter->Hold(napiEnv, false);
+  const DeviceState& d = *video->device;
+  if (result == VK_SUCCESS) {
+    d.fn.vkResetFences(d.device, 1, &frame.fence);
+    freeFences.push_back(frame.fence);
+  } else {
+    d.fn.vkDestroyFence(d.device, frame.fence, nullptr);  // a failed wait (device lost): not reused
+    broken = true;
+  }
+  if (frame.ring < ring.size()) ring[frame.ring].busy = false;
+  Napi::HandleScope scope(napiEnv);
+  if (!frame.deferred) return;
+  if (result == VK_SUCCESS) {
+    frame.deferred->Resolve(napiEnv.Undefined());
+  } else {
+    try {
+      ThrowVkError(napiEnv, result, waited.call, "the decode of a frame failed");
+    } catch (const Napi::Error& error) {
+      frame.deferred->Reject(error.Value());
+    }
+  }
+  // frame.holds go here, on the JavaScript thread (the last may be this decoder's own state).
+}
+
+}  // namespace vk
+}  // namespace ocl
