@@ -18,9 +18,10 @@
 //
 //   node bench/video-decode.mjs [--dir .cache/video-streams] [--files 1080p,4k] [--decoders 1,2,4,8]
 //                               [--repeat 3] [--in-flight 8] [--nvdec cmake-build/bench/nvdec_decode_c] [--no-nvdec] [--json]
-//                               [--no-rgba] [--no-pipeline] [--queues own|shared] [--sync semaphores|host]
+//                               [--no-rgba] [--no-pipeline] [--queues own|shared] [--sync semaphores|host] [--threads]
+// --threads (Linux): each decode record also gives the CPU microseconds a frame of the busiest threads, by name.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -44,6 +45,7 @@ const { values: args } = parseArgs({
     'no-pipeline': { type: 'boolean', default: false },
     platform: { type: 'string', default: process.env.OPENCL_INTEROP_GPU_PLATFORM || 'NVIDIA' },
     json: { type: 'boolean', default: false },
+    threads: { type: 'boolean', default: false },
   },
 });
 const repeat = Number(args.repeat);
@@ -63,6 +65,33 @@ if (!platform) {
 }
 const device = platform.getDevices('gpu')[0] ?? platform.getDevices()[0];
 
+/** CPU microseconds of each thread of this process so far, by thread name (Linux: /proc/self/task). */
+function threadCpu() {
+  const byName = new Map();
+  if (!args.threads || process.platform !== 'linux') return byName;
+  const tick = 1e6 / 100; // USER_HZ
+  for (const task of readdirSync('/proc/self/task')) {
+    try {
+      const name = readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim();
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * tick);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return byName;
+}
+
+/** The busiest threads between two threadCpu() readings, in microseconds a frame. */
+function threadsPerFrame(before, after, frames) {
+  if (!args.threads) return undefined;
+  const out = {};
+  const rows = [...after].map(([name, us]) => [name, (us - (before.get(name) ?? 0)) / frames]).filter(([, us]) => us > 0);
+  for (const [name, us] of rows.sort((a, b) => b[1] - a[1]).slice(0, 8)) out[name] = Number(us.toFixed(1));
+  return out;
+}
+
 /** One pass of `n` decoders decoding `bytes` at once: wall seconds, frames, CPU microseconds. */
 async function decodePass(contexts, bytes, n) {
   const decoders = contexts.slice(0, n).map(({ context }) => ocl.createVideoDecoder({ context, inFlight, queues: args.queues, sync: args.sync }));
@@ -70,6 +99,7 @@ async function decodePass(contexts, bytes, n) {
   const runs = decoders.map((d) => d.decode(chunks(bytes))[Symbol.asyncIterator]());
   const firsts = await Promise.all(runs.map((r) => r.next()));
   for (const f of firsts) f.value?.release();
+  const threads0 = threadCpu();
   const cpu0 = process.cpuUsage();
   const elu0 = performance.eventLoopUtilization();
   const t0 = process.hrtime.bigint();
@@ -86,8 +116,10 @@ async function decodePass(contexts, bytes, n) {
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu = process.cpuUsage(cpu0);
   const jsBusy = performance.eventLoopUtilization(elu0).utilization;
+  const frames = counted.reduce((a, b) => a + b, 0);
+  const threads = threadsPerFrame(threads0, threadCpu(), frames);
   for (const d of decoders) await d.asyncDispose();
-  return { seconds, frames: counted.reduce((a, b) => a + b, 0), cpuUs: cpu.user + cpu.system, syncMode: decoders[0].sync, jsBusy };
+  return { seconds, frames, cpuUs: cpu.user + cpu.system, syncMode: decoders[0].sync, jsBusy, threads };
 }
 
 /** One pass of one decoder with the NV12 -> RGBA kernel on every frame. */
@@ -218,6 +250,7 @@ for (const name of args.files.split(',')) {
       aggregate_fps: Number((frames / seconds).toFixed(1)),
       cpu_us_per_frame: Number(cpuUs.toFixed(1)),
       js_busy: Number(median(passes.map((p) => p.jsBusy)).toFixed(3)),
+      ...(args.threads ? { thread_us_per_frame: passes[passes.length - 1].threads } : {}),
       nvdec_aggregate_fps: c?.aggregate_fps ?? null,
       nvdec_cpu_us_per_frame: c?.cpu_us_per_frame ?? null,
       ratio: c ? Number((frames / seconds / c.aggregate_fps).toFixed(3)) : null,

@@ -288,8 +288,6 @@ describe('native call names', () => {
     ['native/vulkan/loader.cc', ['vkGetInstanceProcAddr']],
     // An entry point the instance or device does not give: the lookup (made in a loop, by #name) is what failed.
     ['native/vulkan/instance.cc', ['vkGetInstanceProcAddr', 'vkGetDeviceProcAddr']],
-    // The waiter thread called vkWaitForFences; its result is thrown on the JavaScript thread.
-    ['native/vulkan/device.cc', ['vkWaitForFences']],
     // No memory type fits: the allocation that cannot be made is not attempted.
     ['native/vulkan/memory.cc', ['vkAllocateMemory']],
   ]);

@@ -17,7 +17,7 @@ function takeNow(queues: DecodeQueues, client: DecodeQueueClient): number {
 }
 
 describe('decode queues shared by the decoders of a device', () => {
-  it("decoders made with queues: 'own' keep their queue even when decoders outnumber queues", () => {
+  it("decoders made with queues: 'own' (the default) keep their queue even when decoders outnumber queues", () => {
     const queues = new DecodeQueues(2, true);
     const [a, b, c] = [queues.join(false), queues.join(false), queues.join(false)];
     expect([a!.own, b!.own, c!.own]).toEqual([0, 1, 0]);

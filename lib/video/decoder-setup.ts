@@ -29,13 +29,11 @@ export interface VideoDecoderOptions {
   /** 'semaphores' (default where Vulkan exports and OpenCL imports opaque-fd semaphores) or 'host'. */
   sync?: VideoFrameSync;
   /**
-   * 'shared' (default): while the device has more decoders than decode
-   * queues, each frame goes to a queue with room, the stream kept in order by
-   * a timeline semaphore (without timeline semaphores a frame changes queue
-   * only when none of the decoder's is in flight); with no more decoders than
-   * queues, each keeps to a queue of its own. 'own': always one queue of its
-   * own, shared with other decoders when they outnumber the queues (see
-   * docs/video.md).
+   * 'own' (default): its frames go to one decode queue of its own (decoders
+   * take the queues in turn; with more decoders than queues two share one).
+   * 'shared': while the device has more decoders than decode queues, each
+   * frame goes to a queue with room, the stream kept in order by a timeline
+   * semaphore. Not yet safe on NVIDIA: see docs/video.md.
    */
   queues?: 'own' | 'shared';
   /** The Vulkan instance to use (default: one the module keeps). */
@@ -74,7 +72,7 @@ export function setUpDecoder(options: VideoDecoderOptions): DecoderSetup {
   if (typeof context !== 'object' || context === null || !('platform' in context))
     throw new TypeError(`options.context must be an OpenCL Context; got ${describeValue(context)}`);
   checkChoice(o.codec, 'options.codec', ['h264'] as const, 'h264');
-  const shareQueues = checkChoice(o.queues, 'options.queues', ['own', 'shared'] as const, 'shared') === 'shared';
+  const shareQueues = checkChoice(o.queues, 'options.queues', ['own', 'shared'] as const, 'own') === 'shared';
   const frames = o.frames === undefined ? undefined : checkInt(o.frames, 'options.frames', 3, 64);
   const inFlight = o.inFlight === undefined ? 4 : checkInt(o.inFlight, 'options.inFlight', 1, 16);
   const device = o.device ?? context.devices[0];

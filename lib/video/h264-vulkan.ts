@@ -1,7 +1,7 @@
 // The bitstream room's H.264 records in the shapes the Vulkan back end's
 // native side reads: StdVideoH264SequenceParameterSet / PictureParameterSet
 // as plain objects (their field names), and each picture as one Int32Array
-// (native/video/decoder.cc's Desc) plus its slice offsets.
+// (native/video/decoder_state.h's Desc) plus its slice offsets.
 import type { H264Picture, H264Pps, H264ScalingLists, H264Sps } from './h264/types';
 import type { NativeStdParameterSet } from './native-types';
 

@@ -113,6 +113,27 @@ describe('H.264 decode on the GPU into OpenCL', () => {
       });
     }
 
+    it('fed in chunks (997 bytes, 64 KiB: as a file or a socket gives a stream), every frame equals FFmpeg', async () => {
+      const context = ocl.createContext({ devices: [device] });
+      const queue = context.createQueue();
+      try {
+        for (const name of ['slices4', 'b-pyramid', '1080p'])
+          for (const size of [997, 1 << 16]) {
+            const bytes = readFileSync(join(fixtures, `${name}.h264`));
+            const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+            const expected = expectedMd5s(name);
+            const got = await decodeToMd5s(chunks, { context, queue });
+            const mismatched = got.map((m, i) => (m === expected[i] ? -1 : i)).filter((i) => i >= 0);
+            console.log(`# ${name} in chunks of ${size}: ${got.length} frames of ${expected.length}, ${mismatched.length} mismatched`);
+            assert.equal(got.length, expected.length, `${name} in chunks of ${size}: frames decoded`);
+            assert.deepEqual(mismatched, [], `${name} in chunks of ${size}: frames whose MD5 differs from FFmpeg`);
+          }
+      } finally {
+        queue.release();
+        context.release();
+      }
+    });
+
     it('more decoders than decode queues at once with queues: shared (frames spread over the queues, chained by a timeline semaphore): every frame of every stream equals FFmpeg', {
       timeout: 180000,
     }, async () => {
