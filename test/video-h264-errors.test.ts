@@ -143,6 +143,43 @@ describe('malformed streams: H264BitstreamError with the reason', () => {
   });
 });
 
+describe('input that would grow without bound (a hostile peer): H264BitstreamError, and nothing before it lost', () => {
+  it('7.4.5: a picture whose slices pass what its size can take (400 bytes a macroblock, doubled, + 1 MiB) is refused; the next IDR decodes', () => {
+    const s = new H264Sequencer();
+    s.push(spsNal());
+    s.push(ppsNal());
+    const slice = sliceNal(idr);
+    const huge = new Uint8Array(slice.length + (3 << 20));
+    huge.set(slice);
+    huge.fill(0x55, slice.length);
+    expect(() => s.push(huge)).toThrow(/passes \d+ bytes of slices, more than a \d+x\d+ coded picture can take \(7\.4\.5\)/);
+    const events = [...s.push(sliceNal(idr)), ...s.flush()];
+    expect(events.map((e) => e.type)).toEqual(['picture', 'output']);
+  });
+
+  it('B.2: a NAL unit that runs past maxUnitBytes with no start code after it is refused; the units before it come with the next call', () => {
+    const splitter = new room.AnnexBSplitter({ reuseBuffer: true, maxUnitBytes: 100 });
+    const first = Uint8Array.of(0, 0, 1, 0x67, 1, 2, 0, 0, 1, 0x68, 3, 0, 0, 1, 0x65);
+    expect(() => splitter.push(Uint8Array.of(...first, ...new Uint8Array(150).fill(7)))).toThrow(
+      /a NAL unit runs past 100 bytes \(151 so far\) with no start code after it \(B\.2\)/,
+    );
+    // The bytes up to the next start code are dropped; what came before is returned first.
+    const next = splitter.push(Uint8Array.of(9, 9, 0, 0, 1, 0x41, 4));
+    expect(next.map((n) => [...n])).toEqual([
+      [0x67, 1, 2],
+      [0x68, 3],
+    ]);
+    expect(splitter.end().map((n) => [...n])).toEqual([[0x41, 4]]);
+    // Under the bound, a unit across many chunks is whole.
+    const fine = new room.AnnexBSplitter({ maxUnitBytes: 100 });
+    const units = [Uint8Array.of(0, 0, 1, 0x65), ...Array.from({ length: 9 }, () => new Uint8Array(10).fill(3)), Uint8Array.of(0, 0, 1)].flatMap(
+      (c) => fine.push(c),
+    );
+    expect(units.map((n) => n.length)).toEqual([91]);
+    expect(() => new room.AnnexBSplitter({ maxUnitBytes: 0 })).toThrow(/options.maxUnitBytes must be a positive integer; got 0/);
+  });
+});
+
 describe('the fuzzer (test/fuzz/h264-bitstream.mjs), bounded', () => {
   it('200 seeded cases of flipped, cut, spliced, reordered and re-chunked streams: pictures or typed errors only, none over 2 s', () => {
     const streams = loadStreams();

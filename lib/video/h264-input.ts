@@ -4,6 +4,7 @@
 import { describeValue } from '../errors';
 import { checkChoice, checkOptions } from '../validate';
 import { AnnexBSplitter, parseAvcC, splitLengthPrefixed } from './h264/nal';
+import { maxPictureBytes } from './h264/limits';
 import { H264Sequencer } from './h264/sequencer';
 import type { H264Event, H264SequencerOptions } from './h264/types';
 
@@ -37,7 +38,10 @@ export class H264Input {
       this.#lengthSize = 0;
     }
     // The sequencer copies what it keeps of each unit before push() returns.
-    this.#splitter = this.format === 'annexb' ? new AnnexBSplitter({ reuseBuffer: true }) : null;
+    this.#splitter =
+      this.format === 'annexb'
+        ? new AnnexBSplitter({ reuseBuffer: true, maxUnitBytes: maxPictureBytes(limits.maxWidth ?? 4096, limits.maxHeight ?? 4096) })
+        : null;
   }
 
   /** The events of one chunk's NAL units, in order. */

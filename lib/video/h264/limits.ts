@@ -38,6 +38,15 @@ function positiveInteger(value: unknown, name: string, fallback: number, max: nu
   return value;
 }
 
+/**
+ * The most bytes a coded picture of `width` x `height` luma samples can take: a macroblock_layer() is at most
+ * 128 + RawMbBits bits (7.4.5; 3200 bits, 400 bytes, for 8-bit 4:2:0), doubled for slice headers and emulation
+ * prevention bytes, plus 1 MiB. Larger is a malformed (or hostile) stream, refused before it is held.
+ */
+export function maxPictureBytes(width: number, height: number): number {
+  return Math.ceil(width / 16) * Math.ceil(height / 16) * 800 + (1 << 20);
+}
+
 /** The options with their defaults, checked. */
 export function limitsOf(options: H264SequencerOptions | undefined): Limits {
   if (options !== undefined && (options === null || typeof options !== 'object'))

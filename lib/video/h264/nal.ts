@@ -40,6 +40,9 @@ function nextStart(bytes: Buffer, from: number): number {
 
 const START_CODE = Buffer.from([0, 0, 1]);
 
+/** AnnexBSplitter's default bound on one NAL unit: past the largest coded picture of 4096x4096 (maxPictureBytes, limits.ts). */
+const DEFAULT_MAX_UNIT_BYTES = 64 << 20;
+
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -80,14 +83,25 @@ export function splitAnnexB(bytes: Uint8Array): Uint8Array[] {
 export class AnnexBSplitter {
   /** Units that run across chunks are assembled here when `reuseBuffer` is set. */
   readonly #scratch: { bytes: Uint8Array } | null;
+  readonly #maxUnitBytes: number;
+  /** Bytes in #pieces. */
+  #held = 0;
+  /** Units completed by a push() that then threw: the next call returns them first. */
+  #owed: Uint8Array[] = [];
 
   /**
    * `reuseBuffer`: assemble units that run across chunks in one buffer the splitter keeps, each valid until the
    * next push() or end() (for a caller that copies them at once, as H264Sequencer.push does); else each is a copy of
-   * its own.
+   * its own. `maxUnitBytes` (default 64 MiB): a unit that grows past it with no start code after it is an
+   * H264BitstreamError (its bytes are dropped up to the next start code), so a stream that never sends one cannot
+   * fill memory.
    */
-  constructor(options?: { reuseBuffer?: boolean }) {
+  constructor(options?: { reuseBuffer?: boolean; maxUnitBytes?: number }) {
     this.#scratch = options?.reuseBuffer ? { bytes: new Uint8Array(0) } : null;
+    const most = options?.maxUnitBytes ?? DEFAULT_MAX_UNIT_BYTES;
+    if (!Number.isInteger(most) || most < 1)
+      throw new RangeError(`AnnexBSplitter: options.maxUnitBytes must be a positive integer; got ${String(options?.maxUnitBytes)}`);
+    this.#maxUnitBytes = most;
   }
 
   /** The unit being collected, as views of earlier chunks (after its start code); empty before the first start code. */
@@ -99,15 +113,31 @@ export class AnnexBSplitter {
 
   push(chunk: Uint8Array): Uint8Array[] {
     if (!(chunk instanceof Uint8Array)) throw new TypeError(`AnnexBSplitter.push: chunk must be a Uint8Array; got ${typeof chunk}`);
-    const out: Uint8Array[] = [];
+    const out: Uint8Array[] = this.#owed;
+    this.#owed = [];
     // A start code begun in earlier chunks (00 00 | 01, 00 | 00 01): the unit before it ends in them.
     let from = 0;
     if (this.#zeros === 2 && chunk.length >= 1 && chunk[0] === 1) from = this.#restart(out, chunk, -2, 1);
     else if (this.#zeros >= 1 && chunk.length >= 2 && chunk[0] === 0 && chunk[1] === 1) from = this.#restart(out, chunk, -1, 2);
     const search = asBuffer(chunk);
     for (let next = nextStart(search, from); next >= 0; next = nextStart(search, from)) from = this.#restart(out, chunk, next - 3 - from, next, from);
-    if (this.#inUnit && from < chunk.length) this.#pieces.push(chunk.subarray(from));
     this.#zeros = trailingZeros(chunk, this.#zeros);
+    if (this.#inUnit && from < chunk.length) {
+      const rest = chunk.length - from;
+      if (this.#held + rest > this.#maxUnitBytes) {
+        const size = this.#held + rest;
+        this.#pieces = [];
+        this.#held = 0;
+        this.#inUnit = false; // what follows, up to the next start code, is not a unit
+        // The units before it are not lost: the next call returns them (copied: the chunk may be refilled by then).
+        this.#owed = out.map((unit) => unit.slice());
+        throw new H264BitstreamError(
+          `a NAL unit runs past ${this.#maxUnitBytes} bytes (${size} so far) with no start code after it (B.2); it is dropped up to the next one`,
+        );
+      }
+      this.#pieces.push(chunk.subarray(from));
+      this.#held += rest;
+    }
     return out;
   }
 
@@ -132,6 +162,7 @@ export class AnnexBSplitter {
           at += part.length;
         }
         this.#pieces = [];
+        this.#held = 0;
       }
       const end = trimZeros(unit, 0, unit.length);
       if (end > 0) out.push(end === unit.length ? unit : unit.subarray(0, end));
@@ -149,9 +180,11 @@ export class AnnexBSplitter {
 
   /** The end of the stream: the last unit, if any. */
   end(): Uint8Array[] {
-    const out: Uint8Array[] = [];
+    const out: Uint8Array[] = this.#owed;
+    this.#owed = [];
     if (this.#inUnit) this.#restart(out, new Uint8Array(0), 0, 0);
     this.#pieces = [];
+    this.#held = 0;
     this.#inUnit = false;
     this.#zeros = 0;
     return out;

@@ -7,7 +7,7 @@
 // typed error before the picture is given out.
 import { BitReader } from './bit-reader';
 import { type DpbFrame, LONG, ReferenceFrames, SHORT } from './dpb';
-import { checkSps, type Limits, limitsOf } from './limits';
+import { checkSps, type Limits, limitsOf, maxPictureBytes } from './limits';
 import { NalType } from './nal';
 import { OutputOrder } from './output';
 import { PocState } from './poc';
@@ -250,6 +250,11 @@ export class H264Sequencer {
       throw new H264UnsupportedError('sp_si_slices', `slice_type ${header.sliceType} (SP/SI, Extended profile)`);
     const pending = this.#pending;
     const starts = !pending || newPicture(pending.headers[pending.headers.length - 1]!, header, pending.sps);
+    const most = maxPictureBytes(sps.codedWidth, sps.codedHeight);
+    if ((starts ? 0 : pending!.length) + 3 + nal.length > most)
+      throw new H264BitstreamError(
+        `the picture with frame_num ${header.frameNum} passes ${most} bytes of slices, more than a ${sps.codedWidth}x${sps.codedHeight} coded picture can take (7.4.5)`,
+      );
     if (starts) {
       // Every check before the previous picture is finished: a refusal leaves the state as it was.
       checkSps(sps, this.#limits);
