@@ -386,6 +386,24 @@ describe('B.2 Annex-B byte stream and ISO/IEC 14496-15 samples', () => {
     }
   });
 
+  it('AnnexBSplitter: a chunk refilled once push() returned (one read buffer, reused) gives the same units', () => {
+    const bytes = streamBytes('slices4');
+    const whole = splitAnnexB(bytes).map((n) => Buffer.from(n).toString('hex'));
+    for (const size of [7, 1000, 65536]) {
+      const s = new AnnexBSplitter();
+      const buffer = new Uint8Array(size);
+      const got: string[] = [];
+      for (let at = 0; at < bytes.length; at += size) {
+        const n = Math.min(size, bytes.length - at);
+        buffer.set(bytes.subarray(at, at + n));
+        got.push(...s.push(buffer.subarray(0, n)).map((u) => Buffer.from(u).toString('hex')));
+        buffer.fill(0xa5); // the next read overwrites it
+      }
+      got.push(...s.end().map((u) => Buffer.from(u).toString('hex')));
+      expect(got, `a ${size}-byte buffer`).toEqual(whole);
+    }
+  });
+
   it("AnnexBSplitter: start codes and zero runs cut at every place give splitAnnexB's units; a unit inside one chunk is a view of it", () => {
     const bytes = Uint8Array.of(9, 0, 0, 1, 0x67, 1, 0, 0, 0, 0, 0, 1, 0x68, 0, 3, 0, 0, 0, 1, 0x65, 0, 0, 2, 0, 0, 1, 0, 0, 1, 0x41, 7, 0, 0, 0);
     const whole = splitAnnexB(bytes).map((n) => [...n]);

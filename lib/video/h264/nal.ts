@@ -76,16 +76,21 @@ export function splitAnnexB(bytes: Uint8Array): Uint8Array[] {
  * An Annex-B byte stream fed in chunks of any size (a file read in pieces, a
  * network stream): push() returns the NAL units completed so far (a unit is
  * complete once the next start code arrives), end() the last one. A unit that
- * lies within one chunk is a view of it; one that runs across chunks is copied
- * once, when it completes (the splitter keeps views of the chunks until then:
- * do not refill a chunk before its units are out).
+ * lies within one chunk is a view of it; the unfinished end of a chunk is
+ * copied into the splitter's own buffer, so a chunk may be refilled once
+ * push() has returned and its units are read.
  */
 export class AnnexBSplitter {
   /** Units that run across chunks are assembled here when `reuseBuffer` is set. */
   readonly #scratch: { bytes: Uint8Array } | null;
   readonly #maxUnitBytes: number;
-  /** Bytes in #pieces. */
+  /** The unit being collected (after its start code), its first #held bytes, from earlier chunks; reused. */
+  #carry = new Uint8Array(0);
   #held = 0;
+  /** Whether a start code has been seen (bytes before the first one are not a unit). */
+  #inUnit = false;
+  /** Zero bytes at the end of what was pushed so far (0, 1 or 2: enough to finish a start code split across chunks). */
+  #zeros = 0;
   /** Units completed by a push() that then threw: the next call returns them first. */
   #owed: Uint8Array[] = [];
 
@@ -104,13 +109,6 @@ export class AnnexBSplitter {
     this.#maxUnitBytes = most;
   }
 
-  /** The unit being collected, as views of earlier chunks (after its start code); empty before the first start code. */
-  #pieces: Uint8Array[] = [];
-  /** Whether a start code has been seen (bytes before the first one are not a unit). */
-  #inUnit = false;
-  /** Zero bytes at the end of what was pushed so far (0, 1 or 2: enough to finish a start code split across chunks). */
-  #zeros = 0;
-
   push(chunk: Uint8Array): Uint8Array[] {
     if (!(chunk instanceof Uint8Array)) throw new TypeError(`AnnexBSplitter.push: chunk must be a Uint8Array; got ${typeof chunk}`);
     const out: Uint8Array[] = this.#owed;
@@ -126,7 +124,6 @@ export class AnnexBSplitter {
       const rest = chunk.length - from;
       if (this.#held + rest > this.#maxUnitBytes) {
         const size = this.#held + rest;
-        this.#pieces = [];
         this.#held = 0;
         this.#inUnit = false; // what follows, up to the next start code, is not a unit
         // The units before it are not lost: the next call returns them (copied: the chunk may be refilled by then).
@@ -135,33 +132,36 @@ export class AnnexBSplitter {
           `a NAL unit runs past ${this.#maxUnitBytes} bytes (${size} so far) with no start code after it (B.2); it is dropped up to the next one`,
         );
       }
-      this.#pieces.push(chunk.subarray(from));
-      this.#held += rest;
+      this.#keep(chunk.subarray(from));
     }
     return out;
   }
 
+  /** Appends the unfinished end of a chunk to #carry (grown by doubling, never shrunk). */
+  #keep(bytes: Uint8Array): void {
+    const need = this.#held + bytes.length;
+    if (need > this.#carry.length) {
+      const carry = new Uint8Array(Math.min(Math.max(need, 2 * this.#carry.length, 1 << 16), Math.max(need, this.#maxUnitBytes)));
+      carry.set(this.#carry.subarray(0, this.#held));
+      this.#carry = carry;
+    }
+    this.#carry.set(bytes, this.#held);
+    this.#held = need;
+  }
+
   /**
    * A start code ends at `next` in `chunk`: the unit collected so far plus `length` bytes of the chunk from `from`
-   * (negative: that many bytes of the pieces belong to the start code) is complete. Returns where the next unit begins.
+   * (negative: that many bytes of #carry belong to the start code) is complete. Returns where the next unit begins.
    */
   #restart(out: Uint8Array[], chunk: Uint8Array, length: number, next: number, from = 0): number {
     if (this.#inUnit) {
       let unit: Uint8Array;
-      if (this.#pieces.length === 0) unit = chunk.subarray(from, from + Math.max(length, 0));
+      if (this.#held === 0) unit = chunk.subarray(from, from + Math.max(length, 0));
       else {
-        const pieces = this.#pieces;
-        if (length > 0) pieces.push(chunk.subarray(from, from + length));
-        const total = pieces.reduce((sum, piece) => sum + piece.length, 0) + Math.min(length, 0);
-        unit = this.#unitBuffer(Math.max(total, 0));
-        let at = 0;
-        for (const piece of pieces) {
-          if (at >= unit.length) break;
-          const part = piece.length <= unit.length - at ? piece : piece.subarray(0, unit.length - at);
-          unit.set(part, at);
-          at += part.length;
-        }
-        this.#pieces = [];
+        const kept = Math.max(this.#held + Math.min(length, 0), 0);
+        unit = this.#unitBuffer(kept + Math.max(length, 0));
+        unit.set(this.#carry.subarray(0, kept));
+        if (length > 0) unit.set(chunk.subarray(from, from + length), kept);
         this.#held = 0;
       }
       const end = trimZeros(unit, 0, unit.length);
@@ -183,7 +183,6 @@ export class AnnexBSplitter {
     const out: Uint8Array[] = this.#owed;
     this.#owed = [];
     if (this.#inUnit) this.#restart(out, new Uint8Array(0), 0, 0);
-    this.#pieces = [];
     this.#held = 0;
     this.#inUnit = false;
     this.#zeros = 0;
