@@ -4,7 +4,7 @@
 import { describeValue } from '../errors';
 import { checkChoice, checkOptions } from '../validate';
 import { AnnexBSplitter, parseAvcC, splitLengthPrefixed } from './h264/nal';
-import { maxPictureBytes } from './h264/limits';
+import { limitsOf, maxPictureBytes } from './h264/limits';
 import { H264Sequencer } from './h264/sequencer';
 import type { H264Event, H264SequencerOptions } from './h264/types';
 
@@ -37,11 +37,9 @@ export class H264Input {
       if (o.extradata !== undefined) throw new TypeError("options.extradata goes with format 'avcc' only");
       this.#lengthSize = 0;
     }
-    // The sequencer copies what it keeps of each unit before push() returns.
-    this.#splitter =
-      this.format === 'annexb'
-        ? new AnnexBSplitter({ reuseBuffer: true, maxUnitBytes: maxPictureBytes(limits.maxWidth ?? 4096, limits.maxHeight ?? 4096) })
-        : null;
+    // The sequencer copies what it keeps of each unit before push() returns; no unit is larger than its largest picture.
+    const { maxWidth, maxHeight } = limitsOf(limits);
+    this.#splitter = this.format === 'annexb' ? new AnnexBSplitter({ reuseBuffer: true, maxUnitBytes: maxPictureBytes(maxWidth, maxHeight) }) : null;
   }
 
   /** The events of one chunk's NAL units, in order. */

@@ -81,8 +81,9 @@ export function splitAnnexB(bytes: Uint8Array): Uint8Array[] {
  * push() has returned and its units are read.
  */
 export class AnnexBSplitter {
-  /** Units that run across chunks are assembled here when `reuseBuffer` is set. */
-  readonly #scratch: { bytes: Uint8Array } | null;
+  /** Whether units that run across chunks are assembled in #scratch (reuseBuffer). */
+  readonly #reuse: boolean;
+  #scratch = new Uint8Array(0);
   readonly #maxUnitBytes: number;
   /** The unit being collected (after its start code), its first #held bytes, from earlier chunks; reused. */
   #carry = new Uint8Array(0);
@@ -102,7 +103,7 @@ export class AnnexBSplitter {
    * fill memory.
    */
   constructor(options?: { reuseBuffer?: boolean; maxUnitBytes?: number }) {
-    this.#scratch = options?.reuseBuffer ? { bytes: new Uint8Array(0) } : null;
+    this.#reuse = options?.reuseBuffer === true;
     const most = options?.maxUnitBytes ?? DEFAULT_MAX_UNIT_BYTES;
     if (!Number.isInteger(most) || most < 1)
       throw new RangeError(`AnnexBSplitter: options.maxUnitBytes must be a positive integer; got ${String(options?.maxUnitBytes)}`);
@@ -172,10 +173,9 @@ export class AnnexBSplitter {
   }
 
   #unitBuffer(length: number): Uint8Array {
-    const scratch = this.#scratch;
-    if (!scratch) return new Uint8Array(length);
-    if (scratch.bytes.length < length) scratch.bytes = new Uint8Array(Math.max(length, 2 * scratch.bytes.length, 1 << 16));
-    return scratch.bytes.subarray(0, length);
+    if (!this.#reuse) return new Uint8Array(length);
+    if (this.#scratch.length < length) this.#scratch = new Uint8Array(Math.max(length, 2 * this.#scratch.length, 1 << 16));
+    return this.#scratch.subarray(0, length);
   }
 
   /** The end of the stream: the last unit, if any. */

@@ -181,14 +181,12 @@ export class H264Sequencer {
    * a fresh allocation: costly at a frame's rate).
    */
   reclaim(): void {
+    // The picture being collected, if any, moves to the slab's start.
     const p = this.#pending;
-    if (!p) {
-      this.#slabAt = 0;
-      return;
+    if (p && p.base > 0) {
+      this.#slab.copyWithin(0, p.base, p.base + p.length);
+      p.base = 0;
     }
-    // The picture being collected moves to the slab's start.
-    if (p.base > 0) this.#slab.copyWithin(0, p.base, p.base + p.length);
-    p.base = 0;
     this.#slabAt = 0;
   }
 
