@@ -1,9 +1,9 @@
 // Which decode queue each decoder's frames go to (lib/video/decode-queues.ts,
 // no GPU): one queue of its own per decoder while decoders <= queues; with
-// more decoders, every frame to a queue with room (the last one first), the
-// decoders with the fewest frames submitted served first, a decoder without
-// timeline semaphores moving only when nothing of its own is in flight, and a
-// decoder that leaves ends its waits.
+// more decoders, a decoder with frames in flight stays on its queue (when it
+// has room) and one with none takes the least loaded queue with room, the
+// decoders with the fewest frames submitted served first; a decoder that
+// leaves ends its waits.
 import { describe, expect, it } from 'vitest';
 import { VideoDecoderDisposedError } from '../lib';
 import { DecodeQueues, type DecodeQueueClient } from '../lib/video/decode-queues';
@@ -17,8 +17,8 @@ function takeNow(queues: DecodeQueues, client: DecodeQueueClient): number {
 }
 
 describe('decode queues shared by the decoders of a device', () => {
-  it("decoders made with queues: 'own' (the default) keep their queue even when decoders outnumber queues", () => {
-    const queues = new DecodeQueues(2, true);
+  it("decoders made with queues: 'own' keep their queue even when decoders outnumber queues", () => {
+    const queues = new DecodeQueues(2);
     const [a, b, c] = [queues.join(false), queues.join(false), queues.join(false)];
     expect([a!.own, b!.own, c!.own]).toEqual([0, 1, 0]);
     for (let i = 0; i < 5; i++) {
@@ -29,7 +29,7 @@ describe('decode queues shared by the decoders of a device', () => {
   });
 
   it('while decoders <= queues each has a queue of its own, however many frames it has in flight', () => {
-    const queues = new DecodeQueues(7, true);
+    const queues = new DecodeQueues(7);
     const clients = Array.from({ length: 7 }, () => queues.join(true));
     expect(clients.map((c) => c.own)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     for (const c of clients) for (let i = 0; i < 8; i++) expect(takeNow(queues, c)).toBe(c.own);
@@ -38,7 +38,7 @@ describe('decode queues shared by the decoders of a device', () => {
   });
 
   it('with 8 decoders on 7 queues, frames go where there is room (at most 2 a queue) and the decoder that is behind goes first', async () => {
-    const queues = new DecodeQueues(7, true);
+    const queues = new DecodeQueues(7);
     const clients = Array.from({ length: 8 }, () => queues.join(true));
     expect(clients.map((c) => c.own)).toEqual([0, 1, 2, 3, 4, 5, 6, 0]);
     expect(queues.spread).toBe(true);
@@ -54,22 +54,35 @@ describe('decode queues shared by the decoders of a device', () => {
     queues.give(clients[3]!, 3);
     await expect(waiting).resolves.toBe(3);
     expect(queues.load[3]).toBe(2);
+    // Decoder 1 has frames in flight on queue 1: room on queue 5 is not for it, room on its own queue is.
     queues.give(clients[5]!, 5);
-    await expect(second).resolves.toBe(5);
+    queues.give(clients[1]!, 1);
+    await expect(second).resolves.toBe(1);
+    expect(queues.load).toEqual([2, 2, 2, 2, 2, 1, 2]);
   });
 
-  it('prefers its last queue while that one is among the least loaded, else the least loaded', () => {
-    const queues = new DecodeQueues(2, true);
+  it('a decoder with nothing in flight takes its last queue while that one is among the least loaded, else the least loaded', () => {
+    const queues = new DecodeQueues(2);
     const [a, b, c] = [queues.join(true), queues.join(true), queues.join(true)];
-    expect(takeNow(queues, a!)).toBe(0);
-    expect(takeNow(queues, a!)).toBe(1); // queue 0 has 1, queue 1 none
-    expect(takeNow(queues, b!)).toBe(1); // its own, as loaded as queue 0
+    expect(takeNow(queues, b!)).toBe(1);
     expect(takeNow(queues, c!)).toBe(0);
-    expect(queues.load).toEqual([2, 2]);
+    expect(takeNow(queues, a!)).toBe(0); // its own, as loaded as queue 1
+    queues.give(a!, 0);
+    queues.give(c!, 0);
+    expect(takeNow(queues, a!)).toBe(0); // queue 0 is now the least loaded
+    queues.give(a!, 0);
+    expect(takeNow(queues, b!)).toBe(1); // b has a frame in flight there: it stays
+    expect(takeNow(queues, a!)).toBe(0); // queue 1 is full
+    queues.give(a!, 0);
+    queues.give(b!, 1);
+    queues.give(b!, 1);
+    expect(takeNow(queues, c!)).toBe(0); // its last, among the least loaded
+    expect(takeNow(queues, a!)).toBe(1); // queue 1 is less loaded than its last
+    expect(queues.load).toEqual([1, 1]);
   });
 
-  it('without timeline semaphores a decoder changes queue only with nothing of its own in flight', async () => {
-    const queues = new DecodeQueues(2, false);
+  it('a decoder changes queue only with nothing of its own in flight', async () => {
+    const queues = new DecodeQueues(2);
     const [a, b, c] = [queues.join(true), queues.join(true), queues.join(true)];
     expect(takeNow(queues, a!)).toBe(0);
     expect(takeNow(queues, b!)).toBe(1);
@@ -86,8 +99,37 @@ describe('decode queues shared by the decoders of a device', () => {
     expect(takeNow(queues, c!)).toBe(1);
   });
 
+  it('when decoders no longer outnumber queues, a decoder with frames in flight on another queue stays there until they are done', () => {
+    const queues = new DecodeQueues(2);
+    const [a, b, c] = [queues.join(true), queues.join(true), queues.join(true)];
+    expect([a!.own, b!.own, c!.own]).toEqual([0, 1, 0]);
+    expect(takeNow(queues, b!)).toBe(1);
+    expect(takeNow(queues, c!)).toBe(0);
+    expect(takeNow(queues, a!)).toBe(0);
+    queues.give(b!, 1);
+    queues.give(a!, 0);
+    expect(takeNow(queues, a!)).toBe(1); // nothing in flight: the least loaded queue
+    queues.leave(b!);
+    expect(queues.spread).toBe(false);
+    expect(takeNow(queues, a!)).toBe(1); // its frame on queue 1 is in flight
+    queues.give(a!, 1);
+    queues.give(a!, 1);
+    expect(takeNow(queues, a!)).toBe(a!.own);
+  });
+
+  it("a leaving decoder's queue goes to a shared decoder that shared its own queue with another", () => {
+    const queues = new DecodeQueues(3);
+    const [a, b, c, d] = [queues.join(true), queues.join(false), queues.join(true), queues.join(true)];
+    expect([a!.own, b!.own, c!.own, d!.own]).toEqual([0, 1, 2, 0]);
+    queues.leave(b!);
+    expect([a!.own, c!.own, d!.own]).toEqual([1, 2, 0]);
+    // 'own' decoders keep their queue: c leaves, nobody shares a queue, queue 2 stays free.
+    queues.leave(c!);
+    expect([a!.own, d!.own]).toEqual([1, 0]);
+  });
+
   it('a decoder that leaves ends its wait with VideoDecoderDisposedError, and the device goes back to a queue per decoder', async () => {
-    const queues = new DecodeQueues(1, true);
+    const queues = new DecodeQueues(1);
     const [a, b] = [queues.join(true), queues.join(true)];
     takeNow(queues, a!);
     takeNow(queues, a!);

@@ -3,21 +3,24 @@
 // so a decoder keeps to one queue of its own (the one fewest live decoders
 // own). With more decoders than queues (8 on the H200's 7), fixed queues make
 // two decoders share one engine for the whole run, and the run ends at their
-// pace; decoders made with `queues: 'shared'` then send every frame to a
-// queue with room (at most
-// PER_QUEUE frames in flight on a queue, so that a frame never waits long
-// behind a frame of a stream that is itself waiting), the decoder's last
-// queue first, and when no queue has room the decoders that have submitted
-// the fewest frames go first as soon as one has. The native side keeps a
-// stream in order across queues with a timeline semaphore per decoder; on a
-// device without timeline semaphores a decoder changes queue only when none
-// of its frames is in flight.
+// pace; decoders made with `queues: 'shared'` (the default) then move: a
+// decoder with frames in flight sends its next frame to the same queue (when
+// it has room: at most PER_QUEUE frames in flight a queue, so that a frame
+// never waits long behind another stream's), and one with none in flight to
+// the least loaded queue with room; when no queue has room, the decoders that
+// have submitted the fewest frames go first as soon as one has. A decoder
+// changes queue only once its frames are done, so nothing on the GPU waits on
+// another decode queue: on NVIDIA (driver 580) decodes chained across queues
+// by semaphores stopped the GPU.
 import { VideoDecoderDisposedError } from './errors';
 
 /** One decoder's part. */
 export interface DecodeQueueClient {
-  /** Its own queue (where its frames go while the device has no more decoders than queues). */
-  readonly own: number;
+  /**
+   * Its own queue (where its frames go while the device has no more decoders than queues). A shared decoder
+   * sharing it with another takes over a queue a leaving decoder owned.
+   */
+  own: number;
   /** The queue of its last frame. */
   lastQueue: number;
   /** Its frames in flight. */
@@ -40,15 +43,12 @@ export class DecodeQueues {
   /** Frames in flight on one queue while decoders share the queues. */
   static readonly PER_QUEUE = 2;
   readonly count: number;
-  /** Whether the device chains a decoder's frames across queues (timeline semaphores). */
-  readonly timeline: boolean;
   readonly #load: number[];
   readonly #clients = new Set<DecodeQueueClient>();
   #waiting: Waiter[] = [];
 
-  constructor(count: number, timeline: boolean) {
+  constructor(count: number) {
     this.count = count;
-    this.timeline = timeline;
     this.#load = new Array<number>(count).fill(0);
   }
 
@@ -78,6 +78,7 @@ export class DecodeQueues {
     if (client.left) return;
     client.left = true;
     this.#clients.delete(client);
+    this.#handOver(client.own);
     const gone = this.#waiting.filter((w) => w.client === client);
     this.#waiting = this.#waiting.filter((w) => w.client !== client);
     for (const w of gone) w.reject(new VideoDecoderDisposedError());
@@ -113,16 +114,27 @@ export class DecodeQueues {
 
   /** A queue with room for the client's next frame, or -1. */
   #pick(client: DecodeQueueClient): number {
-    if (!this.spread || !client.shared) return client.own;
+    const last = client.lastQueue;
+    // A decoder with frames in flight stays on their queue (nothing orders its frames across queues).
+    if (!this.spread || !client.shared) return client.inFlight > 0 ? last : client.own;
     const load = this.#load;
     const cap = DecodeQueues.PER_QUEUE;
-    const last = client.lastQueue;
-    if (!this.timeline && client.inFlight > 0) return load[last]! < cap ? last : -1;
-    const least = Math.min(...load);
-    if (load[last]! < cap && load[last]! <= least) return last;
+    if (client.inFlight > 0) return load[last]! < cap ? last : -1;
+    if (load[last]! < cap && load[last]! <= Math.min(...load)) return last;
     let best = -1;
     for (let q = 0; q < this.count; q++) if (load[q]! < cap && (best < 0 || load[q]! < load[best]!)) best = q;
     return best;
+  }
+
+  /** `queue` lost an owner: if no decoder owns it now, a shared decoder of a queue that two own takes it. */
+  #handOver(queue: number): void {
+    const owners = [...this.#clients].filter((c) => c.own === queue);
+    if (owners.length > 0) return;
+    for (const c of this.#clients)
+      if (c.shared && [...this.#clients].some((o) => o !== c && o.own === c.own)) {
+        c.own = queue;
+        return;
+      }
   }
 
   /** Hands queues with room to the waiting decoders, those with the fewest frames submitted first. */

@@ -29,11 +29,11 @@ export interface VideoDecoderOptions {
   /** 'semaphores' (default where Vulkan exports and OpenCL imports opaque-fd semaphores) or 'host'. */
   sync?: VideoFrameSync;
   /**
-   * 'own' (default): its frames go to one decode queue of its own (decoders
-   * take the queues in turn; with more decoders than queues two share one).
-   * 'shared': while the device has more decoders than decode queues, each
-   * frame goes to a queue with room, the stream kept in order by a timeline
-   * semaphore. Not yet safe on NVIDIA: see docs/video.md.
+   * 'shared' (default): while the device has more decoders than decode
+   * queues, a decoder whose frames are all done moves to the least loaded
+   * queue, so that no two decoders share one engine for the whole run.
+   * 'own': its frames always go to its own decode queue (decoders take the
+   * queues in turn; with more decoders than queues two share one).
    */
   queues?: 'own' | 'shared';
   /** The Vulkan instance to use (default: one the module keeps). */
@@ -72,7 +72,7 @@ export function setUpDecoder(options: VideoDecoderOptions): DecoderSetup {
   if (typeof context !== 'object' || context === null || !('platform' in context))
     throw new TypeError(`options.context must be an OpenCL Context; got ${describeValue(context)}`);
   checkChoice(o.codec, 'options.codec', ['h264'] as const, 'h264');
-  const shareQueues = checkChoice(o.queues, 'options.queues', ['own', 'shared'] as const, 'own') === 'shared';
+  const shareQueues = checkChoice(o.queues, 'options.queues', ['own', 'shared'] as const, 'shared') === 'shared';
   const frames = o.frames === undefined ? undefined : checkInt(o.frames, 'options.frames', 3, 64);
   const inFlight = o.inFlight === undefined ? 4 : checkInt(o.inFlight, 'options.inFlight', 1, 16);
   const device = o.device ?? context.devices[0];

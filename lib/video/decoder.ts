@@ -46,12 +46,6 @@ export class VideoDecoder {
   readonly support: VideoDecodeSupport;
   /** The Vulkan device (matched to the OpenCL device by UUID). */
   readonly vulkan: VulkanDevice;
-  /**
-   * Its own decode queue: where its frames go while the device has no more
-   * decoders than decode queues. With more, each frame goes to a queue with
-   * room (see docs/video.md).
-   */
-  readonly queueIndex: number;
   readonly context: Context;
   readonly device: Device;
   readonly #video: VideoDevice;
@@ -81,11 +75,19 @@ export class VideoDecoder {
     this.#video = setup.video;
     this.vulkan = setup.video.vulkan;
     this.#queue = setup.queue;
-    this.queueIndex = setup.queue.own;
     this.sync = setup.sync;
     this.#inFlight = setup.inFlight;
     this.#ring = new Array(this.#inFlight).fill(null);
     this.#pool = new FramePool(this.vulkan, this.context, this.device, this.sync, setup.frames);
+  }
+
+  /**
+   * Its own decode queue: where its frames go while the device has no more
+   * decoders than decode queues. With more, a decoder whose frames are done
+   * moves to the least loaded queue (see docs/video.md).
+   */
+  get queueIndex(): number {
+    return this.#queue.own;
   }
 
   /** Frames decoded so far. */
@@ -178,12 +180,9 @@ export class VideoDecoder {
   #submit(native: NativeVideoDecoder, ring: number, queue: number, picture: H264Picture, frame: VideoFrame): Promise<void> {
     const wait: VulkanSemaphore[] = [];
     const signal: VulkanSemaphore[] = [];
-    // The last picture's signal, if nobody waited on it: consumed by this decode on the same queue (a queue's own
-    // order), else by OpenCL first (the decoder's own queue), so that no decode waits on a signal of another queue's.
-    if (frame.ready && frame.readyPending) {
-      if (frame.queue === queue) wait.push(frame.ready);
-      else this.#pool.returnReady(frame);
-    }
+    // The last picture's signal, if nobody waited on it, is consumed here. On another queue than that picture's it
+    // was signalled already: the decoder changed queue once its frames were done (decode-queues.ts).
+    if (frame.ready && frame.readyPending) wait.push(frame.ready);
     if (frame.free && frame.freePending) wait.push(frame.free);
     if (frame.ready) signal.push(frame.ready);
     const layout = this.#pool.layout!;
@@ -200,7 +199,6 @@ export class VideoDecoder {
     );
     frame.freePending = false;
     frame.readyPending = frame.ready !== null;
-    frame.queue = queue;
     frame.state = 'waiting';
     frame.poc = picture.picOrderCnt;
     frame.decodeIndex = picture.decodeIndex;

@@ -1,11 +1,9 @@
 // A decoder's output frames: made for the stream's picture size (at least its
-// DPB + 2), handed out free, back once released (at once, or once the work of
-// the queue release() names is done), and each picture's signal nobody waited
-// on consumed by an OpenCL queue of the pool's own. Frames of an old size go
-// as they come back.
+// DPB + 2), handed out free, and back once released (at once, or once the work
+// of the queue release() names is done). Frames of an old size go as they come
+// back.
 import type { Context } from '../context';
 import type { Device } from '../device';
-import type { CommandQueue } from '../queue';
 import type { VulkanDevice } from '../vulkan/device';
 import { VideoDecoderStateError } from './errors';
 import { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';
@@ -21,8 +19,6 @@ export class FramePool {
   #frames: VideoFrame[] = [];
   #layout: VideoFrameLayout | null = null;
   #changed: (() => void) | null = null;
-  /** The pool's own OpenCL queue: it consumes the signals of pictures nobody waited on (made on first use). */
-  #clQueue: CommandQueue | null = null;
   #closed = false;
 
   constructor(vulkan: VulkanDevice, context: Context, device: Device, sync: VideoFrameSync, size: number | undefined) {
@@ -92,13 +88,6 @@ export class FramePool {
     changed?.();
   }
 
-  /** Consumes `frame`'s last signal on the pool's own OpenCL queue, if nobody waited on it. */
-  returnReady(frame: VideoFrame): void {
-    if (!frame.readyPending || this.#closed) return;
-    this.#clQueue ??= this.#context.createQueue(this.#device);
-    frame.returnReady(this.#clQueue);
-  }
-
   /** A frame back from its user or from a stopped run: free once `after` settles (disposed if no longer the pool's). */
   released = (frame: VideoFrame, after: Promise<unknown> | null): void => {
     const settle = () => {
@@ -113,9 +102,6 @@ export class FramePool {
   /** The decoder is disposed: free frames go now, those in flight once decoded, those held by the user when released. */
   close(): void {
     this.#closed = true;
-    // Its commands (semaphore waits and signals) finish on their own; the queue goes once they have.
-    this.#clQueue?.release();
-    this.#clQueue = null;
     for (const frame of this.#frames) {
       if (frame.state === 'free') frame.dispose();
       else if (frame.state !== 'user') {

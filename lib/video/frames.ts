@@ -69,14 +69,12 @@ export class VideoFrame {
   /** @internal */ readonly buffer: VulkanBuffer;
   /**
    * @internal Signalled by the decode (semaphores sync); waited on by OpenCL (wait(), or release(queue) when
-   * nobody waited), else by the next decode into the frame when it goes to the same decode queue, else by the
-   * decoder's own OpenCL queue first (returnReady()): no decode waits on another decode queue's signal.
+   * nobody waited), else by the next decode into the frame.
    */
   readonly ready: VulkanSemaphore | null;
   /** @internal Signalled by OpenCL at release(queue); waited on by the next decode into the frame. */
   readonly free: VulkanSemaphore | null;
   /** @internal */ readyPending = false;
-  /** @internal The decode queue of its last decode. */ queue = -1;
   /** @internal */ freePending = false;
   /** @internal The decode's completion. */ done: Promise<void> | null = null;
   readonly #clReady: Semaphore | null;
@@ -179,19 +177,6 @@ export class VideoFrame {
     }
     this.state = after ? 'returning' : 'free';
     this.#onRelease(this, after);
-  }
-
-  /**
-   * @internal A frame whose picture's signal nobody consumed, about to be decoded into on another decode queue:
-   * `queue` (the decoder's own OpenCL queue) waits on it and signals `free`, which that decode waits on.
-   */
-  returnReady(queue: CommandQueue): void {
-    if (!this.#clReady || !this.#clFree || !this.readyPending || this.#disposed) return;
-    this.#clReady.wait(queue).release();
-    this.#clFree.signal(queue).release();
-    queue.flush();
-    this.readyPending = false;
-    this.freePending = true;
   }
 
   /** @internal Frees what it owns (its OpenCL import, semaphores, memory). Idempotent. */

@@ -46,8 +46,6 @@ export interface NativeVideoDecoderInfo {
   queueIndex: number;
   /** The decode queue of the last submission (-1 before the first). */
   lastQueue: number;
-  /** Whether its frames are chained by a timeline semaphore (they may then go to any decode queue). */
-  timeline: boolean;
   decoded: number;
   width: number;
   height: number;
@@ -98,7 +96,6 @@ declare module '../addon' {
       memoryBits: number,
       semaphoreBits: number,
       decodeTransfers: boolean,
-      timeline: boolean,
-    ): [NativeVkDevice, NativeVideoDevice, boolean];
+    ): [NativeVkDevice, NativeVideoDevice];
   }
 }

@@ -34,12 +34,10 @@ export function videoDevice(instance: VulkanInstance, physical: VulkanPhysicalDe
   const wanted = new Set<string>(VIDEO_EXTENSIONS);
   for (const s of physical.memoryHandleTypes) if (physical.memoryExport.includes(s.handleType)) for (const e of s.extensions) wanted.add(e);
   for (const s of physical.semaphoreHandleTypes) if (physical.semaphoreExport.includes(s.handleType)) for (const e of s.extensions) wanted.add(e);
-  // Timeline semaphores keep a decoder's frames in order when they go to several decode queues.
-  wanted.add('VK_KHR_timeline_semaphore');
   const extensions = [...wanted].filter((e) => physical.extensions.includes(e));
   const memoryBits = physical.memoryExport.reduce((m, t) => m | MEMORY_HANDLE_BITS[t], 0);
   const semaphoreBits = physical.semaphoreExport.reduce((m, t) => m | SEMAPHORE_HANDLE_BITS[t], 0);
-  const [nativeDevice, nativeVideo, timeline] = vulkan().vkVideoCreateDevice(
+  const [nativeDevice, nativeVideo] = vulkan().vkVideoCreateDevice(
     instance.native,
     physical.index,
     physical.queueFamily!,
@@ -50,13 +48,12 @@ export function videoDevice(instance: VulkanInstance, physical: VulkanPhysicalDe
     memoryBits,
     semaphoreBits,
     support.decodeTransfers,
-    extensions.includes('VK_KHR_timeline_semaphore'),
   );
   const device: VideoDevice = {
     vulkan: new VulkanDevice(nativeDevice, physical, extensions),
     native: nativeVideo,
     support,
-    queues: new DecodeQueues(support.decodeQueues, timeline),
+    queues: new DecodeQueues(support.decodeQueues),
   };
   perInstance.set(physical.index, device);
   return device;

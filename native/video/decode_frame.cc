@@ -16,14 +16,10 @@
 // Barriers use ALL_COMMANDS and MEMORY_* (the video stages and accesses exist
 // only in synchronization2's 64-bit masks; ALL_COMMANDS covers them).
 //
-// Queues: each submission names its decode queue (lib/video/ decides). Where
-// the device has timeline semaphores, every submission signals the decoder's
-// timeline semaphore with its number (1, 2, 3, ...) and one that goes to
-// another queue than the one before it waits for the one before it (value
-// n - 1) at ALL_COMMANDS: a stream's frames stay in decode order on any
-// queue, and a timeline value is never re-signalled nor waited on before its
-// signal is submitted. Without them a frame goes to another queue only when
-// nothing of the decoder's is in flight.
+// Queues: each submission names its decode queue (lib/video/ decides). A
+// decoder's frames stay in decode order by the order of one queue: it moves
+// to another only once its frames in flight are done (decoder.cc checks), so
+// no submission waits on another decode queue's work.
 //
 // Completion: the submission carries a fence of the decoder's own, which a
 // thread of the decoder's own watches (its frames end in submission order,
@@ -52,7 +48,6 @@ Napi::Value DecodeFrame(Napi::Env env, DecoderState& s, DecodeRequest& request) 
   std::vector<VkSemaphore>& wait = request.wait;
   std::vector<VkSemaphore>& signal = request.signal;
   uint32_t queueIndex = request.queueIndex;
-  bool hop = request.hop;
 
   // The bitstream, padded to the size alignment.
   VkDeviceSize range = AlignUp(data.length, std::max<VkDeviceSize>(s.caps.minBitstreamBufferSizeAlignment, 1));
@@ -213,31 +208,9 @@ Napi::Value DecodeFrame(Napi::Env env, DecoderState& s, DecodeRequest& request) 
     VkFenceCreateInfo create{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
     VK_CHECK(env, fn, vkCreateFence, d.device, &create, nullptr, &fence);
   }
-  // The decoder's timeline: this submission signals its number; on another queue than the last one, it waits for that one.
-  std::vector<uint64_t> waitValues, signalValues;
-  VkTimelineSemaphoreSubmitInfo values{kTimelineSemaphoreSubmitInfo, nullptr, 0, nullptr, 0, nullptr};
-  if (s.timeline) {
-    if (hop && s.submitted > 0) wait.push_back(s.timeline);
-    signal.push_back(s.timeline);
-    waitValues.assign(wait.size(), 0);
-    if (hop && s.submitted > 0) waitValues.back() = s.submitted;
-    signalValues.assign(signal.size(), 0);
-    signalValues.back() = s.submitted + 1;
-    values.waitSemaphoreValueCount = uint32_t(waitValues.size());
-    values.pWaitSemaphoreValues = waitValues.data();
-    values.signalSemaphoreValueCount = uint32_t(signalValues.size());
-    values.pSignalSemaphoreValues = signalValues.data();
-  }
   std::vector<VkFlags> stages(wait.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO,
-                      s.timeline ? &values : nullptr,
-                      uint32_t(wait.size()),
-                      wait.data(),
-                      stages.data(),
-                      1,
-                      &cb,
-                      uint32_t(signal.size()),
-                      signal.data()};
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr,      uint32_t(wait.size()), wait.data(), stages.data(), 1, &cb,
+                      uint32_t(signal.size()),       signal.data()};
   VkOutcome submitted = VK_CALL(vfn, vkQueueSubmit, video.decodeQueues[queueIndex], 1, &submit, fence);
   if (submitted.result < 0) {
     s.freeFences.push_back(fence);
@@ -246,7 +219,6 @@ Napi::Value DecodeFrame(Napi::Env env, DecoderState& s, DecodeRequest& request) 
   session.fresh = false;
   slot.busy = true;
   ++s.decoded;
-  ++s.submitted;
   s.lastQueue = queueIndex;
   DecodeInFlight frame;
   frame.id = s.nextId++;

@@ -127,9 +127,10 @@ Napi::Value NativeVideoDecoder::Decode(const Napi::CallbackInfo& info) {
     queueIndex = uint32_t(ToU64(info[8], "queue"));
     if (queueIndex >= video.decodeQueues.size()) throw Napi::RangeError::New(env, "no decode queue " + std::to_string(queueIndex));
   }
-  bool hop = s.lastQueue >= 0 && int64_t(queueIndex) != s.lastQueue;
-  if (hop && !s.timeline && !s.inFlight.empty())
-    throw Napi::Error::New(env, "a frame may go to another decode queue only once the decoder's frames in flight are done (no timeline semaphores)");
+  // Nothing orders a frame after the decoder's frames on another queue (lib/video/decode-queues.ts moves a decoder
+  // only once they are done).
+  if (s.lastQueue >= 0 && int64_t(queueIndex) != s.lastQueue && !s.inFlight.empty())
+    throw Napi::Error::New(env, "a frame may go to another decode queue only once the decoder's frames in flight are done");
 
   DecodeRequest request;
   request.ring = ringIndex;
@@ -152,7 +153,6 @@ Napi::Value NativeVideoDecoder::Decode(const Napi::CallbackInfo& info) {
   request.signal = std::move(signal);
   request.holds = std::move(holds);
   request.queueIndex = queueIndex;
-  request.hop = hop;
   return DecodeFrame(env, s, request);
 }
 
@@ -163,7 +163,6 @@ Napi::Value NativeVideoDecoder::Info(const Napi::CallbackInfo& info) {
   Napi::Object o = Napi::Object::New(env);
   o.Set("queueIndex", s.queueIndex);
   o.Set("lastQueue", double(s.lastQueue));
-  o.Set("timeline", s.timeline != 0);
   o.Set("decoded", double(s.decoded));
   o.Set("width", s.session ? s.session->width : 0);
   o.Set("height", s.session ? s.session->height : 0);

@@ -1,6 +1,6 @@
 // A video decoder's Vulkan objects (decoder_state.h): the ring of bitstream
-// buffers and command buffers, the timeline semaphore, the session and its
-// DPB, made and destroyed; its fence waiter (a thread of the decoder's own,
+// buffers and command buffers, the session and its DPB, made and destroyed;
+// its fence waiter (a thread of the decoder's own,
 // native/vulkan/fence_waiter.h); and the environment's teardown with frames
 // in flight.
 #include <algorithm>
@@ -72,7 +72,6 @@ DecoderState::~DecoderState() {
     if (LeftToProcessEnd()) return;
     DeviceState& d = *video->device;
     for (VkFence fence : freeFences) d.fn.vkDestroyFence(d.device, fence, nullptr);
-    if (timeline) d.fn.vkDestroySemaphore(d.device, timeline, nullptr);
     for (RingSlot& slot : ring) {
       if (slot.buffer) d.fn.vkDestroyBuffer(d.device, slot.buffer, nullptr);
       if (slot.memory) d.fn.vkFreeMemory(d.device, slot.memory, nullptr);
@@ -125,11 +124,6 @@ Napi::Value MakeDecoder(Napi::Env env, const VideoDeviceRef& video, uint32_t que
   VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                video->decodeFamily};
   VK_CHECK(env, video->fn, vkCreateCommandPool, d.device, &pool, nullptr, &state->pool);
-  if (video->timeline) {
-    VkSemaphoreTypeCreateInfo type{kSemaphoreTypeCreateInfo, nullptr, kSemaphoreTypeTimeline, 0};
-    VkSemaphoreCreateInfo create{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type, 0};
-    VK_CHECK(env, d.fn, vkCreateSemaphore, d.device, &create, nullptr, &state->timeline);
-  }
   state->ring.resize(ringSize);
   for (RingSlot& slot : state->ring) {
     VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, state->pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};

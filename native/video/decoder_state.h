@@ -3,7 +3,7 @@
 // coincide), the session parameters of the stream's parameter sets, and a
 // ring of bitstream buffers and command buffers, one per frame in flight.
 //   decoder.cc        NativeVideoDecoder: the JavaScript methods, their arguments read and checked
-//   decoder_state.cc  the Vulkan objects made and destroyed (ring, timeline, session, DPB), the
+//   decoder_state.cc  the Vulkan objects made and destroyed (ring, session, DPB), the
 //                     fence waiter, the environment's teardown with frames in flight
 //   decode_frame.cc   one frame: its bitstream, its command buffer, its submission and completion
 #pragma once
@@ -59,10 +59,8 @@ struct DecodeInFlight {
 
 struct DecoderState : std::enable_shared_from_this<DecoderState> {
   VideoDeviceRef video;
-  uint32_t queueIndex = 0;   // the queue a submission that names none goes to
-  int64_t lastQueue = -1;    // the queue of the last submission
-  VkSemaphore timeline = 0;  // signalled with each submission's number (where the device has timeline semaphores)
-  uint64_t submitted = 0;    // submissions so far: the timeline value of the last one
+  uint32_t queueIndex = 0;  // the queue a submission that names none goes to
+  int64_t lastQueue = -1;   // the queue of the last submission
   VideoProfile profile;
   VkVideoCapabilitiesKHR caps{};
   VkVideoDecodeCapabilitiesKHR decodeCaps{};
@@ -129,7 +127,6 @@ struct DecodeRequest {
   std::vector<VkSemaphore> wait, signal;
   std::vector<std::shared_ptr<void>> holds;  // the decoder, its session and parameters, the output, the semaphores
   uint32_t queueIndex = 0;
-  bool hop = false;  // another decode queue than the last submission's
 };
 
 // Copies the bitstream into the request's ring slot, records the frame's command buffer and submits it: the frame's promise.
@@ -146,25 +143,6 @@ inline VkDeviceSize AlignUp(VkDeviceSize value, VkDeviceSize alignment) {
   if (alignment <= 1) return value;
   return (value + alignment - 1) / alignment * alignment;
 }
-
-// Timeline semaphores (core in Vulkan 1.2, VK_KHR_timeline_semaphore before), as vulkan_core.h declares them.
-constexpr VkStructureType kSemaphoreTypeCreateInfo = 1000207002;
-constexpr VkStructureType kTimelineSemaphoreSubmitInfo = 1000207003;
-constexpr int32_t kSemaphoreTypeTimeline = 1;
-struct VkSemaphoreTypeCreateInfo {
-  VkStructureType sType;
-  const void* pNext;
-  int32_t semaphoreType;
-  uint64_t initialValue;
-};
-struct VkTimelineSemaphoreSubmitInfo {
-  VkStructureType sType;
-  const void* pNext;
-  uint32_t waitSemaphoreValueCount;
-  const uint64_t* pWaitSemaphoreValues;
-  uint32_t signalSemaphoreValueCount;
-  const uint64_t* pSignalSemaphoreValues;
-};
 
 }  // namespace vk
 }  // namespace ocl

@@ -47,7 +47,6 @@ struct VideoDeviceState {
   uint32_t decodeFamily = 0;
   std::vector<VkQueue> decodeQueues;
   bool decodeTransfers = false;  // the decode family also transfers (the copy out runs on the decode queue)
-  bool timeline = false;         // timeline semaphores enabled: a decoder's frames may go to any decode queue
 };
 using VideoDeviceRef = std::shared_ptr<VideoDeviceState>;
 

@@ -182,17 +182,9 @@ struct VkPhysicalDeviceSynchronization2Features {
   VkBool32 synchronization2;
 };
 constexpr VkStructureType kSynchronization2Features = 1000314007;
-struct VkPhysicalDeviceTimelineSemaphoreFeatures {
-  VkStructureType sType;
-  void* pNext;
-  VkBool32 timelineSemaphore;
-};
-constexpr VkStructureType kTimelineSemaphoreFeatures = 1000207000;
 
 // vkVideoCreateDevice(instance, index, computeFamily, decodeFamily, decodeQueues, extensions, ycbcr, memoryBits, semaphoreBits,
-//   decodeTransfers, timeline) -> [NativeVkDevice, NativeVideoDevice, timeline: boolean]
-// timeline: extensions hold VK_KHR_timeline_semaphore; the feature is enabled where the device has it (a decoder's
-// frames may then go to several decode queues, each waiting on the one before it).
+//   decodeTransfers) -> [NativeVkDevice, NativeVideoDevice]
 Napi::Value CreateVideoDevice(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const InstanceRef& instance = NativeVkInstance::From(info[0], "instance");
@@ -219,15 +211,6 @@ Napi::Value CreateVideoDevice(const Napi::CallbackInfo& info) {
   ycbcrFeature.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES;
   ycbcrFeature.samplerYcbcrConversion = 1;
   ycbcrFeature.pNext = &sync2;
-  VkPhysicalDeviceTimelineSemaphoreFeatures timeline{kTimelineSemaphoreFeatures, nullptr, 0};
-  if (info[10].ToBoolean()) {
-    VkPhysicalDeviceFeatures2 query{};
-    query.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-    query.pNext = &timeline;
-    instance->fn.vkGetPhysicalDeviceFeatures2(physical, &query);
-    timeline.pNext = nullptr;
-  }
-  if (timeline.timelineSemaphore) sync2.pNext = &timeline;
   VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                             ycbcr ? static_cast<const void*>(&ycbcrFeature) : &sync2,
                             0,
@@ -248,7 +231,6 @@ Napi::Value CreateVideoDevice(const Napi::CallbackInfo& info) {
   video->ifn = ResolveVideoInstanceApi(env, *instance);
   video->decodeFamily = decodeFamily;
   video->decodeTransfers = info[9].ToBoolean();
-  video->timeline = timeline.timelineSemaphore != 0;
 #define OCL_VK_RESOLVE(name, ret, params) \
   video->fn.name = reinterpret_cast<decltype(video->fn.name)>(instance->fn.vkGetDeviceProcAddr(device, #name));
   OCL_VK_VIDEO_DEVICE_ENTRY_POINTS(OCL_VK_RESOLVE)
@@ -259,11 +241,9 @@ Napi::Value CreateVideoDevice(const Napi::CallbackInfo& info) {
 #undef OCL_VK_REQUIRE
   video->decodeQueues.resize(decodeCount);
   for (uint32_t i = 0; i < decodeCount; ++i) state->fn.vkGetDeviceQueue(device, decodeFamily, i, &video->decodeQueues[i]);
-  bool timelines = video->timeline;
-  Napi::Array pair = Napi::Array::New(env, 3);
+  Napi::Array pair = Napi::Array::New(env, 2);
   pair.Set(0u, NativeVkDevice::Wrap(env, state));
   pair.Set(1u, NativeVideoDevice::Wrap(env, std::move(video)));
-  pair.Set(2u, Napi::Boolean::New(env, timelines));
   return pair;
 }
 

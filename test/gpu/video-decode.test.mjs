@@ -134,7 +134,7 @@ describe('H.264 decode on the GPU into OpenCL', () => {
       }
     });
 
-    it('more decoders than decode queues at once with queues: shared (frames spread over the queues, chained by a timeline semaphore): every frame of every stream equals FFmpeg', {
+    it('more decoders than decode queues at once (queues: shared, a decoder moving to the least loaded queue once its frames are done): every frame of every stream equals FFmpeg', {
       timeout: 180000,
     }, async () => {
       const probeContext = ocl.createContext({ devices: [device] });
@@ -290,6 +290,47 @@ describe('H.264 decode on the GPU into OpenCL', () => {
         queue.release();
         context.release();
       }
+    });
+
+    it('more decoders than decode queues, each fed a 300-frame 1080p stream in 64 KiB chunks and releasing every frame untouched, three rounds: every run ends (decodes chained across decode queues by semaphores stopped the GPU)', {
+      timeout: 200000,
+    }, async () => {
+      const stream = join(fixtures, '1080p.h264');
+      const run = await runFresh(
+        `(async () => {
+          const one = require('node:fs').readFileSync(${JSON.stringify(stream)});
+          const bytes = Buffer.concat(Array.from({ length: 30 }, () => one));
+          const chunks = () => Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, i) => bytes.subarray(i * 65536, (i + 1) * 65536));
+          const probe = ocl.createContext({ devices: [device] });
+          const first = ocl.createVideoDecoder({ context: probe });
+          const count = first.support.decodeQueues + 1;
+          first.dispose();
+          probe.release();
+          const contexts = Array.from({ length: count }, () => ocl.createContext({ devices: [device] }));
+          for (let round = 0; round < 3; round++) {
+            const decoders = contexts.map((context) => ocl.createVideoDecoder({ context, inFlight: 8, queues: 'shared' }));
+            const frames = await Promise.all(decoders.map(async (decoder) => {
+              let n = 0;
+              for await (const frame of decoder.decode(chunks())) { frame.release(); n++; }
+              return n;
+            }));
+            for (const d of decoders) await d.asyncDispose();
+            console.log('round', round, count, 'decoders', frames.join(' '));
+          }
+          for (const c of contexts) c.release();
+        })().catch((e) => { console.error(e); process.exit(3); });`,
+        { timeoutMs: 150_000, exitTimeoutMs: 20_000 },
+      );
+      console.log(
+        run.stdout
+          .trim()
+          .split('\n')
+          .map((l) => `# ${l}`)
+          .join('\n'),
+      );
+      assert.equal(run.timedOut, false, `the decoders stopped making progress: ${run.stdout}${run.stderr}`);
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(run.stdout.match(/^round \d+ \d+ decoders( 300)+$/gm)?.length, 3, run.stdout);
     });
 
     it('a decoder disposed with frames in flight and frames held: the process goes on and exits cleanly', async () => {
