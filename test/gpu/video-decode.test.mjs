@@ -52,7 +52,7 @@ const streams = readdirSync(fixtures)
  * Decodes `bytes` and reads every frame back through OpenCL: [md5 of the packed NV12 bytes, ...] in display order.
  * The MD5 is FFmpeg's framemd5 of rawvideo NV12: Y rows of `width` bytes, then UV rows of `width` bytes (even sizes).
  */
-async function decodeToMd5s(bytes, { context, queue, frames, inFlight, queues } = {}) {
+async function decodeToMd5s(bytes, { context, queue, frames, inFlight, queues, stopAfter = Infinity } = {}) {
   const decoder = ocl.createVideoDecoder({ context, frames, inFlight, queues });
   const md5s = [];
   try {
@@ -74,6 +74,7 @@ async function decodeToMd5s(bytes, { context, queue, frames, inFlight, queues } 
       for (let r = 0; r < height / 2; r++) hash.update(uv.subarray(r * pitch, r * pitch + width));
       md5s.push(hash.digest('hex'));
       void uvOffset;
+      if (md5s.length >= stopAfter) break;
     }
   } finally {
     await decoder.asyncDispose();
@@ -289,6 +290,44 @@ describe('H.264 decode on the GPU into OpenCL', () => {
       } finally {
         queue.release();
         context.release();
+      }
+    });
+
+    it('more decoders than decode queues, every third disposed after 3 frames with decodes in flight: the others move over the queues it left and equal FFmpeg', {
+      timeout: 180000,
+    }, async () => {
+      const probeContext = ocl.createContext({ devices: [device] });
+      const first = ocl.createVideoDecoder({ context: probeContext });
+      const count = first.support.decodeQueues + 2;
+      first.dispose();
+      probeContext.release();
+      const names = ['ref16', 'gaps', 'open-gop', 'b-pyramid'];
+      const runs = Array.from({ length: count }, (_, i) => ({ name: names[i % names.length], stopAfter: i % 3 === 0 ? 3 : Infinity }));
+      const contexts = runs.map(() => {
+        const context = ocl.createContext({ devices: [device] });
+        return { context, queue: context.createQueue() };
+      });
+      try {
+        const results = await Promise.all(
+          runs.map(({ name, stopAfter }, i) =>
+            decodeToMd5s(readFileSync(join(fixtures, `${name}.h264`)), { ...contexts[i], inFlight: 8, queues: 'shared', stopAfter }),
+          ),
+        );
+        const bad = [];
+        results.forEach((got, i) => {
+          const expected = expectedMd5s(runs[i].name).slice(0, runs[i].stopAfter);
+          const mismatched = got.filter((m, k) => m !== expected[k]).length + Math.abs(expected.length - got.length);
+          if (mismatched) bad.push(`${i}:${runs[i].name} ${mismatched}`);
+        });
+        console.log(
+          `# ${count} decoders, ${runs.filter((r) => r.stopAfter < Infinity).length} stopped early: mismatched streams: ${bad.join(', ') || 'none'}`,
+        );
+        assert.deepEqual(bad, []);
+      } finally {
+        for (const { context, queue } of contexts) {
+          queue.release();
+          context.release();
+        }
       }
     });
 
