@@ -39,13 +39,13 @@ const stream = format.streams.find((s) => s.codecpar.codecType === AVMEDIA_TYPE_
 if (!stream || stream.codecpar.codecId !== AV_CODEC_ID_H264) throw new Error(`${file} has no H.264 video track`);
 const extradata = stream.codecpar.extradata; // the avcC record: SPS, PPS and the NAL length size
 
-/** The track's packets in decode order, each one access unit of length-prefixed NAL units. */
+/** The track's packets in decode order, each one access unit of length-prefixed NAL units, with its presentation time. */
 async function* packets() {
   const packet = new av.Packet();
   packet.alloc();
   try {
     while ((await format.readFrame(packet)) >= 0) {
-      if (packet.streamIndex === stream.index && packet.data) yield Uint8Array.from(packet.data);
+      if (packet.streamIndex === stream.index && packet.data) yield { data: Uint8Array.from(packet.data), timestamp: packet.pts };
       packet.unref();
     }
   } finally {
@@ -65,6 +65,8 @@ const decoder = ocl.createVideoDecoder({ context }); // the Vulkan device with t
 
 let rgba = null;
 let frames = 0;
+let outOfOrder = 0;
+let last = null;
 const started = performance.now();
 for await (const frame of decoder.decode(packets(), { format: 'avcc', extradata })) {
   rgba ??= context.createBuffer(frame.pitch * frame.height * 4);
@@ -73,13 +75,18 @@ for await (const frame of decoder.decode(packets(), { format: 'avcc', extradata 
   queue.enqueueKernel(kernel.setArgs(frame.planes[0], frame.planes[1], rgba, ['uint', frame.pitch / 4]), [frame.width / 4, frame.height]).release();
   queue.enqueueReleaseShared(frame.memory).release();
   frame.release(queue); // the decoder's next write into this frame waits for the kernel
+  // frame.timestamp: its packet's pts. Frames come in display order, so the times only grow.
+  if (last !== null && frame.timestamp <= last) outOfOrder++;
+  last = frame.timestamp;
   frames++;
 }
 await queue.finish();
 const seconds = (performance.now() - started) / 1000;
+const { num, den } = stream.timeBase;
 console.log(
   `${frames} frames of ${file} demuxed by node-av, decoded on the GPU and converted to RGBA in OpenCL: ${(frames / seconds).toFixed(1)} frames/s`,
 );
+console.log(`presentation times: the last frame at ${((Number(last) * num) / den).toFixed(3)} s; ${outOfOrder} frames out of display order`);
 await decoder.asyncDispose();
 await format.closeInput();
 rgba?.release();

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VideoDecodeUnsupportedError, createVideoDecoder, createVulkanInstance, describeVideoSupport, frameLayout, videoDecodeSupport } from '../lib';
-import { H264Input } from '../lib/video/h264-input';
+import { H264Input, checkChunk, type VideoPacket } from '../lib/video/h264-input';
 import { DESC_HEADER, DESC_REF, pictureDescriptor, stdLevel } from '../lib/video/h264-vulkan';
+import { splitAnnexB, splitLengthPrefixed } from '../lib/video/h264/nal';
 import type { H264Event, H264Picture } from '../lib/video/h264/types';
 import { outputOf, repoRoot, runNode } from './helpers';
 import { matchedToLavapipe } from './helpers/ref-driver';
@@ -243,6 +244,102 @@ describe('the decoder input: NAL units to the sequencer, whatever the chunks (no
     }
     const input = new H264Input({ format: 'avcc', extradata }, limits);
     expect(run(input, nals)).toEqual(annexB);
+  });
+
+  /** NAL units grouped into access units: one starts at a slice with first_mb_in_slice 0, or at SEI/SPS/PPS/AUD after a slice. */
+  function accessUnits(nals: readonly Uint8Array[], headerAt: number): Uint8Array[][] {
+    const units: Uint8Array[][] = [];
+    let current: Uint8Array[] = [];
+    let sawSlice = false;
+    for (const nal of nals) {
+      const type = nal[headerAt]! & 31;
+      const slice = type === 1 || type === 5;
+      const starts = slice ? (nal[headerAt + 1]! & 0x80) !== 0 && sawSlice : [6, 7, 8, 9].includes(type) && sawSlice;
+      if (starts) {
+        units.push(current);
+        current = [];
+        sawSlice = false;
+      }
+      current.push(nal);
+      sawSlice ||= slice;
+    }
+    if (current.length) units.push(current);
+    return units;
+  }
+  const annexBPacket = (nals: readonly Uint8Array[]) => Buffer.concat(nals.flatMap((n) => [Buffer.of(0, 0, 0, 1), n]));
+  /** The pictures' timestamps as the decoder takes them (takeTimestamp per picture event), and every event. */
+  function timestampsOf(input: H264Input, chunks: Iterable<Uint8Array | VideoPacket>): { events: string[]; stamps: (number | bigint | undefined)[] } {
+    const events: string[] = [];
+    const stamps: (number | bigint | undefined)[] = [];
+    const note = (list: readonly H264Event[]) => {
+      for (const e of list) {
+        if (e.type === 'output') events.push(`out ${e.decodeIndex}`);
+        else {
+          events.push(`pic ${[...pictureDescriptor(e.picture)].join(',')} ${e.picture.sliceOffsets.join(',')} ${e.picture.data.length}`);
+          stamps[e.picture.decodeIndex] = input.takeTimestamp(e.picture.decodeIndex);
+          expect(input.takeTimestamp(e.picture.decodeIndex)).toBeUndefined(); // taken once
+        }
+      }
+    };
+    for (const chunk of chunks) note(input.push(chunk));
+    note(input.flush());
+    return { events, stamps };
+  }
+
+  it("Annex-B packets (one access unit each, with a timestamp): the same pictures and outputs as the whole file, each picture with its packet's timestamp", () => {
+    for (const name of ['b-pyramid', 'slices4']) {
+      const bytes = new Uint8Array(readFileSync(join(fixtures, `${name}.h264`)));
+      const whole = run(new H264Input(undefined, limits), [bytes]);
+      const units = accessUnits(splitAnnexB(bytes), 0);
+      const pictures = whole.filter((e) => e.startsWith('pic')).length;
+      expect(units.length).toBe(pictures);
+      const packets = units.map((nals, i) => ({ data: annexBPacket(nals), timestamp: BigInt(i * 3003 + 90000) }));
+      const got = timestampsOf(new H264Input(undefined, limits), packets);
+      expect(got.events).toEqual(whole);
+      expect(got.stamps).toEqual(packets.map((p) => p.timestamp));
+    }
+  });
+
+  it('packets after raw chunks: what the chunks held ends at the first packet, and only pictures from packets carry a timestamp', () => {
+    const bytes = new Uint8Array(readFileSync(join(fixtures, 'b-pyramid.h264')));
+    const whole = run(new H264Input(undefined, limits), [bytes]);
+    const units = accessUnits(splitAnnexB(bytes), 0);
+    const raw = [...pieces(Buffer.concat(units.slice(0, 5).map(annexBPacket)), 1000)];
+    const packets = units.slice(5).map((nals, i) => ({ data: annexBPacket(nals), timestamp: i + 0.5 }));
+    const got = timestampsOf(new H264Input(undefined, limits), [...raw, ...packets]);
+    expect(got.events).toEqual(whole);
+    expect(got.stamps).toEqual([undefined, undefined, undefined, undefined, undefined, ...packets.map((p) => p.timestamp)]);
+  });
+
+  it("MP4 samples as packets ({ format: 'avcc', extradata }, a timestamp each) give the same pictures, each with its sample's timestamp", () => {
+    const annexB = run(new H264Input(undefined, limits), [new Uint8Array(readFileSync(join(fixtures, 'b-pyramid.h264')))]);
+    const mp4 = new Uint8Array(readFileSync(join(fixtures, 'b-pyramid.mp4')));
+    const extradata = new Uint8Array(readFileSync(join(fixtures, 'b-pyramid.avcc')));
+    const mdat = mp4.findIndex((_, i) => mp4[i] === 0x6d && mp4[i + 1] === 0x64 && mp4[i + 2] === 0x61 && mp4[i + 3] === 0x74); // 'mdat'
+    const payload = mp4.subarray(mdat + 4);
+    const nals: Uint8Array[] = [];
+    for (let at = 0; at + 4 <= payload.length; ) {
+      const length = ((payload[at]! << 24) | (payload[at + 1]! << 16) | (payload[at + 2]! << 8) | payload[at + 3]!) >>> 0;
+      if (length === 0 || at + 4 + length > payload.length) break;
+      nals.push(payload.subarray(at, at + 4 + length));
+      at += 4 + length;
+    }
+    expect(splitLengthPrefixed(Buffer.concat(nals), 4).length).toBe(nals.length);
+    const packets = accessUnits(nals, 4).map((unit, i) => ({ data: Buffer.concat(unit), timestamp: i * 512 }));
+    const got = timestampsOf(new H264Input({ format: 'avcc', extradata }, limits), packets);
+    expect(got.events).toEqual(annexB);
+    expect(got.stamps).toEqual(packets.map((p) => p.timestamp));
+  });
+
+  it('a chunk that is neither a Uint8Array nor a packet is a TypeError naming what a chunk may be', () => {
+    const u8 = new Uint8Array(4);
+    expect(checkChunk(u8)).toBe(u8);
+    const packet = { data: u8, timestamp: 5n };
+    expect(checkChunk(packet)).toBe(packet);
+    for (const bad of ['bytes', { data: [1, 2] }, { data: u8, timestamp: '5' }, null, 7])
+      expect(() => checkChunk(bad)).toThrow(
+        /every chunk must be a Uint8Array or a packet \{ data: Uint8Array, timestamp\?: number \| bigint \}; got/,
+      );
   });
 
   it('every picture of a 16-reference stream names at most 16 references, none in its own setup slot, slots below 17', () => {

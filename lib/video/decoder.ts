@@ -18,7 +18,7 @@ import { setUpDecoder, type VideoDecoderOptions } from './decoder-setup';
 import { FramePool } from './frame-pool';
 import { PipelineFrameSource } from './pipeline-source';
 import type { VideoFrame, VideoFrameSync } from './frames';
-import { H264Input, type H264InputOptions } from './h264-input';
+import { H264Input, checkChunk, type H264InputOptions, type VideoPacket } from './h264-input';
 import { pictureDescriptor, stdPps, stdSps } from './h264-vulkan';
 import type { H264Event, H264Picture, H264Pps, H264Sps } from './h264/types';
 import type { NativeVideoDecoder } from './native-types';
@@ -27,8 +27,11 @@ import type { VideoDevice } from './video-device';
 
 export type { VideoDecoderOptions } from './decoder-setup';
 
-/** What a decode() call reads: a whole stream, or its chunks. */
-export type VideoInput = Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
+/**
+ * What a decode() call reads: a whole stream, or its chunks, or packets (one
+ * access unit each, with the timestamp its frame is to carry).
+ */
+export type VideoInput = Uint8Array | Iterable<Uint8Array | VideoPacket> | AsyncIterable<Uint8Array | VideoPacket>;
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
   return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
@@ -234,7 +237,7 @@ export class VideoDecoder {
   }
 
   /** Acts on the sequencer's events in order: decodes pictures, queues outputs, and yields what is due. */
-  async *#act(events: readonly H264Event[]): AsyncGenerator<VideoFrame, void, undefined> {
+  async *#act(events: readonly H264Event[], source: H264Input): AsyncGenerator<VideoFrame, void, undefined> {
     for (const event of events) {
       if (event.type === 'output') {
         this.#output(event.decodeIndex);
@@ -248,7 +251,9 @@ export class VideoDecoder {
         this.#check();
         frame = this.#pool.free();
       }
-      await this.#decodePicture(event.picture, frame ?? (await this.#pool.waitForFree(() => this.#check())));
+      const into = frame ?? (await this.#pool.waitForFree(() => this.#check()));
+      into.timestamp = source.takeTimestamp(event.picture.decodeIndex);
+      await this.#decodePicture(event.picture, into);
     }
     while (this.#display.length) yield await this.#nextShown();
   }
@@ -256,14 +261,16 @@ export class VideoDecoder {
   /**
    * Decodes a stream: Annex-B bytes (a whole `.h264` file, or chunks of it of
    * any size), or with `{ format: 'avcc', extradata }`
-   * MP4 samples (length-prefixed NAL units, one access unit per chunk). Yields
+   * MP4 samples (length-prefixed NAL units, one access unit per chunk). A
+   * chunk may be a packet `{ data, timestamp }` (one whole access unit, as a
+   * demuxer gives it): the frame decoded from it carries its timestamp. Yields
    * the frames in display order; each is yours until frame.release().
    */
   async *decode(input: VideoInput, options?: H264InputOptions): AsyncGenerator<VideoFrame, void, undefined> {
     this.#check();
     if (this.#running) throw new VideoDecoderStateError('decode() is already running on this decoder: one run at a time');
     if (!(input instanceof Uint8Array) && !isAsyncIterable(input) && !(typeof input === 'object' && input !== null && Symbol.iterator in input))
-      throw new TypeError(`input must be a Uint8Array or an (async) iterable of Uint8Array; got ${describeValue(input)}`);
+      throw new TypeError(`input must be a Uint8Array or an (async) iterable of Uint8Array chunks or packets; got ${describeValue(input)}`);
     const profile = this.support.profiles.find((p) => p.profileIdc === 100) ?? this.support.profiles[0]!;
     const source = new H264Input(options, {
       maxWidth: profile.maxWidth,
@@ -273,14 +280,13 @@ export class VideoDecoder {
     });
     this.#running = true;
     try {
-      const chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> = input instanceof Uint8Array ? [input] : input;
+      const chunks: AsyncIterable<unknown> | Iterable<unknown> = input instanceof Uint8Array ? [input] : input;
       for await (const chunk of chunks) {
-        if (!(chunk instanceof Uint8Array)) throw new TypeError(`every chunk must be a Uint8Array; got ${describeValue(chunk)}`);
-        yield* this.#act(source.push(chunk));
+        yield* this.#act(source.push(checkChunk(chunk)), source);
         // Each of its pictures was copied into the decoder's bitstream ring when it was sent.
         source.reclaim();
       }
-      yield* this.#act(source.flush());
+      yield* this.#act(source.flush(), source);
       while (this.#display.length) yield await this.#nextShown();
       await this.#drain();
       this.#check();

@@ -64,6 +64,8 @@ export class VideoFrame {
   decodeIndex = -1;
   /** 0, 1, 2, ... in display order over the decoder's life. */
   displayIndex = -1;
+  /** The timestamp of the packet it was decoded from (decode() given packets), else undefined. */
+  timestamp: number | bigint | undefined = undefined;
 
   /** @internal */ state: FrameState = 'free';
   /** @internal */ readonly buffer: VulkanBuffer;

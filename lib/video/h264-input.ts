@@ -1,6 +1,8 @@
 // A decode run's input side: bytes (Annex-B, or MP4 samples with their avcC
 // extradata) split into NAL units and fed to the bitstream room's sequencer,
-// which answers with pictures to decode and pictures to show.
+// which answers with pictures to decode and pictures to show. Packets (whole
+// access units, as a demuxer gives them) carry their timestamp to the picture
+// decoded from them.
 import { describeValue } from '../errors';
 import { checkChoice, checkOptions } from '../validate';
 import { AnnexBSplitter, parseAvcC, splitLengthPrefixed } from './h264/nal';
@@ -15,6 +17,24 @@ export interface H264InputOptions {
   extradata?: Uint8Array;
 }
 
+/** One access unit as a demuxer gives it: its bytes, and the timestamp its frame carries. */
+export interface VideoPacket {
+  readonly data: Uint8Array;
+  readonly timestamp?: number | bigint;
+}
+
+function isPacket(value: unknown): value is VideoPacket {
+  if (typeof value !== 'object' || value === null || !((value as VideoPacket).data instanceof Uint8Array)) return false;
+  const t = (value as VideoPacket).timestamp;
+  return t === undefined || typeof t === 'number' || typeof t === 'bigint';
+}
+
+/** Checks one item of a decode() input: a Uint8Array, or a VideoPacket. */
+export function checkChunk(value: unknown): Uint8Array | VideoPacket {
+  if (value instanceof Uint8Array || isPacket(value)) return value;
+  throw new TypeError(`every chunk must be a Uint8Array or a packet { data: Uint8Array, timestamp?: number | bigint }; got ${describeValue(value)}`);
+}
+
 export class H264Input {
   readonly format: 'annexb' | 'avcc';
   readonly #sequencer: H264Sequencer;
@@ -22,6 +42,8 @@ export class H264Input {
   #pending: Uint8Array[] = [];
   /** Annex-B: NAL units may run across chunks. */
   readonly #splitter: AnnexBSplitter | null;
+  /** The timestamps of pictures decoded from packets, by decodeIndex, until taken. */
+  readonly #timestamps = new Map<number, number | bigint>();
 
   constructor(options: H264InputOptions | undefined, limits: H264SequencerOptions) {
     const o = checkOptions<H264InputOptions>(options, 'options', ['format', 'extradata']);
@@ -42,18 +64,46 @@ export class H264Input {
     this.#splitter = this.format === 'annexb' ? new AnnexBSplitter({ reuseBuffer: true, maxUnitBytes: maxPictureBytes(maxWidth, maxHeight) }) : null;
   }
 
-  /** The events of one chunk's NAL units, in order. */
-  push(chunk: Uint8Array): H264Event[] {
-    const nals = this.#splitter ? this.#splitter.push(chunk) : splitLengthPrefixed(chunk, this.#lengthSize);
+  /**
+   * The events of one chunk's NAL units, in order. A packet is one whole access unit: what came before it ends
+   * there, and its picture goes out now with its timestamp (takeTimestamp()).
+   */
+  push(chunk: Uint8Array | VideoPacket): H264Event[] {
     const events: H264Event[] = [];
+    const sequencer = this.#sequencer;
     if (this.#pending.length) {
-      for (const nal of this.#pending) events.push(...this.#sequencer.push(nal));
+      for (const nal of this.#pending) events.push(...sequencer.push(nal));
       this.#pending = [];
     }
-    for (const nal of nals) events.push(...this.#sequencer.push(nal));
-    // An MP4 sample is one access unit: its picture goes out now, not when the next sample begins.
-    if (!this.#splitter) events.push(...this.#sequencer.endAccessUnit());
+    if (chunk instanceof Uint8Array) {
+      const nals = this.#splitter ? this.#splitter.push(chunk) : splitLengthPrefixed(chunk, this.#lengthSize);
+      for (const nal of nals) events.push(...sequencer.push(nal));
+      // An MP4 sample is one access unit: its picture goes out now, not when the next sample begins.
+      if (!this.#splitter) events.push(...sequencer.endAccessUnit());
+      return events;
+    }
+    const splitter = this.#splitter;
+    if (splitter) {
+      for (const nal of splitter.end()) events.push(...sequencer.push(nal));
+      events.push(...sequencer.endAccessUnit());
+    }
+    const own: H264Event[] = [];
+    if (splitter) {
+      // Each unit goes to the sequencer (which copies what it keeps) before the splitter is asked again.
+      for (const nal of splitter.push(chunk.data)) own.push(...sequencer.push(nal));
+      for (const nal of splitter.end()) own.push(...sequencer.push(nal));
+    } else for (const nal of splitLengthPrefixed(chunk.data, this.#lengthSize)) own.push(...sequencer.push(nal));
+    own.push(...sequencer.endAccessUnit());
+    if (chunk.timestamp !== undefined) for (const e of own) if (e.type === 'picture') this.#timestamps.set(e.picture.decodeIndex, chunk.timestamp);
+    events.push(...own);
     return events;
+  }
+
+  /** The timestamp of the packet the picture `decodeIndex` came from (undefined if none), forgotten once taken. */
+  takeTimestamp(decodeIndex: number): number | bigint | undefined {
+    const t = this.#timestamps.get(decodeIndex);
+    this.#timestamps.delete(decodeIndex);
+    return t;
   }
 
   /** The pictures given out so far have been sent to the decoder: their data's memory may be reused (H264Sequencer.reclaim). */

@@ -10,6 +10,6 @@ export { VideoDecoder, createVideoDecoder, type VideoInput } from './decoder';
 export type { VideoDecoderOptions } from './decoder-setup';
 export { VideoDecodeUnsupportedError, VideoDecoderDisposedError, VideoDecoderStateError } from './errors';
 export { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';
-export type { H264InputOptions } from './h264-input';
+export type { H264InputOptions, VideoPacket } from './h264-input';
 export { describeVideoSupport, videoDecodeSupport, type VideoCodec, type VideoDecodeProfile, type VideoDecodeSupport } from './support';
 export { PipelineFrameSource, type PipelineFrame, type PipelineFrameWork, type PipelineRun, type PipelineSlot } from './pipeline-source';

@@ -52,11 +52,12 @@ const streams = readdirSync(fixtures)
  * Decodes `bytes` and reads every frame back through OpenCL: [md5 of the packed NV12 bytes, ...] in display order.
  * The MD5 is FFmpeg's framemd5 of rawvideo NV12: Y rows of `width` bytes, then UV rows of `width` bytes (even sizes).
  */
-async function decodeToMd5s(bytes, { context, queue, frames, inFlight, queues, stopAfter = Infinity } = {}) {
+async function decodeToMd5s(bytes, { context, queue, frames, inFlight, queues, stopAfter = Infinity, timestamps } = {}) {
   const decoder = ocl.createVideoDecoder({ context, frames, inFlight, queues });
   const md5s = [];
   try {
     for await (const frame of decoder.decode(bytes)) {
+      timestamps?.push([frame.decodeIndex, frame.timestamp]);
       const { width, height, pitch, uvOffset } = frame;
       const y = new Uint8Array(frame.planes[0].size);
       const uv = new Uint8Array(frame.planes[1].size);
@@ -129,6 +130,41 @@ describe('H.264 decode on the GPU into OpenCL', () => {
             assert.equal(got.length, expected.length, `${name} in chunks of ${size}: frames decoded`);
             assert.deepEqual(mismatched, [], `${name} in chunks of ${size}: frames whose MD5 differs from FFmpeg`);
           }
+      } finally {
+        queue.release();
+        context.release();
+      }
+    });
+
+    it("packets (one access unit each, with a timestamp): every frame equals FFmpeg and carries its packet's timestamp", async () => {
+      const context = ocl.createContext({ devices: [device] });
+      const queue = context.createQueue();
+      try {
+        const bytes = readFileSync(join(fixtures, 'b-pyramid.h264'));
+        // Access units: each begins at a slice with first_mb_in_slice 0, or at SEI/SPS/PPS/AUD after a slice.
+        const starts = [];
+        for (let i = 0; i + 4 < bytes.length; i++) if (bytes[i] === 0 && bytes[i + 1] === 0 && bytes[i + 2] === 1) starts.push(i + 3);
+        const units = [];
+        let sawSlice = false;
+        for (const at of starts) {
+          const type = bytes[at] & 31;
+          const slice = type === 1 || type === 5;
+          const from = at - 3 - (at >= 4 && bytes[at - 4] === 0 ? 1 : 0);
+          if (units.length === 0 || (sawSlice && (slice ? (bytes[at + 1] & 0x80) !== 0 : [6, 7, 8, 9].includes(type)))) {
+            units.push(from);
+            sawSlice = false;
+          }
+          sawSlice ||= slice;
+        }
+        const packets = units.map((from, i) => ({ data: bytes.subarray(from, units[i + 1] ?? bytes.length), timestamp: BigInt(i) * 3003n }));
+        const timestamps = [];
+        const got = await decodeToMd5s(packets, { context, queue, timestamps });
+        const expected = expectedMd5s('b-pyramid');
+        assert.equal(packets.length, expected.length);
+        assert.deepEqual(got, expected);
+        const wrong = timestamps.filter(([decodeIndex, timestamp]) => timestamp !== BigInt(decodeIndex) * 3003n);
+        console.log(`# b-pyramid as ${packets.length} packets: ${got.length} frames equal FFmpeg, ${wrong.length} with another packet's timestamp`);
+        assert.deepEqual(wrong, []);
       } finally {
         queue.release();
         context.release();
