@@ -215,6 +215,23 @@ describe('the decoder input: NAL units to the sequencer, whatever the chunks (no
     note(input.flush());
     return out;
   }
+  /**
+   * b-pyramid.mp4's NAL units, each with its 4-byte length field: its mdat payload split by the stream's own length
+   * fields (the example's box reader finds the samples from stsz/stco instead).
+   */
+  function mp4Nals(): Uint8Array[] {
+    const mp4 = new Uint8Array(readFileSync(join(fixtures, 'b-pyramid.mp4')));
+    const mdat = mp4.findIndex((_, i) => mp4[i] === 0x6d && mp4[i + 1] === 0x64 && mp4[i + 2] === 0x61 && mp4[i + 3] === 0x74); // 'mdat'
+    const payload = mp4.subarray(mdat + 4);
+    const nals: Uint8Array[] = [];
+    for (let at = 0; at + 4 <= payload.length; ) {
+      const length = ((payload[at]! << 24) | (payload[at + 1]! << 16) | (payload[at + 2]! << 8) | payload[at + 3]!) >>> 0;
+      if (length === 0 || at + 4 + length > payload.length) break;
+      nals.push(payload.subarray(at, at + 4 + length));
+      at += 4 + length;
+    }
+    return nals;
+  }
   function* pieces(bytes: Uint8Array, size: number) {
     for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
   }
@@ -229,19 +246,8 @@ describe('the decoder input: NAL units to the sequencer, whatever the chunks (no
 
   it("the MP4 samples of the same stream with its avcC ({ format: 'avcc', extradata }) give the same pictures and outputs", () => {
     const annexB = run(new H264Input(undefined, limits), [new Uint8Array(readFileSync(join(fixtures, 'b-pyramid.h264')))]);
-    const mp4 = new Uint8Array(readFileSync(join(fixtures, 'b-pyramid.mp4')));
     const extradata = new Uint8Array(readFileSync(join(fixtures, 'b-pyramid.avcc')));
-    // The samples: the mdat payload split by the stream's own length fields, one access unit each (the example's box reader
-    // does this from stsz/stco; here the access units are found from the Annex-B file's picture count instead).
-    const mdat = mp4.findIndex((_, i) => mp4[i] === 0x6d && mp4[i + 1] === 0x64 && mp4[i + 2] === 0x61 && mp4[i + 3] === 0x74); // 'mdat'
-    const payload = mp4.subarray(mdat + 4);
-    const nals: Uint8Array[] = [];
-    for (let at = 0; at + 4 <= payload.length; ) {
-      const length = ((payload[at]! << 24) | (payload[at + 1]! << 16) | (payload[at + 2]! << 8) | payload[at + 3]!) >>> 0;
-      if (length === 0 || at + 4 + length > payload.length) break;
-      nals.push(payload.subarray(at, at + 4 + length));
-      at += 4 + length;
-    }
+    const nals = mp4Nals();
     const input = new H264Input({ format: 'avcc', extradata }, limits);
     expect(run(input, nals)).toEqual(annexB);
   });
@@ -313,17 +319,8 @@ describe('the decoder input: NAL units to the sequencer, whatever the chunks (no
 
   it("MP4 samples as packets ({ format: 'avcc', extradata }, a timestamp each) give the same pictures, each with its sample's timestamp", () => {
     const annexB = run(new H264Input(undefined, limits), [new Uint8Array(readFileSync(join(fixtures, 'b-pyramid.h264')))]);
-    const mp4 = new Uint8Array(readFileSync(join(fixtures, 'b-pyramid.mp4')));
     const extradata = new Uint8Array(readFileSync(join(fixtures, 'b-pyramid.avcc')));
-    const mdat = mp4.findIndex((_, i) => mp4[i] === 0x6d && mp4[i + 1] === 0x64 && mp4[i + 2] === 0x61 && mp4[i + 3] === 0x74); // 'mdat'
-    const payload = mp4.subarray(mdat + 4);
-    const nals: Uint8Array[] = [];
-    for (let at = 0; at + 4 <= payload.length; ) {
-      const length = ((payload[at]! << 24) | (payload[at + 1]! << 16) | (payload[at + 2]! << 8) | payload[at + 3]!) >>> 0;
-      if (length === 0 || at + 4 + length > payload.length) break;
-      nals.push(payload.subarray(at, at + 4 + length));
-      at += 4 + length;
-    }
+    const nals = mp4Nals();
     expect(splitLengthPrefixed(Buffer.concat(nals), 4).length).toBe(nals.length);
     const packets = accessUnits(nals, 4).map((unit, i) => ({ data: Buffer.concat(unit), timestamp: i * 512 }));
     const got = timestampsOf(new H264Input({ format: 'avcc', extradata }, limits), packets);
