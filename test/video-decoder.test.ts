@@ -328,6 +328,22 @@ describe('the decoder input: NAL units to the sequencer, whatever the chunks (no
     expect(got.stamps).toEqual(packets.map((p) => p.timestamp));
   });
 
+  it('a typed error ends a push(), and the events it had made come with the next call (nothing the sequencer gave out is lost)', () => {
+    const units = splitAnnexB(new Uint8Array(readFileSync(join(fixtures, 'ip-cavlc.h264'))));
+    const start = Uint8Array.of(0, 0, 0, 1);
+    const bad = Uint8Array.of(0x67, 0x00); // an SPS cut after its header
+    const chunk = Buffer.concat([...units.slice(0, 6).flatMap((n) => [start, n]), start, bad, start, units[6]!]);
+    for (const asPacket of [false, true]) {
+      const input = new H264Input(undefined, limits);
+      expect(() => input.push(asPacket ? { data: chunk, timestamp: 7 } : chunk)).toThrow(/SPS: profile_idc reads past the end/);
+      const next = input.push(new Uint8Array(0)).filter((e) => e.type === 'picture');
+      expect(next.length).toBeGreaterThan(0);
+      expect(next.map((e) => (e.type === 'picture' ? input.takeTimestamp(e.picture.decodeIndex) : null))).toEqual(
+        next.map(() => (asPacket ? 7 : undefined)),
+      );
+    }
+  });
+
   it('a chunk that is neither a Uint8Array nor a packet is a TypeError naming what a chunk may be', () => {
     const u8 = new Uint8Array(4);
     expect(checkChunk(u8)).toBe(u8);

@@ -5,6 +5,7 @@
 // end in pictures or typed errors only, each within its time.
 import { describe, expect, it } from 'vitest';
 import * as room from '../lib/video/h264';
+import { H264Input } from '../lib/video/h264-input';
 import { H264BitstreamError, H264Sequencer, H264UnsupportedError, splitAnnexB } from '../lib/video/h264';
 import { checkEvents, loadStreams, runCase } from './fuzz/h264-bitstream.mjs';
 import { decodeStream, sequence, streamBytes } from './fixtures/h264/streams';
@@ -186,7 +187,7 @@ describe('the fuzzer (test/fuzz/h264-bitstream.mjs), bounded', () => {
     const counts = { ok: 0, typed: 0, failure: 0 };
     const failures: string[] = [];
     for (let seed = 1; seed <= 200; seed++) {
-      const r = runCase(seed, streams, room);
+      const r = runCase(seed, streams, { ...room, H264Input });
       counts[r.outcome]++;
       if (r.outcome === 'failure') failures.push(`seed ${seed}: ${r.detail} (${r.log.join('; ')})`);
       expect(r.ms, `seed ${seed}`).toBeLessThan(2000);

@@ -44,6 +44,8 @@ export class H264Input {
   readonly #splitter: AnnexBSplitter | null;
   /** The timestamps of pictures decoded from packets, by decodeIndex, until taken. */
   readonly #timestamps = new Map<number, number | bigint>();
+  /** Events made by a call a typed error ended: the next call returns them first. */
+  #owed: H264Event[] = [];
 
   constructor(options: H264InputOptions | undefined, limits: H264SequencerOptions) {
     const o = checkOptions<H264InputOptions>(options, 'options', ['format', 'extradata']);
@@ -66,37 +68,55 @@ export class H264Input {
 
   /**
    * The events of one chunk's NAL units, in order. A packet is one whole access unit: what came before it ends
-   * there, and its picture goes out now with its timestamp (takeTimestamp()).
+   * there, and its picture goes out now with its timestamp (takeTimestamp()). When a typed error ends a call, the
+   * events it had made come with the next call.
    */
   push(chunk: Uint8Array | VideoPacket): H264Event[] {
-    const events: H264Event[] = [];
-    const sequencer = this.#sequencer;
-    if (this.#pending.length) {
-      for (const nal of this.#pending) events.push(...sequencer.push(nal));
-      this.#pending = [];
+    return this.#run((events) => {
+      const sequencer = this.#sequencer;
+      if (this.#pending.length) {
+        const pending = this.#pending;
+        this.#pending = [];
+        for (const nal of pending) this.#add(events, sequencer.push(nal));
+      }
+      if (chunk instanceof Uint8Array) {
+        const nals = this.#splitter ? this.#splitter.push(chunk) : splitLengthPrefixed(chunk, this.#lengthSize);
+        for (const nal of nals) this.#add(events, sequencer.push(nal));
+        // An MP4 sample is one access unit: its picture goes out now, not when the next sample begins.
+        if (!this.#splitter) this.#add(events, sequencer.endAccessUnit());
+        return;
+      }
+      const splitter = this.#splitter;
+      if (splitter) {
+        for (const nal of splitter.end()) this.#add(events, sequencer.push(nal));
+        this.#add(events, sequencer.endAccessUnit());
+        // Each unit goes to the sequencer (which copies what it keeps) before the splitter is asked again.
+        for (const nal of splitter.push(chunk.data)) this.#add(events, sequencer.push(nal), chunk.timestamp);
+        for (const nal of splitter.end()) this.#add(events, sequencer.push(nal), chunk.timestamp);
+      } else for (const nal of splitLengthPrefixed(chunk.data, this.#lengthSize)) this.#add(events, sequencer.push(nal), chunk.timestamp);
+      this.#add(events, sequencer.endAccessUnit(), chunk.timestamp);
+    });
+  }
+
+  /** Runs `step` on the events a call ended by an error had made, and its own; on an error they are owed again. */
+  #run(step: (events: H264Event[]) => void): H264Event[] {
+    const events = this.#owed;
+    this.#owed = [];
+    try {
+      step(events);
+    } catch (error) {
+      this.#owed = events;
+      throw error;
     }
-    if (chunk instanceof Uint8Array) {
-      const nals = this.#splitter ? this.#splitter.push(chunk) : splitLengthPrefixed(chunk, this.#lengthSize);
-      for (const nal of nals) events.push(...sequencer.push(nal));
-      // An MP4 sample is one access unit: its picture goes out now, not when the next sample begins.
-      if (!this.#splitter) events.push(...sequencer.endAccessUnit());
-      return events;
-    }
-    const splitter = this.#splitter;
-    if (splitter) {
-      for (const nal of splitter.end()) events.push(...sequencer.push(nal));
-      events.push(...sequencer.endAccessUnit());
-    }
-    const own: H264Event[] = [];
-    if (splitter) {
-      // Each unit goes to the sequencer (which copies what it keeps) before the splitter is asked again.
-      for (const nal of splitter.push(chunk.data)) own.push(...sequencer.push(nal));
-      for (const nal of splitter.end()) own.push(...sequencer.push(nal));
-    } else for (const nal of splitLengthPrefixed(chunk.data, this.#lengthSize)) own.push(...sequencer.push(nal));
-    own.push(...sequencer.endAccessUnit());
-    if (chunk.timestamp !== undefined) for (const e of own) if (e.type === 'picture') this.#timestamps.set(e.picture.decodeIndex, chunk.timestamp);
-    events.push(...own);
     return events;
+  }
+
+  /** Adds the sequencer's events, the pictures among them with `timestamp` where there is one. */
+  #add(events: H264Event[], made: readonly H264Event[], timestamp?: number | bigint): void {
+    for (const e of made) {
+      if (timestamp !== undefined && e.type === 'picture') this.#timestamps.set(e.picture.decodeIndex, timestamp);
+      events.push(e);
+    }
   }
 
   /** The timestamp of the packet the picture `decodeIndex` came from (undefined if none), forgotten once taken. */
@@ -113,11 +133,12 @@ export class H264Input {
 
   /** The end of the stream: the last pictures and every output still due. */
   flush(): H264Event[] {
-    const events: H264Event[] = [];
-    for (const nal of this.#pending) events.push(...this.#sequencer.push(nal));
-    this.#pending = [];
-    for (const nal of this.#splitter?.end() ?? []) events.push(...this.#sequencer.push(nal));
-    events.push(...this.#sequencer.flush());
-    return events;
+    return this.#run((events) => {
+      const pending = this.#pending;
+      this.#pending = [];
+      for (const nal of pending) this.#add(events, this.#sequencer.push(nal));
+      for (const nal of this.#splitter?.end() ?? []) this.#add(events, this.#sequencer.push(nal));
+      this.#add(events, this.#sequencer.flush());
+    });
   }
 }

@@ -3,8 +3,10 @@
 // bits flipped (mostly in the first bytes of NAL units, where the headers
 // are), cut short, spliced with each other, NAL units dropped, repeated and
 // reordered, random bytes inserted, fed whole or in random chunks, or as MP4
-// samples with a damaged avcC, into H264Sequencer. Seeded: a seed is a case,
-// and the same seed makes the same case.
+// samples with a damaged avcC, into H264Sequencer, or as packets with
+// timestamps (random groups of units, raw chunks between them) through the
+// decoder's input (H264Input), each picture's timestamp one of its packets'.
+// Seeded: a seed is a case, and the same seed makes the same case.
 //
 // A typed error (H264BitstreamError, H264UnsupportedError) ends the call
 // that threw it, and the case goes on with the next NAL unit, as a decoder
@@ -155,10 +157,11 @@ export function makeCase(seed, streams) {
         }
       };
       const feed = random();
+      if (feed >= 0.9 && room.H264Input) return feedPackets(room, streams, nals, options, random, log, call, events, errors);
       if (feed < 0.5) {
         for (const nal of nals) call(() => sequencer.push(nal));
         log.push('fed NAL by NAL');
-      } else if (feed < 0.85) {
+      } else if (feed < 0.8) {
         // Annex-B bytes, cut into random chunks, possibly truncated at the end.
         let bytes = concat(nals.flatMap((n) => [startCode, n]));
         if (random() < 0.3) bytes = bytes.subarray(0, int(bytes.length));
@@ -207,6 +210,54 @@ export function makeCase(seed, streams) {
       return { events, errors };
     },
   };
+}
+
+/**
+ * As decode() reads packets: random groups of units (a packet should be one access unit; here not always) in Annex-B
+ * or as MP4 samples, each with a timestamp, raw chunks between some, through H264Input. A picture's timestamp must be
+ * one of a packet's, taken once; anything else is thrown as a failure.
+ */
+function feedPackets(room, streams, nals, options, random, log, call, events, errors) {
+  const int = (n) => Math.floor(random() * n);
+  const avcc = random() < 0.4;
+  let input;
+  try {
+    input = new room.H264Input(avcc ? { format: 'avcc', extradata: streams.get('b-pyramid.avcc') } : undefined, options ?? {});
+  } catch (e) {
+    if (!(e instanceof room.H264BitstreamError || e instanceof room.H264UnsupportedError)) throw e;
+    errors.push(e);
+    return { events, errors };
+  }
+  const given = new Set();
+  const take = (list) => {
+    for (const e of list) {
+      if (e.type !== 'picture') continue;
+      const t = input.takeTimestamp(e.picture.decodeIndex);
+      if (t !== undefined && !given.has(t)) throw new Error(`picture ${e.picture.decodeIndex} carries ${t}, no packet's timestamp`);
+      if (input.takeTimestamp(e.picture.decodeIndex) !== undefined) throw new Error(`picture ${e.picture.decodeIndex}: its timestamp taken twice`);
+    }
+    return list;
+  };
+  const encode = (group) =>
+    avcc
+      ? concat(group.flatMap((n) => [Uint8Array.of(n.length >>> 24, (n.length >>> 16) & 255, (n.length >>> 8) & 255, n.length & 255), n]))
+      : concat(group.flatMap((n) => [startCode, n]));
+  let packets = 0;
+  for (let i = 0; i < nals.length; ) {
+    const group = nals.slice(i, i + 1 + int(4));
+    i += group.length;
+    if (!avcc && random() < 0.2) {
+      call(() => take(input.push(encode(group))));
+      continue;
+    }
+    const timestamp = random() < 0.5 ? packets + 0.25 : BigInt(packets * 1001);
+    given.add(timestamp);
+    packets++;
+    call(() => take(input.push({ data: encode(group), timestamp })));
+  }
+  call(() => take(input.flush()));
+  log.push(`fed as ${packets} packets with timestamps (${avcc ? 'avcC samples' : 'Annex-B'}) through H264Input`);
+  return { events, errors };
 }
 
 /** Checks the records of a case's events; returns a message for the first broken one, or null. */
@@ -281,7 +332,8 @@ async function loadRoom() {
     console.error(`h264-bitstream: ${dist} is missing; build the package first (npm run build:ts)`);
     process.exit(2);
   }
-  return import(pathToFileURL(dist).href);
+  const { H264Input } = await import(pathToFileURL(resolve(here, '../../dist/video/h264-input.js')).href);
+  return { ...(await import(pathToFileURL(dist).href)), H264Input };
 }
 
 if (!isMainThread && workerData?.h264Fuzz) {
