@@ -73,29 +73,37 @@ export class H264Input {
    */
   push(chunk: Uint8Array | VideoPacket): H264Event[] {
     return this.#run((events) => {
+      this.#feedPending(events);
       const sequencer = this.#sequencer;
-      if (this.#pending.length) {
-        const pending = this.#pending;
-        this.#pending = [];
-        for (const nal of pending) this.#add(events, sequencer.push(nal));
-      }
-      if (chunk instanceof Uint8Array) {
-        const nals = this.#splitter ? this.#splitter.push(chunk) : splitLengthPrefixed(chunk, this.#lengthSize);
-        for (const nal of nals) this.#add(events, sequencer.push(nal));
+      const splitter = this.#splitter;
+      const packet = !(chunk instanceof Uint8Array);
+      const data = packet ? chunk.data : chunk;
+      const timestamp = packet ? chunk.timestamp : undefined;
+      if (!splitter) {
         // An MP4 sample is one access unit: its picture goes out now, not when the next sample begins.
-        if (!this.#splitter) this.#add(events, sequencer.endAccessUnit());
+        for (const nal of splitLengthPrefixed(data, this.#lengthSize)) this.#add(events, sequencer.push(nal), timestamp);
+        this.#add(events, sequencer.endAccessUnit(), timestamp);
         return;
       }
-      const splitter = this.#splitter;
-      if (splitter) {
-        for (const nal of splitter.end()) this.#add(events, sequencer.push(nal));
-        this.#add(events, sequencer.endAccessUnit());
-        // Each unit goes to the sequencer (which copies what it keeps) before the splitter is asked again.
-        for (const nal of splitter.push(chunk.data)) this.#add(events, sequencer.push(nal), chunk.timestamp);
-        for (const nal of splitter.end()) this.#add(events, sequencer.push(nal), chunk.timestamp);
-      } else for (const nal of splitLengthPrefixed(chunk.data, this.#lengthSize)) this.#add(events, sequencer.push(nal), chunk.timestamp);
-      this.#add(events, sequencer.endAccessUnit(), chunk.timestamp);
+      if (!packet) {
+        for (const nal of splitter.push(data)) this.#add(events, sequencer.push(nal));
+        return;
+      }
+      // A packet: what the chunks before it held ends here. Each unit goes to the sequencer (which copies what it
+      // keeps) before the splitter is asked again.
+      for (const nal of splitter.end()) this.#add(events, sequencer.push(nal));
+      this.#add(events, sequencer.endAccessUnit());
+      for (const nal of splitter.push(data)) this.#add(events, sequencer.push(nal), timestamp);
+      for (const nal of splitter.end()) this.#add(events, sequencer.push(nal), timestamp);
+      this.#add(events, sequencer.endAccessUnit(), timestamp);
     });
+  }
+
+  /** The avcC's parameter sets, before the first chunk's units (taken once, even when one of them fails). */
+  #feedPending(events: H264Event[]): void {
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const nal of pending) this.#add(events, this.#sequencer.push(nal));
   }
 
   /** Runs `step` on the events a call ended by an error had made, and its own; on an error they are owed again. */
@@ -134,9 +142,7 @@ export class H264Input {
   /** The end of the stream: the last pictures and every output still due. */
   flush(): H264Event[] {
     return this.#run((events) => {
-      const pending = this.#pending;
-      this.#pending = [];
-      for (const nal of pending) this.#add(events, this.#sequencer.push(nal));
+      this.#feedPending(events);
       for (const nal of this.#splitter?.end() ?? []) this.#add(events, this.#sequencer.push(nal));
       this.#add(events, this.#sequencer.flush());
     });
