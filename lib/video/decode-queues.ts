@@ -40,7 +40,10 @@ interface Waiter {
 
 /** The decode queues of one video device, shared by its decoders (JavaScript thread). */
 export class DecodeQueues {
-  /** Frames in flight on one queue while decoders share the queues. */
+  /**
+   * Frames in flight on one queue while decoders share the queues. More lets a decoder sit longer on a queue it
+   * shares: on the H200, 8 decoders at 1080p decoded 3600 frames/s with 2 and about 2700 with 3 or 4.
+   */
   static readonly PER_QUEUE = 2;
   readonly count: number;
   readonly #load: number[];
