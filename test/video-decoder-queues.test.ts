@@ -128,6 +128,26 @@ describe('decode queues shared by the decoders of a device', () => {
     expect([a!.own, d!.own]).toEqual([1, 0]);
   });
 
+  it('a spare queue (no other decoder owns it, nothing in flight, not its last) goes to a shared decoder asking for one; none while decoders outnumber queues', () => {
+    const queues = new DecodeQueues(3);
+    const [a, b] = [queues.join(true), queues.join(false)];
+    expect([queues.hasSpare(a!), queues.hasSpare(b!)]).toEqual([true, false]);
+    expect(takeNow(queues, a!)).toBe(0);
+    expect(queues.takeSpare(b!)).toBe(-1); // 'own' decoders never take one
+    expect(queues.takeSpare(a!)).toBe(2); // queue 1 is b's, queue 0 its last
+    queues.submitted(a!, 2);
+    expect(queues.load).toEqual([1, 0, 1]);
+    expect(queues.takeSpare(a!)).toBe(-1); // queue 0 has its frame in flight, queue 2 is its last
+    queues.give(a!, 0);
+    expect(queues.takeSpare(a!)).toBe(0); // its own queue, idle again
+    expect(a!.inFlight).toBe(2);
+    const c = queues.join(true);
+    queues.join(true);
+    expect(queues.spread).toBe(true);
+    expect(queues.takeSpare(c)).toBe(-1);
+    expect(queues.hasSpare(c)).toBe(false);
+  });
+
   it('a decoder that leaves ends its wait with VideoDecoderDisposedError, and the device goes back to a queue per decoder', async () => {
     const queues = new DecodeQueues(1);
     const [a, b] = [queues.join(true), queues.join(true)];

@@ -11,7 +11,9 @@
 // have submitted the fewest frames go first as soon as one has. A decoder
 // changes queue only once its frames are done, so nothing on the GPU waits on
 // another decode queue: on NVIDIA (driver 580) decodes chained across queues
-// by semaphores stopped the GPU.
+// by semaphores stopped the GPU. A spare queue (one no other decoder owns,
+// with nothing in flight) may take a shared decoder's next coded video
+// sequence while its last one still decodes (takeSpare()).
 import { VideoDecoderDisposedError } from './errors';
 
 /** One decoder's part. */
@@ -94,6 +96,28 @@ export class DecodeQueues {
     const queue = this.#pick(client);
     if (queue >= 0) return this.#taken(client, queue);
     return new Promise<number>((resolve, reject) => this.#waiting.push({ client, resolve, reject }));
+  }
+
+  /** Whether the device has a queue besides the client's own that no other live decoder owns (and `client` is shared). */
+  hasSpare(client: DecodeQueueClient): boolean {
+    if (!client.shared || this.spread) return false;
+    const owned = new Set([...this.#clients].map((c) => c.own));
+    return owned.size < this.count;
+  }
+
+  /**
+   * A queue no other live decoder owns and with nothing in flight, other than the client's last, taken for its next
+   * frame (which starts a new coded video sequence on a session of its own); -1 when there is none.
+   */
+  takeSpare(client: DecodeQueueClient): number {
+    if (client.left) throw new VideoDecoderDisposedError();
+    if (!client.shared || this.spread) return -1;
+    for (let q = 0; q < this.count; q++) {
+      if (q === client.lastQueue || this.#load[q]! > 0) continue;
+      if ([...this.#clients].some((c) => c !== client && c.own === q)) continue;
+      return this.#taken(client, q);
+    }
+    return -1;
   }
 
   /** A frame taken on `queue` is done (or was never submitted). */

@@ -31,7 +31,10 @@ export interface VideoDecoderOptions {
   /**
    * 'shared' (default): while the device has more decoders than decode
    * queues, a decoder whose frames are all done moves to the least loaded
-   * queue, so that no two decoders share one engine for the whole run.
+   * queue, so that no two decoders share one engine for the whole run; while
+   * it has fewer, a new coded video sequence (an IDR picture) may start on a
+   * spare queue (one no decoder owns) on a second session (one more DPB)
+   * while the last one still decodes.
    * 'own': its frames always go to its own decode queue (decoders take the
    * queues in turn; with more decoders than queues two share one).
    */

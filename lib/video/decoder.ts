@@ -13,16 +13,16 @@ import type { VulkanDevice } from '../vulkan/device';
 import type { VulkanSemaphore } from '../vulkan/semaphore';
 import { VideoDecoderDisposedError, VideoDecoderStateError, VideoDecodeUnsupportedError } from './errors';
 import { CommandQueue } from '../queue';
+import { DecodeLane } from './decode-lane';
 import type { DecodeQueueClient } from './decode-queues';
 import { setUpDecoder, type VideoDecoderOptions } from './decoder-setup';
 import { FramePool } from './frame-pool';
 import { PipelineFrameSource } from './pipeline-source';
 import type { VideoFrame, VideoFrameSync } from './frames';
 import { H264Input, checkChunk, type H264InputOptions, type VideoPacket } from './h264-input';
-import { pictureDescriptor, stdPps, stdSps } from './h264-vulkan';
+import { pictureDescriptor } from './h264-vulkan';
 import type { H264Event, H264Picture, H264Pps, H264Sps } from './h264/types';
-import type { NativeVideoDecoder } from './native-types';
-import { FORMAT_NV12, type VideoDecodeProfile, type VideoDecodeSupport } from './support';
+import type { VideoDecodeProfile, VideoDecodeSupport } from './support';
 import type { VideoDevice } from './video-device';
 
 export type { VideoDecoderOptions } from './decoder-setup';
@@ -54,14 +54,16 @@ export class VideoDecoder {
   readonly #video: VideoDevice;
   readonly #queue: DecodeQueueClient;
   readonly #inFlight: number;
-  #native: NativeVideoDecoder | null = null;
+  /** Its decode sessions (at most two: see #switchLane) and the one its next picture goes to. */
+  readonly #lanes: DecodeLane[] = [];
+  #lane: DecodeLane | null = null;
   #profile: VideoDecodeProfile | null = null;
-  #session = '';
-  #paramsSent = false;
   readonly #sps = new Map<number, H264Sps>();
   readonly #pps = new Map<number, H264Pps>();
+  /** Moves whenever #sps or #pps changes: a lane re-sends its session parameters when it last sent another. */
+  #paramsVersion = 0;
+  #spareStarts = 0;
   readonly #pool: FramePool;
-  #ring: (Promise<void> | null)[];
   readonly #byDecodeIndex = new Map<number, VideoFrame>();
   readonly #display: VideoFrame[] = [];
   #displayed = 0;
@@ -80,7 +82,6 @@ export class VideoDecoder {
     this.#queue = setup.queue;
     this.sync = setup.sync;
     this.#inFlight = setup.inFlight;
-    this.#ring = new Array(this.#inFlight).fill(null);
     this.#pool = new FramePool(this.vulkan, this.context, this.device, this.sync, setup.frames);
   }
 
@@ -95,7 +96,21 @@ export class VideoDecoder {
 
   /** Frames decoded so far. */
   get decoded(): number {
-    return this.#native ? this.#native.info().decoded : 0;
+    return this.#lanes.reduce((n, lane) => n + lane.native.info().decoded, 0);
+  }
+
+  /**
+   * Its decode sessions, each with a DPB (0 before the first picture): 2
+   * where the device has a spare decode queue (one no decoder owns) that a new
+   * coded video sequence may start on while the last one still decodes, else 1.
+   */
+  get sessions(): number {
+    return this.#lanes.length;
+  }
+
+  /** Coded video sequences started on a spare decode queue while the last one still decoded. */
+  get spareStarts(): number {
+    return this.#spareStarts;
   }
 
   /** The output pool's size (0 before the first picture). */
@@ -115,64 +130,84 @@ export class VideoDecoder {
   // ---- session, parameters, pool ------------------------------------------------------------
 
   async #drain(): Promise<void> {
-    await Promise.all(this.#ring.map((p) => p?.catch(() => {})));
+    await Promise.all(this.#lanes.map((lane) => lane.drain()));
   }
 
-  async #prepare(picture: H264Picture): Promise<void> {
+  /** Checks the picture against the device, fits the pool to it and keeps its parameter sets. */
+  #prepare(picture: H264Picture): void {
     const sps = picture.sps;
-    if (!this.#native) {
+    if (!this.#profile) {
       const profiles = this.support.profiles.filter((p) => p.coincide && p.copyable);
       this.#profile = profiles.find((p) => p.profileIdc === sps.profileIdc) ?? profiles.find((p) => p.profileIdc === 100) ?? profiles[0]!;
-      this.#native = this.#video.native.createDecoder(this.queueIndex, this.#profile.profileIdc, this.#inFlight);
     }
-    const profile = this.#profile!;
+    const profile = this.#profile;
     if (picture.codedWidth > profile.maxWidth || picture.codedHeight > profile.maxHeight)
       throw new VideoDecodeUnsupportedError(
         'size',
         this.support.device,
         `the stream is ${picture.codedWidth}x${picture.codedHeight}; the device decodes at most ${profile.maxWidth}x${profile.maxHeight}`,
       );
-    const session = `${picture.codedWidth}x${picture.codedHeight}`;
-    if (session !== this.#session) {
-      await this.#drain();
-      this.#native.configure(picture.codedWidth, picture.codedHeight, profile.maxDpbSlots, profile.maxActiveReferences, FORMAT_NV12);
-      this.#session = session;
-      this.#paramsSent = false;
-    }
     this.#pool.fit(picture);
     // Parameter sets: the session parameters hold every SPS and PPS seen, as last sent (the sequencer makes a new
     // record whenever one changes).
-    if (!this.#paramsSent || this.#sps.get(sps.spsId) !== sps || this.#pps.get(picture.pps.ppsId) !== picture.pps) {
+    if (this.#sps.get(sps.spsId) !== sps || this.#pps.get(picture.pps.ppsId) !== picture.pps) {
       this.#sps.set(sps.spsId, sps);
       this.#pps.set(picture.pps.ppsId, picture.pps);
-      this.#native.setParameters([...this.#sps.values()].map(stdSps), [...this.#pps.values()].map(stdPps));
-      this.#paramsSent = true;
+      this.#paramsVersion++;
     }
+  }
+
+  #newLane(): DecodeLane {
+    const lane = new DecodeLane(this.#video.native.createDecoder(this.queueIndex, this.#profile!.profileIdc, this.#inFlight), this.#inFlight);
+    this.#lanes.push(lane);
+    return lane;
+  }
+
+  /**
+   * An IDR picture references nothing decoded before it: while this decoder's frames are still in flight, it may
+   * start on its other session (made on first use) on a spare decode queue, which then decodes beside the one
+   * finishing the last sequence. The spare queue taken, or -1 (the picture stays on the current session).
+   */
+  #switchLane(picture: H264Picture): number {
+    const lane = this.#lane;
+    if (!lane || !picture.isIdr || picture.references.length > 0 || !lane.busy) return -1;
+    const other = this.#lanes.find((l) => l !== lane);
+    if (other?.busy) return -1;
+    const queue = this.#video.queues.takeSpare(this.#queue);
+    if (queue >= 0) {
+      this.#lane = other ?? this.#newLane();
+      this.#spareStarts++;
+    }
+    return queue;
   }
 
   // ---- one picture ----------------------------------------------------------------------------
 
-  async #ringSlot(): Promise<number> {
-    for (;;) {
-      const free = this.#ring.indexOf(null);
-      if (free >= 0) return free;
-      await Promise.race(this.#ring.map((p) => p!.catch(() => {})));
-    }
-  }
-
   async #decodePicture(picture: H264Picture, frame: VideoFrame): Promise<void> {
-    const native = this.#native!;
-    const ring = await this.#ringSlot();
-    this.#check();
     const queues = this.#video.queues;
-    const taken = queues.take(this.#queue);
-    const queue = typeof taken === 'number' ? taken : await taken;
+    if (!this.#lane) {
+      this.#lane = this.#newLane();
+      // Where a spare queue may take a later sequence, its session is made now, not when a sequence waits for it.
+      if (queues.hasSpare(this.#queue))
+        await this.#newLane().fit(picture, this.#profile!, this.#paramsVersion, this.#sps.values(), this.#pps.values());
+    }
+    let queue = this.#switchLane(picture);
     let done: Promise<void>;
     try {
+      const lane = this.#lane;
+      await lane.fit(picture, this.#profile!, this.#paramsVersion, this.#sps.values(), this.#pps.values());
+      const ring = await lane.slot();
       this.#check();
-      done = this.#submit(native, ring, queue, picture, frame);
+      if (queue < 0) {
+        const taken = queues.take(this.#queue);
+        queue = typeof taken === 'number' ? taken : await taken;
+      }
+      // The frame's last decode, on another queue, has executed its signal before this one waits on it.
+      if (frame.queue !== queue && frame.done) await frame.done.catch(() => {});
+      this.#check();
+      done = this.#submit(lane, ring, queue, picture, frame);
     } catch (error) {
-      queues.give(this.#queue, queue);
+      if (queue >= 0) queues.give(this.#queue, queue);
       throw error;
     }
     queues.submitted(this.#queue, queue);
@@ -180,16 +215,15 @@ export class VideoDecoder {
     done.then(back, back);
   }
 
-  #submit(native: NativeVideoDecoder, ring: number, queue: number, picture: H264Picture, frame: VideoFrame): Promise<void> {
+  #submit(lane: DecodeLane, ring: number, queue: number, picture: H264Picture, frame: VideoFrame): Promise<void> {
     const wait: VulkanSemaphore[] = [];
     const signal: VulkanSemaphore[] = [];
-    // The last picture's signal, if nobody waited on it, is consumed here. On another queue than that picture's it
-    // was signalled already: the decoder changed queue once its frames were done (decode-queues.ts).
+    // The last picture's signal, if nobody waited on it, is consumed here (on another queue, it has been signalled).
     if (frame.ready && frame.readyPending) wait.push(frame.ready);
     if (frame.free && frame.freePending) wait.push(frame.free);
     if (frame.ready) signal.push(frame.ready);
     const layout = this.#pool.layout!;
-    const done = native.decode(
+    const done = lane.native.decode(
       ring,
       pictureDescriptor(picture),
       Uint32Array.from(picture.sliceOffsets),
@@ -202,6 +236,7 @@ export class VideoDecoder {
     );
     frame.freePending = false;
     frame.readyPending = frame.ready !== null;
+    frame.queue = queue;
     frame.state = 'waiting';
     frame.poc = picture.picOrderCnt;
     frame.decodeIndex = picture.decodeIndex;
@@ -209,14 +244,14 @@ export class VideoDecoder {
     this.#byDecodeIndex.set(picture.decodeIndex, frame);
     const slot = done.then(
       () => {
-        this.#ring[ring] = null;
+        lane.ring[ring] = null;
       },
       (error: unknown) => {
-        this.#ring[ring] = null;
+        lane.ring[ring] = null;
         this.#failure ??= error;
       },
     );
-    this.#ring[ring] = slot;
+    lane.ring[ring] = slot;
     return done;
   }
 
@@ -243,7 +278,7 @@ export class VideoDecoder {
         this.#output(event.decodeIndex);
         continue;
       }
-      await this.#prepare(event.picture);
+      this.#prepare(event.picture);
       // Room for the picture: show what is ready first, then wait for a frame.
       let frame = this.#pool.free();
       while (!frame && this.#display.length) {
@@ -328,8 +363,9 @@ export class VideoDecoder {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#video.queues.leave(this.#queue);
-    this.#native?.release();
-    this.#native = null;
+    for (const lane of this.#lanes) lane.native.release();
+    this.#lanes.length = 0;
+    this.#lane = null;
     this.#pool.close();
   }
 

@@ -77,6 +77,7 @@ export class VideoFrame {
   /** @internal Signalled by OpenCL at release(queue); waited on by the next decode into the frame. */
   readonly free: VulkanSemaphore | null;
   /** @internal */ readyPending = false;
+  /** @internal The decode queue of its last decode (-1: none yet). */ queue = -1;
   /** @internal */ freePending = false;
   /** @internal The decode's completion. */ done: Promise<void> | null = null;
   readonly #clReady: Semaphore | null;

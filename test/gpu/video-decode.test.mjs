@@ -48,6 +48,14 @@ const streams = readdirSync(fixtures)
   .filter((name) => readdirSync(fixtures).includes(`${name}.h264`))
   .sort();
 
+/** FFmpeg's framemd5 of rawvideo NV12 (Y rows of `width` bytes, then UV rows of `width` bytes) of a frame read back. */
+function nv12Md5(y, uv, width, height, pitch) {
+  const hash = createHash('md5');
+  for (let r = 0; r < height; r++) hash.update(y.subarray(r * pitch, r * pitch + width));
+  for (let r = 0; r < height / 2; r++) hash.update(uv.subarray(r * pitch, r * pitch + width));
+  return hash.digest('hex');
+}
+
 /**
  * Decodes `bytes` and reads every frame back through OpenCL: [md5 of the packed NV12 bytes, ...] in display order.
  * The MD5 is FFmpeg's framemd5 of rawvideo NV12: Y rows of `width` bytes, then UV rows of `width` bytes (even sizes).
@@ -70,10 +78,7 @@ async function decodeToMd5s(bytes, { context, queue, frames, inFlight, queues, s
       await queue.finish();
       for (const read of reads) read.release();
       frame.release();
-      const hash = createHash('md5');
-      for (let r = 0; r < height; r++) hash.update(y.subarray(r * pitch, r * pitch + width));
-      for (let r = 0; r < height / 2; r++) hash.update(uv.subarray(r * pitch, r * pitch + width));
-      md5s.push(hash.digest('hex'));
+      md5s.push(nv12Md5(y, uv, width, height, pitch));
       void uvOffset;
       if (md5s.length >= stopAfter) break;
     }
@@ -130,6 +135,62 @@ describe('H.264 decode on the GPU into OpenCL', () => {
             assert.equal(got.length, expected.length, `${name} in chunks of ${size}: frames decoded`);
             assert.deepEqual(mismatched, [], `${name} in chunks of ${size}: frames whose MD5 differs from FFmpeg`);
           }
+      } finally {
+        queue.release();
+        context.release();
+      }
+    });
+
+    it('one decoder, a stream with an IDR picture every 10 frames and one of IDR pictures only: new sequences start on a spare queue on a second session while the last one decodes, and every frame equals FFmpeg', {
+      timeout: 120000,
+    }, async () => {
+      const context = ocl.createContext({ devices: [device] });
+      const queue = context.createQueue();
+      try {
+        for (const [name, copies] of [
+          ['1080p', 6],
+          ['idr-only', 8],
+        ]) {
+          const one = readFileSync(join(fixtures, `${name}.h264`));
+          const bytes = Buffer.concat(Array.from({ length: copies }, () => one));
+          const expected = Array.from({ length: copies }, () => expectedMd5s(name)).flat();
+          const decoder = ocl.createVideoDecoder({ context, inFlight: 8 });
+          // Frames read back a few at a time, the decoder pulled on meanwhile, so that its frames stay in flight.
+          const md5s = [];
+          const pending = [];
+          const finishOne = async () => {
+            const { reads, y, uv, width, height, pitch } = pending.shift();
+            await Promise.all(reads);
+            for (const read of reads) read.release();
+            md5s.push(nv12Md5(y, uv, width, height, pitch));
+          };
+          try {
+            for await (const frame of decoder.decode(bytes)) {
+              const { width, height, pitch } = frame;
+              const y = new Uint8Array(frame.planes[0].size);
+              const uv = new Uint8Array(frame.planes[1].size);
+              frame.wait(queue);
+              queue.enqueueAcquireShared(frame.memory).release();
+              const reads = [queue.readBuffer(frame.planes[0], y), queue.readBuffer(frame.planes[1], uv)];
+              queue.enqueueReleaseShared(frame.memory).release();
+              frame.release(queue);
+              queue.flush();
+              pending.push({ reads, y, uv, width, height, pitch });
+              if (pending.length > 3) await finishOne();
+            }
+            while (pending.length) await finishOne();
+            const mismatched = md5s.map((m, i) => (m === expected[i] ? -1 : i)).filter((i) => i >= 0);
+            console.log(
+              `# ${name} x${copies}: ${md5s.length} frames of ${expected.length}, ${mismatched.length} mismatched, ${decoder.sessions} sessions, ${decoder.spareStarts} sequences started on a spare queue`,
+            );
+            assert.equal(md5s.length, expected.length);
+            assert.deepEqual(mismatched, []);
+            assert.equal(decoder.sessions, 2);
+            assert.ok(decoder.spareStarts > 0, 'no sequence started on a spare queue');
+          } finally {
+            await decoder.asyncDispose();
+          }
+        }
       } finally {
         queue.release();
         context.release();
