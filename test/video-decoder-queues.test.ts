@@ -2,8 +2,9 @@
 // no GPU): one queue of its own per decoder while decoders <= queues; with
 // more decoders, a decoder with frames in flight stays on its queue (when it
 // has room) and one with none takes the least loaded queue with room, the
-// decoders with the fewest frames submitted served first; a decoder that
-// leaves ends its waits.
+// decoders with the fewest frames submitted served first; decoders sharing a
+// queue take turns with those ahead of them, so that all keep level; a decoder
+// that leaves ends its waits. simulate() runs whole streams through the queues.
 import { describe, expect, it } from 'vitest';
 import { VideoDecoderDisposedError } from '../lib';
 import { DecodeQueues, type DecodeQueueClient } from '../lib/video/decode-queues';
@@ -14,6 +15,50 @@ function takeNow(queues: DecodeQueues, client: DecodeQueueClient): number {
   expect(typeof q).toBe('number');
   queues.submitted(client, q as number);
   return q as number;
+}
+
+/**
+ * Decoders each decoding `frames` frames at once, with up to `ring` in flight, on `count` decode queues that run
+ * their frames in the order submitted, one a tick, with no host latency: the tick the last frame is done.
+ */
+async function simulate(count: number, decoders: number, frames: number, ring = 8): Promise<{ ticks: number; finished: number[] }> {
+  const queues = new DecodeQueues(count);
+  const clients = Array.from({ length: decoders }, () => queues.join(true));
+  const running: { client: DecodeQueueClient; queue: number }[][] = Array.from({ length: count }, () => []);
+  const left = new Array<number>(decoders).fill(frames);
+  const done = new Array<number>(decoders).fill(0);
+  const finished = new Array<number>(decoders).fill(0);
+  const asking = new Array<boolean>(decoders).fill(false);
+  const ask = (i: number): void => {
+    const client = clients[i]!;
+    if (asking[i] || left[i] === 0 || client.inFlight >= ring) return;
+    asking[i] = true;
+    const submit = (queue: number): void => {
+      queues.submitted(client, queue);
+      running[queue]!.push({ client, queue });
+      left[i]!--;
+      asking[i] = false;
+      ask(i);
+    };
+    const taken = queues.take(client);
+    if (typeof taken === 'number') submit(taken);
+    else void taken.then(submit);
+  };
+  let tick = 0;
+  for (; done.some((d) => d < frames); tick++) {
+    for (let i = 0; i < decoders; i++) ask(i);
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const fifo of running) {
+      const frame = fifo.shift();
+      if (!frame) continue;
+      const i = clients.indexOf(frame.client);
+      queues.give(frame.client, frame.queue);
+      if (++done[i]! === frames) finished[i] = tick + 1;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    if (tick > frames * decoders) throw new Error('the simulated decoders stopped');
+  }
+  return { ticks: tick, finished };
 }
 
 describe('decode queues shared by the decoders of a device', () => {
@@ -126,6 +171,30 @@ describe('decode queues shared by the decoders of a device', () => {
     // 'own' decoders keep their queue: c leaves, nobody shares a queue, queue 2 stays free.
     queues.leave(c!);
     expect([a!.own, d!.own]).toEqual([1, 0]);
+  });
+
+  it('with 8 decoders on 7 queues, the decoders take turns sharing a queue, so that the run ends about when 7 queues working alone would end it', async () => {
+    // Ideal: 8 x 300 frames over 7 queues = 343 ticks. Two decoders that keep sharing one queue end at 600.
+    const { ticks, finished } = await simulate(7, 8, 300);
+    expect(ticks).toBeLessThan(343 * 1.1);
+    expect(Math.max(...finished) - Math.min(...finished)).toBeLessThan(40);
+  });
+
+  it('a decoder on its way to another queue takes whichever queue it may go to has room first, not the one it would like best', async () => {
+    const queues = new DecodeQueues(4);
+    const [a, b, c, d, e] = Array.from({ length: 5 }, () => queues.join(true));
+    expect([a, b, c, d, e].map((x) => x!.own)).toEqual([0, 1, 2, 3, 0]);
+    [b!.submitted, c!.submitted, d!.submitted] = [50, 60, 70]; // each alone on its queue, all far ahead of e
+    for (const x of [b, c, d, a]) for (let i = 0; i < 2; i++) expect(takeNow(queues, x!)).toBe(x!.own);
+    const waiting = queues.take(e!); // a decodes on queue 0, which e would share: e goes where a decoder ahead of it is alone
+    expect(waiting).toBeInstanceOf(Promise);
+    queues.give(c!, 2); // d, the furthest ahead, has no room; c has
+    await expect(waiting).resolves.toBe(2);
+  });
+
+  it('with decoders <= queues, each decodes at a queue to itself', async () => {
+    const { ticks } = await simulate(7, 7, 100);
+    expect(ticks).toBeLessThanOrEqual(101);
   });
 
   it('a spare queue (no other decoder owns it, nothing in flight, not its last) goes to a shared decoder asking for one; none while decoders outnumber queues', () => {

@@ -8,8 +8,12 @@
 // it has room: at most PER_QUEUE frames in flight a queue, so that a frame
 // never waits long behind another stream's), and one with none in flight to
 // the least loaded queue with room; when no queue has room, the decoders that
-// have submitted the fewest frames go first as soon as one has. A decoder
-// changes queue only once its frames are done, so nothing on the GPU waits on
+// have submitted the fewest frames go first as soon as one has. Decoders take
+// turns sharing a queue: one that shares its queue while a decoder alone on
+// another is more than LEAD frames ahead stops, and moves there once its
+// frames are done (#moveTo), so that every engine works to the end and the
+// streams keep level. A decoder changes queue only once its frames are done,
+// so nothing on the GPU waits on
 // another decode queue: on NVIDIA (driver 580) decodes chained across queues
 // by semaphores stopped the GPU. A spare queue (one no other decoder owns,
 // with nothing in flight) may take a shared decoder's next coded video
@@ -31,6 +35,8 @@ export interface DecodeQueueClient {
   submitted: number;
   /** Whether its frames may go to any queue while decoders outnumber queues. */
   readonly shared: boolean;
+  /** Whether it waits for its frames in flight to be done, to move to another queue. */
+  moving: boolean;
   left: boolean;
 }
 
@@ -44,9 +50,15 @@ interface Waiter {
 export class DecodeQueues {
   /**
    * Frames in flight on one queue while decoders share the queues. More lets a decoder sit longer on a queue it
-   * shares: on the H200, 8 decoders at 1080p decoded 3600 frames/s with 2 and about 2700 with 3 or 4.
+   * shares: on the H200, 8 decoders at 1080p decoded 3600 frames/s with 2 and about 2700 with 3 or 4 (before they
+   * took turns).
    */
   static readonly PER_QUEUE = 2;
+  /**
+   * How many frames a decoder sharing its queue may fall behind one decoding alone before they change places (each
+   * change lets the moving decoder's frames in flight finish first).
+   */
+  static readonly LEAD = 8;
   readonly count: number;
   readonly #load: number[];
   readonly #clients = new Set<DecodeQueueClient>();
@@ -73,7 +85,7 @@ export class DecodeQueues {
     for (const c of this.#clients) owners[c.own]!++;
     let own = 0;
     for (let q = 1; q < this.count; q++) if (owners[q]! < owners[own]!) own = q;
-    const client: DecodeQueueClient = { own, lastQueue: own, inFlight: 0, submitted: 0, shared, left: false };
+    const client: DecodeQueueClient = { own, lastQueue: own, inFlight: 0, submitted: 0, shared, moving: false, left: false };
     this.#clients.add(client);
     return client;
   }
@@ -146,10 +158,40 @@ export class DecodeQueues {
     if (!this.spread || !client.shared) return client.inFlight > 0 ? last : client.own;
     const load = this.#load;
     const cap = DecodeQueues.PER_QUEUE;
-    if (client.inFlight > 0) return load[last]! < cap ? last : -1;
+    if (client.inFlight > 0) {
+      // It stops here, and moves once its frames are done (another decoder keeps this queue busy meanwhile).
+      client.moving = this.#moveTo(client, false) >= 0;
+      return !client.moving && load[last]! < cap ? last : -1;
+    }
+    client.moving = false;
+    if (this.#moveTo(client, false) >= 0) return this.#moveTo(client, true);
     if (load[last]! < cap && load[last]! <= Math.min(...load)) return last;
     let best = -1;
     for (let q = 0; q < this.count; q++) if (load[q]! < cap && (best < 0 || load[q]! < load[best]!)) best = q;
+    return best;
+  }
+
+  /**
+   * Where a shared decoder that shares its last queue with another should go instead: a queue no decoder is
+   * decoding on, else one whose only decoder is further ahead of it than LEAD frames (the furthest first), so that
+   * the decoders take turns sharing a queue and keep level. With `room`, only a queue with room for a frame now
+   * (any of them: waiting for one in particular could starve it). -1: none.
+   */
+  #moveTo(client: DecodeQueueClient, room: boolean): number {
+    const tenants = new Array<number>(this.count).fill(0);
+    const ahead = new Array<number>(this.count).fill(-1);
+    for (const c of this.#clients) {
+      if (c === client || c.inFlight === 0 || c.moving) continue;
+      tenants[c.lastQueue]!++;
+      ahead[c.lastQueue] = Math.max(ahead[c.lastQueue]!, c.submitted);
+    }
+    if (tenants[client.lastQueue] === 0) return -1;
+    let best = -1;
+    for (let q = 0; q < this.count; q++) {
+      if (q === client.lastQueue || tenants[q]! > 1 || (room && this.#load[q]! >= DecodeQueues.PER_QUEUE)) continue;
+      if (tenants[q] === 0) return q;
+      if (ahead[q]! > client.submitted + DecodeQueues.LEAD && (best < 0 || ahead[q]! > ahead[best]!)) best = q;
+    }
     return best;
   }
 
