@@ -20,6 +20,9 @@ export class FramePool {
   #layout: VideoFrameLayout | null = null;
   #changed: (() => void) | null = null;
   #closed = false;
+  /** When each frame last came back free (0: never used), in the order they came back. */
+  readonly #freedAt = new Map<VideoFrame, number>();
+  #returns = 0;
 
   constructor(vulkan: VulkanDevice, context: Context, device: Device, sync: VideoFrameSync, size: number | undefined) {
     this.#vulkan = vulkan;
@@ -53,14 +56,21 @@ export class FramePool {
     for (const frame of this.#frames) if (frame.state === 'free') frame.dispose();
     this.#layout = frameLayout(picture.crop.width, picture.crop.height);
     this.#frames = [];
+    this.#freedAt.clear();
     for (let i = 0; i < size; i++)
       this.#frames.push(new VideoFrame(this.#vulkan, this.#context, this.#device, this.#layout, this.#sync, this.released));
   }
 
-  /** A free frame, or null when none is free now (the caller shows frames or waits). */
+  /**
+   * The free frame that came back first, or null when none is free now (the caller shows frames or waits). A frame
+   * released at once may still be decoding; the one free the longest most likely is not, so a decode into it moving
+   * to another queue does not wait for it (decoder.ts).
+   */
   free(): VideoFrame | null {
-    for (const frame of this.#frames) if (frame.state === 'free') return frame;
-    return null;
+    let oldest: VideoFrame | null = null;
+    for (const frame of this.#frames)
+      if (frame.state === 'free' && (!oldest || (this.#freedAt.get(frame) ?? 0) < (this.#freedAt.get(oldest) ?? 0))) oldest = frame;
+    return oldest;
   }
 
   /** The next frame to come back free; `check` runs after each wait (it throws once the decoder is disposed or failed). */
@@ -92,7 +102,11 @@ export class FramePool {
   released = (frame: VideoFrame, after: Promise<unknown> | null): void => {
     const settle = () => {
       if (frame.state === 'returning') frame.state = 'free';
-      if (this.#closed || !this.#frames.includes(frame)) frame.dispose();
+      this.#freedAt.set(frame, ++this.#returns);
+      if (this.#closed || !this.#frames.includes(frame)) {
+        this.#freedAt.delete(frame);
+        frame.dispose();
+      }
       this.notify();
     };
     if (after) after.then(settle, settle);
