@@ -232,7 +232,7 @@ describe('H.264 decode on the GPU into OpenCL', () => {
       }
     });
 
-    it('more decoders than decode queues at once (queues: shared, a decoder moving to the least loaded queue once its frames are done): every frame of every stream equals FFmpeg', {
+    it('more decoders than decode queues at once (queues: shared: the decoders take turns sharing a queue, each moving once its frames are done): every frame of every stream equals FFmpeg', {
       timeout: 180000,
     }, async () => {
       const probeContext = ocl.createContext({ devices: [device] });
