@@ -184,17 +184,21 @@ export class VideoDecoder {
   // ---- one picture ----------------------------------------------------------------------------
 
   async #decodePicture(picture: H264Picture, frame: VideoFrame): Promise<void> {
+    // Disposed meanwhile: no session is made for a decoder that has let its sessions go.
+    this.#check();
     const queues = this.#video.queues;
     if (!this.#lane) {
       this.#lane = this.#newLane();
       // Where a spare queue may take a later sequence, its session is made now, not when a sequence waits for it.
-      if (queues.hasSpare(this.#queue))
+      if (queues.hasSpare(this.#queue)) {
         await this.#newLane().fit(picture, this.#profile!, this.#paramsVersion, this.#sps.values(), this.#pps.values());
+        this.#check();
+      }
     }
     let queue = this.#switchLane(picture);
     let done: Promise<void>;
     try {
-      const lane = this.#lane;
+      const lane = this.#lane!;
       await lane.fit(picture, this.#profile!, this.#paramsVersion, this.#sps.values(), this.#pps.values());
       const ring = await lane.slot();
       this.#check();
@@ -208,6 +212,8 @@ export class VideoDecoder {
       done = this.#submit(lane, ring, queue, picture, frame);
     } catch (error) {
       if (queue >= 0) queues.give(this.#queue, queue);
+      // A session disposed while fit() waited says so in the native layer's words; the decoder's are these.
+      if (this.#disposed) throw new VideoDecoderDisposedError();
       throw error;
     }
     queues.submitted(this.#queue, queue);
@@ -278,6 +284,7 @@ export class VideoDecoder {
         this.#output(event.decodeIndex);
         continue;
       }
+      this.#check();
       this.#prepare(event.picture);
       // Room for the picture: show what is ready first, then wait for a frame.
       let frame = this.#pool.free();
