@@ -155,7 +155,10 @@ export class DecodeQueues {
   #pick(client: DecodeQueueClient): number {
     const last = client.lastQueue;
     // A decoder with frames in flight stays on their queue (nothing orders its frames across queues).
-    if (!this.spread || !client.shared) return client.inFlight > 0 ? last : client.own;
+    if (!this.spread || !client.shared) {
+      client.moving = false;
+      return client.inFlight > 0 ? last : client.own;
+    }
     const load = this.#load;
     const cap = DecodeQueues.PER_QUEUE;
     if (client.inFlight > 0) {
