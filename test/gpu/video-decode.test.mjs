@@ -57,6 +57,29 @@ function nv12Md5(y, uv, width, height, pitch) {
 }
 
 /**
+ * Enqueues the read-back of a frame's two planes on `queue` (waiting on its decode, between acquire and release):
+ * md5() awaits the reads and gives FFmpeg's framemd5 of the frame. The reads' Events are kept until they have
+ * resolved: a staged read whose Event is released at once may land after finish() (lib/staging.ts settles only reads
+ * whose Event it can still ask).
+ */
+function readBack(queue, frame) {
+  const { width, height, pitch } = frame;
+  const y = new Uint8Array(frame.planes[0].size);
+  const uv = new Uint8Array(frame.planes[1].size);
+  frame.wait(queue);
+  queue.enqueueAcquireShared(frame.memory).release();
+  const reads = [queue.readBuffer(frame.planes[0], y), queue.readBuffer(frame.planes[1], uv)];
+  queue.enqueueReleaseShared(frame.memory).release();
+  return {
+    async md5() {
+      await Promise.all(reads);
+      for (const read of reads) read.release();
+      return nv12Md5(y, uv, width, height, pitch);
+    },
+  };
+}
+
+/**
  * Decodes `bytes` and reads every frame back through OpenCL: [md5 of the packed NV12 bytes, ...] in display order.
  * The MD5 is FFmpeg's framemd5 of rawvideo NV12: Y rows of `width` bytes, then UV rows of `width` bytes (even sizes).
  */
@@ -66,20 +89,10 @@ async function decodeToMd5s(bytes, { context, queue, frames, inFlight, queues, s
   try {
     for await (const frame of decoder.decode(bytes)) {
       timestamps?.push([frame.decodeIndex, frame.timestamp]);
-      const { width, height, pitch, uvOffset } = frame;
-      const y = new Uint8Array(frame.planes[0].size);
-      const uv = new Uint8Array(frame.planes[1].size);
-      frame.wait(queue);
-      queue.enqueueAcquireShared(frame.memory).release();
-      // The reads' Events are kept until finish() has resolved: a staged read whose Event is released at once may
-      // land after it (lib/staging.ts settles only reads whose Event it can still ask).
-      const reads = [queue.readBuffer(frame.planes[0], y), queue.readBuffer(frame.planes[1], uv)];
-      queue.enqueueReleaseShared(frame.memory).release();
+      const back = readBack(queue, frame);
       await queue.finish();
-      for (const read of reads) read.release();
       frame.release();
-      md5s.push(nv12Md5(y, uv, width, height, pitch));
-      void uvOffset;
+      md5s.push(await back.md5());
       if (md5s.length >= stopAfter) break;
     }
   } finally {
@@ -158,24 +171,12 @@ describe('H.264 decode on the GPU into OpenCL', () => {
           // Frames read back a few at a time, the decoder pulled on meanwhile, so that its frames stay in flight.
           const md5s = [];
           const pending = [];
-          const finishOne = async () => {
-            const { reads, y, uv, width, height, pitch } = pending.shift();
-            await Promise.all(reads);
-            for (const read of reads) read.release();
-            md5s.push(nv12Md5(y, uv, width, height, pitch));
-          };
+          const finishOne = async () => md5s.push(await pending.shift().md5());
           try {
             for await (const frame of decoder.decode(bytes)) {
-              const { width, height, pitch } = frame;
-              const y = new Uint8Array(frame.planes[0].size);
-              const uv = new Uint8Array(frame.planes[1].size);
-              frame.wait(queue);
-              queue.enqueueAcquireShared(frame.memory).release();
-              const reads = [queue.readBuffer(frame.planes[0], y), queue.readBuffer(frame.planes[1], uv)];
-              queue.enqueueReleaseShared(frame.memory).release();
+              pending.push(readBack(queue, frame));
               frame.release(queue);
               queue.flush();
-              pending.push({ reads, y, uv, width, height, pitch });
               if (pending.length > 3) await finishOne();
             }
             while (pending.length) await finishOne();
