@@ -19,7 +19,9 @@
 //   node bench/video-decode.mjs [--dir .cache/video-streams] [--files 1080p,4k] [--decoders 1,2,4,8]
 //                               [--repeat 3] [--in-flight 8] [--nvdec cmake-build/bench/nvdec_decode_c] [--no-nvdec] [--json]
 //                               [--no-rgba] [--no-pipeline] [--queues own|shared] [--sync semaphores|host] [--threads]
-// --threads (Linux): each decode record also gives the CPU microseconds a frame of the busiest threads, by name.
+// --threads (Linux): each record also gives the CPU microseconds a frame of the busiest threads, by name. The RGBA
+// and pipeline records name how awaits learn of completion (the queue's `completion`: waiter or callback;
+// OPENCL_INTEROP_COMPLETION overrides it).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -128,6 +130,7 @@ async function rgbaPass({ context, queue, kernel }, bytes) {
   const run = decoder.decode(chunks(bytes))[Symbol.asyncIterator]();
   let rgba = null;
   let frames = 0;
+  let threads0 = null;
   let cpu0 = null;
   let t0 = 0n;
   for (let r = await run.next(); !r.done; r = await run.next()) {
@@ -141,6 +144,7 @@ async function rgbaPass({ context, queue, kernel }, bytes) {
     frame.release(queue);
     if (cpu0 === null) {
       await queue.finish();
+      threads0 = threadCpu();
       cpu0 = process.cpuUsage();
       t0 = process.hrtime.bigint();
     } else frames++;
@@ -148,9 +152,10 @@ async function rgbaPass({ context, queue, kernel }, bytes) {
   await queue.finish();
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu = process.cpuUsage(cpu0);
+  const threads = threadsPerFrame(threads0, threadCpu(), frames);
   await decoder.asyncDispose();
   rgba?.release();
-  return { seconds, frames, cpuUs: cpu.user + cpu.system };
+  return { seconds, frames, cpuUs: cpu.user + cpu.system, threads };
 }
 
 /** One pass of one decoder through a FramePipeline (decoder.pipelineSource) with the NV12 -> RGBA kernel on every frame. */
@@ -158,6 +163,7 @@ async function pipelinePass({ context, queue, kernel }, bytes) {
   const decoder = ocl.createVideoDecoder({ context, inFlight });
   const source = decoder.pipelineSource(queue, chunks(bytes));
   let rgba = null;
+  let threads0 = null;
   let cpu0 = null;
   let t0 = 0n;
   let frames = 0;
@@ -174,6 +180,7 @@ async function pipelinePass({ context, queue, kernel }, bytes) {
       host: async (_slot, f, done) => {
         await done.completed;
         if (f === 0) {
+          threads0 = threadCpu();
           cpu0 = process.cpuUsage();
           t0 = process.hrtime.bigint();
         } else frames++;
@@ -183,10 +190,11 @@ async function pipelinePass({ context, queue, kernel }, bytes) {
   await source.run(pipeline);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu = process.cpuUsage(cpu0);
+  const threads = threadsPerFrame(threads0, threadCpu(), frames);
   pipeline.dispose();
   await decoder.asyncDispose();
   rgba?.release();
-  return { seconds, frames, cpuUs: cpu.user + cpu.system };
+  return { seconds, frames, cpuUs: cpu.user + cpu.system, threads };
 }
 
 function nvdecRuns(file) {
@@ -270,6 +278,8 @@ for (const name of args.files.split(',')) {
       seconds: Number(seconds.toFixed(4)),
       fps: Number((frames / seconds).toFixed(1)),
       cpu_us_per_frame: Number((rgbaRuns.reduce((a, p) => a + p.cpuUs, 0) / rgbaRuns.reduce((a, p) => a + p.frames, 0)).toFixed(1)),
+      completion: contexts[0].queue.completion,
+      ...(args.threads ? { thread_us_per_frame: rgbaRuns[rgbaRuns.length - 1].threads } : {}),
       decode_alone_fps: single.fps,
       ratio_to_decode_alone: single.fps ? Number((frames / seconds / single.fps).toFixed(3)) : null,
     });
@@ -284,6 +294,8 @@ for (const name of args.files.split(',')) {
       seconds: Number(s.toFixed(4)),
       fps: Number((runs[0].frames / s).toFixed(1)),
       cpu_us_per_frame: Number((runs.reduce((a, p) => a + p.cpuUs, 0) / runs.reduce((a, p) => a + p.frames, 0)).toFixed(1)),
+      completion: contexts[0].queue.completion,
+      ...(args.threads ? { thread_us_per_frame: runs[runs.length - 1].threads } : {}),
       decode_alone_fps: single.fps,
       ratio_to_decode_alone: single.fps ? Number((runs[0].frames / s / single.fps).toFixed(3)) : null,
     });
