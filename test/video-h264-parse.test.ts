@@ -22,6 +22,7 @@ import {
   zigzag8x8,
 } from '../lib/video/h264';
 import { decodeStream, ffmpegView, fixtureDir, sequence, streamBytes, streams } from './fixtures/h264/streams';
+import { vuiHeadFields } from './fixtures/vui-fields';
 import { BitWriter, nalUnit, ppsNal, sliceNal, spsNal } from './fixtures/h264/syntax-writer';
 
 type Fields = (string | number)[];
@@ -72,41 +73,7 @@ function spsTrace(s: H264Sps): Fields {
   f.push('vui_parameters_present_flag', b(s.vuiParametersPresentFlag));
   const v = s.vui;
   if (!v) return f;
-  f.push('aspect_ratio_info_present_flag', b(v.aspectRatioInfoPresentFlag));
-  if (v.aspectRatioInfoPresentFlag) {
-    f.push('aspect_ratio_idc', v.aspectRatioIdc);
-    if (v.aspectRatioIdc === 255) f.push('sar_width', v.sarWidth, 'sar_height', v.sarHeight);
-  }
-  f.push('overscan_info_present_flag', b(v.overscanInfoPresentFlag));
-  if (v.overscanInfoPresentFlag) f.push('overscan_appropriate_flag', b(v.overscanAppropriateFlag));
-  f.push('video_signal_type_present_flag', b(v.videoSignalTypePresentFlag));
-  if (v.videoSignalTypePresentFlag) {
-    f.push(
-      'video_format',
-      v.videoFormat,
-      'video_full_range_flag',
-      b(v.videoFullRangeFlag),
-      'colour_description_present_flag',
-      b(v.colourDescriptionPresentFlag),
-    );
-    if (v.colourDescriptionPresentFlag)
-      f.push(
-        'colour_primaries',
-        v.colourPrimaries,
-        'transfer_characteristics',
-        v.transferCharacteristics,
-        'matrix_coefficients',
-        v.matrixCoefficients,
-      );
-  }
-  f.push('chroma_loc_info_present_flag', b(v.chromaLocInfoPresentFlag));
-  if (v.chromaLocInfoPresentFlag)
-    f.push(
-      'chroma_sample_loc_type_top_field',
-      v.chromaSampleLocTypeTopField,
-      'chroma_sample_loc_type_bottom_field',
-      v.chromaSampleLocTypeBottomField,
-    );
+  f.push(...vuiHeadFields(v));
   f.push('timing_info_present_flag', b(v.timingInfoPresentFlag));
   if (v.timingInfoPresentFlag)
     f.push('num_units_in_tick', v.numUnitsInTick, 'time_scale', v.timeScale, 'fixed_frame_rate_flag', b(v.fixedFrameRateFlag));

@@ -41,7 +41,11 @@ export interface H264HrdParameters {
 }
 
 /** vui_parameters() (E.1.1). Absent elements hold the values E.2.1 infers. */
-export interface H264Vui {
+/**
+ * The start of vui_parameters(), the same syntax in H.264 and H.265 (E.1.1 / E.2.1 of each): aspect ratio, overscan,
+ * video signal type and chroma sample location, with the values absent fields take.
+ */
+export interface VuiHead {
   readonly aspectRatioInfoPresentFlag: boolean;
   readonly aspectRatioIdc: number;
   readonly sarWidth: number;
@@ -56,10 +60,14 @@ export interface H264Vui {
   /** 2 (unspecified) when absent, as are the next two. */
   readonly colourPrimaries: number;
   readonly transferCharacteristics: number;
+  /** matrix_coefficients (H.264), matrix_coeffs (H.265). */
   readonly matrixCoefficients: number;
   readonly chromaLocInfoPresentFlag: boolean;
   readonly chromaSampleLocTypeTopField: number;
   readonly chromaSampleLocTypeBottomField: number;
+}
+
+export interface H264Vui extends VuiHead {
   readonly timingInfoPresentFlag: boolean;
   readonly numUnitsInTick: number;
   readonly timeScale: number;

@@ -1,7 +1,7 @@
 // vui_parameters() and hrd_parameters() (Annex E.1), with the values E.2.1
 // infers for what is absent.
 import type { BitReader } from './bit-reader';
-import type { H264HrdParameters, H264Vui } from './types';
+import type { H264HrdParameters, H264Vui, VuiHead } from './types';
 
 const EXTENDED_SAR = 255;
 
@@ -31,12 +31,8 @@ function hrd(r: BitReader): H264HrdParameters {
   };
 }
 
-/**
- * vui_parameters(). `inferredDpb` is what max_num_reorder_frames and
- * max_dec_frame_buffering take when bitstream_restriction_flag is 0 (E.2.1:
- * MaxDpbFrames, or 0 for the intra-only profiles).
- */
-export function readVui(r: BitReader, inferredDpb: number): H264Vui {
+/** The start of vui_parameters() (VuiHead): the same syntax in H.264 (E.1.1) and H.265 (E.2.1). */
+export function readVuiHead(r: BitReader): VuiHead {
   const aspectRatioInfoPresentFlag = r.flag('aspect_ratio_info_present_flag');
   let aspectRatioIdc = 0;
   let sarWidth = 0;
@@ -74,6 +70,33 @@ export function readVui(r: BitReader, inferredDpb: number): H264Vui {
     chromaSampleLocTypeTopField = r.ue('chroma_sample_loc_type_top_field', 5);
     chromaSampleLocTypeBottomField = r.ue('chroma_sample_loc_type_bottom_field', 5);
   }
+  return {
+    aspectRatioInfoPresentFlag,
+    aspectRatioIdc,
+    sarWidth,
+    sarHeight,
+    overscanInfoPresentFlag,
+    overscanAppropriateFlag,
+    videoSignalTypePresentFlag,
+    videoFormat,
+    videoFullRangeFlag,
+    colourDescriptionPresentFlag,
+    colourPrimaries,
+    transferCharacteristics,
+    matrixCoefficients,
+    chromaLocInfoPresentFlag,
+    chromaSampleLocTypeTopField,
+    chromaSampleLocTypeBottomField,
+  };
+}
+
+/**
+ * vui_parameters(). `inferredDpb` is what max_num_reorder_frames and
+ * max_dec_frame_buffering take when bitstream_restriction_flag is 0 (E.2.1:
+ * MaxDpbFrames, or 0 for the intra-only profiles).
+ */
+export function readVui(r: BitReader, inferredDpb: number): H264Vui {
+  const head = readVuiHead(r);
   const timingInfoPresentFlag = r.flag('timing_info_present_flag');
   let numUnitsInTick = 0;
   let timeScale = 0;
@@ -107,22 +130,7 @@ export function readVui(r: BitReader, inferredDpb: number): H264Vui {
     maxDecFrameBuffering = r.ue('max_dec_frame_buffering', 16);
   }
   return {
-    aspectRatioInfoPresentFlag,
-    aspectRatioIdc,
-    sarWidth,
-    sarHeight,
-    overscanInfoPresentFlag,
-    overscanAppropriateFlag,
-    videoSignalTypePresentFlag,
-    videoFormat,
-    videoFullRangeFlag,
-    colourDescriptionPresentFlag,
-    colourPrimaries,
-    transferCharacteristics,
-    matrixCoefficients,
-    chromaLocInfoPresentFlag,
-    chromaSampleLocTypeTopField,
-    chromaSampleLocTypeBottomField,
+    ...head,
     timingInfoPresentFlag,
     numUnitsInTick,
     timeScale,
