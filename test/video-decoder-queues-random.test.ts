@@ -11,16 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { VideoDecoderDisposedError } from '../lib';
 import { type DecodeQueueClient, DecodeQueues } from '../lib/video/decode-queues';
-
-function random(seed: number): () => number {
-  let s = Math.imul(seed, 0x9e3779b1) >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
+import { mulberry32 } from './helpers/random.mjs';
 
 interface Frame {
   readonly decoder: Decoder;
@@ -45,7 +36,7 @@ interface Decoder {
 }
 
 async function run(seed: number): Promise<{ ticks: number; decoders: number; spareStarts: number; moves: number }> {
-  const r = random(seed);
+  const r = mulberry32(seed);
   const count = 1 + Math.floor(r() * 7);
   const queues = new DecodeQueues(count);
   const running: Frame[][] = Array.from({ length: count }, () => []);

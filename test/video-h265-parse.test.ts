@@ -4,8 +4,6 @@
 // by field, with the bit where each header ends; then hand-built units for
 // what x265 does not make, out-of-range values, unsupported streams, and
 // every truncation and thousands of bit flips (typed errors only).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   H265BitstreamError,
@@ -23,45 +21,14 @@ import {
   parseSps,
   parseVps,
   readNalHeader,
-  splitAnnexB,
 } from '../lib/video/h265';
 import { type BitWriter, basePps, baseSps, type PpsFields, ppsNal, type SpsFields, sliceNal, spsNal } from './fixtures/h265/syntax-writer';
 import { checkTrace, ppsTrace, spsTrace, vpsTrace } from './fixtures/h265/trace';
 import { sliceTrace } from './fixtures/h265/trace-slice';
-
-const dir = join(__dirname, 'fixtures/h265');
-
-/** The streams with a view, and what each covers (make-streams.sh). */
-const streams = [
-  'ip',
-  'b-pyramid',
-  'slices4',
-  'weighted',
-  'scaling-default',
-  'scaling-custom',
-  'crop-350x198',
-  'main10',
-  'open-gop',
-  'closed-gop',
-  'radl',
-  'tools',
-  'no-deblock',
-] as const;
-
-interface TracedNal {
-  packet: number;
-  name: string;
-  fields: (string | number)[];
-  end: number;
-}
+import { streamNals, streams, type TracedNal, tracedNals } from './fixtures/h265/streams';
 
 function load(name: string): { nals: Uint8Array[]; trace: TracedNal[] } {
-  const nals = splitAnnexB(new Uint8Array(readFileSync(join(dir, `${name}.h265`))));
-  const trace = readFileSync(join(dir, `${name}.ffmpeg.jsonl`), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as TracedNal);
-  return { nals, trace };
+  return { nals: streamNals(name), trace: tracedNals(name) };
 }
 
 const TRACED = new Set([H265NalType.VPS_NUT, H265NalType.SPS_NUT, H265NalType.PPS_NUT]);
@@ -353,7 +320,7 @@ describe('7.4 values out of range and unsupported streams: typed errors naming t
     expect(error(() => parseSps(spsNal({ ...baseSps, rangeExtension: true }))).feature).toBe('sps_range_extension');
     expect(error(() => parseSps(spsNal({ ...baseSps, profileIdc: 4 }))).found).toMatch(/general_profile_idc 4 \(format range extensions\)/);
     for (const name of ['unsupported-main-intra', 'unsupported-422', 'unsupported-12bit']) {
-      const nals = splitAnnexB(new Uint8Array(readFileSync(join(dir, `${name}.h265`))));
+      const nals = streamNals(name);
       const sps = nals.find((n) => readNalHeader(n).nalUnitType === H265NalType.SPS_NUT)!;
       expect(error(() => parseSps(sps)).feature, name).toBe('profile');
     }

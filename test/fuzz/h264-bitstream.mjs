@@ -25,6 +25,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { mulberry32 } from '../helpers/random.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtures = resolve(here, '../fixtures/h264');
@@ -60,18 +61,6 @@ export function loadStreams() {
   return out;
 }
 
-/** mulberry32: a small seeded generator. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function concat(parts) {
   let n = 0;
   for (const p of parts) n += p.length;
@@ -92,7 +81,7 @@ const startCode = Uint8Array.of(0, 0, 0, 1);
  * dist) and returns the events, throwing what the room throws.
  */
 export function makeCase(seed, streams) {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const int = (n) => Math.floor(random() * n);
   const pick = (list) => list[int(list.length)];
   const log = [];

@@ -30,7 +30,8 @@ export function profileName(profileIdc: number): string {
   return PROFILE_NAMES[profileIdc] ?? 'unknown';
 }
 
-function positiveInteger(value: unknown, name: string, fallback: number, max: number): number {
+/** An option that is a whole number 1..max (`fallback` when absent), else a TypeError or RangeError naming it. */
+export function positiveInteger(value: unknown, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value))
     throw new TypeError(`options.${name} must be an integer; got ${typeof value === 'number' ? value : typeof value}`);

@@ -5,6 +5,7 @@
 // reference marking (8.2.5), reference lists (8.2.4), DPB slots and output
 // order (C.4). Progressive frames only; anything else is refused with a
 // typed error before the picture is given out.
+import { type CollectedUnits, PictureSlab, sameBytes } from '../picture-slab';
 import { BitReader } from './bit-reader';
 import { type DpbFrame, LONG, ReferenceFrames, SHORT } from './dpb';
 import { checkSps, type Limits, limitsOf, maxPictureBytes } from './limits';
@@ -28,8 +29,6 @@ import {
   H264UnsupportedError,
 } from './types';
 
-const SLAB_BYTES = 1 << 20;
-
 interface StoredSps {
   readonly bytes: Uint8Array;
   readonly sps: H264Sps;
@@ -44,21 +43,10 @@ interface StoredPps {
 }
 
 /** The picture being collected: its slices' NAL units after start codes, at the free end of a slab. */
-interface Pending {
+interface Pending extends CollectedUnits {
   readonly sps: H264Sps;
   readonly pps: H264Pps;
   readonly headers: H264SliceHeader[];
-  readonly offsets: number[];
-  readonly sizes: number[];
-  /** Where in #slab the picture's bytes start, and how many there are. */
-  base: number;
-  length: number;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** 7.4.1.2.4: does slice `b` begin a new primary coded picture after slice `a`? */
@@ -94,14 +82,7 @@ export class H264Sequencer {
   #started = false;
   #decodeIndex = 0;
   #queue: H264Event[] = [];
-  /**
-   * Pictures' data are cut from slabs: one allocation for many pictures, and
-   * each slice copied once, straight to where the picture's data will be (a
-   * slab lives while any picture of it does).
-   */
-  #slab = new Uint8Array(0);
-  /** Start of the slab's free end. */
-  #slabAt = 0;
+  readonly #slab = new PictureSlab();
 
   /** `options`: the decoder's limits (H264SequencerOptions); a stream past them gets H264UnsupportedError. */
   constructor(options?: H264SequencerOptions) {
@@ -181,13 +162,7 @@ export class H264Sequencer {
    * a fresh allocation: costly at a frame's rate).
    */
   reclaim(): void {
-    // The picture being collected, if any, moves to the slab's start.
-    const p = this.#pending;
-    if (p && p.base > 0) {
-      this.#slab.copyWithin(0, p.base, p.base + p.length);
-      p.base = 0;
-    }
-    this.#slabAt = 0;
+    this.#slab.reclaim(this.#pending);
   }
 
   /** The current access unit is complete (an MP4 sample ended): gives out its picture without waiting for the next unit. */
@@ -260,29 +235,10 @@ export class H264Sequencer {
       if (active && active !== sps && type !== NalType.idr && active.spsId === sps.spsId)
         throw new H264BitstreamError(`SPS ${sps.spsId} changed before a non-IDR picture (7.4.1.2.1: an SPS changes only at an IDR)`);
       this.#finish(events);
-      this.#pending = { sps, pps, headers: [], offsets: [], sizes: [], base: this.#slabAt, length: 0 };
+      this.#pending = { sps, pps, headers: [], ...this.#slab.begin() };
     }
-    this.#append(this.#pending!, nal, header);
-  }
-
-  #append(p: Pending, nal: Uint8Array, header: H264SliceHeader): void {
-    const need = p.length + 3 + nal.length;
-    if (p.base + need > this.#slab.length) {
-      // A new slab, with what the picture has so far moved to its start.
-      const slab = new Uint8Array(Math.max(SLAB_BYTES, 2 * need));
-      slab.set(this.#slab.subarray(p.base, p.base + p.length));
-      this.#slab = slab;
-      p.base = 0;
-    }
-    const at = p.base + p.length;
-    p.offsets.push(p.length);
-    p.sizes.push(3 + nal.length);
-    this.#slab[at] = 0;
-    this.#slab[at + 1] = 0;
-    this.#slab[at + 2] = 1;
-    this.#slab.set(nal, at + 3);
-    p.length = need;
-    p.headers.push(header);
+    this.#slab.append(this.#pending!, nal);
+    this.#pending!.headers.push(header);
   }
 
   /** Completes the pending picture, if any: decoding-process state, the 'picture' event, marking and output. */
@@ -336,9 +292,7 @@ export class H264Sequencer {
       neededForOutput: true,
     };
     const slices = this.#lists(p, refs, current.poc, sps);
-    const data = this.#slab.subarray(p.base, p.base + p.length);
-    // The next picture starts 8-byte aligned after this one.
-    this.#slabAt = p.base + ((p.length + 7) & ~7);
+    const data = this.#slab.end(p);
 
     // Marking (8.2.5) after decoding.
     let hasMmco5 = false;

@@ -1,7 +1,9 @@
-// The H.265 bitstream room, first part: pure TypeScript, no GPU. The NAL
-// unit header and the parsers of VPS, SPS, PPS and slice segment headers of
-// Main / Main 10 / Main Still Picture streams, each checked against the
-// ranges the spec gives (Rec. ITU-T H.265).
+// The H.265 bitstream room: pure TypeScript, no GPU. The NAL unit header and
+// the parsers of VPS, SPS, PPS and slice segment headers of Main / Main 10 /
+// Main Still Picture streams, each checked against the ranges the spec gives
+// (Rec. ITU-T H.265); and H265Sequencer, which turns NAL units in decode
+// order into pictures to decode (DPB slot, references, lists) and pictures to
+// output in display order.
 //
 //   for (const nal of splitAnnexB(bytes)) {
 //     const { nalUnitType } = readNalHeader(nal);
@@ -31,3 +33,5 @@ export {
 export { parsePps, parseSliceHeader, parseSps, parseVps, ppsSpsId, slicePpsId } from './parse';
 export { H265Profile } from './profile-tier-level';
 export { defaultScalingInter, defaultScalingIntra } from './scaling';
+export { H265Sequencer } from './sequencer';
+export type { H265Event, H265Picture, H265ReferenceEntry, H265RpsPocs, H265SequencerOptions, H265Slice } from './sequencer-types';
