@@ -4,7 +4,7 @@
 // here so that the addon builds without Vulkan headers. Values and layouts
 // from the Vulkan 1.3 registry (vulkan_core.h 1.3.239, the first header with
 // the final video extensions); names keep the registry's spelling.
-// test/video-decoder.test.ts compiles these beside the published headers and
+// test/video-vulkan-declarations.test.ts compiles these beside the published headers and
 // compares every structure's size, alignment and field offsets.
 #pragma once
 
