@@ -5,7 +5,7 @@
 // reference marking (8.2.5), reference lists (8.2.4), DPB slots and output
 // order (C.4). Progressive frames only; anything else is refused with a
 // typed error before the picture is given out.
-import { type CollectedUnits, PictureSlab, sameBytes } from '../picture-slab';
+import { type CollectedUnits, PictureSlab, sameBytes } from './picture-slab';
 import { BitReader } from './bit-reader';
 import { type DpbFrame, LONG, ReferenceFrames, SHORT } from './dpb';
 import { checkSps, type Limits, limitsOf, maxPictureBytes } from './limits';

@@ -12,7 +12,7 @@
 // picture with NoRaslOutputFlag 1 (8.1.3; counted in skippedRasl), and
 // pictures before the first IRAP picture of the stream or of a sequence after
 // an end of sequence (nothing to predict from; counted in skippedBeforeIrap).
-import { type CollectedUnits, PictureSlab, sameBytes } from '../picture-slab';
+import { type CollectedUnits, PictureSlab, sameBytes } from '../h264/picture-slab';
 import { BitReader } from '../h264/bit-reader';
 import { DecodedPictures, type DpbPicture, type LONG, SHORT } from './dpb';
 import { H265BitstreamError, h265Errors } from './errors';
