@@ -26,6 +26,7 @@ import { type BitWriter, basePps, baseSps, type PpsFields, ppsNal, type SpsField
 import { checkTrace, ppsTrace, spsTrace, vpsTrace } from './fixtures/h265/trace';
 import { sliceTrace } from './fixtures/h265/trace-slice';
 import { streamNals, streams, type TracedNal, tracedNals } from './fixtures/h265/streams';
+import { mulberry32 } from './helpers/random.mjs';
 
 function load(name: string): { nals: Uint8Array[]; trace: TracedNal[] } {
   return { nals: streamNals(name), trace: tracedNals(name) };
@@ -367,13 +368,7 @@ describe('breaking it: truncations and bit flips give typed errors only', () => 
   });
 
   it('3000 units with 1-4 random bits flipped (fixed seed) parse or throw H265BitstreamError / H265UnsupportedError, never another exception', () => {
-    let seed = 0x2650;
-    const random = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-    };
+    const random = mulberry32(0x2650);
     const sets = streams.map((name) => {
       const units = firstUnits(name).map((u) => u.nal);
       const sps = parseSps(units[1]!)!;

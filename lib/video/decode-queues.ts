@@ -11,7 +11,7 @@
 // have submitted the fewest frames go first as soon as one has. Decoders take
 // turns sharing a queue: one that shares its queue while a decoder alone on
 // another is more than LEAD frames ahead stops, and moves there once its
-// frames are done (#moveTo), so that every engine works to the end and the
+// frames are done (#movesFor), so that every engine works to the end and the
 // streams keep level. A decoder changes queue only once its frames are done,
 // so nothing on the GPU waits on
 // another decode queue: on NVIDIA (driver 580) decodes chained across queues
@@ -161,13 +161,15 @@ export class DecodeQueues {
     }
     const load = this.#load;
     const cap = DecodeQueues.PER_QUEUE;
+    const moves = this.#movesFor(client);
     if (client.inFlight > 0) {
       // It stops here, and moves once its frames are done (another decoder keeps this queue busy meanwhile).
-      client.moving = this.#moveTo(client, false) >= 0;
+      client.moving = moves.length > 0;
       return !client.moving && load[last]! < cap ? last : -1;
     }
     client.moving = false;
-    if (this.#moveTo(client, false) >= 0) return this.#moveTo(client, true);
+    // Any of them with room: waiting for one in particular could starve it.
+    if (moves.length > 0) return moves.find((q) => load[q]! < cap) ?? -1;
     if (load[last]! < cap && load[last]! <= Math.min(...load)) return last;
     let best = -1;
     for (let q = 0; q < this.count; q++) if (load[q]! < cap && (best < 0 || load[q]! < load[best]!)) best = q;
@@ -175,12 +177,11 @@ export class DecodeQueues {
   }
 
   /**
-   * Where a shared decoder that shares its last queue with another should go instead: a queue no decoder is
-   * decoding on, else one whose only decoder is further ahead of it than LEAD frames (the furthest first), so that
-   * the decoders take turns sharing a queue and keep level. With `room`, only a queue with room for a frame now
-   * (any of them: waiting for one in particular could starve it). -1: none.
+   * Where a shared decoder that shares its last queue with another should go instead, best first: the queues no
+   * decoder is decoding on, then those whose only decoder is further ahead of it than LEAD frames (the furthest
+   * first), so that the decoders take turns sharing a queue and keep level. Empty: it stays.
    */
-  #moveTo(client: DecodeQueueClient, room: boolean): number {
+  #movesFor(client: DecodeQueueClient): number[] {
     const tenants = new Array<number>(this.count).fill(0);
     const ahead = new Array<number>(this.count).fill(-1);
     for (const c of this.#clients) {
@@ -188,14 +189,16 @@ export class DecodeQueues {
       tenants[c.lastQueue]!++;
       ahead[c.lastQueue] = Math.max(ahead[c.lastQueue]!, c.submitted);
     }
-    if (tenants[client.lastQueue] === 0) return -1;
-    let best = -1;
+    if (tenants[client.lastQueue] === 0) return [];
+    const idle: number[] = [];
+    const behind: number[] = [];
     for (let q = 0; q < this.count; q++) {
-      if (q === client.lastQueue || tenants[q]! > 1 || (room && this.#load[q]! >= DecodeQueues.PER_QUEUE)) continue;
-      if (tenants[q] === 0) return q;
-      if (ahead[q]! > client.submitted + DecodeQueues.LEAD && (best < 0 || ahead[q]! > ahead[best]!)) best = q;
+      if (q === client.lastQueue) continue;
+      if (tenants[q] === 0) idle.push(q);
+      else if (tenants[q] === 1 && ahead[q]! > client.submitted + DecodeQueues.LEAD) behind.push(q);
     }
-    return best;
+    // Array.prototype.sort is stable: among equals, the lower queue first.
+    return [...idle, ...behind.sort((p, q) => ahead[q]! - ahead[p]!)];
   }
 
   /** `queue` lost an owner: if no decoder owns it now, a shared decoder of a queue that two own takes it. */

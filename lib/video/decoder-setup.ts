@@ -30,8 +30,8 @@ export interface VideoDecoderOptions {
   sync?: VideoFrameSync;
   /**
    * 'shared' (default): while the device has more decoders than decode
-   * queues, a decoder whose frames are all done moves to the least loaded
-   * queue, so that no two decoders share one engine for the whole run; while
+   * queues, the decoders take turns sharing a queue (one changes queue once
+   * its frames are done), so that no two share one engine for the whole run; while
    * it has fewer, a new coded video sequence (an IDR picture) may start on a
    * spare queue (one no decoder owns) on a second session (one more DPB)
    * while the last one still decodes.

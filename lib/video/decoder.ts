@@ -87,8 +87,8 @@ export class VideoDecoder {
 
   /**
    * Its own decode queue: where its frames go while the device has no more
-   * decoders than decode queues. With more, a decoder whose frames are done
-   * moves to the least loaded queue (see docs/video.md).
+   * decoders than decode queues. With more, the decoders take turns sharing
+   * a queue, changing queue once their frames are done (see docs/video.md).
    */
   get queueIndex(): number {
     return this.#queue.own;
