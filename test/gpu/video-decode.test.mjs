@@ -541,5 +541,92 @@ describe('H.264 decode on the GPU into OpenCL', () => {
       assert.equal(run.status, 0, run.stderr);
       assert.match(run.stdout, /main thread alive/);
     });
+
+    describe('while a new sequence decodes on a spare queue (IDR pictures only, so every picture starts one)', () => {
+      const stream = join(fixtures, 'idr-only.h264');
+      /** Source that decodes idr-only x8 until a sequence has started on a spare queue and 3 frames are held. */
+      const untilSpare = `
+        const one = require('node:fs').readFileSync(${JSON.stringify(stream)});
+        const bytes = Buffer.concat(Array.from({ length: 8 }, () => one));
+        async function untilSpare(decoder, held) {
+          for await (const frame of decoder.decode(bytes)) {
+            held.push(frame);
+            if (held.length > 3) held.shift().release();
+            if (decoder.spareStarts > 0 && held.length === 3) return;
+          }
+          throw new Error('no sequence started on a spare queue');
+        }`;
+
+      it('a decoder disposed with frames held and decodes in flight on both queues: the process goes on and exits cleanly', async () => {
+        const run = await runFresh(
+          `${untilSpare}
+          (async () => {
+            const context = ocl.createContext({ devices: [device] });
+            const decoder = ocl.createVideoDecoder({ context, inFlight: 8 });
+            const held = [];
+            await untilSpare(decoder, held);
+            const sessions = decoder.sessions;
+            decoder.dispose();
+            for (const f of held) f.release();
+            console.log('disposed', sessions, 'sessions', held.length, 'held');
+          })().catch((e) => { console.error(e); process.exit(3); });`,
+          exitClock,
+        );
+        assert.equal(run.timedOut, false, run.stderr);
+        assert.equal(run.status, 0, run.stderr);
+        assert.match(run.stdout, /disposed 2 sessions 3 held/);
+      });
+
+      it('a process that ends holding frames: exit status 0, no crash, no hang', async () => {
+        const run = await runFresh(
+          `${untilSpare}
+          (async () => {
+            const context = ocl.createContext({ devices: [device] });
+            const decoder = ocl.createVideoDecoder({ context, inFlight: 8 });
+            await untilSpare(decoder, []);
+            console.log('holding on', decoder.sessions, 'sessions');
+            process.exit(0);
+          })().catch((e) => { console.error(e); process.exit(3); });`,
+          exitClock,
+        );
+        assert.equal(run.timedOut, false, run.stderr);
+        assert.equal(run.status, 0, run.stderr);
+        assert.match(run.stdout, /holding on 2 sessions/);
+      });
+
+      it('a worker terminated there: the process and its main thread go on', async () => {
+        const run = await runFresh(
+          `(async () => {
+            const { Worker } = require('node:worker_threads');
+            const source = ${JSON.stringify(`
+              const ocl = require(${JSON.stringify(resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/index.js'))});
+              const { parentPort } = require('node:worker_threads');
+              const platform = ocl.getPlatforms().find((p) => p.name.includes(process.env.OPENCL_INTEROP_GPU_PLATFORM || 'NVIDIA'));
+              const device = platform.getDevices('gpu')[0] ?? platform.getDevices()[0];
+              const context = ocl.createContext({ devices: [device] });
+              const one = require('node:fs').readFileSync(${JSON.stringify(stream)});
+              const bytes = Buffer.concat(Array.from({ length: 64 }, () => one));
+              (async () => {
+                const decoder = ocl.createVideoDecoder({ context, inFlight: 8 });
+                let told = false;
+                for await (const frame of decoder.decode(bytes)) {
+                  frame.release();
+                  if (!told && decoder.spareStarts > 0) parentPort.postMessage('spare'), (told = true);
+                }
+                parentPort.postMessage('ended before the worker was terminated');
+              })();
+            `)};
+            const worker = new Worker(source, { eval: true });
+            const said = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+            await worker.terminate();
+            console.log(said, '- terminated; main thread alive');
+          })().catch((e) => { console.error(e); process.exit(3); });`,
+          exitClock,
+        );
+        assert.equal(run.timedOut, false, run.stderr);
+        assert.equal(run.status, 0, run.stderr);
+        assert.match(run.stdout, /^spare - terminated; main thread alive/m);
+      });
+    });
   });
 });
