@@ -250,7 +250,8 @@ export interface Addon {
   eventStatus(event: EventId): number;
   eventProfilingInfo(event: EventId, param: number): bigint;
   eventAddress(event: EventId): bigint;
-  eventWhenStatus(event: EventId, status: number, keepAlive: boolean, byWaiter: boolean): Promise<number>;
+  /** by: 0 the driver's callback, 1 the queue's thread waiting in clWaitForEvents, 2 that thread polling. */
+  eventWhenStatus(event: EventId, status: number, keepAlive: boolean, by: number): Promise<number>;
   setUserEventStatus(event: EventId, status: number): void;
   holdDependent(userEvent: EventId, event: EventId): void;
   /** Idempotent: an id already released is ignored. */

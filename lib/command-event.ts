@@ -25,19 +25,32 @@ export interface ProfilingInfo {
   end: bigint;
 }
 
-/** How an await learns that a command ended (see completionMechanism). */
-export type CompletionMechanism = 'callback' | 'waiter';
+/**
+ * How an await learns that a command ended: `callback`, the driver's event
+ * callback; `waiter`, a thread of the queue's own blocked in clWaitForEvents;
+ * `poll`, that thread asking the command's status, sleeping a quarter of the
+ * time waited so far between asks (10 to 250 us). docs/drivers.md says what
+ * each costs on each driver.
+ */
+export type CompletionMechanism = 'callback' | 'waiter' | 'poll';
+
+export const completionMechanisms: readonly CompletionMechanism[] = ['callback', 'waiter', 'poll'];
+
+/** @internal The native side's code for each mechanism (native/completion.cc, eventWhenStatus). */
+export const COMPLETION_BY = { callback: 0, waiter: 1, poll: 2 } as const satisfies Record<CompletionMechanism, number>;
 
 /**
  * @internal Chosen per driver from measurements (bench/README.md, "Awaiting"):
- * on NVIDIA's driver a thread blocked in clWaitForEvents wakes sooner than
- * the driver's callback thread calls back; on PoCL the callback is as fast
- * and costs no thread. OPENCL_INTEROP_COMPLETION=callback|waiter overrides.
+ * on NVIDIA's driver the driver's callback thread calls back later than a
+ * thread of ours sees the command end, and a thread blocked in
+ * clWaitForEvents spins (a core while an await is pending), so a polling
+ * thread, as soon and nearly free; on PoCL the callback is as fast and costs
+ * no thread. OPENCL_INTEROP_COMPLETION=callback|waiter|poll overrides.
  */
 export function completionMechanism(platformName: string): CompletionMechanism {
   const chosen = process.env.OPENCL_INTEROP_COMPLETION;
-  if (chosen === 'callback' || chosen === 'waiter') return chosen;
-  return /NVIDIA/i.test(platformName) ? 'waiter' : 'callback';
+  if (completionMechanisms.includes(chosen as CompletionMechanism)) return chosen as CompletionMechanism;
+  return /NVIDIA/i.test(platformName) ? 'poll' : 'callback';
 }
 
 /** The status a command behind a failed user event ends with in the binding's view (see Event.failedInView). */
@@ -121,8 +134,9 @@ export class EventHandle implements NativeHandle {
   profilingInfo(param: number): bigint {
     return this.addon.eventProfilingInfo(this.id, param);
   }
-  whenStatus(status: number, keepAlive: boolean, byWaiter = false): Promise<number> {
-    return this.addon.eventWhenStatus(this.id, status, keepAlive, byWaiter);
+  /** by: how completion is seen (COMPLETION_BY): the driver's callback, the queue's waiting or polling thread. */
+  whenStatus(status: number, keepAlive: boolean, by: number = COMPLETION_BY.callback): Promise<number> {
+    return this.addon.eventWhenStatus(this.id, status, keepAlive, by);
   }
   release(): void {
     if (this.#lent === 0) this.addon.releaseEvent(this.id);
@@ -342,7 +356,7 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
     // some skip one (PoCL takes a user event from submitted to complete, a
     // failed command may never be running): completion implies every
     // earlier status. Only the completion watch keeps the process alive.
-    const passed = this.native.whenStatus(code, false, false);
+    const passed = this.native.whenStatus(code, false);
     return Promise.race([passed, this.#watch(CL.CL_COMPLETE)]).then(reached);
   }
 
@@ -426,13 +440,13 @@ export class Event extends Resource<EventHandle> implements PromiseLike<void> {
     if (ends && !failed) {
       // The common case: the native promise is the answer (one promise hop less per await).
       // Only commands known to end go to the queue's waiting thread: it waits on one at a time.
-      const byWaiter = execStatus === CL.CL_COMPLETE && this.queue?.completion === 'waiter';
-      if (byWaiter) this.#byWaiter = true;
-      return native.whenStatus(execStatus, true, byWaiter);
+      const by = execStatus === CL.CL_COMPLETE ? COMPLETION_BY[this.queue?.completion ?? 'callback'] : COMPLETION_BY.callback;
+      if (by !== COMPLETION_BY.callback) this.#byWaiter = true;
+      return native.whenStatus(execStatus, true, by);
     }
     let settle!: (status: number) => void;
     const settled = new Promise<number>((resolve) => (settle = resolve));
-    native.whenStatus(execStatus, ends, false).then(settle);
+    native.whenStatus(execStatus, ends).then(settle);
     if (!this.keepsProcessAlive) (this.#settlers ??= []).push(settle);
     for (const gate of gates) gate.addWaiter({ event: this, settle, promise: settled, keepsAlive });
     if (failed) pollUntilEnded(this, settle, keepsAlive);

@@ -4,9 +4,9 @@
 import type { Addon, NativeContext } from './addon';
 import { CL } from './facts/cl-constants';
 import { Device, type DeviceType, deviceTypeMask } from './device';
-import { UserEvent } from './event';
+import { UserEvent, completionMechanisms } from './event';
 import { type ImageFormat, elementSize, resolveImageFormat, type ResolvedImageFormat } from './facts/cl-image-formats';
-import { OpenCLError } from './errors';
+import { OpenCLError, describeValue } from './errors';
 import { checkHost } from './host-memory';
 import { decode } from './info';
 import { hasEntryPoint, ready } from './loader';
@@ -199,13 +199,22 @@ export class Context extends Resource<NativeContext> {
     if (!(device instanceof Device) || !this.devices.includes(device)) {
       throw new TypeError("device must be one of the context's devices");
     }
+    const { completion } = options;
+    if (completion !== undefined && !completionMechanisms.includes(completion))
+      throw new TypeError(
+        `options.completion must be ${completionMechanisms.map((m) => `'${m}'`).join(', ')} or undefined; got ${describeValue(completion)}`,
+      );
+    if (options.outOfOrder && (completion === 'waiter' || completion === 'poll'))
+      throw new TypeError(
+        `options.completion '${completion}' needs an in-order queue (its thread waits on the awaits in order); an out-of-order queue's awaits take the driver's callbacks: leave completion out or make it 'callback'`,
+      );
     let bits = 0n;
     if (options.outOfOrder) bits |= BigInt(CL.CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     if (options.profiling) bits |= BigInt(CL.CL_QUEUE_PROFILING_ENABLE);
     const withProperties = this.#modern() && hasEntryPoint('clCreateCommandQueueWithProperties');
     const props = withProperties ? (bits ? [BigInt(CL.CL_QUEUE_PROPERTIES), bits] : []) : null;
     const native = this.addon.createQueue(this.native, device.native, props, bits);
-    return new CommandQueue(native, this, device, { outOfOrder: options.outOfOrder === true, profiling: options.profiling === true });
+    return new CommandQueue(native, this, device, { outOfOrder: options.outOfOrder === true, profiling: options.profiling === true }, completion);
   }
 
   /** A buffer of `size` bytes, or initialized with a copy of `data`. */

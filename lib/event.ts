@@ -20,6 +20,7 @@ export {
   type ProfilingInfo,
   type UserEventState,
 } from './command-event';
+export { completionMechanisms } from './command-event';
 /** @internal */
 export { completionMechanism, refuseToBlock } from './command-event';
 export type { ExecutionStatus } from './event-status';

@@ -28,7 +28,16 @@ export {
   errorName,
   type D3D9Family,
 } from './errors';
-export { Event, UserEvent, waitForEvents, type ExecutionStatus, type ProfilingInfo, type UserEventState } from './event';
+export {
+  Event,
+  UserEvent,
+  completionMechanisms,
+  waitForEvents,
+  type CompletionMechanism,
+  type ExecutionStatus,
+  type ProfilingInfo,
+  type UserEventState,
+} from './event';
 export { HostMemory, allocateHostMemory, type HostData } from './host-memory';
 export {
   elementSize,
@@ -68,6 +77,7 @@ export {
   type KernelRunOptions,
   type MapAccess,
   type QueueOptions,
+  type QueueProperties,
   type TransferOptions,
 } from './queue';
 export { Resource } from './resource';

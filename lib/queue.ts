@@ -47,6 +47,22 @@ export interface KernelRunOptions extends EnqueueOptions {
 export interface QueueOptions {
   outOfOrder?: boolean;
   profiling?: boolean;
+  /**
+   * How awaits on this queue's commands learn that they ended (default: what
+   * measured best on the driver, `poll` on NVIDIA, `callback` elsewhere;
+   * OPENCL_INTEROP_COMPLETION overrides the default). `waiter` blocks a
+   * thread in clWaitForEvents, which on NVIDIA spins a core while an await is
+   * pending; `poll` asks the status with sleeps growing with the wait (10 to
+   * 250 us). `waiter` and `poll` need an in-order queue. docs/drivers.md
+   * compares them.
+   */
+  completion?: CompletionMechanism;
+}
+
+/** A queue's OpenCL properties. */
+export interface QueueProperties {
+  outOfOrder: boolean;
+  profiling: boolean;
 }
 
 /** @internal How one command is enqueued: see CommandQueue.submit(). */
@@ -90,15 +106,16 @@ export class CommandQueue extends Resource<NativeQueue> {
   #gates: readonly Gate[] = [];
   /** Out-of-order queues: the user events the last barrier waits on, which every later command waits on too. */
   #barrierGates: readonly Gate[] = [];
-  #properties?: Required<QueueOptions>;
+  #properties?: QueueProperties;
   #compilesInProcess?: boolean;
 
   /** @internal */
-  constructor(native: NativeQueue, context: ContextLink, device: Device, options?: Required<QueueOptions>) {
+  constructor(native: NativeQueue, context: ContextLink, device: Device, options?: QueueProperties, completion?: CompletionMechanism) {
     super(native);
     this.context = context;
     this.device = device;
     this.#properties = options;
+    this.#completion = completion;
   }
 
   get kind(): string {
@@ -109,7 +126,7 @@ export class CommandQueue extends Resource<NativeQueue> {
     return this.native.info(param);
   }
 
-  get properties(): Required<QueueOptions> {
+  get properties(): QueueProperties {
     if (this.#properties) return this.#properties;
     const bits = decode.ulong(this.native.info(CL.CL_QUEUE_PROPERTIES));
     return (this.#properties = {
@@ -121,10 +138,11 @@ export class CommandQueue extends Resource<NativeQueue> {
   #completion?: CompletionMechanism;
 
   /**
-   * @internal How awaits on this queue's commands learn that they ended. The
-   * queue's waiting thread waits in the order of the awaits, which is the
-   * order an in-order queue ends its commands: an out-of-order queue's
-   * awaits take the driver's callbacks.
+   * How awaits on this queue's commands learn that they ended (the
+   * `completion` option, else the driver's default). The queue's waiting
+   * thread waits in the order of the awaits, which is the order an in-order
+   * queue ends its commands: an out-of-order queue's awaits take the
+   * driver's callbacks.
    */
   get completion(): CompletionMechanism {
     if (this.#completion) return this.#completion;

@@ -107,7 +107,11 @@ void DropDelivery(void* user) { delete static_cast<EventStatusDelivery*>(user); 
 // Completion seen by a thread blocked in clWaitForEvents instead of by the
 // driver's callback: on some drivers (NVIDIA's) the waiting thread wakes
 // sooner than the driver's callback thread calls back (bench/README.md,
-// "Awaiting"). One thread per command queue (a lane), started at the queue's
+// "Awaiting"), but it spins on NVIDIA's: a core busy while an await is
+// pending. A polling lane asks the command's status instead, sleeping a
+// quarter of the time waited so far between asks (10 to 250 us): at most a
+// quarter later than the command ended, and nearly no CPU.
+// One thread per command queue (a lane), started at the queue's
 // first await, waits on that queue's awaited commands in the order they were
 // awaited, so nothing waits behind a command of another queue, context,
 // device or worker. lib/ sends only commands of in-order queues that it
@@ -122,14 +126,15 @@ class CompletionWaiters {
     return *waiters;
   }
 
-  // Takes a reference on the event. False when it has no queue or no thread could be started.
-  bool Watch(const CoreApi& api, cl_event event, EventStatusDelivery* delivery) {
+  // Takes a reference on the event. False when it has no queue or no thread could be started. A queue's lane
+  // polls or waits as its first await asked (lib/ asks the same for every await of a queue).
+  bool Watch(const CoreApi& api, cl_event event, EventStatusDelivery* delivery, bool poll) {
     cl_command_queue queue = nullptr;
     if (api.clGetEventInfo(event, CL_EVENT_COMMAND_QUEUE, sizeof(queue), &queue, nullptr) != CL_SUCCESS || !queue) return false;
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) return false;
     auto found = lanes_.find(queue);
-    Lane* lane = found == lanes_.end() ? Start(queue) : found->second;
+    Lane* lane = found == lanes_.end() ? Start(queue, poll) : found->second;
     if (!lane) return false;
     api.clRetainEvent(event);
     {
@@ -168,12 +173,14 @@ class CompletionWaiters {
     std::condition_variable wake;
     std::deque<std::pair<cl_event, EventStatusDelivery*>> items;
     bool forgotten = false;  // no longer in lanes_
+    bool poll = false;       // asks the status instead of blocking in clWaitForEvents
   };
 
   // Under mutex_.
-  Lane* Start(cl_command_queue queue) {
+  Lane* Start(cl_command_queue queue, bool poll) {
     if (lanes_.size() >= kMaxLanes) return nullptr;
     auto* lane = new Lane();
+    lane->poll = poll;
     try {
       std::thread([this, lane, queue] {
         NameThisThread("ocl-waiter");
@@ -239,7 +246,7 @@ class CompletionWaiters {
       lock.unlock();
       const CoreApi* api = ApiOrNull();
       if (!DeliveryAbandoned(delivery)) {
-        cl_int waited = api->clWaitForEvents(1, &event);
+        cl_int waited = lane->poll ? PollUntilEnded(*api, event) : api->clWaitForEvents(1, &event);
         if (stopping_) {
           --inDriver_;
           return;
@@ -260,6 +267,23 @@ class CompletionWaiters {
       api->clReleaseEvent(event);
       --inDriver_;
       lock.lock();
+    }
+  }
+
+  // Asks the status until the command has ended: CL_SUCCESS once complete, else the failure (or, at exit,
+  // CL_SUCCESS with stopping_ set, which Run checks).
+  cl_int PollUntilEnded(const CoreApi& api, cl_event event) {
+    using Clock = std::chrono::steady_clock;
+    const auto started = Clock::now();
+    for (;;) {
+      cl_int status = CL_QUEUED;
+      cl_int asked = api.clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr);
+      if (asked != CL_SUCCESS) return asked;
+      if (status == CL_COMPLETE) return CL_SUCCESS;
+      if (status < 0) return status;  // Run asks the status again and reports it
+      if (stopping_) return CL_SUCCESS;
+      auto pause = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started) / 4;
+      std::this_thread::sleep_for(std::clamp(pause, std::chrono::microseconds(10), std::chrono::microseconds(250)));
     }
   }
 
@@ -444,16 +468,18 @@ void ForgetQueue(cl_command_queue queue) {
 
 namespace {
 
-// eventWhenStatus(id, execStatus, keepAlive, byWaiter) -> Promise<number>:
+// eventWhenStatus(id, execStatus, keepAlive, by) -> Promise<number>:
 // resolves with the status the driver reports once the event reaches
-// execStatus (or fails). byWaiter: completion seen by the queue's waiting
-// thread (CompletionWaiters) instead of a driver callback.
+// execStatus (or fails). by: 0 a driver callback, 1 the queue's waiting
+// thread (CompletionWaiters) blocked in clWaitForEvents, 2 that thread
+// polling the status.
 Napi::Value EventWhenStatus(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   cl_event event = EventOf(info[0]);
   cl_int execStatus = info[1].As<Napi::Number>().Int32Value();
   bool keepAlive = FlagOf(info[2]);
-  bool byWaiter = FlagOf(info[3]) && execStatus == CL_COMPLETE;
+  int32_t by = info[3].IsNumber() ? info[3].As<Napi::Number>().Int32Value() : 0;
+  bool byWaiter = (by == 1 || by == 2) && execStatus == CL_COMPLETE;
   const CoreApi& api = Api(env);
   AddonData& data = AddonData::Get(env);
   auto* delivery = new EventStatusDelivery(env);
@@ -462,7 +488,7 @@ Napi::Value EventWhenStatus(const Napi::CallbackInfo& info) {
   Napi::Promise promise = delivery->deferred.Promise();
   // Counted before the call: some drivers invoke the callback synchronously.
   if (keepAlive) data.hub->Hold(env);
-  if (byWaiter && api.clWaitForEvents && CompletionWaiters::Instance().Watch(api, event, delivery)) return promise;
+  if (byWaiter && api.clWaitForEvents && CompletionWaiters::Instance().Watch(api, event, delivery, by == 2)) return promise;
   cl_int status = NotifyOnStatus(api, event, execStatus, OnEventStatus, delivery, DeliveryAbandoned, DropDelivery);
   if (status != CL_SUCCESS) {
     // The callback was not registered, so the delivery is still ours.

@@ -57,7 +57,7 @@ const streams = (shortOn: 'reference' | 'pocl') => `
 describe('an await is not held behind an unrelated long command', () => {
   for (const shortOn of ['reference', 'pocl'] as const) {
     const where = shortOn === 'reference' ? 'on the reference driver' : 'on a second PoCL queue (PoCL runs the two queues concurrently)';
-    it.each([['callback'], ['waiter'], [undefined]])(
+    it.each([['callback'], ['waiter'], ['poll'], [undefined]])(
       `a 4 KiB write ${where}, awaited while a ~300 ms PoCL kernel is awaited, resolves while the kernel runs (OPENCL_INTEROP_COMPLETION=%s)`,
       async (mode) => {
         const { value } = await runNodeForValue(streams(shortOn), { env: { OPENCL_INTEROP_COMPLETION: mode } });
@@ -73,9 +73,11 @@ describe('an await is not held behind an unrelated long command', () => {
 });
 
 // The waiting threads at teardown: no crash, no hang, no call into a driver
-// being torn down. Each in a fresh process in the waiter mode.
-describe("waiting threads at exit, at a worker's end, and behind a user event never set", () => {
-  const setup = `
+// being torn down. Each in a fresh process in the waiter and the poll modes.
+describe.each([['waiter'], ['poll']])(
+  "waiting threads at exit, at a worker's end, and behind a user event never set (OPENCL_INTEROP_COMPLETION=%s)",
+  (mode) => {
+    const setup = `
     const byName = (name) => ocl.getPlatforms().find((p) => p.name === name);
     const open = async () => {
       const context = ocl.createContext({ devices: [byName('Portable Computing Language').getDevices()[0]] });
@@ -84,11 +86,11 @@ describe("waiting threads at exit, at a worker's end, and behind a user event ne
       const kernel = program.createKernel('spin_exit').setArgs(context.createBuffer(64), ['int', 1]);
       return { context, kernel };
     };`;
-  const waiter = { env: { OPENCL_INTEROP_COMPLETION: 'waiter' } };
+    const waiter = { env: { OPENCL_INTEROP_COMPLETION: mode } };
 
-  it('process.exit() with awaits in flight on three queues (kernels of ~1 s): exits with status 0', async () => {
-    const { value } = await runNodeForValue(
-      `${setup}
+    it('process.exit() with awaits in flight on three queues (kernels of ~1 s): exits with status 0', async () => {
+      const { value } = await runNodeForValue(
+        `${setup}
       (async () => {
         const { context, kernel } = await open();
         const queues = [context.createQueue(), context.createQueue(), context.createQueue()];
@@ -97,14 +99,14 @@ describe("waiting threads at exit, at a worker's end, and behind a user event ne
         for (const queue of queues) queue.enqueueKernel(kernel, 1).then(() => console.log('ended'));
         setTimeout(() => { console.log(JSON.stringify('exiting')); process.exit(0); }, 100);
       })();`,
-      waiter,
-    );
-    expect(value).toBe('exiting');
-  });
+        waiter,
+      );
+      expect(value).toBe('exiting');
+    });
 
-  it('a worker terminated with awaits in flight: the others (and the main thread) go on, and the process exits by itself', async () => {
-    const { value } = await runNodeForValue(
-      `
+    it('a worker terminated with awaits in flight: the others (and the main thread) go on, and the process exits by itself', async () => {
+      const { value } = await runNodeForValue(
+        `
       const { Worker } = require('node:worker_threads');
       const source = ${JSON.stringify(`const ocl = require(${JSON.stringify(resolve(__dirname, '../dist/index.js'))});`)} + ${JSON.stringify(setup)} + \`
         (async () => {
@@ -125,14 +127,14 @@ describe("waiting threads at exit, at a worker's end, and behind a user event ne
         await queue.writeBuffer(context.createBuffer(16), new Uint8Array(16));
         console.log(JSON.stringify({ code, mainGoesOn: true }));
       });`,
-      waiter,
-    );
-    expect(value).toEqual({ code: 1, mainGoesOn: true });
-  });
+        waiter,
+      );
+      expect(value).toEqual({ code: 1, mainGoesOn: true });
+    });
 
-  it('an awaited command behind a user event never set, on a queue with waited commands: the process exits when the script ends', async () => {
-    const { value } = await runNodeForValue(
-      `${setup}
+    it('an awaited command behind a user event never set, on a queue with waited commands: the process exits when the script ends', async () => {
+      const { value } = await runNodeForValue(
+        `${setup}
       (async () => {
         const { context, kernel } = await open();
         const queue = context.createQueue();
@@ -142,8 +144,64 @@ describe("waiting threads at exit, at a worker's end, and behind a user event ne
         queue.writeBuffer(context.createBuffer(16), new Uint8Array(16)).then(() => console.log('never'));
         console.log(JSON.stringify('script ended'));
       })();`,
-      { ...waiter, timeout: 60_000 },
-    );
-    expect(value).toBe('script ended');
+        { ...waiter, timeout: 60_000 },
+      );
+      expect(value).toBe('script ended');
+    });
+  },
+);
+
+describe("createQueue's completion option: how awaits on the queue learn that a command ended", () => {
+  it.each([['callback'], ['waiter'], ['poll']] as const)(
+    "completion: '%s': the queue says so, and awaited writes, reads and a kernel of ~50 ms resolve with their results",
+    async (mode) => {
+      const { value } = await runNodeForValue(`
+        (async () => {
+          const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+          const context = ocl.createContext({ devices: [platform.getDevices()[0]] });
+          const queue = context.createQueue(undefined, { completion: ${JSON.stringify(mode)} });
+          const program = context.createProgram('__kernel void spin_option(__global float* a, int n) { float x = 0.5f; for (int j = 0; j < n; j++) x = sin(x) * 0.5f + cos(x + j) * 0.5f; a[get_global_id(0)] = x + 1.0f; }');
+          await program.build();
+          const out = context.createBuffer(4);
+          const kernel = program.createKernel('spin_option').setArgs(out, ['int', 1]);
+          await queue.enqueueKernel(kernel, 1);
+          kernel.setArg(1, 300000, 'int');
+          const started = performance.now();
+          await queue.enqueueKernel(kernel, 1);
+          const kernelMs = performance.now() - started;
+          const buffer = context.createBuffer(1 << 20);
+          const data = new Uint8Array(1 << 20).map((_, i) => i % 251);
+          const back = new Uint8Array(1 << 20);
+          await queue.writeBuffer(buffer, data);
+          await queue.readBuffer(buffer, back);
+          const first = new Float32Array(1);
+          await queue.readBuffer(out, first);
+          console.log(JSON.stringify({ completion: queue.completion, same: back.every((b, i) => b === data[i]), kernelRan: first[0] !== 0, kernelMs }));
+          queue.release();
+          context.release();
+        })();`);
+      const result = value as { completion: string; same: boolean; kernelRan: boolean; kernelMs: number };
+      expect(result).toMatchObject({ completion: mode, same: true, kernelRan: true });
+    },
+    120_000,
+  );
+
+  it('a value that is no mechanism is a TypeError naming the option, what it takes and what it got', async () => {
+    const { poclSetup } = await import('./helpers');
+    const { context, queue } = poclSetup();
+    try {
+      expect(() => context.createQueue(undefined, { completion: 'spin' as never })).toThrow(
+        new TypeError("options.completion must be 'callback', 'waiter', 'poll' or undefined; got the string \"spin\""),
+      );
+      expect(() => context.createQueue(undefined, { outOfOrder: true, completion: 'poll' })).toThrow(
+        /options.completion 'poll' needs an in-order queue/,
+      );
+      const outOfOrder = context.createQueue(undefined, { outOfOrder: true, completion: 'callback' });
+      expect(outOfOrder.completion).toBe('callback');
+      outOfOrder.release();
+    } finally {
+      queue.release();
+      context.release();
+    }
   });
 });

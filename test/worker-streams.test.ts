@@ -56,7 +56,7 @@ Promise.all(finished).then(() => new Promise((r) => setTimeout(r, 50))).then(() 
 
 describe('worker threads, each with its own context and queue, 1000 awaited commands each', () => {
   for (const platform of ['opencl-interop reference driver', 'Portable Computing Language']) {
-    it.each([['callback'], ['waiter']])(
+    it.each([['callback'], ['waiter'], ['poll']])(
       `${platform}: every completion reaches its own thread, and a worker terminated mid-stream leaves the others running (OPENCL_INTEROP_COMPLETION=%s)`,
       async (mode) => {
         const { value } = await runNodeForValue(workers(platform), { env: { OPENCL_INTEROP_COMPLETION: mode } });
