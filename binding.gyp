@@ -46,6 +46,9 @@
         "native/video/decoder_state.cc",
         "native/video/decode_frame.cc",
         "native/video/h264_params.cc",
+        "native/video/h264_picture.cc",
+        "native/video/h265_params.cc",
+        "native/video/h265_picture.cc",
         "native/ipc/handle_channel.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native"],

@@ -50,10 +50,41 @@ describe('a device without a video decode queue (lavapipe)', () => {
     expect(() => createVideoDecoder(undefined as never)).toThrow(TypeError);
     expect(() => createVideoDecoder({ context: 5 as never })).toThrow(/options.context must be an OpenCL Context/);
     expect(() => createVideoDecoder({ context: m.context, codec: 'vp9' as never })).toThrow(/options.codec/);
+    // codec: the argument named, what it takes and what it was given, before any device is asked.
+    for (const [codec, got] of [
+      ['vp9', 'the string "vp9"'],
+      ['H265', 'the string "H265"'],
+      [265, 'number 265'],
+      [null, 'null'],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        createVideoDecoder({ context: m.context, codec: codec as never });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(TypeError);
+      expect((thrown as TypeError).message).toBe(`options.codec must be 'h264', 'h265'; got ${got}`);
+    }
     expect(() => createVideoDecoder({ context: m.context, frames: 1 })).toThrow(RangeError);
     expect(() => createVideoDecoder({ context: m.context, inFlight: 0 })).toThrow(/options.inFlight/);
     expect(() => createVideoDecoder({ context: m.context, bogus: 1 } as never)).toThrow(/bogus/);
     expect(() => createVideoDecoder({ context: m.context, queues: 'all' as never })).toThrow(/options.queues must be 'own', 'shared'/);
+  });
+
+  it("codec 'h265' (and 'h264' named) asks the same device: the typed no-decode-queue error, before any GPU work", () => {
+    using m = matchedToLavapipe();
+    for (const codec of ['h264', 'h265'] as const) {
+      let thrown: unknown;
+      try {
+        createVideoDecoder({ context: m.context, codec });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(VideoDecodeUnsupportedError);
+      expect((thrown as VideoDecodeUnsupportedError).reason).toBe('no-decode-queue');
+      expect((thrown as VideoDecodeUnsupportedError).device).toBe(m.physical.name);
+    }
   });
 
   it('in a fresh process the typed error leaves nothing behind: the process exits 0 at once', async () => {

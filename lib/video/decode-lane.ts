@@ -4,8 +4,7 @@
 // one; a second one starts a new coded video sequence (an IDR picture) on a
 // spare decode queue while the first still decodes the last sequence
 // (lib/video/decoder.ts).
-import type { H264Picture, H264Pps, H264Sps } from './h264/types';
-import { stdPps, stdSps } from './h264-vulkan';
+import type { CodecPicture, DecoderCodec } from './codec';
 import type { NativeVideoDecoder } from './native-types';
 import { FORMAT_NV12, type VideoDecodeProfile } from './support';
 
@@ -43,9 +42,9 @@ export class DecodeLane {
 
   /**
    * Ready for `picture`: a session of its coded size (made anew, once the frames in flight are done, when the size
-   * changed) holding the parameter sets of version `version`.
+   * changed) holding the parameter sets of version `version` (the codec's, as it keeps them).
    */
-  async fit(picture: H264Picture, profile: VideoDecodeProfile, version: number, sps: Iterable<H264Sps>, pps: Iterable<H264Pps>): Promise<void> {
+  async fit(picture: CodecPicture, profile: VideoDecodeProfile, version: number, codec: DecoderCodec): Promise<void> {
     const size = `${picture.codedWidth}x${picture.codedHeight}`;
     if (size !== this.#size) {
       await this.drain();
@@ -54,7 +53,7 @@ export class DecodeLane {
       this.#params = -1;
     }
     if (this.#params !== version) {
-      this.native.setParameters([...sps].map(stdSps), [...pps].map(stdPps));
+      codec.sendParameters(this.native);
       this.#params = version;
     }
   }

@@ -1,6 +1,6 @@
 // What a decoder starts from: its options checked, and the Vulkan device that
 // is the OpenCL device's GPU (matched by UUID) checked for what the decoder
-// needs (a decode queue family that decodes H.264 into NV12 pictures that are
+// needs (a decode queue family that decodes its codec into NV12 pictures that are
 // both DPB and output, and copies them out), joined to its decode queues, with
 // the way its frames are ordered between Vulkan and OpenCL.
 import type { Context } from '../context';
@@ -12,7 +12,7 @@ import { createVulkanInstance, type VulkanInstance } from '../vulkan/instance';
 import type { DecodeQueueClient } from './decode-queues';
 import { VideoDecodeUnsupportedError } from './errors';
 import type { VideoFrameSync } from './frames';
-import { videoDecodeSupport, type VideoDecodeSupport } from './support';
+import { videoDecodeSupport, type VideoCodec, type VideoDecodeSupport } from './support';
 import { videoDevice, type VideoDevice } from './video-device';
 
 export interface VideoDecoderOptions {
@@ -20,8 +20,8 @@ export interface VideoDecoderOptions {
   context: Context;
   /** Its device the frames are used on (default: the context's first). Its UUID picks the Vulkan device. */
   device?: Device;
-  /** 'h264' (the only codec now). */
-  codec?: 'h264';
+  /** 'h264' (default) or 'h265' (H.265 Main: 8-bit 4:2:0). */
+  codec?: VideoCodec;
   /** Output frames in the pool (default: what the stream needs for reordering + 4). At least the stream's DPB size + 2. */
   frames?: number;
   /** Decodes in flight on the decode queue (1 to 16, default 4). */
@@ -45,6 +45,7 @@ export interface VideoDecoderOptions {
 
 /** A decoder's starting point, checked. */
 export interface DecoderSetup {
+  readonly codec: VideoCodec;
   readonly context: Context;
   readonly device: Device;
   readonly support: VideoDecodeSupport;
@@ -74,7 +75,8 @@ export function setUpDecoder(options: VideoDecoderOptions): DecoderSetup {
   const context = o.context;
   if (typeof context !== 'object' || context === null || !('platform' in context))
     throw new TypeError(`options.context must be an OpenCL Context; got ${describeValue(context)}`);
-  checkChoice(o.codec, 'options.codec', ['h264'] as const, 'h264');
+  const codec = checkChoice(o.codec, 'options.codec', ['h264', 'h265'] as const, 'h264');
+  const name = codec === 'h265' ? 'H.265' : 'H.264';
   const shareQueues = checkChoice(o.queues, 'options.queues', ['own', 'shared'] as const, 'shared') === 'shared';
   const frames = o.frames === undefined ? undefined : checkInt(o.frames, 'options.frames', 3, 64);
   const inFlight = o.inFlight === undefined ? 4 : checkInt(o.inFlight, 'options.inFlight', 1, 16);
@@ -93,12 +95,12 @@ export function setUpDecoder(options: VideoDecoderOptions): DecoderSetup {
   const support = videoDecodeSupport(instance, physical);
   if (support.decodeFamily === null)
     throw new VideoDecodeUnsupportedError('no-decode-queue', physical.name, 'this device has no video decode queue (VK_KHR_video_decode_queue)');
-  if (!support.codecs.includes('h264')) throw new VideoDecodeUnsupportedError('no-codec', physical.name, 'its decode queues do not decode H.264');
-  if (!support.profiles.some((p) => p.coincide && p.copyable))
+  if (!support.codecs.includes(codec)) throw new VideoDecodeUnsupportedError('no-codec', physical.name, `its decode queues do not decode ${name}`);
+  if (!support.profiles.some((p) => p.codec === codec && p.coincide && p.copyable))
     throw new VideoDecodeUnsupportedError(
       'no-format',
       physical.name,
-      'no H.264 profile decodes into NV12 pictures that are both DPB and output and can be copied',
+      `no ${name} profile decodes into NV12 pictures that are both DPB and output and can be copied`,
     );
   if (!support.decodeTransfers)
     throw new VideoDecodeUnsupportedError(
@@ -120,5 +122,5 @@ export function setUpDecoder(options: VideoDecoderOptions): DecoderSetup {
   if (wanted !== undefined) checkChoice(wanted, 'options.sync', ['semaphores', 'host'] as const);
   if (wanted === 'semaphores' && !semaphores)
     throw new VideoDecodeUnsupportedError('no-semaphores', physical.name, 'Vulkan does not export, or OpenCL does not import, opaque-fd semaphores');
-  return { context, device, support, video, queue, sync: wanted ?? (semaphores ? 'semaphores' : 'host'), frames, inFlight };
+  return { codec, context, device, support, video, queue, sync: wanted ?? (semaphores ? 'semaphores' : 'host'), frames, inFlight };
 }

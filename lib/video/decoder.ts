@@ -1,11 +1,13 @@
-// The video decoder: H.264 access units in, NV12 frames in OpenCL memory out,
-// in display order. The bitstream room (lib/video/h264) turns NAL units into
-// pictures (with DPB slots and references) and output notifications; this
-// front gives each picture an output frame of its pool and a ring slot, and
-// the Vulkan back end (native/video) decodes it and copies it into the frame.
-// A second back end (VA-API) or codec (H.265) plugs in at `#decodePicture`
-// and the native calls; the pool (frame-pool.ts), ordering and lifetimes stay.
-// Its options and device are checked in decoder-setup.ts.
+// The video decoder: H.264 or H.265 access units in, NV12 frames in OpenCL
+// memory out, in display order. The codec's bitstream room (lib/video/h264,
+// lib/video/h265) turns NAL units into pictures (with DPB slots and
+// references) and output notifications; this front gives each picture an
+// output frame of its pool and a ring slot, and the Vulkan back end
+// (native/video) decodes it and copies it into the frame. What differs per
+// codec (input, profile, parameter sets, descriptor) is its DecoderCodec
+// (codec.ts), chosen at construction; a second back end (VA-API) plugs in at
+// `#decodePicture` and the native calls; the pool (frame-pool.ts), ordering
+// and lifetimes stay. Its options and device are checked in decoder-setup.ts.
 import type { Context } from '../context';
 import { describeValue } from '../errors';
 import type { Device } from '../device';
@@ -19,10 +21,11 @@ import { setUpDecoder, type VideoDecoderOptions } from './decoder-setup';
 import { FramePool } from './frame-pool';
 import { PipelineFrameSource } from './pipeline-source';
 import type { VideoFrame, VideoFrameSync } from './frames';
-import { H264Input, checkChunk, type H264InputOptions, type VideoPacket } from './h264-input';
-import { pictureDescriptor } from './h264-vulkan';
-import type { H264Event, H264Picture, H264Pps, H264Sps } from './h264/types';
-import type { VideoDecodeProfile, VideoDecodeSupport } from './support';
+import type { CodecEvent, CodecInput, CodecPicture, DecoderCodec, VideoInputOptions } from './codec';
+import { H264Codec } from './h264-codec';
+import { H265Codec } from './h265-codec';
+import { checkChunk, type VideoPacket } from './nal-input';
+import type { VideoCodec, VideoDecodeProfile, VideoDecodeSupport } from './support';
 import type { VideoDevice } from './video-device';
 
 export type { VideoDecoderOptions } from './decoder-setup';
@@ -38,12 +41,13 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
 }
 
 /**
- * An H.264 decoder on the GPU's video decode queue (Vulkan Video), its frames
- * imported into OpenCL. Make it with createVideoDecoder(); run decode() (one
- * run at a time); dispose() when done.
+ * An H.264 or H.265 decoder on the GPU's video decode queue (Vulkan Video),
+ * its frames imported into OpenCL. Make it with createVideoDecoder(); run
+ * decode() (one run at a time); dispose() when done.
  */
 export class VideoDecoder {
-  readonly codec = 'h264' as const;
+  /** options.codec: 'h264' (default) or 'h265'. */
+  readonly codec: VideoCodec;
   readonly sync: VideoFrameSync;
   /** What the Vulkan device decodes. */
   readonly support: VideoDecodeSupport;
@@ -58,9 +62,12 @@ export class VideoDecoder {
   readonly #lanes: DecodeLane[] = [];
   #lane: DecodeLane | null = null;
   #profile: VideoDecodeProfile | null = null;
-  readonly #sps = new Map<number, H264Sps>();
-  readonly #pps = new Map<number, H264Pps>();
-  /** Moves whenever #sps or #pps changes: a lane re-sends its session parameters when it last sent another. */
+  /** The codec's side: its input, profile, parameter sets (it keeps them) and descriptors. */
+  readonly #codec: DecoderCodec;
+  /** The device's profiles of the codec, and those that decode into copyable NV12 pictures that are DPB and output at once. */
+  readonly #codecProfiles: readonly VideoDecodeProfile[];
+  readonly #profiles: readonly VideoDecodeProfile[];
+  /** Moves whenever the parameter sets kept change: a lane re-sends its session parameters when it last sent another. */
   #paramsVersion = 0;
   #spareStarts = 0;
   readonly #pool: FramePool;
@@ -74,6 +81,10 @@ export class VideoDecoder {
   /** @internal */
   constructor(options: VideoDecoderOptions) {
     const setup = setUpDecoder(options);
+    this.codec = setup.codec;
+    this.#codec = setup.codec === 'h265' ? new H265Codec() : new H264Codec();
+    this.#codecProfiles = setup.support.profiles.filter((p) => p.codec === setup.codec);
+    this.#profiles = this.#codecProfiles.filter((p) => p.coincide && p.copyable);
     this.context = setup.context;
     this.device = setup.device;
     this.support = setup.support;
@@ -134,12 +145,8 @@ export class VideoDecoder {
   }
 
   /** Checks the picture against the device, fits the pool to it and keeps its parameter sets. */
-  #prepare(picture: H264Picture): void {
-    const sps = picture.sps;
-    if (!this.#profile) {
-      const profiles = this.support.profiles.filter((p) => p.coincide && p.copyable);
-      this.#profile = profiles.find((p) => p.profileIdc === sps.profileIdc) ?? profiles.find((p) => p.profileIdc === 100) ?? profiles[0]!;
-    }
+  #prepare(picture: CodecPicture): void {
+    this.#profile ??= this.#codec.profileFor(picture, this.#profiles);
     const profile = this.#profile;
     if (picture.codedWidth > profile.maxWidth || picture.codedHeight > profile.maxHeight)
       throw new VideoDecodeUnsupportedError(
@@ -147,30 +154,27 @@ export class VideoDecoder {
         this.support.device,
         `the stream is ${picture.codedWidth}x${picture.codedHeight}; the device decodes at most ${profile.maxWidth}x${profile.maxHeight}`,
       );
-    this.#pool.fit(picture);
-    // Parameter sets: the session parameters hold every SPS and PPS seen, as last sent (the sequencer makes a new
-    // record whenever one changes).
-    if (this.#sps.get(sps.spsId) !== sps || this.#pps.get(picture.pps.ppsId) !== picture.pps) {
-      this.#sps.set(sps.spsId, sps);
-      this.#pps.set(picture.pps.ppsId, picture.pps);
-      this.#paramsVersion++;
-    }
+    this.#pool.fit(picture.crop, this.#codec.dpbFrames(picture));
+    // Parameter sets: the session parameters hold every one seen, as last sent.
+    if (this.#codec.keepParameters(picture)) this.#paramsVersion++;
   }
 
   #newLane(): DecodeLane {
-    const lane = new DecodeLane(this.#video.native.createDecoder(this.queueIndex, this.#profile!.profileIdc, this.#inFlight), this.#inFlight);
+    const native = this.#video.native.createDecoder(this.queueIndex, this.#profile!.profileIdc, this.#inFlight, this.codec);
+    const lane = new DecodeLane(native, this.#inFlight);
     this.#lanes.push(lane);
     return lane;
   }
 
   /**
-   * An IDR picture references nothing decoded before it: while this decoder's frames are still in flight, it may
+   * An IDR picture (H.265: an IRAP picture that starts a coded video sequence) references nothing decoded before it:
+   * while this decoder's frames are still in flight, it may
    * start on its other session (made on first use) on a spare decode queue, which then decodes beside the one
    * finishing the last sequence. The spare queue taken, or -1 (the picture stays on the current session).
    */
-  #switchLane(picture: H264Picture): number {
+  #switchLane(picture: CodecPicture): number {
     const lane = this.#lane;
-    if (!lane || !picture.isIdr || picture.references.length > 0 || !lane.busy) return -1;
+    if (!lane || !this.#codec.startsSequence(picture) || !lane.busy) return -1;
     const other = this.#lanes.find((l) => l !== lane);
     if (other?.busy) return -1;
     const queue = this.#video.queues.takeSpare(this.#queue);
@@ -183,7 +187,7 @@ export class VideoDecoder {
 
   // ---- one picture ----------------------------------------------------------------------------
 
-  async #decodePicture(picture: H264Picture, frame: VideoFrame): Promise<void> {
+  async #decodePicture(picture: CodecPicture, frame: VideoFrame): Promise<void> {
     // Disposed meanwhile: no session is made for a decoder that has let its sessions go.
     this.#check();
     const queues = this.#video.queues;
@@ -191,7 +195,7 @@ export class VideoDecoder {
       this.#lane = this.#newLane();
       // Where a spare queue may take a later sequence, its session is made now, not when a sequence waits for it.
       if (queues.hasSpare(this.#queue)) {
-        await this.#newLane().fit(picture, this.#profile!, this.#paramsVersion, this.#sps.values(), this.#pps.values());
+        await this.#newLane().fit(picture, this.#profile!, this.#paramsVersion, this.#codec);
         this.#check();
       }
     }
@@ -199,7 +203,7 @@ export class VideoDecoder {
     let done: Promise<void>;
     try {
       const lane = this.#lane!;
-      await lane.fit(picture, this.#profile!, this.#paramsVersion, this.#sps.values(), this.#pps.values());
+      await lane.fit(picture, this.#profile!, this.#paramsVersion, this.#codec);
       const ring = await lane.slot();
       this.#check();
       if (queue < 0) {
@@ -221,7 +225,7 @@ export class VideoDecoder {
     done.then(back, back);
   }
 
-  #submit(lane: DecodeLane, ring: number, queue: number, picture: H264Picture, frame: VideoFrame): Promise<void> {
+  #submit(lane: DecodeLane, ring: number, queue: number, picture: CodecPicture, frame: VideoFrame): Promise<void> {
     const wait: VulkanSemaphore[] = [];
     const signal: VulkanSemaphore[] = [];
     // The last picture's signal, if nobody waited on it, is consumed here (on another queue, it has been signalled).
@@ -231,7 +235,7 @@ export class VideoDecoder {
     const layout = this.#pool.layout!;
     const done = lane.native.decode(
       ring,
-      pictureDescriptor(picture),
+      this.#codec.descriptor(picture),
       Uint32Array.from(picture.sliceOffsets),
       picture.data,
       frame.buffer.native,
@@ -244,7 +248,7 @@ export class VideoDecoder {
     frame.readyPending = frame.ready !== null;
     frame.queue = queue;
     frame.state = 'waiting';
-    frame.poc = picture.picOrderCnt;
+    frame.poc = this.#codec.poc(picture);
     frame.decodeIndex = picture.decodeIndex;
     frame.done = done;
     this.#byDecodeIndex.set(picture.decodeIndex, frame);
@@ -261,10 +265,17 @@ export class VideoDecoder {
     return done;
   }
 
-  #output(decodeIndex: number): void {
+  #output(decodeIndex: number, discard: boolean): void {
     const frame = this.#byDecodeIndex.get(decodeIndex);
     if (!frame) return; // a picture the back end never decoded (it failed before): nothing to show
     this.#byDecodeIndex.delete(decodeIndex);
+    if (discard) {
+      // The stream asks for it not to be shown (H.265's NoOutputOfPriorPicsFlag, pic_output_flag): back to the pool once decoded.
+      frame.state = 'returning';
+      const back = () => this.#pool.released(frame, null);
+      (frame.done ?? Promise.resolve()).then(back, back);
+      return;
+    }
     frame.displayIndex = this.#displayed++;
     this.#display.push(frame);
   }
@@ -278,10 +289,10 @@ export class VideoDecoder {
   }
 
   /** Acts on the sequencer's events in order: decodes pictures, queues outputs, and yields what is due. */
-  async *#act(events: readonly H264Event[], source: H264Input): AsyncGenerator<VideoFrame, void, undefined> {
+  async *#act(events: readonly CodecEvent<CodecPicture>[], source: CodecInput<CodecPicture>): AsyncGenerator<VideoFrame, void, undefined> {
     for (const event of events) {
       if (event.type === 'output') {
-        this.#output(event.decodeIndex);
+        this.#output(event.decodeIndex, this.#codec.discards && event.discard === true);
         continue;
       }
       this.#check();
@@ -296,30 +307,27 @@ export class VideoDecoder {
       const into = frame ?? (await this.#pool.waitForFree(() => this.#check()));
       into.timestamp = source.takeTimestamp(event.picture.decodeIndex);
       await this.#decodePicture(event.picture, into);
+      // A picture not to be shown (H.265's pic_output_flag 0) gets no output event: its frame goes back once decoded.
+      if (!this.#codec.shown(event.picture)) this.#output(event.picture.decodeIndex, true);
     }
     while (this.#display.length) yield await this.#nextShown();
   }
 
   /**
-   * Decodes a stream: Annex-B bytes (a whole `.h264` file, or chunks of it of
-   * any size), or with `{ format: 'avcc', extradata }`
+   * Decodes a stream: Annex-B bytes (a whole `.h264` / `.h265` file, or
+   * chunks of it of any size), or with `{ format: 'avcc', extradata }` (H.264)
+   * or `{ format: 'hvcc', extradata }` (H.265)
    * MP4 samples (length-prefixed NAL units, one access unit per chunk). A
    * chunk may be a packet `{ data, timestamp }` (one whole access unit, as a
    * demuxer gives it): the frame decoded from it carries its timestamp. Yields
    * the frames in display order; each is yours until frame.release().
    */
-  async *decode(input: VideoInput, options?: H264InputOptions): AsyncGenerator<VideoFrame, void, undefined> {
+  async *decode(input: VideoInput, options?: VideoInputOptions): AsyncGenerator<VideoFrame, void, undefined> {
     this.#check();
     if (this.#running) throw new VideoDecoderStateError('decode() is already running on this decoder: one run at a time');
     if (!(input instanceof Uint8Array) && !isAsyncIterable(input) && !(typeof input === 'object' && input !== null && Symbol.iterator in input))
       throw new TypeError(`input must be a Uint8Array or an (async) iterable of Uint8Array chunks or packets; got ${describeValue(input)}`);
-    const profile = this.support.profiles.find((p) => p.profileIdc === 100) ?? this.support.profiles[0]!;
-    const source = new H264Input(options, {
-      maxWidth: profile.maxWidth,
-      maxHeight: profile.maxHeight,
-      maxSlots: profile.maxDpbSlots,
-      maxLevelIdc: profile.maxLevelIdc,
-    });
+    const source = this.#codec.input(options, this.#codecProfiles);
     this.#running = true;
     try {
       const chunks: AsyncIterable<unknown> | Iterable<unknown> = input instanceof Uint8Array ? [input] : input;
@@ -354,7 +362,7 @@ export class VideoDecoder {
    * on `queue` before your work, released and given back to the decoder
    * behind it; the run ends with the stream.
    */
-  pipelineSource<R = unknown>(queue: CommandQueue, input: VideoInput, options?: H264InputOptions): PipelineFrameSource<VideoFrame, R> {
+  pipelineSource<R = unknown>(queue: CommandQueue, input: VideoInput, options?: VideoInputOptions): PipelineFrameSource<VideoFrame, R> {
     this.#check();
     if (!(queue instanceof CommandQueue)) throw new TypeError(`queue must be a CommandQueue (the pipeline's); got ${describeValue(queue)}`);
     if (queue.context !== this.context) throw new TypeError("queue must be a queue of the decoder's context");

@@ -7,7 +7,6 @@ import type { Device } from '../device';
 import type { VulkanDevice } from '../vulkan/device';
 import { VideoDecoderStateError } from './errors';
 import { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';
-import type { H264Picture } from './h264/types';
 
 export class FramePool {
   readonly #vulkan: VulkanDevice;
@@ -42,19 +41,19 @@ export class FramePool {
     return this.#layout;
   }
 
-  /** Makes the pool anew where `picture` is of another size than its frames. */
-  fit(picture: H264Picture): void {
+  /** Makes the pool anew where the picture to show (`crop`) is of another size than its frames; `dpbFrames`: the stream's DPB size. */
+  fit(crop: { readonly width: number; readonly height: number }, dpbFrames: number): void {
     const layout = this.#layout;
-    if (layout && layout.width === picture.crop.width && layout.height === picture.crop.height) return;
-    const needed = picture.sps.dpbFrames + 2;
+    if (layout && layout.width === crop.width && layout.height === crop.height) return;
+    const needed = dpbFrames + 2;
     const size = this.#size ?? needed + 4;
     if (size < needed)
       throw new VideoDecoderStateError(
-        `options.frames is ${size}: this stream keeps up to ${picture.sps.dpbFrames} decoded pictures waiting for display, so the pool needs at least ${needed} frames`,
+        `options.frames is ${size}: this stream keeps up to ${dpbFrames} decoded pictures waiting for display, so the pool needs at least ${needed} frames`,
       );
     // Frames of the old size go once released (those waiting for display are shown first).
     for (const frame of this.#frames) if (frame.state === 'free') frame.dispose();
-    this.#layout = frameLayout(picture.crop.width, picture.crop.height);
+    this.#layout = frameLayout(crop.width, crop.height);
     this.#frames = [];
     this.#freedAt.clear();
     for (let i = 0; i < size; i++)

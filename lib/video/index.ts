@@ -1,4 +1,5 @@
-// Video decoding: the H.264 bitstream room (lib/video/h264), and the decoder
+// Video decoding: the H.264 bitstream room (lib/video/h264), the H.265 room's
+// typed errors and hvcC parser (lib/video/h265), and the decoder
 // on the GPU's video decode queue whose frames reach OpenCL (Vulkan Video).
 // Of the bitstream room, what a caller that splits and sequences a stream
 // itself needs: the splitters, avcC, the sequencer, its records and typed
@@ -6,7 +7,10 @@
 // the scan tables (zigzag4x4, zigzag8x8) are the back ends' (lib/video/h264).
 export * from './h264/types';
 export { AnnexBSplitter, H264Sequencer, parseAvcC, splitAnnexB, splitLengthPrefixed, type AvcConfiguration } from './h264';
+export { H265BitstreamError, H265UnsupportedError, parseHvcC, type HevcConfiguration } from './h265';
 export { VideoDecoder, createVideoDecoder, type VideoInput } from './decoder';
+export type { VideoInputOptions } from './codec';
+export type { H265InputOptions } from './h265-input';
 export type { VideoDecoderOptions } from './decoder-setup';
 export { VideoDecodeUnsupportedError, VideoDecoderDisposedError, VideoDecoderStateError } from './errors';
 export { VideoFrame, frameLayout, type VideoFrameLayout, type VideoFrameSync } from './frames';

@@ -15,7 +15,7 @@ export interface NativeVideoFamily {
   granularity: number;
 }
 
-/** What vkGetPhysicalDeviceVideoCapabilitiesKHR and vkGetPhysicalDeviceVideoFormatPropertiesKHR say of one H.264 profile. */
+/** What vkGetPhysicalDeviceVideoCapabilitiesKHR and vkGetPhysicalDeviceVideoFormatPropertiesKHR say of one H.264 or H.265 profile. */
 export interface NativeVideoProfileSupport {
   profileIdc: number;
   result: number;
@@ -40,6 +40,8 @@ export interface NativeVideoProfileSupport {
 export interface NativeVideoSupport {
   families: NativeVideoFamily[];
   h264: NativeVideoProfileSupport[];
+  /** Absent from an addon built before H.265. */
+  h265?: NativeVideoProfileSupport[];
 }
 
 export interface NativeVideoDecoderInfo {
@@ -55,12 +57,13 @@ export interface NativeVideoDecoderInfo {
   broken: boolean;
 }
 
-/** A StdVideoH264SequenceParameterSet / PictureParameterSet as a plain object (native/video/h264_params.cc reads it). */
+/** A StdVideoH264* / StdVideoH265* parameter set as a plain object (native/video/h264_params.cc, h265_params.cc read it). */
 export type NativeStdParameterSet = Record<string, unknown>;
 
 export interface NativeVideoDecoder {
   configure(width: number, height: number, slots: number, maxActiveReferences: number, format: number): void;
-  setParameters(sps: NativeStdParameterSet[], pps: NativeStdParameterSet[]): void;
+  /** `vps`: H.265's (a decoder made for 'h265' reads it). */
+  setParameters(sps: NativeStdParameterSet[], pps: NativeStdParameterSet[], vps?: NativeStdParameterSet[]): void;
   decode(
     ring: number,
     desc: Int32Array,
@@ -77,14 +80,14 @@ export interface NativeVideoDecoder {
 }
 
 export interface NativeVideoDevice {
-  createDecoder(queueIndex: number, profileIdc: number, ring: number): NativeVideoDecoder;
+  createDecoder(queueIndex: number, profileIdc: number, ring: number, codec?: 'h264' | 'h265'): NativeVideoDecoder;
   release(): void;
 }
 
 declare module '../addon' {
   interface Addon {
-    // The video module (native/video/: video.cc, decoder.cc, h264_params.cc).
-    vkVideoDecodeSupport(instance: NativeVkInstance, index: number, h264Profiles: number[]): NativeVideoSupport;
+    // The video module (native/video/: video.cc, decoder.cc, h264_params.cc, h265_params.cc).
+    vkVideoDecodeSupport(instance: NativeVkInstance, index: number, h264Profiles: number[], h265Profiles?: number[]): NativeVideoSupport;
     vkVideoCreateDevice(
       instance: NativeVkInstance,
       index: number,

@@ -13,7 +13,14 @@ import { DecodeQueues } from './decode-queues';
 import type { NativeVideoDevice } from './native-types';
 import type { VideoDecodeSupport } from './support';
 
-const VIDEO_EXTENSIONS = ['VK_KHR_synchronization2', 'VK_KHR_video_queue', 'VK_KHR_video_decode_queue', 'VK_KHR_video_decode_h264'];
+// The codec extensions are enabled where the device has them (the filter below).
+const VIDEO_EXTENSIONS = [
+  'VK_KHR_synchronization2',
+  'VK_KHR_video_queue',
+  'VK_KHR_video_decode_queue',
+  'VK_KHR_video_decode_h264',
+  'VK_KHR_video_decode_h265',
+];
 
 export interface VideoDevice {
   readonly vulkan: VulkanDevice;

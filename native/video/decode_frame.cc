@@ -1,6 +1,7 @@
 // One frame of a video decoder (decoder_state.h): its bitstream copied into
-// its ring slot's buffer, the H.264 picture and references of its descriptor,
-// its command buffer recorded and submitted, and its completion.
+// its ring slot's buffer, the picture and references of its descriptor (the
+// codec's structures: h264_picture.cc, h265_picture.cc), its command buffer
+// recorded and submitted, and its completion.
 //
 // Per frame, one command buffer on the decode queue:
 //   barrier      everything earlier on the queue (earlier decodes and copies
@@ -56,24 +57,9 @@ Napi::Value DecodeFrame(Napi::Env env, DecoderState& s, DecodeRequest& request) 
   std::memset(static_cast<uint8_t*>(slot.mapped) + data.length, 0, size_t(range - data.length));
 
   // The codec structures.
-  StdVideoDecodeH264PictureInfo picture{};
-  uint32_t flags = uint32_t(desc[kFlags]);
-  picture.flags.is_intra = flags & 1;
-  picture.flags.IdrPicFlag = (flags >> 1) & 1;
-  picture.flags.is_reference = (flags >> 2) & 1;
-  picture.seq_parameter_set_id = uint8_t(desc[kSpsId]);
-  picture.pic_parameter_set_id = uint8_t(desc[kPpsId]);
-  picture.frame_num = uint16_t(desc[kFrameNum]);
-  picture.idr_pic_id = uint16_t(desc[kIdrPicId]);
-  picture.PicOrderCnt[0] = desc[kPocTop];
-  picture.PicOrderCnt[1] = desc[kPocBottom];
-  std::vector<uint32_t> sliceOffsets(request.sliceOffsets, request.sliceOffsets + request.sliceCount);
-  VkVideoDecodeH264PictureInfoKHR pictureInfo{VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_PICTURE_INFO_KHR, nullptr, &picture, uint32_t(sliceOffsets.size()),
-                                              sliceOffsets.data()};
+  std::unique_ptr<CodecPicture> codec = s.profile.codec == VideoCodec::kH265 ? H265PictureInfo(env, request) : H264PictureInfo(env, request);
 
   VkVideoPictureResourceInfoKHR resources[kMaxRefs + 1];
-  StdVideoDecodeH264ReferenceInfo stdRefs[kMaxRefs + 1];
-  VkVideoDecodeH264DpbSlotInfoKHR dpbInfo[kMaxRefs + 1];
   VkVideoReferenceSlotInfoKHR refSlots[kMaxRefs + 1];
   auto resourceFor = [&](uint32_t i, uint32_t layer) {
     resources[i] = {VK_STRUCTURE_TYPE_VIDEO_PICTURE_RESOURCE_INFO_KHR, nullptr, {0, 0}, {session.width, session.height}, layer, session.view};
@@ -82,25 +68,13 @@ Napi::Value DecodeFrame(Napi::Env env, DecoderState& s, DecodeRequest& request) 
     const int32_t* r = desc + kHeader + i * kRefInts;
     uint32_t refSlot = DpbSlot(env, session, r[0]);
     if (refSlot == setupSlot) throw Napi::RangeError::New(env, "a reference uses the setup slot");
-    stdRefs[i] = {};
-    stdRefs[i].flags.used_for_long_term_reference = r[2] & 1;
-    stdRefs[i].flags.is_non_existing = (r[2] >> 1) & 1;
-    stdRefs[i].FrameNum = uint16_t(r[1]);
-    stdRefs[i].PicOrderCnt[0] = r[3];
-    stdRefs[i].PicOrderCnt[1] = r[4];
-    dpbInfo[i] = {VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_DPB_SLOT_INFO_KHR, nullptr, &stdRefs[i]};
     resourceFor(i, refSlot);
-    refSlots[i] = {VK_STRUCTURE_TYPE_VIDEO_REFERENCE_SLOT_INFO_KHR, &dpbInfo[i], int32_t(refSlot), &resources[i]};
+    refSlots[i] = {VK_STRUCTURE_TYPE_VIDEO_REFERENCE_SLOT_INFO_KHR, codec->slots[i], int32_t(refSlot), &resources[i]};
   }
   // The setup slot: the picture being decoded, as a reference of the pictures after it.
-  stdRefs[refCount] = {};
-  stdRefs[refCount].flags.used_for_long_term_reference = (flags >> 3) & 1;
-  stdRefs[refCount].FrameNum = uint16_t(desc[kFrameNum]);
-  stdRefs[refCount].PicOrderCnt[0] = desc[kPocTop];
-  stdRefs[refCount].PicOrderCnt[1] = desc[kPocBottom];
-  dpbInfo[refCount] = {VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_DPB_SLOT_INFO_KHR, nullptr, &stdRefs[refCount]};
   resourceFor(refCount, setupSlot);
-  VkVideoReferenceSlotInfoKHR setup{VK_STRUCTURE_TYPE_VIDEO_REFERENCE_SLOT_INFO_KHR, &dpbInfo[refCount], int32_t(setupSlot), &resources[refCount]};
+  VkVideoReferenceSlotInfoKHR setup{VK_STRUCTURE_TYPE_VIDEO_REFERENCE_SLOT_INFO_KHR, codec->slots[refCount], int32_t(setupSlot),
+                                    &resources[refCount]};
   // Begin coding binds the references and the setup picture (slotIndex -1: not yet a reference).
   refSlots[refCount] = setup;
   refSlots[refCount].slotIndex = -1;
@@ -145,7 +119,7 @@ Napi::Value DecodeFrame(Napi::Env env, DecoderState& s, DecodeRequest& request) 
   }
   VkVideoDecodeInfoKHR decode{};
   decode.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_INFO_KHR;
-  decode.pNext = &pictureInfo;
+  decode.pNext = codec->info;
   decode.srcBuffer = slot.buffer;
   decode.srcBufferOffset = 0;
   decode.srcBufferRange = range;

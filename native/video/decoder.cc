@@ -2,6 +2,7 @@
 // decoder.ts calls them), their arguments read and checked against the
 // decoder's session and the device's limits. What a decoder holds is in
 // decoder_state.h; one frame's decode is decode_frame.cc's.
+#include <algorithm>
 #include <string>
 
 #include "video/decoder_state.h"
@@ -31,26 +32,49 @@ Napi::Value NativeVideoDecoder::Configure(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// setParameters(sps: object[], pps: object[]): new session parameters holding exactly these sets.
+// setParameters(sps: object[], pps: object[], vps?: object[]): new session parameters holding exactly these sets (vps:
+// H.265's).
 Napi::Value NativeVideoDecoder::SetParameters(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const std::shared_ptr<DecoderState>& state = Live(env);
   if (!state->session) throw Napi::Error::New(env, "the decoder has no session yet (configure first)");
-  H264ParameterSets sets;
-  ReadH264ParameterSets(env, info[0], info[1], sets);
-  VkVideoDecodeH264SessionParametersAddInfoKHR add{VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_SESSION_PARAMETERS_ADD_INFO_KHR,
-                                                   nullptr,
-                                                   uint32_t(sets.sps.size()),
-                                                   sets.sps.data(),
-                                                   uint32_t(sets.pps.size()),
-                                                   sets.pps.data()};
-  VkVideoDecodeH264SessionParametersCreateInfoKHR h264{VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_SESSION_PARAMETERS_CREATE_INFO_KHR, nullptr,
-                                                       uint32_t(std::max<size_t>(sets.sps.size(), 1)), uint32_t(std::max<size_t>(sets.pps.size(), 1)),
-                                                       &add};
-  VkVideoSessionParametersCreateInfoKHR create{VK_STRUCTURE_TYPE_VIDEO_SESSION_PARAMETERS_CREATE_INFO_KHR, &h264, 0, 0, state->session->session};
   auto params = std::make_shared<ParamsState>();
   params->session = state->session;
-  VK_CHECK(env, state->video->fn, vkCreateVideoSessionParametersKHR, state->video->device->device, &create, nullptr, &params->params);
+  VkVideoSessionParametersCreateInfoKHR create{VK_STRUCTURE_TYPE_VIDEO_SESSION_PARAMETERS_CREATE_INFO_KHR, nullptr, 0, 0, state->session->session};
+  auto most = [](size_t n) { return uint32_t(std::max<size_t>(n, 1)); };
+  if (state->profile.codec == VideoCodec::kH265) {
+    H265ParameterSets sets;
+    ReadH265ParameterSets(env, info[2], info[0], info[1], sets);
+    VkVideoDecodeH265SessionParametersAddInfoKHR add{VK_STRUCTURE_TYPE_VIDEO_DECODE_H265_SESSION_PARAMETERS_ADD_INFO_KHR,
+                                                     nullptr,
+                                                     uint32_t(sets.vps.size()),
+                                                     sets.vps.data(),
+                                                     uint32_t(sets.sps.size()),
+                                                     sets.sps.data(),
+                                                     uint32_t(sets.pps.size()),
+                                                     sets.pps.data()};
+    VkVideoDecodeH265SessionParametersCreateInfoKHR h265{VK_STRUCTURE_TYPE_VIDEO_DECODE_H265_SESSION_PARAMETERS_CREATE_INFO_KHR,
+                                                         nullptr,
+                                                         most(sets.vps.size()),
+                                                         most(sets.sps.size()),
+                                                         most(sets.pps.size()),
+                                                         &add};
+    create.pNext = &h265;
+    VK_CHECK(env, state->video->fn, vkCreateVideoSessionParametersKHR, state->video->device->device, &create, nullptr, &params->params);
+  } else {
+    H264ParameterSets sets;
+    ReadH264ParameterSets(env, info[0], info[1], sets);
+    VkVideoDecodeH264SessionParametersAddInfoKHR add{VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_SESSION_PARAMETERS_ADD_INFO_KHR,
+                                                     nullptr,
+                                                     uint32_t(sets.sps.size()),
+                                                     sets.sps.data(),
+                                                     uint32_t(sets.pps.size()),
+                                                     sets.pps.data()};
+    VkVideoDecodeH264SessionParametersCreateInfoKHR h264{VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_SESSION_PARAMETERS_CREATE_INFO_KHR, nullptr,
+                                                         most(sets.sps.size()), most(sets.pps.size()), &add};
+    create.pNext = &h264;
+    VK_CHECK(env, state->video->fn, vkCreateVideoSessionParametersKHR, state->video->device->device, &create, nullptr, &params->params);
+  }
   state->params = std::move(params);
   return env.Undefined();
 }
@@ -135,6 +159,7 @@ Napi::Value NativeVideoDecoder::Decode(const Napi::CallbackInfo& info) {
   DecodeRequest request;
   request.ring = ringIndex;
   request.desc = desc;
+  request.descLength = descLength;
   request.refCount = refCount;
   request.setupSlot = setupSlot;
   request.sliceOffsets = sliceArray.Data();

@@ -106,15 +106,17 @@ void GrowBitstream(Napi::Env env, DecoderState& state, RingSlot& slot, VkDeviceS
   slot.size = size;
 }
 
-Napi::Value MakeDecoder(Napi::Env env, const VideoDeviceRef& video, uint32_t queueIndex, int32_t profileIdc, uint32_t ringSize) {
+Napi::Value MakeDecoder(Napi::Env env, const VideoDeviceRef& video, uint32_t queueIndex, VideoCodec codec, int32_t profileIdc, uint32_t ringSize) {
   auto state = std::make_shared<DecoderState>();
   state->video = video;
   state->queueIndex = queueIndex;
-  state->profile.Set(profileIdc);
+  state->profile.Set(codec, profileIdc);
   VkVideoDecodeH264CapabilitiesKHR h264{};
   h264.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_CAPABILITIES_KHR;
+  VkVideoDecodeH265CapabilitiesKHR h265{};
+  h265.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H265_CAPABILITIES_KHR;
   state->decodeCaps.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_CAPABILITIES_KHR;
-  state->decodeCaps.pNext = &h264;
+  state->decodeCaps.pNext = codec == VideoCodec::kH265 ? static_cast<void*>(&h265) : static_cast<void*>(&h264);
   state->caps.sType = VK_STRUCTURE_TYPE_VIDEO_CAPABILITIES_KHR;
   state->caps.pNext = &state->decodeCaps;
   DeviceState& d = *video->device;

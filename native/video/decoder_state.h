@@ -6,6 +6,8 @@
 //   decoder_state.cc  the Vulkan objects made and destroyed (ring, session, DPB), the
 //                     fence waiter, the environment's teardown with frames in flight
 //   decode_frame.cc   one frame: its bitstream, its command buffer, its submission and completion
+//   h264_picture.cc,  one frame's codec structures (the picture info and each DPB slot's
+//   h265_picture.cc   reference info) from its descriptor
 #pragma once
 
 #include <deque>
@@ -86,10 +88,12 @@ struct DecoderState : std::enable_shared_from_this<DecoderState> {
   ~DecoderState();
 };
 
-// The per-frame descriptor lib/video/h264-vulkan.ts (pictureDescriptor) writes (Int32Array).
+// The per-frame descriptor lib/video/h264-vulkan.ts / h265-vulkan.ts (pictureDescriptor) write (Int32Array). The setup
+// slot, the crop, the reference count and each reference's slot (its first int) are at the same places for both
+// codecs; the rest is the codec's (h264_picture.cc, h265_picture.cc read it).
 enum Desc : uint32_t {
   kSetupSlot = 0,
-  kFlags,  // bit 0 is_intra, 1 IdrPicFlag, 2 is_reference, 3 current marked long-term
+  kFlags,  // H.264: bit 0 is_intra, 1 IdrPicFlag, 2 is_reference, 3 current marked long-term
   kSpsId,
   kPpsId,
   kFrameNum,
@@ -106,6 +110,23 @@ enum Desc : uint32_t {
 };
 constexpr uint32_t kMaxRefs = 32;
 
+// H.265's use of the codec part of the header: bits of kFlags, and the ints at kSpsId..kPocBottom.
+enum H265Desc : uint32_t {
+  kH265FlagIrap = 1,
+  kH265FlagIdr = 2,
+  kH265FlagReference = 4,
+  kH265FlagStRpsSps = 8,  // short_term_ref_pic_set_sps_flag
+  kH265VpsId = 2,
+  kH265SpsId,
+  kH265PpsId,
+  kH265NumDeltaPocsOfRefRpsIdx,
+  kH265PicOrderCntVal,
+  kH265NumBitsForStRps,
+  // Each reference: slot, 0, flags (bit 0 long-term), PicOrderCntVal, 0. After the references: RefPicSetStCurrBefore[8],
+  // RefPicSetStCurrAfter[8], RefPicSetLtCurr[8] as DPB slots (0xff: no entry).
+  kH265RefPicSetInts = 24,
+};
+
 // A DPB slot index of the descriptor, checked against the session's slots.
 inline uint32_t DpbSlot(Napi::Env env, const SessionState& session, int32_t v) {
   if (v < 0 || uint32_t(v) >= session.slots) throw Napi::RangeError::New(env, "a DPB slot index is outside the session's slots");
@@ -115,7 +136,8 @@ inline uint32_t DpbSlot(Napi::Env env, const SessionState& session, int32_t v) {
 // One frame's decode, its arguments read and checked (NativeVideoDecoder::Decode).
 struct DecodeRequest {
   uint32_t ring = 0;
-  const int32_t* desc = nullptr;  // kHeader + refCount * kRefInts values
+  const int32_t* desc = nullptr;  // kHeader + refCount * kRefInts values (then the codec's own, descLength in all)
+  size_t descLength = 0;
   uint32_t refCount = 0;
   uint32_t setupSlot = 0;
   const uint32_t* sliceOffsets = nullptr;
@@ -128,6 +150,16 @@ struct DecodeRequest {
   std::vector<std::shared_ptr<void>> holds;  // the decoder, its session and parameters, the output, the semaphores
   uint32_t queueIndex = 0;
 };
+
+// One frame's codec structures: the pNext of VkVideoDecodeInfoKHR and of each VkVideoReferenceSlotInfoKHR (the
+// request's references in order, then the setup slot), kept alive until the command buffer is recorded.
+struct CodecPicture {
+  virtual ~CodecPicture() = default;
+  const void* info = nullptr;
+  std::vector<const void*> slots;
+};
+std::unique_ptr<CodecPicture> H264PictureInfo(Napi::Env env, const DecodeRequest& request);
+std::unique_ptr<CodecPicture> H265PictureInfo(Napi::Env env, const DecodeRequest& request);
 
 // Copies the bitstream into the request's ring slot, records the frame's command buffer and submits it: the frame's promise.
 Napi::Value DecodeFrame(Napi::Env env, DecoderState& state, DecodeRequest& request);

@@ -1,7 +1,7 @@
 // The video module's internals (twin of lib/video/): Vulkan Video decode on a device of
 // the Vulkan module. Thin: it asks the driver what it decodes, makes a device
 // with a decode queue family beside its compute queue, and runs one video
-// session (H.264 now; the codec is a parameter of every call that depends on
+// session (H.264 or H.265 Main; the codec is a parameter of every call that depends on
 // it). What to decode, in which DPB slot, with which references, and when,
 // is decided in lib/video/ (the bitstream room and the decoder front).
 //
@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "video/vk_video_decls.h"
+#include "video/vk_video_h265_decls.h"
 #include "vulkan/module.h"
 
 // The name of an entry point of a loader table, for an error about a call not
@@ -50,13 +50,22 @@ struct VideoDeviceState {
 };
 using VideoDeviceRef = std::shared_ptr<VideoDeviceState>;
 
+// The codecs a decoder may be made for (lib/video passes 'h264' or 'h265').
+enum class VideoCodec { kH264, kH265 };
+
+// 'h264' or 'h265' (undefined: 'h264'), else a TypeError.
+VideoCodec ToVideoCodec(const Napi::Value& value);
+
 // A codec profile as Vulkan takes it, kept in one place so that its pNext chain stays valid.
 struct VideoProfile {
+  VideoCodec codec = VideoCodec::kH264;
   VkVideoDecodeH264ProfileInfoKHR h264{};
+  VkVideoDecodeH265ProfileInfoKHR h265{};
   VkVideoProfileInfoKHR profile{};
   VkVideoProfileListInfoKHR list{};
-  // codec: 'h264'; profileIdc: StdVideoH264ProfileIdc. Fixes the pointers: call after the object is in place.
-  void Set(int32_t profileIdc);
+  // profileIdc: StdVideoH264ProfileIdc or StdVideoH265ProfileIdc (8-bit 4:2:0). Fixes the pointers: call after the
+  // object is in place.
+  void Set(VideoCodec codec, int32_t profileIdc);
 };
 
 class NativeVideoDevice : public Holder<NativeVideoDevice, VideoDeviceState> {
@@ -86,7 +95,7 @@ class NativeVideoDecoder : public Holder<NativeVideoDecoder, DecoderState> {
 };
 
 // The decoder of a device: created by NativeVideoDevice.createDecoder.
-Napi::Value MakeDecoder(Napi::Env env, const VideoDeviceRef& video, uint32_t queueIndex, int32_t profileIdc, uint32_t ring);
+Napi::Value MakeDecoder(Napi::Env env, const VideoDeviceRef& video, uint32_t queueIndex, VideoCodec codec, int32_t profileIdc, uint32_t ring);
 
 // H.264 parameter sets from the plain objects lib/video/ builds (StdVideo field names).
 struct H264ParameterSets {
@@ -98,6 +107,21 @@ struct H264ParameterSets {
   std::vector<std::vector<int32_t>> offsetForRefFrame;
 };
 void ReadH264ParameterSets(Napi::Env env, const Napi::Value& spsList, const Napi::Value& ppsList, H264ParameterSets& out);
+
+// H.265 parameter sets from the plain objects lib/video/h265-vulkan.ts builds (StdVideo field names; h265_params.cc).
+struct H265ParameterSets {
+  std::vector<StdVideoH265VideoParameterSet> vps;
+  std::vector<StdVideoH265SequenceParameterSet> sps;
+  std::vector<StdVideoH265PictureParameterSet> pps;
+  // What the pointers inside point at (one or more per set; sized up front so that they never move).
+  std::vector<StdVideoH265ProfileTierLevel> vpsPtl, spsPtl;
+  std::vector<StdVideoH265DecPicBufMgr> vpsDpb, spsDpb;
+  std::vector<StdVideoH265ScalingLists> spsScaling, ppsScaling;
+  std::vector<std::vector<StdVideoH265ShortTermRefPicSet>> shortTerm;
+  std::vector<StdVideoH265LongTermRefPicsSps> longTerm;
+  std::vector<StdVideoH265SequenceParameterSetVui> vui;
+};
+void ReadH265ParameterSets(Napi::Env env, const Napi::Value& vpsList, const Napi::Value& spsList, const Napi::Value& ppsList, H265ParameterSets& out);
 
 // A device memory allocation of a type in `typeBits` (preferring `preferred` flags), or a VulkanError.
 VkDeviceMemory AllocateVideoMemory(Napi::Env env, DeviceState& device, const VkMemoryRequirements& req, VkFlags required, VkFlags preferred);

@@ -5,21 +5,39 @@
 #include "video/video.h"
 
 #include <cstring>
+#include <string>
 
 namespace ocl {
 namespace vk {
 
 const napi_type_tag NativeVideoDevice::kTypeTag = {0x6a1f2c94e87d4b05ULL, 0xb3c85e0172d94af6ULL};
 
-void VideoProfile::Set(int32_t profileIdc) {
+VideoCodec ToVideoCodec(const Napi::Value& value) {
+  if (value.IsUndefined()) return VideoCodec::kH264;
+  std::string name = value.IsString() ? value.As<Napi::String>().Utf8Value() : "";
+  if (name == "h264") return VideoCodec::kH264;
+  if (name == "h265") return VideoCodec::kH265;
+  throw Napi::TypeError::New(value.Env(), "codec must be 'h264' or 'h265'");
+}
+
+void VideoProfile::Set(VideoCodec videoCodec, int32_t profileIdc) {
+  codec = videoCodec;
   h264 = {};
   h264.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_PROFILE_INFO_KHR;
   h264.stdProfileIdc = profileIdc;
   h264.pictureLayout = VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_PROGRESSIVE_KHR;
+  h265 = {};
+  h265.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H265_PROFILE_INFO_KHR;
+  h265.stdProfileIdc = profileIdc;
   profile = {};
   profile.sType = VK_STRUCTURE_TYPE_VIDEO_PROFILE_INFO_KHR;
-  profile.pNext = &h264;
-  profile.videoCodecOperation = VK_VIDEO_CODEC_OPERATION_DECODE_H264_BIT_KHR;
+  if (codec == VideoCodec::kH265) {
+    profile.pNext = &h265;
+    profile.videoCodecOperation = VK_VIDEO_CODEC_OPERATION_DECODE_H265_BIT_KHR;
+  } else {
+    profile.pNext = &h264;
+    profile.videoCodecOperation = VK_VIDEO_CODEC_OPERATION_DECODE_H264_BIT_KHR;
+  }
   profile.chromaSubsampling = VK_VIDEO_CHROMA_SUBSAMPLING_420_BIT_KHR;
   profile.lumaBitDepth = VK_VIDEO_COMPONENT_BIT_DEPTH_8_BIT_KHR;
   profile.chromaBitDepth = VK_VIDEO_COMPONENT_BIT_DEPTH_8_BIT_KHR;
@@ -64,16 +82,18 @@ std::vector<VkPhysicalDevice> Physical(Napi::Env env, const InstanceState& state
 std::string Chars(const char* text, size_t max) { return std::string(text, strnlen(text, max)); }
 
 // One profile's capabilities and picture formats, or { supported: false, result } where the driver refuses it.
-Napi::Object ProfileSupport(Napi::Env env, const VideoInstanceApi& api, VkPhysicalDevice physical, int32_t profileIdc) {
+Napi::Object ProfileSupport(Napi::Env env, const VideoInstanceApi& api, VkPhysicalDevice physical, VideoCodec codec, int32_t profileIdc) {
   Napi::Object o = Napi::Object::New(env);
   o.Set("profileIdc", profileIdc);
   VideoProfile profile;
-  profile.Set(profileIdc);
+  profile.Set(codec, profileIdc);
   VkVideoDecodeH264CapabilitiesKHR h264{};
   h264.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_CAPABILITIES_KHR;
+  VkVideoDecodeH265CapabilitiesKHR h265{};
+  h265.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H265_CAPABILITIES_KHR;
   VkVideoDecodeCapabilitiesKHR decode{};
   decode.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_CAPABILITIES_KHR;
-  decode.pNext = &h264;
+  decode.pNext = codec == VideoCodec::kH265 ? static_cast<void*>(&h265) : static_cast<void*>(&h264);
   VkVideoCapabilitiesKHR caps{};
   caps.sType = VK_STRUCTURE_TYPE_VIDEO_CAPABILITIES_KHR;
   caps.pNext = &decode;
@@ -83,7 +103,8 @@ Napi::Object ProfileSupport(Napi::Env env, const VideoInstanceApi& api, VkPhysic
   if (result != VK_SUCCESS) return o;
   o.Set("flags", caps.flags);
   o.Set("decodeFlags", decode.flags);
-  o.Set("maxLevelIdc", h264.maxLevelIdc);
+  // StdVideoH264LevelIdc or StdVideoH265LevelIdc (an index; lib/video/support.ts maps it).
+  o.Set("maxLevelIdc", codec == VideoCodec::kH265 ? int32_t(h265.maxLevelIdc) : int32_t(h264.maxLevelIdc));
   o.Set("bitstreamOffsetAlignment", double(caps.minBitstreamBufferOffsetAlignment));
   o.Set("bitstreamSizeAlignment", double(caps.minBitstreamBufferSizeAlignment));
   Napi::Array granularity = Napi::Array::New(env, 2);
@@ -124,7 +145,8 @@ Napi::Object ProfileSupport(Napi::Env env, const VideoInstanceApi& api, VkPhysic
   return o;
 }
 
-// vkVideoDecodeSupport(instance, index, h264Profiles: number[]) -> { families: [{ index, flags, count, codecs }], h264: [profile support] }
+// vkVideoDecodeSupport(instance, index, h264Profiles: number[], h265Profiles?: number[])
+//   -> { families: [{ index, flags, count, codecs }], h264: [profile support], h265: [profile support] }
 Napi::Value DecodeSupport(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const InstanceRef& instance = NativeVkInstance::From(info[0], "instance");
@@ -159,12 +181,17 @@ Napi::Value DecodeSupport(const Napi::CallbackInfo& info) {
     }
   }
   result.Set("families", families);
-  Napi::Array h264 = Napi::Array::New(env);
-  if (api.vkGetPhysicalDeviceVideoCapabilitiesKHR && api.vkGetPhysicalDeviceVideoFormatPropertiesKHR && info[2].IsArray()) {
-    Napi::Array profiles = info[2].As<Napi::Array>();
-    for (uint32_t i = 0; i < profiles.Length(); ++i) h264.Set(i, ProfileSupport(env, api, physical, int32_t(ToU64(profiles.Get(i), "profile"))));
-  }
-  result.Set("h264", h264);
+  bool asks = api.vkGetPhysicalDeviceVideoCapabilitiesKHR && api.vkGetPhysicalDeviceVideoFormatPropertiesKHR;
+  auto profilesOf = [&](const Napi::Value& idcs, VideoCodec codec) {
+    Napi::Array list = Napi::Array::New(env);
+    if (!asks || !idcs.IsArray()) return list;
+    Napi::Array profiles = idcs.As<Napi::Array>();
+    for (uint32_t i = 0; i < profiles.Length(); ++i)
+      list.Set(i, ProfileSupport(env, api, physical, codec, int32_t(ToU64(profiles.Get(i), "profile"))));
+    return list;
+  };
+  result.Set("h264", profilesOf(info[2], VideoCodec::kH264));
+  result.Set("h265", profilesOf(info[3], VideoCodec::kH265));
   return result;
 }
 
@@ -249,7 +276,7 @@ Napi::Value CreateVideoDevice(const Napi::CallbackInfo& info) {
 
 }  // namespace
 
-// createDecoder(queueIndex, profileIdc, ring) -> NativeVideoDecoder
+// createDecoder(queueIndex, profileIdc, ring, codec?: 'h264' | 'h265') -> NativeVideoDecoder
 Napi::Value NativeVideoDevice::CreateDecoder(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const VideoDeviceRef& video = Live(env);
@@ -258,7 +285,8 @@ Napi::Value NativeVideoDevice::CreateDecoder(const Napi::CallbackInfo& info) {
   int32_t profileIdc = int32_t(ToU64(info[1], "profileIdc"));
   uint32_t ring = uint32_t(ToU64(info[2], "ring"));
   if (ring == 0 || ring > 64) throw Napi::RangeError::New(env, "ring must be 1 to 64");
-  return MakeDecoder(env, video, queueIndex, profileIdc, ring);
+  VideoCodec codec = ToVideoCodec(info[3]);
+  return MakeDecoder(env, video, queueIndex, codec, profileIdc, ring);
 }
 
 void NativeVideoDevice::Init(Napi::Env env, Napi::Object exports) {

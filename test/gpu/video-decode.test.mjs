@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { exitClock, gpuDevice, ocl, runFresh, vulkanMatches } from './support.mjs';
+import { framemd5Reader, readBack } from './video-readback.mjs';
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/h264');
 const device = gpuDevice();
@@ -34,12 +35,7 @@ const answer = vulkanMatches(device) ? probe() : { ok: false, error: null };
 const decodes = answer.ok;
 
 /** FFmpeg's per-frame MD5s of a stream (its .framemd5). */
-function expectedMd5s(name) {
-  return readFileSync(join(fixtures, `${name}.framemd5`), 'utf8')
-    .split('\n')
-    .filter((line) => line && !line.startsWith('#'))
-    .map((line) => line.split(',').at(-1).trim());
-}
+const expectedMd5s = framemd5Reader(fixtures);
 
 /** Streams with FFmpeg's MD5s beside them. */
 const streams = readdirSync(fixtures)
@@ -47,37 +43,6 @@ const streams = readdirSync(fixtures)
   .map((f) => f.replace(/\.framemd5$/, ''))
   .filter((name) => readdirSync(fixtures).includes(`${name}.h264`))
   .sort();
-
-/** FFmpeg's framemd5 of rawvideo NV12 (Y rows of `width` bytes, then UV rows of `width` bytes) of a frame read back. */
-function nv12Md5(y, uv, width, height, pitch) {
-  const hash = createHash('md5');
-  for (let r = 0; r < height; r++) hash.update(y.subarray(r * pitch, r * pitch + width));
-  for (let r = 0; r < height / 2; r++) hash.update(uv.subarray(r * pitch, r * pitch + width));
-  return hash.digest('hex');
-}
-
-/**
- * Enqueues the read-back of a frame's two planes on `queue` (waiting on its decode, between acquire and release):
- * md5() awaits the reads and gives FFmpeg's framemd5 of the frame. The reads' Events are kept until they have
- * resolved: a staged read whose Event is released at once may land after finish() (lib/staging.ts settles only reads
- * whose Event it can still ask).
- */
-function readBack(queue, frame) {
-  const { width, height, pitch } = frame;
-  const y = new Uint8Array(frame.planes[0].size);
-  const uv = new Uint8Array(frame.planes[1].size);
-  frame.wait(queue);
-  queue.enqueueAcquireShared(frame.memory).release();
-  const reads = [queue.readBuffer(frame.planes[0], y), queue.readBuffer(frame.planes[1], uv)];
-  queue.enqueueReleaseShared(frame.memory).release();
-  return {
-    async md5() {
-      await Promise.all(reads);
-      for (const read of reads) read.release();
-      return nv12Md5(y, uv, width, height, pitch);
-    },
-  };
-}
 
 /**
  * Decodes `bytes` and reads every frame back through OpenCL: [md5 of the packed NV12 bytes, ...] in display order.

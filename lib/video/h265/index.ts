@@ -30,6 +30,7 @@ export {
   readNalHeader,
   splitAnnexB,
 } from './nal';
+export { parseHvcC, type HevcConfiguration } from './hvcc';
 export { parsePps, parseSliceHeader, parseSps, parseVps, ppsSpsId, slicePpsId } from './parse';
 export { H265Profile } from './profile-tier-level';
 export { defaultScalingInter, defaultScalingIntra } from './scaling';

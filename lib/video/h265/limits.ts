@@ -3,7 +3,7 @@
 // H265UnsupportedError before the picture is given out.
 import { H265UnsupportedError } from './errors';
 import { positiveInteger } from '../h264/limits';
-import type { H265SequencerOptions } from './sequencer-types';
+import type { H265RpsPocs, H265SequencerOptions } from './sequencer-types';
 import type { H265Sps } from './types';
 
 export interface Limits {
@@ -11,6 +11,8 @@ export interface Limits {
   readonly maxHeight: number;
   readonly maxSlots: number;
   readonly maxLevelIdc: number;
+  readonly maxBitDepth: number;
+  readonly maxRefPicSetEntries: number;
 }
 
 /** The options with their defaults, checked. */
@@ -19,12 +21,15 @@ export function limitsOf(options: H265SequencerOptions | undefined): Limits {
     throw new TypeError(`H265Sequencer options must be an object; got ${options === null ? 'null' : typeof options}`);
   const o = options ?? {};
   for (const key of Object.keys(o))
-    if (!['maxWidth', 'maxHeight', 'maxSlots', 'maxLevelIdc'].includes(key)) throw new TypeError(`H265Sequencer options: unknown option '${key}'`);
+    if (!['maxWidth', 'maxHeight', 'maxSlots', 'maxLevelIdc', 'maxBitDepth', 'maxRefPicSetEntries'].includes(key))
+      throw new TypeError(`H265Sequencer options: unknown option '${key}'`);
   return {
     maxWidth: positiveInteger(o.maxWidth, 'maxWidth', 4096, 65536),
     maxHeight: positiveInteger(o.maxHeight, 'maxHeight', 4096, 65536),
     maxSlots: positiveInteger(o.maxSlots, 'maxSlots', 17, 64),
     maxLevelIdc: positiveInteger(o.maxLevelIdc, 'maxLevelIdc', 186, 255),
+    maxBitDepth: positiveInteger(o.maxBitDepth, 'maxBitDepth', 10, 16),
+    maxRefPicSetEntries: positiveInteger(o.maxRefPicSetEntries, 'maxRefPicSetEntries', 16, 16),
   };
 }
 
@@ -52,10 +57,34 @@ export function checkSps(sps: H265Sps, limits: Limits): void {
       'size',
       `${sps.picWidthInLumaSamples}x${sps.picHeightInLumaSamples} coded; this decoder takes up to ${limits.maxWidth}x${limits.maxHeight}`,
     );
+  if (sps.bitDepthLuma > limits.maxBitDepth || sps.bitDepthChroma > limits.maxBitDepth)
+    throw new H265UnsupportedError(
+      'bit_depth',
+      `bit_depth_luma_minus8 ${sps.bitDepthLumaMinus8}, bit_depth_chroma_minus8 ${sps.bitDepthChromaMinus8} (SPS ${sps.spsId}: ${Math.max(sps.bitDepthLuma, sps.bitDepthChroma)}-bit); this decoder takes up to ${limits.maxBitDepth} bits`,
+    );
   const size = dpbSize(sps);
   if (size > limits.maxSlots)
     throw new H265UnsupportedError(
       'dpb_slots',
       `sps_max_dec_pic_buffering_minus1 ${size - 1} (SPS ${sps.spsId}) needs ${size} DPB slots; this decoder has ${limits.maxSlots}`,
     );
+}
+
+/**
+ * Throws H265UnsupportedError when one of the lists a decoder is given with
+ * the picture (RefPicSetStCurrBefore, RefPicSetStCurrAfter, RefPicSetLtCurr)
+ * holds more pictures than it takes (Vulkan Video: 8 each).
+ */
+export function checkRefPicSets(pocs: H265RpsPocs, poc: number, limits: Limits): void {
+  const lists: [string, readonly number[]][] = [
+    ['RefPicSetStCurrBefore', pocs.stCurrBefore],
+    ['RefPicSetStCurrAfter', pocs.stCurrAfter],
+    ['RefPicSetLtCurr', pocs.ltCurr],
+  ];
+  for (const [name, list] of lists)
+    if (list.length > limits.maxRefPicSetEntries)
+      throw new H265UnsupportedError(
+        name,
+        `${list.length} pictures for the picture of PicOrderCntVal ${poc}; this decoder takes up to ${limits.maxRefPicSetEntries} (Vulkan Video's STD_VIDEO_DECODE_H265_REF_PIC_SET_LIST_SIZE)`,
+      );
 }

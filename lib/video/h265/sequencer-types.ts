@@ -121,4 +121,8 @@ export interface H265SequencerOptions {
   readonly maxSlots?: number;
   /** Highest general_level_idc accepted (default 186 = level 6.2). */
   readonly maxLevelIdc?: number;
+  /** Highest BitDepthY and BitDepthC accepted (default 10; 8 for a Main decoder). */
+  readonly maxBitDepth?: number;
+  /** Most pictures in each of RefPicSetStCurrBefore, RefPicSetStCurrAfter, RefPicSetLtCurr (default 16; Vulkan Video takes 8). */
+  readonly maxRefPicSetEntries?: number;
 }

@@ -16,7 +16,7 @@ import { type CollectedUnits, PictureSlab, sameBytes } from '../h264/picture-sla
 import { BitReader } from '../h264/bit-reader';
 import { DecodedPictures, type DpbPicture, type LONG, SHORT } from './dpb';
 import { H265BitstreamError, h265Errors } from './errors';
-import { checkSps, type Limits, limitsOf, maxPictureBytes } from './limits';
+import { checkRefPicSets, checkSps, type Limits, limitsOf, maxPictureBytes } from './limits';
 import { H265NalType, isBla, isCra, isIdr, isIrap, isRasl, isSubLayerNonReference, readNalHeader } from './nal';
 import { OutputOrder, outputLimits } from './output';
 import { PocState } from './poc';
@@ -259,6 +259,7 @@ export class H265Sequencer {
     // What can throw comes first: POC range and the set's size.
     const poc = this.#poc.compute(first.slicePicOrderCntLsb, sps.maxPicOrderCntLsb, irapNoRasl);
     const plan = derive(first, sps, poc, this.#dpb, irapNoRasl);
+    checkRefPicSets(plan.pocs, poc, this.#limits);
 
     if (irap) this.#irapNoRaslOutputFlag = noRaslOutputFlag;
     this.#started = true;
