@@ -46,6 +46,7 @@
         "native/video/decoder_state.cc",
         "native/video/decode_frame.cc",
         "native/video/h264_params.cc",
+        "native/video/decode_queue_registry.cc",
         "native/ipc/handle_channel.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native"],
