@@ -49,6 +49,7 @@
         "native/video/h264_picture.cc",
         "native/video/h265_params.cc",
         "native/video/h265_picture.cc",
+        "native/video/decode_queue_registry.cc",
         "native/ipc/handle_channel.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "native"],

@@ -19,6 +19,8 @@
 //   node bench/video-decode.mjs [--dir .cache/video-streams] [--files 1080p,4k] [--decoders 1,2,4,8]
 //                               [--repeat 3] [--in-flight 8] [--nvdec cmake-build/bench/nvdec_decode_c] [--no-nvdec] [--json]
 //                               [--no-rgba] [--no-pipeline] [--queues own|shared] [--sync semaphores|host] [--threads]
+//                               [--workers]
+// --workers: each decoder on a worker thread of its own (bench/video-decode-workers.mjs) instead of all on this one.
 // --threads (Linux): each record also gives the CPU microseconds a frame of the busiest threads, by name. The RGBA
 // and pipeline records name how awaits learn of completion (the queue's `completion`: waiter or callback;
 // OPENCL_INTEROP_COMPLETION overrides it).
@@ -30,6 +32,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import * as ocl from '../dist/index.js';
 import { nv12ToRgbaBuffersSource } from '../examples/vulkan-nv12-to-rgba.mjs';
+import { workersPass } from './video-decode-workers.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -48,6 +51,7 @@ const { values: args } = parseArgs({
     platform: { type: 'string', default: process.env.OPENCL_INTEROP_GPU_PLATFORM || 'NVIDIA' },
     json: { type: 'boolean', default: false },
     threads: { type: 'boolean', default: false },
+    workers: { type: 'boolean', default: false },
   },
 });
 const repeat = Number(args.repeat);
@@ -242,7 +246,8 @@ for (const name of args.files.split(',')) {
   const single = { fps: 0 };
   for (const n of counts) {
     const passes = [];
-    for (let r = 0; r < repeat; r++) passes.push(await decodePass(contexts, bytes, n));
+    for (let r = 0; r < repeat; r++)
+      passes.push(args.workers ? await workersPass(bytes, n, { platform: args.platform, inFlight }) : await decodePass(contexts, bytes, n));
     const seconds = median(passes.map((p) => p.seconds));
     const frames = passes[0].frames;
     const cpuUs = passes.reduce((a, p) => a + p.cpuUs, 0) / passes.reduce((a, p) => a + p.frames, 0);
@@ -251,13 +256,12 @@ for (const name of args.files.split(',')) {
       bench: 'video_decode',
       file: name,
       decoders: n,
-      sync: passes[0].syncMode,
-      queues: args.queues ?? 'default',
+      ...(args.workers ? { threads: 'a worker each' } : { sync: passes[0].syncMode, queues: args.queues ?? 'default' }),
       frames,
       seconds: Number(seconds.toFixed(4)),
       aggregate_fps: Number((frames / seconds).toFixed(1)),
       cpu_us_per_frame: Number(cpuUs.toFixed(1)),
-      js_busy: Number(median(passes.map((p) => p.jsBusy)).toFixed(3)),
+      ...(args.workers ? {} : { js_busy: Number(median(passes.map((p) => p.jsBusy)).toFixed(3)) }),
       ...(args.threads ? { thread_us_per_frame: passes[passes.length - 1].threads } : {}),
       nvdec_aggregate_fps: c?.aggregate_fps ?? null,
       nvdec_cpu_us_per_frame: c?.cpu_us_per_frame ?? null,

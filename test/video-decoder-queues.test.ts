@@ -7,7 +7,7 @@
 // that leaves ends its waits. simulate() runs whole streams through the queues.
 import { describe, expect, it } from 'vitest';
 import { VideoDecoderDisposedError } from '../lib';
-import { DecodeQueues, type DecodeQueueClient } from '../lib/video/decode-queues';
+import { DecodeQueues, type DecodeQueueClient, threadQueueUse } from '../lib/video/decode-queues';
 
 /** Takes a queue that must be free now. */
 function takeNow(queues: DecodeQueues, client: DecodeQueueClient): number {
@@ -228,5 +228,45 @@ describe('decode queues shared by the decoders of a device', () => {
     expect(() => queues.take(b!)).toThrow(VideoDecoderDisposedError);
     expect(queues.spread).toBe(false);
     expect(takeNow(queues, a!)).toBe(0);
+  });
+});
+
+describe('decoders of several threads (each with its own DecodeQueues) on one GPU: the process-wide QueueUse', () => {
+  // On NVIDIA queue i of every VkDevice made on a GPU decodes on the same engine: threads that each took their
+  // device's queue 0 shared one engine (seven worker threads decoded 1080p at one decoder's rate together).
+  it("each thread's decoders own the queues fewest decoders of the process own, and their frames count everywhere", () => {
+    const use = threadQueueUse(7);
+    const threads = Array.from({ length: 7 }, () => new DecodeQueues(7, use));
+    const clients = threads.map((queues) => queues.join(true));
+    expect(clients.map((c) => c.own).sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const q = takeNow(threads[2]!, clients[2]!);
+    expect(use.counts()[2 * q + 1]).toBe(1);
+    threads[2]!.give(clients[2]!, q);
+    expect(use.counts()[2 * q + 1]).toBe(0);
+    threads[3]!.leave(clients[3]!);
+    expect(threads[5]!.join(true).own).toBe(clients[3]!.own);
+  });
+
+  it("a spare queue is one no decoder of any thread owns and none decodes on; a thread's first decoder starts at its process's place", () => {
+    const use = threadQueueUse(3);
+    const a = new DecodeQueues(3, use, 1);
+    const b = new DecodeQueues(3, use, 1);
+    const first = a.join(true);
+    expect(first.own).toBe(1);
+    const second = b.join(true);
+    expect(second.own).toBe(2);
+    expect(a.hasSpare(first)).toBe(true);
+    takeNow(a, first);
+    // Queue 0 is the only one nobody owns: b's decoder borrows it for a new sequence...
+    expect(b.takeSpare(second)).toBe(0);
+    // ...and while frames of b's are on it, it is no spare for a.
+    expect(a.takeSpare(first)).toBe(-1);
+    b.give(second, 0);
+    expect(a.takeSpare(first)).toBe(0);
+    const third = b.join(true);
+    expect(third.own).toBe(0);
+    a.give(first, 0);
+    expect(a.hasSpare(first)).toBe(false);
+    expect(a.takeSpare(first)).toBe(-1);
   });
 });

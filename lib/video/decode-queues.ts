@@ -18,7 +18,34 @@
 // by semaphores stopped the GPU. A spare queue (one no other decoder owns,
 // with nothing in flight) may take a shared decoder's next coded video
 // sequence while its last one still decodes (takeSpare()).
+//
+// Each thread has its own video device and DecodeQueues, but every VkDevice
+// made on a GPU decodes on the same engines (on NVIDIA, queue i of each on
+// engine i): the owners and frames in flight of the whole process, counted
+// across threads (QueueUse), decide which queue a new decoder owns and which
+// are spare; among equals a process starts at its own place (its process id),
+// so that processes too tend to different engines.
 import { VideoDecoderDisposedError } from './errors';
+
+/** How the decoders of the whole process use a device's decode queues (native/video/decode_queue_registry.cc). */
+export interface QueueUse {
+  /** Adds to a queue's owners and frames in flight. */
+  add(queue: number, owners: number, inFlight: number): void;
+  /** [owners of queue 0, frames in flight on queue 0, owners of queue 1, ...], every thread's. */
+  counts(): Int32Array;
+}
+
+/** A QueueUse of one thread only (a stand-in where nothing else shares the queues). */
+export function threadQueueUse(count: number): QueueUse {
+  const counts = new Int32Array(2 * count);
+  return {
+    add(queue, owners, inFlight) {
+      counts[2 * queue]! += owners;
+      counts[2 * queue + 1]! += inFlight;
+    },
+    counts: () => counts.slice(),
+  };
+}
 
 /** One decoder's part. */
 export interface DecodeQueueClient {
@@ -63,10 +90,15 @@ export class DecodeQueues {
   readonly #load: number[];
   readonly #clients = new Set<DecodeQueueClient>();
   #waiting: Waiter[] = [];
+  readonly #use: QueueUse;
+  readonly #first: number;
 
-  constructor(count: number) {
+  /** `use`: the process's use of the queues (default: this thread's only); `first`: where ties start (a queue). */
+  constructor(count: number, use: QueueUse = threadQueueUse(count), first = 0) {
     this.count = count;
     this.#load = new Array<number>(count).fill(0);
+    this.#use = use;
+    this.#first = first % count;
   }
 
   /** Frames in flight on each queue. */
@@ -79,14 +111,21 @@ export class DecodeQueues {
     return this.#clients.size > this.count;
   }
 
-  /** A new decoder: its own queue is the one fewest live decoders own. */
+  /**
+   * A new decoder: its own queue is the one fewest live decoders of the process own (then the one with the fewest
+   * frames in flight; among equals the first from this process's place).
+   */
   join(shared: boolean): DecodeQueueClient {
-    const owners = new Array<number>(this.count).fill(0);
-    for (const c of this.#clients) owners[c.own]!++;
-    let own = 0;
-    for (let q = 1; q < this.count; q++) if (owners[q]! < owners[own]!) own = q;
+    const counts = this.#use.counts();
+    let own = this.#first;
+    for (let i = 1; i < this.count; i++) {
+      const q = (this.#first + i) % this.count;
+      const [owners, best] = [counts[2 * q]!, counts[2 * own]!];
+      if (owners < best || (owners === best && counts[2 * q + 1]! < counts[2 * own + 1]!)) own = q;
+    }
     const client: DecodeQueueClient = { own, lastQueue: own, inFlight: 0, submitted: 0, shared, moving: false, left: false };
     this.#clients.add(client);
+    this.#use.add(own, 1, 0);
     return client;
   }
 
@@ -95,6 +134,7 @@ export class DecodeQueues {
     if (client.left) return;
     client.left = true;
     this.#clients.delete(client);
+    this.#use.add(client.own, -1, 0);
     this.#handOver(client.own);
     const gone = this.#waiting.filter((w) => w.client === client);
     this.#waiting = this.#waiting.filter((w) => w.client !== client);
@@ -113,8 +153,9 @@ export class DecodeQueues {
   /** Whether the device has a queue besides the client's own that no other live decoder owns (and `client` is shared). */
   hasSpare(client: DecodeQueueClient): boolean {
     if (!client.shared || this.spread) return false;
-    const owned = new Set([...this.#clients].map((c) => c.own));
-    return owned.size < this.count;
+    const counts = this.#use.counts();
+    for (let q = 0; q < this.count; q++) if (counts[2 * q] === 0) return true;
+    return false;
   }
 
   /**
@@ -124,9 +165,10 @@ export class DecodeQueues {
   takeSpare(client: DecodeQueueClient): number {
     if (client.left) throw new VideoDecoderDisposedError();
     if (!client.shared || this.spread) return -1;
+    const counts = this.#use.counts();
     for (let q = 0; q < this.count; q++) {
-      if (q === client.lastQueue || this.#load[q]! > 0) continue;
-      if ([...this.#clients].some((c) => c !== client && c.own === q)) continue;
+      if (q === client.lastQueue || counts[2 * q + 1]! > 0) continue;
+      if (counts[2 * q]! - (client.own === q ? 1 : 0) > 0) continue;
       return this.#taken(client, q);
     }
     return -1;
@@ -135,6 +177,7 @@ export class DecodeQueues {
   /** A frame taken on `queue` is done (or was never submitted). */
   give(client: DecodeQueueClient, queue: number): void {
     this.#load[queue]!--;
+    this.#use.add(queue, 0, -1);
     client.inFlight--;
     this.#serve();
   }
@@ -147,6 +190,7 @@ export class DecodeQueues {
 
   #taken(client: DecodeQueueClient, queue: number): number {
     this.#load[queue]!++;
+    this.#use.add(queue, 0, 1);
     client.inFlight++;
     return queue;
   }
@@ -207,6 +251,8 @@ export class DecodeQueues {
     if (owners.length > 0) return;
     for (const c of this.#clients)
       if (c.shared && [...this.#clients].some((o) => o !== c && o.own === c.own)) {
+        this.#use.add(c.own, -1, 0);
+        this.#use.add(queue, 1, 0);
         c.own = queue;
         return;
       }

@@ -100,5 +100,10 @@ declare module '../addon' {
       semaphoreBits: number,
       decodeTransfers: boolean,
     ): [NativeVkDevice, NativeVideoDevice];
+    // native/video/decode_queue_registry.cc: the process's decode queue use, across threads.
+    vkVideoQueueRegistry(deviceUuid: Uint8Array, queues: number): number;
+    vkVideoQueueAdd(id: number, queue: number, owners: number, inFlight: number): void;
+    /** [owners of queue 0, frames in flight on queue 0, owners of queue 1, ...]. */
+    vkVideoQueueCounts(id: number): Int32Array;
   }
 }

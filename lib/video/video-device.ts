@@ -9,7 +9,7 @@ import type { VulkanInstance } from '../vulkan/instance';
 import { vulkan } from '../vulkan/loader';
 import type { VulkanPhysicalDevice } from '../vulkan/physical-device';
 import { MEMORY_HANDLE_BITS, SEMAPHORE_HANDLE_BITS } from '../vulkan/handles';
-import { DecodeQueues } from './decode-queues';
+import { DecodeQueues, type QueueUse } from './decode-queues';
 import type { NativeVideoDevice } from './native-types';
 import type { VideoDecodeSupport } from './support';
 
@@ -31,6 +31,16 @@ export interface VideoDevice {
 }
 
 const devices = new WeakMap<VulkanInstance, Map<number, VideoDevice>>();
+
+/** The process's use of the decode queues of the GPU `deviceUuid` names, shared by every thread's video device. */
+function processQueueUse(deviceUuid: Uint8Array, queues: number): QueueUse {
+  const native = vulkan();
+  const id = native.vkVideoQueueRegistry(deviceUuid, queues);
+  return {
+    add: (queue, owners, inFlight) => native.vkVideoQueueAdd(id, queue, owners, inFlight),
+    counts: () => native.vkVideoQueueCounts(id),
+  };
+}
 
 /** The video device of `physical` (made on first use, then shared). */
 export function videoDevice(instance: VulkanInstance, physical: VulkanPhysicalDevice, support: VideoDecodeSupport): VideoDevice {
@@ -60,7 +70,7 @@ export function videoDevice(instance: VulkanInstance, physical: VulkanPhysicalDe
     vulkan: new VulkanDevice(nativeDevice, physical, extensions),
     native: nativeVideo,
     support,
-    queues: new DecodeQueues(support.decodeQueues),
+    queues: new DecodeQueues(support.decodeQueues, processQueueUse(physical.deviceUUID, support.decodeQueues), process.pid),
   };
   perInstance.set(physical.index, device);
   return device;

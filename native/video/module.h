@@ -128,6 +128,7 @@ VkDeviceMemory AllocateVideoMemory(Napi::Env env, DeviceState& device, const VkM
 
 void InitVideoDevice(Napi::Env env, Napi::Object exports);
 void InitVideoDecoder(Napi::Env env, Napi::Object exports);
+void InitDecodeQueueRegistry(Napi::Env env, Napi::Object exports);
 
 }  // namespace vk
 }  // namespace ocl

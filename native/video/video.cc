@@ -304,6 +304,7 @@ void InitVideoDevice(Napi::Env env, Napi::Object exports) {
 void InitVideo(Napi::Env env, Napi::Object exports) {
   vk::InitVideoDevice(env, exports);
   vk::InitVideoDecoder(env, exports);
+  vk::InitDecodeQueueRegistry(env, exports);
 }
 
 }  // namespace ocl
