@@ -72,19 +72,39 @@ describe('a device without a video decode queue (lavapipe)', () => {
     expect(() => createVideoDecoder({ context: m.context, queues: 'all' as never })).toThrow(/options.queues must be 'own', 'shared'/);
   });
 
-  it("codec 'h265' (and 'h264' named) asks the same device: the typed no-decode-queue error, before any GPU work", () => {
+  it("codec 'h265' (OPENCL_INTEROP_EXPERIMENTAL_H265=1) and 'h264' named ask the same device: the typed no-decode-queue error, before any GPU work", () => {
     using m = matchedToLavapipe();
-    for (const codec of ['h264', 'h265'] as const) {
-      let thrown: unknown;
-      try {
-        createVideoDecoder({ context: m.context, codec });
-      } catch (error) {
-        thrown = error;
+    process.env.OPENCL_INTEROP_EXPERIMENTAL_H265 = '1';
+    try {
+      for (const codec of ['h264', 'h265'] as const) {
+        let thrown: unknown;
+        try {
+          createVideoDecoder({ context: m.context, codec });
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown).toBeInstanceOf(VideoDecodeUnsupportedError);
+        expect((thrown as VideoDecodeUnsupportedError).reason).toBe('no-decode-queue');
+        expect((thrown as VideoDecodeUnsupportedError).device).toBe(m.physical.name);
       }
-      expect(thrown).toBeInstanceOf(VideoDecodeUnsupportedError);
-      expect((thrown as VideoDecodeUnsupportedError).reason).toBe('no-decode-queue');
-      expect((thrown as VideoDecodeUnsupportedError).device).toBe(m.physical.name);
+    } finally {
+      delete process.env.OPENCL_INTEROP_EXPERIMENTAL_H265;
     }
+  });
+
+  it("codec 'h265' without OPENCL_INTEROP_EXPERIMENTAL_H265=1: the typed 'experimental' error, which says why", () => {
+    using m = matchedToLavapipe();
+    let thrown: unknown;
+    try {
+      createVideoDecoder({ context: m.context, codec: 'h265' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(VideoDecodeUnsupportedError);
+    expect((thrown as VideoDecodeUnsupportedError).reason).toBe('experimental');
+    expect((thrown as Error).message).toMatch(
+      /H.265 decoding is experimental: on NVIDIA \(driver 580\) its frames do not yet equal FFmpeg's; OPENCL_INTEROP_EXPERIMENTAL_H265=1 enables it/,
+    );
   });
 
   it('in a fresh process the typed error leaves nothing behind: the process exits 0 at once', async () => {

@@ -15,6 +15,12 @@ import type { VideoFrameSync } from './frames';
 import { videoDecodeSupport, type VideoCodec, type VideoDecodeSupport } from './support';
 import { videoDevice, type VideoDevice } from './video-device';
 
+/**
+ * The environment variable that enables H.265 decoding: its back end is built and checked against FFmpeg's view of
+ * the bitstream without a GPU, but on NVIDIA (driver 580) its frames do not yet equal FFmpeg's.
+ */
+export const EXPERIMENTAL_H265 = 'OPENCL_INTEROP_EXPERIMENTAL_H265';
+
 export interface VideoDecoderOptions {
   /** The OpenCL context the frames are imported into. */
   context: Context;
@@ -82,6 +88,12 @@ export function setUpDecoder(options: VideoDecoderOptions): DecoderSetup {
   const inFlight = o.inFlight === undefined ? 4 : checkInt(o.inFlight, 'options.inFlight', 1, 16);
   const device = o.device ?? context.devices[0];
   if (!device || !context.devices.includes(device)) throw new TypeError('options.device must be a device of options.context');
+  if (codec === 'h265' && process.env[EXPERIMENTAL_H265] !== '1')
+    throw new VideoDecodeUnsupportedError(
+      'experimental',
+      device.name,
+      `H.265 decoding is experimental: on NVIDIA (driver 580) its frames do not yet equal FFmpeg's; ${EXPERIMENTAL_H265}=1 enables it to try`,
+    );
   const uuid = device.uuidBytes;
   if (!uuid)
     throw new VideoDecodeUnsupportedError(

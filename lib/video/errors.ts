@@ -9,7 +9,10 @@
  */
 export class VideoDecodeUnsupportedError extends Error {
   override name = 'VideoDecodeUnsupportedError';
-  /** 'no-decode-queue' | 'no-codec' | 'no-profile' | 'no-format' | 'no-transfer' | 'no-uuid' | 'size' | 'no-device'. */
+  /**
+   * 'no-decode-queue' | 'no-codec' | 'no-profile' | 'no-format' | 'no-transfer' | 'no-uuid' | 'size' | 'no-device' |
+   * 'experimental' (a codec not enabled yet: H.265 without OPENCL_INTEROP_EXPERIMENTAL_H265=1).
+   */
   readonly reason: string;
   readonly device: string;
   constructor(reason: string, device: string, detail: string) {

@@ -8,8 +8,11 @@
 // frames in flight, in a fresh process. Where the device does not decode
 // H.265 Main (lavapipe + the reference driver in CI: no video decode queue)
 // asking for an H.265 decoder is the typed VideoDecodeUnsupportedError, and
-// that is what runs. Run it alone:
-//   node --test test/gpu/video-decode-h265.test.mjs
+// that is what runs. H.265 is experimental (on NVIDIA, driver 580, its frames
+// do not yet equal FFmpeg's): without OPENCL_INTEROP_EXPERIMENTAL_H265=1 this
+// file checks only that asking for it is the typed 'experimental' error. Run
+// it alone, with H.265 enabled:
+//   OPENCL_INTEROP_EXPERIMENTAL_H265=1 node --test test/gpu/video-decode-h265.test.mjs
 // (OPENCL_INTEROP_GPU_PLATFORM names the OpenCL platform, default NVIDIA).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -36,9 +39,14 @@ function probe() {
     context.release();
   }
 }
+const enabled = process.env.OPENCL_INTEROP_EXPERIMENTAL_H265 === '1';
 const answer = vulkanMatches(device) ? probe() : { ok: false, error: null };
 const decodes = answer.ok;
-const skipReason = answer.error === null ? 'no Vulkan device matches' : `this device does not decode H.265 Main (${answer.error?.reason})`;
+const skipReason = !enabled
+  ? "H.265 is experimental (its frames do not yet equal FFmpeg's on NVIDIA): OPENCL_INTEROP_EXPERIMENTAL_H265=1 runs these"
+  : answer.error === null
+    ? 'no Vulkan device matches'
+    : `this device does not decode H.265 Main (${answer.error?.reason})`;
 
 /** FFmpeg's per-frame MD5s of a stream (its .framemd5). */
 const expectedMd5s = framemd5Reader(fixtures);
@@ -143,8 +151,22 @@ function mp4Of(bytes) {
 }
 
 describe('H.265 Main decode on the GPU into OpenCL', () => {
+  it("without OPENCL_INTEROP_EXPERIMENTAL_H265=1, asking for an H.265 decoder is the typed VideoDecodeUnsupportedError 'experimental'", {
+    skip: enabled && 'OPENCL_INTEROP_EXPERIMENTAL_H265=1 is set',
+  }, () => {
+    const context = ocl.createContext({ devices: [device] });
+    try {
+      assert.throws(
+        () => ocl.createVideoDecoder({ context, codec: 'h265' }),
+        (e) => e instanceof ocl.VideoDecodeUnsupportedError && e.reason === 'experimental',
+      );
+    } finally {
+      context.release();
+    }
+  });
+
   it('on a device that does not decode H.265 Main, asking for an H.265 decoder is a typed VideoDecodeUnsupportedError', {
-    skip: decodes || answer.error === null ? 'this device decodes H.265 Main (or no Vulkan device matches)' : false,
+    skip: !enabled ? 'H.265 not enabled' : decodes || answer.error === null ? 'this device decodes H.265 Main (or no Vulkan device matches)' : false,
   }, () => {
     assert.ok(answer.error instanceof ocl.VideoDecodeUnsupportedError, String(answer.error));
     assert.match(answer.error.reason, /^(no-decode-queue|no-codec|no-format|no-transfer)$/);
