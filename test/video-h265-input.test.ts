@@ -7,31 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { VideoDecodeProfile } from '../lib';
 import type { CodecEvent } from '../lib/video/codec';
 import { H265BitstreamError, type H265Picture, splitAnnexB } from '../lib/video/h265';
-import { H265_MAIN, H265Codec } from '../lib/video/h265-codec';
+import { H265Codec } from '../lib/video/h265-codec';
 import { pictureDescriptor } from '../lib/video/h265-vulkan';
-import { ffmpegDecode, fixtureDir } from './fixtures/h265/streams';
-
-/** A device's H.265 Main profile (only what the codec's input reads matters). */
-const main: VideoDecodeProfile = {
-  codec: 'h265',
-  profile: 'Main',
-  profileIdc: H265_MAIN,
-  maxLevelIdc: 186,
-  minWidth: 16,
-  minHeight: 16,
-  maxWidth: 4096,
-  maxHeight: 4096,
-  maxDpbSlots: 17,
-  maxActiveReferences: 16,
-  pictureFormats: ['nv12'],
-  coincide: true,
-  distinct: false,
-  copyable: true,
-  native: { profileIdc: H265_MAIN, result: 0, supported: true },
-};
+import { ffmpegDecode, fixtureDir, mainProfile as main } from './fixtures/h265/streams';
 
 const file = (name: string) => new Uint8Array(readFileSync(join(fixtureDir, `${name}.h265`)));
 

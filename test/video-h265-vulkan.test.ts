@@ -13,11 +13,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeVideoSupport, type VideoDecodeProfile, type VideoDecodeSupport } from '../lib';
+import { describeVideoSupport, type VideoDecodeSupport } from '../lib';
 import type { CodecEvent } from '../lib/video/codec';
 import { DESC_HEADER, DESC_REF } from '../lib/video/h264-vulkan';
 import { type H265Event, H265NalType as T, type H265Picture, H265Sequencer, H265UnsupportedError } from '../lib/video/h265';
-import { H265_MAIN, H265Codec } from '../lib/video/h265-codec';
+import { H265Codec } from '../lib/video/h265-codec';
 import {
   FLAG_IDR,
   FLAG_IRAP,
@@ -30,26 +30,7 @@ import {
   stdLevel,
 } from '../lib/video/h265-vulkan';
 import { type BitWriter, basePps, baseSps, ppsNal, type SpsFields, sliceNal, spsNal, writeRps } from './fixtures/h265/syntax-writer';
-import { ffmpegDecode, fixtureDir, streamNals, streams, tracedNals, type TracedNal } from './fixtures/h265/streams';
-
-/** A device's H.265 Main profile as support.ts gives it (only what the codec's input reads matters). */
-const main: VideoDecodeProfile = {
-  codec: 'h265',
-  profile: 'Main',
-  profileIdc: H265_MAIN,
-  maxLevelIdc: 186,
-  minWidth: 16,
-  minHeight: 16,
-  maxWidth: 4096,
-  maxHeight: 4096,
-  maxDpbSlots: 17,
-  maxActiveReferences: 16,
-  pictureFormats: ['nv12'],
-  coincide: true,
-  distinct: false,
-  copyable: true,
-  native: { profileIdc: H265_MAIN, result: 0, supported: true },
-};
+import { ffmpegDecode, fixtureDir, mainProfile as main, streamNals, streams, tracedNals, type TracedNal } from './fixtures/h265/streams';
 
 const supported = streams.filter((s) => s !== 'main10');
 const file = (name: string) => new Uint8Array(readFileSync(join(fixtureDir, `${name}.h265`)));

@@ -6,22 +6,11 @@
 // order the bitstream codes them), `vui` and `offsetForRefFrame`.
 // Conversion only: the values were checked by the bitstream room.
 #include "video/module.h"
+#include "video/plain_object.h"
 
 namespace ocl {
 namespace vk {
 namespace {
-
-int64_t Int(const Napi::Object& o, const char* key) {
-  Napi::Value v = o.Get(key);
-  if (!v.IsNumber()) throw Napi::TypeError::New(o.Env(), std::string(key) + " must be a number");
-  return v.As<Napi::Number>().Int64Value();
-}
-uint32_t Flag(const Napi::Object& flags, const char* key) { return flags.Get(key).ToBoolean() ? 1 : 0; }
-Napi::Object Obj(const Napi::Object& o, const char* key) {
-  Napi::Value v = o.Get(key);
-  if (!v.IsObject()) throw Napi::TypeError::New(o.Env(), std::string(key) + " must be an object");
-  return v.As<Napi::Object>();
-}
 
 void ReadScaling(const Napi::Value& value, StdVideoH264ScalingLists& out) {
   Napi::Env env = value.Env();

@@ -11,22 +11,12 @@
 #include <string>
 
 #include "video/module.h"
+#include "video/plain_object.h"
 
 namespace ocl {
 namespace vk {
 namespace {
 
-int64_t Int(const Napi::Object& o, const char* key) {
-  Napi::Value v = o.Get(key);
-  if (!v.IsNumber()) throw Napi::TypeError::New(o.Env(), std::string(key) + " must be a number");
-  return v.As<Napi::Number>().Int64Value();
-}
-uint32_t Flag(const Napi::Object& flags, const char* key) { return flags.Get(key).ToBoolean() ? 1 : 0; }
-Napi::Object Obj(const Napi::Object& o, const char* key) {
-  Napi::Value v = o.Get(key);
-  if (!v.IsObject()) throw Napi::TypeError::New(o.Env(), std::string(key) + " must be an object");
-  return v.As<Napi::Object>();
-}
 // An array of at most `max` numbers into out[0..] (the rest left as they are).
 template <typename T>
 void Ints(const Napi::Object& o, const char* key, T* out, uint32_t max) {
