@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "napi.h"
+#include <napi.h>
 
 namespace ocl {
 namespace vk {
