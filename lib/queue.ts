@@ -147,7 +147,7 @@ export class CommandQueue extends Resource<NativeQueue> {
   get completion(): CompletionMechanism {
     if (this.#completion) return this.#completion;
     const chosen = completionMechanism(this.device.platform.name);
-    return (this.#completion = chosen === 'waiter' && this.properties.outOfOrder ? 'callback' : chosen);
+    return (this.#completion = chosen !== 'callback' && this.properties.outOfOrder ? 'callback' : chosen);
   }
 
   /** @internal */

@@ -186,6 +186,22 @@ describe("createQueue's completion option: how awaits on the queue learn that a 
     120_000,
   );
 
+  it.each([['waiter'], ['poll']])(
+    "OPENCL_INTEROP_COMPLETION=%s: an out-of-order queue still takes the driver's callbacks (its thread would wait in the order of the awaits)",
+    async (mode) => {
+      const { value } = await runNodeForValue(
+        `
+        const platform = ocl.getPlatforms().find((p) => p.name === 'Portable Computing Language');
+        const context = ocl.createContext({ devices: [platform.getDevices()[0]] });
+        const queue = context.createQueue(undefined, { outOfOrder: true });
+        const inOrder = context.createQueue();
+        console.log(JSON.stringify({ outOfOrder: queue.completion, inOrder: inOrder.completion }));`,
+        { env: { OPENCL_INTEROP_COMPLETION: mode } },
+      );
+      expect(value).toEqual({ outOfOrder: 'callback', inOrder: mode });
+    },
+  );
+
   it('a value that is no mechanism is a TypeError naming the option, what it takes and what it got', async () => {
     const { poclSetup } = await import('./helpers');
     const { context, queue } = poclSetup();
